@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers, left to right; each target imports only those to its left:
+// ASN1Lenient (bytes → tree) → ReceiptKit (PKCS#7, schema, OpenSSL) → ExplorerUI (state, pure render)
+// → TerminalAdapter (ncurses) → receipt-explorer (commands).
+let package = Package(
+    name: "receipt-explorer",
+    products: [
+        .executable(name: "receipt-explorer", targets: ["receipt-explorer"]),
+        .library(name: "ASN1Lenient", targets: ["ASN1Lenient"]),
+        .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Pure Swift, no C and no Foundation in the hot loop: the offset-recording, error-tolerant parser.
+        .target(name: "ASN1Lenient"),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "ReceiptKit", dependencies: ["ASN1Lenient", "COpenSSL"]),
+        .target(name: "ExplorerUI", dependencies: ["ASN1Lenient", "ReceiptKit"]),
+        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .target(name: "TerminalAdapter", dependencies: ["ExplorerUI", "CNcurses"]),
+        .executableTarget(
+            name: "receipt-explorer",
+            dependencies: [
+                "ASN1Lenient", "ReceiptKit", "ExplorerUI", "TerminalAdapter",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient"]),
+        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient"]),
+        .testTarget(name: "ExplorerUITests", dependencies: ["ExplorerUI", "ReceiptKit", "ASN1Lenient"]),
+        .testTarget(name: "CLITests", dependencies: ["receipt-explorer"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,49 @@
+extension ParserMachine {
+    /// Universal types whose encoding X.690 fixes as primitive or as constructed.
+    mutating func checkConstructedForm(index: Int, tagNumber: UInt32, constructed: Bool) {
+        let node = nodes[index]
+        let header = (Int(node.offset), Int(node.identifierLength))
+        if constructed {
+            switch tagNumber {
+            case 1, 2, 5, 6, 9, 10, 13, 14:
+                report(.mustBePrimitive, at: header.0, length: header.1, node: index,
+                       "\(UniversalTag.name(tagNumber)) must be primitive, but the constructed bit (0x20) is set")
+            case 3, 4, 12, 18...30:
+                report(.constructedString, at: header.0, length: header.1, node: index,
+                       "constructed (segmented) \(UniversalTag.name(tagNumber)) is BER only")
+            default:
+                break
+            }
+        } else if tagNumber == 16 || tagNumber == 17 {
+            report(.mustBeConstructed, at: header.0, length: header.1, node: index,
+                   "\(UniversalTag.name(tagNumber)) must be constructed, but the constructed bit (0x20) is clear")
+        }
+    }
+
+    /// DER orders SET elements by their encodings, shorter ones padded with zero octets (X.690 11.6).
+    mutating func checkSetOrder(_ bytes: UnsafeBufferPointer<UInt8>, index: Int) {
+        var previous: Range<Int>?
+        var child = index + 1
+        let end = Int(nodes[index].subtreeEnd)
+        while child < end {
+            let range = nodes[child].byteRange
+            if let before = previous, compareZeroPadded(bytes, before, range) > 0 {
+                report(.setNotSorted, at: range.lowerBound, length: range.count, node: child,
+                       "this SET element sorts before the previous one (offset \(before.lowerBound)); DER requires ascending order")
+                return
+            }
+            previous = range
+            child = Int(nodes[child].subtreeEnd)
+        }
+    }
+
+    func compareZeroPadded(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Int {
+        let n = max(a.count, b.count)
+        for i in 0..<n {
+            let x = i < a.count ? bytes[a.lowerBound + i] : 0
+            let y = i < b.count ? bytes[b.lowerBound + i] : 0
+            if x != y { return x < y ? -1 : 1 }
+        }
+        return 0
+    }
+}

@@ -1,0 +1,101 @@
+/// The class bits (8 and 7) of an identifier octet.
+public enum TagClass: UInt8, Sendable, CaseIterable {
+    case universal = 0, application = 1, contextSpecific = 2, `private` = 3
+
+    public var name: String {
+        switch self {
+        case .universal: "UNIVERSAL"
+        case .application: "APPLICATION"
+        case .contextSpecific: "CONTEXT-SPECIFIC"
+        case .private: "PRIVATE"
+        }
+    }
+}
+
+/// What kind of bytes a node stands for. Unparsed regions and end-of-contents markers are nodes too,
+/// so that every input byte belongs to exactly one node (the coverage invariant).
+public enum NodeKind: UInt8, Sendable {
+    /// An identifier-length-content triple.
+    case tlv = 0
+    /// Bytes that could not be read as a TLV (after a header error); their content is the whole region.
+    case unparsed = 1
+}
+
+/// One parsed element, stored by value in the tree's flat arena and addressed by its index.
+///
+/// Nodes are laid out in pre-order, so a node's descendants are the indices
+/// `index + 1 ..< subtreeEnd`; its first child is `index + 1` and a child's next sibling is the
+/// child's `subtreeEnd`. Kept to 32 bytes so that a million nodes cost 32 MB.
+public struct Node: Sendable, Equatable {
+    /// Offset of the first identifier octet in the input.
+    public var offset: UInt32
+    /// Number of content octets actually present (clamped to what the input holds). For an
+    /// indefinite length this is the span up to, not including, the end-of-contents marker.
+    public var contentLength: UInt32
+    /// Tag number (meaningless for unparsed regions).
+    public var tagNumber: UInt32
+    /// Index of the parent node, or -1 for a top-level node.
+    public var parent: Int32
+    /// One past the index of the last descendant.
+    public var subtreeEnd: Int32
+    /// Nesting depth; top-level nodes have depth 0.
+    public var depth: UInt16
+    /// Number of identifier octets.
+    public var identifierLength: UInt8
+    /// Number of length octets (1 for short form and for indefinite length).
+    public var lengthLength: UInt8
+    var flags: UInt8
+    /// Number of end-of-contents octets present after the content (0 or 2).
+    public var eocLength: UInt8 { flags & Flag.hasEOC != 0 ? 2 : 0 }
+
+    enum Flag {
+        static let constructed: UInt8 = 1 << 0
+        static let indefinite: UInt8 = 1 << 1
+        static let hasEOC: UInt8 = 1 << 2
+        static let encapsulated: UInt8 = 1 << 3
+        static let classShift: UInt8 = 4  // bits 4-5
+        static let unparsed: UInt8 = 1 << 6
+    }
+
+    public var tagClass: TagClass { TagClass(rawValue: (flags >> Flag.classShift) & 0b11)! }
+    public var isConstructed: Bool { flags & Flag.constructed != 0 }
+    public var isIndefinite: Bool { flags & Flag.indefinite != 0 }
+    /// A primitive OCTET STRING or BIT STRING whose content was parsed as nested ASN.1 (its children).
+    public var isEncapsulated: Bool { flags & Flag.encapsulated != 0 }
+    public var kind: NodeKind { flags & Flag.unparsed != 0 ? .unparsed : .tlv }
+
+    public var headerLength: Int { Int(identifierLength) + Int(lengthLength) }
+    public var contentStart: Int { Int(offset) + headerLength }
+    public var contentEnd: Int { contentStart + Int(contentLength) }
+    /// One past the last byte of the node, end-of-contents octets included.
+    public var end: Int { contentEnd + Int(eocLength) }
+    public var totalLength: Int { end - Int(offset) }
+    public var byteRange: Range<Int> { Int(offset)..<end }
+    public var identifierRange: Range<Int> { Int(offset)..<(Int(offset) + Int(identifierLength)) }
+    public var lengthRange: Range<Int> { (Int(offset) + Int(identifierLength))..<contentStart }
+    public var contentRange: Range<Int> { contentStart..<contentEnd }
+    public var eocRange: Range<Int> { contentEnd..<end }
+
+    /// True for the universal tag with the given number.
+    @inline(__always)
+    public func isUniversal(_ number: UInt32) -> Bool {
+        tagNumber == number && flags & (0b11 << Flag.classShift) == 0 && flags & Flag.unparsed == 0
+    }
+
+    init(offset: Int, tagClass: TagClass, constructed: Bool, tagNumber: UInt32, parent: Int, depth: Int,
+         identifierLength: Int, lengthLength: Int) {
+        self.offset = UInt32(truncatingIfNeeded: offset)
+        self.contentLength = 0
+        self.tagNumber = tagNumber
+        self.parent = Int32(truncatingIfNeeded: parent)
+        self.subtreeEnd = 0
+        self.depth = UInt16(truncatingIfNeeded: depth)
+        self.identifierLength = UInt8(truncatingIfNeeded: identifierLength)
+        self.lengthLength = UInt8(truncatingIfNeeded: lengthLength)
+        self.flags = (tagClass.rawValue << Flag.classShift) | (constructed ? Flag.constructed : 0)
+    }
+
+    mutating func set(_ flag: UInt8, _ on: Bool = true) {
+        if on { flags |= flag } else { flags &= ~flag }
+    }
+}

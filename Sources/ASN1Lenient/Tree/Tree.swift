@@ -1,0 +1,110 @@
+/// The result of a parse: the input bytes, the node arena in pre-order and every diagnostic.
+public struct Tree: Sendable {
+    public let bytes: [UInt8]
+    public internal(set) var nodes: [Node]
+    public internal(set) var diagnostics: [Diagnostic]
+    /// Indices of the top-level nodes, in input order.
+    public internal(set) var roots: [Int]
+
+    public init(bytes: [UInt8], nodes: [Node], diagnostics: [Diagnostic], roots: [Int]) {
+        self.bytes = bytes
+        self.nodes = nodes
+        self.diagnostics = diagnostics
+        self.roots = roots
+    }
+
+    public var count: Int { nodes.count }
+    public subscript(index: Int) -> Node { nodes[index] }
+
+    public func parent(of index: Int) -> Int? {
+        let p = Int(nodes[index].parent)
+        return p >= 0 ? p : nil
+    }
+
+    /// Direct children, in order, without allocating.
+    public func children(of index: Int) -> ChildSequence {
+        ChildSequence(nodes: nodes, start: index + 1, end: Int(nodes[index].subtreeEnd))
+    }
+
+    public func childCount(of index: Int) -> Int {
+        var n = 0
+        for _ in children(of: index) { n += 1 }
+        return n
+    }
+
+    public func child(of index: Int, at position: Int) -> Int? {
+        var i = 0
+        for c in children(of: index) {
+            if i == position { return c }
+            i += 1
+        }
+        return nil
+    }
+
+    public func hasChildren(_ index: Int) -> Bool { Int(nodes[index].subtreeEnd) > index + 1 }
+
+    /// The chain from a top-level node down to `index`, both included.
+    public func path(to index: Int) -> [Int] {
+        var chain = [index]
+        var current = index
+        while let p = parent(of: current) {
+            chain.append(p)
+            current = p
+        }
+        return chain.reversed()
+    }
+
+    /// The content bytes of a node.
+    public func content(of index: Int) -> ArraySlice<UInt8> { bytes[nodes[index].contentRange] }
+
+    /// The deepest node whose bytes (header, content or end-of-contents) contain `offset`.
+    public func deepestNode(containing offset: Int) -> Int? {
+        var level = roots
+        var found: Int?
+        while true {
+            // Siblings are in offset order, so a binary search finds the one containing `offset`.
+            var lo = 0, hi = level.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if nodes[level[mid]].end <= offset { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo < level.count, nodes[level[lo]].byteRange.contains(offset) else { return found }
+            found = level[lo]
+            level = Array(children(of: level[lo]))
+            if level.isEmpty { return found }
+        }
+    }
+
+    /// Diagnostics attached to a node (not its descendants).
+    public func diagnostics(for index: Int) -> [Diagnostic] {
+        diagnostics.filter { $0.node == index }
+    }
+
+    public var worstSeverity: Severity? { diagnostics.map(\.severity).min() }
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// Adds diagnostics found by a later layer (the receipt module) so every view shows one list.
+    public mutating func append(_ extra: [Diagnostic]) {
+        diagnostics.append(contentsOf: extra)
+    }
+}
+
+/// Iterates the direct children of a node by hopping over each child's subtree.
+public struct ChildSequence: Sequence, IteratorProtocol {
+    let nodes: [Node]
+    var next_: Int
+    let end: Int
+
+    init(nodes: [Node], start: Int, end: Int) {
+        self.nodes = nodes
+        self.next_ = start
+        self.end = end
+    }
+
+    public mutating func next() -> Int? {
+        guard next_ < end else { return nil }
+        let current = next_
+        next_ = Int(nodes[current].subtreeEnd)
+        return current
+    }
+}

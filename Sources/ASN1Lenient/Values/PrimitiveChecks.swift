@@ -1,0 +1,40 @@
+extension ParserMachine {
+    /// Checks the content of a primitive universal element against its type's rules.
+    mutating func checkPrimitiveValue(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, tagNumber: UInt32,
+                                      content: Range<Int>) {
+        let problem: ValueProblem?
+        switch tagNumber {
+        case 1: problem = BooleanValue.check(bytes, content)
+        case 2, 10: problem = IntegerValue.check(bytes, content)
+        case 3: problem = BitStringValue.check(bytes, content)
+        case 5: problem = content.isEmpty ? nil
+            : ValueProblem(.nullContent, content, "NULL has \(content.count) content octet(s); it must have none")
+        case 6: problem = ObjectIdentifierValue.check(bytes, content)
+        case 12: problem = StringValue.checkUTF8(bytes, content)
+        case 18, 19, 22, 26: problem = StringValue.checkAlphabet(bytes, content, tagNumber: tagNumber)
+        case 30: problem = content.count % 2 == 0 ? nil
+            : ValueProblem(.bmpLength, content, "BMPString of \(content.count) octets: characters take 2 octets each")
+        case 28: problem = content.count % 4 == 0 ? nil
+            : ValueProblem(.universalStringLength, content, "UniversalString of \(content.count) octets: characters take 4 octets each")
+        case 23: problem = TimeValue.check(bytes, content, generalized: false)
+        case 24: problem = TimeValue.check(bytes, content, generalized: true)
+        default: problem = nil
+        }
+        if let problem {
+            report(problem.code, at: problem.range.lowerBound, length: problem.range.count, node: index, problem.message)
+        }
+    }
+}
+
+/// A defect found in a primitive value, pinned to the exact content bytes concerned.
+struct ValueProblem {
+    var code: ParserCode
+    var range: Range<Int>
+    var message: String
+
+    init(_ code: ParserCode, _ range: Range<Int>, _ message: String) {
+        self.code = code
+        self.range = range
+        self.message = message
+    }
+}

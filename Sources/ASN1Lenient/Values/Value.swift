@@ -1,0 +1,74 @@
+/// A decoded primitive value, for display. Decoding is done on demand, never during the parse.
+public enum Value: Sendable, Equatable {
+    case boolean(Bool)
+    /// Decimal (any size); `hex` is set when the number is long (more than 16 octets).
+    case integer(decimal: String, hex: String?)
+    case bitString(unusedBits: Int, bytes: [UInt8])
+    case octets([UInt8])
+    case null
+    case objectIdentifier(dotted: String, name: String?)
+    /// Text decoded from its string type; `lossy` when bytes had to be replaced (invalid UTF-8 …).
+    case string(String, lossy: Bool)
+    case time(raw: String, value: TimeValue?)
+    case invalid(String)
+}
+
+extension Tree {
+    /// Decodes a primitive universal value; nil for constructed, tagged-implicit or unparsed nodes.
+    public func value(of index: Int) -> Value? {
+        let node = nodes[index]
+        guard node.kind == .tlv, node.tagClass == .universal, !node.isConstructed else { return nil }
+        let content = bytes[node.contentRange]
+        switch node.tagNumber {
+        case 1:
+            guard content.count == 1 else { return .invalid("BOOLEAN of \(content.count) octets") }
+            return .boolean(content.first! != 0)
+        case 2, 10:
+            guard !content.isEmpty else { return .invalid("empty INTEGER") }
+            let hex = content.count > 16 ? content.map { hexByte($0) }.joined() : nil
+            return .integer(decimal: content.count > 512 ? "(\(content.count) octets)" : IntegerValue.decimal(content), hex: hex)
+        case 3:
+            guard let unused = content.first else { return .invalid("BIT STRING without unused-bits octet") }
+            return .bitString(unusedBits: Int(unused), bytes: Array(content.dropFirst()))
+        case 4: return .octets(Array(content))
+        case 5: return .null
+        case 6:
+            guard let dotted = ObjectIdentifierValue.dotted(content) else { return .invalid("malformed OBJECT IDENTIFIER") }
+            return .objectIdentifier(dotted: dotted, name: OIDNames.name(for: dotted))
+        case 12:
+            let text = String(decoding: content, as: UTF8.self)
+            let valid = content.withContiguousStorageIfAvailable { StringValue.firstInvalidUTF8($0, 0..<$0.count) == nil } ?? false
+            return .string(text, lossy: !valid)
+        case 18, 19, 20, 21, 22, 25, 26, 27:
+            // Single-octet alphabets: show bytes ≥ 0x80 as Latin-1 so nothing is hidden.
+            let lossy = content.contains { $0 >= 0x80 } && node.tagNumber != 20
+            return .string(String(content.map { Character(Unicode.Scalar($0)) }), lossy: lossy)
+        case 30:
+            var units: [UInt16] = []
+            var i = content.startIndex
+            while i + 1 < content.endIndex {
+                units.append(UInt16(content[i]) << 8 | UInt16(content[i + 1]))
+                i += 2
+            }
+            return .string(String(decoding: units, as: UTF16.self), lossy: content.count % 2 != 0)
+        case 28:
+            var scalars = ""
+            var lossy = content.count % 4 != 0
+            var i = content.startIndex
+            while i + 3 < content.endIndex {
+                let v = UInt32(content[i]) << 24 | UInt32(content[i + 1]) << 16 | UInt32(content[i + 2]) << 8 | UInt32(content[i + 3])
+                if let s = Unicode.Scalar(v) { scalars.unicodeScalars.append(s) } else { scalars += "\u{FFFD}"; lossy = true }
+                i += 4
+            }
+            return .string(scalars, lossy: lossy)
+        case 23, 24:
+            let raw = String(content.map { Character(Unicode.Scalar($0)) })
+            if case .ok(let t, _) = TimeValue.parse(content, generalized: node.tagNumber == 24) {
+                return .time(raw: raw, value: t)
+            }
+            return .time(raw: raw, value: nil)
+        default:
+            return .octets(Array(content))
+        }
+    }
+}

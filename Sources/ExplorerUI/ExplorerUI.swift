@@ -1,0 +1,1 @@
+// The UI layer: state, actions, reducer and the pure render function.

@@ -1,0 +1,1 @@
+// The ncurses adapter: reads keys and copies the rendered grid to the screen.

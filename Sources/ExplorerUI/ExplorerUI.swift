@@ -1,1 +1,0 @@
-// The UI layer: state, actions, reducer and the pure render function.

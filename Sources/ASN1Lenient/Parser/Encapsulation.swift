@@ -1,10 +1,13 @@
 extension ParserMachine {
     /// Decides whether a primitive OCTET STRING / BIT STRING gets its content parsed as children:
     /// on purpose (the caller knows it is ASN.1) or as a guess that is undone at the first error.
-    mutating func considerEncapsulation(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, bitString: Bool) {
+    /// `clamped`: the element's length ran past what is there; only a caller who knows the content
+    /// is ASN.1 gets it parsed then (to show what survives of a truncated receipt payload).
+    mutating func considerEncapsulation(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, bitString: Bool,
+                                        clamped: Bool) {
         let node = nodes[index]
         let onPurpose = options.encapsulateOnPurpose.contains(Int(node.offset))
-        guard onPurpose || options.guessEncapsulation else { return }
+        guard onPurpose || (options.guessEncapsulation && !clamped) else { return }
         var innerStart = node.contentStart
         if bitString {
             // Only a BIT STRING with no unused bits can hold whole octets of ASN.1.

@@ -142,6 +142,7 @@ struct ParserMachine {
         var declared = 0
         var indefinite = false
         var lengthProblem: (ParserCode, String)?
+        var unrepresentable = false
         if lengthOctet < 0x80 {
             declared = Int(lengthOctet)
         } else if lengthOctet == 0x80 {
@@ -166,10 +167,10 @@ struct ParserMachine {
             p += octets
             if octets > 8 {
                 lengthProblem = (.lengthTooManyOctets, "\(octets) length octets; at most 8 can be represented")
-                declared = Int.max
+                unrepresentable = true
             } else if overflow || value > UInt64(Int.max) {
                 lengthProblem = (.lengthOverflow, "a length of \(value) is beyond any addressable size")
-                declared = Int.max
+                unrepresentable = true
             } else {
                 declared = Int(value)
                 if bytes[lengthStart + 1] == 0 {
@@ -236,13 +237,16 @@ struct ParserMachine {
         }
 
         var length = declared
-        if declared > available {
+        let clamped = unrepresentable || declared > available
+        if unrepresentable {
+            length = available  // already reported: the length cannot be represented
+        } else if declared > available {
             if limit == count {
                 report(.truncatedContent, at: lengthStart, length: p - lengthStart, node: index,
-                       "the length claims \(describe(declared)) content octets but the input ends after \(available)")
+                       "the length claims \(declared) content octets but the input ends after \(available)")
             } else {
                 report(.lengthExceedsParent, at: lengthStart, length: p - lengthStart, node: index,
-                       "the length claims \(describe(declared)) content octets but only \(available) remain before the enclosing element ends at offset \(limit)")
+                       "the length claims \(declared) content octets but only \(available) remain before the enclosing element ends at offset \(limit)")
             }
             length = available
         }
@@ -259,7 +263,7 @@ struct ParserMachine {
         if isUniversal {
             checkPrimitiveValue(bytes, index: index, tagNumber: tagNumber, content: contentStart..<position)
             if !abortGuess && (tagNumber == 4 || tagNumber == 3) {
-                considerEncapsulation(bytes, index: index, bitString: tagNumber == 3)
+                considerEncapsulation(bytes, index: index, bitString: tagNumber == 3, clamped: clamped)
             }
         }
     }
@@ -361,5 +365,4 @@ struct ParserMachine {
                                       offset: offset, length: length, node: node))
     }
 
-    func describe(_ length: Int) -> String { length == Int.max ? "an unrepresentable number of" : "\(length)" }
 }

@@ -20,7 +20,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "ReceiptKit", dependencies: ["ASN1Lenient", "COpenSSL"]),
         .target(name: "ExplorerUI", dependencies: ["ASN1Lenient", "ReceiptKit"]),
-        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // No pkgConfig: ncursesw.pc adds -D_XOPEN_SOURCE=600 (a "prohibited flag" warning); shim.h sets what it needs.
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         .target(name: "TerminalAdapter", dependencies: ["ExplorerUI", "CNcurses"]),
         .executableTarget(
             name: "receipt-explorer",

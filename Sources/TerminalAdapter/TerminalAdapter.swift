@@ -1,1 +1,0 @@
-// The ncurses adapter: reads keys and copies the rendered grid to the screen.

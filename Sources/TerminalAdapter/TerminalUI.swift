@@ -1,0 +1,212 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CNcurses
+import ExplorerUI
+
+/// The ncurses adapter: the only code that touches curses. It reads input, translates it into
+/// `KeyEvent`s, hands them to the pure reducer, performs the reducer's effects, asks the pure
+/// renderer for a grid and copies that grid to the screen. It knows nothing about receipts.
+public enum TerminalUI {
+    /// Runs the UI until the reducer returns `.quit`. Throws `TerminalUnavailable` (print its
+    /// message, exit 2) when the terminal cannot host the UI; curses is never left active.
+    ///
+    /// - Parameters:
+    ///   - makeState: builds the initial state once the terminal's size and abilities are known.
+    ///   - didWrite: reports a `.writeFile` effect's outcome back into the state (`error` nil on success).
+    public static func run<State>(
+        options: TerminalOptions,
+        makeState: (TerminalCapabilities) -> State,
+        reduce: (inout State, KeyEvent) -> Effect?,
+        render: (State, Size) -> Grid,
+        didWrite: (inout State, _ path: String, _ error: String?) -> Void
+    ) throws {
+        if let refusal = TerminalPreflight.check() { throw refusal }
+        setlocale(LC_ALL, "")
+        TerminalSignals.install()
+        guard cn_newterm() != nil else {
+            TerminalSignals.remove()
+            let term = getenv("TERM").map { String(cString: $0) } ?? ""
+            throw TerminalUnavailable("receipt-explorer: the terminal type '\(term)' is unknown to curses; set TERM (e.g. xterm-256color) or use `receipt-explorer dump FILE`")
+        }
+        let session = Session(options: options)
+        defer {
+            session.shutdown()
+            TerminalSignals.remove()
+        }
+        var state = makeState(session.capabilities)
+        session.loop(state: &state, reduce: reduce, render: render, didWrite: didWrite)
+    }
+}
+
+private final class Session {
+    let options: TerminalOptions
+    let capabilities: TerminalCapabilities
+    let screen: Screen
+    let timing: FrameTimingLog?
+    private var mouseOn = false
+
+    init(options: TerminalOptions) {
+        self.options = options
+        cbreak()            // keys at once; Ctrl-C / Ctrl-Z still raise SIGINT / SIGTSTP (handled in shim.h)
+        noecho()
+        nonl()
+        _ = cn_keypad_on()
+        _ = intrflush(cn_stdscr(), false)
+        _ = set_escdelay(25) // a lone Esc is a key here, not the start of a sequence
+        _ = curs_set(0)
+        var colors = false
+        var defaultColors = false
+        if TerminalPreflight.colorsWanted(options.color) && has_colors() {
+            colors = start_color() == OK
+            defaultColors = colors && use_default_colors() == OK
+        }
+        if options.mouse { mouseOn = cn_mouse_on() != 0 }
+        let unicode = cn_locale_is_utf8() != 0 && !options.ascii
+        capabilities = TerminalCapabilities(size: Session.currentSize(), colors: colors, unicode: unicode)
+        // `--ascii` is honoured by the renderer; the adapter only falls back to ASCII itself when the
+        // locale cannot carry UTF-8 at all.
+        screen = Screen(colors: colors, unicode: cn_locale_is_utf8() != 0, defaultColors: defaultColors)
+        timing = options.timingLogPath.flatMap { FrameTimingLog(path: $0) }
+    }
+
+    static func currentSize() -> Size { Size(width: Int(cn_cols()), height: Int(cn_lines())) }
+
+    func shutdown() {
+        if mouseOn { cn_mouse_off() }
+        _ = curs_set(1)
+        cn_restore_terminal() // endwin() unless a signal handler already did
+        timing?.close()
+    }
+
+    func loop<State>(state: inout State, reduce: (inout State, KeyEvent) -> Effect?, render: (State, Size) -> Grid,
+                     didWrite: (inout State, String, String?) -> Void) {
+        var size = Session.currentSize()
+        // First frame.
+        let beforeRender = ContinuousClock.now
+        let grid = render(state, size)
+        let afterRender = ContinuousClock.now
+        let cells = screen.copy(grid)
+        let afterCopy = ContinuousClock.now
+        _ = cn_wnoutrefresh()
+        _ = doupdate()
+        let shown = ContinuousClock.now
+        timing?.firstFrame(sinceStart: shown - options.startedAt, setup: beforeRender - options.startedAt,
+                           render: afterRender - beforeRender, copy: afterCopy - afterRender,
+                           refresh: shown - afterCopy, cells: cells, size: size)
+
+        var errors = 0
+        while true {
+            guard let first = readEvent(blocking: true) else {
+                // get_wch failed without a signal to blame: the terminal is gone (EOF / hang-up).
+                if errno != EINTR { errors += 1 }
+                if errors > 50 { return }
+                continue
+            }
+            errors = 0
+            let started = ContinuousClock.now
+            var events = [first]
+            // Typeahead (a held-down key) is reduced in one go and drawn once.
+            while events.count < 64, let more = readEvent(blocking: false) { events.append(more) }
+            var quit = false
+            for event in events {
+                var event = event
+                if case .resize = event {
+                    size = Session.currentSize()
+                    event = .resize(size)
+                    screen.invalidate()
+                }
+                switch reduce(&state, event) {
+                case .quit?:
+                    quit = true
+                case let .writeFile(path, bytes)?:
+                    didWrite(&state, path, FileWriter.write(bytes, to: path))
+                case nil:
+                    break
+                }
+                if quit { break }
+            }
+            if quit { return }
+            let reduced = ContinuousClock.now
+            let grid = render(state, size)
+            let rendered = ContinuousClock.now
+            let cells = screen.copy(grid)
+            let copied = ContinuousClock.now
+            _ = cn_wnoutrefresh()
+            _ = doupdate()
+            let done = ContinuousClock.now
+            timing?.frame(events: events, reduce: reduced - started, render: rendered - reduced,
+                          copy: copied - rendered, refresh: done - copied, cells: cells)
+        }
+    }
+
+    /// One decoded event, or nil (nothing pending when not blocking; an error when blocking).
+    private func readEvent(blocking: Bool) -> KeyEvent? {
+        wtimeout(cn_stdscr(), blocking ? -1 : 0)
+        while true {
+            var code: UInt32 = 0
+            let status = cn_get_wch(&code)
+            if status == ERR { return nil }
+            let event: KeyEvent?
+            if status == cn_key_code_yes() {
+                switch Int32(bitPattern: code) {
+                case KEY_RESIZE: event = .resize(Session.currentSize())
+                case KEY_MOUSE: event = KeyDecoder.mouse()
+                default: event = KeyDecoder.keyCode(Int32(bitPattern: code))
+                }
+            } else if code == 0x1B {
+                event = lastEscapeWasAlone() ? .escape : nil
+            } else {
+                event = KeyDecoder.character(code)
+            }
+            if let event { return event }
+            if !blocking { return nil }
+            // An ignored key while blocking: keep waiting for one that means something.
+        }
+    }
+
+    /// After ESC (and ncurses' short ESCDELAY), anything already waiting belongs to an escape
+    /// sequence curses did not recognise (or an Alt-chord): swallow it rather than quitting and
+    /// then interpreting its bytes as keys.
+    private func lastEscapeWasAlone() -> Bool {
+        wtimeout(cn_stdscr(), 0)
+        var code: UInt32 = 0
+        var status = cn_get_wch(&code)
+        if status == ERR { return true }
+        if status == OK && (code == 0x5B || code == 0x4F) { // CSI or SS3: read up to the final byte
+            for _ in 0..<32 {
+                status = cn_get_wch(&code)
+                if status == ERR || (status == OK && code >= 0x40 && code <= 0x7E) { break }
+            }
+        }
+        return false
+    }
+}
+
+enum FileWriter {
+    /// Writes `bytes` to a new file at `path` (a leading `~/` is the home directory). Never
+    /// overwrites an existing file. Returns nil on success or a short reason.
+    static func write(_ bytes: [UInt8], to path: String) -> String? {
+        var path = path
+        if path.hasPrefix("~/"), let home = getenv("HOME") { path = String(cString: home) + path.dropFirst() }
+        guard !path.isEmpty else { return "no file name" }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        var offset = 0
+        let failure: String? = bytes.withUnsafeBytes { buffer in
+            while offset < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                offset += n
+            }
+            return nil
+        }
+        if close(fd) != 0, failure == nil { return String(cString: strerror(errno)) }
+        return failure
+    }
+}

@@ -13,15 +13,20 @@ public enum TerminalUI {
     /// Runs the UI until the reducer returns `.quit`. Throws `TerminalUnavailable` (print its
     /// message, exit 2) when the terminal cannot host the UI; curses is never left active.
     ///
+    /// The state is built by the caller before the terminal is taken over (so loading errors print
+    /// normally and a big file's parse does not stare at a blank screen).
+    ///
     /// - Parameters:
-    ///   - makeState: builds the initial state once the terminal's size and abilities are known.
-    ///   - didWrite: reports a `.writeFile` effect's outcome back into the state (`error` nil on success).
+    ///   - configure: adapts the state to the terminal's abilities (colours, UTF-8); the adapter
+    ///     then sends `.resize(size)` through `reduce` so the state lays out for the real size.
+    ///   - effectFinished: reports a performed effect's outcome back (`error` nil on success).
     public static func run<State>(
         options: TerminalOptions,
-        makeState: (TerminalCapabilities) -> State,
+        state: inout State,
+        configure: (inout State, TerminalCapabilities) -> Void,
         reduce: (inout State, KeyEvent) -> Effect?,
         render: (State, Size) -> Grid,
-        didWrite: (inout State, _ path: String, _ error: String?) -> Void
+        effectFinished: (inout State, Effect, _ error: String?) -> Void
     ) throws {
         if let refusal = TerminalPreflight.check() { throw refusal }
         setlocale(LC_ALL, "")
@@ -36,8 +41,9 @@ public enum TerminalUI {
             session.shutdown()
             TerminalSignals.remove()
         }
-        var state = makeState(session.capabilities)
-        session.loop(state: &state, reduce: reduce, render: render, didWrite: didWrite)
+        configure(&state, session.capabilities)
+        _ = reduce(&state, .resize(session.capabilities.size))
+        session.loop(state: &state, reduce: reduce, render: render, effectFinished: effectFinished)
     }
 }
 
@@ -82,7 +88,7 @@ private final class Session {
     }
 
     func loop<State>(state: inout State, reduce: (inout State, KeyEvent) -> Effect?, render: (State, Size) -> Grid,
-                     didWrite: (inout State, String, String?) -> Void) {
+                     effectFinished: (inout State, Effect, String?) -> Void) {
         var size = Session.currentSize()
         // First frame.
         let beforeRender = ContinuousClock.now
@@ -122,7 +128,7 @@ private final class Session {
                 case .quit?:
                     quit = true
                 case let .writeFile(path, bytes)?:
-                    didWrite(&state, path, FileWriter.write(bytes, to: path))
+                    effectFinished(&state, .writeFile(path: path, bytes: bytes), FileWriter.write(bytes, to: path))
                 case nil:
                     break
                 }

@@ -1,0 +1,93 @@
+import ArgumentParser
+import ASN1Lenient
+import ExplorerUI
+import Foundation
+import ReceiptKit
+import TerminalAdapter
+
+/// `receipt-explorer [explore] [FILE] [--color auto|always|never] [--ascii] [--no-mouse]`:
+/// the full-screen terminal UI, and the default command.
+struct ExploreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explore",
+        abstract: "Browse FILE (default: the embedded sample receipt) in a full-screen terminal UI.",
+        discussion: """
+            The tree of ASN.1 nodes is on the left, the selected node's bytes in the hex pane and its \
+            explanation in the detail pane; `r` switches to the receipt views. Press ? for every key, \
+            q or Esc to quit.
+
+            Needs a terminal on stdin and stdout (otherwise it points to `dump` / `json` and exits \
+            2) and a TERM other than 'dumb'. Colour: --color auto (default) colours unless NO_COLOR \
+            is set; --ascii draws without box-drawing characters; --no-mouse leaves the mouse to \
+            the terminal (for selecting text). RECEIPT_EXPLORER_TIMING=PATH appends frame timings \
+            to PATH.
+            """
+    )
+
+    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON; '-' is not supported here (stdin is the keyboard). Default: the embedded sample receipt.")
+    var file: String?
+
+    @Option(help: "Colours: auto (unless NO_COLOR is set), always or never.")
+    var color: ColorChoice = .auto
+
+    @Flag(help: "ASCII only: no box-drawing or other non-ASCII decorations.")
+    var ascii = false
+
+    @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse.")
+    var noMouse = false
+
+    func run() throws {
+        let started = ContinuousClock.now
+        // Refuse before loading: `receipt-explorer FILE | less` should point to `dump` at once.
+        if let refusal = TerminalPreflight.check() {
+            FileHandle.standardError.write(Data((refusal.message + "\n").utf8))
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
+        let input: LoadedInput
+        if let file {
+            guard file != "-" else {
+                CommandSupport.complain("the explorer reads keys from standard input, so it cannot read the file from it; use `receipt-explorer dump -` or save the input to a file")
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
+            input = try CommandSupport.load(file)
+        } else {
+            input = LoadedInput(bytes: EmbeddedSample.bytes, name: "embedded sample: \(EmbeddedSample.name)",
+                                encoding: .binary, note: "the sample receipt built into the tool")
+        }
+        var state = AppState(load: input.bytes, fileName: input.name, encoding: Self.encodingLabel(input.encoding))
+        let environment = ProcessInfo.processInfo.environment
+        let options = TerminalOptions(
+            color: ColorMode(rawValue: color.rawValue) ?? .auto,
+            ascii: ascii,
+            mouse: !noMouse,
+            timingLogPath: TerminalOptions.timingLogPath(environment: environment["RECEIPT_EXPLORER_TIMING"]),
+            startedAt: started)
+        let asciiFlag = ascii
+        let mouse = !noMouse
+        do {
+            try TerminalUI.run(
+                options: options,
+                state: &state,
+                configure: { state, terminal in
+                    state.color = terminal.colors
+                    state.ascii = asciiFlag || !terminal.unicode
+                    state.mouse = mouse
+                },
+                reduce: { state, event in ExplorerUI.reduce(&state, event) },
+                render: { state, size in ExplorerUI.render(state, size: size) },
+                effectFinished: { state, effect, error in state.effectFinished(effect, error: error) })
+        } catch let refusal as TerminalUnavailable {
+            FileHandle.standardError.write(Data((refusal.message + "\n").utf8))
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
+    }
+
+    static func encodingLabel(_ encoding: InputEncoding) -> String {
+        switch encoding {
+        case .binary: return "DER/BER"
+        case .base64: return "base64"
+        case .pem: return "PEM"
+        case .verifyReceiptJSON: return "verifyReceipt JSON"
+        }
+    }
+}

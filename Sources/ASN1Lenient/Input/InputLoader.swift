@@ -1,0 +1,255 @@
+import Foundation
+
+/// Reads a file (or stdin) and finds the DER/BER in it: raw bytes, base64 text, PEM armour or a
+/// verifyReceipt request body. Detection is automatic and reported in `LoadedInput.note`.
+///
+/// Detection, in order:
+/// 1. text whose first non-blank character is `{` → a verifyReceipt JSON body (`receipt-data`);
+/// 2. text containing a `-----BEGIN …-----` line → PEM (the first block);
+/// 3. input made (almost) only of base64 characters and whitespace → base64. "Almost": when at
+///    least 90% of the bytes are base64, a stray character is reported precisely instead of the
+///    text being mistaken for binary;
+/// 4. anything else → raw DER/BER.
+public enum InputLoader {
+    /// Loads `path`; "-" reads standard input.
+    public static func load(path: String) throws -> LoadedInput {
+        let raw: [UInt8]
+        let name: String
+        if path == "-" {
+            raw = try readAll(fd: 0, display: "stdin")
+            name = "stdin"
+        } else {
+            raw = try readFile(path)
+            name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+        }
+        return try decode(raw, name: name)
+    }
+
+    /// Finds the DER/BER in `raw`. `name` is used in notes and messages.
+    public static func decode(_ raw: [UInt8], name: String) throws -> LoadedInput {
+        guard !raw.isEmpty else { throw InputError("'\(name)' is empty (0 bytes)") }
+        var start = 0
+        if raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF { start = 3 }  // UTF-8 BOM
+        guard let first = raw[start...].firstIndex(where: { !isSpace($0) }) else {
+            throw InputError("'\(name)' contains only whitespace (\(NumberText.grouped(raw.count)) bytes)")
+        }
+        let textLike = isTextLike(raw)
+        if textLike && raw[first] == UInt8(ascii: "{") {
+            return try decodeJSON(raw, name: name)
+        }
+        if textLike, let begin = findPEMBegin(raw) {
+            return try decodePEM(raw, name: name, begin: begin)
+        }
+        var base64Bytes = 0
+        for b in raw[start...] where Base64Text.isBase64OrSpace(b) { base64Bytes += 1 }
+        let total = raw.count - start
+        if base64Bytes == total || (base64Bytes * 10 >= total * 9 && !looksLikeOneElement(raw)) {
+            switch Base64Text.decode(raw, range: start..<raw.count) {
+            case .success(let decoded):
+                let kind = decoded.urlSafe ? "base64url" : "base64"
+                return LoadedInput(bytes: decoded.bytes, name: name, encoding: .base64,
+                                   note: "decoded from \(kind): \(NumberText.grouped(decoded.characters)) characters → \(NumberText.grouped(decoded.bytes.count)) bytes")
+            case .failure(let failure):
+                // A DER file that happens to consist of base64 characters only.
+                if looksLikeOneElement(raw) { break }
+                throw InputError("cannot decode '\(name)': " + Base64Text.message(failure, text: raw))
+            }
+        }
+        return LoadedInput(bytes: raw, name: name, encoding: .binary,
+                           note: "raw DER/BER, \(NumberText.grouped(raw.count)) bytes")
+    }
+
+    // MARK: - Reading
+
+    static func readFile(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw InputError("cannot read '\(path)': \(errorText(errno))") }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            throw InputError("cannot read '\(path)': it is a directory")
+        }
+        return try readAll(fd: fd, display: "'\(path)'")
+    }
+
+    static func readAll(fd: Int32, display: String) throws -> [UInt8] {
+        var result: [UInt8] = []
+        let chunk = 1 << 20
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, chunk) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError("cannot read \(display): \(errorText(errno))")
+            }
+            if n == 0 { break }
+            result.append(contentsOf: buffer[0..<n])
+        }
+        return result
+    }
+
+    static func errorText(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+
+    // MARK: - Detection helpers
+
+    @inline(__always)
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+
+    /// No control bytes other than whitespace: JSON or PEM text, never DER (whose length octets
+    /// are almost always below 0x20).
+    static func isTextLike(_ raw: [UInt8]) -> Bool {
+        for b in raw where (b < 0x20 && !isSpace(b)) || b == 0x7F { return false }
+        return true
+    }
+
+    /// True when the input is exactly one definite-length element (or an indefinite one):
+    /// a strong sign of raw DER/BER even when every byte is printable.
+    static func looksLikeOneElement(_ raw: [UInt8]) -> Bool {
+        guard raw.count >= 2 else { return false }
+        var p = 1
+        if raw[0] & 0x1F == 0x1F {
+            while p < raw.count && raw[p] & 0x80 != 0 { p += 1 }
+            p += 1
+        }
+        guard p < raw.count else { return false }
+        let lengthOctet = raw[p]
+        p += 1
+        if lengthOctet == 0x80 { return raw[0] & 0x20 != 0 }
+        if lengthOctet < 0x80 { return p + Int(lengthOctet) == raw.count }
+        let octets = Int(lengthOctet & 0x7F)
+        guard octets <= 8, p + octets <= raw.count else { return false }
+        var value = 0
+        for i in 0..<octets {
+            guard value < Int.max >> 8 else { return false }
+            value = (value << 8) | Int(raw[p + i])
+        }
+        return p + octets + value == raw.count
+    }
+
+    // MARK: - PEM
+
+    struct PEMBegin {
+        var label: String
+        var lineStart: Int
+        /// Offset just past the BEGIN line's line break.
+        var bodyStart: Int
+    }
+
+    /// The first line of the form `-----BEGIN LABEL-----`.
+    static func findPEMBegin(_ raw: [UInt8]) -> PEMBegin? {
+        let marker = Array("-----BEGIN ".utf8)
+        var lineStart = 0
+        while lineStart < raw.count {
+            let lineEnd = raw[lineStart...].firstIndex(of: 0x0A) ?? raw.count
+            var line = raw[lineStart..<lineEnd]
+            while let last = line.last, isSpace(last) { line = line.dropLast() }
+            while let firstByte = line.first, isSpace(firstByte) { line = line.dropFirst() }
+            if line.starts(with: marker) && line.count > marker.count + 5
+                && line.suffix(5).elementsEqual("-----".utf8) {
+                let label = String(decoding: line.dropFirst(marker.count).dropLast(5), as: UTF8.self)
+                return PEMBegin(label: label, lineStart: lineStart, bodyStart: min(lineEnd + 1, raw.count))
+            }
+            lineStart = lineEnd + 1
+        }
+        return nil
+    }
+
+    static func decodePEM(_ raw: [UInt8], name: String, begin: PEMBegin) throws -> LoadedInput {
+        let endMarker = Array("-----END \(begin.label)-----".utf8)
+        let beginLine = Base64Text.lineAndColumn(raw, offset: begin.lineStart).line
+        // Find the END line; RFC 1421 headers ("Proc-Type: …" lines up to a blank line) are skipped.
+        var bodyStart = begin.bodyStart
+        var bodyEnd: Int?
+        var afterEnd = raw.count
+        var lineStart = begin.bodyStart
+        var headerState = 0  // 0: first body line not seen yet, 1: in headers, 2: in base64
+        while lineStart < raw.count {
+            let lineEnd = raw[lineStart...].firstIndex(of: 0x0A) ?? raw.count
+            let next = min(lineEnd + 1, raw.count)
+            var line = raw[lineStart..<lineEnd]
+            while let last = line.last, isSpace(last) { line = line.dropLast() }
+            while let firstByte = line.first, isSpace(firstByte) { line = line.dropFirst() }
+            if line.elementsEqual(endMarker) {
+                bodyEnd = lineStart
+                afterEnd = next
+                break
+            }
+            if headerState == 0 { headerState = line.contains(UInt8(ascii: ":")) ? 1 : 2 }
+            if headerState == 1 {
+                bodyStart = next
+                if line.isEmpty { headerState = 2 }
+            }
+            lineStart = next
+        }
+        let label = TerminalSafe.escape(begin.label)
+        guard let end = bodyEnd else {
+            throw InputError("cannot decode '\(name)': PEM: '-----BEGIN \(label)-----' at line \(beginLine) has no matching '-----END \(label)-----' line")
+        }
+        switch Base64Text.decode(raw, range: bodyStart..<max(bodyStart, end)) {
+        case .failure(let failure):
+            throw InputError("cannot decode '\(name)': PEM \(label): " + Base64Text.message(failure, text: raw))
+        case .success(let decoded):
+            var note = "decoded from PEM (\(label)): \(NumberText.grouped(decoded.characters)) base64 characters → \(NumberText.grouped(decoded.bytes.count)) bytes"
+            let more = countPEMBlocks(raw, from: afterEnd)
+            if more > 0 { note += " (first of \(more + 1) PEM blocks)" }
+            return LoadedInput(bytes: decoded.bytes, name: name, encoding: .pem, note: note)
+        }
+    }
+
+    static func countPEMBlocks(_ raw: [UInt8], from start: Int) -> Int {
+        guard start < raw.count else { return 0 }
+        var count = 0
+        var rest = Array(raw[start...])
+        while let begin = findPEMBegin(rest) {
+            count += 1
+            rest = Array(rest[begin.bodyStart...])
+        }
+        return count
+    }
+
+    // MARK: - verifyReceipt JSON
+
+    static func decodeJSON(_ raw: [UInt8], name: String) throws -> LoadedInput {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(raw), options: [])
+        } catch {
+            let nsError = error as NSError
+            let detail = (nsError.userInfo["NSDebugDescription"] as? String).map { ": " + TerminalSafe.escape($0) } ?? ""
+            throw InputError("cannot decode '\(name)': it starts with '{' but is not valid JSON\(detail)")
+        }
+        guard let dictionary = object as? [String: Any] else {
+            throw InputError("cannot decode '\(name)': the JSON is not an object; expected a verifyReceipt request body {\"receipt-data\": \"<base64>\"}")
+        }
+        guard let value = dictionary["receipt-data"] else {
+            let keys = dictionary.keys.sorted().prefix(8).map { "\"" + TerminalSafe.escape($0) + "\"" }
+            let found = keys.isEmpty ? "it has no keys" : "its keys are " + keys.joined(separator: ", ")
+            throw InputError("cannot decode '\(name)': the JSON has no \"receipt-data\" field (\(found)); expected a verifyReceipt request body {\"receipt-data\": \"<base64>\"}")
+        }
+        guard let text = value as? String else {
+            throw InputError("cannot decode '\(name)': \"receipt-data\" is \(jsonKind(value)), not a base64 string")
+        }
+        let textBytes = Array(text.utf8)
+        switch Base64Text.decode(textBytes) {
+        case .failure(let failure):
+            throw InputError("cannot decode '\(name)': \"receipt-data\" is not base64: " + Base64Text.message(failure, text: textBytes))
+        case .success(let decoded):
+            return LoadedInput(bytes: decoded.bytes, name: name, encoding: .verifyReceiptJSON,
+                               note: "decoded from verifyReceipt JSON (\"receipt-data\"): \(NumberText.grouped(decoded.characters)) base64 characters → \(NumberText.grouped(decoded.bytes.count)) bytes")
+        }
+    }
+
+    static func jsonKind(_ value: Any) -> String {
+        switch value {
+        case is NSNull: return "null"
+        case is [Any]: return "an array"
+        case is [String: Any]: return "an object"
+        case is Bool: return "a boolean"
+        case is NSNumber, is Int, is Double: return "a number"
+        default: return "not a string"
+        }
+    }
+}

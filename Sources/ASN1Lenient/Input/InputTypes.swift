@@ -1,0 +1,40 @@
+/// How the bytes handed to the parser were found in the input.
+public enum InputEncoding: String, Sendable, CaseIterable {
+    /// The file is the DER/BER itself.
+    case binary
+    /// Base64 text (with or without line breaks and whitespace, standard or URL-safe alphabet).
+    case base64
+    /// PEM armour: `-----BEGIN PKCS7-----`, `-----BEGIN CMS-----` or any other label.
+    case pem
+    /// An App Store verifyReceipt request body: `{"receipt-data": "<base64>", ...}`.
+    case verifyReceiptJSON = "verify-receipt-json"
+}
+
+/// Decoded input, ready for the parser. Every offset shown anywhere is an offset into `bytes`.
+public struct LoadedInput: Sendable {
+    /// The decoded DER/BER bytes.
+    public var bytes: [UInt8]
+    /// The file's name (last path component), "stdin", or "embedded sample".
+    public var name: String
+    public var encoding: InputEncoding
+    /// One line saying how the bytes were found, e.g. "raw DER/BER, 5,162 bytes" or
+    /// "decoded from base64: 6,884 characters → 5,162 bytes".
+    public var note: String
+
+    public init(bytes: [UInt8], name: String, encoding: InputEncoding, note: String) {
+        self.bytes = bytes
+        self.name = name
+        self.encoding = encoding
+        self.note = note
+    }
+}
+
+/// A problem that prevents loading the input at all: one clear line, shown as
+/// `receipt-explorer: <message>` with exit status 2.
+public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var message: String
+    public var description: String { message }
+
+    public init(_ message: String) { self.message = message }
+    public init(message: String) { self.message = message }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import ASN1Lenient
+import Foundation
+
+/// `receipt-explorer dump FILE [--format tree|openssl|json] [--color auto|always|never]`
+struct DumpCommand: ParsableCommand {
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        case tree, openssl, json
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "dump",
+        abstract: "Print the ASN.1 tree with offsets, lengths, decoded values and every diagnostic.",
+        discussion: """
+            Formats: 'tree' (default) is an indented tree with each diagnostic under the element it \
+            concerns; 'openssl' has the line shape of `openssl asn1parse -inform DER -i` (diagnostics \
+            go to stderr); 'json' is {"input", "nodes", "diagnostics", "summary"} with snake_case keys.
+
+            Colour: --color auto (default) colours when stdout is a terminal and NO_COLOR is unset.
+
+            \(ExitStatus.discussion)
+            """
+    )
+
+    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON; '-' reads standard input.")
+    var file: String
+
+    @Option(help: "Output format: tree, openssl or json.")
+    var format: Format = .tree
+
+    @Option(help: "Colour the tree: auto, always or never.")
+    var color: ColorChoice = .auto
+
+    func run() throws {
+        let input = try CommandSupport.load(file)
+        let (tree, extra) = CommandSupport.analyze(input)
+        let out = OutputWriter(.standardOutput)
+        switch format {
+        case .tree:
+            let colored = color.enabled(outputIsTerminal: isatty(1) != 0,
+                                        environment: ProcessInfo.processInfo.environment)
+            TreeDump.write(tree, input: input, extra: extra, options: TreeDump.Options(color: colored), to: out)
+        case .openssl:
+            OpenSSLDump.write(tree, to: out)
+            let all = tree.diagnostics + extra
+            if !all.isEmpty {
+                let err = OutputWriter(.standardError)
+                for d in all {
+                    err.write("\(TerminalSafe.escape(input.name)): \(d.severity) \(TerminalSafe.escape(d.code)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")
+                }
+                err.flush()
+            }
+        case .json:
+            JSONDump.write(tree, input: input, extra: extra, to: out)
+        }
+        out.flush()
+        try CommandSupport.finish(CommandSupport.status(tree, extra: extra))
+    }
+}

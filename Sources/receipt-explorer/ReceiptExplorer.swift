@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+
+/// The root command. Subcommands stay thin: parse options, call the library, print.
+@main
+struct ReceiptExplorer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receipt-explorer",
+        abstract: "Explore, explain and check App Store receipts and any other DER/BER data.",
+        discussion: """
+            FILE may be raw DER/BER, base64 (line breaks and whitespace allowed), PEM \
+            (-----BEGIN PKCS7----- and friends) or a verifyReceipt request body \
+            {"receipt-data": "..."}; '-' reads standard input. The encoding is detected \
+            automatically and every offset is an offset into the decoded bytes.
+
+            \(ExitStatus.discussion)
+            """,
+        version: "0.1.0",
+        subcommands: [
+            // Other commands register here: ExploreCommand (the terminal UI, which becomes
+            // `defaultSubcommand`), JSONCommand, VerifyCommand.
+            ExploreCommand.self,
+            DumpCommand.self,
+            ExplainCommand.self,
+        ],
+        defaultSubcommand: ExploreCommand.self
+    )
+
+    /// ArgumentParser exits with 64 (EX_USAGE) for usage errors; this tool promises 2 for every
+    /// usage or I/O problem, so the error is mapped here.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                let message = fullMessage(for: error)
+                if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+                Foundation.exit(ExitStatus.usageOrIO)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+/// The exit statuses every command uses.
+enum ExitStatus {
+    /// No error-severity diagnostic ("der", warning and info findings do not count).
+    static let ok: Int32 = 0
+    /// The input has errors; everything that could be parsed was still printed.
+    static let inputHasErrors: Int32 = 1
+    /// A usage or I/O problem: one line on stderr, nothing on stdout.
+    static let usageOrIO: Int32 = 2
+
+    static let discussion = """
+        Exit status: 0 = no error-severity diagnostic; 1 = the input has errors (everything \
+        parseable is still printed); 2 = usage or I/O problem (one line on stderr).
+        """
+}

@@ -1,0 +1,170 @@
+import ReceiptKit
+
+/// What the receipt module says about one node, in the words the UI shows.
+public struct NodeMeaning: Sendable, Equatable {
+    /// One line for the tree row, e.g. `attribute 2 · bundle id = "com.example.app"` (already escaped).
+    public var label: String
+    /// The field's name, e.g. "bundle id" (already escaped).
+    public var fieldName: String?
+    /// What the field is for, one sentence.
+    public var purpose: String?
+    /// The decoded value as text (already escaped).
+    public var decodedValue: String?
+    /// For dates: the raw string as written and the parsed instant (both already escaped).
+    public var rawDate: String?
+    public var parsedDate: String?
+    /// Extra lines for the detail pane.
+    public var notes: [String]
+
+    public init(label: String, fieldName: String? = nil, purpose: String? = nil, decodedValue: String? = nil,
+                rawDate: String? = nil, parsedDate: String? = nil, notes: [String] = []) {
+        self.label = label
+        self.fieldName = fieldName
+        self.purpose = purpose
+        self.decodedValue = decodedValue
+        self.rawDate = rawDate
+        self.parsedDate = parsedDate
+        self.notes = notes
+    }
+}
+
+/// One row of the in-app purchase table. All strings are already escaped for display.
+public struct PurchaseRow: Sendable, Equatable {
+    /// 1-based position in file order ("in-app purchase #3").
+    public var number: Int
+    /// The node to select when jumping to the purchase (its SET, or its attribute SEQUENCE).
+    public var node: Int
+    /// The nodes that belong to this purchase: `node ..< subtreeEnd` of its attribute SEQUENCE.
+    public var nodeRange: Range<Int>
+    public var productID: String
+    public var transactionID: String
+    public var originalTransactionID: String
+    public var purchaseDate: String
+    public var expiresDate: String
+    public var quantity: String
+    public var flags: String
+
+    public init(number: Int, node: Int, nodeRange: Range<Int>, productID: String, transactionID: String,
+                originalTransactionID: String, purchaseDate: String, expiresDate: String, quantity: String, flags: String) {
+        self.number = number
+        self.node = node
+        self.nodeRange = nodeRange
+        self.productID = productID
+        self.transactionID = transactionID
+        self.originalTransactionID = originalTransactionID
+        self.purchaseDate = purchaseDate
+        self.expiresDate = expiresDate
+        self.quantity = quantity
+        self.flags = flags
+    }
+
+    /// The table's columns, in display order.
+    public enum Column: Int, CaseIterable, Sendable {
+        case number, productID, transactionID, originalTransactionID, purchaseDate, expiresDate, quantity, flags
+
+        public var title: String {
+            switch self {
+            case .number: "#"
+            case .productID: "product id"
+            case .transactionID: "transaction"
+            case .originalTransactionID: "original tx"
+            case .purchaseDate: "purchased"
+            case .expiresDate: "expires"
+            case .quantity: "qty"
+            case .flags: "flags"
+            }
+        }
+    }
+
+    public func text(_ column: Column) -> String {
+        switch column {
+        case .number: "\(number)"
+        case .productID: productID
+        case .transactionID: transactionID
+        case .originalTransactionID: originalTransactionID
+        case .purchaseDate: purchaseDate
+        case .expiresDate: expiresDate
+        case .quantity: quantity
+        case .flags: flags
+        }
+    }
+}
+
+/// A labelled line of the receipt summary.
+public struct SummaryLine: Sendable, Equatable {
+    public var label: String
+    public var value: String
+    /// The node holding the value, if any (Enter on the line jumps there).
+    public var node: Int?
+    public init(label: String, value: String, node: Int? = nil) {
+        self.label = label
+        self.value = value
+        self.node = node
+    }
+}
+
+/// Everything the UI shows about a decoded receipt, keyed by node index. Built by an adapter from
+/// the receipt module's analysis (see `ReceiptOverlay+ReceiptKit.swift`), or by hand in tests; the
+/// UI works without one (a plain ASN.1 file).
+public struct ReceiptOverlay: Sendable {
+    /// Meanings given up front (hand-built overlays, tests).
+    public var meanings: [Int: NodeMeaning]
+    /// Meanings computed on demand, for the rows on screen only (the receipt adapter uses this so a
+    /// 10,000-purchase receipt costs nothing per node at load).
+    public var meaningProvider: (@Sendable (Int) -> NodeMeaning?)?
+    /// Nodes that have a meaning through `meaningProvider` (searched by `/`).
+    public var searchableNodes: [Int] = []
+    /// Purchases in file order (ascending `node`).
+    public var purchases: [PurchaseRow]
+    public var summary: [SummaryLine]
+    public var steps: [ValidationStep]
+    public var activeSubscriptions: [String]
+    /// One short word or phrase for the status bar: "valid", "INVALID (signature)", "not verified".
+    public var verdict: String
+    /// True when the verdict is a failure (the status bar shows it in the error style).
+    public var verdictFailed: Bool
+    /// Nodes to expand by default (container → payload → attribute SET); attribute SEQUENCEs stay collapsed.
+    public var defaultExpanded: [Int]
+    /// Node to select at start (nil: the first node).
+    public var initialSelection: Int?
+    /// Widest text of each purchase-table column (computed once in `init`, O(purchases)).
+    public private(set) var columnWidths: [Int]
+
+    public init(meanings: [Int: NodeMeaning] = [:], purchases: [PurchaseRow] = [], summary: [SummaryLine] = [],
+                steps: [ValidationStep] = [], activeSubscriptions: [String] = [], verdict: String = "not verified",
+                verdictFailed: Bool = false, defaultExpanded: [Int] = [], initialSelection: Int? = nil) {
+        self.meanings = meanings
+        self.purchases = purchases.sorted { $0.node < $1.node }
+        self.summary = summary
+        self.steps = steps
+        self.activeSubscriptions = activeSubscriptions
+        self.verdict = verdict
+        self.verdictFailed = verdictFailed
+        self.defaultExpanded = defaultExpanded
+        self.initialSelection = initialSelection
+        var widths = PurchaseRow.Column.allCases.map { $0.title.count + 1 }
+        for row in self.purchases {
+            for column in PurchaseRow.Column.allCases {
+                widths[column.rawValue] = max(widths[column.rawValue], row.text(column).unicodeScalars.count)
+            }
+        }
+        self.columnWidths = widths
+    }
+
+    /// The receipt meaning of a node, if any.
+    public func meaning(of node: Int) -> NodeMeaning? {
+        if let m = meanings[node] { return m }
+        return meaningProvider?(node)
+    }
+
+    /// The purchase (index into `purchases`) whose nodes include `node`: O(log purchases).
+    public func purchaseIndex(containing node: Int) -> Int? {
+        var lo = 0, hi = purchases.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if purchases[mid].nodeRange.lowerBound <= node { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo > 0 else { return nil }
+        return purchases[lo - 1].nodeRange.contains(node) ? lo - 1 : nil
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+
+/// Everything a key can do. The reducer performs actions; the keymap says which key triggers which.
+public enum Action: String, Sendable, CaseIterable {
+    case moveUp, moveDown, collapseOrParent, expandOrChild, toggle, expandSubtree, expandAll, collapseAll
+    case pageUp, pageDown, first, last
+    case hexLeft, hexRight, hexUp, hexDown, hexPageUp, hexPageDown, hexStart, hexEnd
+    case scrollUp, scrollDown, scrollPageUp, scrollPageDown
+    case tableUp, tableDown, tablePageUp, tablePageDown, tableFirst, tableLast, tableOpen, sortNext, sortReverse
+    case focusNext, focusPrevious
+    case startSearch, nextHit, previousHit, goToOffset, nextDiagnostic, previousDiagnostic, writeNode
+    case toggleOffsetBase, toggleHexPane, cycleView, showTree, showSummary, showPurchases, jumpToPurchase
+    case help, quit, escape
+    case promptAccept, promptCancel, promptErase
+    case click, wheelUp, wheelDown, resize
+}
+
+/// Where a binding applies. The reducer looks up the active context first, then `global`.
+public enum KeyContext: String, Sendable, CaseIterable {
+    case global, tree, hex, detail, summary, purchases, prompt, help, mouse
+
+    public var title: String {
+        switch self {
+        case .global: "Everywhere"
+        case .tree: "Tree pane"
+        case .hex: "Hex pane (Tab to focus)"
+        case .detail: "Detail pane (Tab to focus)"
+        case .summary: "Receipt summary"
+        case .purchases: "In-app purchase table"
+        case .prompt: "Prompts (search, go to offset, write)"
+        case .help: "Help overlay"
+        case .mouse: "Mouse"
+        }
+    }
+}
+
+/// What triggers a binding: a key, or any event of a mouse / resize kind.
+public enum KeyTrigger: Equatable, Sendable {
+    case key(KeyEvent)
+    case anyClick, anyWheelUp, anyWheelDown, anyResize
+
+    public func matches(_ event: KeyEvent) -> Bool {
+        switch (self, event) {
+        case (.key(let k), _): return k == event
+        case (.anyClick, .mouseClick): return true
+        case (.anyWheelUp, .wheelUp): return true
+        case (.anyWheelDown, .wheelDown): return true
+        case (.anyResize, .resize): return true
+        default: return false
+        }
+    }
+}
+
+/// One line of the keymap: the keys as people read them, what they do, where, and the triggers.
+public struct KeyBinding: Sendable {
+    public var keys: String
+    public var description: String
+    public var context: KeyContext
+    public var action: Action
+    public var triggers: [KeyTrigger]
+}
+
+/// THE keymap: one table from which the reducer dispatches, the `?` overlay is drawn and
+/// `docs/keys.md` is generated (a test checks the committed file equals `Keymap.markdown()`).
+public enum Keymap {
+    static func b(_ keys: String, _ description: String, _ context: KeyContext, _ action: Action, _ events: KeyEvent...) -> KeyBinding {
+        KeyBinding(keys: keys, description: description, context: context, action: action, triggers: events.map { .key($0) })
+    }
+
+    static func c(_ ch: Character) -> KeyEvent { .character(ch) }
+
+    public static let bindings: [KeyBinding] = [
+        // Everywhere
+        b("?", "show / hide this help", .global, .help, c("?")),
+        b("q", "quit", .global, .quit, c("q"), .control("c")),
+        b("Esc", "close the help, a prompt or a receipt view; otherwise quit", .global, .escape, .escape),
+        b("Tab", "move focus: tree → hex → detail", .global, .focusNext, .tab),
+        b("Shift-Tab", "move focus backwards", .global, .focusPrevious, .backTab),
+        b("r", "cycle views: tree → receipt summary → purchase table", .global, .cycleView, c("r")),
+        b("1", "tree view", .global, .showTree, c("1")),
+        b("2", "receipt summary", .global, .showSummary, c("2")),
+        b("3", "in-app purchase table", .global, .showPurchases, c("3")),
+        b("/", "search tags, values, OID names, field names, product ids", .global, .startSearch, c("/")),
+        b("n", "next search hit", .global, .nextHit, c("n")),
+        b("N", "previous search hit", .global, .previousHit, c("N")),
+        b(":", "go to a byte offset (decimal or 0x hex): selects the deepest node there", .global, .goToOffset, c(":")),
+        b("]", "next node with a diagnostic", .global, .nextDiagnostic, c("]")),
+        b("[", "previous node with a diagnostic", .global, .previousDiagnostic, c("[")),
+        b("w", "write the selected node's bytes to a file", .global, .writeNode, c("w")),
+        b("x", "hex offsets: hexadecimal / decimal", .global, .toggleOffsetBase, c("x")),
+        b("H", "show / hide the hex pane", .global, .toggleHexPane, c("H")),
+        // Tree
+        b("↑ / k", "previous row", .tree, .moveUp, .up, c("k")),
+        b("↓ / j", "next row", .tree, .moveDown, .down, c("j")),
+        b("← / h", "collapse; if collapsed, go to the parent", .tree, .collapseOrParent, .left, c("h")),
+        b("→ / l", "expand; if expanded, go to the first child", .tree, .expandOrChild, .right, c("l")),
+        b("Enter / Space", "expand / collapse", .tree, .toggle, .enter, c(" ")),
+        b("*", "expand the whole subtree", .tree, .expandSubtree, c("*")),
+        b("E", "expand all (a bit fill: fast even on a million nodes)", .tree, .expandAll, c("E")),
+        b("C", "collapse all", .tree, .collapseAll, c("C")),
+        b("PgUp", "page up", .tree, .pageUp, .pageUp),
+        b("PgDn", "page down", .tree, .pageDown, .pageDown),
+        b("g / Home", "first row", .tree, .first, c("g"), .home),
+        b("G / End", "last row", .tree, .last, c("G"), .end),
+        b("p", "from a node inside an in-app purchase to its row in the purchase table", .tree, .jumpToPurchase, c("p")),
+        // Hex
+        b("← / h", "previous byte (selects the deepest node containing it)", .hex, .hexLeft, .left, c("h")),
+        b("→ / l", "next byte", .hex, .hexRight, .right, c("l")),
+        b("↑ / k", "byte one row up", .hex, .hexUp, .up, c("k")),
+        b("↓ / j", "byte one row down", .hex, .hexDown, .down, c("j")),
+        b("PgUp", "one page up", .hex, .hexPageUp, .pageUp),
+        b("PgDn", "one page down", .hex, .hexPageDown, .pageDown),
+        b("g / Home", "first byte", .hex, .hexStart, c("g"), .home),
+        b("G / End", "last byte", .hex, .hexEnd, c("G"), .end),
+        // Detail
+        b("↑ / k", "scroll up", .detail, .scrollUp, .up, c("k")),
+        b("↓ / j", "scroll down", .detail, .scrollDown, .down, c("j")),
+        b("PgUp", "page up", .detail, .scrollPageUp, .pageUp),
+        b("PgDn", "page down", .detail, .scrollPageDown, .pageDown),
+        // Summary
+        b("↑ / k", "scroll up", .summary, .scrollUp, .up, c("k")),
+        b("↓ / j", "scroll down", .summary, .scrollDown, .down, c("j")),
+        // Purchases
+        b("↑ / k", "previous purchase", .purchases, .tableUp, .up, c("k")),
+        b("↓ / j", "next purchase", .purchases, .tableDown, .down, c("j")),
+        b("PgUp", "page up", .purchases, .tablePageUp, .pageUp),
+        b("PgDn", "page down", .purchases, .tablePageDown, .pageDown),
+        b("g / Home", "first purchase", .purchases, .tableFirst, c("g"), .home),
+        b("G / End", "last purchase", .purchases, .tableLast, c("G"), .end),
+        b("Enter", "show this purchase in the tree", .purchases, .tableOpen, .enter),
+        b("s", "sort by the next column", .purchases, .sortNext, c("s")),
+        b("S", "reverse the sort order", .purchases, .sortReverse, c("S")),
+        // Prompt
+        b("Enter", "accept", .prompt, .promptAccept, .enter),
+        b("Esc", "cancel", .prompt, .promptCancel, .escape, .control("c")),
+        b("Backspace", "delete the last character", .prompt, .promptErase, .backspace),
+        // Help
+        b("↑ / k", "scroll up", .help, .scrollUp, .up, c("k")),
+        b("↓ / j", "scroll down", .help, .scrollDown, .down, c("j")),
+        b("? / Esc / q", "close the help", .help, .help, c("?"), .escape, c("q")),
+        // Mouse
+        KeyBinding(keys: "click", description: "select the row or byte under the pointer (a click on ▸ / ▾ toggles)",
+                   context: .mouse, action: .click, triggers: [.anyClick]),
+        KeyBinding(keys: "wheel up", description: "scroll the pane under the pointer up", context: .mouse,
+                   action: .wheelUp, triggers: [.anyWheelUp]),
+        KeyBinding(keys: "wheel down", description: "scroll the pane under the pointer down", context: .mouse,
+                   action: .wheelDown, triggers: [.anyWheelDown]),
+    ]
+
+    /// The binding for `event` in `context` (falling back to `global`, then `mouse`).
+    public static func binding(for event: KeyEvent, in context: KeyContext) -> KeyBinding? {
+        for b in bindings where b.context == context && b.triggers.contains(where: { $0.matches(event) }) { return b }
+        if context == .prompt || context == .help { return nil }
+        for b in bindings where b.context == .global && b.triggers.contains(where: { $0.matches(event) }) { return b }
+        for b in bindings where b.context == .mouse && b.triggers.contains(where: { $0.matches(event) }) { return b }
+        return nil
+    }
+
+    /// Bindings grouped by context, in table order (for the help overlay and the docs).
+    public static var grouped: [(KeyContext, [KeyBinding])] {
+        KeyContext.allCases.compactMap { context in
+            let list = bindings.filter { $0.context == context }
+            return list.isEmpty ? nil : (context, list)
+        }
+    }
+
+    /// The help overlay's lines.
+    public static func helpLines(ascii: Bool) -> [String] {
+        var lines: [String] = []
+        let width = bindings.map { displayKeys($0.keys, ascii: ascii).count }.max() ?? 10
+        for (context, list) in grouped {
+            if !lines.isEmpty { lines.append("") }
+            lines.append(context.title)
+            for binding in list {
+                lines.append("  " + UIText.pad(displayKeys(binding.keys, ascii: ascii), width) + "  " + displayKeys(binding.description, ascii: ascii))
+            }
+        }
+        lines.append("")
+        lines.append("Markers: ! error or warning in the node or below it, ~ only not-DER (BER) notes.")
+        return lines
+    }
+
+    /// `docs/keys.md`, generated from the table above.
+    public static func markdown() -> String {
+        var out = "# Keys\n\n"
+        out += "<!-- GENERATED from Sources/ExplorerUI/Reducer/Keymap.swift by `swift run keys-doc` equivalent:\n"
+        out += "     Keymap.markdown(). Do not edit by hand; Tests/ExplorerUITests check it matches. -->\n\n"
+        out += "The same table drives the explorer's `?` help overlay and its key handling.\n"
+        for (context, list) in grouped {
+            out += "\n## \(context.title)\n\n| key | action |\n|---|---|\n"
+            for binding in list {
+                let keys = binding.keys.replacingOccurrences(of: "|", with: "\\|")
+                out += "| `\(keys)` | \(binding.description) |\n"
+            }
+        }
+        out += "\nMarkers in the tree: `!` an error or warning in the node or below it, `~` only not-DER (BER) notes.\n"
+        return out
+    }
+
+    /// ASCII spellings of the arrows for `--ascii`.
+    static func displayKeys(_ text: String, ascii: Bool) -> String {
+        guard ascii else { return text }
+        return text.replacingOccurrences(of: "↑", with: "Up").replacingOccurrences(of: "↓", with: "Down")
+            .replacingOccurrences(of: "←", with: "Left").replacingOccurrences(of: "→", with: "Right")
+            .replacingOccurrences(of: "▸ / ▾", with: "+ / -").replacingOccurrences(of: "→", with: "->")
+    }
+}

@@ -1,0 +1,262 @@
+import ASN1Lenient
+
+/// The view function: draws the whole screen for `state` into a fresh grid. Pure, and it only
+/// touches the rows on screen: the tree pane walks from `treeTop`, the hex pane reads the bytes of
+/// its rows, the detail pane explains one node.
+public func render(_ state: AppState, size: Size) -> Grid {
+    var grid = Grid(size: size)
+    let layout = Layout(size: size, state: state)
+    let glyphs = Glyphs.forState(state)
+    guard layout.kind != .tooSmall else {
+        TooSmall.draw(into: &grid, size: size, color: state.color)
+        return grid
+    }
+    HeaderBar.draw(state, into: &grid, width: size.width, glyphs: glyphs)
+    Frame.draw(state, layout: layout, into: &grid, glyphs: glyphs)
+    switch layout.kind {
+    case .single:
+        if let main = layout.main {
+            if state.mode == .summary {
+                SummaryView.draw(state, into: &grid, rect: main)
+            } else {
+                PurchaseTable.draw(state, into: &grid, rect: main, glyphs: glyphs)
+            }
+        }
+    default:
+        if let r = layout.tree { TreePane.draw(state, into: &grid, rect: r, glyphs: glyphs) }
+        if let r = layout.hex { HexPane.draw(state, into: &grid, rect: r, layout: layout) }
+        if let r = layout.detail { DetailPane.draw(state, into: &grid, rect: r) }
+    }
+    StatusBar.draw(state, into: &grid, size: size, glyphs: glyphs)
+    if state.helpVisible { HelpOverlay.draw(state, into: &grid, size: size, glyphs: glyphs) }
+    return grid
+}
+
+/// "terminal too small (need 60×16, have W×H)", centred; never a crash, whatever the size.
+enum TooSmall {
+    static func message(_ size: Size) -> [String] {
+        ["terminal too small", "(need \(Layout.minimum.width)x\(Layout.minimum.height), have \(size.width)x\(size.height))",
+         "enlarge the window or press q"]
+    }
+
+    static func draw(into grid: inout Grid, size: Size, color: Bool) {
+        guard size.width > 0, size.height > 0 else { return }
+        let lines = message(size)
+        let top = max(0, (size.height - lines.count) / 2)
+        for (i, line) in lines.enumerated() where top + i < size.height {
+            let n = line.unicodeScalars.count
+            let x = max(0, (size.width - n) / 2)
+            grid.put(line, x: x, y: top + i, style: Theme.style(i == 0 ? .title : .plain, color: color), maxWidth: size.width - x)
+        }
+    }
+}
+
+/// The pane borders and their titles.
+enum Frame {
+    static func draw(_ state: AppState, layout: Layout, into grid: inout Grid, glyphs g: Glyphs) {
+        let w = layout.size.width, h = layout.size.height
+        let chrome = Theme.style(.chrome, color: state.color)
+        let top = 1, bottom = h - 2
+        func hline(_ y: Int, from x0: Int, to x1: Int) {
+            guard x1 > x0 else { return }
+            for x in x0..<x1 { grid[x, y] = Cell(g.horizontal, style: chrome) }
+        }
+        func vline(_ x: Int, from y0: Int, to y1: Int) {
+            guard y1 > y0 else { return }
+            for y in y0..<y1 { grid[x, y] = Cell(g.vertical, style: chrome) }
+        }
+        func title(_ text: String, x: Int, y: Int, focused: Bool, limit: Int) {
+            guard limit - x > 4 else { return }
+            grid.put(" " + g.fit(text, limit - x - 3) + " ", x: x + 1, y: y,
+                     style: Theme.style(focused ? .tabActive : .title, color: state.color), maxWidth: limit - x - 1)
+        }
+        hline(top, from: 1, to: w - 1)
+        hline(bottom, from: 1, to: w - 1)
+        vline(0, from: top + 1, to: bottom)
+        vline(w - 1, from: top + 1, to: bottom)
+        grid[0, top] = Cell(g.topLeft, style: chrome)
+        grid[w - 1, top] = Cell(g.topRight, style: chrome)
+        grid[0, bottom] = Cell(g.bottomLeft, style: chrome)
+        grid[w - 1, bottom] = Cell(g.bottomRight, style: chrome)
+        let treeFocused = state.focus == .tree
+        switch layout.kind {
+        case .single:
+            let name = state.mode == .summary ? "Receipt summary" : "In-app purchases (\(state.receipt?.purchases.count ?? 0))"
+            title(name, x: 0, y: top, focused: true, limit: w - 1)
+        case .wide:
+            let split = layout.splitX
+            vline(split, from: top + 1, to: bottom)
+            grid[split, top] = Cell(g.teeDown, style: chrome)
+            grid[split, bottom] = Cell(g.teeUp, style: chrome)
+            title(treeTitle(state), x: 0, y: top, focused: treeFocused, limit: split)
+            if layout.hex != nil {
+                title(hexTitle(state, layout), x: split, y: top, focused: state.focus == .hex, limit: w - 1)
+                let y = layout.detailTitleY
+                hline(y, from: split + 1, to: w - 1)
+                grid[split, y] = Cell(g.teeRight, style: chrome)
+                grid[w - 1, y] = Cell(g.teeLeft, style: chrome)
+                title("Detail", x: split, y: y, focused: state.focus == .detail, limit: w - 1)
+            } else {
+                title("Detail", x: split, y: top, focused: state.focus == .detail, limit: w - 1)
+            }
+        case .stacked:
+            title(treeTitle(state), x: 0, y: top, focused: treeFocused, limit: w - 1)
+            for (y, name, focused) in [(layout.hex != nil ? layout.hexTitleY : -1, hexTitle(state, layout), state.focus == .hex),
+                                       (layout.detailTitleY, "Detail", state.focus == .detail)] where y > 0 {
+                hline(y, from: 1, to: w - 1)
+                grid[0, y] = Cell(g.teeRight, style: chrome)
+                grid[w - 1, y] = Cell(g.teeLeft, style: chrome)
+                title(name, x: 0, y: y, focused: focused, limit: w - 1)
+            }
+        case .tooSmall:
+            break
+        }
+    }
+
+    static func treeTitle(_ state: AppState) -> String {
+        "Tree \(state.tree.count) nodes"
+    }
+
+    static func hexTitle(_ state: AppState, _ layout: Layout) -> String {
+        let base = state.offsetBase == .hex ? "hex offsets" : "decimal offsets"
+        return "Hex \(base), \(layout.bytesPerRow)/row"
+    }
+}
+
+/// Row 0: the program name, the view tabs, and a message or the two keys a new user needs.
+public enum HeaderBar {
+    static let name = " receipt-explorer "
+
+    /// x ranges of the tabs, in `ViewMode.allCases` order.
+    static func tabs(_ state: AppState) -> [(ViewMode, Range<Int>, String)] {
+        var x = name.count + 1
+        var out: [(ViewMode, Range<Int>, String)] = []
+        for (i, mode) in ViewMode.allCases.enumerated() {
+            var label = " \(i + 1) \(mode.title)"
+            if mode == .purchases, let n = state.receipt?.purchases.count { label += " (\(n))" }
+            label += " "
+            out.append((mode, x..<(x + label.count), label))
+            x += label.count + 1
+        }
+        return out
+    }
+
+    public static func tab(at x: Int, state: AppState) -> ViewMode? {
+        tabs(state).first { $0.1.contains(x) }?.0
+    }
+
+    static func draw(_ state: AppState, into grid: inout Grid, width: Int, glyphs: Glyphs) {
+        let color = state.color
+        grid.put(name, x: 0, y: 0, style: Theme.style(.title, color: color))
+        var end = name.count
+        for (mode, range, label) in tabs(state) {
+            let cls: StyleClass = mode == state.mode ? .tabActive : (state.receipt == nil && mode != .tree ? .dim : .plain)
+            grid.put(label, x: range.lowerBound, y: 0, style: Theme.style(cls, color: color))
+            end = range.upperBound
+        }
+        let right: String
+        let cls: StyleClass
+        if let status = state.status {
+            right = status.text
+            cls = status.isError ? .fail : .ok
+        } else {
+            right = "? help" + glyphs.separator + "q quit"
+            cls = .dim
+        }
+        let room = width - end - 2
+        guard room > 3 else { return }
+        let text = glyphs.fit(UIText.guardDisplay(right), room)
+        grid.put(text, x: width - text.unicodeScalars.count - 1, y: 0, style: Theme.style(cls, color: color))
+    }
+}
+
+/// The last row: file, size, encoding, the selected node's offset and path, the diagnostic counts
+/// and the validation verdict; or the active prompt.
+public enum StatusBar {
+    static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
+        let color = state.color
+        let y = size.height - 1
+        let bar = Theme.style(.statusBar, color: color)
+        grid.fill(x: 0, y: y, width: size.width, height: 1, style: bar)
+        if let prompt = state.prompt {
+            let promptStyle = Theme.style(.prompt, color: color)
+            var x = grid.put(" " + prompt.label, x: 0, y: y, style: promptStyle)
+            let room = max(1, size.width - x - 1)
+            let text = prompt.text
+            let scalars = text.unicodeScalars
+            let shown = scalars.count >= room ? String(String.UnicodeScalarView(scalars.suffix(room - 1))) : text
+            x = grid.put(shown, x: x, y: y, style: bar)
+            grid.put(" ", x: x, y: y, style: Theme.style(.cursor, color: color))
+            return
+        }
+        let f = state.facts
+        var right = "\(f.errorCount) error\(f.errorCount == 1 ? "" : "s")" + g.separator
+            + "\(f.notDERCount) not-DER" + g.separator + "\(f.warningCount) warning\(f.warningCount == 1 ? "" : "s")"
+        if let receipt = state.receipt { right += g.separator + UIText.guardDisplay(receipt.verdict) }
+        right += " "
+        var left = " " + UIText.escape(state.fileName) + g.separator + groupedNumber(state.fileSize) + " B" + g.separator
+            + UIText.escape(state.encoding)
+        if state.selection >= 0 {
+            let node = state.tree.nodes[state.selection]
+            let offset = state.offsetBase == .hex ? "0x" + String(node.offset, radix: 16, uppercase: true) : "\(node.offset)"
+            left += g.separator + "@" + offset + g.separator + state.pathText(state.selection, ascii: state.ascii)
+        }
+        let rightWidth = right.unicodeScalars.count
+        let bad = f.errorCount > 0 || (state.receipt?.verdictFailed ?? false)
+        if rightWidth + 10 <= size.width {
+            grid.put(right, x: size.width - rightWidth, y: y, style: Theme.style(bad ? .statusError : .statusBar, color: color))
+            grid.put(g.fit(left, size.width - rightWidth - 1), x: 0, y: y, style: bar)
+        } else {
+            grid.put(g.fit(left, size.width), x: 0, y: y, style: bar)
+        }
+    }
+
+    static func groupedNumber(_ n: Int) -> String {
+        let digits = Array(String(n))
+        var out = ""
+        for (i, d) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(d)
+        }
+        return out
+    }
+}
+
+/// The `?` overlay: the keymap, drawn from the same table the reducer dispatches on.
+public enum HelpOverlay {
+    public static func frame(for size: Size, lineCount: Int) -> Rect {
+        let width = min(size.width - 4, 96)
+        let height = min(size.height - 2, lineCount + 2)
+        return Rect(x: (size.width - width) / 2, y: (size.height - height) / 2, width: width, height: height)
+    }
+
+    static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
+        let lines = Keymap.helpLines(ascii: state.ascii)
+        let r = frame(for: size, lineCount: lines.count)
+        guard r.width > 4, r.height > 2 else { return }
+        let chrome = Theme.style(.chrome, color: state.color)
+        grid.fill(x: r.x, y: r.y, width: r.width, height: r.height)
+        for x in r.x..<(r.x + r.width) {
+            grid[x, r.y] = Cell(g.horizontal, style: chrome)
+            grid[x, r.y + r.height - 1] = Cell(g.horizontal, style: chrome)
+        }
+        for y in r.y..<(r.y + r.height) {
+            grid[r.x, y] = Cell(g.vertical, style: chrome)
+            grid[r.x + r.width - 1, y] = Cell(g.vertical, style: chrome)
+        }
+        grid[r.x, r.y] = Cell(g.topLeft, style: chrome)
+        grid[r.x + r.width - 1, r.y] = Cell(g.topRight, style: chrome)
+        grid[r.x, r.y + r.height - 1] = Cell(g.bottomLeft, style: chrome)
+        grid[r.x + r.width - 1, r.y + r.height - 1] = Cell(g.bottomRight, style: chrome)
+        grid.put(" Keys (? or Esc closes, arrows scroll) ", x: r.x + 2, y: r.y, style: Theme.style(.tabActive, color: state.color),
+                 maxWidth: r.width - 4)
+        let visible = r.height - 2
+        let scroll = min(state.helpScroll, max(0, lines.count - visible))
+        for i in 0..<visible where scroll + i < lines.count {
+            let line = lines[scroll + i]
+            let isTitle = !line.hasPrefix(" ") && !line.isEmpty && !line.hasPrefix("Markers")
+            grid.put(g.fit(line, r.width - 4), x: r.x + 2, y: r.y + 1 + i,
+                     style: Theme.style(isTitle ? .title : .plain, color: state.color), maxWidth: r.width - 4)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import ASN1Lenient
+
+/// One row per visible node: marker, indentation, expand glyph, tag, length, value preview or
+/// receipt meaning. Only the rows on screen are looked at.
+public enum TreePane {
+    /// Column (relative to the pane) of a row's expand glyph: after the marker and the indentation.
+    public static func glyphColumn(depth: Int, width: Int) -> Int { 2 + indent(depth: depth, width: width) }
+
+    /// Two columns per level, capped at a third of the pane so deep trees stay readable.
+    static func indent(depth: Int, width: Int) -> Int { min(depth * 2, max(0, width / 3)) }
+
+    static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, glyphs: Glyphs) {
+        let color = state.color
+        let focused = state.focus == .tree && state.mode == .tree
+        let rows = state.visibleRows(count: rect.height)
+        for (i, node) in rows.enumerated() {
+            let y = rect.y + i
+            let selected = node == state.selection
+            let rowClass: StyleClass? = selected ? (focused ? .selected : .selectedUnfocused) : nil
+            func st(_ c: StyleClass) -> CellStyle { Theme.style(rowClass ?? c, color: color) }
+            grid.fill(x: rect.x, y: y, width: rect.width, height: 1, style: st(.plain))
+            var x = rect.x
+            let limit = rect.x + rect.width
+            // Marker: `!` error or warning in the node or below, `~` only not-DER notes.
+            if let severity = state.facts.severity(ofSubtree: node), severity != .info {
+                let notDER = severity == .notDER
+                grid.put(notDER ? "~" : "!", x: x, y: y, style: st(notDER ? .markerNotDER : .markerError))
+            }
+            x += 2
+            x += indent(depth: Int(state.tree.nodes[node].depth), width: rect.width)
+            if state.hasChildren(node) {
+                grid.put(state.isOpen(node) ? glyphs.expanded : glyphs.collapsed, x: x, y: y, style: st(.plain), maxWidth: limit - x)
+            }
+            x += 2
+            guard x < limit else { continue }
+            x = grid.put(state.tree.tagName(of: node), x: x, y: y, style: st(.title), maxWidth: limit - x)
+            x = grid.put(" " + lengthText(state.tree.nodes[node]), x: x, y: y, style: st(.dim), maxWidth: limit - x)
+            x += 2
+            guard x < limit else { continue }
+            if let meaning = state.receipt?.meaning(of: node) {
+                grid.put(glyphs.fit(UIText.guardDisplay(meaning.label), limit - x), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
+            } else {
+                let preview = TreePane.preview(state.tree, node, maxLength: limit - x)
+                grid.put(glyphs.fit(preview, limit - x), x: x, y: y, style: st(.plain), maxWidth: limit - x)
+            }
+        }
+    }
+
+    /// `(24)` for a definite length, `(indef 24)` for an indefinite one.
+    static func lengthText(_ node: Node) -> String {
+        node.isIndefinite ? "(indef \(node.contentLength))" : "(\(node.contentLength))"
+    }
+
+    /// A short, escaped preview of a primitive value. Large values are never decoded in full.
+    public static func preview(_ tree: Tree, _ index: Int, maxLength: Int = 80) -> String {
+        let node = tree.nodes[index]
+        guard node.kind == .tlv else { return "\(node.contentLength) unparsed bytes" }
+        if node.isConstructed { return "" }
+        if node.isEncapsulated { return "encapsulates ASN.1 (\(node.contentLength) bytes)" }
+        let content = tree.bytes[node.contentRange]
+        if node.tagClass != .universal { return hexPreview(content, maxBytes: 16) }
+        switch node.tagNumber {
+        case 3:
+            guard let unused = content.first else { return "" }
+            return (unused != 0 ? "unused \(unused): " : "") + hexPreview(content.dropFirst(), maxBytes: 16)
+        case 4:
+            return hexPreview(content, maxBytes: 16)
+        default:
+            guard content.count <= 4096 else { return "(\(content.count) bytes)" }
+            guard let value = tree.value(of: index) else { return hexPreview(content, maxBytes: 16) }
+            return text(of: value, maxLength: maxLength)
+        }
+    }
+
+    /// Escaped text of a decoded value (strings quoted).
+    public static func text(of value: Value, maxLength: Int = 200) -> String {
+        switch value {
+        case .boolean(let b): return b ? "TRUE" : "FALSE"
+        case .integer(let decimal, _): return decimal
+        case .bitString(let unused, let bytes): return (unused != 0 ? "unused \(unused): " : "") + hexPreview(bytes[...], maxBytes: 16)
+        case .octets(let bytes): return hexPreview(bytes[...], maxBytes: 16)
+        case .null: return "NULL"
+        case .objectIdentifier(let dotted, let name): return name.map { "\(dotted) \($0)" } ?? dotted
+        case .string(let s, _):
+            let clipped = s.unicodeScalars.count > maxLength * 2 ? String(String.UnicodeScalarView(s.unicodeScalars.prefix(maxLength * 2))) : s
+            return "\"" + UIText.escape(clipped) + "\""
+        case .time(let raw, let parsed):
+            let r = "\"" + UIText.escape(raw) + "\""
+            if let parsed { return r + " = " + parsed.iso8601 }
+            return r
+        case .invalid(let why): return "invalid: " + UIText.escape(why)
+        }
+    }
+
+    static func hexPreview(_ bytes: ArraySlice<UInt8>, maxBytes: Int) -> String {
+        var out = ""
+        for (i, b) in bytes.prefix(maxBytes).enumerated() {
+            if i > 0 { out += " " }
+            out += UIText.hex2(b).uppercased()
+        }
+        if bytes.count > maxBytes { out += " ..." }
+        return out
+    }
+}

@@ -1,0 +1,180 @@
+import ASN1Lenient
+
+/// Which pane receives the navigation keys.
+public enum Focus: String, Sendable, CaseIterable {
+    case tree, hex, detail, table
+}
+
+/// What the main area shows.
+public enum ViewMode: String, Sendable, CaseIterable {
+    case tree, summary, purchases
+
+    public var title: String {
+        switch self {
+        case .tree: "Tree"
+        case .summary: "Summary"
+        case .purchases: "Purchases"
+        }
+    }
+}
+
+public enum OffsetBase: Sendable { case hex, decimal }
+
+/// A one-line text prompt in the status bar.
+public struct Prompt: Equatable, Sendable {
+    public enum Kind: Sendable, Equatable { case search, goToOffset, writeFile }
+    public var kind: Kind
+    public var text: String
+
+    public init(kind: Kind, text: String = "") {
+        self.kind = kind
+        self.text = text
+    }
+
+    public var label: String {
+        switch kind {
+        case .search: "Search: "
+        case .goToOffset: "Go to offset (decimal or 0x hex): "
+        case .writeFile: "Write node bytes to: "
+        }
+    }
+}
+
+public struct SearchState: Equatable, Sendable {
+    public var query: String = ""
+    /// Matching nodes, ascending.
+    public var hits: [Int] = []
+    /// Index into `hits` of the current hit.
+    public var current: Int?
+    public init() {}
+}
+
+public struct StatusMessage: Equatable, Sendable {
+    public var text: String
+    public var isError: Bool
+    public init(_ text: String, isError: Bool = false) {
+        self.text = text
+        self.isError = isError
+    }
+}
+
+/// The whole UI state. Mutated only by `reduce`; read by `render`.
+///
+/// Cost model: `init` is O(n) once (plus the parse). Afterwards no key and no frame touches more
+/// than the visible rows plus O(log n + depth): the visible tree rows are never materialised; they
+/// are walked from the scroll anchor `treeTop` using each node's `subtreeEnd` to hop over collapsed
+/// subtrees (visible rows are in pre-order, so comparing two visible rows is comparing indices).
+public struct AppState: Sendable {
+    public let tree: Tree
+    public let receipt: ReceiptOverlay?
+    public let facts: TreeFacts
+    public var fileName: String
+    public var fileSize: Int
+    /// How the file was encoded on disk ("DER", "base64", "PEM", …), shown in the status bar.
+    public var encoding: String
+
+    public var expanded: NodeBitSet
+    /// The selected node (an index into `tree.nodes`); -1 only for an empty tree.
+    public var selection: Int
+    public var focus: Focus = .tree
+    public var mode: ViewMode = .tree
+    /// First node shown in the tree pane (always a visible node).
+    public var treeTop: Int = 0
+    /// The hex pane's own byte cursor (moves with the selection, or on its own when focused).
+    public var hexCursor: Int = 0
+    /// First byte row shown in the hex pane.
+    public var hexTopRow: Int = 0
+    public var detailScroll: Int = 0
+    public var summaryScroll: Int = 0
+    /// Selected row of the purchase table (a position in `tableOrder`) and its scroll offset.
+    public var tableRow: Int = 0
+    public var tableTop: Int = 0
+    public var tableSort: PurchaseRow.Column = .number
+    public var tableSortDescending = false
+    /// Display order of the purchase table: indices into `receipt.purchases`.
+    public var tableOrder: [Int] = []
+    public var search = SearchState()
+    public var prompt: Prompt?
+    public var helpVisible = false
+    public var helpScroll = 0
+    public var offsetBase: OffsetBase = .hex
+    public var hexVisible = true
+    public var status: StatusMessage?
+    public var color = true
+    public var ascii = false
+    public var mouse = true
+    /// The terminal size the reducer lays out for (page sizes, mouse hit tests). The adapter sends
+    /// `.resize` whenever it changes; `render` takes the size explicitly.
+    public var screen: Size
+
+    /// Builds the state for an already parsed tree (and optional receipt analysis): O(n).
+    public init(tree: Tree, receipt: ReceiptOverlay? = nil, fileName: String, fileSize: Int? = nil,
+                encoding: String = "DER", screen: Size = Size(width: 80, height: 24)) {
+        self.tree = tree
+        self.receipt = receipt
+        self.facts = TreeFacts(tree: tree)
+        self.fileName = fileName
+        self.fileSize = fileSize ?? tree.bytes.count
+        self.encoding = encoding
+        self.screen = screen
+        self.expanded = NodeBitSet(count: tree.count)
+        self.selection = tree.count > 0 ? 0 : -1
+        self.tableOrder = Array(0..<(receipt?.purchases.count ?? 0))
+        applyDefaultExpansion()
+        if let initial = receipt?.initialSelection, initial >= 0, initial < tree.count { select(initial, expand: true) }
+        ensureSelectionVisible()
+    }
+
+    /// Loads bytes: parses them (through the receipt module when it recognises a receipt) and builds
+    /// the state. O(n) plus the parse; the first frame is then O(visible rows).
+    public init(load bytes: [UInt8], fileName: String, encoding: String = "DER", screen: Size = Size(width: 80, height: 24)) {
+        let loaded = ExplorerLoader.load(bytes)
+        self.init(tree: loaded.tree, receipt: loaded.receipt, fileName: fileName, fileSize: bytes.count,
+                  encoding: encoding, screen: screen)
+    }
+
+    public var nodeCount: Int { tree.count }
+    public var hasReceipt: Bool { receipt != nil }
+
+    /// Expansion on load: the receipt's path to its attributes when there is one, else the first
+    /// three levels (an O(n) pass, done once).
+    mutating func applyDefaultExpansion() {
+        if let receipt, !receipt.defaultExpanded.isEmpty {
+            for node in receipt.defaultExpanded where node >= 0 && node < tree.count {
+                expanded[node] = true
+                expandAncestors(of: node)
+            }
+            return
+        }
+        let nodes = tree.nodes
+        for i in nodes.indices where nodes[i].depth < 3 && Int(nodes[i].subtreeEnd) > i + 1 {
+            expanded[i] = true
+        }
+    }
+
+    /// The purchase table row order after a sort change (O(p log p), p = purchases; on `s` / `S` only).
+    mutating func sortTable() {
+        guard let receipt else { return }
+        let rows = receipt.purchases
+        let column = tableSort
+        let selected = tableOrder.indices.contains(tableRow) ? tableOrder[tableRow] : nil
+        func less(_ a: Int, _ b: Int) -> Bool {
+            let lhs = rows[a], rhs = rows[b]
+            switch column {
+            case .number: return lhs.number < rhs.number
+            case .quantity:
+                let x = Int(lhs.quantity) ?? Int.min, y = Int(rhs.quantity) ?? Int.min
+                return x != y ? x < y : lhs.number < rhs.number
+            default:
+                let s = lhs.text(column), t = rhs.text(column)
+                // Numeric ids (transaction ids) sort by value when both are numbers.
+                if let x = UInt64(s), let y = UInt64(t), x != y { return x < y }
+                return s != t ? s < t : lhs.number < rhs.number
+            }
+        }
+        let descending = tableSortDescending
+        let order = rows.indices.sorted { descending ? less($1, $0) : less($0, $1) }
+        tableOrder = order
+        if let selected, let row = order.firstIndex(of: selected) { tableRow = row }
+    }
+}

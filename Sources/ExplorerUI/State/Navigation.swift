@@ -1,0 +1,165 @@
+import ASN1Lenient
+
+/// Row navigation over the visible tree without materialising it. Every function here is O(1) or
+/// O(depth) per step (depth is bounded by the parser's maximum nesting).
+extension AppState {
+    @inline(__always)
+    public func hasChildren(_ node: Int) -> Bool { Int(tree.nodes[node].subtreeEnd) > node + 1 }
+
+    /// Expanded and has something to show.
+    @inline(__always)
+    public func isOpen(_ node: Int) -> Bool { expanded[node] && hasChildren(node) }
+
+    /// The visible row after `node` (a visible node), or nil at the end.
+    @inline(__always)
+    public func nextVisible(_ node: Int) -> Int? {
+        let next = isOpen(node) ? node + 1 : Int(tree.nodes[node].subtreeEnd)
+        return next < tree.count ? next : nil
+    }
+
+    /// The visible row before `node` (a visible node), or nil at the start.
+    public func previousVisible(_ node: Int) -> Int? {
+        guard node > 0 else { return nil }
+        let parent = Int(tree.nodes[node].parent)
+        if parent == node - 1 { return parent }
+        // node - 1 is the last (leaf) node of the previous sibling's subtree; the row shown for it
+        // is its highest collapsed ancestor below `parent`, or itself.
+        var result = node - 1
+        var current = Int(tree.nodes[node - 1].parent)
+        while current != parent && current >= 0 {
+            if !expanded[current] { result = current }
+            current = Int(tree.nodes[current].parent)
+        }
+        return result
+    }
+
+    /// The row that shows `node`: its highest collapsed ancestor, or itself when all are open.
+    public func visibleRepresentative(_ node: Int) -> Int {
+        var result = node
+        var current = Int(tree.nodes[node].parent)
+        while current >= 0 {
+            if !expanded[current] { result = current }
+            current = Int(tree.nodes[current].parent)
+        }
+        return result
+    }
+
+    public func isVisible(_ node: Int) -> Bool { visibleRepresentative(node) == node }
+
+    public var firstVisible: Int? { tree.count > 0 ? 0 : nil }
+    public var lastVisible: Int? { tree.count > 0 ? visibleRepresentative(tree.count - 1) : nil }
+
+    /// `steps` visible rows down from `node` (stops at the last row).
+    public func forward(_ node: Int, _ steps: Int) -> Int {
+        var current = node
+        var left = steps
+        while left > 0, let next = nextVisible(current) {
+            current = next
+            left -= 1
+        }
+        return current
+    }
+
+    /// `steps` visible rows up from `node` (stops at the first row).
+    public func backward(_ node: Int, _ steps: Int) -> Int {
+        var current = node
+        var left = steps
+        while left > 0, let previous = previousVisible(current) {
+            current = previous
+            left -= 1
+        }
+        return current
+    }
+
+    /// The visible rows of the tree pane, from `treeTop`, at most `count` of them.
+    public func visibleRows(count: Int) -> [Int] {
+        guard tree.count > 0, count > 0 else { return [] }
+        var rows: [Int] = []
+        rows.reserveCapacity(count)
+        var current: Int? = treeTop
+        while let node = current, rows.count < count {
+            rows.append(node)
+            current = nextVisible(node)
+        }
+        return rows
+    }
+
+    public mutating func expandAncestors(of node: Int) {
+        var current = Int(tree.nodes[node].parent)
+        while current >= 0 {
+            expanded[current] = true
+            current = Int(tree.nodes[current].parent)
+        }
+    }
+
+    /// Selects `node`; with `expand`, opens its ancestors so it is visible. Moves the hex cursor to
+    /// the node's first byte and scrolls both panes to keep it in view.
+    public mutating func select(_ node: Int, expand: Bool = true, moveHexCursor: Bool = true) {
+        guard node >= 0, node < tree.count else { return }
+        if expand { expandAncestors(of: node) }
+        selection = visibleRepresentative(node)
+        detailScroll = 0
+        if moveHexCursor { hexCursor = Int(tree.nodes[selection].offset) }
+        ensureSelectionVisible()
+    }
+
+    /// Keeps `treeTop` on a visible row and the selection inside the tree pane, and the selected
+    /// node's bytes (or the hex cursor) inside the hex pane. O(pane height + depth).
+    public mutating func ensureSelectionVisible() {
+        guard tree.count > 0 else { return }
+        treeTop = visibleRepresentative(min(max(0, treeTop), tree.count - 1))
+        selection = visibleRepresentative(min(max(0, selection), tree.count - 1))
+        let layout = Layout(size: screen, state: self)
+        let height = max(1, layout.tree?.height ?? 1)
+        if selection < treeTop {
+            treeTop = selection
+        } else {
+            var current = treeTop
+            var row = 0
+            while current != selection && row < height {
+                guard let next = nextVisible(current) else { break }
+                current = next
+                row += 1
+            }
+            if row >= height || current != selection {
+                treeTop = backward(selection, height - 1)
+            }
+        }
+        ensureHexVisible(layout: layout)
+    }
+
+    /// Scrolls the hex pane so the hex cursor (when focused) or the selected node's start is shown;
+    /// when the whole node fits, all of it is shown.
+    mutating func ensureHexVisible(layout: Layout) {
+        guard let hex = layout.hex, hex.height > 0 else { return }
+        let perRow = layout.bytesPerRow
+        let rows = hex.height
+        let totalRows = max(1, (tree.bytes.count + perRow - 1) / perRow)
+        if focus == .hex {
+            let row = hexCursor / perRow
+            if row < hexTopRow { hexTopRow = row } else if row >= hexTopRow + rows { hexTopRow = row - rows + 1 }
+        } else if selection >= 0 {
+            let node = tree.nodes[selection]
+            let first = Int(node.offset) / perRow
+            let last = max(first, (node.end - 1) / perRow)
+            if last - first < rows {
+                if first < hexTopRow { hexTopRow = first } else if last >= hexTopRow + rows { hexTopRow = last - rows + 1 }
+            } else if first < hexTopRow || first >= hexTopRow + rows {
+                hexTopRow = first
+            }
+        }
+        hexTopRow = max(0, min(hexTopRow, totalRows - 1))
+    }
+
+    /// The path as sibling positions, e.g. `0 › 1 › 3`.
+    public func pathText(_ node: Int, ascii: Bool) -> String {
+        guard node >= 0 else { return "" }
+        var positions: [Int32] = []
+        var current = node
+        while current >= 0 {
+            positions.append(facts.siblingPosition[current])
+            current = Int(tree.nodes[current].parent)
+        }
+        return positions.reversed().map(String.init).joined(separator: ascii ? " > " : " › ")
+    }
+}

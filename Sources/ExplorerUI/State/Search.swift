@@ -1,0 +1,127 @@
+import ASN1Lenient
+
+/// Search over every node: O(n) once per query (a query runs when Enter is pressed, not per key).
+/// Matches, case-insensitively, a node's tag name, its decoded value (string contents, integers in
+/// decimal, OIDs dotted and by name, hex of short octet strings), and the receipt meaning (field
+/// names, product ids and every other decoded receipt value).
+public enum Search {
+    public static func run(_ query: String, in state: AppState) -> [Int] {
+        let needle = Array(query.lowercased().utf8)
+        guard !needle.isEmpty else { return [] }
+        let tree = state.tree
+        let nodes = tree.nodes
+        let bytes = tree.bytes
+        var hits: [Int] = []
+        // Universal tag names match or not once per tag number, not once per node.
+        var universalMatch = [Bool](repeating: false, count: 31)
+        for number in 0..<31 { universalMatch[number] = contains(Array(UniversalTag.name(UInt32(number)).lowercased().utf8), needle) }
+        let digitsOnly = needle.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+        // "0x…" searches the bytes of short INTEGER / OCTET STRING / BIT STRING values in hex.
+        var hexNeedle: [UInt8] = []
+        if needle.count > 2, needle[0] == 0x30, needle[1] == 0x78 {
+            let rest = needle.dropFirst(2).filter { $0 != 0x20 }
+            if rest.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) { hexNeedle = Array(rest) }
+        }
+        bytes.withUnsafeBufferPointer { buffer in
+            for index in nodes.indices {
+                let node = nodes[index]
+                if node.kind == .unparsed {
+                    if contains(Array("unparsed".utf8), needle) { hits.append(index) }
+                    continue
+                }
+                if node.tagClass == .universal {
+                    if node.tagNumber < 31 {
+                        if universalMatch[Int(node.tagNumber)] { hits.append(index); continue }
+                    } else if contains(Array(tree.tagName(of: index).lowercased().utf8), needle) {
+                        hits.append(index); continue
+                    }
+                } else if contains(Array(tree.tagName(of: index).lowercased().utf8), needle) {
+                    hits.append(index); continue
+                }
+                guard node.tagClass == .universal, !node.isConstructed else { continue }
+                let content = UnsafeBufferPointer(rebasing: buffer[node.contentRange.clamped(to: 0..<buffer.count)])
+                switch node.tagNumber {
+                case 12, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27:
+                    if containsFolded(content, needle) { hits.append(index) }
+                case 30, 28:
+                    if case .string(let text, _)? = tree.value(of: index), contains(Array(text.lowercased().utf8), needle) {
+                        hits.append(index)
+                    }
+                case 2, 10:
+                    if digitsOnly, content.count <= 64, case .integer(let decimal, _)? = tree.value(of: index),
+                       contains(Array(decimal.utf8), needle) {
+                        hits.append(index)
+                    } else if !hexNeedle.isEmpty, content.count <= 64, containsHex(content, hexNeedle) {
+                        hits.append(index)
+                    }
+                case 6:
+                    if case .objectIdentifier(let dotted, let name)? = tree.value(of: index),
+                       contains(Array(dotted.utf8), needle) || contains(Array((name ?? "").lowercased().utf8), needle) {
+                        hits.append(index)
+                    }
+                case 4, 3:
+                    if !hexNeedle.isEmpty, content.count <= 4096, containsHex(content, hexNeedle) { hits.append(index) }
+                    else if node.tagNumber == 4, content.count <= 4096, containsFolded(content, needle) { hits.append(index) }
+                case 1:
+                    let word = content.first.map { $0 == 0 ? "false" : "true" } ?? ""
+                    if contains(Array(word.utf8), needle) { hits.append(index) }
+                default:
+                    break
+                }
+            }
+        }
+        if let receipt = state.receipt {
+            var extra: [Int] = []
+            for node in Set(receipt.meanings.keys).union(receipt.searchableNodes) {
+                guard let meaning = receipt.meaning(of: node) else { continue }
+                let text = [meaning.label, meaning.fieldName ?? "", meaning.decodedValue ?? "", meaning.rawDate ?? ""]
+                    .joined(separator: "\u{1}").lowercased()
+                if contains(Array(text.utf8), needle) { extra.append(node) }
+            }
+            if !extra.isEmpty {
+                hits = Array(Set(hits).union(extra)).sorted()
+            }
+        }
+        return hits
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        haystack.withUnsafeBufferPointer { containsFolded($0, needle, fold: false) }
+    }
+
+    /// Substring test with ASCII case folding of the haystack (the needle is already lower case).
+    static func containsFolded(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8], fold: Bool = true) -> Bool {
+        let n = needle.count, m = haystack.count
+        guard n > 0, n <= m else { return n == 0 }
+        let first = needle[0]
+        var i = 0
+        while i <= m - n {
+            var c = haystack[i]
+            if fold && c >= 0x41 && c <= 0x5A { c |= 0x20 }
+            if c == first {
+                var j = 1
+                while j < n {
+                    var d = haystack[i + j]
+                    if fold && d >= 0x41 && d <= 0x5A { d |= 0x20 }
+                    if d != needle[j] { break }
+                    j += 1
+                }
+                if j == n { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// Does the lower-case hex rendering of `bytes` contain `hexNeedle` (lower-case hex digits)?
+    static func containsHex(_ bytes: UnsafeBufferPointer<UInt8>, _ hexNeedle: [UInt8]) -> Bool {
+        let digits = Array("0123456789abcdef".utf8)
+        var rendered: [UInt8] = []
+        rendered.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            rendered.append(digits[Int(b >> 4)])
+            rendered.append(digits[Int(b & 0xF)])
+        }
+        return rendered.withUnsafeBufferPointer { containsFolded($0, hexNeedle, fold: false) }
+    }
+}

@@ -1,0 +1,118 @@
+import ASN1Lenient
+
+/// Facts about the tree computed once at load, in O(n), so that every key and every frame can be
+/// answered by looking things up rather than scanning the tree.
+public struct TreeFacts: Sendable {
+    /// Worst severity carried by a node or any of its descendants (`Severity.rawValue`), 255 for none.
+    public let subtreeSeverity: [UInt8]
+    /// Worst severity carried by the node itself, 255 for none.
+    public let ownSeverity: [UInt8]
+    /// Position of each node among its siblings (for paths like `0 › 1 › 3`).
+    public let siblingPosition: [Int32]
+    /// Nodes that carry at least one diagnostic, ascending (for `]` / `[`).
+    public let diagnosticNodes: [Int]
+    /// Diagnostic indices (into `tree.diagnostics`) per node.
+    public let diagnosticsByNode: [Int: [Int]]
+    /// Byte ranges covered by error diagnostics, sorted and merged (for the hex pane's error style).
+    public let errorRanges: [Range<Int>]
+    public let errorCount: Int
+    public let notDERCount: Int
+    public let warningCount: Int
+    public let infoCount: Int
+
+    public static let none: UInt8 = 255
+
+    public init(tree: Tree) {
+        let n = tree.count
+        let nodes = tree.nodes
+        var own = [UInt8](repeating: TreeFacts.none, count: n)
+        var byNode: [Int: [Int]] = [:]
+        var errors: [Range<Int>] = []
+        var counts = [0, 0, 0, 0]
+        for (d, diagnostic) in tree.diagnostics.enumerated() {
+            counts[diagnostic.severity.rawValue] += 1
+            if diagnostic.severity == .error && diagnostic.length > 0 {
+                errors.append(max(0, diagnostic.offset)..<min(tree.bytes.count, diagnostic.offset + diagnostic.length))
+            }
+            var owner = diagnostic.node
+            if owner == nil || owner! < 0 || owner! >= n {
+                owner = TreeFacts.deepestNode(nodes, containing: diagnostic.offset)
+                    ?? (diagnostic.offset > 0 ? TreeFacts.deepestNode(nodes, containing: diagnostic.offset - 1) : nil)
+            }
+            guard let node = owner else { continue }
+            byNode[node, default: []].append(d)
+            own[node] = min(own[node], UInt8(diagnostic.severity.rawValue))
+        }
+        var subtree = own
+        // Children come after their parent in pre-order: one backwards pass propagates upwards.
+        var i = n - 1
+        while i >= 0 {
+            let p = Int(nodes[i].parent)
+            if p >= 0 && subtree[i] < subtree[p] { subtree[p] = subtree[i] }
+            i -= 1
+        }
+        var positions = [Int32](repeating: 0, count: n)
+        // Each node's next sibling is its subtreeEnd when that shares the parent.
+        for index in 0..<n {
+            let next = Int(nodes[index].subtreeEnd)
+            if next < n && nodes[next].parent == nodes[index].parent {
+                positions[next] = positions[index] + 1
+            }
+        }
+        errors.sort { $0.lowerBound < $1.lowerBound }
+        var merged: [Range<Int>] = []
+        for r in errors where !r.isEmpty {
+            if let last = merged.last, r.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                merged.append(r)
+            }
+        }
+        subtreeSeverity = subtree
+        ownSeverity = own
+        siblingPosition = positions
+        diagnosticNodes = byNode.keys.sorted()
+        diagnosticsByNode = byNode
+        errorRanges = merged
+        errorCount = counts[0]
+        notDERCount = counts[1]
+        warningCount = counts[2]
+        infoCount = counts[3]
+    }
+
+    /// The deepest node whose bytes contain `offset`, in O(log n + depth): pre-order offsets never
+    /// decrease, so the last node starting at or before `offset` is the answer or one of its ancestors.
+    /// (`Tree.deepestNode(containing:)` copies each level's children, which is O(width) on a wide SET.)
+    public static func deepestNode(_ nodes: [Node], containing offset: Int) -> Int? {
+        var lo = 0, hi = nodes.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(nodes[mid].offset) <= offset { lo = mid + 1 } else { hi = mid }
+        }
+        var candidate = lo - 1
+        while candidate >= 0 {
+            if nodes[candidate].byteRange.contains(offset) { return candidate }
+            candidate = Int(nodes[candidate].parent)
+        }
+        return nil
+    }
+
+    /// True when the byte at `offset` is covered by an error diagnostic: O(log errors).
+    @inline(__always)
+    public func isError(_ offset: Int) -> Bool {
+        var lo = 0, hi = errorRanges.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if errorRanges[mid].upperBound <= offset { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < errorRanges.count && errorRanges[lo].contains(offset)
+    }
+
+    public func severity(ofSubtree node: Int) -> Severity? {
+        subtreeSeverity[node] == TreeFacts.none ? nil : Severity(rawValue: Int(subtreeSeverity[node]))
+    }
+
+    public func severity(ofNode node: Int) -> Severity? {
+        ownSeverity[node] == TreeFacts.none ? nil : Severity(rawValue: Int(ownSeverity[node]))
+    }
+}

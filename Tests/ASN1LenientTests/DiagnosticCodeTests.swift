@@ -94,6 +94,16 @@ let diagnosticCases: [DiagnosticCase] = [
         #expect(parse("02 02 FF 7F").diagnostics.isEmpty)
     }
 
+    @Test func identifierLongerThanTheNodeCanRecordBecomesUnparsed() {
+        // A long-form tag with 300 continuation octets: nothing sane, and more than the one-byte
+        // identifier-length field holds.
+        let input: [UInt8] = [0x1F] + [UInt8](repeating: 0x81, count: 300) + [0x01, 0x00]
+        let tree = ASN1Parser.parse(input)
+        #expect(tree.count == 1 && tree[0].kind == .unparsed && tree[0].byteRange == 0..<input.count)
+        #expect(tree.diagnostics.map(\.code) == ["tag-too-large"])
+        #expect(tree.coverageViolations().isEmpty)
+    }
+
     @Test func ia5StringRejectsHighBytes() {
         let tree = parse("16 02 41 80")
         #expect(tree.diagnostics.map(\.code) == ["string-charset"])

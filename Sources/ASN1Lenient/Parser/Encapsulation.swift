@@ -6,8 +6,8 @@ extension ParserMachine {
     mutating func considerEncapsulation(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, bitString: Bool,
                                         clamped: Bool) {
         let node = nodes[index]
-        let onPurpose = options.encapsulateOnPurpose.contains(Int(node.offset))
-        guard onPurpose || (options.guessEncapsulation && !clamped) else { return }
+        let onPurpose = !self.onPurpose.isEmpty && self.onPurpose.contains(Int(node.offset))
+        guard onPurpose || (guessEncapsulation && !clamped) else { return }
         var innerStart = node.contentStart
         if bitString {
             // Only a BIT STRING with no unused bits can hold whole octets of ASN.1.
@@ -17,10 +17,10 @@ extension ParserMachine {
         let innerEnd = node.contentEnd
         guard innerEnd > innerStart else { return }
         if !onPurpose && !looksLikeOneElement(bytes, from: innerStart, to: innerEnd) { return }
-        guard stack.count < options.maxDepth else {
+        guard openCount < maxDepth else {
             if onPurpose {
                 report(.nestingTooDeep, at: Int(node.offset), length: node.headerLength, node: index,
-                       "nesting deeper than \(options.maxDepth) levels; the encapsulated content is not parsed")
+                       "nesting deeper than \(maxDepth) levels; the encapsulated content is not parsed")
             }
             return
         }

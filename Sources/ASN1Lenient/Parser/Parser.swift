@@ -25,17 +25,22 @@ struct Frame {
     var indefinite: Bool
     /// An encapsulation guess: undone, with everything parsed inside it, at the first error.
     var speculative: Bool
-    var nodeMark: Int
     var diagnosticMark: Int
-    var childCount: Int
 }
 
 struct ParserMachine {
     var nodes: [Node] = []
     var diagnostics: [Diagnostic] = []
     var roots: [Int] = []
-    var stack: [Frame] = []
-    let options: ParseOptions
+    /// The innermost open element, kept out of `outer` because every element consults it.
+    var current: Frame?
+    /// The open elements enclosing `current`, outermost first.
+    var outer: [Frame] = []
+    /// Number of open elements (`outer` plus `current`): the depth of the next node.
+    var openCount = 0
+    let maxDepth: Int
+    let guessEncapsulation: Bool
+    let onPurpose: Set<Int>
     let count: Int
     var position = 0
     /// Number of speculative frames on the stack.
@@ -46,18 +51,20 @@ struct ParserMachine {
 
     init(count: Int, options: ParseOptions) {
         self.count = count
-        self.options = options
-        // Every node takes at least two bytes, so this bounds the reservation by the input, not by
-        // anything the input claims.
+        self.maxDepth = options.maxDepth
+        self.guessEncapsulation = options.guessEncapsulation
+        self.onPurpose = options.encapsulateOnPurpose
+        // Every node has at least two header bytes of its own, so this bounds the reservation by
+        // the input, never by anything the input claims.
         nodes.reserveCapacity(min(count / 4 + 16, 1 << 22))
-        stack.reserveCapacity(32)
+        outer.reserveCapacity(32)
     }
 
     mutating func run(_ bytes: UnsafeBufferPointer<UInt8>) {
         while true {
             if abortGuess { undoInnermostGuess(); continue }
             let limit: Int
-            if let top = stack.last {
+            if let top = current {
                 if top.indefinite {
                     if position + 2 <= top.end && bytes[position] == 0 && bytes[position + 1] == 0 {
                         closeTop(bytes, contentEnd: position, endOfContents: true)
@@ -96,38 +103,12 @@ struct ParserMachine {
         var p = start
         let first = bytes[p]
         p += 1
-        let tagClass = TagClass(rawValue: first >> 6)!
         let constructed = first & 0x20 != 0
         var tagNumber = UInt32(first & 0x1F)
-        var tagProblems: [(ParserCode, String)] = []
-
         if tagNumber == 31 {
-            var value: UInt64 = 0
-            var octets = 0
-            while true {
-                guard p < limit else {
-                    addUnparsed(from: start, to: limit, cause: .truncatedIdentifier,
-                                "the identifier's long-form tag number runs to offset \(limit) without a final octet")
-                    return
-                }
-                let octet = bytes[p]
-                p += 1
-                if octets == 0 && octet == 0x80 {
-                    tagProblems.append((.tagLeadingZero, "the long-form tag number starts with 0x80, a padding octet"))
-                }
-                if value <= UInt64(UInt32.max) { value = (value << 7) | UInt64(octet & 0x7F) }
-                octets += 1
-                if octet & 0x80 == 0 { break }
-            }
-            if value > UInt64(UInt32.max) {
-                tagProblems.append((.tagTooLarge, "the tag number needs more than 32 bits"))
-                tagNumber = UInt32.max
-            } else {
-                tagNumber = UInt32(value)
-                if value < 31 {
-                    tagProblems.append((.tagNotMinimal, "tag number \(value) must use the one-octet form"))
-                }
-            }
+            guard let (number, end) = readLongTag(bytes, start: start, limit: limit) else { return }
+            tagNumber = number
+            p = end
         }
         let identifierLength = p - start
 
@@ -139,19 +120,15 @@ struct ParserMachine {
         let lengthStart = p
         let lengthOctet = bytes[p]
         p += 1
-        var declared = 0
-        var indefinite = false
-        var lengthProblem: (ParserCode, String)?
-        var unrepresentable = false
-        if lengthOctet < 0x80 {
-            declared = Int(lengthOctet)
-        } else if lengthOctet == 0x80 {
-            indefinite = true
-        } else if lengthOctet == 0xFF {
-            addUnparsed(from: start, to: limit, cause: .lengthReserved, causeAt: lengthStart, causeLength: 1,
-                        "length octet 0xFF is reserved; the element's extent is unknown")
-            return
-        } else {
+        var declared = Int(lengthOctet)
+        var lengthIssue = LengthIssue.none
+        var lengthValue: UInt64 = 0
+        if lengthOctet >= 0x80 && lengthOctet != 0x80 {
+            guard lengthOctet != 0xFF else {
+                addUnparsed(from: start, to: limit, cause: .lengthReserved, causeAt: lengthStart, causeLength: 1,
+                            "length octet 0xFF is reserved; the element's extent is unknown")
+                return
+            }
             let octets = Int(lengthOctet & 0x7F)
             guard octets <= limit - p else {
                 addUnparsed(from: start, to: limit, cause: .truncatedLength,
@@ -165,82 +142,53 @@ struct ParserMachine {
                 value = (value << 8) | UInt64(bytes[p + i])
             }
             p += octets
+            lengthValue = value
             if octets > 8 {
-                lengthProblem = (.lengthTooManyOctets, "\(octets) length octets; at most 8 can be represented")
-                unrepresentable = true
+                lengthIssue = .tooManyOctets
             } else if overflow || value > UInt64(Int.max) {
-                lengthProblem = (.lengthOverflow, "a length of \(value) is beyond any addressable size")
-                unrepresentable = true
+                lengthIssue = .overflow
             } else {
                 declared = Int(value)
                 if bytes[lengthStart + 1] == 0 {
-                    lengthProblem = (.lengthNotMinimal, "the length \(value) has a leading 0x00 length octet")
+                    lengthIssue = .leadingZero
                 } else if octets == 1 && value < 128 {
-                    lengthProblem = (.lengthNotMinimal, "the length \(value) fits the short form but uses the long form")
+                    lengthIssue = .shortFormWouldDo
                 }
             }
         }
-
-        let parentIndex = stack.last?.node ?? -1
-        let index = nodes.count
-        var node = Node(offset: start, tagClass: tagClass, constructed: constructed, tagNumber: tagNumber,
-                        parent: parentIndex, depth: stack.count, identifierLength: identifierLength,
-                        lengthLength: p - lengthStart)
+        let unrepresentable = lengthIssue == .tooManyOctets || lengthIssue == .overflow
+        let indefinite = lengthOctet == 0x80
         let contentStart = p
         let available = limit - contentStart
-        nodes.append(node)
-        noteChild()
-        if parentIndex < 0 { roots.append(index) }
-
-        for (code, message) in tagProblems {
-            report(code, at: start, length: identifierLength, node: index, message)
-        }
-        if let (code, message) = lengthProblem {
-            report(code, at: lengthStart, length: p - lengthStart, node: index, message)
-        }
-        let isUniversal = tagClass == .universal
-        if isUniversal && tagNumber == 0 && !constructed {
-            if stack.last?.indefinite == true {
-                report(.eocNonZeroLength, at: start, length: p - start, node: index,
-                       "an end-of-contents marker must be 00 00; this one has a non-zero length")
-            } else {
-                report(.strayEOC, at: start, length: p - start, node: index,
-                       "an end-of-contents marker outside any indefinite-length element")
-            }
-        }
-        if isUniversal { checkConstructedForm(index: index, tagNumber: tagNumber, constructed: constructed) }
-
+        let clamped = !indefinite && (unrepresentable || declared > available)
+        let index = nodes.count
+        let parentIndex = current?.node ?? -1
+        var node = Node(offset: start, classBits: first >> 6, constructed: constructed, tagNumber: tagNumber,
+                        parent: parentIndex, depth: openCount, identifierLength: identifierLength,
+                        lengthLength: p - lengthStart)
+        var eocFound = false
         if indefinite {
             node.set(Node.Flag.indefinite)
             if !constructed {
-                report(.indefinitePrimitive, at: lengthStart, length: 1, node: index,
-                       "a primitive element cannot use the indefinite length form")
-                // Recover the way a BER reader would: the content runs to the next 00 00.
+                // A BER reader's best recovery: the content runs to the next 00 00.
                 var eoc = contentStart
                 while eoc + 1 < limit && !(bytes[eoc] == 0 && bytes[eoc + 1] == 0) { eoc += 1 }
-                if eoc + 1 < limit {
-                    node.contentLength = UInt32(eoc - contentStart)
-                    node.set(Node.Flag.hasEOC)
-                } else {
-                    node.contentLength = UInt32(available)
-                }
-                node.subtreeEnd = Int32(index + 1)
-                nodes[index] = node
-                position = node.end
-                return
+                eocFound = eoc + 1 < limit
+                node.contentLength = UInt32(eocFound ? eoc - contentStart : available)
+                if eocFound { node.set(Node.Flag.hasEOC) }
             }
-            report(.indefiniteLength, at: lengthStart, length: 1, node: index,
-                   "indefinite length (0x80): the content ends at an end-of-contents marker")
-            nodes[index] = node
-            openFrame(index: index, end: limit, indefinite: true, speculative: false, contentStart: contentStart)
-            return
+        } else {
+            node.contentLength = UInt32(clamped ? available : declared)
         }
+        if !constructed { node.subtreeEnd = Int32(index + 1) }
+        nodes.append(node)
+        if parentIndex < 0 { roots.append(index) }
 
-        var length = declared
-        let clamped = unrepresentable || declared > available
-        if unrepresentable {
-            length = available  // already reported: the length cannot be represented
-        } else if declared > available {
+        if identifierLength > 1 { reportLongTagProblems(bytes, index: index) }
+        if lengthIssue != .none {
+            reportLength(lengthIssue, value: lengthValue, octets: p - lengthStart - 1, at: lengthStart, node: index)
+        }
+        if clamped && !unrepresentable {
             if limit == count {
                 report(.truncatedContent, at: lengthStart, length: p - lengthStart, node: index,
                        "the length claims \(declared) content octets but the input ends after \(available)")
@@ -248,83 +196,177 @@ struct ParserMachine {
                 report(.lengthExceedsParent, at: lengthStart, length: p - lengthStart, node: index,
                        "the length claims \(declared) content octets but only \(available) remain before the enclosing element ends at offset \(limit)")
             }
-            length = available
         }
-        node.contentLength = UInt32(length)
-        nodes[index] = node
+        let universal = first < 0x40
+        if universal {
+            if tagNumber == 0 && !constructed { reportEndOfContentsAsElement(index: index, headerEnd: p) }
+            if StructureRules.hasFormRule(tagNumber, constructed: constructed) {
+                checkConstructedForm(index: index, tagNumber: tagNumber, constructed: constructed)
+            }
+        }
 
-        if constructed {
-            openFrame(index: index, end: contentStart + length, indefinite: false, speculative: false,
-                      contentStart: contentStart)
+        if indefinite {
+            if constructed {
+                report(.indefiniteLength, at: lengthStart, length: 1, node: index,
+                       "indefinite length (0x80): the content ends at an end-of-contents marker")
+                openFrame(index: index, end: limit, indefinite: true, speculative: false, contentStart: contentStart)
+            } else {
+                report(.indefinitePrimitive, at: lengthStart, length: 1, node: index,
+                       "a primitive element cannot use the indefinite length form")
+                position = nodes[index].end
+            }
             return
         }
-        nodes[index].subtreeEnd = Int32(index + 1)
-        position = contentStart + length
-        if isUniversal {
-            checkPrimitiveValue(bytes, index: index, tagNumber: tagNumber, content: contentStart..<position)
-            if !abortGuess && (tagNumber == 4 || tagNumber == 3) {
+        let contentEnd = contentStart + Int(node.contentLength)
+        if constructed {
+            openFrame(index: index, end: contentEnd, indefinite: false, speculative: false, contentStart: contentStart)
+            return
+        }
+        position = contentEnd
+        if universal {
+            checkPrimitiveValue(bytes, index: index, tagNumber: tagNumber, content: contentStart..<contentEnd)
+            if (tagNumber == 4 || tagNumber == 3) && !abortGuess {
                 considerEncapsulation(bytes, index: index, bitString: tagNumber == 3, clamped: clamped)
             }
+        }
+    }
+
+    enum LengthIssue { case none, tooManyOctets, overflow, leadingZero, shortFormWouldDo }
+
+    mutating func reportLength(_ issue: LengthIssue, value: UInt64, octets: Int, at offset: Int, node: Int) {
+        switch issue {
+        case .none: return
+        case .tooManyOctets:
+            report(.lengthTooManyOctets, at: offset, length: octets + 1, node: node,
+                   "\(octets) length octets; at most 8 can be represented")
+        case .overflow:
+            report(.lengthOverflow, at: offset, length: octets + 1, node: node,
+                   "a length of \(value) is beyond any addressable size")
+        case .leadingZero:
+            report(.lengthNotMinimal, at: offset, length: octets + 1, node: node,
+                   "the length \(value) has a leading 0x00 length octet")
+        case .shortFormWouldDo:
+            report(.lengthNotMinimal, at: offset, length: octets + 1, node: node,
+                   "the length \(value) fits the short form but uses the long form")
+        }
+    }
+
+    /// Identifier octets a node can record (its field is one byte); 32-bit tags need at most 6.
+    var maxIdentifierLength: Int { 255 }
+
+    /// Reads a high-tag-number identifier; nil (after recording an unparsed region) when it runs
+    /// past `limit`. Problems with the number are reported once the node exists.
+    mutating func readLongTag(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, limit: Int) -> (UInt32, Int)? {
+        var p = start + 1
+        var value: UInt64 = 0
+        while true {
+            guard p < limit else {
+                addUnparsed(from: start, to: limit, cause: .truncatedIdentifier,
+                            "the identifier's long-form tag number runs to offset \(limit) without a final octet")
+                return nil
+            }
+            guard p - start < maxIdentifierLength else {
+                addUnparsed(from: start, to: limit, cause: .tagTooLarge,
+                            "the identifier runs past \(maxIdentifierLength) octets; the element's extent is unknown")
+                return nil
+            }
+            let octet = bytes[p]
+            p += 1
+            if value <= UInt64(UInt32.max) { value = (value << 7) | UInt64(octet & 0x7F) }
+            if octet & 0x80 == 0 { break }
+        }
+        return (value > UInt64(UInt32.max) ? UInt32.max : UInt32(value), p)
+    }
+
+    mutating func reportLongTagProblems(_ bytes: UnsafeBufferPointer<UInt8>, index: Int) {
+        let node = nodes[index]
+        let start = Int(node.offset), length = Int(node.identifierLength)
+        if bytes[start + 1] == 0x80 {
+            report(.tagLeadingZero, at: start, length: length, node: index,
+                   "the long-form tag number starts with 0x80, a padding octet")
+        }
+        if node.tagNumber == UInt32.max && length > 5 {
+            report(.tagTooLarge, at: start, length: length, node: index, "the tag number needs more than 32 bits")
+        } else if node.tagNumber < 31 {
+            report(.tagNotMinimal, at: start, length: length, node: index,
+                   "tag number \(node.tagNumber) must use the one-octet form")
+        }
+    }
+
+    mutating func reportEndOfContentsAsElement(index: Int, headerEnd: Int) {
+        let start = Int(nodes[index].offset)
+        if current?.indefinite == true {
+            report(.eocNonZeroLength, at: start, length: headerEnd - start, node: index,
+                   "an end-of-contents marker must be 00 00; this one has a non-zero length")
+        } else {
+            report(.strayEOC, at: start, length: headerEnd - start, node: index,
+                   "an end-of-contents marker outside any indefinite-length element")
         }
     }
 
     /// Pushes a frame for a constructed element, or turns its content into an unparsed region when
     /// nesting is already at the limit.
     mutating func openFrame(index: Int, end: Int, indefinite: Bool, speculative: Bool, contentStart: Int) {
-        if stack.count + 1 > options.maxDepth {
+        if openCount + 1 > maxDepth {
             report(.nestingTooDeep, at: Int(nodes[index].offset), length: nodes[index].headerLength, node: index,
-                   "nesting deeper than \(options.maxDepth) levels; the content is not parsed")
+                   "nesting deeper than \(maxDepth) levels; the content is not parsed")
             nodes[index].contentLength = UInt32(end - contentStart)
-            position = contentStart
-            stack.append(Frame(node: index, end: end, indefinite: false, speculative: false,
-                               nodeMark: nodes.count, diagnosticMark: diagnostics.count, childCount: 0))
+            push(Frame(node: index, end: end, indefinite: false, speculative: false,
+                       diagnosticMark: diagnostics.count))
             if end > contentStart { appendUnparsedNode(from: contentStart, to: end) }
             position = end
             return
         }
         if speculative { speculationDepth += 1 }
-        stack.append(Frame(node: index, end: end, indefinite: indefinite, speculative: speculative,
-                           nodeMark: nodes.count, diagnosticMark: diagnostics.count, childCount: 0))
+        push(Frame(node: index, end: end, indefinite: indefinite, speculative: speculative,
+                   diagnosticMark: diagnostics.count))
         position = contentStart
     }
 
-    mutating func noteChild() {
-        guard !stack.isEmpty else { return }
-        stack[stack.count - 1].childCount += 1
-        // A guess must be exactly one element filling the whole content.
-        if stack[stack.count - 1].speculative && stack[stack.count - 1].childCount > 1 { abortGuess = true }
+    @inline(__always)
+    mutating func push(_ frame: Frame) {
+        if let enclosing = current { outer.append(enclosing) }
+        current = frame
+        openCount += 1
     }
 
     mutating func closeTop(_ bytes: UnsafeBufferPointer<UInt8>, contentEnd: Int, endOfContents: Bool) {
-        let frame = stack[stack.count - 1]
-        if frame.speculative && frame.childCount != 1 {
+        let frame = current!
+        // A guess must be exactly one element filling the whole content: its first child's
+        // subtree then ends where the arena ends.
+        if frame.speculative && !(nodes.count > frame.node + 1 && Int(nodes[frame.node + 1].subtreeEnd) == nodes.count) {
             abortGuess = true
             return
         }
-        stack.removeLast()
+        current = outer.popLast()
+        openCount -= 1
         if frame.speculative { speculationDepth -= 1 }
         var node = nodes[frame.node]
-        if !node.isEncapsulated {
-            node.contentLength = UInt32(contentEnd - node.contentStart)
-        }
+        if !node.isEncapsulated { node.contentLength = UInt32(contentEnd - node.contentStart) }
         if endOfContents { node.set(Node.Flag.hasEOC) }
         node.subtreeEnd = Int32(nodes.count)
         nodes[frame.node] = node
-        if node.isUniversal(17) && node.isConstructed {
+        if node.isEncapsulated {
+            position = node.contentEnd
+        } else if node.isUniversal(17) {
             checkSetOrder(bytes, index: frame.node)
         }
-        if node.isEncapsulated { position = node.contentEnd }
     }
 
     /// Undoes the innermost encapsulation guess: the node becomes a plain byte string again and
     /// nothing found inside it remains.
     mutating func undoInnermostGuess() {
         abortGuess = false
-        guard let k = stack.lastIndex(where: { $0.speculative }) else { return }
-        let frame = stack[k]
-        stack.removeSubrange(k...)
+        var frames = outer
+        if let innermost = current { frames.append(innermost) }
+        guard let k = frames.lastIndex(where: { $0.speculative }) else { return }
+        let frame = frames[k]
+        frames.removeSubrange(k...)
+        current = frames.popLast()
+        outer = frames
+        openCount = k
         speculationDepth -= 1
-        nodes.removeSubrange(frame.nodeMark...)
+        nodes.removeSubrange((frame.node + 1)...)
         diagnostics.removeSubrange(frame.diagnosticMark...)
         nodes[frame.node].set(Node.Flag.encapsulated, false)
         nodes[frame.node].subtreeEnd = Int32(frame.node + 1)
@@ -343,15 +385,14 @@ struct ParserMachine {
 
     @discardableResult
     mutating func appendUnparsedNode(from start: Int, to end: Int) -> Int {
-        let parentIndex = stack.last?.node ?? -1
-        var node = Node(offset: start, tagClass: .universal, constructed: false, tagNumber: 0,
-                        parent: parentIndex, depth: stack.count, identifierLength: 0, lengthLength: 0)
+        let parentIndex = current?.node ?? -1
+        var node = Node(offset: start, classBits: 0, constructed: false, tagNumber: 0,
+                        parent: parentIndex, depth: openCount, identifierLength: 0, lengthLength: 0)
         node.set(Node.Flag.unparsed)
         node.contentLength = UInt32(end - start)
         let index = nodes.count
         node.subtreeEnd = Int32(index + 1)
         nodes.append(node)
-        noteChild()
         if parentIndex < 0 { roots.append(index) }
         return index
     }

@@ -1,3 +1,17 @@
+enum StructureRules {
+    /// Universal tags that must be primitive (1, 2, 5, 6, 9, 10, 13, 14) or are strings whose
+    /// constructed form is BER only (3, 4, 12, 18-30).
+    static let primitiveOnlyMask: UInt32 = 0x7FFC_767E
+    /// SEQUENCE and SET must be constructed.
+    static let constructedOnlyMask: UInt32 = (1 << 16) | (1 << 17)
+
+    @inline(__always)
+    static func hasFormRule(_ tagNumber: UInt32, constructed: Bool) -> Bool {
+        guard tagNumber < 32 else { return false }
+        return (constructed ? primitiveOnlyMask : constructedOnlyMask) & (1 << tagNumber) != 0
+    }
+}
+
 extension ParserMachine {
     /// Universal types whose encoding X.690 fixes as primitive or as constructed.
     mutating func checkConstructedForm(index: Int, tagNumber: UInt32, constructed: Bool) {

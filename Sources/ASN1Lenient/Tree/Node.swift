@@ -82,7 +82,7 @@ public struct Node: Sendable, Equatable {
         tagNumber == number && flags & (0b11 << Flag.classShift) == 0 && flags & Flag.unparsed == 0
     }
 
-    init(offset: Int, tagClass: TagClass, constructed: Bool, tagNumber: UInt32, parent: Int, depth: Int,
+    init(offset: Int, classBits: UInt8, constructed: Bool, tagNumber: UInt32, parent: Int, depth: Int,
          identifierLength: Int, lengthLength: Int) {
         self.offset = UInt32(truncatingIfNeeded: offset)
         self.contentLength = 0
@@ -92,7 +92,7 @@ public struct Node: Sendable, Equatable {
         self.depth = UInt16(truncatingIfNeeded: depth)
         self.identifierLength = UInt8(truncatingIfNeeded: identifierLength)
         self.lengthLength = UInt8(truncatingIfNeeded: lengthLength)
-        self.flags = (tagClass.rawValue << Flag.classShift) | (constructed ? Flag.constructed : 0)
+        self.flags = (classBits << Flag.classShift) | (constructed ? Flag.constructed : 0)
     }
 
     mutating func set(_ flag: UInt8, _ on: Bool = true) {

@@ -1,7 +1,28 @@
 extension ParserMachine {
     /// Checks the content of a primitive universal element against its type's rules.
+    @inline(__always)
     mutating func checkPrimitiveValue(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, tagNumber: UInt32,
                                       content: Range<Int>) {
+        // Fast paths for what almost every element is: valid INTEGERs, ASCII text, raw octets.
+        switch tagNumber {
+        case 4: return
+        case 2, 10:
+            let n = content.count
+            if n == 1 { return }
+            if n >= 2 {
+                let a = bytes[content.lowerBound], b = bytes[content.lowerBound + 1]
+                if !((a == 0 && b < 0x80) || (a == 0xFF && b >= 0x80)) { return }
+            }
+        case 12, 22:
+            if StringValue.isASCII(bytes, content) { return }
+        default:
+            break
+        }
+        checkPrimitiveValueInDetail(bytes, index: index, tagNumber: tagNumber, content: content)
+    }
+
+    mutating func checkPrimitiveValueInDetail(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, tagNumber: UInt32,
+                                              content: Range<Int>) {
         let problem: ValueProblem?
         switch tagNumber {
         case 1: problem = BooleanValue.check(bytes, content)

@@ -1,4 +1,21 @@
 enum StringValue {
+    /// True when no byte has its high bit set, checked eight bytes at a time.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var i = range.lowerBound
+        var high: UInt64 = 0
+        while i + 8 <= range.upperBound {
+            high |= UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            i += 8
+        }
+        while i < range.upperBound {
+            high |= UInt64(base[i])
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
+
     /// Index of the first byte that breaks UTF-8 (overlongs, surrogates and values past U+10FFFF
     /// included), or nil when the range is valid.
     static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {

@@ -52,11 +52,18 @@ extension ParserMachine {
     }
 
     func compareZeroPadded(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Int {
-        let n = max(a.count, b.count)
-        for i in 0..<n {
-            let x = i < a.count ? bytes[a.lowerBound + i] : 0
-            let y = i < b.count ? bytes[b.lowerBound + i] : 0
+        let common = min(a.count, b.count)
+        var i = 0
+        while i < common {
+            let x = bytes[a.lowerBound + i], y = bytes[b.lowerBound + i]
             if x != y { return x < y ? -1 : 1 }
+            i += 1
+        }
+        // The shorter one is padded with zeros: it sorts first unless the longer continues with zeros.
+        let (longer, sign) = a.count > b.count ? (a, 1) : (b, -1)
+        while i < longer.count {
+            if bytes[longer.lowerBound + i] != 0 { return sign }
+            i += 1
         }
         return 0
     }

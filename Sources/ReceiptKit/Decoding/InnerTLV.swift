@@ -1,0 +1,149 @@
+/// A minimal, bounds-checked TLV header reader for values the parser did not expand (raw bytes
+/// inside an OCTET STRING) and for the pre-scan that finds which values to parse on purpose.
+/// Lengths are clamped to the enclosing limit, like the parser does.
+struct InnerTLV {
+    /// The first identifier octet.
+    var tag: UInt8
+    var start: Int
+    var contentStart: Int
+    /// Clamped to the limit; for an indefinite length, the limit (the caller looks for 00 00).
+    var contentEnd: Int
+    var indefinite: Bool
+    /// The declared definite length fits within the limit.
+    var fits: Bool
+
+    var isConstructed: Bool { tag & 0x20 != 0 }
+    /// Single-octet identifiers only (high tag numbers are never receipt value types).
+    var universalNumber: UInt32? { tag & 0xC0 == 0 && tag & 0x1F != 0x1F ? UInt32(tag & 0x1F) : nil }
+
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, limit: Int) -> InnerTLV? {
+        guard start + 2 <= limit, limit <= bytes.count else { return nil }
+        var p = start
+        let tag = bytes[p]
+        p += 1
+        if tag & 0x1F == 0x1F {
+            while p < limit && bytes[p] & 0x80 != 0 { p += 1 }
+            p += 1
+            guard p < limit else { return nil }
+        }
+        let first = bytes[p]
+        p += 1
+        if first == 0x80 {
+            return InnerTLV(tag: tag, start: start, contentStart: p, contentEnd: limit, indefinite: true, fits: true)
+        }
+        var length = 0
+        if first < 0x80 {
+            length = Int(first)
+        } else {
+            let n = Int(first & 0x7F)
+            guard n <= 8, first != 0xFF, p + n <= limit else { return nil }
+            for i in 0..<n {
+                if length > Int.max >> 9 { length = Int.max >> 1; break }
+                length = (length << 8) | Int(bytes[p + i])
+            }
+            p += n
+        }
+        let available = limit - p
+        return InnerTLV(tag: tag, start: start, contentStart: p, contentEnd: p + min(length, available),
+                        indefinite: false, fits: length <= available)
+    }
+
+    static func read(_ bytes: [UInt8], at start: Int, limit: Int) -> InnerTLV? {
+        bytes.withUnsafeBufferPointer { read($0, at: start, limit: limit) }
+    }
+
+    /// "a UTF8String", "an IA5String", "a [0]" … for a tag byte.
+    static func describe(tag: UInt8) -> String {
+        let name: String
+        switch tag & 0xC0 {
+        case 0x00: name = universalName(UInt32(tag & 0x1F), constructed: tag & 0x20 != 0)
+        case 0x80: name = "[\(tag & 0x1F)]"
+        case 0x40: name = "[APPLICATION \(tag & 0x1F)]"
+        default: name = "[PRIVATE \(tag & 0x1F)]"
+        }
+        let vowel = name.first.map { "AEIOU".contains($0) } ?? false
+        return (vowel ? "an " : "a ") + name
+    }
+
+    static func universalName(_ number: UInt32, constructed: Bool) -> String {
+        let names = ["END-OF-CONTENTS", "BOOLEAN", "INTEGER", "BIT STRING", "OCTET STRING", "NULL",
+                     "OBJECT IDENTIFIER", "ObjectDescriptor", "EXTERNAL", "REAL", "ENUMERATED",
+                     "EMBEDDED PDV", "UTF8String", "RELATIVE-OID", "TIME", "[UNIVERSAL 15]", "SEQUENCE",
+                     "SET", "NumericString", "PrintableString", "T61String", "VideotexString", "IA5String",
+                     "UTCTime", "GeneralizedTime", "GraphicString", "VisibleString", "GeneralString",
+                     "UniversalString", "CHARACTER STRING", "BMPString"]
+        return number < names.count ? names[Int(number)] : "[UNIVERSAL \(number)]"
+    }
+}
+
+/// Finds, in raw payload bytes, every attribute value that is known to hold ASN.1 of a given type
+/// (so the parser should parse it on purpose and report every defect inside): the typed values
+/// whose first octet is the expected tag, and in-app purchase SETs (recursively). Works on bytes
+/// alone, so it also sees inside elements the first parse could not expand.
+enum PurposeScanner {
+    /// Offsets of the value OCTET STRINGs inside the SET that starts at `setStart`.
+    static func valueOffsets(_ bytes: [UInt8], setStart: Int, limit: Int) -> [Int] {
+        var out: [Int] = []
+        bytes.withUnsafeBufferPointer { scanSet($0, at: setStart, limit: limit, level: .app, into: &out) }
+        return out
+    }
+
+    private static func scanSet(_ b: UnsafeBufferPointer<UInt8>, at start: Int, limit: Int, level: AttributeLevel,
+                                into out: inout [Int]) {
+        guard let set = InnerTLV.read(b, at: start, limit: limit), set.tag == 0x31 else { return }
+        var p = set.contentStart
+        let end = set.contentEnd
+        while p < end {
+            if set.indefinite && p + 2 <= end && b[p] == 0 && b[p + 1] == 0 { return }
+            guard let attr = InnerTLV.read(b, at: p, limit: end) else { return }
+            let next = elementEnd(b, attr, depth: 0)
+            if attr.tag == 0x30 { scanAttribute(b, attr, level: level, into: &out) }
+            guard next > p else { return }
+            p = next
+        }
+    }
+
+    private static func scanAttribute(_ b: UnsafeBufferPointer<UInt8>, _ attr: InnerTLV, level: AttributeLevel,
+                                      into out: inout [Int]) {
+        var p = attr.contentStart
+        let end = attr.contentEnd
+        var type: Int?
+        for position in 0..<3 {
+            guard p < end, let child = InnerTLV.read(b, at: p, limit: end) else { return }
+            if position == 0 {
+                guard child.tag == 0x02, child.fits, child.contentEnd - child.contentStart <= 8 else { return }
+                var v = 0
+                for i in child.contentStart..<child.contentEnd { v = (v << 8) | Int(b[i]) }
+                type = v
+            }
+            if position == 2 {
+                guard child.tag == 0x04, !child.indefinite, let type, child.contentEnd > child.contentStart else { return }
+                let first = b[child.contentStart]
+                if level == .app && type == 17 {
+                    guard first == 0x31 else { return }
+                    out.append(child.start)
+                    scanSet(b, at: child.contentStart, limit: child.contentEnd, level: .inApp, into: &out)
+                } else if let expected = ReceiptSchema.spec(type: type, level: level)?.expected.tagByte,
+                          expected == first {
+                    out.append(child.start)
+                }
+                return
+            }
+            p = elementEnd(b, child, depth: 0)
+        }
+    }
+
+    /// One past an element's end, following end-of-contents markers for indefinite lengths.
+    static func elementEnd(_ b: UnsafeBufferPointer<UInt8>, _ e: InnerTLV, depth: Int) -> Int {
+        guard e.indefinite else { return e.contentEnd }
+        var p = e.contentStart
+        while p < e.contentEnd {
+            if p + 2 <= e.contentEnd && b[p] == 0 && b[p + 1] == 0 { return p + 2 }
+            guard depth < 64, let child = InnerTLV.read(b, at: p, limit: e.contentEnd) else { return e.contentEnd }
+            let next = elementEnd(b, child, depth: depth + 1)
+            guard next > p else { return e.contentEnd }
+            p = next
+        }
+        return e.contentEnd
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+
+/// A receipt date: an RFC 3339 timestamp read from an IA5String, kept as written and as epoch
+/// milliseconds. Parsing is pure Swift (no DateFormatter): `Z`, `+01:00`, `+0100` and fractional
+/// seconds are accepted; an empty string means "absent".
+public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Milliseconds since 1970-01-01T00:00:00Z (fractional seconds beyond milliseconds truncated).
+    public var epochMilliseconds: Int64
+    /// The offset written in the string, in minutes east of UTC.
+    public var utcOffsetMinutes: Int
+    /// The string exactly as the receipt holds it.
+    public var text: String
+
+    public init(epochMilliseconds: Int64, utcOffsetMinutes: Int = 0, text: String? = nil) {
+        self.epochMilliseconds = epochMilliseconds
+        self.utcOffsetMinutes = utcOffsetMinutes
+        self.text = text ?? ""
+        if text == nil { self.text = iso8601 }
+    }
+
+    public static func < (a: ReceiptDate, b: ReceiptDate) -> Bool { a.epochMilliseconds < b.epochMilliseconds }
+    public static func == (a: ReceiptDate, b: ReceiptDate) -> Bool { a.epochMilliseconds == b.epochMilliseconds }
+    public func hash(into hasher: inout Hasher) { hasher.combine(epochMilliseconds) }
+
+    public var description: String { text }
+
+    public var date: Date { Date(timeIntervalSince1970: Double(epochMilliseconds) / 1000) }
+
+    public init(_ date: Date) {
+        self.init(epochMilliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    // MARK: - Parsing
+
+    public enum ParseResult: Sendable, Equatable {
+        case date(ReceiptDate)
+        /// The empty string: the receipt says "no such date".
+        case absent
+        /// Why the text is not an RFC 3339 date.
+        case invalid(String)
+    }
+
+    public static func parse(_ text: String) -> ParseResult { parse(Array(text.utf8)) }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`; `t`/`z` and a space separator are
+    /// accepted too (RFC 3339 §5.6 note).
+    public static func parse<C: Collection>(_ bytes: C) -> ParseResult where C.Element == UInt8 {
+        let c = Array(bytes)
+        if c.isEmpty { return .absent }
+        let text = String(decoding: c, as: UTF8.self)
+        var i = 0
+        func digits(_ n: Int) -> Int? {
+            guard i + n <= c.count else { return nil }
+            var v = 0
+            for k in 0..<n {
+                let d = c[i + k]
+                guard d >= 0x30 && d <= 0x39 else { return nil }
+                v = v * 10 + Int(d - 0x30)
+            }
+            i += n
+            return v
+        }
+        func expect(_ chars: UInt8...) -> Bool {
+            guard i < c.count, chars.contains(c[i]) else { return false }
+            i += 1
+            return true
+        }
+        guard let year = digits(4) else { return .invalid("expected a 4-digit year at the start") }
+        guard expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2) else {
+            return .invalid("expected YYYY-MM-DD")
+        }
+        guard expect(0x54, 0x74, 0x20) else { return .invalid("expected 'T' between the date and the time") }
+        guard let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2) else {
+            return .invalid("expected hh:mm:ss after the 'T'")
+        }
+        var millis = 0
+        if i < c.count && c[i] == 0x2E {
+            i += 1
+            let start = i
+            var scale = 100
+            while i < c.count && c[i] >= 0x30 && c[i] <= 0x39 {
+                millis += Int(c[i] - 0x30) * scale
+                scale /= 10
+                i += 1
+            }
+            guard i > start else { return .invalid("a '.' with no fractional digits") }
+        }
+        var offset = 0
+        guard i < c.count else { return .invalid("no time zone ('Z' or an offset such as +01:00)") }
+        switch c[i] {
+        case 0x5A, 0x7A:
+            i += 1
+        case 0x2B, 0x2D:
+            let sign = c[i] == 0x2D ? -1 : 1
+            i += 1
+            guard let oh = digits(2) else { return .invalid("a malformed UTC offset") }
+            _ = expect(0x3A)
+            guard let om = digits(2), oh <= 23, om <= 59 else { return .invalid("a malformed UTC offset") }
+            offset = sign * (oh * 60 + om)
+        default:
+            return .invalid("unexpected character '\(printable(c[i]))' where the time zone should be")
+        }
+        guard i == c.count else { return .invalid("unexpected characters after the time zone") }
+        guard (1...12).contains(month) else { return .invalid("month \(month) does not exist") }
+        guard day >= 1 && day <= daysIn(month: month, year: year) else {
+            return .invalid("day \(day) does not exist in \(year)-\(two(month))")
+        }
+        guard hour <= 23, minute <= 59, second <= 60 else { return .invalid("the time of day \(two(hour)):\(two(minute)):\(two(second)) is out of range") }
+        let days = Int64(daysFromCivil(year: year, month: month, day: day))
+        let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset * 60)
+        return .date(ReceiptDate(epochMilliseconds: seconds * 1000 + Int64(millis), utcOffsetMinutes: offset, text: text))
+    }
+
+    /// Reads a date given on the command line (`--at`): RFC 3339, `YYYY-MM-DD` (midnight UTC),
+    /// `YYYY-MM-DD hh:mm:ss` / `YYYY-MM-DDThh:mm:ss` (UTC), or `now`.
+    public static func parseUserDate(_ text: String, now: Date = Date()) -> ReceiptDate? {
+        let s = text.trimmingCharacters(in: .whitespaces)
+        if s.lowercased() == "now" { return ReceiptDate(now) }
+        if case .date(let d) = parse(s) { return d }
+        if s.count == 10, case .date(let d) = parse(s + "T00:00:00Z") { return d }
+        if s.count == 19, case .date(let d) = parse(s + "Z") { return d }
+        return nil
+    }
+
+    // MARK: - Formatting
+
+    /// `2015-05-23 12:18:09 Etc/GMT`, verifyReceipt's form.
+    public var gmtString: String { Self.civil(epochMilliseconds, offsetSeconds: 0) + " Etc/GMT" }
+
+    /// `2015-05-23 05:18:09 America/Los_Angeles`, verifyReceipt's `_pst` form (daylight saving applied).
+    public var pstString: String {
+        let offset = Self.losAngeles?.secondsFromGMT(for: date) ?? -8 * 3600
+        return Self.civil(epochMilliseconds, offsetSeconds: offset) + " America/Los_Angeles"
+    }
+
+    /// `1432383489000`, verifyReceipt's `_ms` form.
+    public var millisecondsString: String { String(epochMilliseconds) }
+
+    /// `2015-05-23T12:18:09Z` (with `.250` when there are milliseconds), in UTC.
+    public var iso8601: String {
+        var s = Self.civil(epochMilliseconds, offsetSeconds: 0).replacingOccurrences(of: " ", with: "T")
+        let ms = Int(((epochMilliseconds % 1000) + 1000) % 1000)
+        if ms != 0 { s += "." + String(String(ms + 1000).dropFirst()) }
+        return s + "Z"
+    }
+
+    /// `2015-05-23 12:18:09 UTC`, for reports.
+    public var utcString: String { Self.civil(epochMilliseconds, offsetSeconds: 0) + " UTC" }
+
+    private static let losAngeles = TimeZone(identifier: "America/Los_Angeles")
+
+    /// `YYYY-MM-DD hh:mm:ss` of an instant shifted by `offsetSeconds`.
+    static func civil(_ ms: Int64, offsetSeconds: Int) -> String {
+        var seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+        seconds += Int64(offsetSeconds)
+        var days = seconds / 86_400
+        var rest = seconds % 86_400
+        if rest < 0 { rest += 86_400; days -= 1 }
+        let (y, m, d) = civilFromDays(Int(days))
+        let h = Int(rest / 3600), mi = Int(rest % 3600 / 60), s = Int(rest % 60)
+        let year = y >= 0 && y < 10000 ? String(String(y + 10000).dropFirst()) : String(y)
+        return "\(year)-\(two(m))-\(two(d)) \(two(h)):\(two(mi)):\(two(s))"
+    }
+
+    // MARK: - Calendar arithmetic (Howard Hinnant's algorithms, proleptic Gregorian)
+
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (m <= 2 ? y + 1 : y, m, d)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+
+    static func printable(_ c: UInt8) -> String {
+        c >= 0x20 && c < 0x7F ? String(UnicodeScalar(c)) : "\\x" + String(c, radix: 16, uppercase: true)
+    }
+}

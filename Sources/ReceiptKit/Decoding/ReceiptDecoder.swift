@@ -1,0 +1,346 @@
+import ASN1Lenient
+
+/// Turns the payload SET of a parsed tree into a `Receipt`, with a finding for every structural or
+/// semantic problem. Values are decoded from the bytes of each attribute's OCTET STRING; the
+/// parser's expansion of those bytes (the inner node) is used for links when it exists.
+struct ReceiptDecoder {
+    let tree: Tree
+    let bytes: [UInt8]
+    /// Nodes that are cut short (truncated input, a length past the parent, a missing end-of-contents).
+    let cutNodes: Set<Int>
+    var findings: [Diagnostic] = []
+    /// A value that should have been parsed as ASN.1 was not expanded by the parser: parse again
+    /// with it on purpose so that every defect inside is reported.
+    var needsPurposefulParse = false
+
+    init(tree: Tree) {
+        self.tree = tree
+        self.bytes = tree.bytes
+        var cut = Set<Int>()
+        for d in tree.diagnostics {
+            guard let node = d.node else { continue }
+            switch d.code {
+            case ParserCode.truncatedContent.rawValue, ParserCode.lengthExceedsParent.rawValue,
+                 ParserCode.missingEOC.rawValue, ParserCode.truncatedLength.rawValue,
+                 ParserCode.truncatedIdentifier.rawValue:
+                cut.insert(node)
+            default: break
+            }
+        }
+        cutNodes = cut
+    }
+
+    /// Whether a node or one of its ancestors is cut short.
+    func isCut(_ node: Int) -> Bool {
+        if cutNodes.isEmpty { return false }
+        var n = node
+        while n >= 0 {
+            if cutNodes.contains(n) { return true }
+            n = Int(tree.nodes[n].parent)
+        }
+        return false
+    }
+
+    // MARK: - Payload
+
+    mutating func decode(payloadSet set: Int) -> Receipt {
+        var receipt = Receipt(payloadNode: set, bytes: bytes)
+        var seen = [Int](repeating: -1, count: 22)
+        for child in tree.children(of: set) {
+            guard var field = decodeAttribute(child, level: .app, inAppIndex: nil) else { continue }
+            if field.type == 17 {
+                let index = receipt.inApp.count
+                field.value = .inAppPurchase(index)
+                receipt.inApp.append(decodePurchase(field, index: index))
+            } else if let spec = field.spec, !spec.repeatable {
+                checkDuplicate(field, seen: &seen[field.type], fields: receipt.fields)
+            }
+            receipt.fields.append(field)
+        }
+        checkMissing(seen: seen, required: ReceiptSchema.required(at: .app), set: set,
+                     what: "the receipt", level: .app)
+        return receipt
+    }
+
+    private mutating func decodePurchase(_ field: ReceiptField, index: Int) -> InAppPurchase {
+        var purchase = InAppPurchase(index: index, attributeNode: field.attributeNode, setNode: nil)
+        purchase.isComplete = !isCut(field.attributeNode)
+        guard let inner = field.innerNode, tree.nodes[inner].isUniversal(17), tree.nodes[inner].isConstructed else {
+            purchase.isComplete = false
+            return purchase
+        }
+        purchase.setNode = inner
+        if isCut(inner) { purchase.isComplete = false }
+        var seen = [Int](repeating: -1, count: 22)
+        for child in tree.children(of: inner) {
+            guard let f = decodeAttribute(child, level: .inApp, inAppIndex: index) else { continue }
+            if f.spec != nil {
+                checkDuplicate(f, seen: &seen[f.type - 1701], fields: purchase.fields)
+                // The first occurrence is the one that counts.
+                if seen[f.type - 1701] == purchase.fields.count { assign(f, to: &purchase) }
+            }
+            purchase.fields.append(f)
+        }
+        checkMissing(seen: seen, required: ReceiptSchema.required(at: .inApp), set: inner,
+                     what: "in-app purchase #\(index + 1)", level: .inApp)
+        return purchase
+    }
+
+    private func assign(_ f: ReceiptField, to p: inout InAppPurchase) {
+        switch f.type {
+        case 1701: p.quantity = f.value.integer
+        case 1702: p.productID = f.value.string
+        case 1703: p.transactionID = f.value.string
+        case 1704: p.purchaseDate = f.value.date
+        case 1705: p.originalTransactionID = f.value.string
+        case 1706: p.originalPurchaseDate = f.value.date
+        case 1707: p.productType = f.value.integer
+        case 1708: p.expiresDate = f.value.date
+        case 1711: p.webOrderLineItemID = f.value.integerText
+        case 1712: p.cancellationDate = f.value.date
+        case 1713: p.isTrialPeriod = f.value.integer.map { $0 != 0 }
+        case 1719: p.isInIntroOfferPeriod = f.value.integer.map { $0 != 0 }
+        case 1720: p.cancellationReason = f.value.integer
+        case 1721: p.promotionalOfferID = f.value.string
+        default: break
+        }
+    }
+
+    /// Records the first field index of a singleton type; reports later ones.
+    private mutating func checkDuplicate(_ f: ReceiptField, seen: inout Int, fields: [ReceiptField]) {
+        if seen < 0 {
+            seen = fields.count
+            return
+        }
+        let first = fields[seen]
+        let firstOffset = tree.nodes[first.attributeNode].offset
+        findings.append(.receipt(.duplicate,
+            "\(f.spec!.label) (\(f.spec!.name)) appears more than once; the first occurrence, at offset \(firstOffset), is the one used",
+            node: f.attributeNode, in: tree))
+    }
+
+    private mutating func checkMissing(seen: [Int], required: [AttributeSpec], set: Int, what: String,
+                                       level: AttributeLevel) {
+        // A cut SET lost its tail: absent attributes are a consequence of the truncation already reported.
+        guard !isCut(set) else { return }
+        for spec in required {
+            let slot = level == .app ? spec.type : spec.type - 1701
+            if seen[slot] < 0 {
+                findings.append(.receipt(.missing,
+                    "required \(spec.label) (\(spec.name)) is missing from \(what)", node: set, in: tree))
+            }
+        }
+    }
+
+    // MARK: - One attribute
+
+    private mutating func decodeAttribute(_ node: Int, level: AttributeLevel, inAppIndex: Int?) -> ReceiptField? {
+        let n = tree.nodes[node]
+        if n.kind == .unparsed { return nil }  // the parser already reported these bytes
+        let place = level == .app ? "the payload" : "in-app purchase #\((inAppIndex ?? 0) + 1)"
+        guard n.isUniversal(16), n.isConstructed else {
+            findings.append(.receipt(.attributeMalformed,
+                "an element of \(place) is \(InnerTLV.describe(tag: firstOctet(node))), an attribute SEQUENCE was expected",
+                node: node, in: tree))
+            return nil
+        }
+        var parts: [Int] = []
+        for c in tree.children(of: node) where tree.nodes[c].kind == .tlv { parts.append(c) }
+        guard parts.count >= 1, let type = smallInteger(parts[0]) else {
+            if !isCut(node) {
+                findings.append(.receipt(.attributeMalformed,
+                    "an attribute of \(place) does not start with its type INTEGER", node: node, in: tree))
+            }
+            return nil
+        }
+        let label = ReceiptSchema.label(type: type, level: level)
+        guard parts.count >= 3 else {
+            if !isCut(node) {
+                findings.append(.receipt(.attributeMalformed,
+                    "\(label): the attribute has \(parts.count) element(s), 3 expected (type, version, value)",
+                    node: node, in: tree))
+            }
+            return nil
+        }
+        if parts.count > 3 {
+            findings.append(.receipt(.attributeMalformed,
+                "\(label): the attribute has \(parts.count) elements, 3 expected (type, version, value); the extra ones are ignored",
+                node: node, in: tree, severity: .warning))
+        }
+        let versionNode = parts[1]
+        let version = tree.nodes[versionNode].isUniversal(2) ? int64(tree.content(of: versionNode)) : nil
+        if version == nil {
+            findings.append(.receipt(.attributeMalformed,
+                "\(label): the version is \(InnerTLV.describe(tag: firstOctet(versionNode))), an INTEGER was expected",
+                node: versionNode, in: tree))
+        }
+        // The value OCTET STRING; a constructed one (BER) is accepted when it has a single segment.
+        var valueNode = parts[2]
+        if tree.nodes[valueNode].isUniversal(4) && tree.nodes[valueNode].isConstructed,
+           tree.childCount(of: valueNode) == 1, let only = tree.child(of: valueNode, at: 0),
+           tree.nodes[only].isUniversal(4), !tree.nodes[only].isConstructed {
+            valueNode = only
+        }
+        let vn = tree.nodes[valueNode]
+        guard vn.isUniversal(4), !vn.isConstructed else {
+            findings.append(.receipt(.attributeMalformed,
+                "\(label): the value is \(InnerTLV.describe(tag: firstOctet(valueNode))), a primitive OCTET STRING was expected",
+                node: valueNode, in: tree))
+            return nil
+        }
+        var inner: Int?
+        if vn.isEncapsulated, tree.hasChildren(valueNode) { inner = valueNode + 1 }
+        var field = ReceiptField(type: type, level: level, version: version, attributeNode: node,
+                                 typeNode: parts[0], versionNode: versionNode, valueNode: valueNode,
+                                 innerNode: inner, valueRange: vn.contentRange, value: .bytes, inAppIndex: inAppIndex)
+        if let spec = field.spec {
+            field.value = decodeValue(field, spec: spec)
+        }
+        return field
+    }
+
+    // MARK: - Values
+
+    private mutating func decodeValue(_ f: ReceiptField, spec: AttributeSpec) -> FieldValue {
+        let range = f.valueRange
+        switch spec.expected {
+        case .bytes:
+            return .bytes
+        case .fixedBytes(let count):
+            if range.count != count {
+                findings.append(.receipt(.wrongType,
+                    "\(spec.label): value is \(range.count) raw byte(s), \(count) raw bytes (\(spec.name)) were expected",
+                    node: f.valueNode!, in: tree))
+            }
+            return .bytes
+        default:
+            break
+        }
+        let expectedTag = spec.expected.tagByte!
+        // The inner TLV: the parser's node when it expanded the value, else a header read here.
+        var tag: UInt8?
+        var content: Range<Int>?
+        var cut = false
+        if let inner = f.innerNode {
+            let n = tree.nodes[inner]
+            if n.kind == .tlv {
+                tag = bytes[Int(n.offset)]
+                content = n.contentRange
+                cut = isCut(inner)
+            }
+            if tree.nodes[inner].subtreeEnd < tree.nodes[f.valueNode!].subtreeEnd {
+                findings.append(.receipt(.wrongType,
+                    "\(spec.label): the value holds more than one element, \(spec.expected.description) was expected",
+                    node: f.valueNode!, in: tree))
+            }
+        } else if let header = InnerTLV.read(bytes, at: range.lowerBound, limit: range.upperBound),
+                  header.fits, !header.indefinite || header.isConstructed {
+            tag = header.tag
+            content = header.contentStart..<header.contentEnd
+            cut = isCut(f.valueNode!)
+            if header.tag == expectedTag && (header.contentEnd == range.upperBound || header.indefinite) {
+                needsPurposefulParse = true
+            }
+        }
+        let pinned = f.innerNode ?? f.valueNode!
+        guard let tag, let content else {
+            if !isCut(f.valueNode!) {
+                let what = range.isEmpty ? "empty" : "not an ASN.1 element (\(range.count) raw byte(s))"
+                findings.append(.receipt(.wrongType,
+                    "\(spec.label): value is \(what), \(spec.expected.description) was expected",
+                    node: pinned, in: tree))
+            }
+            return .invalid("not \(spec.expected.description)")
+        }
+        if tag != expectedTag {
+            findings.append(.receipt(.wrongType,
+                "\(spec.label): value is \(InnerTLV.describe(tag: tag)), \(spec.expected.description) was expected",
+                node: pinned, in: tree))
+            // Still show what is there when it is text of another string type.
+            guard isStringTag(tag), spec.expected != .integer, spec.expected != .flag, spec.expected != .inAppSet else {
+                return .invalid("\(InnerTLV.describe(tag: tag)) instead of \(spec.expected.description)")
+            }
+        }
+        let slice = bytes[content]
+        switch spec.expected {
+        case .utf8String, .ia5String:
+            return .string(String(decoding: slice, as: UTF8.self))
+        case .integer, .flag:
+            if slice.isEmpty { return .invalid("an empty INTEGER") }
+            if let v = int64(slice) { return .integer(v) }
+            return .bigInteger(ReceiptDecoder.decimal(slice))
+        case .date:
+            switch ReceiptDate.parse(slice) {
+            case .date(let d): return .date(d)
+            case .absent: return .absentDate
+            case .invalid(let why):
+                let text = String(decoding: slice, as: UTF8.self)
+                if !cut {
+                    findings.append(.receipt(.dateInvalid,
+                        "\(spec.label) (\(spec.name)): '\(text)' is not an RFC 3339 date: \(why)",
+                        node: pinned, in: tree))
+                }
+                return .invalid("not an RFC 3339 date: \(why)")
+            }
+        case .inAppSet:
+            return .bytes  // replaced by .inAppPurchase by the caller
+        case .bytes, .fixedBytes:
+            return .bytes
+        }
+    }
+
+    private func isStringTag(_ tag: UInt8) -> Bool {
+        [0x0C, 0x12, 0x13, 0x14, 0x16, 0x1A, 0x1B, 0x1E].contains(tag)
+    }
+
+    private func firstOctet(_ node: Int) -> UInt8 {
+        let n = tree.nodes[node]
+        return n.kind == .tlv && Int(n.offset) < bytes.count ? bytes[Int(n.offset)] : 0
+    }
+
+    /// An INTEGER node's value when it fits in an Int.
+    private func smallInteger(_ node: Int) -> Int? {
+        guard tree.nodes[node].isUniversal(2), !tree.nodes[node].isConstructed else { return nil }
+        return int64(tree.content(of: node)).flatMap { Int(exactly: $0) }
+    }
+
+    private func int64(_ content: ArraySlice<UInt8>) -> Int64? {
+        guard let first = content.first, content.count <= 8 else { return nil }
+        var value: Int64 = first & 0x80 != 0 ? -1 : 0
+        for octet in content { value = (value << 8) | Int64(octet) }
+        return value
+    }
+
+    /// Decimal text of a two's-complement big-endian integer of any size.
+    static func decimal(_ content: ArraySlice<UInt8>) -> String {
+        guard let first = content.first else { return "0" }
+        let negative = first & 0x80 != 0
+        var magnitude = Array(content)
+        if negative {
+            for i in magnitude.indices { magnitude[i] = ~magnitude[i] }
+            var i = magnitude.count - 1
+            while i >= 0 {
+                magnitude[i] &+= 1
+                if magnitude[i] != 0 { break }
+                i -= 1
+            }
+        }
+        var digits: [UInt8] = []
+        var number = Array(magnitude.drop { $0 == 0 })
+        while !number.isEmpty {
+            var remainder = 0
+            var quotient: [UInt8] = []
+            for byte in number {
+                let current = remainder * 256 + Int(byte)
+                let q = current / 10
+                remainder = current % 10
+                if !(quotient.isEmpty && q == 0) { quotient.append(UInt8(q)) }
+            }
+            digits.append(UInt8(remainder))
+            number = quotient
+        }
+        let text = digits.isEmpty ? "0" : String(digits.reversed().map { Character(String($0)) })
+        return negative ? "-" + text : text
+    }
+
+}

@@ -1,0 +1,189 @@
+import ASN1Lenient
+import Foundation
+
+/// The `json` command's document: a `receipt` object shaped like Apple's verifyReceipt response
+/// (numbers as strings, `_ms` epoch-millisecond strings, dates `2015-05-23 12:18:09 Etc/GMT`, `_pst`
+/// forms in America/Los_Angeles, flags "true"/"false", absent fields omitted), beside it
+/// `validation`, `verdict`, `unlisted_attributes`, `findings` and `source` (input offset and
+/// length of every field's value bytes: `bundle_id`, `in_app[0]`, `in_app[0].product_id`, …).
+/// Keys are sorted so the output is stable.
+public enum ReceiptJSON {
+    /// Describes the input in the document's `input` object.
+    public struct InputInfo: Sendable {
+        public var name: String
+        public var encoding: String
+        public init(name: String, encoding: String) {
+            self.name = name
+            self.encoding = encoding
+        }
+    }
+
+    public static func document(_ a: ReceiptAnalysis, input: InputInfo? = nil) -> [String: Any] {
+        var doc: [String: Any] = [:]
+        var source: [String: Any] = [:]
+        doc["receipt"] = a.receipt.map { receiptObject($0, a, source: &source) } ?? [String: Any]()
+        doc["source"] = source
+        doc["validation"] = a.validationSteps.map(stepObject)
+        doc["verdict"] = ["valid": a.verdict.isValid, "summary": a.verdict.summary, "reasons": a.verdict.reasons] as [String: Any]
+        doc["unlisted_attributes"] = a.receipt.map { unlisted($0, a) } ?? []
+        doc["findings"] = a.allDiagnostics.map(findingObject)
+        var inputObject: [String: Any] = ["size": a.tree.bytes.count]
+        if let input {
+            inputObject["name"] = input.name
+            inputObject["encoding"] = input.encoding
+        }
+        if let c = a.container {
+            inputObject["container"] = c.isBER ? "BER" : "DER"
+            if let chunk = c.payloadChunks.first, c.payloadChunks.count == 1 {
+                let n = a.tree.nodes[chunk]
+                inputObject["payload"] = ["offset": n.contentStart, "length": Int(n.contentLength)]
+            }
+        }
+        doc["input"] = inputObject
+        return doc
+    }
+
+    /// The document as pretty-printed JSON with sorted keys. Characters a terminal would act on
+    /// (bidi overrides, zero-width characters, C1 controls) are written as `\u` escapes too.
+    public static func text(_ a: ReceiptAnalysis, input: InputInfo? = nil) -> String {
+        serialize(document(a, input: input))
+    }
+
+    public static func serialize(_ object: Any) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object,
+                                                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let raw = String(decoding: data, as: UTF8.self)
+        var out = ""
+        out.reserveCapacity(raw.utf8.count)
+        for scalar in raw.unicodeScalars {
+            if scalar.value >= 0x7F && TerminalSafe.mustEscape(scalar) {
+                for unit in String(scalar).utf16 { out += String(format: "\\u%04x", unit) }
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\n"
+    }
+
+    // MARK: - receipt
+
+    static func receiptObject(_ r: Receipt, _ a: ReceiptAnalysis, source: inout [String: Any]) -> [String: Any] {
+        var o: [String: Any] = [:]
+        var seen = Set<Int>()
+        for f in r.fields {
+            guard let spec = f.spec, let key = spec.jsonKey, f.type != 17, seen.insert(f.type).inserted else { continue }
+            if put(f, key: key, into: &o) { source[key] = range(f, a) }
+        }
+        var purchases: [[String: Any]] = []
+        for p in r.inApp {
+            var po: [String: Any] = [:]
+            var seenInApp = Set<Int>()
+            for f in p.fields {
+                guard let spec = f.spec, let key = spec.jsonKey, seenInApp.insert(f.type).inserted else { continue }
+                if put(f, key: key, into: &po) { source["in_app[\(p.index)].\(key)"] = range(f, a) }
+            }
+            if let attr = r.fields.first(where: { $0.attributeNode == p.attributeNode }) {
+                source["in_app[\(p.index)]"] = range(attr, a)
+            }
+            purchases.append(po)
+        }
+        o["in_app"] = purchases
+        return o
+    }
+
+    /// Writes a field in verifyReceipt's conventions; false when it is absent or unreadable.
+    static func put(_ f: ReceiptField, key: String, into o: inout [String: Any]) -> Bool {
+        switch f.value {
+        case .string(let s):
+            o[key] = s
+        case .integer(let v):
+            if f.spec?.expected == .flag { o[key] = v != 0 ? "true" : "false" } else { o[key] = String(v) }
+        case .bigInteger(let s):
+            o[key] = s
+        case .date(let d):
+            o[key] = d.gmtString
+            o[key + "_ms"] = d.millisecondsString
+            o[key + "_pst"] = d.pstString
+        case .absentDate, .bytes, .inAppPurchase, .invalid:
+            return false
+        }
+        return true
+    }
+
+    static func range(_ f: ReceiptField, _ a: ReceiptAnalysis) -> [String: Int] {
+        let r = a.fileRange(f.valueRange)
+        return ["offset": r.lowerBound, "length": r.count]
+    }
+
+    // MARK: - the rest
+
+    static func stepObject(_ s: ValidationStep) -> [String: Any] {
+        var o: [String: Any] = ["id": s.id, "title": s.title, "details": s.details]
+        switch s.status {
+        case .passed: o["status"] = "passed"
+        case .failed(let why): o["status"] = "failed"; o["reason"] = why
+        case .notChecked(let why): o["status"] = "not-checked"; o["reason"] = why
+        }
+        return o
+    }
+
+    static func unlisted(_ r: Receipt, _ a: ReceiptAnalysis) -> [[String: Any]] {
+        r.unlistedFields.map { f in
+            var o: [String: Any] = ["type": f.type, "level": f.level == .app ? "app" : "in_app"]
+            if let v = f.version { o["version"] = v }
+            if let i = f.inAppIndex { o["in_app_index"] = i }
+            let range = a.fileRange(f.valueRange)
+            o["offset"] = range.lowerBound
+            o["length"] = range.count
+            let raw = r.raw(f)
+            o["value_hex"] = raw.map { String(format: "%02x", $0) }.joined()
+            if let inner = InnerValue.describe(f, in: a.receiptTree) { o["inner"] = inner }
+            return o
+        }
+    }
+
+    static func findingObject(_ d: Diagnostic) -> [String: Any] {
+        ["severity": d.severity.description, "code": d.code, "message": d.message, "offset": d.offset, "length": d.length]
+    }
+}
+
+/// The inner value of an unlisted attribute, where its bytes parse as one ASN.1 element.
+public enum InnerValue {
+    /// `{"asn1_type": "INTEGER", "value": "3"}`, or nil when the bytes are not one element.
+    public static func describe(_ f: ReceiptField, in tree: Tree) -> [String: String]? {
+        guard let inner = f.innerNode else { return nil }
+        var o = ["asn1_type": tree.tagName(of: inner)]
+        if let text = text(of: inner, in: tree) { o["value"] = text }
+        return o
+    }
+
+    /// A short text for a primitive value: the number, the string, the OID; nil for constructed ones.
+    public static func text(of node: Int, in tree: Tree) -> String? {
+        switch tree.value(of: node) {
+        case .integer(let decimal, _)?: return decimal
+        case .string(let s, _)?: return s
+        case .boolean(let b)?: return b ? "TRUE" : "FALSE"
+        case .objectIdentifier(let dotted, _)?: return dotted
+        case .time(let raw, _)?: return raw
+        case .null?: return "NULL"
+        default: return nil
+        }
+    }
+}
+
+extension ReceiptAnalysis {
+    /// Every diagnostic in the input's terms: the tree's (parser and receipt findings) and, for a
+    /// reassembled payload, the payload parser's own diagnostics mapped to input offsets.
+    public var allDiagnostics: [Diagnostic] {
+        guard let payload = payloadTree, let map = payloadMap else { return tree.diagnostics }
+        var out = tree.diagnostics
+        for var d in payload.diagnostics where !d.code.hasPrefix("receipt-") && !d.code.hasPrefix("pkcs7-") {
+            let r = map.fileRange(d.range)
+            d.offset = r.lowerBound
+            d.length = r.count
+            d.node = container?.payloadChunks.first { tree.nodes[$0].contentRange.contains(r.lowerBound) } ?? container?.payloadString
+            out.append(d)
+        }
+        return out
+    }
+}

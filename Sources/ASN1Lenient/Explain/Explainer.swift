@@ -51,7 +51,7 @@ public enum Explainer {
 
         if node.kind == .unparsed {
             lines.append(ExplanationLine(.content,
-                "\(NumberText.grouped(Int(node.contentLength))) byte(s) that cannot be read as identifier, length and content; the diagnostic below says why",
+                "\(ValueText.byteCount(Int(node.contentLength))) that cannot be read as identifier, length and content; the diagnostic below says why",
                 range: node.contentRange))
         } else {
             lines += identifierLines(tree, node)
@@ -173,7 +173,7 @@ public enum Explainer {
         }
         let count = Int(first & 0x7F)
         lines.append(ExplanationLine(.length,
-            prefix + "bit 8 = 1 → long form: the next \(count) octet\(count == 1 ? "" : "s") hold the length",
+            prefix + "bit 8 = 1 → long form: the next \(count == 1 ? "octet holds" : "\(count) octets hold") the length",
             range: firstIndex..<(firstIndex + 1)))
         let octets = tree.bytes[(firstIndex + 1)..<range.upperBound]
         if !octets.isEmpty {
@@ -215,14 +215,18 @@ public enum Explainer {
                 range: range))
             return lines
         }
+        let children = tree.childCount(of: index)
+        let encapsulates = "it encapsulates \(children) element\(children == 1 ? "" : "s") (shown as children)"
         var meaning: String
         switch tree.value(of: index) {
         case .boolean(let b)?: meaning = "BOOLEAN \(b ? "TRUE" : "FALSE") (DER: 0xFF is TRUE, 0x00 is FALSE)"
         case .integer?: meaning = "two's-complement big-endian integer: \(value)"
-        case .bitString(let unused, _)?:
-            meaning = "first octet = \(unused) unused bit\(unused == 1 ? "" : "s") in the last octet; then the bits: \(value)"
-        case .octets?: meaning = value
-        case .null?: meaning = "NULL has no content"
+        case .bitString(let unused, let bits)?:
+            meaning = "first octet = \(unused) unused bit\(unused == 1 ? "" : "s") in the last octet, then \(ValueText.byteCount(bits.count)) of bits"
+            meaning += node.isEncapsulated ? " that are themselves DER/BER: \(encapsulates)" : ": " + ValueText.hex(bits[...], limit: 16)
+        case .octets?:
+            meaning = node.isEncapsulated ? "bytes that are themselves DER/BER: \(encapsulates)" : value
+        case .null?: meaning = range.isEmpty ? "NULL has no content" : "NULL must have no content, yet has some: \(ValueText.bytesSummary(tree.content(of: index)))"
         case .objectIdentifier(let dotted, let name)?:
             meaning = "object identifier \(dotted)" + (name.map { " = \($0)" } ?? " (not in the name table)")
                 + "; the first octet packs the first two arcs as 40 × X + Y, then each arc is base 128"
@@ -232,13 +236,6 @@ public enum Explainer {
         case nil: meaning = value
         }
         lines.append(ExplanationLine(.content, "\(size) octet\(range.count == 1 ? "" : "s"): \(meaning)", range: range))
-        if node.isEncapsulated {
-            let children = tree.childCount(of: index)
-            let start = node.isUniversal(3) ? range.lowerBound + 1 : range.lowerBound
-            lines.append(ExplanationLine(.content,
-                "the content is itself DER/BER: it encapsulates \(children) element\(children == 1 ? "" : "s") (shown as children)",
-                range: start..<range.upperBound))
-        }
         return lines
     }
 }

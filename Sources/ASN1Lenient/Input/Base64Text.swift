@@ -12,7 +12,7 @@ public enum Base64Text {
         public var problem: String
     }
 
-    public struct Decoded: Sendable {
+    public struct Decoded: Sendable, Equatable {
         public var bytes: [UInt8]
         /// Number of base64 characters, padding included, whitespace excluded.
         public var characters: Int
@@ -48,7 +48,6 @@ public enum Base64Text {
         var position = 0  // characters in the current group of four
         var characters = 0
         var padding = 0
-        var paddingStart = -1
         var urlSafe = false
         for i in range {
             let b = text[i]
@@ -62,7 +61,6 @@ public enum Base64Text {
                 if position < 2 && padding == 0 {
                     return .failure(Failure(offset: i, problem: "unexpected '=' padding after \(position) character(s) of a group of four"))
                 }
-                if padding == 0 { paddingStart = i }
                 padding += 1
                 if position + padding > 4 {
                     return .failure(Failure(offset: i, problem: "too much '=' padding (the group of four is already complete)"))
@@ -70,7 +68,7 @@ public enum Base64Text {
                 continue
             }
             if padding > 0 {
-                return .failure(Failure(offset: i, problem: "data continues after the '=' padding at text offset \(NumberText.grouped(paddingStart))"))
+                return .failure(Failure(offset: i, problem: "unexpected \(describe(text, at: i)) after the '=' padding"))
             }
             if b == UInt8(ascii: "-") || b == UInt8(ascii: "_") { urlSafe = true }
             quad = (quad << 6) | UInt32(v)

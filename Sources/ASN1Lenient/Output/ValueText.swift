@@ -39,10 +39,10 @@ public enum ValueText {
             return decimal
         case .bitString(let unused, let bytes):
             let unusedText = unused == 0 ? "" : ", \(unused) unused bit\(unused == 1 ? "" : "s")"
-            if node.isEncapsulated { return "(\(NumberText.grouped(bytes.count)) bytes\(unusedText))" }
-            return "(\(NumberText.grouped(bytes.count)) bytes\(unusedText)) " + hex(bytes[...], limit: limits.hexBytes)
+            if node.isEncapsulated { return "(\(byteCount(bytes.count))\(unusedText))" }
+            return "(\(byteCount(bytes.count))\(unusedText)) " + hex(bytes[...], limit: limits.hexBytes)
         case .octets(let bytes):
-            if node.isEncapsulated { return "(\(NumberText.grouped(bytes.count)) bytes)" }
+            if node.isEncapsulated { return "(\(byteCount(bytes.count)))" }
             return bytesSummary(bytes[...], limits: limits)
         case .null:
             return ""
@@ -62,12 +62,15 @@ public enum ValueText {
     /// when every byte is printable ASCII.
     public static func bytesSummary(_ bytes: ArraySlice<UInt8>, limits: Limits = .standard) -> String {
         if bytes.isEmpty { return "(0 bytes)" }
-        var text = "(\(NumberText.grouped(bytes.count)) byte\(bytes.count == 1 ? "" : "s")) " + hex(bytes, limit: limits.hexBytes)
+        var text = "(\(byteCount(bytes.count))) " + hex(bytes, limit: limits.hexBytes)
         if bytes.count >= 2 && bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
             text += " " + quoted(String(decoding: bytes, as: UTF8.self), limit: limits.characters)
         }
         return text
     }
+
+    /// "1 byte", "5,162 bytes".
+    public static func byteCount(_ n: Int) -> String { n == 1 ? "1 byte" : "\(NumberText.grouped(n)) bytes" }
 
     /// Upper-case hex without separators, cut after `limit` bytes with "…".
     public static func hex(_ bytes: ArraySlice<UInt8>, limit: Int = Int.max) -> String {

@@ -119,8 +119,10 @@ public struct ReceiptOverlay: Sendable {
     public var summary: [SummaryLine]
     public var steps: [ValidationStep]
     public var activeSubscriptions: [String]
-    /// One short word or phrase for the status bar: "valid", "INVALID (signature)", "not verified".
+    /// One short word or phrase for the status bar: "valid", "INVALID (chain)", "not verified".
     public var verdict: String
+    /// The receipt module's whole verdict sentence, for the summary view.
+    public var verdictDetail: String = ""
     /// True when the verdict is a failure (the status bar shows it in the error style).
     public var verdictFailed: Bool
     /// Nodes to expand by default (container → payload → attribute SET); attribute SEQUENCEs stay collapsed.

@@ -287,7 +287,7 @@ extension AppState {
         let l = layout
         switch mode {
         case .summary:
-            let lines = SummaryView.lines(self).count
+            let lines = SummaryView.wrapped(self, width: (l.main?.width ?? 2) - 1).count
             let height = l.main?.height ?? 1
             summaryScroll = max(0, min(summaryScroll + delta, max(0, lines - height)))
         default:
@@ -450,7 +450,8 @@ extension AppState {
             var steps = 0
             while steps < row, let next = nextVisible(node) { node = next; steps += 1 }
             guard steps == row else { return }
-            let glyphX = r.x + TreePane.glyphColumn(depth: Int(tree.nodes[node].depth), width: r.width)
+            let unit = TreePane.indentUnit(rows: visibleRows(count: r.height), tree: tree, width: r.width)
+            let glyphX = r.x + TreePane.glyphColumn(depth: Int(tree.nodes[node].depth), unit: unit, width: r.width)
             if x == glyphX && hasChildren(node) { expanded[node].toggle() }
             select(node, expand: false)
             return

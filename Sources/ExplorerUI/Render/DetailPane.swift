@@ -30,7 +30,9 @@ public enum DetailPane {
         }
         let explanation = Explainer.explain(state.tree, node: index, extra: extra)
         out.append(StyledLine("node \(index)" + glyphs.separator + "path " + state.pathText(index, ascii: state.ascii), .dim))
-        for line in explanation {
+        // Most important first: the heading, the node's diagnostics, the receipt meaning; then the
+        // byte-by-byte explanation. Every line is one of the lines `explain` prints.
+        func add(_ line: ExplanationLine) {
             let style: StyleClass
             switch line.section {
             case .heading: style = .title
@@ -47,16 +49,16 @@ public enum DetailPane {
             }
             out.append(contentsOf: wrap(UIText.guardDisplay(text), width: width, style: style, indent: line.section == .heading ? 0 : 17))
         }
+        for line in explanation where line.section == .heading { add(line) }
+        for line in explanation where line.section == .diagnostic { add(line) }
         if let meaning = state.receipt?.meaning(of: index) {
-            out.append(StyledLine(""))
-            out.append(StyledLine("Receipt", .title))
             var fields: [(String, String)] = []
-            if let name = meaning.fieldName { fields.append(("field", name)) }
-            if let purpose = meaning.purpose { fields.append(("purpose", purpose)) }
-            if let value = meaning.decodedValue { fields.append(("value", value)) }
+            if let name = meaning.fieldName { fields.append(("receipt field", name)) }
+            if let value = meaning.decodedValue { fields.append(("decoded value", value)) }
             if let raw = meaning.rawDate { fields.append(("date as written", raw)) }
             if let parsed = meaning.parsedDate { fields.append(("date (UTC)", parsed)) }
-            if fields.isEmpty { fields.append(("meaning", meaning.label)) }
+            if let purpose = meaning.purpose { fields.append(("what it is for", purpose)) }
+            if fields.isEmpty { fields.append(("receipt", meaning.label)) }
             for (label, value) in fields {
                 let text = label + String(repeating: " ", count: max(1, 17 - label.count)) + value
                 out.append(contentsOf: wrap(UIText.guardDisplay(text), width: width, style: .meaning, indent: 17))
@@ -65,6 +67,7 @@ public enum DetailPane {
                 out.append(contentsOf: wrap(UIText.guardDisplay(note), width: width, style: .plain, indent: 2))
             }
         }
+        for line in explanation where line.section != .heading && line.section != .diagnostic { add(line) }
         return out
     }
 

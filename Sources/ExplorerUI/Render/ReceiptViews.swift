@@ -33,12 +33,18 @@ public enum SummaryView {
         if receipt.activeSubscriptions.isEmpty { out.append(StyledLine("  none", .dim)) }
         for s in receipt.activeSubscriptions { out.append(StyledLine("  " + UIText.guardDisplay(s))) }
         out.append(StyledLine(""))
-        out.append(StyledLine("Verdict: " + UIText.guardDisplay(receipt.verdict), receipt.verdictFailed ? .fail : .ok))
+        let detail = receipt.verdictDetail.isEmpty ? receipt.verdict : receipt.verdictDetail
+        out.append(StyledLine("Verdict: " + UIText.guardDisplay(detail), receipt.verdictFailed ? .fail : .ok))
         return out
     }
 
+    /// The lines wrapped to the pane (continuations indented under the value column).
+    public static func wrapped(_ state: AppState, width: Int) -> [StyledLine] {
+        lines(state).flatMap { DetailPane.wrap($0.text, width: width, style: $0.style, indent: 8) }
+    }
+
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect) {
-        let all = lines(state)
+        let all = wrapped(state, width: rect.width - 1)
         let scroll = min(state.summaryScroll, max(0, all.count - rect.height))
         for r in 0..<rect.height where scroll + r < all.count {
             let line = all[scroll + r]
@@ -53,17 +59,20 @@ public enum PurchaseTable {
     /// the columns in priority order up to what their widest value needs.
     static func widths(_ state: AppState, width: Int) -> [Int] {
         let columns = PurchaseRow.Column.allCases
-        let desired = state.tableWidths
         let minimum = [3, 10, 8, 8, 10, 10, 3, 5]
-        var widths = zip(columns.indices, columns).map { i, c in max(minimum[i], min(desired[i], c.title.count + 2)) }
-        widths = widths.indices.map { min(widths[$0], max(minimum[$0], desired[$0])) }
-        var room = width - (columns.count - 1) - widths.reduce(0, +)
-        for i in [1, 4, 5, 2, 3, 7, 6, 0] where room > 0 {
-            let grow = min(room, max(0, desired[i] - widths[i]))
-            widths[i] += grow
-            room -= grow
+        // Start from what each column's widest value needs (at least its title), then shrink the
+        // least important columns first, down to their minimums; spare room goes to the product id.
+        var widths = columns.indices.map { max(state.tableWidths[$0], columns[$0].title.count + 1, minimum[$0]) }
+        var excess = widths.reduce(0, +) + (columns.count - 1) - width
+        // Product ids give way first down to 24 columns, then ids, flags and dates, then the rest.
+        let stages: [(Int, Int)] = [(1, 24), (3, minimum[3]), (2, minimum[2]), (7, minimum[7]), (5, 16), (4, 16),
+                                    (5, minimum[5]), (4, minimum[4]), (1, minimum[1]), (6, minimum[6]), (0, minimum[0])]
+        for (i, floor) in stages where excess > 0 && widths[i] > floor {
+            let cut = min(excess, widths[i] - floor)
+            widths[i] -= cut
+            excess -= cut
         }
-        if room > 0 { widths[1] += room }
+        if excess < 0 { widths[1] -= excess }
         return widths
     }
 
@@ -97,10 +106,34 @@ public enum PurchaseTable {
             var x = rect.x
             for (i, column) in columns.enumerated() {
                 let numeric = column == .number || column == .quantity
-                let text = glyphs.pad(UIText.guardDisplay(row.text(column)), widths[i], right: numeric)
+                let text = glyphs.pad(PurchaseTable.cellText(UIText.guardDisplay(row.text(column)), column, widths[i], glyphs),
+                                      widths[i], right: numeric)
                 grid.put(text, x: x, y: y, style: style, maxWidth: max(0, rect.x + rect.width - x))
                 x += widths[i] + 1
             }
+        }
+    }
+}
+
+extension PurchaseTable {
+    /// A cell's text for a column narrower than it: dates keep their leading part (`2024-03-01`,
+    /// `2024-03-01 12:00`), product and transaction ids their distinguishing tail (`…00000012`).
+    static func cellText(_ text: String, _ column: PurchaseRow.Column, _ width: Int, _ glyphs: Glyphs) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count > width else { return text }
+        switch column {
+        case .purchaseDate, .expiresDate:
+            if width >= 16, scalars.count >= 16, scalars[10] == "T" {
+                return String(String.UnicodeScalarView(scalars[0..<10])) + " " + String(String.UnicodeScalarView(scalars[11..<16]))
+            }
+            if width >= 10 { return String(String.UnicodeScalarView(scalars[0..<10])) }
+            return glyphs.fit(text, width)
+        case .transactionID, .originalTransactionID, .productID:
+            let mark = glyphs.ellipsis.unicodeScalars.count
+            guard width > mark else { return glyphs.fit(text, width) }
+            return glyphs.ellipsis + String(String.UnicodeScalarView(scalars.suffix(width - mark)))
+        default:
+            return glyphs.fit(text, width)
         }
     }
 }

@@ -190,25 +190,35 @@ public enum StatusBar {
             return
         }
         let f = state.facts
-        var right = "\(f.errorCount) error\(f.errorCount == 1 ? "" : "s")" + g.separator
-            + "\(f.notDERCount) not-DER" + g.separator + "\(f.warningCount) warning\(f.warningCount == 1 ? "" : "s")"
+        // Right: the counts (compact when narrow) and the verdict. Left: file, size, encoding, the
+        // selection's offset and path; the least important segments go first when space is short.
+        let wide = size.width >= Layout.wideThreshold
+        var right = wide
+            ? "\(f.errorCount) error\(f.errorCount == 1 ? "" : "s")" + g.separator + "\(f.notDERCount) not-DER" + g.separator
+                + "\(f.warningCount) warning\(f.warningCount == 1 ? "" : "s")"
+            : "\(f.errorCount) err \(f.notDERCount) der \(f.warningCount) warn"
         if let receipt = state.receipt { right += g.separator + UIText.guardDisplay(receipt.verdict) }
         right += " "
-        var left = " " + UIText.escape(state.fileName) + g.separator + groupedNumber(state.fileSize) + " B" + g.separator
-            + UIText.escape(state.encoding)
+        var segments = [UIText.escape(state.fileName), groupedNumber(state.fileSize) + " B", UIText.escape(state.encoding)]
         if state.selection >= 0 {
             let node = state.tree.nodes[state.selection]
             let offset = state.offsetBase == .hex ? "0x" + String(node.offset, radix: 16, uppercase: true) : "\(node.offset)"
-            left += g.separator + "@" + offset + g.separator + state.pathText(state.selection, ascii: state.ascii)
+            segments.append("@" + offset)
+            segments.append(state.pathText(state.selection, ascii: state.ascii))
         }
         let rightWidth = right.unicodeScalars.count
         let bad = f.errorCount > 0 || (state.receipt?.verdictFailed ?? false)
-        if rightWidth + 10 <= size.width {
-            grid.put(right, x: size.width - rightWidth, y: y, style: Theme.style(bad ? .statusError : .statusBar, color: color))
-            grid.put(g.fit(left, size.width - rightWidth - 1), x: 0, y: y, style: bar)
-        } else {
-            grid.put(g.fit(left, size.width), x: 0, y: y, style: bar)
+        let room = rightWidth + 20 <= size.width ? size.width - rightWidth - 1 : size.width
+        var left = " " + segments.joined(separator: g.separator)
+        // Drop the path, then the encoding, before truncating the file name.
+        for drop in [4, 2] where left.unicodeScalars.count > room && segments.count > drop {
+            segments.remove(at: drop)
+            left = " " + segments.joined(separator: g.separator)
         }
+        if rightWidth + 20 <= size.width {
+            grid.put(right, x: size.width - rightWidth, y: y, style: Theme.style(bad ? .statusError : .statusBar, color: color))
+        }
+        grid.put(g.fit(left, room), x: 0, y: y, style: bar)
     }
 
     static func groupedNumber(_ n: Int) -> String {

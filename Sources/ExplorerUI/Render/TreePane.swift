@@ -4,15 +4,23 @@ import ASN1Lenient
 /// receipt meaning. Only the rows on screen are looked at.
 public enum TreePane {
     /// Column (relative to the pane) of a row's expand glyph: after the marker and the indentation.
-    public static func glyphColumn(depth: Int, width: Int) -> Int { 2 + indent(depth: depth, width: width) }
+    public static func glyphColumn(depth: Int, unit: Int, width: Int) -> Int { 2 + indent(depth: depth, unit: unit, width: width) }
 
-    /// Two columns per level, capped at a third of the pane so deep trees stay readable.
-    static func indent(depth: Int, width: Int) -> Int { min(depth * 2, max(0, width / 3)) }
+    /// Columns per nesting level for the rows on screen: two, or one when the deepest row would
+    /// otherwise use more than a quarter of the pane (the same for every row, so levels stay aligned).
+    public static func indentUnit(rows: [Int], tree: Tree, width: Int) -> Int {
+        var deepest = 0
+        for node in rows { deepest = max(deepest, Int(tree.nodes[node].depth)) }
+        return deepest * 2 <= width / 4 ? 2 : 1
+    }
+
+    static func indent(depth: Int, unit: Int, width: Int) -> Int { min(depth * unit, max(0, width / 2)) }
 
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, glyphs: Glyphs) {
         let color = state.color
         let focused = state.focus == .tree && state.mode == .tree
         let rows = state.visibleRows(count: rect.height)
+        let unit = indentUnit(rows: rows, tree: state.tree, width: rect.width)
         for (i, node) in rows.enumerated() {
             let y = rect.y + i
             let selected = node == state.selection
@@ -27,7 +35,7 @@ public enum TreePane {
                 grid.put(notDER ? "~" : "!", x: x, y: y, style: st(notDER ? .markerNotDER : .markerError))
             }
             x += 2
-            x += indent(depth: Int(state.tree.nodes[node].depth), width: rect.width)
+            x += indent(depth: Int(state.tree.nodes[node].depth), unit: unit, width: rect.width)
             if state.hasChildren(node) {
                 grid.put(state.isOpen(node) ? glyphs.expanded : glyphs.collapsed, x: x, y: y, style: st(.plain), maxWidth: limit - x)
             }
@@ -65,6 +73,9 @@ public enum TreePane {
             return (unused != 0 ? "unused \(unused): " : "") + hexPreview(content.dropFirst(), maxBytes: 16)
         case 4:
             return hexPreview(content, maxBytes: 16)
+        case 12:
+            // Show invalid UTF-8 byte by byte (`\xc3`), never as a replacement character.
+            return "\"" + UIText.escape(utf8: content.prefix(max(16, maxLength * 2))) + "\""
         default:
             guard content.count <= 4096 else { return "(\(content.count) bytes)" }
             guard let value = tree.value(of: index) else { return hexPreview(content, maxBytes: 16) }

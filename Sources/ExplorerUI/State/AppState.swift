@@ -121,7 +121,16 @@ public struct AppState: Sendable {
         self.selection = tree.count > 0 ? 0 : -1
         self.tableOrder = Array(0..<(receipt?.purchases.count ?? 0))
         applyDefaultExpansion()
-        if let initial = receipt?.initialSelection, initial >= 0, initial < tree.count { select(initial, expand: true) }
+        if let initial = receipt?.initialSelection, initial >= 0, initial < tree.count {
+            select(initial, expand: true)
+            // Show the container from the top when the payload sits in the upper half of the pane;
+            // otherwise a little context above it, never the payload pinned to the bottom.
+            let height = Layout(size: screen, state: self).tree?.height ?? 1
+            treeTop = 0
+            var row = 0, current = 0
+            while current != selection, row < height, let next = nextVisible(current) { current = next; row += 1 }
+            if current != selection || row >= height / 2 { treeTop = backward(selection, 2) }
+        }
         ensureSelectionVisible()
     }
 

@@ -60,6 +60,8 @@ public enum Search {
                         hits.append(index)
                     }
                 case 4, 3:
+                    // An encapsulating string's bytes are its children's: they match on their own.
+                    if node.isEncapsulated { break }
                     if !hexNeedle.isEmpty, content.count <= 4096, containsHex(content, hexNeedle) { hits.append(index) }
                     else if node.tagNumber == 4, content.count <= 4096, containsFolded(content, needle) { hits.append(index) }
                 case 1:

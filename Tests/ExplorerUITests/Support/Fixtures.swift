@@ -1,5 +1,6 @@
 import ASN1Lenient
 import ReceiptKit
+import Foundation
 @testable import ExplorerUI
 
 enum Fixtures {
@@ -28,17 +29,31 @@ enum Fixtures {
         return state
     }
 
+    /// Deterministic analysis: the samples' TEST root is trusted and "now" is the typical
+    /// receipt's creation date, so verdicts, expiration and active subscriptions never drift.
+    static let options: AnalysisOptions = {
+        var roots: [[UInt8]] = []
+        if let root = readFile(samplesDirectory + "/pki/test-root.cer") { roots.append(root) }
+        let now = Date(timeIntervalSince1970: 1_709_294_400)  // 2024-03-01T12:00:00Z
+        return AnalysisOptions(roots: roots, at: now, now: now)
+    }()
+
     static func state(_ bytes: [UInt8], name: String = "test.der", size: Size = Size(width: 80, height: 24)) -> AppState {
-        AppState(load: bytes, fileName: name, screen: size)
+        AppState(load: bytes, fileName: name, options: options, screen: size)
     }
 
     static func sample(size: Size = Size(width: 80, height: 24)) -> AppState {
-        AppState(load: EmbeddedSample.bytes, fileName: EmbeddedSample.name, screen: size)
+        AppState(load: EmbeddedSample.bytes, fileName: EmbeddedSample.name, options: options, screen: size)
+    }
+
+    static func sampleState(_ file: String, size: Size = Size(width: 80, height: 24)) -> AppState? {
+        guard let bytes = sampleFile(file) else { return nil }
+        return state(bytes, name: file, size: size)
     }
 
     static let samplesDirectory: String = {
         var url = #filePath
-        for _ in 0..<3 { url = String(url[..<url.lastIndex(of: "/")!]) }
+        for _ in 0..<4 { url = String(url[..<url.lastIndex(of: "/")!]) }
         return url + "/samples"
     }()
 

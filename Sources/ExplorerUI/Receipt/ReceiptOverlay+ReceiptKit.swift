@@ -1,0 +1,203 @@
+import ASN1Lenient
+import ReceiptKit
+
+extension ExplorerLoader {
+    /// Parses and analyses `bytes` with the receipt module (decoding, links, validation), and
+    /// builds the overlay when the bytes are a receipt.
+    public static func load(_ bytes: [UInt8], options: AnalysisOptions) -> (tree: Tree, receipt: ReceiptOverlay?) {
+        let analysis = ReceiptAnalyzer.analyze(bytes: bytes, options: options)
+        return (analysis.tree, ReceiptOverlay(analysis: analysis))
+    }
+}
+
+extension AppState {
+    /// Builds the state from a finished analysis (the explore command runs the analysis itself
+    /// when it has `--root`, `--device-id` … options). O(n) plus O(purchases).
+    public init(analysis: ReceiptAnalysis, fileName: String, fileSize: Int? = nil, encoding: String = "DER",
+                screen: Size = Size(width: 80, height: 24)) {
+        self.init(tree: analysis.tree, receipt: ReceiptOverlay(analysis: analysis), fileName: fileName,
+                  fileSize: fileSize, encoding: encoding, screen: screen)
+    }
+
+    /// `init(load:)` with explicit analysis options.
+    public init(load bytes: [UInt8], fileName: String, encoding: String = "DER", options: AnalysisOptions,
+                screen: Size = Size(width: 80, height: 24)) {
+        let loaded = ExplorerLoader.load(bytes, options: options)
+        self.init(tree: loaded.tree, receipt: loaded.receipt, fileName: fileName, fileSize: bytes.count,
+                  encoding: encoding, screen: screen)
+    }
+}
+
+extension ReceiptOverlay {
+    /// The overlay for an analysis; nil when the input is not a receipt (no container found).
+    /// Costs O(purchases + fields): per-node meanings are computed on demand for the rows on screen.
+    public init?(analysis: ReceiptAnalysis) {
+        guard analysis.container != nil || analysis.receipt != nil else { return nil }
+        let tree = analysis.tree
+        let receipt = analysis.receipt
+        let container = analysis.container
+        // When the payload was reassembled from several chunks, receipt node indices point into a
+        // second tree: map them to the deepest input node holding the same bytes.
+        let separate = analysis.payloadTree != nil
+        let receiptTree = analysis.receiptTree
+        func inputNode(_ node: Int?) -> Int? {
+            guard let node, node >= 0, node < receiptTree.count else { return nil }
+            guard separate else { return node }
+            let offset = analysis.fileRange(receiptTree.nodes[node].byteRange).lowerBound
+            return TreeFacts.deepestNode(tree.nodes, containing: offset)
+        }
+
+        var purchases: [PurchaseRow] = []
+        var searchable: [Int] = []
+        if let receipt {
+            purchases.reserveCapacity(receipt.inApp.count)
+            for p in receipt.inApp {
+                guard let attribute = inputNode(p.attributeNode) else { continue }
+                let node = inputNode(p.setNode) ?? attribute
+                let end = separate ? node + 1 : Int(tree.nodes[attribute].subtreeEnd)
+                var flags: [String] = []
+                if p.isAutoRenewable { flags.append("sub") }
+                if p.isTrialPeriod == true { flags.append("trial") }
+                if p.isInIntroOfferPeriod == true { flags.append("intro") }
+                if p.cancellationDate != nil { flags.append("refunded") }
+                if !p.isComplete { flags.append("incomplete") }
+                purchases.append(PurchaseRow(
+                    number: p.index + 1, node: node, nodeRange: (separate ? node : attribute)..<end,
+                    productID: UIText.escape(p.productID ?? "–"),
+                    transactionID: UIText.escape(p.transactionID ?? "–"),
+                    originalTransactionID: UIText.escape(p.originalTransactionID ?? "–"),
+                    purchaseDate: UIText.escape(p.purchaseDate?.text ?? "–"),
+                    expiresDate: UIText.escape(p.expiresDate?.text ?? ""),
+                    quantity: p.quantity.map(String.init) ?? "–",
+                    flags: flags.joined(separator: " ")))
+                if !separate {
+                    searchable.append(p.attributeNode)
+                    if let s = p.setNode { searchable.append(s) }
+                    for f in p.fields { searchable.append(f.attributeNode) }
+                }
+            }
+            if !separate { for f in receipt.fields { searchable.append(f.attributeNode) } }
+        }
+
+        var summary: [SummaryLine] = []
+        if let receipt {
+            func line(_ label: String, _ value: String?, _ field: ReceiptField?) {
+                summary.append(SummaryLine(label: label, value: value.map { UIText.escape($0) } ?? "–",
+                                           node: inputNode(field?.primaryNode)))
+            }
+            func date(_ d: ReceiptDate?) -> String? {
+                guard let d else { return nil }
+                let utc = ReceiptDate(epochMilliseconds: d.epochMilliseconds).text
+                return d.text == utc ? d.text : "\(d.text) (\(utc))"
+            }
+            line("bundle id", receipt.bundleID, receipt.field(2))
+            line("app version", receipt.appVersion, receipt.field(3))
+            line("original version", receipt.originalAppVersion, receipt.field(19))
+            line("environment", receipt.receiptType, receipt.field(0))
+            line("app item id", receipt.appItemID, receipt.field(1))
+            line("created", date(receipt.creationDate), receipt.field(12))
+            line("receipt date", date(receipt.receiptDate), receipt.field(8))
+            line("first purchased", date(receipt.originalPurchaseDate), receipt.field(18))
+            line("expires", date(receipt.expirationDate), receipt.field(21))
+            line("age rating", receipt.ageRating, receipt.field(10))
+            summary.append(SummaryLine(label: "in-app purchases", value: "\(receipt.inApp.count)"))
+            let unlisted = receipt.unlistedFields.count
+            if unlisted > 0 { summary.append(SummaryLine(label: "unlisted attributes", value: "\(unlisted) (Apple-private, kept)")) }
+        } else {
+            summary.append(SummaryLine(label: "payload", value: "not decoded (see the diagnostics)"))
+        }
+        let active = analysis.activeSubscriptions().map { p -> String in
+            var s = UIText.escape(p.productID ?? "?")
+            if let e = p.expiresDate { s += " until " + UIText.escape(e.text) }
+            return s
+        }
+
+        var expand: [Int] = []
+        var initial: Int?
+        if let receipt, !separate, receipt.payloadNode >= 0, receipt.payloadNode < tree.count {
+            expand.append(receipt.payloadNode)
+            initial = receipt.payloadNode
+        } else if let container {
+            for chunk in container.payloadChunks { expand.append(chunk) }
+            initial = container.payloadChunks.first ?? container.payloadString
+            if let p = container.payloadString { expand.append(p) }
+        }
+
+        let links = analysis.links
+        let provider: (@Sendable (Int) -> NodeMeaning?)?
+        if let receipt, !separate {
+            provider = { node in ReceiptOverlay.meaning(of: node, receipt: receipt, links: links, container: container, tree: tree) }
+        } else {
+            provider = { node in container?.role(of: node).map { NodeMeaning(label: UIText.escape($0)) } }
+        }
+        let failedStep = analysis.validationSteps.first { $0.status.isFailed }
+        let validated = analysis.options.validate
+        let short = !validated ? "not validated" : analysis.verdict.isValid ? "valid"
+            : failedStep.map { "INVALID (\($0.id))" } ?? "INVALID"
+        self.init(purchases: purchases, summary: summary, steps: analysis.validationSteps, activeSubscriptions: active,
+                  verdict: UIText.escape(short), verdictFailed: validated && !analysis.verdict.isValid,
+                  defaultExpanded: expand, initialSelection: initial)
+        self.verdictDetail = UIText.escape(([analysis.verdict.summary] + analysis.verdict.reasons).joined(separator: " · "))
+        self.meaningProvider = provider
+        self.searchableNodes = searchable
+    }
+
+    /// The meaning of one node: container roles, attribute labels, decoded values. O(depth).
+    static func meaning(of node: Int, receipt: Receipt, links: ReceiptLinks, container: ContainerInfo?, tree: Tree) -> NodeMeaning? {
+        guard let location = links.location(of: node), let field = receipt.field(at: location) else {
+            if node == receipt.payloadNode {
+                return NodeMeaning(label: "receipt payload · \(receipt.fields.count) attributes",
+                                   purpose: "The receipt's attributes: a SET of SEQUENCE { type, version, value }.")
+            }
+            return container?.role(of: node).map { NodeMeaning(label: UIText.escape($0)) }
+        }
+        let spec = field.spec
+        let name = spec?.name ?? "unlisted type \(field.type)"
+        let label = ReceiptSchema.label(type: field.type, level: field.level)
+        var value: String
+        var raw: String?
+        var parsed: String?
+        switch field.value {
+        case .string(let s):
+            if let inner = field.innerNode, inner < tree.count, tree.nodes[inner].isUniversal(12) {
+                // From the bytes, so invalid UTF-8 shows as `\xc3` rather than a replacement character.
+                value = "\"" + UIText.escape(utf8: tree.content(of: inner).prefix(1024)) + "\""
+            } else {
+                value = "\"" + UIText.escape(s) + "\""
+            }
+        case .integer(let v): value = String(v)
+        case .bigInteger(let s): value = s
+        case .date(let d):
+            raw = "\"" + UIText.escape(d.text) + "\""
+            parsed = ReceiptDate(epochMilliseconds: d.epochMilliseconds).text
+            value = raw!
+        case .absentDate:
+            value = "(empty: no date)"
+            raw = "\"\""
+        case .bytes:
+            let bytes = receipt.bytes[field.valueRange]
+            value = TreePane.hexPreview(bytes, maxBytes: 12) + " (\(bytes.count) bytes)"
+        case .inAppPurchase(let i):
+            let product = i < receipt.inApp.count ? receipt.inApp[i].productID.map { UIText.escape($0) } ?? "?" : "?"
+            value = "in-app purchase #\(i + 1) · \(product)"
+        case .invalid(let why):
+            value = "invalid: " + UIText.escape(why)
+        }
+        let purpose = spec.map { UIText.escape($0.meaning) } ?? "Apple-private attribute: kept and shown, never an error."
+        let line: String
+        switch location.part {
+        case .attribute:
+            if case .inAppPurchase = field.value { line = "\(label) · \(value)" } else { line = "\(label) · \(name) = \(value)" }
+        case .type: line = "type \(field.type): \(name)"
+        case .version: line = "attribute version"
+        case .value: line = "value of \(name)"
+        case .innerValue:
+            if case .inAppPurchase = field.value { line = value } else { line = "\(name) = \(value)" }
+        case .insideValue:
+            if location.level == .inApp, location.inAppIndex != nil, field.type == 17 { line = value } else { line = "inside \(name)" }
+        }
+        let inApp = location.level == .inApp ? location.inAppIndex.map { "in-app purchase #\($0 + 1) · " } ?? "" : ""
+        return NodeMeaning(label: line, fieldName: inApp + "\(name) (\(label))", purpose: purpose, decodedValue: value,
+                           rawDate: raw, parsedDate: parsed)
+    }
+}

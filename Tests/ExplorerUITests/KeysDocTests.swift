@@ -1,0 +1,34 @@
+import Testing
+@testable import ExplorerUI
+
+/// `docs/keys.md` is generated from the keymap (the same table the reducer dispatches on and the
+/// help overlay shows), so it cannot drift. Regenerate: `RECORD_SNAPSHOTS=1 swift test --filter KeysDocTests`.
+@Suite struct KeysDocTests {
+    static let path: String = {
+        var p = #filePath
+        for _ in 0..<3 { p = String(p[..<p.lastIndex(of: "/")!]) }
+        return p + "/docs/keys.md"
+    }()
+
+    @Test func docsMatchTheKeymap() {
+        let generated = Keymap.markdown()
+        if Snapshot.recording {
+            Snapshot.writeFile(Self.path, generated)
+            Issue.record("wrote docs/keys.md; run again without RECORD_SNAPSHOTS=1")
+            return
+        }
+        let committed = Fixtures.readFile(Self.path).map { String(decoding: $0, as: UTF8.self) }
+        #expect(committed == generated, "docs/keys.md is stale: regenerate with RECORD_SNAPSHOTS=1 swift test --filter KeysDocTests")
+    }
+
+    @Test func helpOverlayListsEveryBinding() {
+        let help = Keymap.helpLines(ascii: false).joined(separator: "\n")
+        for binding in Keymap.bindings {
+            #expect(help.contains(binding.description))
+        }
+        let doc = Keymap.markdown()
+        for context in KeyContext.allCases where Keymap.bindings.contains(where: { $0.context == context }) {
+            #expect(doc.contains("## \(context.title)"))
+        }
+    }
+}

@@ -203,6 +203,18 @@ import Testing
         ].map { $0 + "\n" }.joined())
     }
 
+    /// OpenSSL prints the ":" of a string type even when the string is empty, never for an empty
+    /// OCTET STRING.
+    @Test func opensslEmptyStrings() {
+        #expect(OpenSSLDump.render(ASN1Parser.parse(Self.der("30 08 16 00 0C 00 13 00 04 00"))) == [
+            "    0:d=0  hl=2 l=   8 cons: SEQUENCE          ",
+            "    2:d=1  hl=2 l=   0 prim:  IA5STRING         :",
+            "    4:d=1  hl=2 l=   0 prim:  UTF8STRING        :",
+            "    6:d=1  hl=2 l=   0 prim:  PRINTABLESTRING   :",
+            "    8:d=1  hl=2 l=   0 prim:  OCTET STRING      ",
+        ].map { $0 + "\n" }.joined())
+    }
+
     @Test func opensslShowsUnparsedRegions() {
         // SEQUENCE { INTEGER 1, then a header whose length octets run out } inside a parent.
         let tree = ASN1Parser.parse(Self.der("30 05 02 01 01 04 84"))

@@ -39,7 +39,15 @@ public enum Explainer {
     /// Hex bytes shown in the `.bytes` line before "…".
     public static let maxShownBytes = 24
 
+    /// The listing for node `index`, with the diagnostics (the tree's and `extra`) that concern it.
     public static func explain(_ tree: Tree, node index: Int, extra: [Diagnostic] = []) -> [ExplanationLine] {
+        let mine = tree.diagnostics.filter { $0.node == index } + extra.filter { $0.node == index }
+        return explain(tree, node: index, diagnostics: mine)
+    }
+
+    /// The listing for node `index` with the given diagnostics (already selected for the node; see
+    /// `DiagnosticIndex`), so explaining every node of a big file stays linear.
+    public static func explain(_ tree: Tree, node index: Int, diagnostics: [Diagnostic]) -> [ExplanationLine] {
         let node = tree[index]
         var lines: [ExplanationLine] = []
         let total = NumberText.grouped(node.totalLength)
@@ -63,7 +71,7 @@ public enum Explainer {
                     range: node.eocRange))
             }
         }
-        for d in tree.diagnostics + extra where d.node == index {
+        for d in diagnostics {
             lines.append(ExplanationLine(.diagnostic,
                 "\(d.severity) \(TerminalSafe.escape(d.code)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))",
                 range: d.range, severity: d.severity))

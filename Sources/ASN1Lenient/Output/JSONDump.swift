@@ -24,21 +24,23 @@
 /// strings (`lossy` when bytes had to be replaced), times as written with `time` in ISO 8601.
 /// Every string is escaped so that no control or invisible formatting character appears raw.
 public enum JSONDump {
-    public static func write(_ tree: Tree, input: LoadedInput? = nil, extra: [Diagnostic] = [], to out: OutputWriter) {
+    public static func write(_ tree: Tree, input: LoadedInput? = nil, extra: [Diagnostic] = [], to writer: OutputWriter) {
+        writer.flush()
+        var out = TextBuffer()
         out.write("{\"input\": {\"name\": ")
-        if let input { string(input.name, out) } else { out.write("null") }
+        if let input { string(input.name, &out) } else { out.write("null") }
         out.write(", \"size\": ")
         out.write(int: tree.bytes.count)
         out.write(", \"encoding\": ")
-        if let input { string(input.encoding.rawValue, out) } else { out.write("null") }
+        if let input { string(input.encoding.rawValue, &out) } else { out.write("null") }
         out.write(", \"note\": ")
-        if let input { string(input.note, out) } else { out.write("null") }
+        if let input { string(input.note, &out) } else { out.write("null") }
         out.write("},\n\"nodes\": [\n")
         let nodes = tree.nodes
         for index in nodes.indices {
             if index > 0 { out.write(bytes: Keys.nodeSeparator) }
-            node(tree, index, nodes[index], out)
-            out.lineDone()
+            node(tree, index, nodes[index], &out)
+            writer.drain(&out)
         }
         out.write(nodes.isEmpty ? "],\n\"diagnostics\": [\n" : "\n],\n\"diagnostics\": [\n")
         let all = tree.diagnostics + extra
@@ -47,19 +49,19 @@ public enum JSONDump {
             counts[d.severity.rawValue] += 1
             if i > 0 { out.write(",\n") }
             out.write("{\"severity\": ")
-            string(d.severity.description, out)
+            string(d.severity.description, &out)
             out.write(", \"code\": ")
-            string(d.code, out)
+            string(d.code, &out)
             out.write(", \"offset\": ")
             out.write(int: d.offset)
             out.write(", \"length\": ")
             out.write(int: d.length)
             out.write(", \"message\": ")
-            string(d.message, out)
+            string(d.message, &out)
             out.write(", \"node\": ")
             if let n = d.node { out.write(int: n) } else { out.write("null") }
             out.write("}")
-            out.lineDone()
+            writer.drain(&out)
         }
         out.write(all.isEmpty ? "],\n" : "\n],\n")
         out.write("\"summary\": {\"nodes\": ")
@@ -73,7 +75,7 @@ public enum JSONDump {
         out.write(", \"info\": ")
         out.write(int: counts[Severity.info.rawValue])
         out.write("}}\n")
-        out.flush()
+        writer.drain(&out, force: true)
     }
 
     public static func render(_ tree: Tree, input: LoadedInput? = nil, extra: [Diagnostic] = []) -> String {
@@ -104,7 +106,7 @@ public enum JSONDump {
         static let universalTags: [[UInt8]] = (0..<31).map { Array(("\"" + UniversalTag.name(UInt32($0)) + "\"").utf8) }
     }
 
-    static func node(_ tree: Tree, _ index: Int, _ node: Node, _ out: OutputWriter) {
+    static func node(_ tree: Tree, _ index: Int, _ node: Node, _ out: inout TextBuffer) {
         out.write(bytes: Keys.index)
         out.write(int: index)
         out.write(bytes: Keys.parent)
@@ -121,7 +123,7 @@ public enum JSONDump {
         if node.kind == .tlv && node.tagClass == .universal && node.tagNumber < 31 {
             out.write(bytes: Keys.universalTags[Int(node.tagNumber)])
         } else {
-            string(tree.tagName(of: index), out)
+            string(tree.tagName(of: index), &out)
         }
         out.write(bytes: Keys.tagClass)
         if node.kind == .unparsed { out.write(bytes: Keys.null) } else { out.write(bytes: Keys.classNames[Int(node.tagClass.rawValue)]) }
@@ -134,12 +136,12 @@ public enum JSONDump {
             out.write(int: node.contentEnd)
         }
         if node.kind == .tlv && !node.isConstructed && node.tagClass == .universal {
-            value(tree, index, node, out)
+            value(tree, index, node, &out)
         }
         out.write(byte: 0x7D)
     }
 
-    static func value(_ tree: Tree, _ index: Int, _ node: Node, _ out: OutputWriter) {
+    static func value(_ tree: Tree, _ index: Int, _ node: Node, _ out: inout TextBuffer) {
         // Large byte strings are written straight from the input; no Value is materialised.
         if node.tagNumber == 4 || node.tagNumber == 3 {
             let content = tree.content(of: index)
@@ -167,11 +169,11 @@ public enum JSONDump {
             out.write(", \"value_type\": \"integer\"")
             if node.contentLength <= 512 {
                 out.write(", \"value\": ")
-                string(decimal, out)
+                string(decimal, &out)
             }
             if let hex {
                 out.write(", \"hex\": ")
-                string(hex, out)
+                string(hex, &out)
             }
         case .bitString, .octets:
             break  // handled above
@@ -179,28 +181,33 @@ public enum JSONDump {
             out.write(", \"value_type\": \"null\", \"value\": null")
         case .objectIdentifier(let dotted, let name):
             out.write(", \"value_type\": \"oid\", \"value\": ")
-            string(dotted, out)
+            string(dotted, &out)
             out.write(", \"oid_name\": ")
-            if let name { string(name, out) } else { out.write(bytes: Keys.null) }
+            if let name { string(name, &out) } else { out.write(bytes: Keys.null) }
         case .string(let text, let lossy):
             out.write(", \"value_type\": \"string\", \"value\": ")
-            string(text, out)
+            string(text, &out)
             if lossy { out.write(", \"lossy\": true") }
         case .time(let raw, let parsed):
             out.write(", \"value_type\": \"time\", \"value\": ")
-            string(raw, out)
+            string(raw, &out)
             out.write(", \"time\": ")
-            if let parsed { string(parsed.iso8601, out) } else { out.write(bytes: Keys.null) }
+            if let parsed { string(parsed.iso8601, &out) } else { out.write(bytes: Keys.null) }
         case .invalid(let why):
             out.write(", \"value_type\": \"invalid\", \"invalid\": ")
-            string(why, out)
+            string(why, &out)
         }
     }
 
     /// Appends `text` as a JSON string literal. Control characters (C0, DEL, C1) and invisible
     /// formatting characters (bidi overrides, zero-width characters, U+2028/9, BOM) become
     /// `\uXXXX` escapes, so the document is safe to print on a terminal.
-    public static func string(_ text: String, _ out: OutputWriter) {
+    public static func string(_ text: String, _ writer: OutputWriter) {
+        string(text, &writer.buffer)
+        writer.lineDone()
+    }
+
+    public static func string(_ text: String, _ out: inout TextBuffer) {
         out.write(byte: 0x22)
         for scalar in text.unicodeScalars {
             let v = scalar.value
@@ -215,20 +222,20 @@ public enum JSONDump {
                 if TerminalSafe.mustEscape(scalar) {
                     if v > 0xFFFF {
                         let u = v - 0x10000
-                        unicodeEscape(0xD800 + (u >> 10), out)
-                        unicodeEscape(0xDC00 + (u & 0x3FF), out)
+                        unicodeEscape(0xD800 + (u >> 10), &out)
+                        unicodeEscape(0xDC00 + (u & 0x3FF), &out)
                     } else {
-                        unicodeEscape(v, out)
+                        unicodeEscape(v, &out)
                     }
                 } else {
-                    out.buffer.append(contentsOf: String(scalar).utf8)
+                    out.bytes.append(contentsOf: String(scalar).utf8)
                 }
             }
         }
         out.write(byte: 0x22)
     }
 
-    static func unicodeEscape(_ v: UInt32, _ out: OutputWriter) {
+    static func unicodeEscape(_ v: UInt32, _ out: inout TextBuffer) {
         out.write(bytes: [0x5C, 0x75,
                           TerminalSafe.lowerHexDigits[Int((v >> 12) & 0xF)], TerminalSafe.lowerHexDigits[Int((v >> 8) & 0xF)],
                           TerminalSafe.lowerHexDigits[Int((v >> 4) & 0xF)], TerminalSafe.lowerHexDigits[Int(v & 0xF)]])

@@ -28,9 +28,9 @@
 ///   diagnostics list (the command prints it on stderr).
 public enum OpenSSLDump {
     public static func write(_ tree: Tree, to out: OutputWriter) {
+        out.flush()
         var writer = LineWriter(tree: tree, out: out)
         writer.run()
-        out.flush()
     }
 
     /// The whole listing as a string (tests, small inputs).
@@ -70,11 +70,19 @@ public enum OpenSSLDump {
         }
     }
 
+    /// Content bytes as a dictionary key, valid while the input is pinned.
+    struct BytesKey: Hashable {
+        let bytes: UnsafeBufferPointer<UInt8>
+        func hash(into hasher: inout Hasher) { hasher.combine(bytes: UnsafeRawBufferPointer(bytes)) }
+        static func == (a: BytesKey, b: BytesKey) -> Bool { a.bytes.elementsEqual(b.bytes) }
+    }
+
     struct LineWriter {
         let tree: Tree
         let out: OutputWriter
+        var buf = TextBuffer()
         /// Cache of OBJECT value columns by content bytes: receipts repeat a few dozen OIDs.
-        var objectCache: [ArraySlice<UInt8>: [UInt8]] = [:]
+        var objectCache: [BytesKey: [UInt8]] = [:]
 
         init(tree: Tree, out: OutputWriter) {
             self.tree = tree
@@ -82,7 +90,15 @@ public enum OpenSSLDump {
         }
 
         mutating func run() {
-            let nodes = tree.nodes
+            tree.bytes.withUnsafeBufferPointer { bytes in
+                tree.nodes.withUnsafeBufferPointer { nodes in
+                    run(bytes, nodes)
+                }
+            }
+            out.drain(&buf, force: true)
+        }
+
+        mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, _ nodes: UnsafeBufferPointer<Node>) {
             // Indefinite-length nodes whose EOC line is still to come: (subtree end, EOC offset, depth).
             var pending: [(end: Int, offset: Int, depth: Int)] = []
             var i = 0
@@ -92,73 +108,72 @@ public enum OpenSSLDump {
                     pending.removeLast()
                 }
                 let node = nodes[i]
-                line(i, node)
+                line(bytes, node)
                 if node.eocLength > 0 {
                     pending.append((Int(node.subtreeEnd), node.contentEnd, Int(node.depth) + 1))
                 }
                 // OpenSSL never descends into an OCTET STRING or BIT STRING.
                 i = node.isEncapsulated ? Int(node.subtreeEnd) : i + 1
+                out.drain(&buf)
             }
             while let top = pending.popLast() { eocLine(offset: top.offset, depth: top.depth) }
         }
 
-        func prefix(offset: Int, depth: Int, headerLength: Int, length: Int?, constructed: Bool) {
-            out.write(int: offset, width: 5)
-            out.write(bytes: Self.dEquals)
-            out.write(int: depth, width: 2, leftAlign: true)
-            out.write(bytes: Self.hlEquals)
-            out.write(int: headerLength)
+        @inline(__always)
+        mutating func prefix(offset: Int, depth: Int, headerLength: Int, length: Int?, constructed: Bool) {
+            buf.write(int: offset, width: 5)
+            buf.write(bytes: Self.dEquals)
+            buf.write(int: depth, width: 2, leftAlign: true)
+            buf.write(bytes: Self.hlEquals)
+            buf.write(int: headerLength)
             if let length {
-                out.write(bytes: Self.lEquals)
-                out.write(int: length, width: 4)
-                out.write(byte: 0x20)
+                buf.write(bytes: Self.lEquals)
+                buf.write(int: length, width: 4)
+                buf.write(byte: 0x20)
             } else {
-                out.write(bytes: Self.lInf)
+                buf.write(bytes: Self.lInf)
             }
-            out.write(bytes: constructed ? Self.cons : Self.prim)
-            out.write(repeating: 0x20, count: depth)
+            buf.write(bytes: constructed ? Self.cons : Self.prim)
+            buf.write(repeating: 0x20, count: depth)
         }
 
-        func eocLine(offset: Int, depth: Int) {
+        mutating func eocLine(offset: Int, depth: Int) {
             prefix(offset: offset, depth: depth, headerLength: 2, length: 0, constructed: false)
-            out.write(bytes: OpenSSLDump.paddedUniversalNames[0])
-            out.write(byte: 0x0A)
-            out.lineDone()
+            buf.write(bytes: OpenSSLDump.paddedUniversalNames[0])
+            buf.write(byte: 0x0A)
         }
 
-        mutating func line(_ index: Int, _ node: Node) {
+        mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, _ node: Node) {
             let depth = Int(node.depth)
+            let content = UnsafeBufferPointer(rebasing: bytes[node.contentRange])
             if node.kind == .unparsed {
                 prefix(offset: Int(node.offset), depth: depth, headerLength: 0, length: Int(node.contentLength), constructed: false)
-                out.write(bytes: OpenSSLDump.padded("UNPARSED"))
-                out.write(bytes: Self.hexDump)
-                out.writeHex(tree.content(of: index))
-                out.write(byte: 0x0A)
-                out.lineDone()
+                buf.write(bytes: OpenSSLDump.padded("UNPARSED"))
+                buf.write(bytes: Self.hexDump)
+                buf.writeHex(content)
+                buf.write(byte: 0x0A)
                 return
             }
             prefix(offset: Int(node.offset), depth: depth, headerLength: node.headerLength,
                    length: node.isIndefinite ? nil : Int(node.contentLength), constructed: node.isConstructed)
             if node.tagClass == .universal && node.tagNumber < 31 {
-                out.write(bytes: OpenSSLDump.paddedUniversalNames[Int(node.tagNumber)])
+                buf.write(bytes: OpenSSLDump.paddedUniversalNames[Int(node.tagNumber)])
             } else {
-                out.write(bytes: OpenSSLDump.padded(OpenSSLDump.tagName(node)))
+                buf.write(bytes: OpenSSLDump.padded(OpenSSLDump.tagName(node)))
             }
             if !node.isConstructed && node.tagClass == .universal {
-                value(index, node)
+                value(content, node)
             }
-            out.write(byte: 0x0A)
-            out.lineDone()
+            buf.write(byte: 0x0A)
         }
 
-        mutating func value(_ index: Int, _ node: Node) {
-            let content = tree.bytes[node.contentRange]
+        mutating func value(_ content: UnsafeBufferPointer<UInt8>, _ node: Node) {
             switch node.tagNumber {
             case 1:  // BOOLEAN
-                if content.count != 1 { out.write(":BAD BOOLEAN") }
+                if content.count != 1 { buf.write(":BAD BOOLEAN") }
                 if let first = content.first {
-                    out.write(byte: 0x3A)
-                    out.write(int: Int(first))
+                    buf.write(byte: 0x3A)
+                    buf.write(int: Int(first))
                 }
             case 2, 10:  // INTEGER, ENUMERATED
                 integer(content, enumerated: node.tagNumber == 10)
@@ -170,29 +185,30 @@ public enum OpenSSLDump {
                     break
                 }
                 if printable {
-                    out.write(byte: 0x3A)
-                    TerminalSafe.appendEscaped(content, to: &out.buffer)
+                    buf.write(byte: 0x3A)
+                    TerminalSafe.appendEscaped(content, to: &buf.bytes)
                 } else {
-                    out.write(bytes: Self.hexDump)
-                    out.writeHex(content)
+                    buf.write(bytes: Self.hexDump)
+                    buf.writeHex(content)
                 }
             case 6:  // OBJECT
-                if let cached = objectCache[content] {
-                    out.write(bytes: cached)
+                let key = BytesKey(bytes: content)
+                if let cached = objectCache[key] {
+                    buf.write(bytes: cached)
                     return
                 }
                 var text: [UInt8]
-                if ObjectIdentifierValue.check(content) == nil, let dotted = ObjectIdentifierValue.dotted(content) {
+                if ObjectIdentifierValue.check(content, 0..<content.count) == nil,
+                   let dotted = ObjectIdentifierValue.dotted(content) {
                     text = [0x3A] + Array((OpenSSLNames.longNames[dotted] ?? dotted).utf8)
                 } else {
                     text = Array(":BAD OBJECT".utf8)
                 }
-                if objectCache.count < 4096 { objectCache[content] = text }
-                out.write(bytes: text)
-            case 12, 18, 19, 20, 22, 23, 24, 26:  // strings and times OpenSSL prints verbatim
-                guard !content.isEmpty else { return }
-                out.write(byte: 0x3A)
-                TerminalSafe.appendEscaped(content, to: &out.buffer)
+                if objectCache.count < 4096 { objectCache[key] = text }
+                buf.write(bytes: text)
+            case 12, 18, 19, 20, 22, 23, 24, 26:  // strings and times OpenSSL prints verbatim (":" even when empty)
+                buf.write(byte: 0x3A)
+                TerminalSafe.appendEscaped(content, to: &buf.bytes)
             default:
                 return
             }
@@ -200,21 +216,17 @@ public enum OpenSSLDump {
 
         /// OpenSSL decodes the INTEGER and prints the sign and the hex of the magnitude, without
         /// leading zero octets (`:00` for zero); a non-minimal or empty encoding is `:BAD INTEGER`.
-        func integer(_ content: ArraySlice<UInt8>, enumerated: Bool) {
-            let minimal: Bool = {
-                guard let a = content.first else { return false }
-                guard content.count >= 2 else { return true }
-                let b = content[content.startIndex + 1]
-                return !((a == 0x00 && b & 0x80 == 0) || (a == 0xFF && b & 0x80 != 0))
-            }()
-            guard minimal else {
-                out.write(enumerated ? ":BAD ENUMERATED" : ":BAD INTEGER")
+        mutating func integer(_ content: UnsafeBufferPointer<UInt8>, enumerated: Bool) {
+            guard let first = content.first,
+                  content.count == 1 || !((first == 0x00 && content[1] & 0x80 == 0) || (first == 0xFF && content[1] & 0x80 != 0)) else {
+                buf.write(enumerated ? ":BAD ENUMERATED" : ":BAD INTEGER")
                 return
             }
-            out.write(byte: 0x3A)
-            if content.first! & 0x80 == 0 {
-                let digits = content.drop { $0 == 0 }
-                if digits.isEmpty { out.write(bytes: [0x30, 0x30]) } else { out.writeHex(digits) }
+            buf.write(byte: 0x3A)
+            if first & 0x80 == 0 {
+                var start = 0
+                while start < content.count && content[start] == 0 { start += 1 }
+                if start == content.count { buf.write(bytes: [0x30, 0x30]) } else { buf.writeHex(content[start...]) }
                 return
             }
             // Negative: two's-complement negation gives the magnitude.
@@ -225,9 +237,8 @@ public enum OpenSSLDump {
                 if magnitude[k] != 0 { break }
                 k -= 1
             }
-            out.write(byte: 0x2D)
-            let digits = magnitude.drop { $0 == 0 }
-            out.writeHex(digits)
+            buf.write(byte: 0x2D)
+            buf.writeHex(magnitude.drop { $0 == 0 })
         }
 
         static let dEquals: [UInt8] = Array(":d=".utf8)
@@ -240,11 +251,3 @@ public enum OpenSSLDump {
     }
 }
 
-extension ObjectIdentifierValue {
-    /// `check` for a slice of the input (the output formats work on `Tree.bytes` slices).
-    static func check(_ content: ArraySlice<UInt8>) -> ValueProblem? {
-        content.withUnsafeBufferPointer { buffer in
-            check(buffer, 0..<buffer.count)
-        }
-    }
-}

@@ -6,11 +6,74 @@ import Musl
 import Darwin
 #endif
 
-/// A byte buffer that the output formats append to, flushed to a file descriptor in 64 KB chunks
-/// (or kept in memory for tests and for the terminal UI).
+/// Bytes being assembled by an output format. A value type with mutating methods, so the hot
+/// loops of the writers pay no dynamic exclusivity checks (which a class property would).
+public struct TextBuffer: Sendable {
+    public var bytes: [UInt8] = []
+
+    public init(capacity: Int = OutputWriter.chunkSize + 4096) { bytes.reserveCapacity(capacity) }
+
+    public var count: Int { bytes.count }
+
+    @inline(__always)
+    public mutating func write(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    @inline(__always)
+    public mutating func write(bytes more: [UInt8]) { bytes.append(contentsOf: more) }
+
+    @inline(__always)
+    public mutating func write(byte: UInt8) { bytes.append(byte) }
+
+    /// Writes `count` copies of `byte`.
+    @inline(__always)
+    public mutating func write(repeating byte: UInt8, count: Int) {
+        var n = count
+        while n > 0 {
+            bytes.append(byte)
+            n -= 1
+        }
+    }
+
+    /// Writes an integer in decimal, right-aligned in `width` columns (left-aligned when
+    /// `leftAlign`), padded with spaces; never truncated.
+    @inline(__always)
+    public mutating func write(int value: Int, width: Int = 0, leftAlign: Bool = false) {
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        let total = digits + (value < 0 ? 1 : 0)
+        if !leftAlign && total < width { write(repeating: 0x20, count: width - total) }
+        if value < 0 { bytes.append(0x2D) }
+        let start = bytes.count
+        write(repeating: 0x30, count: digits)
+        var i = start + digits - 1
+        repeat {
+            bytes[i] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+            i -= 1
+        } while magnitude > 0
+        if leftAlign && total < width { write(repeating: 0x20, count: width - total) }
+    }
+
+    /// Writes bytes as upper-case hex digits, no separators.
+    @inline(__always)
+    public mutating func writeHex<C: Collection>(_ source: C) where C.Element == UInt8 {
+        for b in source {
+            bytes.append(TerminalSafe.hexDigits[Int(b >> 4)])
+            bytes.append(TerminalSafe.hexDigits[Int(b & 0xF)])
+        }
+    }
+}
+
+/// Where output goes: a file descriptor written in 64 KB chunks, or memory (tests, the UI).
 ///
-/// The writers append bytes and integers directly, so a dump of a million nodes builds no
-/// `String` per node in its hot path.
+/// Formats assemble lines in a `TextBuffer` and hand it over with `drain(_:)` once it holds a
+/// chunk, so a dump of a million nodes builds no `String` per node in its hot path. The
+/// convenience `write` methods append to an internal buffer for code that is not hot.
 public final class OutputWriter {
     public enum Destination: Sendable {
         case standardOutput
@@ -22,8 +85,8 @@ public final class OutputWriter {
 
     public static let chunkSize = 64 * 1024
 
-    /// Bytes not yet flushed. Formats append to it directly.
-    public var buffer: [UInt8] = []
+    /// Bytes not yet flushed.
+    public var buffer = TextBuffer()
     public let destination: Destination
     /// Everything written so far (memory destination only).
     public private(set) var collected: [UInt8] = []
@@ -32,7 +95,6 @@ public final class OutputWriter {
 
     public init(_ destination: Destination) {
         self.destination = destination
-        buffer.reserveCapacity(Self.chunkSize + 4096)
     }
 
     deinit { flush() }
@@ -43,97 +105,74 @@ public final class OutputWriter {
         return String(decoding: collected, as: UTF8.self)
     }
 
+    /// Takes the bytes of `local` (and clears it), writing out once a chunk is full.
     @inline(__always)
+    public func drain(_ local: inout TextBuffer, force: Bool = false) {
+        guard force || local.bytes.count >= Self.chunkSize else { return }
+        flush()
+        emit(local.bytes)
+        local.bytes.removeAll(keepingCapacity: true)
+    }
+
     public func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= Self.chunkSize { flush() }
+        buffer.write(text)
+        lineDone()
     }
 
-    @inline(__always)
     public func write(bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= Self.chunkSize { flush() }
+        buffer.write(bytes: bytes)
+        lineDone()
     }
 
-    @inline(__always)
-    public func write(byte: UInt8) { buffer.append(byte) }
+    public func write(byte: UInt8) { buffer.write(byte: byte) }
 
-    /// Writes `count` copies of `byte`.
-    @inline(__always)
-    public func write(repeating byte: UInt8, count: Int) {
-        if count > 0 { buffer.append(contentsOf: repeatElement(byte, count: count)) }
-    }
+    public func write(repeating byte: UInt8, count: Int) { buffer.write(repeating: byte, count: count) }
 
-    /// Writes a non-negative or negative integer in decimal, right-aligned in `width` columns
-    /// (or left-aligned when `leftAlign`), padded with spaces; never truncated.
-    @inline(__always)
     public func write(int value: Int, width: Int = 0, leftAlign: Bool = false) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var magnitude = value.magnitude
-        withUnsafeMutableBytes(of: &digits) { raw in
-            repeat {
-                raw[count] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            let total = count + (value < 0 ? 1 : 0)
-            if !leftAlign && total < width { write(repeating: 0x20, count: width - total) }
-            if value < 0 { buffer.append(0x2D) }
-            var i = count
-            while i > 0 {
-                i -= 1
-                buffer.append(raw[i])
-            }
-            if leftAlign && total < width { write(repeating: 0x20, count: width - total) }
-        }
+        buffer.write(int: value, width: width, leftAlign: leftAlign)
     }
 
-    /// Writes bytes as upper-case hex digits, no separators.
-    @inline(__always)
     public func writeHex<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        for b in bytes {
-            buffer.append(TerminalSafe.hexDigits[Int(b >> 4)])
-            buffer.append(TerminalSafe.hexDigits[Int(b & 0xF)])
-            if buffer.count >= Self.chunkSize { flush() }
-        }
+        buffer.writeHex(bytes)
+        lineDone()
     }
 
-    /// Flushes when the buffer holds a full chunk; formats call this once per line.
+    /// Flushes when the buffer holds a full chunk.
     @inline(__always)
     public func lineDone() {
-        if buffer.count >= Self.chunkSize { flush() }
+        if buffer.bytes.count >= Self.chunkSize { flush() }
     }
 
     public func flush() {
-        guard !buffer.isEmpty else { return }
+        guard !buffer.bytes.isEmpty else { return }
+        emit(buffer.bytes)
+        buffer.bytes.removeAll(keepingCapacity: true)
+    }
+
+    private func emit(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
         let fd: Int32
         switch destination {
         case .memory:
-            collected.append(contentsOf: buffer)
-            buffer.removeAll(keepingCapacity: true)
+            collected.append(contentsOf: bytes)
             return
         case .standardOutput: fd = 1
         case .standardError: fd = 2
         case .fileDescriptor(let descriptor): fd = descriptor
         }
-        if !failed {
-            buffer.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        failed = true
-                        return
-                    }
-                    offset += n
+        guard !failed else { return }
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failed = true
+                    return
                 }
+                offset += n
             }
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 }
 

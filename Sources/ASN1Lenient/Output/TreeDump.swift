@@ -35,7 +35,7 @@ public enum TreeDump {
     public static func write(_ tree: Tree, input: LoadedInput? = nil, extra: [Diagnostic] = [],
                              options: Options = Options(), to out: OutputWriter) {
         let paint = Painter(enabled: options.color)
-        let grouped = DiagnosticGroups(tree.diagnostics + extra, nodeCount: tree.count)
+        let grouped = DiagnosticIndex(tree, extra: extra)
         let offsetWidth = max(6, String(max(tree.bytes.count, 1)).count)
         let lengthWidth = max(6, String(max(tree.bytes.count, 1)).count)
         let gutter = offsetWidth + 2 + 2 + 2 + lengthWidth + 2
@@ -140,17 +140,25 @@ public enum TreeDump {
     }
 }
 
-/// Diagnostics grouped by the node they concern, in the order they were reported.
-struct DiagnosticGroups {
-    var all: [Diagnostic]
-    var byNode: [Int: [Diagnostic]] = [:]
-    var unattached: [Diagnostic] = []
+/// Diagnostics grouped by the node they concern, in the order they were reported: one pass, so
+/// every output stays linear however many diagnostics a file has.
+public struct DiagnosticIndex: Sendable {
+    public var all: [Diagnostic]
+    public var byNode: [Int: [Diagnostic]] = [:]
+    /// Diagnostics with no node (or a node index outside the tree), printed after the tree.
+    public var unattached: [Diagnostic] = []
+
+    public init(_ tree: Tree, extra: [Diagnostic] = []) {
+        self.init(tree.diagnostics + extra, nodeCount: tree.count)
+    }
 
     /// A diagnostic whose node index is not below `nodeCount` is treated as unattached.
-    init(_ diagnostics: [Diagnostic], nodeCount: Int) {
+    public init(_ diagnostics: [Diagnostic], nodeCount: Int) {
         all = diagnostics
         for d in diagnostics {
             if let node = d.node, node >= 0, node < nodeCount { byNode[node, default: []].append(d) } else { unattached.append(d) }
         }
     }
+
+    public func diagnostics(for node: Int) -> [Diagnostic] { byNode[node] ?? [] }
 }

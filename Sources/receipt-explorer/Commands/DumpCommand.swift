@@ -31,6 +31,8 @@ struct DumpCommand: ParsableCommand {
     @Option(help: "Colour the tree: auto, always or never.")
     var color: ColorChoice = .auto
 
+    static let stderrDiagnosticLimit = 20
+
     func run() throws {
         let input = try CommandSupport.load(file)
         let (tree, extra) = CommandSupport.analyze(input)
@@ -42,11 +44,18 @@ struct DumpCommand: ParsableCommand {
             TreeDump.write(tree, input: input, extra: extra, options: TreeDump.Options(color: colored), to: out)
         case .openssl:
             OpenSSLDump.write(tree, to: out)
+            // stdout keeps openssl's exact shape; the diagnostics go to stderr, the first few in
+            // full (a big BER file can have thousands of "der" notes).
             let all = tree.diagnostics + extra
             if !all.isEmpty {
                 let err = OutputWriter(.standardError)
-                for d in all {
-                    err.write("\(TerminalSafe.escape(input.name)): \(d.severity) \(TerminalSafe.escape(d.code)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")
+                let name = TerminalSafe.escape(input.name)
+                for d in all.prefix(Self.stderrDiagnosticLimit) {
+                    err.write("\(name): \(d.severity) \(TerminalSafe.escape(d.code)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")
+                }
+                if all.count > Self.stderrDiagnosticLimit {
+                    let errors = all.filter { $0.severity == .error }.count
+                    err.write("\(name): … \(NumberText.grouped(all.count - Self.stderrDiagnosticLimit)) more diagnostics (\(NumberText.grouped(all.count)) in all, \(NumberText.grouped(errors)) errors); --format tree or json lists every one\n")
                 }
                 err.flush()
             }

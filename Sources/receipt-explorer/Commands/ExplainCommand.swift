@@ -58,14 +58,13 @@ struct ExplainCommand: ParsableCommand {
             out.write("path: " + path.joined(separator: " > ") + "\n\n")
             out.write(Explainer.render(Explainer.explain(tree, node: index, extra: extra)))
         } else {
-            for index in tree.nodes.indices {
-                if index > 0 { out.write("\n") }
-                out.write(Explainer.render(Explainer.explain(tree, node: index, extra: extra)))
-                out.lineDone()
+            let index = DiagnosticIndex(tree, extra: extra)
+            for node in tree.nodes.indices {
+                if node > 0 { out.write("\n") }
+                out.write(Explainer.render(Explainer.explain(tree, node: node, diagnostics: index.diagnostics(for: node))))
             }
-            let unattached = (tree.diagnostics + extra).filter { $0.node == nil || $0.node! >= tree.count }
-            if !unattached.isEmpty { out.write("\n") }
-            for d in unattached {
+            if !index.unattached.isEmpty { out.write("\n") }
+            for d in index.unattached {
                 out.write("\(d.severity) \(TerminalSafe.escape(d.code)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")
             }
         }

@@ -1,0 +1,160 @@
+import Foundation
+
+/// A device identifier as the receipt's SHA-1 hash (attribute 5) uses it: the raw bytes of an
+/// iOS `identifierForVendor` UUID (16 bytes) or of a Mac's primary MAC address (6 bytes).
+public struct DeviceIdentifier: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable {
+        case identifierForVendor = "identifierForVendor"
+        case macAddress = "MAC address"
+    }
+
+    public var kind: Kind
+    public var bytes: [UInt8]
+
+    public init(kind: Kind, bytes: [UInt8]) {
+        self.kind = kind
+        self.bytes = bytes
+    }
+
+    /// Accepts `3B76A7BD-8F5B-46A4-BCB1-CCE8DBD1B3CD` (UUID, any case) or `6c:40:08:b5:94:5e` /
+    /// `6c-40-08-b5-94-5e` (MAC address). Surrounding whitespace is ignored.
+    public static func parse(_ text: String) throws -> DeviceIdentifier {
+        let s = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if s.isEmpty { throw DeviceIdentifierError("empty device identifier") }
+        let chars = Array(s)
+
+        // UUID: 8-4-4-4-12 hex digits.
+        if chars.count == 36 {
+            let dashes = [8, 13, 18, 23]
+            guard dashes.allSatisfy({ chars[$0] == "-" }) else {
+                throw DeviceIdentifierError("'\(s)' is not a UUID: expected dashes after 8, 4, 4 and 4 hex digits (like 3B76A7BD-8F5B-46A4-BCB1-CCE8DBD1B3CD)")
+            }
+            let hex = String(chars.enumerated().filter { !dashes.contains($0.offset) }.map(\.element))
+            guard let bytes = hexBytes(hex) else {
+                throw DeviceIdentifierError("'\(s)' is not a UUID: only hex digits may appear between the dashes")
+            }
+            return DeviceIdentifier(kind: .identifierForVendor, bytes: bytes)
+        }
+
+        // MAC address: six pairs of hex digits separated by ':' or '-' (one kind throughout).
+        if chars.count == 17 {
+            let separator = chars[2]
+            guard separator == ":" || separator == "-",
+                  [2, 5, 8, 11, 14].allSatisfy({ chars[$0] == separator }) else {
+                throw DeviceIdentifierError("'\(s)' is not a MAC address: expected six hex pairs separated by ':' or '-' (like 6c:40:08:b5:94:5e)")
+            }
+            let hex = String(chars.enumerated().filter { $0.offset % 3 != 2 }.map(\.element))
+            guard let bytes = hexBytes(hex) else {
+                throw DeviceIdentifierError("'\(s)' is not a MAC address: only hex digits may appear between the separators")
+            }
+            return DeviceIdentifier(kind: .macAddress, bytes: bytes)
+        }
+
+        throw DeviceIdentifierError("'\(s)' is neither an identifierForVendor UUID (36 characters, like 3B76A7BD-8F5B-46A4-BCB1-CCE8DBD1B3CD) nor a MAC address (17 characters, like 6c:40:08:b5:94:5e)")
+    }
+
+    /// `identifierForVendor 3B76A7BD-…` / `MAC address 6c:40:08:b5:94:5e`, canonical form.
+    public var description: String {
+        switch kind {
+        case .macAddress:
+            return "\(kind.rawValue) \(ValidationHex.lower(bytes).chunked(2).joined(separator: ":"))"
+        case .identifierForVendor:
+            let h = ValidationHex.upper(bytes)
+            guard h.count == 32 else { return "\(kind.rawValue) \(h)" }
+            let parts = [h.prefix(8), h.dropFirst(8).prefix(4), h.dropFirst(12).prefix(4),
+                         h.dropFirst(16).prefix(4), h.dropFirst(20)]
+            return "\(kind.rawValue) \(parts.joined(separator: "-"))"
+        }
+    }
+
+    private static func hexBytes(_ hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count / 2)
+        var i = 0
+        while i < digits.count {
+            guard let hi = nibble(digits[i]), let lo = nibble(digits[i + 1]) else { return nil }
+            out.append(hi << 4 | lo)
+            i += 2
+        }
+        return out
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}
+
+public struct DeviceIdentifierError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The receipt's device binding: SHA-1(device identifier ‖ opaque value (attribute 4) ‖ the
+/// bundle identifier attribute's (2) whole value, i.e. the UTF8String TLV) must equal attribute 5.
+public enum DeviceHash {
+    public static func compute(deviceID: [UInt8], opaque: [UInt8], bundleIDTLV: [UInt8]) -> [UInt8] {
+        Digest.sha1(deviceID + opaque + bundleIDTLV)
+    }
+
+    /// The "device-hash" step, with every input and the arithmetic spelled out in `details`.
+    /// - Parameters:
+    ///   - device: nil when the user gave no identifier (the step is then not checked).
+    ///   - opaque: attribute 4's value; bundleIDTLV: attribute 2's value (the whole UTF8String TLV).
+    ///   - expected: attribute 5's value; nil when the receipt has none.
+    public static func step(device: DeviceIdentifier?, opaque: [UInt8]?, bundleIDTLV: [UInt8]?,
+                            expected: [UInt8]?) -> ValidationStep {
+        let id = StepID.deviceHash
+        let title = StepID.title(for: id)
+        guard let device else {
+            return ValidationStep(id: id, title: title,
+                                  status: .notChecked("no device identifier given (an identifierForVendor UUID or a MAC address)"))
+        }
+        var missing: [String] = []
+        if opaque == nil { missing.append("opaque value (attribute 4)") }
+        if bundleIDTLV == nil { missing.append("bundle identifier (attribute 2)") }
+        if expected == nil { missing.append("SHA-1 hash (attribute 5)") }
+        guard let opaque, let bundleIDTLV, let expected else {
+            return ValidationStep(id: id, title: title,
+                                  status: .notChecked("the receipt has no \(missing.joined(separator: ", "))"),
+                                  details: ["device: \(device)"])
+        }
+
+        let computed = compute(deviceID: device.bytes, opaque: opaque, bundleIDTLV: bundleIDTLV)
+        let total = device.bytes.count + opaque.count + bundleIDTLV.count
+        let details = [
+            "device identifier (\(device.kind.rawValue)): \(ValidationHex.upper(device.bytes, separator: " ")) (\(SignatureValidation.bytesText(device.bytes.count)))",
+            "opaque value, attribute 4: \(ValidationHex.upper(opaque, separator: " ")) (\(SignatureValidation.bytesText(opaque.count)))",
+            "bundle identifier, attribute 2 (whole UTF8String TLV): \(ValidationHex.upper(bundleIDTLV, separator: " ")) (\(SignatureValidation.bytesText(bundleIDTLV.count)))",
+            "concatenation: \(device.bytes.count) + \(opaque.count) + \(bundleIDTLV.count) = \(total) bytes",
+            "computed SHA-1: \(ValidationHex.upper(computed, separator: " "))",
+            "expected, attribute 5: \(ValidationHex.upper(expected, separator: " ")) (\(SignatureValidation.bytesText(expected.count)))",
+        ]
+        if computed == expected {
+            return ValidationStep(id: id, title: title, status: .passed, details: details)
+        }
+        return ValidationStep(
+            id: id, title: title,
+            status: .failed("SHA-1 of the device identifier, opaque value and bundle identifier does not match attribute 5: the receipt was not issued for \(device)"),
+            details: details)
+    }
+}
+
+extension String {
+    fileprivate func chunked(_ n: Int) -> [String] {
+        var out: [String] = []
+        var current = ""
+        for c in self {
+            current.append(c)
+            if current.count == n { out.append(current); current = "" }
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
+}

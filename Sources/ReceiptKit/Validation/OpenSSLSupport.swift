@@ -1,0 +1,188 @@
+import COpenSSL
+import Foundation
+
+// Internal glue between Swift and OpenSSL: the error queue, memory BIOs, X509 <-> DER, hex and dates.
+// Every OpenSSL object created here is freed by the function that created it (or handed to a caller
+// that frees it with `defer`); no OpenSSL pointer escapes ReceiptKit.
+
+/// Message digests computed with OpenSSL's EVP interface.
+public enum Digest {
+    public static func sha1(_ bytes: [UInt8]) -> [UInt8] { evp(bytes, EVP_sha1()) }
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] { evp(bytes, EVP_sha256()) }
+
+    /// Uppercase hex, no separators (the form used for pinned fingerprints).
+    public static func hex(_ bytes: [UInt8]) -> String { ValidationHex.upper(bytes) }
+
+    private static func evp(_ bytes: [UInt8], _ md: OpaquePointer?) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                // EVP_Digest accepts a null data pointer when the count is 0.
+                EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, md, nil)
+            }
+        }
+        // Only fails on allocation failure; an empty result is then the honest answer.
+        guard ok == 1 else { ERR_clear_error(); return [] }
+        return Array(out.prefix(Int(length)))
+    }
+}
+
+enum ValidationHex {
+    private static let digits = Array("0123456789ABCDEF".utf8)
+
+    static func upper(_ bytes: [UInt8], separator: String = "") -> String {
+        var s = ""
+        s.reserveCapacity(bytes.count * (2 + separator.utf8.count))
+        for (i, b) in bytes.enumerated() {
+            if i > 0 && !separator.isEmpty { s += separator }
+            s.unicodeScalars.append(UnicodeScalar(digits[Int(b >> 4)]))
+            s.unicodeScalars.append(UnicodeScalar(digits[Int(b & 0x0F)]))
+        }
+        return s
+    }
+
+    static func lower(_ bytes: [UInt8]) -> String { upper(bytes).lowercased() }
+}
+
+enum OpenSSLError {
+    /// Empties this thread's error queue (OpenSSL keeps one queue per thread).
+    static func clear() { ERR_clear_error() }
+
+    /// Drains this thread's error queue into distinct reason phrases, oldest first
+    /// (e.g. "not enough data", "content verify error").
+    static func drain() -> [String] {
+        var reasons: [String] = []
+        while true {
+            let code = ERR_get_error()
+            if code == 0 { break }
+            var phrase: String
+            if let r = ERR_reason_error_string(code) {
+                phrase = String(cString: r)
+            } else {
+                var buffer = [CChar](repeating: 0, count: 256)
+                ERR_error_string_n(code, &buffer, buffer.count)
+                phrase = String(cString: buffer)
+            }
+            if !reasons.contains(phrase) { reasons.append(phrase) }
+        }
+        return reasons
+    }
+
+    /// The drained queue as one phrase, or `fallback` when OpenSSL left no reason.
+    static func drainedMessage(fallback: String) -> String {
+        let reasons = drain()
+        return reasons.isEmpty ? fallback : reasons.joined(separator: "; ")
+    }
+}
+
+enum OpenSSLBridge {
+    /// A read-only memory BIO over `bytes`, passed to `body` and freed afterwards.
+    /// The BIO must not outlive `body` (it borrows the array's storage).
+    static func withReadBIO<R>(_ bytes: [UInt8], _ body: (OpaquePointer) -> R) -> R? {
+        if bytes.isEmpty {
+            // An empty memory BIO reads as end-of-file, which is what zero bytes mean.
+            guard let bio = BIO_new(BIO_s_mem()) else { return nil }
+            defer { BIO_free(bio) }
+            return body(bio)
+        }
+        return bytes.withUnsafeBytes { raw -> R? in
+            guard raw.count <= Int(Int32.max), let base = raw.baseAddress,
+                  let bio = BIO_new_mem_buf(base, Int32(raw.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return body(bio)
+        }
+    }
+
+    /// The bytes written into a memory BIO.
+    static func contents(of bio: OpaquePointer) -> [UInt8] {
+        var data: UnsafePointer<CChar>? = nil
+        let n = shim_BIO_get_mem_data(bio, &data)
+        guard n > 0, let data else { return [] }
+        return data.withMemoryRebound(to: UInt8.self, capacity: n) { Array(UnsafeBufferPointer(start: $0, count: n)) }
+    }
+
+    /// Runs `body` with a fresh writable memory BIO and returns what was written as a string.
+    static func string(_ body: (OpaquePointer) -> Void) -> String {
+        guard let bio = BIO_new(BIO_s_mem()) else { return "" }
+        defer { BIO_free(bio) }
+        body(bio)
+        return String(decoding: contents(of: bio), as: UTF8.self)
+    }
+
+    /// Decodes one DER certificate that must span all of `der`. The caller owns the result (X509_free).
+    static func x509(der: [UInt8]) -> OpaquePointer? {
+        guard !der.isEmpty else { return nil }
+        return der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            var p: UnsafePointer<UInt8>? = buffer.baseAddress
+            guard let x = d2i_X509(nil, &p, buffer.count) else { return nil }
+            if let p, let base = buffer.baseAddress, p - base != buffer.count {
+                X509_free(x)  // a certificate followed by other bytes is not "a certificate file"
+                return nil
+            }
+            return x
+        }
+    }
+
+    /// The DER encoding of a certificate.
+    static func der(of x509: OpaquePointer) -> [UInt8] {
+        let length = i2d_X509(x509, nil)
+        guard length > 0 else { return [] }
+        var out = [UInt8](repeating: 0, count: Int(length))
+        let written = out.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var p: UnsafeMutablePointer<UInt8>? = buffer.baseAddress
+            return i2d_X509(x509, &p)
+        }
+        return written == length ? out : []
+    }
+
+    /// The certificates of a STACK_OF(X509), borrowed (not up-referenced).
+    static func elements(of stack: OpaquePointer?) -> [OpaquePointer] {
+        guard let stack else { return [] }
+        let n = shim_sk_X509_num(stack)
+        guard n > 0 else { return [] }
+        return (0..<n).compactMap { shim_sk_X509_value(stack, $0) }
+    }
+
+    static func objectText(_ object: OpaquePointer?, numeric: Bool = false) -> String {
+        guard let object else { return "?" }
+        var buffer = [CChar](repeating: 0, count: 128)
+        let n = OBJ_obj2txt(&buffer, Int32(buffer.count), object, numeric ? 1 : 0)
+        guard n > 0 else { return "?" }
+        return String(cString: buffer)
+    }
+
+    static func longName(nid: Int32) -> String? {
+        guard nid != NID_undef, let p = OBJ_nid2ln(nid) else { return nil }
+        return String(cString: p)
+    }
+}
+
+enum ValidationDate {
+    static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
+        guard let time else { return nil }
+        var t = tm()
+        guard ASN1_TIME_to_tm(time, &t) == 1 else { ERR_clear_error(); return nil }
+        return Date(timeIntervalSince1970: TimeInterval(timegm(&t)))
+    }
+
+    /// Seconds since 1970 for OpenSSL and libc, clamped so that odd dates cannot trap the conversion.
+    static func timeT(_ date: Date) -> time_t {
+        let t = date.timeIntervalSince1970
+        guard t.isFinite else { return t > 0 ? 253_402_300_799 : 0 }
+        return time_t(min(max(t.rounded(.down), -62_135_596_800), 253_402_300_799))  // years 1 … 9999
+    }
+
+    /// `2016-02-12T10:57:42Z`
+    static func iso(_ date: Date) -> String {
+        var seconds = timeT(date)
+        var t = tm()
+        gmtime_r(&seconds, &t)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ",
+                      Int(t.tm_year) + 1900, Int(t.tm_mon) + 1, Int(t.tm_mday),
+                      Int(t.tm_hour), Int(t.tm_min), Int(t.tm_sec))
+    }
+
+    /// `2016-02-12`
+    static func day(_ date: Date) -> String { String(iso(date).prefix(10)) }
+}

@@ -1,0 +1,59 @@
+/// Which trust anchor a verified chain ends at.
+public enum TrustAnchorKind: String, Sendable, Equatable, CaseIterable {
+    case appleIncRoot = "apple-inc-root"
+    case appleRootCAG2 = "apple-root-ca-g2"
+    case appleRootCAG3 = "apple-root-ca-g3"
+    /// The self-signed certificate Xcode signs local StoreKit test receipts with.
+    case xcodeStoreKitTesting = "xcode-storekit-testing"
+    /// A certificate the user supplied with `--root` that is none of the pinned ones.
+    case userSupplied = "user-supplied"
+
+    public var displayName: String {
+        switch self {
+        case .appleIncRoot: return "Apple Inc. Root"
+        case .appleRootCAG2: return "Apple Root CA - G2"
+        case .appleRootCAG3: return "Apple Root CA - G3"
+        case .xcodeStoreKitTesting: return "Xcode StoreKit Testing"
+        case .userSupplied: return "user-supplied root"
+        }
+    }
+
+    /// An Apple production root: receipts anchored here can be App Store receipts.
+    public var isAppleRoot: Bool {
+        switch self {
+        case .appleIncRoot, .appleRootCAG2, .appleRootCAG3: return true
+        case .xcodeStoreKitTesting, .userSupplied: return false
+        }
+    }
+}
+
+/// The pinned anchors. A certificate is trusted because its SHA-256 fingerprint is listed here
+/// (or because the user supplied it), never because a receipt carries it.
+public enum TrustAnchors {
+    public struct Pin: Sendable, Equatable {
+        public var kind: TrustAnchorKind
+        /// SHA-256 of the DER certificate, uppercase hex without separators.
+        public var sha256: String
+    }
+
+    public static let pinned: [Pin] = [
+        Pin(kind: .appleIncRoot, sha256: "B0B1730ECBC7FF4505142C49F1295E6EDA6BCAED7E2C68C5BE91B5A11001F024"),
+        Pin(kind: .appleRootCAG2, sha256: "C2B9B042DD57830E7D117DAC55AC8AE19407D38E41D88F3215BC3A890444A050"),
+        Pin(kind: .appleRootCAG3, sha256: "63343ABFB89A6A03EBB57E9B3F5FA7BE7C4F5C756F3017B3A8C488C3653E9179"),
+        Pin(kind: .xcodeStoreKitTesting, sha256: "FF0BA36E721D2DB741D2AA11E6112EF78BF7131B46C7F035B00891D045C864FE"),
+    ]
+
+    /// The pinned kind for a fingerprint (hex, any case, separators `:`/space ignored), if any.
+    public static func kind(forSHA256 fingerprint: String) -> TrustAnchorKind? {
+        let normalized = fingerprint.uppercased().filter { $0 != ":" && $0 != " " }
+        return pinned.first { $0.sha256 == normalized }?.kind
+    }
+
+    public static func kind(of certificate: CertificateInfo) -> TrustAnchorKind? {
+        kind(forSHA256: certificate.sha256Fingerprint)
+    }
+
+    /// The sentence the chain step carries for receipts made by Xcode.
+    public static let xcodeTestingNote =
+        "signed by Xcode StoreKit Testing — local testing only, not the App Store"
+}

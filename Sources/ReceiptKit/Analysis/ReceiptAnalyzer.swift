@@ -68,7 +68,7 @@ public enum ReceiptAnalyzer {
                     payloadTree = inner
                 } else {
                     receiptFindings = [Diagnostic.receipt(.payloadNotSet,
-                        "the receipt payload is not a SET: it starts with \(payload.first.map { describeStart($0) } ?? "nothing")",
+                        "the receipt payload is not a SET of attributes: it starts with \(payload.first.map { describeStart($0, text: payload.prefix(6)) } ?? "nothing (it is empty)")",
                         node: found.payloadString ?? found.payloadChunks[0], in: tree)]
                 }
             }

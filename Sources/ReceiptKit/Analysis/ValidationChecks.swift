@@ -68,7 +68,15 @@ enum ValidationChecks {
             let why = first.map { "not a receipt: \($0.message)" } ?? "not a receipt: no receipt payload was found"
             return ValidationStep(id: id, title: title, status: .failed(why))
         }
-        let errors = a.allDiagnostics.filter { $0.severity == .error }
+        // Errors inside the ContentInfo; junk after it is reported (trailing-data) but not signed,
+        // so it does not make the receipt's contents wrong.
+        let root = a.container?.contentInfo ?? 0
+        let rootRange = a.tree.nodes.isEmpty ? 0..<0 : a.tree.nodes[root].byteRange
+        let errors = a.allDiagnostics.filter { d in
+            guard d.severity == .error else { return false }
+            if let n = d.node { return PKCS7Locator.isInside(n, root, a.tree) }
+            return rootRange.contains(d.offset)
+        }
         let attributeCount = receipt.fields.count + receipt.inApp.reduce(0) { $0 + $1.fields.count }
         var details = ["\(receipt.fields.count) app-level attribute(s), \(receipt.inApp.count) in-app purchase(s), \(attributeCount) attribute(s) in all"]
         let unlisted = receipt.unlistedFields.count
@@ -112,6 +120,10 @@ enum ValidationChecks {
         guard let receipt else {
             return ValidationStep(id: StepID.deviceHash, title: StepID.title(for: StepID.deviceHash),
                                   status: .notChecked(device == nil ? "no device identifier given (--device-id)" : "no receipt payload"))
+        }
+        if device != nil && !receipt.isComplete {
+            return ValidationStep(id: StepID.deviceHash, title: StepID.title(for: StepID.deviceHash),
+                                  status: .notChecked("the receipt payload is truncated"))
         }
         return DeviceHash.step(device: device, opaque: receipt.opaqueValue, bundleIDTLV: receipt.bundleIDTLV,
                                expected: receipt.sha1Hash)
@@ -191,7 +203,7 @@ enum ValidationChecks {
         } else if let anchor = report.anchor, !anchor.isAppleRoot, !userTrusted {
             reasons.append("the chain ends at \(anchor.displayName), which is not an Apple root and was not supplied with --root")
         }
-        if case .notChecked(let why)? = signer, !(userTrusted && report.anchor == .xcodeStoreKitTesting) {
+        if case .notChecked(let why)? = signer, report.anchor != .xcodeStoreKitTesting {
             reasons.append("\(StepID.title(for: StepID.receiptSigner)): not checked — \(why)")
         }
         var unique: [String] = []

@@ -61,8 +61,11 @@ struct InnerTLV {
         case 0x40: name = "[APPLICATION \(tag & 0x1F)]"
         default: name = "[PRIVATE \(tag & 0x1F)]"
         }
-        let vowel = name.first.map { "AEIOU".contains($0) } ?? false
-        return (vowel ? "an " : "a ") + name
+        let constructedUniversal = tag & 0xC0 == 0 && tag & 0x20 != 0 && ![16, 17].contains(tag & 0x1F)
+        let text = constructedUniversal ? "constructed " + name : name
+        // "an INTEGER", "an IA5String", "an OCTET STRING", but "a UTF8String", "a UniversalString".
+        let an = text.first.map { "AEIO".contains($0) } ?? false
+        return (an ? "an " : "a ") + text
     }
 
     static func universalName(_ number: UInt32, constructed: Bool) -> String {

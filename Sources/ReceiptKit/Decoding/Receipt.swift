@@ -117,6 +117,8 @@ public struct Receipt: Sendable {
     public var inApp: [InAppPurchase] = []
     /// The bytes the node indices and value ranges refer to (`receiptTree.bytes`).
     public var bytes: [UInt8]
+    /// False when the payload SET is cut short (truncated input): attributes may be missing.
+    public var isComplete = true
 
     public init(payloadNode: Int, bytes: [UInt8]) {
         self.payloadNode = payloadNode

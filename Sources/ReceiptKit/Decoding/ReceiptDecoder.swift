@@ -30,21 +30,16 @@ struct ReceiptDecoder {
         cutNodes = cut
     }
 
-    /// Whether a node or one of its ancestors is cut short.
+    /// Whether a node's own bytes are cut short (its declared length ran past the input or its parent).
     func isCut(_ node: Int) -> Bool {
-        if cutNodes.isEmpty { return false }
-        var n = node
-        while n >= 0 {
-            if cutNodes.contains(n) { return true }
-            n = Int(tree.nodes[n].parent)
-        }
-        return false
+        !cutNodes.isEmpty && cutNodes.contains(node)
     }
 
     // MARK: - Payload
 
     mutating func decode(payloadSet set: Int) -> Receipt {
         var receipt = Receipt(payloadNode: set, bytes: bytes)
+        receipt.isComplete = !isCut(set)
         var seen = [Int](repeating: -1, count: 22)
         for child in tree.children(of: set) {
             guard var field = decodeAttribute(child, level: .app, inAppIndex: nil) else { continue }
@@ -64,7 +59,9 @@ struct ReceiptDecoder {
 
     private mutating func decodePurchase(_ field: ReceiptField, index: Int) -> InAppPurchase {
         var purchase = InAppPurchase(index: index, attributeNode: field.attributeNode, setNode: nil)
-        purchase.isComplete = !isCut(field.attributeNode)
+        // Complete unless the bytes holding the purchase (its OCTET STRING or SET) are cut short;
+        // a SEQUENCE that merely claims too much around a whole value still holds a whole purchase.
+        purchase.isComplete = !isCut(field.valueNode ?? field.attributeNode)
         guard let inner = field.innerNode, tree.nodes[inner].isUniversal(17), tree.nodes[inner].isConstructed else {
             purchase.isComplete = false
             return purchase

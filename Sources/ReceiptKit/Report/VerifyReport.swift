@@ -33,6 +33,15 @@ public enum VerifyReport {
             if r.field(21) != nil { rows.append(("expires", dateText(r, 21))) }
             let complete = r.inApp.filter(\.isComplete).count
             rows.append(("in-app purchases", complete == r.inApp.count ? "\(r.inApp.count)" : "\(r.inApp.count) (\(r.inApp.count - complete) incomplete)"))
+            if let report = a.signature, let anchor = report.anchor {
+                let signedBy: String
+                switch anchor {
+                case .xcodeStoreKitTesting: signedBy = TrustAnchors.xcodeTestingNote
+                case .userSupplied: signedBy = "a chain ending at a root you supplied (\(safe(report.anchorCertificate?.label ?? "?"))), not Apple"
+                default: signedBy = "Apple (chain ends at \(anchor.displayName))"
+                }
+                rows.append(("signed by", signedBy))
+            }
             if let c = a.container {
                 var container = c.isBER ? "BER (indefinite lengths; Xcode writes receipts this way)" : "DER"
                 if c.payloadIsReassembled { container += ", payload reassembled from \(c.payloadChunks.count) chunks" }
@@ -85,7 +94,8 @@ public enum VerifyReport {
             for (i, cert) in chain.enumerated() {
                 var role = ""
                 if verified {
-                    role = i == 0 ? "signer" : (i == chain.count - 1 ? "trust anchor" : "intermediate")
+                    role = chain.count == 1 ? "signer, trust anchor"
+                        : (i == 0 ? "signer" : (i == chain.count - 1 ? "trust anchor" : "intermediate"))
                 } else if cert == report.signer {
                     role = "signer"
                 }

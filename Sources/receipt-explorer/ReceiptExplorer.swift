@@ -21,7 +21,7 @@ struct ReceiptExplorer: ParsableCommand {
             // `defaultSubcommand`), JSONCommand, VerifyCommand.
             ExploreCommand.self,
             DumpCommand.self,
-            ExplainCommand.self,
+            ExplainCommand.self, JSONCommand.self, VerifyCommand.self,
         ],
         defaultSubcommand: ExploreCommand.self
     )

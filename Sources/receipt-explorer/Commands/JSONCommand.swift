@@ -1,0 +1,44 @@
+import ArgumentParser
+import ASN1Lenient
+import Foundation
+import ReceiptKit
+
+/// `receipt-explorer json FILE [--no-validate] [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE]`
+struct JSONCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "json",
+        abstract: "Print the decoded receipt as JSON in the shape of Apple's verifyReceipt response.",
+        discussion: """
+            The top-level object holds "receipt" (verifyReceipt's field names and conventions: numbers \
+            as strings, *_ms epoch-millisecond strings, dates as "2015-05-23 12:18:09 Etc/GMT" with \
+            *_pst forms, flags "true"/"false", absent fields omitted), "validation" (each step with \
+            status passed / failed / not-checked, reason and details), "verdict", \
+            "unlisted_attributes" (Apple-private attributes with their raw value as hex and, where it \
+            parses, the inner ASN.1 value), "findings" (every diagnostic: severity, code, message, \
+            offset, length), "source" (input offset and length of each field's value bytes, keyed \
+            bundle_id, in_app[0], in_app[0].product_id, …) and "input". Keys are sorted.
+
+            Exit status: 0 = decoded without error diagnostics; 1 = the input has errors or is not a \
+            receipt (the JSON is still printed); 2 = usage or I/O problem. Validation failures do not \
+            change the status: use `verify` for a verdict.
+            """
+    )
+
+    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON; '-' reads standard input.")
+    var file: String
+
+    @OptionGroup var check: ReceiptCheckOptions
+
+    @Flag(name: .customLong("no-validate"), help: "Skip the OpenSSL steps (signature, chain, time, receipt signer): decode only.")
+    var noValidate = false
+
+    func run() throws {
+        let options = try check.analysisOptions(validate: !noValidate)
+        let input = try CommandSupport.load(file)
+        let analysis = ReceiptAnalyzer.analyze(bytes: input.bytes, options: options)
+        let text = ReceiptJSON.text(analysis, input: .init(name: input.name, encoding: input.encoding.rawValue))
+        FileHandle.standardOutput.write(Data(text.utf8))
+        let hasErrors = analysis.receipt == nil || analysis.allDiagnostics.contains { $0.severity == .error }
+        if hasErrors { throw ExitCode(ExitStatus.inputHasErrors) }
+    }
+}

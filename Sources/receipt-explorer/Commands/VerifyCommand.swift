@@ -1,0 +1,104 @@
+import ArgumentParser
+import ASN1Lenient
+import Foundation
+import ReceiptKit
+
+/// The validation inputs `verify` and `json` share.
+struct ReceiptCheckOptions: ParsableArguments {
+    @Option(name: .customLong("root"),
+            help: ArgumentHelp("A trust anchor in addition to the pinned Apple roots (DER or PEM; repeatable).", valueName: "CERT"))
+    var roots: [String] = []
+
+    @Option(name: .customLong("device-id"),
+            help: ArgumentHelp("identifierForVendor UUID or MAC address, for the device-hash step.", valueName: "ID"))
+    var deviceID: String?
+
+    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("Expected bundle identifier (attribute 2).", valueName: "ID"))
+    var bundleID: String?
+
+    @Option(name: .customLong("app-version"), help: ArgumentHelp("Expected app version (attribute 3).", valueName: "V"))
+    var appVersion: String?
+
+    @Option(name: .customLong("at"),
+            help: ArgumentHelp("The moment for the expiration check and active subscriptions: RFC 3339, YYYY-MM-DD or 'now' (default).",
+                               valueName: "DATE"))
+    var at: String?
+
+    /// The analysis options, or a one-line complaint and exit status 2.
+    func analysisOptions(validate: Bool) throws -> AnalysisOptions {
+        var options = AnalysisOptions(validate: validate, bundleID: bundleID, appVersion: appVersion)
+        for path in roots {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                CommandSupport.complain("cannot read --root \(path)")
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
+            let bytes = [UInt8](data)
+            do {
+                _ = try CertificateInfo.parseCertificates(fileBytes: bytes)
+            } catch {
+                CommandSupport.complain("--root \(path): \(error)")
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
+            options.roots.append(bytes)
+        }
+        if let deviceID {
+            do {
+                options.deviceID = try DeviceIdentifier.parse(deviceID)
+            } catch {
+                CommandSupport.complain("--device-id: \(error)")
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
+        }
+        if let at {
+            guard let date = ReceiptDate.parseUserDate(at) else {
+                CommandSupport.complain("--at: '\(at)' is not a date (use RFC 3339 like 2024-03-05T10:00:00Z, or YYYY-MM-DD, or now)")
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
+            options.at = date.date
+        }
+        return options
+    }
+}
+
+/// `receipt-explorer verify FILE [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE]`
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Validate a receipt step by step: signature, chain, time, receipt signer, device hash, app checks.",
+        discussion: """
+            Each step is printed as ✓ passed, ✗ failed or – not checked, with its reason and details; \
+            then the signer chain (subjects and SHA-256 fingerprints), the subscriptions active at --at \
+            (default now) and the verdict.
+
+            Trust: only the pinned Apple roots (Apple Inc. Root, Apple Root CA - G2/G3) and the \
+            certificates given with --root are anchors; a certificate is never trusted because the \
+            receipt carries it. The chain is judged at the receipt's creation date (attribute 12), since \
+            older signing certificates have expired since; whether it would pass today is shown too.
+
+            Xcode StoreKit Testing receipts are reported as "signed by Xcode StoreKit Testing — local \
+            testing only, not the App Store" and are INVALID (exit 1) unless you pass that certificate \
+            with --root, which accepts them for local testing.
+
+            Exit status: 0 = valid; 1 = invalid (a step failed, the receipt has errors, or it is not \
+            an App Store receipt); 2 = usage or I/O problem (one line on stderr).
+            """
+    )
+
+    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON; '-' reads standard input.")
+    var file: String
+
+    @OptionGroup var check: ReceiptCheckOptions
+
+    @Flag(help: "Use ASCII marks (+ x -) instead of ✓ ✗ –.")
+    var ascii = false
+
+    func run() throws {
+        let options = try check.analysisOptions(validate: true)
+        let input = try CommandSupport.load(file)
+        let analysis = ReceiptAnalyzer.analyze(bytes: input.bytes, options: options)
+        let text = VerifyReport.text(analysis, inputName: input.name, inputEncoding: input.encoding.rawValue,
+                                     style: VerifyReport.Style(unicode: !ascii))
+        FileHandle.standardOutput.write(Data(text.utf8))
+        if !analysis.verdict.isValid { throw ExitCode(1) }
+    }
+}

@@ -50,6 +50,8 @@ extension ParserMachine {
         var value = 0
         for i in 0..<octets { value = (value << 8) | Int(bytes[p + i]) }
         guard value >= 0 else { return false }
-        return p + octets + value == end
+        // Compare against what remains instead of adding: `p + octets + value` overflows for a
+        // claimed length near Int.max (found by the FuzzParse fuzzer; Fuzz/regressions/).
+        return value == end - p - octets
     }
 }

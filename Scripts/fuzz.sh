@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds and runs one libFuzzer target of the Fuzz/ package.
+#
+#   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
+#   TARGET: parse | receipt | render   (or the product name: FuzzParse, FuzzReceipt, FuzzRender)
+#   SECONDS: -max_total_time (default 60)
+#
+# Scratch path: .build-fuzz (never the main .build). Everything the run writes goes to fuzz-out/TARGET/
+# (git-ignored): corpus/ (inputs libFuzzer found; the committed seeds in Fuzz/corpus/TARGET/ are read,
+# never written), artifacts/ (crash-*, timeout-*, oom-*), fuzz.log, summary.txt.
+# Exit status: 0 when the run ended without a finding, libFuzzer's non-zero status otherwise.
+# FUZZ_CONFIG: release (default; -O keeps bounds and overflow checks and runs 5-20x faster than
+# debug under ASan) or debug.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target=${1:?usage: Scripts/fuzz.sh parse|receipt|render [SECONDS] [libFuzzer flags...]}
+seconds=${2:-60}
+shift $(( $# >= 2 ? 2 : 1 ))
+case "$target" in
+  parse|FuzzParse) name=parse; product=FuzzParse ;;
+  receipt|FuzzReceipt) name=receipt; product=FuzzReceipt ;;
+  render|FuzzRender) name=render; product=FuzzRender ;;
+  *) echo "fuzz.sh: unknown target '$target' (parse, receipt, render)" >&2; exit 2 ;;
+esac
+config=${FUZZ_CONFIG:-release}
+scratch=.build-fuzz
+
+echo "== building $product ($config, -sanitize=fuzzer,address)" >&2
+swift build --package-path Fuzz --scratch-path "$scratch" -c "$config" --product "$product" \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 \
+  | grep -v "Cannot export local symbol" >&2
+binary="$scratch/$config/$product"
+[[ -x "$binary" ]] || { echo "fuzz.sh: $binary was not built" >&2; exit 2; }
+
+out="fuzz-out/$name"
+mkdir -p "$out/corpus" "$out/artifacts"
+log="$out/fuzz.log"
+echo "== running $product for ${seconds}s; log: $log" >&2
+set +e
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1} \
+"$binary" "$out/corpus" "Fuzz/corpus/$name" \
+  -dict=Fuzz/dict/asn1.dict \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-16384}" \
+  -artifact_prefix="$out/artifacts/" -print_final_stats=1 "$@" >"$log" 2>&1
+status=$?
+set -e
+
+# Summary: the last status line (cov/ft/corp/exec/s) and libFuzzer's final stats.
+{
+  echo "target: $name ($product, $config build, ASan+libFuzzer)"
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  seconds: $seconds  exit: $status"
+  grep -E '^#[0-9]+' "$log" | tail -n 1 || true
+  grep -E '^stat::' "$log" || true
+  echo "corpus files: $(find "$out/corpus" -type f | wc -l), bytes: $(du -sb "$out/corpus" | cut -f1)"
+  echo "artifacts: $(find "$out/artifacts" -type f | wc -l)"
+  find "$out/artifacts" -type f -newer "$binary" -printf '  %p\n' 2>/dev/null || true
+} | tee "$out/summary.txt"
+exit $status

@@ -188,3 +188,31 @@ import Testing
         #expect(Self.loadError(path: file.path + "/x") == "cannot read '\(file.path)/x': Not a directory")
     }
 }
+
+/// The per-code diagnostic cap that keeps memory proportional to the input for inputs made of
+/// millions of tiny defective elements (100 MB of zero bytes = 50 million stray end-of-contents).
+@Suite struct HostileDiagnosticCapTests {
+    @Test func zeroBytesAreCappedPerCodeWithASummary() {
+        let tree = ASN1Parser.parse([UInt8](repeating: 0, count: 100_000))
+        HostileInputLoaderTests.expectInvariants(tree, "zeros")
+        #expect(tree.count == 50_000)
+        let stray = tree.diagnostics.filter { $0.code == "stray-eoc" }
+        #expect(stray.count == 10_001)
+        let summary = stray.last
+        #expect(summary?.range == 20_000..<20_002)
+        #expect(summary?.node == 10_000)
+        #expect(summary?.severity == .error)
+        #expect(summary?.message == "40000 more stray-eoc diagnostic(s) not listed (at most 10000 per code); the first not listed: an end-of-contents marker outside any indefinite-length element")
+        #expect(tree.diagnostics.filter { $0.code == "trailing-data" }.count == 1)
+    }
+
+    @Test func capIsAnOption() {
+        let input = [UInt8](repeating: 0, count: 20)
+        let all = ASN1Parser.parse(input, options: ParseOptions(maxDiagnosticsPerCode: 100))
+        #expect(all.diagnostics.filter { $0.code == "stray-eoc" }.count == 10)
+        let capped = ASN1Parser.parse(input, options: ParseOptions(maxDiagnosticsPerCode: 3))
+        let stray = capped.diagnostics.filter { $0.code == "stray-eoc" }
+        #expect(stray.count == 4)
+        #expect(stray.last?.message.hasPrefix("7 more stray-eoc diagnostic(s) not listed (at most 3 per code)") == true)
+    }
+}

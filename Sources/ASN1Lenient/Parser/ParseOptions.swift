@@ -10,10 +10,18 @@ public struct ParseOptions: Sendable {
     /// Offsets of primitive OCTET STRING / BIT STRING nodes whose content is known to be ASN.1 (a
     /// receipt payload): it is parsed on purpose and every defect inside is reported.
     public var encapsulateOnPurpose: Set<Int> = []
+    /// Diagnostics recorded per code; past it, one summary diagnostic of the same code and severity
+    /// (pinned to the first unlisted occurrence) says how many more there are. A diagnostic costs
+    /// ~150 bytes against a node's 32, so without a cap 100 MB of zeros (50 million stray
+    /// end-of-contents markers) took ~16 GB; with it, memory stays a small multiple of the input.
+    /// No real receipt comes near 10,000 diagnostics of one kind.
+    public var maxDiagnosticsPerCode: Int = 10_000
 
-    public init(maxDepth: Int = 256, guessEncapsulation: Bool = true, encapsulateOnPurpose: Set<Int> = []) {
+    public init(maxDepth: Int = 256, guessEncapsulation: Bool = true, encapsulateOnPurpose: Set<Int> = [],
+                maxDiagnosticsPerCode: Int = 10_000) {
         self.maxDepth = maxDepth
         self.guessEncapsulation = guessEncapsulation
         self.encapsulateOnPurpose = encapsulateOnPurpose
+        self.maxDiagnosticsPerCode = maxDiagnosticsPerCode
     }
 }

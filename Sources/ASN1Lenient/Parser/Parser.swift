@@ -12,6 +12,7 @@ public enum ASN1Parser {
         }
         var machine = ParserMachine(count: bytes.count, options: options)
         bytes.withUnsafeBufferPointer { machine.run($0) }
+        machine.appendSuppressedSummaries()
         return Tree(bytes: bytes, nodes: machine.nodes, diagnostics: machine.diagnostics, roots: machine.roots)
     }
 }
@@ -48,9 +49,15 @@ struct ParserMachine {
     /// Set when an error is found inside a guess; the main loop then undoes the innermost guess.
     var abortGuess = false
     var reportedTrailing = false
+    let maxPerCode: Int
+    /// Diagnostics recorded per code outside encapsulation guesses (those can be undone).
+    var perCode: [ParserCode: Int] = [:]
+    /// Per code over the cap: how many were dropped, and the first dropped one.
+    var suppressed: [ParserCode: (count: Int, first: Diagnostic)] = [:]
 
     init(count: Int, options: ParseOptions) {
         self.count = count
+        self.maxPerCode = max(1, options.maxDiagnosticsPerCode)
         self.maxDepth = options.maxDepth
         self.guessEncapsulation = options.guessEncapsulation
         self.onPurpose = options.encapsulateOnPurpose
@@ -402,8 +409,31 @@ struct ParserMachine {
             abortGuess = true
             return
         }
+        if speculationDepth == 0 {
+            let seen = perCode[code, default: 0]
+            if seen >= maxPerCode {
+                if let previous = suppressed[code] {
+                    suppressed[code] = (previous.count + 1, previous.first)
+                } else {
+                    suppressed[code] = (1, Diagnostic(severity: code.severity, code: code.rawValue, message: message,
+                                                      offset: offset, length: length, node: node))
+                }
+                return
+            }
+            perCode[code] = seen + 1
+        }
         diagnostics.append(Diagnostic(severity: code.severity, code: code.rawValue, message: message,
                                       offset: offset, length: length, node: node))
+    }
+
+    /// One diagnostic per capped code, after all others, pinned to the first one left out.
+    mutating func appendSuppressedSummaries() {
+        for code in ParserCode.allCases {
+            guard let (count, first) = suppressed[code] else { continue }
+            var summary = first
+            summary.message = "\(count) more \(code.rawValue) diagnostic(s) not listed (at most \(maxPerCode) per code); the first not listed: \(first.message)"
+            diagnostics.append(summary)
+        }
     }
 
 }

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import ASN1Lenient
+@testable import ReceiptKit
+
+@Suite struct LinksTests {
+    /// field → node → field, for every field of a receipt with purchases.
+    func roundTrip(_ a: ReceiptAnalysis) throws {
+        let r = try #require(a.receipt)
+        for (i, f) in r.fields.enumerated() {
+            let loc = try #require(a.location(of: f.attributeNode))
+            #expect(loc.level == .app && loc.fieldIndex == i && loc.part == .attribute && loc.attributeType == f.type)
+            #expect(r.field(at: loc) == f)
+            #expect(a.location(of: f.typeNode!)?.part == .type)
+            #expect(a.location(of: f.versionNode!)?.part == .version)
+            #expect(a.location(of: f.valueNode!)?.part == .value)
+            if let inner = f.innerNode {
+                let l = try #require(a.location(of: inner))
+                #expect(l.part == .innerValue && l.fieldIndex == i)
+                #expect(r.node(at: l) == inner)
+            }
+        }
+        for p in r.inApp {
+            let setNode = try #require(p.setNode)
+            let setLoc = try #require(a.location(of: setNode))
+            #expect(setLoc.attributeType == 17 && setLoc.inAppIndex == p.index && setLoc.level == .app)
+            #expect(setLoc.label == "in-app purchase #\(p.index + 1)")
+            for (j, f) in p.fields.enumerated() {
+                for node in [f.attributeNode, f.valueNode!] + (f.innerNode.map { [$0] } ?? []) {
+                    let loc = try #require(a.location(of: node))
+                    #expect(loc.level == .inApp && loc.inAppIndex == p.index && loc.fieldIndex == j && loc.attributeType == f.type)
+                    #expect(r.field(at: loc) == f)
+                }
+            }
+        }
+        // Nodes outside the payload have no field; the payload SET has none either.
+        #expect(a.location(of: 0) == nil)
+        #expect(a.location(of: r.payloadNode) == nil)
+        #expect(a.location(of: -1) == nil)
+        #expect(a.location(of: a.receiptTree.count) == nil)
+    }
+
+    @Test func roundTripOnACorpusFile() throws {
+        guard corpusAvailable else { return }
+        let a = decode(try corpusBytes("sandbox-com.revenuecat.sampleapp-2020-07-22-9iap.receipt"))
+        try roundTrip(a)
+        let r = try #require(a.receipt)
+        let product = try #require(r.inApp[3].field(1702))
+        let loc = try #require(a.location(of: product.innerNode!))
+        #expect(loc.label == "in-app purchase #4 · product id (in-app 1702)")
+        #expect(a.location(of: r.field(2)!.innerNode!)?.label == "bundle id (attribute 2)")
+        #expect(a.location(of: r.fields.first { $0.isUnlisted }!.attributeNode)?.label.hasPrefix("unlisted type") == true)
+        // Container roles for the nodes outside the payload.
+        let c = try #require(a.container)
+        #expect(c.role(of: 0) == "PKCS#7 ContentInfo")
+        #expect(c.role(of: c.certificates[0]) == "certificate #1")
+        #expect(c.role(of: c.signerInfos[0]) == "SignerInfo #1")
+    }
+
+    @Test func roundTripOnXcodeBER() throws {
+        guard corpusAvailable else { return }
+        try roundTrip(decode(try corpusBytes("xcode-ch.protonmail.protonmail-2022-01-07-6iap.receipt")))
+    }
+
+    @Test func everyNodeResolvesQuickly() throws {
+        guard corpusAvailable else { return }
+        let a = decode(try corpusBytes("sandbox-com.sumiapp.GridDiary-2018-01-05-120iap.receipt"))
+        var linked = 0
+        for node in 0..<a.tree.count where a.location(of: node) != nil { linked += 1 }
+        let r = try #require(a.receipt)
+        let attributeNodes = r.fields.count + r.inApp.reduce(0) { $0 + $1.fields.count }
+        #expect(linked >= attributeNodes * 4)
+        #expect(a.links.count == attributeNodes)
+    }
+}

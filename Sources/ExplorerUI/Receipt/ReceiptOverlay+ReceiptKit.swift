@@ -13,14 +13,14 @@ extension ExplorerLoader {
 extension AppState {
     /// Builds the state from a finished analysis (the explore command runs the analysis itself
     /// when it has `--root`, `--device-id` … options). O(n) plus O(purchases).
-    public init(analysis: ReceiptAnalysis, fileName: String, fileSize: Int? = nil, encoding: String = "DER",
+    public init(analysis: ReceiptAnalysis, fileName: String, fileSize: Int? = nil, encoding: String? = nil,
                 screen: Size = Size(width: 80, height: 24)) {
         self.init(tree: analysis.tree, receipt: ReceiptOverlay(analysis: analysis), fileName: fileName,
                   fileSize: fileSize, encoding: encoding, screen: screen)
     }
 
     /// `init(load:)` with explicit analysis options.
-    public init(load bytes: [UInt8], fileName: String, encoding: String = "DER", options: AnalysisOptions,
+    public init(load bytes: [UInt8], fileName: String, encoding: String? = nil, options: AnalysisOptions,
                 screen: Size = Size(width: 80, height: 24)) {
         let loaded = ExplorerLoader.load(bytes, options: options)
         self.init(tree: loaded.tree, receipt: loaded.receipt, fileName: fileName, fileSize: bytes.count,
@@ -48,7 +48,6 @@ extension ReceiptOverlay {
         }
 
         var purchases: [PurchaseRow] = []
-        var searchable: [Int] = []
         if let receipt {
             purchases.reserveCapacity(receipt.inApp.count)
             for p in receipt.inApp {
@@ -70,13 +69,7 @@ extension ReceiptOverlay {
                     expiresDate: UIText.escape(p.expiresDate?.text ?? ""),
                     quantity: p.quantity.map(String.init) ?? "–",
                     flags: flags.joined(separator: " ")))
-                if !separate {
-                    searchable.append(p.attributeNode)
-                    if let s = p.setNode { searchable.append(s) }
-                    for f in p.fields { searchable.append(f.attributeNode) }
-                }
             }
-            if !separate { for f in receipt.fields { searchable.append(f.attributeNode) } }
         }
 
         var summary: [SummaryLine] = []
@@ -101,8 +94,12 @@ extension ReceiptOverlay {
             line("expires", date(receipt.expirationDate), receipt.field(21))
             line("age rating", receipt.ageRating, receipt.field(10))
             summary.append(SummaryLine(label: "in-app purchases", value: "\(receipt.inApp.count)"))
-            let unlisted = receipt.unlistedFields.count
-            if unlisted > 0 { summary.append(SummaryLine(label: "unlisted attributes", value: "\(unlisted) (Apple-private, kept)")) }
+            // App-level only: counting inside every purchase would cost O(fields) at load.
+            var unlisted = 0
+            for i in receipt.fields.indices where receipt.fields[i].isUnlisted { unlisted += 1 }
+            if unlisted > 0 {
+                summary.append(SummaryLine(label: "unlisted attributes", value: "\(unlisted) at the top level (Apple-private, kept)"))
+            }
         } else {
             summary.append(SummaryLine(label: "payload", value: "not decoded (see the diagnostics)"))
         }
@@ -139,7 +136,47 @@ extension ReceiptOverlay {
                   defaultExpanded: expand, initialSelection: initial)
         self.verdictDetail = UIText.escape(([analysis.verdict.summary] + analysis.verdict.reasons).joined(separator: " · "))
         self.meaningProvider = provider
-        self.searchableNodes = searchable
+        if let receipt, !separate {
+            self.searcher = { needle in ReceiptOverlay.search(needle, receipt: receipt) }
+        }
+    }
+
+    /// Attribute nodes whose field name, label or decoded value contains `needle` (lower-case
+    /// UTF-8), plus the SET of each purchase whose product id matches. O(fields); no strings built
+    /// except integers' decimal text when the needle is all digits.
+    static func search(_ needle: [UInt8], receipt: Receipt) -> [Int] {
+        let digits = needle.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        var nameMatch: [String: Bool] = [:]
+        func matches(_ f: ReceiptField) -> Bool {
+            let key = "\(f.level == .app ? "a" : "i")\(f.type)"
+            let named: Bool
+            if let known = nameMatch[key] { named = known } else {
+                named = Search.contains(ReceiptSchema.displayName(type: f.type, level: f.level), needle)
+                    || Search.contains(ReceiptSchema.label(type: f.type, level: f.level), needle)
+                nameMatch[key] = named
+            }
+            if named { return true }
+            switch f.value {
+            case .string(let s): return Search.contains(s, needle)
+            case .integer(let v): return digits && Search.contains(String(v), needle)
+            case .bigInteger(let s): return Search.contains(s, needle)
+            case .date(let d): return Search.contains(d.text, needle)
+            case .inAppPurchase(let i):
+                return i < receipt.inApp.count && receipt.inApp[i].productID.map { Search.contains($0, needle) } == true
+            default: return false
+            }
+        }
+        var out: [Int] = []
+        for i in receipt.fields.indices where matches(receipt.fields[i]) { out.append(receipt.fields[i].attributeNode) }
+        for p in receipt.inApp.indices {
+            if let set = receipt.inApp[p].setNode, receipt.inApp[p].productID.map({ Search.contains($0, needle) }) == true {
+                out.append(set)
+            }
+            for j in receipt.inApp[p].fields.indices where matches(receipt.inApp[p].fields[j]) {
+                out.append(receipt.inApp[p].fields[j].attributeNode)
+            }
+        }
+        return out
     }
 
     /// The meaning of one node: container roles, attribute labels, decoded values. O(depth).
@@ -183,7 +220,8 @@ extension ReceiptOverlay {
         case .invalid(let why):
             value = "invalid: " + UIText.escape(why)
         }
-        let purpose = spec.map { UIText.escape($0.meaning) } ?? "Apple-private attribute: kept and shown, never an error."
+        // The schema's own sentence (constant text, not input; guarded again when drawn).
+        let purpose = spec?.meaning ?? "Apple-private attribute: kept and shown, never an error."
         let line: String
         switch location.part {
         case .attribute:

@@ -112,8 +112,11 @@ public struct ReceiptOverlay: Sendable {
     /// Meanings computed on demand, for the rows on screen only (the receipt adapter uses this so a
     /// 10,000-purchase receipt costs nothing per node at load).
     public var meaningProvider: (@Sendable (Int) -> NodeMeaning?)?
-    /// Nodes that have a meaning through `meaningProvider` (searched by `/`).
+    /// Nodes that have a meaning through `meaningProvider` (searched by `/` when there is no `searcher`).
     public var searchableNodes: [Int] = []
+    /// Receipt-aware search: given a lower-case UTF-8 needle, the nodes whose field name or decoded
+    /// value matches (O(fields), no strings built). The receipt adapter provides it.
+    public var searcher: (@Sendable ([UInt8]) -> [Int])?
     /// Purchases in file order (ascending `node`).
     public var purchases: [PurchaseRow]
     public var summary: [SummaryLine]
@@ -136,7 +139,10 @@ public struct ReceiptOverlay: Sendable {
                 steps: [ValidationStep] = [], activeSubscriptions: [String] = [], verdict: String = "not verified",
                 verdictFailed: Bool = false, defaultExpanded: [Int] = [], initialSelection: Int? = nil) {
         self.meanings = meanings
-        self.purchases = purchases.sorted { $0.node < $1.node }
+        // Usually in file order already; sort only when not (sorting 10,000 rows costs moves).
+        var ordered = true
+        for i in purchases.indices.dropFirst() where purchases[i - 1].node > purchases[i].node { ordered = false; break }
+        self.purchases = ordered ? purchases : purchases.sorted { $0.node < $1.node }
         self.summary = summary
         self.steps = steps
         self.activeSubscriptions = activeSubscriptions

@@ -28,7 +28,7 @@ public enum DetailPane {
             copy.node = index
             extra.append(copy)
         }
-        let explanation = Explainer.explain(state.tree, node: index, extra: extra)
+        let explanation = state.cache.explanation(for: index) { Explainer.explain(state.tree, node: index, extra: extra) }
         out.append(StyledLine("node \(index)" + glyphs.separator + "path " + state.pathText(index, ascii: state.ascii), .dim))
         // Most important first: the heading, the node's diagnostics, the receipt meaning; then the
         // byte-by-byte explanation. Every line is one of the lines `explain` prints.

@@ -68,6 +68,8 @@ public struct AppState: Sendable {
     public let tree: Tree
     public let receipt: ReceiptOverlay?
     public let facts: TreeFacts
+    /// Memoised per-node render work (see `RenderCache`).
+    let cache = RenderCache()
     public var fileName: String
     public var fileSize: Int
     /// How the file was encoded on disk ("DER", "base64", "PEM", …), shown in the status bar.
@@ -108,14 +110,16 @@ public struct AppState: Sendable {
     public var screen: Size
 
     /// Builds the state for an already parsed tree (and optional receipt analysis): O(n).
+    /// `encoding` names how the file was stored ("DER", "base64", "PEM", "JSON"); nil says "DER" or
+    /// "BER" from the parse.
     public init(tree: Tree, receipt: ReceiptOverlay? = nil, fileName: String, fileSize: Int? = nil,
-                encoding: String = "DER", screen: Size = Size(width: 80, height: 24)) {
+                encoding: String? = nil, screen: Size = Size(width: 80, height: 24)) {
         self.tree = tree
         self.receipt = receipt
         self.facts = TreeFacts(tree: tree)
         self.fileName = fileName
         self.fileSize = fileSize ?? tree.bytes.count
-        self.encoding = encoding
+        self.encoding = encoding ?? (facts.notDERCount > 0 ? "BER" : "DER")
         self.screen = screen
         self.expanded = NodeBitSet(count: tree.count)
         self.selection = tree.count > 0 ? 0 : -1
@@ -136,7 +140,7 @@ public struct AppState: Sendable {
 
     /// Loads bytes: parses them (through the receipt module when it recognises a receipt) and builds
     /// the state. O(n) plus the parse; the first frame is then O(visible rows).
-    public init(load bytes: [UInt8], fileName: String, encoding: String = "DER", screen: Size = Size(width: 80, height: 24)) {
+    public init(load bytes: [UInt8], fileName: String, encoding: String? = nil, screen: Size = Size(width: 80, height: 24)) {
         let loaded = ExplorerLoader.load(bytes)
         self.init(tree: loaded.tree, receipt: loaded.receipt, fileName: fileName, fileSize: bytes.count,
                   encoding: encoding, screen: screen)

@@ -144,8 +144,11 @@ extension AppState {
             let last = max(first, (node.end - 1) / perRow)
             if last - first < rows {
                 if first < hexTopRow { hexTopRow = first } else if last >= hexTopRow + rows { hexTopRow = last - rows + 1 }
-            } else if first < hexTopRow || first >= hexTopRow + rows {
-                hexTopRow = first
+            } else {
+                // Too big to show whole: keep the hex cursor's row when it is inside the node (go to
+                // offset, a click), else the node's first row.
+                let anchor = node.byteRange.contains(hexCursor) ? hexCursor / perRow : first
+                if anchor < hexTopRow || anchor >= hexTopRow + rows { hexTopRow = anchor == first ? first : max(first, anchor - rows / 2) }
             }
         }
         hexTopRow = max(0, min(hexTopRow, totalRows - 1))

@@ -74,21 +74,34 @@ public enum Search {
         }
         if let receipt = state.receipt {
             var extra: [Int] = []
-            for node in Set(receipt.meanings.keys).union(receipt.searchableNodes) {
-                guard let meaning = receipt.meaning(of: node) else { continue }
-                let text = [meaning.label, meaning.fieldName ?? "", meaning.decodedValue ?? "", meaning.rawDate ?? ""]
-                    .joined(separator: "\u{1}").lowercased()
-                if contains(Array(text.utf8), needle) { extra.append(node) }
+            if let searcher = receipt.searcher {
+                extra = searcher(needle)
+            } else {
+                for node in Set(receipt.meanings.keys).union(receipt.searchableNodes) {
+                    guard let meaning = receipt.meaning(of: node) else { continue }
+                    for text in [meaning.label, meaning.fieldName ?? "", meaning.decodedValue ?? "", meaning.rawDate ?? ""]
+                    where contains(Array(text.utf8), needle, fold: true) {
+                        extra.append(node)
+                        break
+                    }
+                }
             }
             if !extra.isEmpty {
-                hits = Array(Set(hits).union(extra)).sorted()
+                hits = Array(Set(hits).union(extra.filter { $0 >= 0 && $0 < nodes.count })).sorted()
             }
         }
         return hits
     }
 
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        haystack.withUnsafeBufferPointer { containsFolded($0, needle, fold: false) }
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8], fold: Bool = false) -> Bool {
+        haystack.withUnsafeBufferPointer { containsFolded($0, needle, fold: fold) }
+    }
+
+    /// Case-insensitive (ASCII) substring test on a string's UTF-8, without copying it when the
+    /// string is native.
+    static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
+        var text = text
+        return text.withUTF8 { containsFolded($0, needle) }
     }
 
     /// Substring test with ASCII case folding of the haystack (the needle is already lower case).

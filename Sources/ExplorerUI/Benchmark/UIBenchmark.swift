@@ -1,0 +1,144 @@
+import ASN1Lenient
+import ReceiptKit
+
+/// Timings for the explorer's cost model, for a benchmark script or target to print: load (parse,
+/// receipt analysis, O(n) state set-up), the first frame, and each key from press to drawn grid
+/// (`reduce` + `render`). Nothing here performs I/O.
+public enum UIBenchmark {
+    public struct KeyTiming: Sendable {
+        public var key: String
+        public var milliseconds: Double
+    }
+
+    public struct Result: Sendable {
+        public var nodeCount: Int
+        public var byteCount: Int
+        /// Parse + receipt analysis (when `analyse`) + `AppState` set-up.
+        public var loadMilliseconds: Double
+        /// The first `render` alone.
+        public var renderMilliseconds: Double
+        /// Load plus the first render: what the user waits for before seeing anything.
+        public var firstFrameMilliseconds: Double { loadMilliseconds + renderMilliseconds }
+        /// Each key: `reduce` plus the `render` that follows it.
+        public var keys: [KeyTiming]
+        /// A search over every node (O(n) once per query), reported apart from the per-key figures.
+        public var searchMilliseconds: Double?
+        public var searchHits: Int?
+
+        public var meanKeyMilliseconds: Double { keys.isEmpty ? 0 : keys.map(\.milliseconds).reduce(0, +) / Double(keys.count) }
+        public var maxKey: KeyTiming? { keys.max { $0.milliseconds < $1.milliseconds } }
+
+        /// A few lines for a report.
+        public var summary: String {
+            var out = "nodes \(nodeCount), bytes \(byteCount)\n"
+            out += "load \(format(loadMilliseconds)) ms + first render \(format(renderMilliseconds)) ms = first frame \(format(firstFrameMilliseconds)) ms\n"
+            out += "keys: mean \(format(meanKeyMilliseconds)) ms"
+            if let worst = maxKey { out += ", max \(format(worst.milliseconds)) ms (\(worst.key))" }
+            out += " over \(keys.count) keys\n"
+            for k in keys { out += "  \(k.key): \(format(k.milliseconds)) ms\n" }
+            if let s = searchMilliseconds { out += "search (all nodes): \(format(s)) ms, \(searchHits ?? 0) hits\n" }
+            return out
+        }
+
+        func format(_ v: Double) -> String {
+            let scaled = (v * 1000).rounded() / 1000
+            return "\(scaled)"
+        }
+    }
+
+    /// Navigation keys that exercise every cost path: moves, pages, expand / collapse all, ends,
+    /// the hex cursor, diagnostics, focus, views.
+    public static let defaultKeys: [KeyEvent] = [
+        .down, .down, .down, .up, .right, .right, .left, .pageDown, .pageDown, .pageUp,
+        .character("E"), .end, .pageUp, .home, .character("*"), .pageDown, .character("C"), .character("E"),
+        .tab, .right, .down, .pageDown, .tab, .tab, .character("G"), .character("g"),
+        .character("]"), .character("["), .character("x"), .character("H"), .character("H"),
+        .resize(Size(width: 80, height: 24)), .down, .resize(Size(width: 120, height: 40)),
+        .character("2"), .character("3"), .down, .end, .enter, .character("p"), .character("1"),
+    ]
+
+    /// Loads `bytes` (through the receipt module when `analyse`), renders the first frame, then
+    /// times each key. `search` additionally times one query over all nodes. With `repeats` > 1 the
+    /// key sequence is replayed from the loaded state that many times and each key's median is
+    /// reported (timings on a shared machine are noisy).
+    public static func run(bytes: [UInt8], fileName: String = "bench", size: Size = Size(width: 120, height: 40),
+                           keys: [KeyEvent] = defaultKeys, analyse: Bool = true, validate: Bool = true,
+                           search: String? = nil, repeats: Int = 1) -> Result {
+        let clock = ContinuousClock()
+        var state: AppState?
+        let load = clock.measure {
+            if analyse {
+                state = AppState(load: bytes, fileName: fileName, options: AnalysisOptions(validate: validate), screen: size)
+            } else {
+                state = AppState(tree: ASN1Parser.parse(bytes), fileName: fileName, screen: size)
+            }
+        }
+        let loaded = state!
+        var grid = Grid(size: size)
+        let first = clock.measure { grid = render(loaded, size: size) }
+        var samples = [[Double]](repeating: [], count: keys.count)
+        var s = loaded
+        for _ in 0..<max(1, repeats) {
+            s = loaded
+            if s.expanded.count > 0 { s.expanded[0] = s.expanded[0] }   // copy the bitset outside the timings
+            var current = size
+            for (i, key) in keys.enumerated() {
+                let t = clock.measure {
+                    reduce(&s, key)
+                    if case .resize(let newSize) = key { current = newSize }
+                    grid = render(s, size: current)
+                }
+                samples[i].append(milliseconds(t))
+            }
+        }
+        _ = grid
+        let timings = keys.indices.map { i in
+            KeyTiming(key: describe(keys[i]), milliseconds: samples[i].sorted()[samples[i].count / 2])
+        }
+        var searchTime: Double?
+        var hits: Int?
+        if let search {
+            var found: [Int] = []
+            searchTime = milliseconds(clock.measure { found = Search.run(search, in: s) })
+            hits = found.count
+        }
+        return Result(nodeCount: s.tree.count, byteCount: bytes.count, loadMilliseconds: milliseconds(load),
+                      renderMilliseconds: milliseconds(first), keys: timings, searchMilliseconds: searchTime, searchHits: hits)
+    }
+
+    /// A DER SET of `pairs` SEQUENCE { INTEGER, INTEGER }: 1 + 3·pairs nodes (333,333 pairs make
+    /// 1,000,000 nodes, about 4 MB).
+    public static func syntheticWideSet(pairs: Int) -> [UInt8] {
+        func length(_ n: Int) -> [UInt8] {
+            if n < 0x80 { return [UInt8(n)] }
+            var bytes: [UInt8] = []
+            var v = n
+            while v > 0 { bytes.insert(UInt8(v & 0xFF), at: 0); v >>= 8 }
+            return [0x80 | UInt8(bytes.count)] + bytes
+        }
+        var content: [UInt8] = []
+        content.reserveCapacity(pairs * 10)
+        for i in 0..<pairs {
+            let a = UInt8(truncatingIfNeeded: i & 0x7F), b = UInt8(truncatingIfNeeded: (i >> 7) & 0x7F)
+            content += [0x30, 0x06, 0x02, 0x01, a, 0x02, 0x01, b]
+        }
+        return [0x31] + length(content.count) + content
+    }
+
+    static func milliseconds(_ d: Duration) -> Double {
+        let c = d.components
+        return Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15
+    }
+
+    static func describe(_ key: KeyEvent) -> String {
+        switch key {
+        case .character(let c): return "'\(c)'"
+        case .control(let c): return "Ctrl-\(c)"
+        case .resize(let s): return "resize \(s.width)x\(s.height)"
+        case .mouseClick(let x, let y): return "click \(x),\(y)"
+        case .wheelUp: return "wheel up"
+        case .wheelDown: return "wheel down"
+        default: return "\(key)"
+        }
+    }
+}

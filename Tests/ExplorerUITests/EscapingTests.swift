@@ -87,6 +87,14 @@ import ASN1Lenient
         #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
     }
 
+    @Test func asciiModeEscapesNonASCIIInput() {
+        var s = AppState(tree: ASN1Parser.parse(DER.utf8("café 中"), options: ParseOptions(guessEncapsulation: false)),
+                         fileName: "x.der", screen: Size(width: 80, height: 24))
+        s.ascii = true
+        let text = render(s, size: Size(width: 80, height: 24)).text
+        #expect(text.contains("caf\\u{00E9} \\u{4E2D}"))
+    }
+
     @Test func asciiModeHasNoBoxDrawing() {
         var s = Fixtures.sample(size: Size(width: 120, height: 40))
         s.ascii = true
@@ -95,6 +103,7 @@ import ASN1Lenient
             let grid = render(s, size: Size(width: 120, height: 40))
             #expect(!grid.cells.contains { (0x2500...0x259F).contains($0.scalar.value) || $0.scalar == "▸" || $0.scalar == "▾" })
             #expect(!grid.cells.contains { $0.scalar == "✓" || $0.scalar == "✗" || $0.scalar == "›" })
+            #expect(grid.cells.allSatisfy { $0.scalar.value >= 0x20 && $0.scalar.value < 0x7F }, "ASCII mode: every cell is ASCII")
         }
     }
 }

@@ -47,7 +47,7 @@ public enum DetailPane {
                 let label = line.section.rawValue
                 text = label + String(repeating: " ", count: max(1, 17 - label.count)) + line.text
             }
-            out.append(contentsOf: wrap(UIText.guardDisplay(text), width: width, style: style, indent: line.section == .heading ? 0 : 17))
+            out.append(contentsOf: wrap(UIText.display(text, ascii: state.ascii), width: width, style: style, indent: line.section == .heading ? 0 : 17))
         }
         for line in explanation where line.section == .heading { add(line) }
         for line in explanation where line.section == .diagnostic { add(line) }
@@ -61,10 +61,10 @@ public enum DetailPane {
             if fields.isEmpty { fields.append(("receipt", meaning.label)) }
             for (label, value) in fields {
                 let text = label + String(repeating: " ", count: max(1, 17 - label.count)) + value
-                out.append(contentsOf: wrap(UIText.guardDisplay(text), width: width, style: .meaning, indent: 17))
+                out.append(contentsOf: wrap(UIText.display(text, ascii: state.ascii), width: width, style: .meaning, indent: 17))
             }
             for note in meaning.notes {
-                out.append(contentsOf: wrap(UIText.guardDisplay(note), width: width, style: .plain, indent: 2))
+                out.append(contentsOf: wrap(UIText.display(note, ascii: state.ascii), width: width, style: .plain, indent: 2))
             }
         }
         for line in explanation where line.section != .heading && line.section != .diagnostic { add(line) }

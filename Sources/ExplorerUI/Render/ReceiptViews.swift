@@ -10,7 +10,7 @@ public enum SummaryView {
         var out: [StyledLine] = [StyledLine("Receipt", .title)]
         let labelWidth = max(12, (receipt.summary.map { $0.label.unicodeScalars.count }.max() ?? 0) + 2)
         for line in receipt.summary {
-            out.append(StyledLine(glyphs.pad(line.label, labelWidth) + UIText.guardDisplay(line.value)))
+            out.append(StyledLine(glyphs.pad(line.label, labelWidth) + UIText.display(line.value, ascii: state.ascii)))
         }
         out.append(StyledLine(""))
         out.append(StyledLine("Validation", .title))
@@ -23,18 +23,18 @@ public enum SummaryView {
             case .failed: mark = glyphs.failed; style = .fail
             case .notChecked: mark = glyphs.notChecked; style = .dim
             }
-            var text = glyphs.pad(mark, 4) + glyphs.pad(UIText.guardDisplay(step.title), titleWidth)
+            var text = glyphs.pad(mark, 4) + glyphs.pad(UIText.display(step.title, ascii: state.ascii), titleWidth)
             text += step.status.isPassed ? "passed" : (step.status.isFailed ? "failed" : "not checked")
-            if let reason = step.status.reason { text += glyphs.separator + UIText.guardDisplay(reason) }
+            if let reason = step.status.reason { text += glyphs.separator + UIText.display(reason, ascii: state.ascii) }
             out.append(StyledLine("  " + text, style))
         }
         out.append(StyledLine(""))
         out.append(StyledLine("Active subscriptions", .title))
         if receipt.activeSubscriptions.isEmpty { out.append(StyledLine("  none", .dim)) }
-        for s in receipt.activeSubscriptions { out.append(StyledLine("  " + UIText.guardDisplay(s))) }
+        for s in receipt.activeSubscriptions { out.append(StyledLine("  " + UIText.display(s, ascii: state.ascii))) }
         out.append(StyledLine(""))
         let detail = receipt.verdictDetail.isEmpty ? receipt.verdict : receipt.verdictDetail
-        out.append(StyledLine("Verdict: " + UIText.guardDisplay(detail), receipt.verdictFailed ? .fail : .ok))
+        out.append(StyledLine("Verdict: " + UIText.display(detail, ascii: state.ascii), receipt.verdictFailed ? .fail : .ok))
         return out
     }
 
@@ -106,7 +106,7 @@ public enum PurchaseTable {
             var x = rect.x
             for (i, column) in columns.enumerated() {
                 let numeric = column == .number || column == .quantity
-                let text = glyphs.pad(PurchaseTable.cellText(UIText.guardDisplay(row.text(column)), column, widths[i], glyphs),
+                let text = glyphs.pad(PurchaseTable.cellText(UIText.display(row.text(column), ascii: state.ascii), column, widths[i], glyphs),
                                       widths[i], right: numeric)
                 grid.put(text, x: x, y: y, style: style, maxWidth: max(0, rect.x + rect.width - x))
                 x += widths[i] + 1

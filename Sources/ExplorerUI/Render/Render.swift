@@ -29,6 +29,14 @@ public func render(_ state: AppState, size: Size) -> Grid {
     }
     StatusBar.draw(state, into: &grid, size: size, glyphs: glyphs)
     if state.helpVisible { HelpOverlay.draw(state, into: &grid, size: size, glyphs: glyphs) }
+    if state.ascii {
+        // Safety net: in ASCII mode every cell is ASCII, whatever a pane wrote.
+        for y in 0..<size.height {
+            for x in 0..<size.width where grid[x, y].scalar.value > 0x7E {
+                grid[x, y] = Cell(UIText.asciiCell(grid[x, y].scalar), style: grid[x, y].style)
+            }
+        }
+    }
     return grid
 }
 
@@ -165,7 +173,7 @@ public enum HeaderBar {
         }
         let room = width - end - 2
         guard room > 3 else { return }
-        let text = glyphs.fit(UIText.guardDisplay(right), room)
+        let text = glyphs.fit(UIText.display(right, ascii: state.ascii), room)
         grid.put(text, x: width - text.unicodeScalars.count - 1, y: 0, style: Theme.style(cls, color: color))
     }
 }
@@ -197,9 +205,10 @@ public enum StatusBar {
             ? "\(f.errorCount) error\(f.errorCount == 1 ? "" : "s")" + g.separator + "\(f.notDERCount) not-DER" + g.separator
                 + "\(f.warningCount) warning\(f.warningCount == 1 ? "" : "s")"
             : "\(f.errorCount) err \(f.notDERCount) der \(f.warningCount) warn"
-        if let receipt = state.receipt { right += g.separator + UIText.guardDisplay(receipt.verdict) }
+        if let receipt = state.receipt { right += g.separator + UIText.display(receipt.verdict, ascii: state.ascii) }
         right += " "
-        var segments = [UIText.escape(state.fileName), groupedNumber(state.fileSize) + " B", UIText.escape(state.encoding)]
+        var segments = [UIText.display(UIText.escape(state.fileName), ascii: state.ascii), groupedNumber(state.fileSize) + " B",
+                        UIText.display(UIText.escape(state.encoding), ascii: state.ascii)]
         if state.selection >= 0 {
             let node = state.tree.nodes[state.selection]
             let offset = state.offsetBase == .hex ? "0x" + String(node.offset, radix: 16, uppercase: true) : "\(node.offset)"

@@ -46,9 +46,9 @@ public enum TreePane {
             x += 2
             guard x < limit else { continue }
             if let meaning = state.receipt?.meaning(of: node) {
-                grid.put(glyphs.fit(UIText.guardDisplay(meaning.label), limit - x), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
+                grid.put(glyphs.fit(UIText.display(meaning.label, ascii: state.ascii), limit - x), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
             } else {
-                let preview = TreePane.preview(state.tree, node, maxLength: limit - x)
+                let preview = UIText.display(TreePane.preview(state.tree, node, maxLength: limit - x), ascii: state.ascii)
                 grid.put(glyphs.fit(preview, limit - x), x: x, y: y, style: st(.plain), maxWidth: limit - x)
             }
         }

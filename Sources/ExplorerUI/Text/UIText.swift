@@ -41,6 +41,45 @@ public enum UIText {
         return out
     }
 
+    /// Text ready for cells: `guardDisplay`, and with `ascii` (`--ascii`, `TERM=dumb`, a non-UTF-8
+    /// locale) nothing but ASCII: the renderer's own symbols get ASCII spellings (`→` as `->`,
+    /// `…` as `...`, `·` as `|`) and any other non-ASCII scalar is written as `\u{XXXX}`.
+    public static func display(_ text: String, ascii: Bool) -> String {
+        guard ascii else { return guardDisplay(text) }
+        var plain = true
+        for b in text.utf8 where b < 0x20 || b > 0x7E { plain = false; break }
+        if plain { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if v >= 0x20 && v < 0x7F {
+                out.unicodeScalars.append(scalar)
+            } else if let folded = asciiFold[scalar] {
+                out += folded
+            } else {
+                appendEscape(scalar, to: &out)
+            }
+        }
+        return out
+    }
+
+    /// ASCII spellings of the symbols our own text uses.
+    static let asciiFold: [Unicode.Scalar: String] = [
+        "→": "->", "←": "<-", "↑": "^", "↓": "v", "…": "...", "·": "|", "–": "-", "—": "-", "‖": "||",
+        "’": "'", "‘": "'", "“": "\"", "”": "\"", "×": "x", "≤": "<=", "≥": ">=", "›": ">", "✓": "ok",
+        "✗": "FAIL", "▸": "+", "▾": "-", "▲": "^", "▼": "v", "│": "|", "─": "-", "≠": "!=", "∞": "inf",
+    ]
+
+    /// The single-cell ASCII stand-in for a scalar (the renderer's last pass in ASCII mode).
+    static func asciiCell(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        if scalar.value >= 0x20 && scalar.value < 0x7F { return scalar }
+        if let folded = asciiFold[scalar], folded.unicodeScalars.count == 1 { return folded.unicodeScalars.first! }
+        switch scalar.value {
+        case 0x2500...0x257F: return "+"
+        default: return "?"
+        }
+    }
+
     static func appendEscape(_ scalar: Unicode.Scalar, to out: inout String) {
         let v = scalar.value
         if v < 0x80 {

@@ -13,10 +13,35 @@ let package = Package(
         .package(name: "receipt-explorer", path: ".."),
     ],
     targets: [
-        // (a) input loading (raw/base64/PEM/JSON detection) + parsing; traps on any broken invariant.
+        // Invariant and terminal-safety checks shared by the targets, and libFuzzer's driver entry.
+        .target(
+            name: "FuzzSupport",
+            dependencies: [.product(name: "ASN1Lenient", package: "receipt-explorer")]
+        ),
+        // (a) input loading (raw/base64/PEM/JSON detection) + parsing + text outputs.
         .executableTarget(
             name: "FuzzParse",
-            dependencies: [.product(name: "ASN1Lenient", package: "receipt-explorer")]
+            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer")]
+        ),
+        // (b) receipt decoding + validation (OpenSSL signature, chain, receipt signer, device hash).
+        .executableTarget(
+            name: "FuzzReceipt",
+            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
+                           .product(name: "ReceiptKit", package: "receipt-explorer")]
+        ),
+        // The main package exports no ExplorerUI product (only the executable uses it), so the fuzz
+        // package compiles the same sources through the symlink Sources/FuzzExplorerUI -> ../../Sources/ExplorerUI
+        // (module FuzzExplorerUI: target names must be unique across the package graph).
+        .target(
+            name: "FuzzExplorerUI",
+            dependencies: [.product(name: "ASN1Lenient", package: "receipt-explorer"),
+                           .product(name: "ReceiptKit", package: "receipt-explorer")]
+        ),
+        // (c) render(state, size) after a key sequence derived from the input.
+        .executableTarget(
+            name: "FuzzRender",
+            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
+                           "FuzzExplorerUI"]
         ),
     ],
     swiftLanguageModes: [.v5]

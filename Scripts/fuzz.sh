@@ -9,6 +9,8 @@
 # (git-ignored): corpus/ (inputs libFuzzer found; the committed seeds in Fuzz/corpus/TARGET/ are read,
 # never written), artifacts/ (crash-*, timeout-*, oom-*), fuzz.log, summary.txt.
 # Exit status: 0 when the run ended without a finding, libFuzzer's non-zero status otherwise.
+# Extra flags go to libFuzzer, e.g. `-fork=1 -ignore_crashes=1` to keep going after a crash that is
+# known and not fixed yet (each crash input is still written to artifacts/).
 # FUZZ_CONFIG: release (default; -O keeps bounds and overflow checks and runs 5-20x faster than
 # debug under ASan) or debug.
 set -euo pipefail
@@ -38,6 +40,9 @@ mkdir -p "$out/corpus" "$out/artifacts"
 log="$out/fuzz.log"
 echo "== running $product for ${seconds}s; log: $log" >&2
 set +e
+# The Swift runtime backtracer reads memory ASan flags as a wild read after a trap: off; libFuzzer
+# and ASan print the stack of every crash themselves.
+SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no} \
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1} \
 "$binary" "$out/corpus" "Fuzz/corpus/$name" \
   -dict=Fuzz/dict/asn1.dict \

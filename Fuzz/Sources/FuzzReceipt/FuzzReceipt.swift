@@ -1,0 +1,46 @@
+import ASN1Lenient
+import Foundation
+import FuzzSupport
+import ReceiptKit
+
+/// Fuzz target (b): receipt decoding + validation, OpenSSL signature and chain checks included.
+///
+/// The input is the file's raw bytes. `ReceiptAnalyzer.analyze` locates the PKCS#7 container,
+/// parses the payload on purpose, decodes the attributes and runs every validation step against
+/// the TEST PKI (samples/pki), at a fixed moment so that runs are reproducible. Traps when:
+/// - a tree (the input's, or the reassembled payload's) breaks an invariant (see `checkTree`),
+/// - a finding's range or node lies outside its tree, or its message holds a control character,
+/// - `verify`'s text report or the `json` document lets a control character or bidi override through.
+let roots = [readFile(repositoryRoot + "/samples/pki/test-root.cer"),
+             readFile(repositoryRoot + "/samples/pki/test-storekit.cer")]
+let deviceID = try! DeviceIdentifier.parse("A1B2C3D4-E5F6-4789-9ABC-DEF012345678")
+/// 2024-03-01T12:00:00Z, the creation date of the typical sample.
+let moment = Date(timeIntervalSince1970: 1_709_294_400)
+let options = AnalysisOptions(validate: true, roots: roots, deviceID: deviceID,
+                              bundleID: "com.example.receiptexplorer", appVersion: "2.3.1", at: nil, now: moment)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzReceipt(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    precondition(!roots[0].isEmpty, "samples/pki/test-root.cer not found under \(repositoryRoot)")
+    let raw = Array(UnsafeBufferPointer(start: data, count: size))
+    let analysis = ReceiptAnalyzer.analyze(bytes: raw, options: options)
+    checkTree(analysis.tree, "analysis.tree")
+    if let payload = analysis.payloadTree { checkTree(payload, "payloadTree") }
+    checkDiagnostics(analysis.findings, bytes: raw.count, nodes: analysis.tree.count, "findings")
+    for node in analysis.receiptTree.nodes.indices.prefix(64) {
+        if let location = analysis.location(of: node), location.fieldIndex < 0 {
+            fatalError("node \(node) links to field \(location.fieldIndex)")
+        }
+    }
+    assertTerminalSafe(VerifyReport.text(analysis, inputName: "fuzz"), "VerifyReport")
+    assertTerminalSafe(ReceiptJSON.text(analysis), "ReceiptJSON")
+    return 0
+}
+
+@_cdecl("FuzzReceipt_main")
+func fuzzReceiptMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    // A closure, not `fuzzReceipt` itself: converting the @_cdecl function emits a second C symbol.
+    return LLVMFuzzerRunDriver(&argc, &argv, { data, size in fuzzReceipt(data, size) })
+}

@@ -79,7 +79,7 @@ enum ValidationChecks {
         }
         let attributeCount = receipt.fields.count + receipt.inApp.reduce(0) { $0 + $1.fields.count }
         var details = ["\(receipt.fields.count) app-level attribute(s), \(receipt.inApp.count) in-app purchase(s), \(attributeCount) attribute(s) in all"]
-        let unlisted = receipt.unlistedFields.count
+        let unlisted = receipt.unlistedCount
         if unlisted > 0 { details.append("\(unlisted) unlisted (Apple-private) attribute(s) kept as raw values") }
         if let c = a.container, c.isBER { details.append("the container is BER (indefinite lengths, constructed OCTET STRING), as Xcode writes it") }
         if let c = a.container, c.payloadIsReassembled {

@@ -51,8 +51,28 @@ public struct ReceiptField: Sendable, Equatable {
     /// The in-app purchase this field belongs to (nil at the app level).
     public var inAppIndex: Int?
 
-    public var spec: AttributeSpec? { ReceiptSchema.spec(type: type, level: level) }
-    public var isUnlisted: Bool { spec == nil }
+    public init(type: Int, level: AttributeLevel, version: Int64?, attributeNode: Int, typeNode: Int?,
+                versionNode: Int?, valueNode: Int?, innerNode: Int?, valueRange: Range<Int>, value: FieldValue,
+                inAppIndex: Int?) {
+        self.type = type
+        self.level = level
+        self.version = version
+        self.attributeNode = attributeNode
+        self.typeNode = typeNode
+        self.versionNode = versionNode
+        self.valueNode = valueNode
+        self.innerNode = innerNode
+        self.valueRange = valueRange
+        self.value = value
+        self.inAppIndex = inAppIndex
+        self.isListed = ReceiptSchema.spec(type: type, level: level) != nil
+    }
+
+    /// False for an attribute outside the table (Apple-private): kept, shown, never an error.
+    public var isListed: Bool
+
+    public var spec: AttributeSpec? { isListed ? ReceiptSchema.spec(type: type, level: level) : nil }
+    public var isUnlisted: Bool { !isListed }
     /// "bundle id (attribute 2)", "unlisted type 13".
     public var displayName: String { ReceiptSchema.displayName(type: type, level: level) }
     /// The node a UI should select for this field: the inner value, else the OCTET STRING, else the attribute.
@@ -149,6 +169,12 @@ public struct Receipt: Sendable {
 
     /// Made by Xcode's StoreKit Testing (receipt type "Xcode").
     public var isXcode: Bool { receiptType == "Xcode" }
+
+    /// How many attributes are outside the table (app level and in-app), without copying them.
+    public var unlistedCount: Int {
+        fields.reduce(0) { $0 + ($1.isUnlisted ? 1 : 0) }
+            + inApp.reduce(0) { n, p in n + p.fields.reduce(0) { $0 + ($1.isUnlisted ? 1 : 0) } }
+    }
 
     /// Attributes outside the table, app level and in-app, in file order.
     public var unlistedFields: [ReceiptField] {

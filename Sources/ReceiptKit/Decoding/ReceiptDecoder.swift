@@ -5,6 +5,7 @@ import ASN1Lenient
 /// parser's expansion of those bytes (the inner node) is used for links when it exists.
 struct ReceiptDecoder {
     let tree: Tree
+    let nodes: [Node]
     let bytes: [UInt8]
     /// Nodes that are cut short (truncated input, a length past the parent, a missing end-of-contents).
     let cutNodes: Set<Int>
@@ -15,6 +16,7 @@ struct ReceiptDecoder {
 
     init(tree: Tree) {
         self.tree = tree
+        self.nodes = tree.nodes
         self.bytes = tree.bytes
         var cut = Set<Int>()
         for d in tree.diagnostics {
@@ -47,7 +49,7 @@ struct ReceiptDecoder {
                 let index = receipt.inApp.count
                 field.value = .inAppPurchase(index)
                 receipt.inApp.append(decodePurchase(field, index: index))
-            } else if let spec = field.spec, !spec.repeatable {
+            } else if field.isListed, let spec = field.spec, !spec.repeatable {
                 checkDuplicate(field, seen: &seen[field.type], fields: receipt.fields)
             }
             receipt.fields.append(field)
@@ -62,7 +64,7 @@ struct ReceiptDecoder {
         // Complete unless the bytes holding the purchase (its OCTET STRING or SET) are cut short;
         // a SEQUENCE that merely claims too much around a whole value still holds a whole purchase.
         purchase.isComplete = !isCut(field.valueNode ?? field.attributeNode)
-        guard let inner = field.innerNode, tree.nodes[inner].isUniversal(17), tree.nodes[inner].isConstructed else {
+        guard let inner = field.innerNode, nodes[inner].isUniversal(17), nodes[inner].isConstructed else {
             purchase.isComplete = false
             return purchase
         }
@@ -71,7 +73,7 @@ struct ReceiptDecoder {
         var seen = [Int](repeating: -1, count: 22)
         for child in tree.children(of: inner) {
             guard let f = decodeAttribute(child, level: .inApp, inAppIndex: index) else { continue }
-            if f.spec != nil {
+            if f.isListed {
                 checkDuplicate(f, seen: &seen[f.type - 1701], fields: purchase.fields)
                 // The first occurrence is the one that counts.
                 if seen[f.type - 1701] == purchase.fields.count { assign(f, to: &purchase) }
@@ -110,7 +112,7 @@ struct ReceiptDecoder {
             return
         }
         let first = fields[seen]
-        let firstOffset = tree.nodes[first.attributeNode].offset
+        let firstOffset = nodes[first.attributeNode].offset
         findings.append(.receipt(.duplicate,
             "\(f.spec!.label) (\(f.spec!.name)) appears more than once; the first occurrence, at offset \(firstOffset), is the one used",
             node: f.attributeNode, in: tree))
@@ -132,65 +134,80 @@ struct ReceiptDecoder {
     // MARK: - One attribute
 
     private mutating func decodeAttribute(_ node: Int, level: AttributeLevel, inAppIndex: Int?) -> ReceiptField? {
-        let n = tree.nodes[node]
+        let n = nodes[node]
         if n.kind == .unparsed { return nil }  // the parser already reported these bytes
-        let place = level == .app ? "the payload" : "in-app purchase #\((inAppIndex ?? 0) + 1)"
+        // Messages are built only on the error paths: this runs for every attribute of every purchase.
+        func place() -> String { level == .app ? "the payload" : "in-app purchase #\((inAppIndex ?? 0) + 1)" }
         guard n.isUniversal(16), n.isConstructed else {
             findings.append(.receipt(.attributeMalformed,
-                "an element of \(place) is \(InnerTLV.describe(tag: firstOctet(node))), an attribute SEQUENCE was expected",
+                "an element of \(place()) is \(InnerTLV.describe(tag: firstOctet(node))), an attribute SEQUENCE was expected",
                 node: node, in: tree))
             return nil
         }
-        var parts: [Int] = []
-        for c in tree.children(of: node) where tree.nodes[c].kind == .tlv { parts.append(c) }
-        guard parts.count >= 1, let type = smallInteger(parts[0]) else {
+        // The first three readable children, and how many there are, without allocating.
+        var p0 = -1, p1 = -1, p2 = -1, count = 0
+        var c = node + 1
+        let end = Int(n.subtreeEnd)
+        while c < end {
+            if nodes[c].kind == .tlv {
+                switch count {
+                case 0: p0 = c
+                case 1: p1 = c
+                case 2: p2 = c
+                default: break
+                }
+                count += 1
+            }
+            c = Int(nodes[c].subtreeEnd)
+        }
+        guard count >= 1, let type = smallInteger(p0) else {
             if !isCut(node) {
                 findings.append(.receipt(.attributeMalformed,
-                    "an attribute of \(place) does not start with its type INTEGER", node: node, in: tree))
+                    "an attribute of \(place()) does not start with its type INTEGER", node: node, in: tree))
             }
             return nil
         }
-        let label = ReceiptSchema.label(type: type, level: level)
-        guard parts.count >= 3 else {
+        func label() -> String { ReceiptSchema.label(type: type, level: level) }
+        guard count >= 3 else {
             if !isCut(node) {
                 findings.append(.receipt(.attributeMalformed,
-                    "\(label): the attribute has \(parts.count) element(s), 3 expected (type, version, value)",
+                    "\(label()): the attribute has \(count) element(s), 3 expected (type, version, value)",
                     node: node, in: tree))
             }
             return nil
         }
-        if parts.count > 3 {
+        if count > 3 {
             findings.append(.receipt(.attributeMalformed,
-                "\(label): the attribute has \(parts.count) elements, 3 expected (type, version, value); the extra ones are ignored",
+                "\(label()): the attribute has \(count) elements, 3 expected (type, version, value); the extra ones are ignored",
                 node: node, in: tree, severity: .warning))
         }
-        let versionNode = parts[1]
-        let version = tree.nodes[versionNode].isUniversal(2) ? int64(tree.content(of: versionNode)) : nil
+        let versionNode = p1
+        let version = nodes[versionNode].isUniversal(2) ? int64(bytes[nodes[versionNode].contentRange]) : nil
         if version == nil {
             findings.append(.receipt(.attributeMalformed,
-                "\(label): the version is \(InnerTLV.describe(tag: firstOctet(versionNode))), an INTEGER was expected",
+                "\(label()): the version is \(InnerTLV.describe(tag: firstOctet(versionNode))), an INTEGER was expected",
                 node: versionNode, in: tree))
         }
         // The value OCTET STRING; a constructed one (BER) is accepted when it has a single segment.
-        var valueNode = parts[2]
-        if tree.nodes[valueNode].isUniversal(4) && tree.nodes[valueNode].isConstructed,
+        var valueNode = p2
+        if nodes[valueNode].isUniversal(4) && nodes[valueNode].isConstructed,
            tree.childCount(of: valueNode) == 1, let only = tree.child(of: valueNode, at: 0),
-           tree.nodes[only].isUniversal(4), !tree.nodes[only].isConstructed {
+           nodes[only].isUniversal(4), !nodes[only].isConstructed {
             valueNode = only
         }
-        let vn = tree.nodes[valueNode]
+        let vn = nodes[valueNode]
         guard vn.isUniversal(4), !vn.isConstructed else {
             findings.append(.receipt(.attributeMalformed,
-                "\(label): the value is \(InnerTLV.describe(tag: firstOctet(valueNode))), a primitive OCTET STRING was expected",
+                "\(label()): the value is \(InnerTLV.describe(tag: firstOctet(valueNode))), a primitive OCTET STRING was expected",
                 node: valueNode, in: tree))
             return nil
         }
         var inner: Int?
         if vn.isEncapsulated, tree.hasChildren(valueNode) { inner = valueNode + 1 }
         var field = ReceiptField(type: type, level: level, version: version, attributeNode: node,
-                                 typeNode: parts[0], versionNode: versionNode, valueNode: valueNode,
+                                 typeNode: p0, versionNode: versionNode, valueNode: valueNode,
                                  innerNode: inner, valueRange: vn.contentRange, value: .bytes, inAppIndex: inAppIndex)
-        if let spec = field.spec {
+        if field.isListed, let spec = ReceiptSchema.spec(type: type, level: level) {
             field.value = decodeValue(field, spec: spec)
         }
         return field
@@ -219,13 +236,13 @@ struct ReceiptDecoder {
         var content: Range<Int>?
         var cut = false
         if let inner = f.innerNode {
-            let n = tree.nodes[inner]
+            let n = nodes[inner]
             if n.kind == .tlv {
                 tag = bytes[Int(n.offset)]
                 content = n.contentRange
                 cut = isCut(inner)
             }
-            if tree.nodes[inner].subtreeEnd < tree.nodes[f.valueNode!].subtreeEnd {
+            if nodes[inner].subtreeEnd < nodes[f.valueNode!].subtreeEnd {
                 findings.append(.receipt(.wrongType,
                     "\(spec.label): the value holds more than one element, \(spec.expected.description) was expected",
                     node: f.valueNode!, in: tree))
@@ -291,14 +308,14 @@ struct ReceiptDecoder {
     }
 
     private func firstOctet(_ node: Int) -> UInt8 {
-        let n = tree.nodes[node]
+        let n = nodes[node]
         return n.kind == .tlv && Int(n.offset) < bytes.count ? bytes[Int(n.offset)] : 0
     }
 
     /// An INTEGER node's value when it fits in an Int.
     private func smallInteger(_ node: Int) -> Int? {
-        guard tree.nodes[node].isUniversal(2), !tree.nodes[node].isConstructed else { return nil }
-        return int64(tree.content(of: node)).flatMap { Int(exactly: $0) }
+        guard nodes[node].isUniversal(2), !nodes[node].isConstructed else { return nil }
+        return int64(bytes[nodes[node].contentRange]).flatMap { Int(exactly: $0) }
     }
 
     private func int64(_ content: ArraySlice<UInt8>) -> Int64? {

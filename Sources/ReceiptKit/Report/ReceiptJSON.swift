@@ -49,20 +49,85 @@ public enum ReceiptJSON {
         serialize(document(a, input: input))
     }
 
+    /// Pretty-printed JSON with keys sorted by their UTF-8 bytes (stable across platforms and
+    /// locales; Foundation's sorted writer collates with ICU and is quadratic-feeling on 100k keys).
+    /// Besides the escapes JSON requires, every character a terminal would act on is written as
+    /// `\u` (ESC and other controls, DEL, C1, bidi overrides, zero-width characters).
     public static func serialize(_ object: Any) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object,
-                                                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        let raw = String(decoding: data, as: UTF8.self)
-        var out = ""
-        out.reserveCapacity(raw.utf8.count)
-        for scalar in raw.unicodeScalars {
-            if scalar.value >= 0x7F && TerminalSafe.mustEscape(scalar) {
-                for unit in String(scalar).utf16 { out += String(format: "\\u%04x", unit) }
-            } else {
-                out.unicodeScalars.append(scalar)
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 16)
+        write(object, indent: 0, into: &out)
+        out.append(0x0A)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func write(_ value: Any, indent: Int, into out: inout [UInt8]) {
+        switch value {
+        case let s as String:
+            writeString(s, into: &out)
+        case let b as Bool:
+            out += Array((b ? "true" : "false").utf8)
+        case let i as Int:
+            out += Array(String(i).utf8)
+        case let i as Int64:
+            out += Array(String(i).utf8)
+        case let d as [String: Any]:
+            if d.isEmpty { out += [0x7B, 0x7D]; return }
+            out.append(0x7B)
+            let keys = d.keys.sorted()  // our keys are ASCII: byte order
+            for (n, key) in keys.enumerated() {
+                out.append(0x0A)
+                out += [UInt8](repeating: 0x20, count: indent + 2)
+                writeString(key, into: &out)
+                out += [0x3A, 0x20]
+                write(d[key]!, indent: indent + 2, into: &out)
+                if n < keys.count - 1 { out.append(0x2C) }
+            }
+            out.append(0x0A)
+            out += [UInt8](repeating: 0x20, count: indent)
+            out.append(0x7D)
+        case let a as [Any]:
+            if a.isEmpty { out += [0x5B, 0x5D]; return }
+            out.append(0x5B)
+            for (n, element) in a.enumerated() {
+                out.append(0x0A)
+                out += [UInt8](repeating: 0x20, count: indent + 2)
+                write(element, indent: indent + 2, into: &out)
+                if n < a.count - 1 { out.append(0x2C) }
+            }
+            out.append(0x0A)
+            out += [UInt8](repeating: 0x20, count: indent)
+            out.append(0x5D)
+        default:
+            out += Array("null".utf8)
+        }
+    }
+
+    private static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(0x22)
+        var plain = true
+        for b in s.utf8 where b < 0x20 || b >= 0x7F || b == 0x22 || b == 0x5C {
+            plain = false
+            break
+        }
+        if plain {
+            out += s.utf8
+        } else {
+            for scalar in s.unicodeScalars {
+                switch scalar.value {
+                case 0x22: out += [0x5C, 0x22]
+                case 0x5C: out += [0x5C, 0x5C]
+                case 0x0A: out += [0x5C, 0x6E]
+                case 0x0D: out += [0x5C, 0x72]
+                case 0x09: out += [0x5C, 0x74]
+                case let v where v < 0x20 || v == 0x7F || TerminalSafe.mustEscape(scalar):
+                    for unit in String(scalar).utf16 { out += Array(String(format: "\\u%04x", unit).utf8) }
+                default:
+                    out += Array(String(scalar).utf8)
+                }
             }
         }
-        return out + "\n"
+        out.append(0x22)
     }
 
     // MARK: - receipt
@@ -74,7 +139,12 @@ public enum ReceiptJSON {
             guard let spec = f.spec, let key = spec.jsonKey, f.type != 17, seen.insert(f.type).inserted else { continue }
             if put(f, key: key, into: &o) { source[key] = range(f, a) }
         }
+        var holders = [ReceiptField?](repeating: nil, count: r.inApp.count)
+        for f in r.fields {
+            if case .inAppPurchase(let i) = f.value, i < holders.count { holders[i] = f }
+        }
         var purchases: [[String: Any]] = []
+        purchases.reserveCapacity(r.inApp.count)
         for p in r.inApp {
             var po: [String: Any] = [:]
             var seenInApp = Set<Int>()
@@ -82,9 +152,7 @@ public enum ReceiptJSON {
                 guard let spec = f.spec, let key = spec.jsonKey, seenInApp.insert(f.type).inserted else { continue }
                 if put(f, key: key, into: &po) { source["in_app[\(p.index)].\(key)"] = range(f, a) }
             }
-            if let attr = r.fields.first(where: { $0.attributeNode == p.attributeNode }) {
-                source["in_app[\(p.index)]"] = range(attr, a)
-            }
+            if let attr = holders[p.index] { source["in_app[\(p.index)]"] = range(attr, a) }
             purchases.append(po)
         }
         o["in_app"] = purchases
@@ -136,10 +204,21 @@ public enum ReceiptJSON {
             o["offset"] = range.lowerBound
             o["length"] = range.count
             let raw = r.raw(f)
-            o["value_hex"] = raw.map { String(format: "%02x", $0) }.joined()
+            o["value_hex"] = hex(raw)
             if let inner = InnerValue.describe(f, in: a.receiptTree) { o["inner"] = inner }
             return o
         }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func findingObject(_ d: Diagnostic) -> [String: Any] {

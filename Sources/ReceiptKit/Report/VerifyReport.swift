@@ -47,7 +47,7 @@ public enum VerifyReport {
                 if c.payloadIsReassembled { container += ", payload reassembled from \(c.payloadChunks.count) chunks" }
                 rows.append(("container", container))
             }
-            let unlisted = r.unlistedFields.count
+            let unlisted = r.unlistedCount
             if unlisted > 0 { rows.append(("unlisted attributes", "\(unlisted) (Apple-private, kept as raw values)")) }
             let width = rows.map(\.0.count).max() ?? 0
             for (k, v) in rows { lines.append("  " + k.padding(toLength: width + 2, withPad: " ", startingAt: 0) + v) }

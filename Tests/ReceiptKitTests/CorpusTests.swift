@@ -244,3 +244,17 @@ let corpusFacts: [CorpusFact] = [
         #expect(!a.verdict.isValid)
     }
 }
+
+@Suite struct DocumentationTests {
+    /// README's receipt code table lists every `ReceiptCode` with its severity.
+    @Test func readmeListsEveryReceiptCode() throws {
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        guard readme.contains("## Receipts: `json` and `verify`") else { return }
+        for code in ReceiptCode.allCases {
+            #expect(readme.contains("| `\(code.rawValue)` | \(code.severity) | \(code.summary) |"), "\(code.rawValue)")
+        }
+        for spec in ReceiptSchema.app + ReceiptSchema.inApp {
+            #expect(readme.contains("| \(spec.type) | \(spec.name)"), "attribute \(spec.type)")
+        }
+    }
+}

@@ -155,6 +155,13 @@ import Testing
         #expect(loaded.note == "decoded from PEM (PKCS7): 8 base64 characters → 5 bytes (first of 2 PEM blocks)")
     }
 
+    @Test func byteOrderMarkIsSkipped() throws {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        #expect(try InputLoader.decode(bom + Array("MAMCAQU=\n".utf8), name: "b").bytes == Self.tiny)
+        #expect(try InputLoader.decode(bom + Array("-----BEGIN CMS-----\nMAMCAQU=\n-----END CMS-----\n".utf8), name: "p").bytes == Self.tiny)
+        #expect(try InputLoader.decode(bom + Array("{\"receipt-data\": \"MAMCAQU=\"}".utf8), name: "j").bytes == Self.tiny)
+    }
+
     @Test func pemCRLF() throws {
         let loaded = try decode("-----BEGIN CMS-----\r\nMAMC\r\nAQU=\r\n-----END CMS-----\r\n")
         #expect(loaded.bytes == Self.tiny)

@@ -34,11 +34,13 @@ public enum InputLoader {
             throw InputError("'\(name)' contains only whitespace (\(NumberText.grouped(raw.count)) bytes)")
         }
         let textLike = isTextLike(raw)
+        // JSON and PEM are read without the byte-order mark (offsets in their messages count from after it).
+        let text = start == 0 ? raw : Array(raw[start...])
         if textLike && raw[first] == UInt8(ascii: "{") {
-            return try decodeJSON(raw, name: name)
+            return try decodeJSON(text, name: name)
         }
-        if textLike, let begin = findPEMBegin(raw) {
-            return try decodePEM(raw, name: name, begin: begin)
+        if textLike, let begin = findPEMBegin(text) {
+            return try decodePEM(text, name: name, begin: begin)
         }
         var base64Bytes = 0
         for b in raw[start...] where Base64Text.isBase64OrSpace(b) { base64Bytes += 1 }

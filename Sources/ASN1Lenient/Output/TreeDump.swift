@@ -2,15 +2,19 @@
 /// element it concerns.
 ///
 /// ```
-/// # typical.receipt: raw DER/BER, 7,686 bytes
-///  offset  hl  length  element
-///       0   4    7682  SEQUENCE
-///       4   2       9    OBJECT IDENTIFIER 1.2.840.113549.1.7.2 (signedData)
-///      58   4     945          OCTET STRING (945 bytes), encapsulates:
-///      62   4     941            SET
-///     441   2       0        EOC
-///                              error truncated-content bytes 60-61: the length claims …
-/// # 1,234 elements; 1 error, 0 der, 0 warnings, 0 info
+/// # b.der: raw DER/BER, 15 bytes
+/// offset  hl  length  element
+///      0   2     inf  SEQUENCE
+///                       der indefinite-length byte 1: indefinite length (0x80): the content ends at an end-of-contents marker
+///      2   2       3    OCTET STRING (3 bytes), encapsulates:
+///      4   2       1      INTEGER 7
+///      7   2       1    BOOLEAN TRUE
+///                         der boolean-value byte 9: BOOLEAN TRUE encoded as 0x01; DER requires 0xFF
+///     10   2       0    EOC
+///     12   2       1  NULL
+///                       error null-content byte 14: NULL has 1 content octet(s); it must have none
+/// warning trailing-data bytes 12-14: 3 byte(s) follow the top-level element, which ends at offset 12
+/// # 5 elements; 1 error, 2 der, 1 warning, 0 info
 /// ```
 ///
 /// Columns: offset of the identifier octet, header length (identifier + length octets), content

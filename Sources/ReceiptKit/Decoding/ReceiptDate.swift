@@ -27,8 +27,13 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
     public var date: Date { Date(timeIntervalSince1970: Double(epochMilliseconds) / 1000) }
 
     public init(_ date: Date) {
-        self.init(epochMilliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+        let ms = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        let limit = Double(ReceiptDate.limit)
+        self.init(epochMilliseconds: ms.isNaN ? 0 : Int64(Swift.max(-limit, Swift.min(limit, ms))))
     }
+
+    /// ±10^15 ms (about ±31,700 years): formatting clamps to this so that no value can overflow.
+    static let limit: Int64 = 1_000_000_000_000_000
 
     // MARK: - Parsing
 
@@ -150,7 +155,8 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
     private static let losAngeles = TimeZone(identifier: "America/Los_Angeles")
 
     /// `YYYY-MM-DD hh:mm:ss` of an instant shifted by `offsetSeconds`.
-    static func civil(_ ms: Int64, offsetSeconds: Int) -> String {
+    static func civil(_ ms0: Int64, offsetSeconds: Int) -> String {
+        let ms = Swift.max(-limit, Swift.min(limit, ms0))
         var seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         seconds += Int64(offsetSeconds)
         var days = seconds / 86_400

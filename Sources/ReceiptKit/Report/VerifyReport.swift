@@ -122,7 +122,7 @@ public enum VerifyReport {
             lines.append("Subscriptions active at \(moment.utcString): \(active.isEmpty ? "none" : String(active.count))")
             for p in active { lines.append("  " + purchaseLine(p, style)) }
             if active.isEmpty, !renewable.isEmpty {
-                let latest = renewable.max { ($0.expiresDate ?? ReceiptDate(epochMilliseconds: .min)) < ($1.expiresDate ?? ReceiptDate(epochMilliseconds: .min)) }!
+                let latest = renewable.max { ($0.expiresDate?.epochMilliseconds ?? .min) < ($1.expiresDate?.epochMilliseconds ?? .min) }!
                 lines.append("  \(renewable.count) auto-renewable purchase(s) in the receipt; the latest period:")
                 lines.append("  " + purchaseLine(latest, style))
             }

@@ -42,10 +42,20 @@ public enum InputLoader {
         if textLike, let begin = findPEMBegin(text) {
             return try decodePEM(text, name: name, begin: begin)
         }
-        var base64Bytes = 0
-        for b in raw[start...] where Base64Text.isBase64OrSpace(b) { base64Bytes += 1 }
+        // Count the bytes that are not base64 or whitespace, stopping as soon as there are too many
+        // for text (binary DER gets there within its first few hundred bytes).
         let total = raw.count - start
-        if base64Bytes == total || (base64Bytes * 10 >= total * 9 && !looksLikeOneElement(raw)) {
+        let tolerated = total / 10
+        var other = 0
+        raw.withUnsafeBufferPointer { buffer in
+            let table = Base64Text.table
+            var i = start
+            while i < buffer.count && other <= tolerated {
+                if table[Int(buffer[i])] == Base64Text.invalid { other += 1 }
+                i += 1
+            }
+        }
+        if other == 0 || (other <= tolerated && !looksLikeOneElement(raw)) {
             switch Base64Text.decode(raw, range: start..<raw.count) {
             case .success(let decoded):
                 let kind = decoded.urlSafe ? "base64url" : "base64"
@@ -71,11 +81,32 @@ public enum InputLoader {
         if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
             throw InputError("cannot read '\(path)': it is a directory")
         }
-        return try readAll(fd: fd, display: "'\(path)'")
+        // Read a regular file of known size straight into its array; anything else (pipes, files
+        // that grow while being read) continues in chunks.
+        var result: [UInt8] = []
+        if (info.st_mode & S_IFMT) == S_IFREG && info.st_size > 0 {
+            let size = Int(info.st_size)
+            var failure: Int32 = 0
+            result = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                while initialized < size {
+                    let n = read(fd, buffer.baseAddress! + initialized, size - initialized)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        break
+                    }
+                    if n == 0 { break }
+                    initialized += n
+                }
+            }
+            if failure != 0 { throw InputError("cannot read '\(path)': \(errorText(failure))") }
+            if result.count < size { return result }
+        }
+        return try readAll(fd: fd, display: "'\(path)'", into: result)
     }
 
-    static func readAll(fd: Int32, display: String) throws -> [UInt8] {
-        var result: [UInt8] = []
+    static func readAll(fd: Int32, display: String, into start: [UInt8] = []) throws -> [UInt8] {
+        var result = start
         let chunk = 1 << 20
         var buffer = [UInt8](repeating: 0, count: chunk)
         while true {

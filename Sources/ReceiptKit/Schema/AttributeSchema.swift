@@ -74,6 +74,12 @@ public struct AttributeSpec: Sendable, Equatable {
 /// UTF8String; 1/1701/1707/1711/1713/1719 INTEGER; 8/10/12/18/21 and the in-app dates IA5String;
 /// 4/5 raw bytes). Everything not listed here is Apple-private: kept and shown as "unlisted type N",
 /// never an error.
+///
+/// Required (missing → `receipt-attribute-missing`): what every receipt needs to be checked at all and
+/// what Apple documents as always present — 2 bundle id and 3 version (app checks), 4 opaque value and
+/// 5 hash (device binding), 12 creation date (the moment certificates are judged at). Not required:
+/// 19, absent from every Xcode receipt; 0 and 1, which Apple does not document. In a purchase: 1702,
+/// 1703 and 1704 (what identifies it); 1705/1706 are absent from Xcode purchases.
 public enum ReceiptSchema {
     public static let app: [AttributeSpec] = [
         spec(0, .app, "receipt type", "The environment that issued the receipt: Production, ProductionSandbox, Xcode, …", .utf8String, "receipt_type"),

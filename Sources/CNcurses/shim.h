@@ -197,6 +197,16 @@ static inline void cn_install_signal_handlers(void) {
         int sig = cn_crash_signals[i];
         sigaction(sig, &action, &cn_saved_actions()[sig]);
     }
+    // A parent may have started us with some of these blocked (a test runner, a daemon): then
+    // they could never reach the handlers. Unblock exactly the ones handled here.
+    sigset_t handled;
+    sigemptyset(&handled);
+    for (i = 0; i < sizeof cn_terminate_signals / sizeof *cn_terminate_signals; i++) sigaddset(&handled, cn_terminate_signals[i]);
+    for (i = 0; i < sizeof cn_crash_signals / sizeof *cn_crash_signals; i++) sigaddset(&handled, cn_crash_signals[i]);
+    sigaddset(&handled, SIGTSTP);
+    sigaddset(&handled, SIGCONT);
+    sigaddset(&handled, SIGWINCH);
+    sigprocmask(SIG_UNBLOCK, &handled, NULL);
     struct sigaction stop;
     memset(&stop, 0, sizeof stop);
     sigemptyset(&stop.sa_mask);

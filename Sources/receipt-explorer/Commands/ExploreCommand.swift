@@ -5,7 +5,8 @@ import Foundation
 import ReceiptKit
 import TerminalAdapter
 
-/// `receipt-explorer [explore] [FILE] [--color auto|always|never] [--ascii] [--no-mouse]`:
+/// `receipt-explorer [explore] [FILE] [--color auto|always|never] [--ascii] [--no-mouse]
+/// [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE] [--no-validate]`:
 /// the full-screen terminal UI, and the default command.
 struct ExploreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,6 +37,11 @@ struct ExploreCommand: ParsableCommand {
     @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse.")
     var noMouse = false
 
+    @OptionGroup var check: ReceiptCheckOptions
+
+    @Flag(name: .customLong("no-validate"), help: "Skip the OpenSSL steps (signature, chain, time, receipt signer): decode only.")
+    var noValidate = false
+
     func run() throws {
         let started = ContinuousClock.now
         // Refuse before loading: `receipt-explorer FILE | less` should point to `dump` at once.
@@ -54,7 +60,9 @@ struct ExploreCommand: ParsableCommand {
             input = LoadedInput(bytes: EmbeddedSample.bytes, name: "embedded sample: \(EmbeddedSample.name)",
                                 encoding: .binary, note: "the sample receipt built into the tool")
         }
-        var state = AppState(load: input.bytes, fileName: input.name, encoding: Self.encodingLabel(input.encoding))
+        let analysis = try check.analysisOptions(validate: !noValidate)
+        var state = AppState(load: input.bytes, fileName: input.name, encoding: Self.encodingLabel(input.encoding),
+                             options: analysis)
         let environment = ProcessInfo.processInfo.environment
         let options = TerminalOptions(
             color: ColorMode(rawValue: color.rawValue) ?? .auto,

@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+/// The real binary in a real (tmux) terminal: open a sample, navigate, search, go to an offset,
+/// jump to a diagnostic, open the help, focus the hex pane, resize, quit — and the terminal's
+/// `stty -g` must be the same before and after, whether the UI ends with `q` or a signal.
+/// Serialized: each test starts its own tmux server, and a 2-core CI machine is happier with one
+/// at a time.
+@Suite(.serialized, .enabled(if: tmuxPath != nil, "tmux is not installed: the end-to-end terminal tests are skipped"))
+struct TmuxEndToEndTests {
+    static let typicalStatus = " typical.receipt · 7,686 B · DER/BER"
+
+    @Test func browseTypicalSampleAt120x40() throws {
+        // --root: the sample is signed by the TEST PKI; with its root the verdict is "valid".
+        let tmux = try TmuxHarness(arguments: ["samples/typical.receipt", "--root", "samples/pki/test-root.cer"],
+                                   width: 120, height: 40)
+        defer { tmux.close() }
+
+        // First frame: header with the view tabs, status bar with file, size, encoding, the
+        // selection (the receipt payload's attribute SET), the counts and the verdict.
+        let first = try #require(tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(Self.typicalStatus) })
+        #expect(first.firstLine.hasPrefix(" receipt-explorer   1 Tree   2 Summary   3 Purchases (10)"))
+        #expect(first.firstLine.hasSuffix("? help · q quit"))
+        #expect(first.statusBar.hasPrefix(Self.typicalStatus + " · @0x40 · 0 › 1 › 0 › 2 › 1 › 0 › 0 "))
+        #expect(first.statusBar.hasSuffix("0 errors · 0 not-DER · 0 warnings · valid"))
+        #expect(first.contains("▾ SET (4138)  receipt payload"))
+        #expect(first.split(separator: "\n", omittingEmptySubsequences: false).count == 40)
+
+        // Navigate: first row, down twice (OBJECT IDENTIFIER, [0]), right: into [0]'s SEQUENCE.
+        try tmux.send("g")
+        try tmux.send("j", "j", "l")
+        let moved = tmux.waitForScreen("the selection at 0 › 1 › 0") { $0.statusBar.contains(" · @0x13 · 0 › 1 › 0 ") }
+        #expect(moved?.contains("node 3 · path 0 › 1 › 0") == true, "the detail pane names the selected node")
+
+        // Search for a product id: the header reports the hit count.
+        try tmux.send("/")
+        tmux.waitForText(" Search:")
+        try tmux.type("com.example.receiptexplorer.pro")
+        tmux.waitForLine(" Search: com.example.receiptexplorer.pro")
+        try tmux.send("Enter")
+        let found = tmux.waitForScreen("a search hit") { $0.firstLine.contains("for \"com.example.receiptexplorer.pro\"") }
+        #expect(found?.firstLine.contains("match 1 of ") == true)
+
+        // Go to an offset: the deepest node holding byte 0x40 is selected.
+        try tmux.send(":")
+        tmux.waitForText(" Go to offset (decimal or 0x hex):")
+        try tmux.type("0x40")
+        try tmux.send("Enter")
+        let jumped = tmux.waitForScreen("offset 0x40 selected") { $0.statusBar.contains(" · @0x40 · 0 › 1 › 0 › 2 › 1 › 0 › 0 ") }
+        #expect(jumped?.firstLine.hasSuffix("offset 0x40 (64) is in node 12") == true)
+
+        // Tab focuses the hex pane; its byte cursor moves the selection to the deepest node there.
+        try tmux.send("Tab")
+        try tmux.send("Right", "Right", "Right", "Right")
+        let hex = tmux.waitForScreen("the hex cursor at 0x44") { $0.statusBar.contains(" · @0x44 · 0 › 1 › 0 › 2 › 1 › 0 › 0 › 0 ") }
+        #expect(hex?.contains("receipt field    age rating (attribute 10)") == true)
+
+        // Help overlay, generated from the keymap.
+        try tmux.send("?")
+        let help = tmux.waitForText("Keys (? or Esc closes, arrows scroll)")
+        #expect(help?.contains("show / hide this help") == true)
+        #expect(help?.contains("next node with a diagnostic") == true)
+        try tmux.send("?")
+        tmux.waitForScreen("the help closed") { !$0.contains("Keys (? or Esc closes") }
+
+        // A resize re-lays out at once (KEY_RESIZE), status bar still last.
+        try tmux.resize(width: 80, height: 24)
+        let narrow = tmux.waitForScreen("the 80×24 layout") { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count == 24 && lines.allSatisfy { $0.count <= 80 } && screen.statusBar.hasPrefix(Self.typicalStatus)
+        }
+        #expect(narrow?.statusBar == " typical.receipt · 7,686 B · DER/BER · @0x44         0 err 0 der 0 warn · valid")
+        #expect(narrow?.firstLine == " receipt-explorer   1 Tree   2 Summary   3 Purchases (10)       ? help · q quit")
+
+        try tmux.send("q")
+        #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
+        #expect(tmux.sttyBefore != nil)
+        #expect(tmux.sttyBefore == tmux.sttyAfter, "the terminal's modes were not restored")
+        #expect(tmux.stderr().isEmpty)
+    }
+
+    @Test func embeddedSampleAt80x24() throws {
+        let tmux = try TmuxHarness(arguments: [], width: 80, height: 24)
+        defer { tmux.close() }
+        let screen = try #require(tmux.waitForScreen("the first frame") {
+            $0.statusBar.hasPrefix(" embedded sample: typical.receipt · 7,686")
+        })
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 24)
+        #expect(lines.allSatisfy { $0.count <= 80 })
+        #expect(screen.firstLine.hasPrefix(" receipt-explorer"))
+        try tmux.send("Escape")
+        #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
+        #expect(tmux.sttyBefore == tmux.sttyAfter)
+    }
+
+    @Test func asciiModeWritesOnlyASCII() throws {
+        let tmux = try TmuxHarness(arguments: ["--ascii", "--no-mouse", "--color", "never"], width: 100, height: 30)
+        defer { tmux.close() }
+        let screen = try #require(tmux.waitForScreen("the first frame") {
+            $0.statusBar.hasPrefix(" embedded sample: typical.receipt | 7,686 B | ")
+        })
+        #expect(screen.contains("+-"), "ASCII box drawing")
+        let nonASCII = screen.unicodeScalars.filter { !$0.isASCII }
+        #expect(nonASCII.isEmpty, "non-ASCII on an --ascii screen: \(String(String.UnicodeScalarView(nonASCII)))")
+        try tmux.send("q")
+        #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
+        #expect(tmux.sttyBefore == tmux.sttyAfter)
+    }
+
+    @Test func nextDiagnosticOnMalformedSample() throws {
+        let tmux = try TmuxHarness(arguments: ["samples/malformed-non-minimal-length.receipt", "--root", "samples/pki/test-root.cer"])
+        defer { tmux.close() }
+        tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(" malformed-non-minimal-length.receipt · 7,687 B") }
+        try tmux.send("g")
+        try tmux.send("]")
+        let screen = tmux.waitForScreen("the jump to the diagnostic") { $0.firstLine.contains("length-not-minimal") }
+        #expect(screen?.firstLine.hasSuffix("diagnostic 1 of 1: der length-not-minimal") == true)
+        #expect(screen?.statusBar.contains(" · @0x7A ") == true)
+        #expect(screen?.statusBar.hasSuffix("0 errors · 1 not-DER · 0 warnings · valid") == true)
+        try tmux.send("q")
+        #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
+        #expect(tmux.sttyBefore == tmux.sttyAfter)
+    }
+
+    @Test func sigtermRestoresTheTerminal() throws {
+        let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"])
+        defer { tmux.close() }
+        tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(Self.typicalStatus) }
+        try tmux.send("j") // the UI is live, not merely drawn
+        let pid = try #require(tmux.binaryPID())
+        #expect(kill(pid, SIGTERM) == 0)
+        #expect(tmux.waitForExit() == 128 + SIGTERM)
+        #expect(tmux.sttyBefore != nil)
+        #expect(tmux.sttyBefore == tmux.sttyAfter, "SIGTERM left the terminal in curses modes")
+        // endwin() left the alternate screen: the explorer's frame is gone from the pane.
+        tmux.waitForScreen("the normal screen back") { !$0.contains("receipt-explorer   1 Tree") }
+    }
+
+    @Test func ctrlCRestoresTheTerminal() throws {
+        let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"])
+        defer { tmux.close() }
+        tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(Self.typicalStatus) }
+        // The real key: the tty driver turns Ctrl-C into SIGINT for the foreground process group
+        // (the wrapper shell traps it and lives on to record the status and `stty -g`).
+        try tmux.send("C-c")
+        #expect(tmux.waitForExit() == 128 + SIGINT)
+        #expect(tmux.sttyBefore == tmux.sttyAfter, "SIGINT left the terminal in curses modes")
+    }
+
+    @Test func stdoutNotATerminalExitsTwoInsideTmux() throws {
+        // stdin is the terminal, stdout a file: the UI must not start.
+        let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"], stdoutToFile: true)
+        defer { tmux.close() }
+        #expect(tmux.waitForExit() == 2)
+        #expect(tmux.stderr() == Self.notATerminalLine + "\n")
+        #expect(tmux.stdout().isEmpty)
+        #expect(tmux.sttyBefore == tmux.sttyAfter)
+    }
+
+    @Test func dumbTerminalIsRefused() throws {
+        let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"], environment: ["TERM": "dumb"])
+        defer { tmux.close() }
+        #expect(tmux.waitForExit() == 2)
+        #expect(tmux.stderr().hasPrefix("receipt-explorer: TERM=dumb cannot show the full-screen explorer"))
+        #expect(tmux.sttyBefore == tmux.sttyAfter)
+    }
+
+    static let notATerminalLine =
+        "receipt-explorer: the explorer needs a terminal on stdin and stdout; for text output use `receipt-explorer dump FILE` or `receipt-explorer json FILE`"
+}
+
+/// Without any terminal at all (how CI runs the other tests), explore refuses at once.
+@Suite struct ExploreWithoutTerminalTests {
+    @Test func noTerminalExitsTwoWithOneLine() throws {
+        let result = try runCLI(["samples/typical.receipt".asSamplePath])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == TmuxEndToEndTests.notATerminalLine + "\n")
+    }
+
+    @Test func explicitExploreWithoutFileAlsoRefuses() throws {
+        let result = try runCLI(["explore"])
+        #expect(result.status == 2)
+        #expect(result.stderr == TmuxEndToEndTests.notATerminalLine + "\n")
+    }
+}
+
+private extension String {
+    var asSamplePath: String { cliPackageRoot.appendingPathComponent(self).path }
+}

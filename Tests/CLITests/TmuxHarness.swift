@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+
+/// tmux, when installed (`.ci/run` installs it); the end-to-end tests skip without it.
+let tmuxPath: String? = findTool("tmux")
+
+/// Runs the real `receipt-explorer` binary inside a detached tmux session on a private tmux server
+/// (`tmux -L <unique>`, so a developer's own tmux is never touched), through a small shell wrapper
+/// that records `stty -g` before and after the run and the exit status. Screens are read with
+/// `capture-pane -p`; every wait polls with a deadline instead of sleeping.
+final class TmuxHarness {
+    let socket: String
+    let session = "explorer"
+    let directory: URL
+    private(set) var started = false
+
+    /// - Parameters:
+    ///   - arguments: the binary's arguments (relative paths are relative to the package root).
+    ///   - stdoutToFile: redirect the binary's stdout to a file (stdin stays the terminal).
+    init(arguments: [String], width: Int = 120, height: Int = 40, environment: [String: String] = [:],
+         stdoutToFile: Bool = false) throws {
+        let tmux = try #require(tmuxPath, "tmux is not installed")
+        let binary = try #require(cliBinary, "receipt-explorer binary not found next to the test bundle")
+        let id = UUID().uuidString.prefix(8).lowercased()
+        socket = "receipt-explorer-test-\(id)"
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-e2e-\(id)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+
+        var env = ["LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"]
+        for (key, value) in environment { env[key] = value }
+        let exports = env.keys.sorted().map { "export \($0)=\(Self.quote(env[$0]!))" }.joined(separator: "\n")
+        let command = ([binary.path] + arguments).map(Self.quote).joined(separator: " ")
+            + (stdoutToFile ? " > \(Self.quote(file("stdout").path))" : "")
+            + " 2> \(Self.quote(file("stderr").path))"
+        let script = """
+            #!/bin/sh
+            trap ':' INT QUIT
+            cd \(Self.quote(cliPackageRoot.path)) || exit 99
+            echo $$ > \(Self.quote(file("wrapper.pid").path))
+            stty -g > \(Self.quote(file("stty.before").path))
+            \(exports)
+            \(command)
+            status=$?
+            stty -g > \(Self.quote(file("stty.after").path))
+            echo $status > \(Self.quote(file("status.tmp").path))
+            mv \(Self.quote(file("status.tmp").path)) \(Self.quote(file("status").path))
+            exec sleep 600
+            """
+        let wrapper = file("run.sh")
+        try script.write(to: wrapper, atomically: true, encoding: .utf8)
+        let result = try Self.run(tmux, ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)",
+                                         "-s", session, "/bin/sh " + Self.quote(wrapper.path)])
+        try #require(result.status == 0, "tmux new-session failed: \(result.output)")
+        started = true
+    }
+
+    deinit { close() }
+
+    func close() {
+        guard started, let tmux = tmuxPath else { return }
+        started = false
+        _ = try? Self.run(tmux, ["-L", socket, "kill-server"])
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
+
+    // MARK: Driving
+
+    /// `send-keys` with tmux key names (`j`, `Enter`, `Tab`, `Escape`, `C-c`, …).
+    func send(_ keys: String...) throws {
+        let result = try Self.run(tmuxPath!, ["-L", socket, "send-keys", "-t", session] + keys)
+        try #require(result.status == 0, "send-keys failed: \(result.output)")
+    }
+
+    /// Types text literally.
+    func type(_ text: String) throws {
+        let result = try Self.run(tmuxPath!, ["-L", socket, "send-keys", "-t", session, "-l", text])
+        try #require(result.status == 0, "send-keys -l failed: \(result.output)")
+    }
+
+    func resize(width: Int, height: Int) throws {
+        let result = try Self.run(tmuxPath!, ["-L", socket, "resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
+        try #require(result.status == 0, "resize-window failed: \(result.output)")
+    }
+
+    /// The visible screen, one line per row without the final newline (tmux trims trailing spaces).
+    func screen() -> String {
+        var text = (try? Self.run(tmuxPath!, ["-L", socket, "capture-pane", "-p", "-t", session]).output) ?? ""
+        if text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+
+    /// Polls the screen until `predicate` holds; returns the matching screen, or records an issue
+    /// (with the last screen) and returns nil after `timeout`.
+    @discardableResult
+    func waitForScreen(_ what: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+                       _ predicate: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        repeat {
+            last = screen()
+            if predicate(last) { return last }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        Issue.record("timed out after \(timeout) s waiting for \(what); the screen was:\n\(last)\nstderr: \(stderr())",
+                     sourceLocation: sourceLocation)
+        return nil
+    }
+
+    /// Waits until the screen's lines include one equal to `line`.
+    @discardableResult
+    func waitForLine(_ line: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        waitForScreen("the line \"\(line)\"", timeout: timeout, sourceLocation: sourceLocation) {
+            $0.split(separator: "\n", omittingEmptySubsequences: false).contains { $0 == line }
+        }
+    }
+
+    /// Waits until the screen contains `text`.
+    @discardableResult
+    func waitForText(_ text: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        waitForScreen("\"\(text)\"", timeout: timeout, sourceLocation: sourceLocation) { $0.contains(text) }
+    }
+
+    /// The binary's exit status once the wrapper recorded it (nil on timeout). 128+N: signal N.
+    func waitForExit(timeout: Double = 10) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if let text = try? String(contentsOf: file("status"), encoding: .utf8),
+               let status = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                return status
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        return nil
+    }
+
+    var sttyBefore: String? { try? String(contentsOf: file("stty.before"), encoding: .utf8) }
+    var sttyAfter: String? { try? String(contentsOf: file("stty.after"), encoding: .utf8) }
+    func stderr() -> String { (try? String(contentsOf: file("stderr"), encoding: .utf8)) ?? "" }
+    func stdout() -> String { (try? String(contentsOf: file("stdout"), encoding: .utf8)) ?? "" }
+
+    /// The running binary's pid: the wrapper shell's child (found through /proc, no pgrep needed).
+    func binaryPID(timeout: Double = 10) -> pid_t? {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if let text = try? String(contentsOf: file("wrapper.pid"), encoding: .utf8),
+               let wrapper = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+               let child = Self.children(of: wrapper).first {
+                return child
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        return nil
+    }
+
+    // MARK: Helpers
+
+    static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { name -> pid_t? in
+            guard let pid = pid_t(name),
+                  let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // After "pid (comm) ": state, then ppid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, pid_t(fields[1]) == parent else { return nil }
+            return pid
+        }
+    }
+
+    static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    /// Runs tmux without a terminal and waits for it. posix_spawn + waitpid instead of Foundation's
+    /// Process (whose exit monitoring hung here once the tmux client had forked its server): a
+    /// blocking waitpid, a clean signal mask and default signal actions for tmux (and so for the
+    /// server and the binary it starts), and output through a file rather than a pipe that the
+    /// long-lived server could keep open.
+    static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-out-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMUX"] = nil
+        environment["TMUX_PANE"] = nil
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard spawned == 0 else {
+            throw NSError(domain: NSPOSIXErrorDomain, code: Int(spawned), userInfo: [NSLocalizedDescriptionKey: "posix_spawn \(path)"])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        return (exitStatus, text)
+    }
+}
+
+extension String {
+    /// The screen's last non-empty line: the status bar.
+    var statusBar: String {
+        split(separator: "\n", omittingEmptySubsequences: true).last.map(String.init) ?? ""
+    }
+
+    var firstLine: String { split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? "" }
+}

@@ -182,6 +182,8 @@ final class TmuxHarness {
         var environment = ProcessInfo.processInfo.environment
         environment["TMUX"] = nil
         environment["TMUX_PANE"] = nil
+        // capture-pane writes UTF-8 only for a UTF-8 client locale (else box drawing becomes "_").
+        environment["LC_ALL"] = "C.UTF-8"
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -12,13 +12,13 @@ public enum VerifyReport {
         public init(unicode: Bool = true) { self.unicode = unicode }
     }
 
-    public static func text(_ a: ReceiptAnalysis, inputName: String, inputEncoding: String? = nil,
+    /// - Parameter inputNote: how the input was read (`LoadedInput.note`: "raw DER/BER, 7,686 bytes",
+    ///   "decoded from base64: …"); nil prints the byte count.
+    public static func text(_ a: ReceiptAnalysis, inputName: String, inputNote: String? = nil,
                             style: Style = Style()) -> String {
         var lines: [String] = []
         let safe = TerminalSafe.escape
-        var heading = "receipt-explorer verify: \(safe(inputName)) (\(a.tree.bytes.count) bytes"
-        if let e = inputEncoding { heading += ", \(e)" }
-        lines.append(heading + ")")
+        lines.append("receipt-explorer verify: \(safe(inputName)): \(inputNote.map(safe) ?? "\(a.tree.bytes.count) bytes")")
         lines.append("")
 
         // Receipt in brief.

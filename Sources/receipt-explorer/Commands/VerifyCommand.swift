@@ -96,7 +96,7 @@ struct VerifyCommand: ParsableCommand {
         let options = try check.analysisOptions(validate: true)
         let input = try CommandSupport.load(file)
         let analysis = ReceiptAnalyzer.analyze(bytes: input.bytes, options: options)
-        let text = VerifyReport.text(analysis, inputName: input.name, inputEncoding: input.encoding.rawValue,
+        let text = VerifyReport.text(analysis, inputName: input.name, inputNote: input.note,
                                      style: VerifyReport.Style(unicode: !ascii))
         FileHandle.standardOutput.write(Data(text.utf8))
         if !analysis.verdict.isValid { throw ExitCode(1) }

@@ -1,0 +1,315 @@
+import Foundation
+import Testing
+
+/// Files an attacker could hand to `receipt-explorer`, run through the real binary: each has an exact
+/// expectation for the exit status and message, and a bound on the child's peak memory (its own
+/// `ru_maxrss`, see `Hostile.run`). Memory must follow the input's size, never a length claimed
+/// inside it. The 100 MB and 50 MB cases run at full size with HOSTILE_BIG=1 (Scripts/sanitize.sh
+/// sets it); otherwise at 8 MiB, with the same assertions.
+///
+/// Bounds (MiB) were calibrated on the debug build (docs/robustness.md has the measurements);
+/// under AddressSanitizer they are ×3 + 256 MiB (`Hostile.bound`).
+@Suite(.serialized) struct HostileInputTests {
+    static let root = cliPackageRoot.path
+    static let testRoot = cliSamples.appendingPathComponent("pki/test-root.cer").path
+
+    static func expectClean(_ run: HostileRun, status: Int32, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(run.signal == nil && !run.timedOut, "\(run.summary)", sourceLocation: sourceLocation)
+        #expect(run.status == status, "\(run.summary)", sourceLocation: sourceLocation)
+    }
+
+    static func expectSafe(_ run: HostileRun, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let out = Hostile.terminalProblems(run.stdoutBytes())
+        let err = Hostile.terminalProblems(Array(run.stderr.utf8))
+        #expect(out.isEmpty, "\(what) stdout: \(out)", sourceLocation: sourceLocation)
+        #expect(err.isEmpty, "\(what) stderr: \(err)", sourceLocation: sourceLocation)
+    }
+
+    static func lines(_ run: HostileRun) -> [String] { run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+
+    // MARK: Absurd lengths and nesting
+
+    @Test func aMillionNestedConstructedHeaders() throws {
+        let file = try Hostile.file((0..<2_000_000).map { $0 % 2 == 0 ? 0x30 : 0x80 }, name: "nested.der")
+        defer { Hostile.remove(file) }
+        let run = try Hostile.run(["dump", file.path])
+        Self.expectClean(run, status: 1)
+        #expect(run.stderr == "")
+        let out = run.stdout
+        #expect(out.hasPrefix("# nested.der: raw DER/BER, 2,000,000 bytes\n"))
+        #expect(out.contains("error nesting-too-deep bytes 512-513: nesting deeper than 256 levels; the content is not parsed\n"))
+        #expect(out.contains("UNPARSED (1,999,486 bytes) 3080308030803080"))
+        #expect(out.hasSuffix("# 258 elements; 257 errors, 257 der, 0 warnings, 0 info\n"))
+        #expect(run.peakMiB < Hostile.bound(base: 64), "\(run.summary)")
+        // Every other command survives it too.
+        for command in [["verify"], ["json", "--no-validate"], ["explain", "--offset", "1999999"]] {
+            let other = try Hostile.run(command + [file.path], discardStdout: true)
+            #expect(other.signal == nil && [0, 1].contains(other.status), "\(command): \(other.summary)")
+            #expect(other.peakMiB < Hostile.bound(base: 64), "\(command): \(other.summary)")
+        }
+    }
+
+    @Test func aLengthOfTwoToTheSixtyThree() throws {
+        let file = try Hostile.file(hexBytes("04 88 80 00 00 00 00 00 00 00 41"), name: "len63.der")
+        let run = try Hostile.run(["dump", file.path])
+        Self.expectClean(run, status: 1)
+        #expect(run.stderr == "")
+        #expect(Self.lines(run) == [
+            "# len63.der: raw DER/BER, 11 bytes",
+            "offset  hl  length  element",
+            "     0  10       1  OCTET STRING (1 byte) 41",
+            "                      error length-overflow bytes 1-9: a length of 9223372036854775808 is beyond any addressable size",
+            "# 1 element; 1 error, 0 der, 0 warnings, 0 info",
+            "",
+        ])
+        #expect(run.peakMiB < Hostile.bound(base: 64), "\(run.summary)")
+    }
+
+    @Test func sixteenBytesClaimingTwoToTheSixtyTwo() throws {
+        let file = try Hostile.file(hexBytes("04 88 40 00 00 00 00 00 00 00 41 42 43 44 45 46"), name: "len62.der")
+        for command in [["dump"], ["verify"], ["json", "--no-validate"], ["explain"]] {
+            let run = try Hostile.run(command + [file.path])
+            Self.expectClean(run, status: 1)
+            #expect(run.peakMiB < Hostile.bound(base: 64), "\(command): \(run.summary)")
+            if command == ["dump"] {
+                #expect(run.stdout.contains("error truncated-content bytes 1-9: the length claims 4611686018427387904 content octets but the input ends after 6\n"))
+            }
+        }
+    }
+
+    @Test func moreLengthOctetsThanAnyMachineWord() throws {
+        let nine = try Hostile.file(hexBytes("04 89 01 00 00 00 00 00 00 00 00 41"), name: "len9.der")
+        let run9 = try Hostile.run(["dump", nine.path])
+        Self.expectClean(run9, status: 1)
+        #expect(run9.stdout.contains("error length-too-many-octets bytes 1-10: 9 length octets; at most 8 can be represented\n"))
+        let many = try Hostile.file([0x04, 0xFE] + [UInt8](repeating: 0xFF, count: 126) + [0x41], name: "len126.der")
+        let run126 = try Hostile.run(["dump", many.path])
+        Self.expectClean(run126, status: 1)
+        #expect(run126.stdout.contains("error length-too-many-octets bytes 1-127: 126 length octets; at most 8 can be represented\n"))
+        #expect(run126.peakMiB < Hostile.bound(base: 64), "\(run126.summary)")
+    }
+
+    // MARK: Big inputs
+
+    static var bigSize: Int { Hostile.big ? 100_000_000 : Hostile.smallSize }
+
+    @Test func randomBytes() throws {
+        // SplitMix64 with a fixed seed: the same "random" file on every run.
+        var state: UInt64 = 0x5EED_2026
+        let size = Self.bigSize
+        let file = try Hostile.largeFile(name: "random.bin", size: size) { chunk, _ in
+            chunk.withUnsafeMutableBytes { raw in
+                let words = raw.bindMemory(to: UInt64.self)
+                for i in words.indices {
+                    state &+= 0x9E37_79B9_7F4A_7C15
+                    var z = state
+                    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                    words[i] = z ^ (z >> 31)
+                }
+            }
+        }
+        defer { Hostile.remove(file) }
+        let run = try Hostile.run(["dump", file.path], timeout: 600)
+        Self.expectClean(run, status: 1)
+        #expect(run.stderr == "")
+        let grouped = Hostile.grouped(size)
+        #expect(run.stdout.hasPrefix("# random.bin: raw DER/BER, \(grouped) bytes\n"), "\(run.stdout.prefix(200))")
+        // Measured 1.55× the input (debug build, 100 MB): the input, plus the read buffer growing.
+        #expect(run.peakMiB < Hostile.bound(base: 64, perInputByte: 4, inputBytes: size), "\(run.summary)")
+        Self.expectSafe(run, "random dump")
+        let verify = try Hostile.run(["verify", file.path], discardStdout: true, timeout: 600)
+        Self.expectClean(verify, status: 1)
+        #expect(verify.peakMiB < Hostile.bound(base: 64, perInputByte: 4, inputBytes: size), "\(verify.summary)")
+    }
+
+    @Test func zeroBytes() throws {
+        // Zero bytes are 00 00 end-of-contents markers: one node each, the densest input there is.
+        let size = Self.bigSize
+        let file = try Hostile.largeFile(name: "zeros.bin", size: size) { _, _ in }
+        defer { Hostile.remove(file) }
+        let run = try Hostile.run(["verify", file.path], timeout: 1800)
+        Self.expectClean(run, status: 1)
+        #expect(run.stderr == "")
+        let lines = Self.lines(run)
+        #expect(lines.contains("  not a receipt"))
+        // 10,000 stray-eoc (the per-code cap), the cap's summary and the trailing-data warning.
+        #expect(lines.contains("Errors (10002)"))
+        #expect(lines.contains("Verdict: INVALID"))
+        // Nodes cost 16 bytes per input byte here (32 per 2-byte node) plus 4 for the list of
+        // top-level nodes; diagnostics are capped at 10,000 per code. Measured 23× (10 MB, debug).
+        #expect(run.peakMiB < Hostile.bound(base: 64, perInputByte: 32, inputBytes: size), "\(run.summary)")
+    }
+
+    @Test func aLargeValidReceipt() throws {
+        // 142,000 purchases ≈ 50 MB with HOSTILE_BIG=1; 22,000 ≈ 7.8 MB otherwise. Generated, never committed.
+        let purchases = Hostile.big ? 142_000 : 22_000
+        let python = try #require(findTool("python3"), "python3 is needed to generate the receipt")
+        let generate = try runTool(python, [Self.root + "/Scripts/generate-samples.py", "--large", String(purchases)])
+        #expect(generate.status == 0)
+        let file = cliSamples.appendingPathComponent("generated/large-\(purchases).receipt")
+        defer { Hostile.remove(file) }
+        let size = try #require((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int)
+        let run = try Hostile.run(["verify", "--root", Self.testRoot, "--at", "2024-06-01T00:00:00Z", file.path], timeout: 1800)
+        Self.expectClean(run, status: 0)
+        #expect(run.stderr == "")
+        #expect(run.stdout.contains("  in-app purchases      \(purchases)\n"))
+        #expect(run.stdout.contains("  ✓ PKCS#7 signature\n"))
+        // verify keeps the tree, the decoded receipt and the node links: measured 41× the input
+        // above a 25 MiB runtime (3.5 MB receipt, debug build). See docs/robustness.md.
+        #expect(run.peakMiB < Hostile.bound(base: 64, perInputByte: 48, inputBytes: size), "\(run.summary)")
+        let dump = try Hostile.run(["dump", file.path], discardStdout: true, timeout: 1800)
+        Self.expectClean(dump, status: 0)
+        #expect(dump.peakMiB < Hostile.bound(base: 64, perInputByte: 32, inputBytes: size), "\(dump.summary)")
+    }
+
+    // MARK: Inputs that cannot be loaded: status 2, one line on stderr, nothing on stdout
+
+    static func expectLoadError(_ arguments: [String], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let run = try Hostile.run(arguments)
+        Self.expectClean(run, status: 2, sourceLocation: sourceLocation)
+        #expect(run.stderr == "receipt-explorer: \(message)\n", sourceLocation: sourceLocation)
+        #expect(run.stdoutSize == 0, sourceLocation: sourceLocation)
+        Self.expectSafe(run, arguments.joined(separator: " "), sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: ["dump", "verify", "json", "explain"])
+    func base64WithAStrayCharacter(_ command: String) throws {
+        var text = Array(try Data(contentsOf: cliSamples.appendingPathComponent("typical.b64")))
+        text[11 * 77 + 4] = UInt8(ascii: "#")  // line 12, column 5
+        let file = try Hostile.file(text, name: "stray.b64")
+        try Self.expectLoadError([command, file.path], "cannot decode 'stray.b64': base64: unexpected character '#' at text offset 851 (line 12, column 5)")
+        text[11 * 77 + 4] = 0x1B
+        let escape = try Hostile.file(text, name: "stray-esc.b64")
+        try Self.expectLoadError([command, escape.path], "cannot decode 'stray-esc.b64': base64: unexpected byte 0x1B at text offset 851 (line 12, column 5)")
+    }
+
+    @Test(arguments: ["dump", "verify", "json", "explain"])
+    func jsonWhoseReceiptDataIsNotBase64(_ command: String) throws {
+        let file = try Hostile.file(Array(#"{"receipt-data": "MIIT!!AA", "password": "x"}"#.utf8), name: "body.json")
+        try Self.expectLoadError([command, file.path], "cannot decode 'body.json': \"receipt-data\" is not base64: base64: unexpected character '!' at text offset 4 (line 1, column 5)")
+        // Keys are listed when receipt-data is missing: an escape sequence in a key is escaped.
+        let keys = try Hostile.file(Array("{\"\\u001b[2Jkey\\u202e\": 1}".utf8), name: "keys.json")
+        let run = try Hostile.run([command, keys.path])
+        Self.expectClean(run, status: 2)
+        Self.expectSafe(run, "keys.json")
+        let once = "receipt-explorer: cannot decode 'keys.json': the JSON has no \"receipt-data\" field (its keys are \"\\x1b[2Jkey\\u{202E}\"); expected a verifyReceipt request body {\"receipt-data\": \"<base64>\"}\n"
+        // Known defect: the loader escapes the key and CommandSupport.complain escapes the whole
+        // message again, doubling each backslash. Safe, but not what the user typed; accept both
+        // until it is fixed (docs/robustness.md, "Findings").
+        let twice = once.replacingOccurrences(of: "\\", with: "\\\\")
+        #expect(run.stderr == once || run.stderr == twice, "\(run.stderr)")
+    }
+
+    @Test(arguments: ["dump", "verify", "json", "explain"])
+    func unloadablePaths(_ command: String) throws {
+        let dir = Hostile.directory.appendingPathComponent("a-directory")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Self.expectLoadError([command, dir.path], "cannot read '\(dir.path)': it is a directory")
+        let missing = Hostile.directory.appendingPathComponent("missing.receipt").path
+        try Self.expectLoadError([command, missing], "cannot read '\(missing)': No such file or directory")
+        let empty = try Hostile.file([], name: "empty.receipt")
+        try Self.expectLoadError([command, empty.path], "'empty.receipt' is empty (0 bytes)")
+        // Unreadable even for root (tests run as root, so permission bits stop nothing): reading
+        // /proc/self/mem at offset 0, an unmapped address, fails with EIO.
+        try Self.expectLoadError([command, "/proc/self/mem"], "cannot read '/proc/self/mem': Input/output error")
+    }
+
+    // MARK: Terminal escapes, bidi overrides, invalid UTF-8 — everywhere text is printed
+
+    /// One element of every string-ish type, each holding ESC sequences, BEL, NUL, the C1 CSI
+    /// (U+009B, and a raw 0x9B byte), a right-to-left override and invalid UTF-8.
+    static let hostileDER: [UInt8] = {
+        func tlv(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] {
+            content.count < 128 ? [tag, UInt8(content.count)] + content
+                : [tag, 0x82, UInt8(content.count >> 8), UInt8(content.count & 0xFF)] + content
+        }
+        let nasty = Array("a\u{1B}[2Jb\u{07}c\u{0}d\u{202E}e\u{9B}31mf\u{1B}]0;title\u{07}".utf8)
+        let rawC1: [UInt8] = [0x41, 0x9B, 0x33, 0x31, 0x6D, 0x1B, 0x5B, 0x48, 0xFF, 0xC3, 0x28, 0x07, 0x00]
+        var body: [UInt8] = []
+        body += tlv(0x0C, nasty)                                      // UTF8String, valid UTF-8
+        body += tlv(0x0C, rawC1)                                      // UTF8String, invalid UTF-8
+        body += tlv(0x16, rawC1)                                      // IA5String
+        body += tlv(0x13, rawC1)                                      // PrintableString
+        body += tlv(0x14, rawC1)                                      // T61String
+        body += tlv(0x1A, rawC1)                                      // VisibleString
+        body += tlv(0x1E, [0x00, 0x1B, 0x20, 0x2E, 0x00, 0x9B, 0x00, 0x07]) // BMPString
+        body += tlv(0x1C, [0, 0, 0x20, 0x2E, 0, 0, 0, 0x1B])          // UniversalString
+        body += tlv(0x04, nasty)                                      // OCTET STRING (shown as text?)
+        body += tlv(0x18, Array("2024\u{1B}[0m0101000000Z".utf8))    // GeneralizedTime
+        body += tlv(0x17, rawC1)                                      // UTCTime
+        body += tlv(0x80, nasty)                                      // [0] primitive
+        body += tlv(0x30, tlv(0x06, [0x2A, 0x86, 0x48]) + tlv(0x0C, nasty))
+        return tlv(0x30, body)
+    }()
+
+    static let textCommands: [[String]] = [
+        ["dump"], ["dump", "--format", "openssl"], ["dump", "--format", "json"],
+        ["json"], ["json", "--no-validate"], ["verify"], ["verify", "--ascii"], ["explain"],
+    ]
+
+    @Test(arguments: textCommands)
+    func handBuiltHostileStrings(_ command: [String]) throws {
+        let file = try Hostile.file(Self.hostileDER, name: "hostile-strings.der")
+        let run = try Hostile.run(command + [file.path])
+        #expect(run.signal == nil && [0, 1].contains(run.status), "\(run.summary)")
+        #expect(run.stdoutSize > 0)
+        Self.expectSafe(run, command.joined(separator: " "))
+    }
+
+    @Test(arguments: textCommands)
+    func hostileStringsSample(_ command: [String]) throws {
+        let sample = cliSamples.appendingPathComponent("malformed-hostile-strings.receipt").path
+        let needsRoot = command.first == "verify" || command == ["json"]
+        let run = try Hostile.run(command + (needsRoot ? ["--root", Self.testRoot] : []) + [sample])
+        Self.expectClean(run, status: 0)
+        Self.expectSafe(run, command.joined(separator: " "))
+        if command.first != "explain" && command != ["dump", "--format", "openssl"] {
+            // The bundle id is shown, escaped (how exactly is each writer's choice; it must be visible).
+            #expect(run.stdout.contains("red"), "\(command): \(run.stdout.prefix(300))")
+        }
+    }
+
+    @Test(arguments: [["dump"], ["explain"], ["verify"], ["json"], ["dump", "--format", "json"]])
+    func hostileFileName(_ command: [String]) throws {
+        // The file name is printed in headers and messages: it is input too.
+        let name = "evil\u{1B}[31m\u{202E}gpj.\u{07}receipt"
+        let sample = try Data(contentsOf: cliSamples.appendingPathComponent("malformed-truncated.receipt"))
+        let file = try Hostile.file(Array(sample), name: name)
+        let run = try Hostile.run(command + [file.path])
+        #expect(run.signal == nil && [0, 1].contains(run.status), "\(run.summary)")
+        Self.expectSafe(run, command.joined(separator: " "))
+        let missing = try Hostile.run(command + [Hostile.directory.appendingPathComponent(name + ".missing").path])
+        Self.expectClean(missing, status: 2)
+        Self.expectSafe(missing, command.joined(separator: " ") + " (missing)")
+    }
+
+    @Test func hostilePEMLabel() throws {
+        // No C0 control in it (an ESC would make the file binary, not PEM): U+202E and U+009B.
+        let text = "-----BEGIN PKCS7\u{202E}\u{9B}-----\nMAA=\n"
+        let file = try Hostile.file(Array(text.utf8), name: "label.pem")
+        let run = try Hostile.run(["dump", file.path])
+        Self.expectClean(run, status: 2)
+        Self.expectSafe(run, "pem")
+        let once = "receipt-explorer: cannot decode 'label.pem': PEM: '-----BEGIN PKCS7\\u{202E}\\x9b-----' at line 1 has no matching '-----END PKCS7\\u{202E}\\x9b-----' line\n"
+        // Same double escaping as in jsonWhoseReceiptDataIsNotBase64.
+        let twice = once.replacingOccurrences(of: "\\", with: "\\\\")
+        #expect(run.stderr == once || run.stderr == twice, "\(run.stderr)")
+    }
+
+    // MARK: Fuzzer findings through the binary
+
+    /// FuzzReceipt finding: `verify` trapped (SIGILL) on a receipt whose auto-renewable purchase has
+    /// no readable expiration date: VerifyReport builds `ReceiptDate(epochMilliseconds: .min)` as a
+    /// sort key and `ReceiptDate.civil` overflows on `ms - 999`. The fix belongs to ReceiptKit
+    /// (docs/robustness.md, "Findings"); until it lands the crash is a known issue here.
+    @Test(arguments: ["verify", "json", "dump", "explain"])
+    func receiptWithoutExpiresDate(_ command: String) throws {
+        let file = cliPackageRoot.appendingPathComponent("Fuzz/regressions/receipt-verify-report-expires-min.receipt")
+        let run = try Hostile.run([command, file.path], discardStdout: true)
+        withKnownIssue("ReceiptDate.civil overflows for epochMilliseconds Int64.min (FuzzReceipt finding)", isIntermittent: true) {
+            #expect(run.signal == nil, "\(run.summary)")
+        }
+        if run.signal == nil { #expect([0, 1].contains(run.status), "\(run.summary)") }
+    }
+}

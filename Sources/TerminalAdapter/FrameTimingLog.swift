@@ -15,9 +15,10 @@ final class FrameTimingLog {
         self.file = file
     }
 
-    func firstFrame(sinceStart: Duration, setup: Duration, render: Duration, copy: Duration, refresh: Duration,
-                    cells: Int, size: Size) {
-        line("first-frame total_ms=\(ms(sinceStart)) setup_ms=\(ms(setup)) render_ms=\(ms(render)) copy_ms=\(ms(copy)) refresh_ms=\(ms(refresh)) cells=\(cells) size=\(size.width)x\(size.height)")
+    func firstFrame(sinceStart: Duration, setup: Duration, phases: [(name: String, duration: Duration)], render: Duration,
+                    copy: Duration, refresh: Duration, cells: Int, size: Size) {
+        let detail = phases.map { " \($0.name)_ms=\(ms($0.duration))" }.joined()
+        line("first-frame total_ms=\(ms(sinceStart)) setup_ms=\(ms(setup))\(detail) render_ms=\(ms(render)) copy_ms=\(ms(copy)) refresh_ms=\(ms(refresh)) cells=\(cells) size=\(size.width)x\(size.height)")
     }
 
     func frame(events: [KeyEvent], reduce: Duration, render: Duration, copy: Duration, refresh: Duration, cells: Int) {

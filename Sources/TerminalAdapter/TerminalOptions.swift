@@ -21,6 +21,9 @@ public struct TerminalOptions: Sendable {
     public var timingLogPath: String?
     /// When the command started, so the first frame's time includes loading and analysis.
     public var startedAt: ContinuousClock.Instant
+    /// Named phases of the setup before the terminal was taken over (e.g. "load", "analyse"),
+    /// written into the timing log's first-frame line.
+    public var setupPhases: [(name: String, duration: Duration)] = []
 
     public init(color: ColorMode = .auto, ascii: Bool = false, mouse: Bool = true,
                 timingLogPath: String? = nil, startedAt: ContinuousClock.Instant = .now) {

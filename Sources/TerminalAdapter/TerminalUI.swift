@@ -100,7 +100,7 @@ private final class Session {
         _ = doupdate()
         let shown = ContinuousClock.now
         timing?.firstFrame(sinceStart: shown - options.startedAt, setup: beforeRender - options.startedAt,
-                           render: afterRender - beforeRender, copy: afterCopy - afterRender,
+                           phases: options.setupPhases, render: afterRender - beforeRender, copy: afterCopy - afterRender,
                            refresh: shown - afterCopy, cells: cells, size: size)
 
         var errors = 0

@@ -60,16 +60,21 @@ struct ExploreCommand: ParsableCommand {
             input = LoadedInput(bytes: EmbeddedSample.bytes, name: "embedded sample: \(EmbeddedSample.name)",
                                 encoding: .binary, note: "the sample receipt built into the tool")
         }
-        let analysis = try check.analysisOptions(validate: !noValidate)
-        var state = AppState(load: input.bytes, fileName: input.name, encoding: Self.encodingLabel(input.encoding),
-                             options: analysis)
+        let loaded = ContinuousClock.now
+        let analysisOptions = try check.analysisOptions(validate: !noValidate)
+        let (tree, receipt) = ExplorerLoader.load(input.bytes, options: analysisOptions)
+        let analysed = ContinuousClock.now
+        var state = AppState(tree: tree, receipt: receipt, fileName: input.name, fileSize: input.bytes.count,
+                             encoding: Self.encodingLabel(input.encoding))
+        let built = ContinuousClock.now
         let environment = ProcessInfo.processInfo.environment
-        let options = TerminalOptions(
+        var options = TerminalOptions(
             color: ColorMode(rawValue: color.rawValue) ?? .auto,
             ascii: ascii,
             mouse: !noMouse,
             timingLogPath: TerminalOptions.timingLogPath(environment: environment["RECEIPT_EXPLORER_TIMING"]),
             startedAt: started)
+        options.setupPhases = [("load", loaded - started), ("analyse", analysed - loaded), ("state", built - analysed)]
         let asciiFlag = ascii
         let mouse = !noMouse
         do {

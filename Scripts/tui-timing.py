@@ -146,6 +146,11 @@ def report(result: dict) -> None:
     print(f"  render {stats([f[2] for f in frames])}; copy {stats([f[3] for f in frames])}; "
           f"refresh {stats([f[4] for f in frames])}; reduce {stats([f[5] for f in frames])}")
     print(f"  ordinary keys (no E/C/search): total {stats([f[1] for f in ordinary])}")
+    named = {'character("E")': "E (expand all)", 'character("C")': "C (collapse all)", 'character("G")': "G (last row)",
+             'character("]")': "] (next diagnostic)"}
+    heavy = [f"{named[k]} {t:.2f}" for k, t, *_ in frames[:len(KEYS)] if k in named]  # not the typed search text
+    search = [t for k, t, *_ in frames if k == "enter"][-1:]
+    print("  named keys: " + ", ".join(heavy) + (f", search Enter (all nodes) {search[0]:.2f}" if search else ""))
     slow = sorted(frames, key=lambda f: -f[1])[:6]
     print("  slowest: " + "; ".join(f"{k} {t:.2f} (reduce {r:.2f}, render {rd:.2f}, copy {c:.2f}, refresh {rf:.2f})"
                                     for k, t, rd, c, rf, r, _ in slow))

@@ -123,6 +123,15 @@ let diagnosticCases: [DiagnosticCase] = [
         #expect(tree.diagnostics.map(\.code) == ["trailing-data"])
     }
 
+    @Test func unreadableTrailingBytesAreOneRegionUnderTheWarning() {
+        // DE AD BE EF after a NULL: 0xAD announces 45 length octets that are not there.
+        let tree = parse("05 00 DE AD BE EF")
+        #expect(tree.diagnostics.map(\.code) == ["trailing-data"])
+        #expect(tree.diagnostics[0].range == 2..<6)
+        #expect(tree.roots == [0, 1] && tree[1].kind == .unparsed && tree[1].byteRange == 2..<6)
+        #expect(tree.coverageViolations().isEmpty)
+    }
+
     @Test func excessLengthRecoversAndKeepsParsingSiblings() {
         // The second element claims 5 octets inside a 6-octet SEQUENCE with 3 left.
         let tree = parse("30 06 05 00 04 05 41 42 02 01 09")

@@ -45,6 +45,18 @@ public enum ParserCode: String, Sendable, CaseIterable {
     case timeMalformed = "time-malformed"
     case timeNotDER = "time-not-der"
 
+    /// A defect in headers or extents: the bytes cannot be split into elements as written.
+    public var isStructural: Bool {
+        switch self {
+        case .truncatedIdentifier, .truncatedLength, .truncatedContent, .lengthExceedsParent,
+             .lengthTooManyOctets, .lengthReserved, .lengthOverflow, .indefinitePrimitive, .missingEOC,
+             .strayEOC, .eocNonZeroLength, .tagTooLarge, .nestingTooDeep, .inputTooLarge:
+            true
+        default:
+            false
+        }
+    }
+
     public var severity: Severity {
         switch self {
         case .lengthNotMinimal, .indefiniteLength, .constructedString, .setNotSorted, .booleanValue,

@@ -94,13 +94,30 @@ struct ParserMachine {
                 if position >= count { break }
                 if !roots.isEmpty && !reportedTrailing {
                     reportedTrailing = true
+                    // Junk after the element (a common copy-paste accident) is one region under
+                    // one warning; only bytes that read cleanly as further elements are shown as such.
+                    let readable = Self.readsCleanly(UnsafeBufferPointer(rebasing: bytes[position...]), maxDepth: maxDepth)
                     report(.trailingData, at: position, length: count - position, node: nil,
-                           "\(count - position) byte(s) follow the top-level element, which ends at offset \(position)")
+                           "\(count - position) byte(s) follow the top-level element, which ends at offset \(position)"
+                           + (readable ? "" : "; they do not read as ASN.1"))
+                    if !readable {
+                        appendUnparsedNode(from: position, to: count)
+                        position = count
+                        continue
+                    }
                 }
                 limit = count
             }
             parseElement(bytes, limit: limit)
         }
+    }
+
+    /// Whether bytes parse as BER elements with sound headers and extents (value defects aside),
+    /// without keeping the result.
+    static func readsCleanly(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Bool {
+        var machine = ParserMachine(count: bytes.count, options: ParseOptions(maxDepth: maxDepth, guessEncapsulation: false))
+        machine.run(bytes)
+        return !machine.diagnostics.contains { ParserCode(rawValue: $0.code)?.isStructural ?? true }
     }
 
     // MARK: - One element

@@ -29,6 +29,20 @@ import Testing
                                        : format == "json" ? "\"code\": \"truncated-content\"" : ":pkcs7-signedData"))
     }
 
+    @Test func dumpOfAReceiptShowsReceiptFindingsUnderTheirNodes() throws {
+        // samples/README.md: attribute 2's value is an IA5String (tag 0x16 at offset 305).
+        let result = try runCLI(["dump", cliSamples.appendingPathComponent("malformed-wrong-type.receipt").path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("error receipt-attribute-wrong-type"))
+    }
+
+    @Test func junkAfterTheReceiptIsAWarningOnly() throws {
+        // samples/README.md: DE AD BE EF appended at offset 7686.
+        let result = try runCLI(["dump", cliSamples.appendingPathComponent("malformed-trailing-bytes.receipt").path])
+        #expect(result.status == 0, "stdout: \(result.stdout.suffix(400))")
+        #expect(result.stdout.contains("warning trailing-data bytes 7686-7689: 4 byte(s) follow the top-level element, which ends at offset 7686; they do not read as ASN.1"))
+    }
+
     @Test func handBuiltErrorExitsOne() throws {
         // SEQUENCE claiming 5 content octets, 3 present.
         let file = try temporaryFile([0x30, 0x05, 0x02, 0x01, 0x01])

@@ -5,6 +5,11 @@ import Foundation
 /// to nodes, validate. Never throws and never crashes on garbage: whatever is wrong becomes a
 /// finding, and whatever can be shown is.
 public enum ReceiptAnalyzer {
+    /// Whether a parsed input is a PKCS#7 SignedData, i.e. worth reading as a receipt.
+    public static func isSignedData(_ tree: Tree) -> Bool {
+        PKCS7Locator.locate(tree).0?.signedData != nil
+    }
+
     public static func analyze(bytes: [UInt8], options: AnalysisOptions = AnalysisOptions()) -> ReceiptAnalysis {
         var parseCount = 1
         var tree = ASN1Parser.parse(bytes, options: options.parseOptions)

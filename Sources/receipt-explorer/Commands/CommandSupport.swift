@@ -1,5 +1,6 @@
 import ArgumentParser
 import ASN1Lenient
+import ReceiptKit
 import Foundation
 
 extension ColorChoice: ExpressibleByArgument {}
@@ -25,8 +26,11 @@ enum CommandSupport {
     /// re-parses the payload on purpose and returns its findings as `extra` diagnostics, which
     /// every output format prints merged with the parser's.
     static func analyze(_ input: LoadedInput) -> (tree: Tree, extra: [Diagnostic]) {
+        // A PKCS#7 SignedData is read as a receipt, so its findings (already merged into the
+        // analysis tree) show beside the parser's; anything else is plain ASN.1.
         let tree = ASN1Parser.parse(input.bytes)
-        return (tree, [])
+        guard ReceiptAnalyzer.isSignedData(tree) else { return (tree, []) }
+        return (ReceiptAnalyzer.analyze(bytes: input.bytes, options: AnalysisOptions(validate: false)).tree, [])
     }
 
     /// Status 1 when any diagnostic (parser or extra) is an error, else 0.

@@ -189,7 +189,10 @@ static inline void cn_install_signal_handlers(void) {
     action.sa_sigaction = cn_on_terminate;
     for (i = 0; i < sizeof cn_terminate_signals / sizeof *cn_terminate_signals; i++) {
         int sig = cn_terminate_signals[i];
-        sigaction(sig, &action, &cn_saved_actions()[sig]);
+        sigaction(sig, NULL, &cn_saved_actions()[sig]);
+        // Ignored on purpose by whoever started us (nohup ignores SIGHUP): leave it ignored.
+        if (!(cn_saved_actions()[sig].sa_flags & SA_SIGINFO) && cn_saved_actions()[sig].sa_handler == SIG_IGN) continue;
+        sigaction(sig, &action, NULL);
     }
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     action.sa_sigaction = cn_on_crash;
@@ -212,7 +215,10 @@ static inline void cn_install_signal_handlers(void) {
     sigemptyset(&stop.sa_mask);
     stop.sa_flags = SA_RESTART;
     stop.sa_handler = cn_on_stop;
-    sigaction(SIGTSTP, &stop, &cn_saved_actions()[SIGTSTP]);
+    sigaction(SIGTSTP, NULL, &cn_saved_actions()[SIGTSTP]);
+    if ((cn_saved_actions()[SIGTSTP].sa_flags & SA_SIGINFO) || cn_saved_actions()[SIGTSTP].sa_handler != SIG_IGN) {
+        sigaction(SIGTSTP, &stop, NULL);
+    }
 }
 
 static inline void cn_remove_signal_handlers(void) {

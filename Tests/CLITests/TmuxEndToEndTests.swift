@@ -137,12 +137,65 @@ struct TmuxEndToEndTests {
         tmux.waitForScreen("the normal screen back") { !$0.contains("receipt-explorer   1 Tree") }
     }
 
+    @Test func mouseClickSelectsATreeRow() throws {
+        let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"])
+        defer { tmux.close() }
+        let screen = try #require(tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(Self.typicalStatus) })
+        let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        let row = try #require(rows.firstIndex { $0.contains("▾ [0] (4146)  encapsulated content [0]") })
+        try tmux.click(x: 20, y: row)
+        tmux.waitForScreen("the clicked row selected") { $0.statusBar.contains(" · @0x38 · 0 › 1 › 0 › 2 › 1 ") }
+        try tmux.send("q")
+        #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
+        #expect(tmux.sttyBefore == tmux.sttyAfter)
+    }
+
+    @Test func ctrlZSuspendsAndFgResumes() throws {
+        let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"])
+        defer { tmux.close() }
+        tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(Self.typicalStatus) }
+        try tmux.send("C-z")
+        // Stopped, with the terminal handed back to the shell in its own modes.
+        let suspended = tmux.waitForScreen("the shell's job-control notice") { $0.contains("Stopped") }
+        #expect(suspended?.contains("receipt-explorer   1 Tree") == false, "the alternate screen was not left")
+        #expect(tmux.sttySuspended != nil)
+        #expect(tmux.sttySuspended == tmux.sttyBefore, "while suspended the terminal must be in the shell's modes")
+        try tmux.resume()
+        tmux.waitForScreen("the explorer redrawn after fg") { $0.statusBar.hasPrefix(Self.typicalStatus) }
+        try tmux.send("g")
+        tmux.waitForScreen("keys work after resuming") { $0.statusBar.contains(" · @0x0 · 0 ") }
+        try tmux.send("q")
+        #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
+        #expect(tmux.sttyBefore == tmux.sttyAfter, "suspend/resume left the terminal in the wrong modes")
+    }
+
+    @Test func sighupRestoresTheTerminal() throws {
+        let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"])
+        defer { tmux.close() }
+        tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(Self.typicalStatus) }
+        let pid = try #require(tmux.binaryPID())
+        #expect(kill(pid, SIGHUP) == 0)
+        #expect(tmux.waitForExit() == 128 + SIGHUP)
+        #expect(tmux.sttyBefore == tmux.sttyAfter)
+    }
+
+    @Test func crashSignalRestoresTheTerminalAndStillCrashes() throws {
+        // SWIFT_BACKTRACE=enable=no: no interactive backtracer prompt; the default action follows.
+        let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"], environment: ["SWIFT_BACKTRACE": "enable=no"])
+        defer { tmux.close() }
+        tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(Self.typicalStatus) }
+        let pid = try #require(tmux.binaryPID())
+        #expect(kill(pid, SIGSEGV) == 0)
+        #expect(tmux.waitForExit() == 128 + SIGSEGV)
+        #expect(tmux.sttyBefore == tmux.sttyAfter, "a crash left the terminal in curses modes")
+    }
+
     @Test func ctrlCRestoresTheTerminal() throws {
         let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"])
         defer { tmux.close() }
         tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(Self.typicalStatus) }
         // The real key: the tty driver turns Ctrl-C into SIGINT for the foreground process group
-        // (the wrapper shell traps it and lives on to record the status and `stty -g`).
+        // (the binary's; the wrapper shell traps it anyway and lives on to record the status).
         try tmux.send("C-c")
         #expect(tmux.waitForExit() == 128 + SIGINT)
         #expect(tmux.sttyBefore == tmux.sttyAfter, "SIGINT left the terminal in curses modes")

@@ -34,13 +34,26 @@ final class TmuxHarness {
             + " 2> \(Self.quote(file("stderr").path))"
         let script = """
             #!/bin/sh
-            trap ':' INT QUIT
+            # Job control, as in an interactive shell: the binary gets its own foreground process
+            # group, so Ctrl-Z really stops it (in an orphaned group the kernel would discard the
+            # stop) and the shell sees it stopped (status 148), records `stty -g` and resumes it
+            # with `fg` once the test creates the file "resume".
+            set -m
+            trap ':' INT QUIT TSTP
+            ulimit -c 0
             cd \(Self.quote(cliPackageRoot.path)) || exit 99
             echo $$ > \(Self.quote(file("wrapper.pid").path))
             stty -g > \(Self.quote(file("stty.before").path))
             \(exports)
             \(command)
             status=$?
+            while [ $status -eq 148 ]; do
+                stty -g > \(Self.quote(file("stty.suspended").path))
+                while [ ! -e \(Self.quote(file("resume").path)) ]; do sleep 0.05; done
+                rm -f \(Self.quote(file("resume").path))
+                fg > /dev/null
+                status=$?
+            done
             stty -g > \(Self.quote(file("stty.after").path))
             echo $status > \(Self.quote(file("status.tmp").path))
             mv \(Self.quote(file("status.tmp").path)) \(Self.quote(file("status").path))
@@ -77,6 +90,19 @@ final class TmuxHarness {
     func type(_ text: String) throws {
         let result = try Self.run(tmuxPath!, ["-L", socket, "send-keys", "-t", session, "-l", text])
         try #require(result.status == 0, "send-keys -l failed: \(result.output)")
+    }
+
+    /// A left click at (x, y), 0-based, in the X10 mouse encoding ncurses reads for TERM=screen.
+    func click(x: Int, y: Int) throws {
+        try type("\u{1B}[M" + String(UnicodeScalar(UInt8(32 + 0))) + String(UnicodeScalar(UInt8(33 + x)))
+                 + String(UnicodeScalar(UInt8(33 + y))))
+    }
+
+    /// The process state letter of `pid` from /proc ("S" sleeping, "T" stopped, …).
+    static func processState(_ pid: pid_t) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
     }
 
     func resize(width: Int, height: Int) throws {
@@ -136,6 +162,10 @@ final class TmuxHarness {
     }
 
     var sttyBefore: String? { try? String(contentsOf: file("stty.before"), encoding: .utf8) }
+    /// `stty -g` while the binary was stopped by Ctrl-Z (the wrapper records it, then waits for `resume()`).
+    var sttySuspended: String? { try? String(contentsOf: file("stty.suspended"), encoding: .utf8) }
+    /// Lets the wrapper `fg` the stopped binary.
+    func resume() throws { try Data().write(to: file("resume")) }
     var sttyAfter: String? { try? String(contentsOf: file("stty.after"), encoding: .utf8) }
     func stderr() -> String { (try? String(contentsOf: file("stderr"), encoding: .utf8)) ?? "" }
     func stdout() -> String { (try? String(contentsOf: file("stdout"), encoding: .utf8)) ?? "" }

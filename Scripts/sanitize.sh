@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs the whole test suite under a sanitizer, in its own scratch path.
+#
+#   Scripts/sanitize.sh [address|thread] [extra `swift test` arguments, e.g. --filter Hostile]
+#
+# address (default): AddressSanitizer, scratch .build-asan. thread: ThreadSanitizer, scratch .build-tsan
+# (the product is single-threaded apart from ExplorerUI's RenderCache lock, but Swift Testing runs
+# tests concurrently in one process, so TSan still sees every shared cache and global).
+# HOSTILE_BIG=1 also runs the 100 MB / 50 MB hostile-input cases at full size (slow under ASan:
+# see docs/robustness.md); by default they run at 8 MiB.
+# Log and timing: fuzz-out/sanitize/<mode>.log (git-ignored).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-address}
+shift || true
+case "$mode" in
+  address) scratch=.build-asan ;;
+  thread) scratch=.build-tsan ;;
+  *) echo "sanitize.sh: unknown sanitizer '$mode' (address, thread)" >&2; exit 2 ;;
+esac
+mkdir -p fuzz-out/sanitize
+log=fuzz-out/sanitize/$mode.log
+
+# Swift's runtime backtracer and ASan both want the crash signals; let the sanitizer report.
+export SWIFT_BACKTRACE=enable=no
+# The Swift runtime and Foundation keep global caches alive until exit; leak reports would be noise.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:halt_on_error=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+# Tells the hostile-input tests that the binary is instrumented (their memory bounds are scaled).
+export HOSTILE_SANITIZER=$mode
+export HOSTILE_BIG=${HOSTILE_BIG:-0}
+
+start=$(date +%s)
+echo "== swift build --build-tests --sanitize=$mode --scratch-path $scratch" | tee "$log"
+swift build --build-tests --sanitize="$mode" --scratch-path "$scratch" 2>&1 | tee -a "$log" | grep -E "error|warning: .*sanitiz|Compiling|Build" | grep -v "^\[" || true
+built=$(date +%s)
+echo "== swift test --sanitize=$mode --scratch-path $scratch $* (HOSTILE_BIG=$HOSTILE_BIG)" | tee -a "$log"
+set +e
+swift test --skip-build --sanitize="$mode" --scratch-path "$scratch" "$@" >>"$log" 2>&1
+status=$?
+set -e
+end=$(date +%s)
+# The closing lines of both test runners, and any sanitizer report.
+grep -E "^Test Suite 'All tests' (passed|failed)|Executed [0-9]+ tests|Test run with [0-9]+ tests|ERROR: (AddressSanitizer|ThreadSanitizer)|WARNING: ThreadSanitizer|SUMMARY: " "$log" | sort -u | head -20
+echo "sanitizer: $mode  build: $((built - start)) s  tests: $((end - built)) s  exit: $status" | tee -a "$log"
+exit $status

@@ -6,6 +6,7 @@
 #   RUNS=10 Scripts/bench-dump.sh         # more repetitions (median is reported; default 5)
 #   Scripts/bench-dump.sh --no-build      # reuse the existing release binaries
 #   Scripts/bench-dump.sh --layout receipt   # only one of the two layouts (receipt, flat)
+#   Scripts/bench-dump.sh --callgrind     # also count instructions (valgrind): independent of machine load
 #
 # Inputs (Scripts/gen-payload.py, deterministic, written to Benchmarks/.inputs/, never committed):
 #   receipt layout: the receipt payload shape, in-app purchases inside OCTET STRINGs. dumpasn1 and
@@ -27,13 +28,15 @@ SCRATCH="${SCRATCH:-$ROOT/.build-bench}"
 RUNS="${RUNS:-5}"
 WORK="${WORK:-$ROOT/Benchmarks/.inputs}"
 BUILD=1
+CALLGRIND=0
 LAYOUTS="receipt flat"
 while [ $# -gt 0 ]; do
     case "$1" in
         --no-build) BUILD=0 ;;
+        --callgrind) CALLGRIND=1 ;;
         --layout) LAYOUTS="$2"; shift ;;
         --runs) RUNS="$2"; shift ;;
-        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
         *) echo "bench-dump.sh: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
@@ -62,9 +65,11 @@ BIN="$SCRATCH/release/receipt-explorer"
 REPORT="$ROOT/Benchmarks/.build/release/bench-report"
 if [ "$BUILD" = 1 ]; then
     echo "building receipt-explorer (release, $SCRATCH) ..." >&2
-    (cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --product receipt-explorer >&2)
+    # Retried: in a tree other people edit, swiftc stops when a source changes mid-build.
+    build() { local i; for i in 1 2 3; do "$@" >&2 && return 0; sleep 20; done; return 1; }
+    (cd "$ROOT" && build swift build -c release --scratch-path "$SCRATCH" --product receipt-explorer)
     echo "building bench-report (release, Benchmarks/.build) ..." >&2
-    (cd "$ROOT/Benchmarks" && swift build -c release --product bench-report >&2)
+    (cd "$ROOT/Benchmarks" && build swift build -c release --product bench-report)
 fi
 [ -x "$BIN" ] || { echo "bench-dump.sh: $BIN not built" >&2; exit 2; }
 
@@ -93,6 +98,14 @@ peak_kb() {
     for i in 1 2 3; do
         /usr/bin/time -f "%M" -o /dev/stdout bash -c "$cmd > /dev/null 2>&1" 2>/dev/null | tail -1
     done | median
+}
+
+# Instructions executed by a shell command line (valgrind --tool=callgrind), stdout to /dev/null.
+instructions() {
+    local out; out="$(mktemp)"
+    bash -c "valgrind --tool=callgrind --callgrind-out-file=/dev/null $1 > /dev/null 2> '$out'" || true
+    sed -n 's/.*refs: *//p' "$out" | tr -d ','
+    rm -f "$out"
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f×", a / b; else print "-" }'; }
@@ -142,6 +155,17 @@ for layout in $LAYOUTS; do
     echo "| receipt-explorer dump --format openssl | $(fmt "$t_ours") | 1.00× | $(fmt "$(awk -v k="$m_ours" 'BEGIN{print k/1024}')" 1) | $ours_lines lines |"
     echo "| openssl asn1parse -inform DER -i | $(fmt "$t_openssl") | $(ratio "$t_openssl" "$t_ours") | $(fmt "$(awk -v k="$m_openssl" 'BEGIN{print k/1024}')" 1) | $openssl_lines lines |"
     echo "| dumpasn1 -z | $(fmt "$t_dumpasn1") | $(ratio "$t_dumpasn1" "$t_ours") | $(fmt "$(awk -v k="$m_dumpasn1" 'BEGIN{print k/1024}')" 1) | $dumpasn1_nodes objects |"
+    if [ "$CALLGRIND" = 1 ] && command -v valgrind >/dev/null; then
+        i_ours="$(instructions "'$BIN' dump --format openssl '$file'")"
+        i_openssl="$(instructions "openssl asn1parse -inform DER -i -in '$file'")"
+        i_dumpasn1="$(instructions "dumpasn1 -z '$file'")"
+        echo
+        echo "| command | instructions (callgrind) | ours fewer by |"
+        echo "| --- | ---: | ---: |"
+        echo "| receipt-explorer dump --format openssl | $i_ours | 1.00× |"
+        echo "| openssl asn1parse -inform DER -i | $i_openssl | $(ratio "$i_openssl" "$i_ours") |"
+        echo "| dumpasn1 -z | $i_dumpasn1 | $(ratio "$i_dumpasn1" "$i_ours") |"
+    fi
     echo
     echo "walk check: $check"
     per_node="$(awk -v m="$m_ours" -v b="$base_kb" -v s="$size" -v n="$nodes" 'BEGIN { printf "%.1f", ((m - b) * 1024 - s) / n }')"

@@ -1,0 +1,50 @@
+import BenchSupport
+import Foundation
+import BenchExplorerUI
+
+/// TUI first-frame and per-key times through ExplorerUI's `UIBenchmark` (load = parse + receipt
+/// analysis + state set-up; first frame = load + first render; a key = reduce + render).
+/// Targets (issue 5 / the UI issue): first frame < 150 ms and < 2 ms per key at 10,000 purchases
+/// and at 1,000,000 nodes.
+func uiSection(options: Options, say: (String) -> Void, kv: (String, String) -> Void) throws {
+    let cases: [(key: String, name: String, url: URL)] = [
+        ("large10000", "large-10000.receipt (10,000 purchases)", try Inputs.largeReceiptPath()),
+        ("nodes1m", "payload, exactly 1,000,000 nodes", try Inputs.payloadPath(arguments: ["--nodes", "1000000"])),
+    ]
+    say("## Terminal UI: first frame and per key (UIBenchmark, wall clock; median of \(options.runs) runs, 120×40; load average \(Measure.loadAverage()))\n")
+    var table = Table(["input", "nodes", "load ms", "first render ms", "first frame ms", "key mean ms", "key max ms (key)", "targets"],
+                      rightAligned: [1, 2, 3, 4, 5, 6])
+    for c in cases {
+        let bytes = try Inputs.read(c.url)
+        var results: [UIBenchmark.Result] = []
+        _ = UIBenchmark.run(bytes: bytes, fileName: c.url.lastPathComponent)  // warm-up
+        for _ in 0..<options.runs { results.append(UIBenchmark.run(bytes: bytes, fileName: c.url.lastPathComponent)) }
+        func median(_ values: [Double]) -> Double {
+            let s = values.sorted(); let n = s.count
+            return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2
+        }
+        let load = median(results.map(\.loadMilliseconds))
+        let render = median(results.map(\.renderMilliseconds))
+        let first = median(results.map(\.firstFrameMilliseconds))
+        // Each key's median over the runs; then their mean and the worst of them.
+        let keyCount = results[0].keys.count
+        var worst = (name: "", ms: 0.0)
+        var sum = 0.0
+        for k in 0..<keyCount {
+            let m = median(results.map { $0.keys[k].milliseconds })
+            sum += m
+            if m > worst.ms { worst = (results[0].keys[k].key, m) }
+        }
+        let mean = keyCount == 0 ? 0 : sum / Double(keyCount)
+        let met = (first < 150 ? "first frame met" : "first frame **missed**") + ", " + (worst.ms < 2 ? "keys met" : "keys **missed**")
+        table.add([c.name, Format.grouped(results[0].nodeCount), Format.fixed(load, 1), Format.fixed(render, 2),
+                   Format.fixed(first, 1), Format.fixed(mean, 3), "\(Format.fixed(worst.ms, 3)) (\(worst.name))", met])
+        kv("ui.\(c.key).nodes", String(results[0].nodeCount))
+        kv("ui.\(c.key).first_frame_ms", Format.fixed(first, 2))
+        kv("ui.\(c.key).key_mean_ms", Format.fixed(mean, 3))
+        kv("ui.\(c.key).key_max_ms", Format.fixed(worst.ms, 3))
+    }
+    say(table.render())
+    say("\nload = parse + receipt analysis (validate: true) + state set-up; first frame = load + first render; a key = reduce + render, median per key over the runs, then mean and worst over the keys.")
+    say("\nKeys: UIBenchmark.defaultKeys (\(UIBenchmark.defaultKeys.count) keys: moves, pages, expand/collapse all, ends, hex cursor, diagnostics, focus, views, resizes).\n")
+}

@@ -53,7 +53,7 @@ def million_nodes(path: Path, pairs: int = 333_333) -> Path:
 
 class Session:
     def __init__(self, binary: Path, args: list[str], log: Path, width: int = 120, height: int = 40):
-        self.socket = f"tui-timing-{os.getpid()}-{time.monotonic_ns()}"
+        self.socket = str(log.parent / "tmux.sock")  # private server; the socket goes with the temp dir
         self.log = log
         env = f"LC_ALL=C.UTF-8 RECEIPT_EXPLORER_TIMING={log}"
         command = f"cd {ROOT} && {env} {binary} " + " ".join(args) + "; sleep 600"
@@ -61,7 +61,7 @@ class Session:
         self.tmux("new-session", "-d", "-x", str(width), "-y", str(height), "-s", "t", command)
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args], check=True,
+        return subprocess.run(["tmux", "-S", self.socket, "-f", "/dev/null", *args], check=True,
                               capture_output=True, text=True, env={**os.environ, "LC_ALL": "C.UTF-8"}).stdout
 
     def lines(self) -> list[str]:
@@ -85,7 +85,7 @@ class Session:
         self.wait_lines(before + 1)
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True)
 
 
 def field(line: str, name: str) -> float:

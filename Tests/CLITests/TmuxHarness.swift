@@ -5,7 +5,8 @@ import Testing
 let tmuxPath: String? = findTool("tmux")
 
 /// Runs the real `receipt-explorer` binary inside a detached tmux session on a private tmux server
-/// (`tmux -L <unique>`, so a developer's own tmux is never touched), through a small shell wrapper
+/// (`tmux -S <temp dir>/tmux.sock`, so a developer's own tmux is never touched and no socket is left
+/// behind), through a small shell wrapper
 /// that records `stty -g` before and after the run and the exit status. Screens are read with
 /// `capture-pane -p`; every wait polls with a deadline instead of sleeping.
 final class TmuxHarness {
@@ -22,8 +23,8 @@ final class TmuxHarness {
         let tmux = try #require(tmuxPath, "tmux is not installed")
         let binary = try #require(cliBinary, "receipt-explorer binary not found next to the test bundle")
         let id = UUID().uuidString.prefix(8).lowercased()
-        socket = "receipt-explorer-test-\(id)"
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-e2e-\(id)")
+        directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("tmux-e2e-\(id)")
+        socket = directory.appendingPathComponent("tmux.sock").path
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 
         var env = ["LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"]
@@ -61,7 +62,7 @@ final class TmuxHarness {
             """
         let wrapper = file("run.sh")
         try script.write(to: wrapper, atomically: true, encoding: .utf8)
-        let result = try Self.run(tmux, ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)",
+        let result = try Self.run(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)",
                                          "-s", session, "/bin/sh " + Self.quote(wrapper.path)])
         try #require(result.status == 0, "tmux new-session failed: \(result.output)")
         started = true
@@ -72,7 +73,7 @@ final class TmuxHarness {
     func close() {
         guard started, let tmux = tmuxPath else { return }
         started = false
-        _ = try? Self.run(tmux, ["-L", socket, "kill-server"])
+        _ = try? Self.run(tmux, ["-S", socket, "kill-server"])
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -82,13 +83,13 @@ final class TmuxHarness {
 
     /// `send-keys` with tmux key names (`j`, `Enter`, `Tab`, `Escape`, `C-c`, …).
     func send(_ keys: String...) throws {
-        let result = try Self.run(tmuxPath!, ["-L", socket, "send-keys", "-t", session] + keys)
+        let result = try Self.run(tmuxPath!, ["-S", socket, "send-keys", "-t", session] + keys)
         try #require(result.status == 0, "send-keys failed: \(result.output)")
     }
 
     /// Types text literally.
     func type(_ text: String) throws {
-        let result = try Self.run(tmuxPath!, ["-L", socket, "send-keys", "-t", session, "-l", text])
+        let result = try Self.run(tmuxPath!, ["-S", socket, "send-keys", "-t", session, "-l", text])
         try #require(result.status == 0, "send-keys -l failed: \(result.output)")
     }
 
@@ -106,13 +107,13 @@ final class TmuxHarness {
     }
 
     func resize(width: Int, height: Int) throws {
-        let result = try Self.run(tmuxPath!, ["-L", socket, "resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
+        let result = try Self.run(tmuxPath!, ["-S", socket, "resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
         try #require(result.status == 0, "resize-window failed: \(result.output)")
     }
 
     /// The visible screen, one line per row without the final newline (tmux trims trailing spaces).
     func screen() -> String {
-        var text = (try? Self.run(tmuxPath!, ["-L", socket, "capture-pane", "-p", "-t", session]).output) ?? ""
+        var text = (try? Self.run(tmuxPath!, ["-S", socket, "capture-pane", "-p", "-t", session]).output) ?? ""
         if text.hasSuffix("\n") { text.removeLast() }
         return text
     }

@@ -5,7 +5,11 @@ extension ExplorerLoader {
     /// Parses and analyses `bytes` with the receipt module (decoding, links, validation), and
     /// builds the overlay when the bytes are a receipt.
     public static func load(_ bytes: [UInt8], options: AnalysisOptions) -> (tree: Tree, receipt: ReceiptOverlay?) {
-        let analysis = ReceiptAnalyzer.analyze(bytes: bytes, options: options)
+        // Only a PKCS#7 SignedData is read as a receipt; anything else is shown as plain ASN.1,
+        // without receipt findings about what it is not.
+        let tree = ASN1Parser.parse(bytes, options: options.parseOptions)
+        guard ReceiptAnalyzer.isSignedData(tree) else { return (tree, nil) }
+        let analysis = ReceiptAnalyzer.analyze(bytes: bytes, options: options, parsed: tree)
         return (analysis.tree, ReceiptOverlay(analysis: analysis))
     }
 }

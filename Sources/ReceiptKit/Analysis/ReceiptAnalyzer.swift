@@ -10,9 +10,12 @@ public enum ReceiptAnalyzer {
         PKCS7Locator.locate(tree).0?.signedData != nil
     }
 
-    public static func analyze(bytes: [UInt8], options: AnalysisOptions = AnalysisOptions()) -> ReceiptAnalysis {
+    /// `parsed`: the tree of a parse the caller already made of `bytes` with
+    /// `options.parseOptions` (e.g. to check `isSignedData` first), so it is not parsed again.
+    public static func analyze(bytes: [UInt8], options: AnalysisOptions = AnalysisOptions(),
+                               parsed: Tree? = nil) -> ReceiptAnalysis {
         var parseCount = 1
-        var tree = ASN1Parser.parse(bytes, options: options.parseOptions)
+        var tree = parsed ?? ASN1Parser.parse(bytes, options: options.parseOptions)
         var (container, containerFindings) = PKCS7Locator.locate(tree)
         var receiptFindings: [Diagnostic] = []  // in receiptTree's terms
         var receipt: Receipt?

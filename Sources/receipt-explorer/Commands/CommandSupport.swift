@@ -30,7 +30,7 @@ enum CommandSupport {
         // analysis tree) show beside the parser's; anything else is plain ASN.1.
         let tree = ASN1Parser.parse(input.bytes)
         guard ReceiptAnalyzer.isSignedData(tree) else { return (tree, []) }
-        return (ReceiptAnalyzer.analyze(bytes: input.bytes, options: AnalysisOptions(validate: false)).tree, [])
+        return (ReceiptAnalyzer.analyze(bytes: input.bytes, options: AnalysisOptions(validate: false), parsed: tree).tree, [])
     }
 
     /// Status 1 when any diagnostic (parser or extra) is an error, else 0.

@@ -17,6 +17,16 @@ public enum EmbeddedSample {
         return [UInt8](data)
     }
 
+    /// samples/pki/test-root.cer, the TEST ONLY root that signed the sample: the explorer trusts
+    /// it for the embedded sample alone (as if given with --root), so the demo shows a whole
+    /// validation, reported as a user-supplied anchor, never as Apple.
+    public static var testRootCertificate: [UInt8] {
+        guard let data = Data(base64Encoded: rootBase64, options: .ignoreUnknownCharacters) else {
+            preconditionFailure("EmbeddedSample: the generated base64 literal is corrupt")
+        }
+        return [UInt8](data)
+    }
+
     private static let base64 = """
         MIIeAgYJKoZIhvcNAQcCoIId8zCCHe8CAQExDTALBglghkgBZQMEAgEwghBBBgkqhkiG9w0BBwGgghAyBIIQLjGCECowDQIB
         CgIBAQQFFgMxMiswDQIBDQIBAQQFAgMCmNgwDQIBEwIBAQQFDAMxLjAwDgIBAQIBAQQGAgRWbT6BMA8CAQMCAQEEBwwFMi4z
@@ -125,5 +135,22 @@ public enum EmbeddedSample {
         X2n44tNlksRdxO1hVCrNx4I17GUoKf7vrzFpOY1owcft7Y7oHnsaSRns/Ynmu8vsnqEhaXYAYghj5NJwUbRpxkMI+fJwjFLw
         tQZ7A/i0B/KNyzCsHwwCQOjVxwVL7tapGi5SVrp0J2RmIDQobG0PbyRsHdAEVvXHTIIlN8eUOIuQAqY621B3P4N3dz+XwYBF
         vAZmUd64A7N4hwgYnjU5sAT17Cfr2M8DGL5rPHBvlOQK0mBaI02PRwWQGVVO7l0rWBXYbUX5
+        """
+
+    private static let rootBase64 = """
+        MIID0zCCArugAwIBAgIMfCVzxbKeu3G1Lo9TMA0GCSqGSIb3DQEBCwUAMHUxCzAJBgNVBAYTAlVTMR4wHAYDVQQKDBVyZWNl
+        aXB0LWV4cGxvcmVyIFRFU1QxHjAcBgNVBAsMFVRFU1QgT05MWSAtIG5vdCBBcHBsZTEmMCQGA1UEAwwdcmVjZWlwdC1leHBs
+        b3JlciBURVNUIFJvb3QgQ0EwHhcNMTUwMTAxMDAwMDAwWhcNNDUwMTAxMDAwMDAwWjB1MQswCQYDVQQGEwJVUzEeMBwGA1UE
+        CgwVcmVjZWlwdC1leHBsb3JlciBURVNUMR4wHAYDVQQLDBVURVNUIE9OTFkgLSBub3QgQXBwbGUxJjAkBgNVBAMMHXJlY2Vp
+        cHQtZXhwbG9yZXIgVEVTVCBSb290IENBMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA1kyxS20AmNgHsUPjAN8T
+        frbQV9dM2FswMb9gYnEtQKSnMWNDnihEBQl483gBYpHUNxY0o7F43uA2a/CxQJmRQFkREQ463wS6UhoCpPcOho/1jNntadSL
+        hNd1HN9J+tL36xpp9NI6jBIOTNjiStFLZP0AF+l43Tgt8AC3AZfNfSU+PoGIyf+5eeUVzshYdwAJSrT4J0tzgIlMidPv9X9X
+        HNz67bKGwOV/Q/vwcV8J5fAkxOu8AzZvzFhbEQo9f0XTxcJxNbGadvbmA9BFxoFosDDGpnyzyE9Bsf236y4XsmHQSVNXZfS+
+        WG09yKcKDFNNF57bHZi9CyABgcaZoMTf3wIDAQABo2MwYTAPBgNVHRMBAf8EBTADAQH/MA4GA1UdDwEB/wQEAwIBBjAdBgNV
+        HQ4EFgQUrDuS1hGpCmL8FVzu8pIPIRmDLk0wHwYDVR0jBBgwFoAUrDuS1hGpCmL8FVzu8pIPIRmDLk0wDQYJKoZIhvcNAQEL
+        BQADggEBAKO1Z3ujZsTGB5ZSmO1kdceHzpYv9Vdjrg/C04H/T9so3aZ3eIat18tykANiTRz0qrjdw4f8dU51TKVutcvcWBzR
+        WPJg1GWgJZvRVI6zJ6UlRwfZNbLzY/dpVvg+WBsXymlGuhT1SRA3JAuYDTXsGNYJVmY+UvB1na1xB4/T9XIqcpC76OnX0g9l
+        WuTQzkyCpj9YL4eMxqI/q6hbNMxTrj4sQL5YCYdLGTepb61a5WdtmN1J6qr/NW+SkDBFMqf4OOrmr5STPThYvD/oNqE1Du9W
+        mCVJk/mD0pof3PjnfMcpuV8DLhFM1eNQjEmNrv5QtekMlJEMUAuYN64RDk6EbEE=
         """
 }

@@ -89,6 +89,8 @@ struct TmuxEndToEndTests {
         #expect(lines.count == 24)
         #expect(lines.allSatisfy { $0.count <= 80 })
         #expect(screen.firstLine.hasPrefix(" receipt-explorer"))
+        // The demo trusts the TEST root for the embedded sample only (the summary names the anchor).
+        #expect(screen.statusBar.hasSuffix("· valid"), "status bar: \(screen.statusBar)")
         try tmux.send("Escape")
         #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
         #expect(tmux.sttyBefore == tmux.sttyAfter)

@@ -58,10 +58,15 @@ struct ExploreCommand: ParsableCommand {
             input = try CommandSupport.load(file)
         } else {
             input = LoadedInput(bytes: EmbeddedSample.bytes, name: "embedded sample: \(EmbeddedSample.name)",
-                                encoding: .binary, note: "the sample receipt built into the tool")
+                                encoding: .binary, note: "the sample receipt built into the tool, signed by the TEST root")
         }
         let loaded = ContinuousClock.now
-        let analysisOptions = try check.analysisOptions(validate: !noValidate)
+        var analysisOptions = try check.analysisOptions(validate: !noValidate)
+        if file == nil {
+            // The sample is signed by the project's TEST PKI: trust its root for the sample alone,
+            // as `--root samples/pki/test-root.cer` would, so the demo shows a whole validation.
+            analysisOptions.roots.append(EmbeddedSample.testRootCertificate)
+        }
         let (tree, receipt) = ExplorerLoader.load(input.bytes, options: analysisOptions)
         let analysed = ContinuousClock.now
         var state = AppState(tree: tree, receipt: receipt, fileName: input.name, fileSize: input.bytes.count,

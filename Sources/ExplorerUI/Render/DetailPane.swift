@@ -76,7 +76,9 @@ public enum DetailPane {
         guard width > 0 else { return [] }
         let scalars = Array(text.unicodeScalars)
         if scalars.count <= width { return [StyledLine(text, style)] }
-        let pad = indent < width / 2 ? indent : 2
+        // Continuation lines always keep at least one column of text (a 1-column pane must not
+        // trap, a 2-column one must not loop).
+        let pad = indent < width / 2 ? indent : min(2, width - 1)
         var lines: [StyledLine] = []
         var start = 0
         var first = true

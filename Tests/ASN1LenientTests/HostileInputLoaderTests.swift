@@ -192,22 +192,50 @@ import Testing
 /// The per-code diagnostic cap that keeps memory proportional to the input for inputs made of
 /// millions of tiny defective elements (100 MB of zero bytes = 50 million stray end-of-contents).
 @Suite struct HostileDiagnosticCapTests {
+    /// A SEQUENCE whose 100,000 content bytes are zeros: 50,000 stray end-of-contents children
+    /// (at the top level, bytes after the first element that do not read cleanly become one
+    /// unparsed region instead, so plain zeros no longer make millions of nodes).
+    static func wrappedZeros(_ count: Int) -> [UInt8] {
+        [0x30, 0x83, UInt8(count >> 16), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)] + [UInt8](repeating: 0, count: count)
+    }
+
     @Test func zeroBytesAreCappedPerCodeWithASummary() {
-        let tree = ASN1Parser.parse([UInt8](repeating: 0, count: 100_000))
+        let tree = ASN1Parser.parse(Self.wrappedZeros(100_000))
         HostileInputLoaderTests.expectInvariants(tree, "zeros")
-        #expect(tree.count == 50_000)
+        #expect(tree.count == 50_001)
         let stray = tree.diagnostics.filter { $0.code == "stray-eoc" }
         #expect(stray.count == 10_001)
         let summary = stray.last
-        #expect(summary?.range == 20_000..<20_002)
-        #expect(summary?.node == 10_000)
+        #expect(summary?.range == 20_005..<20_007)
+        #expect(summary?.node == 10_001)
         #expect(summary?.severity == .error)
         #expect(summary?.message == "40000 more stray-eoc diagnostic(s) not listed (at most 10000 per code); the first not listed: an end-of-contents marker outside any indefinite-length element")
-        #expect(tree.diagnostics.filter { $0.code == "trailing-data" }.count == 1)
+    }
+
+    /// Plain zeros: one stray end-of-contents, then one unparsed region under the trailing-data
+    /// warning. The trailing check used to recurse once per top-level element (a stack overflow
+    /// under AddressSanitizer at 50,000 elements); this parse must stay flat.
+    @Test func plainZeroBytesAreOneElementAndOneRegion() {
+        let tree = ASN1Parser.parse([UInt8](repeating: 0, count: 1_000_000))
+        HostileInputLoaderTests.expectInvariants(tree, "plain zeros")
+        #expect(tree.count == 2)
+        #expect(tree[1].kind == NodeKind.unparsed)
+        #expect(tree.diagnostics.map(\.code) == ["stray-eoc", "trailing-data"])
+    }
+
+    /// Many top-level elements that do read cleanly (NULLs): the trailing check parses them once.
+    @Test func manyCleanTopLevelElements() {
+        var input: [UInt8] = []
+        input.reserveCapacity(400_000)
+        for _ in 0..<200_000 { input += [0x05, 0x00] }
+        let tree = ASN1Parser.parse(input)
+        HostileInputLoaderTests.expectInvariants(tree, "NULLs")
+        #expect(tree.count == 200_000)
+        #expect(tree.diagnostics.map(\.code) == ["trailing-data"])
     }
 
     @Test func capIsAnOption() {
-        let input = [UInt8](repeating: 0, count: 20)
+        let input = Self.wrappedZeros(20)
         let all = ASN1Parser.parse(input, options: ParseOptions(maxDiagnosticsPerCode: 100))
         #expect(all.diagnostics.filter { $0.code == "stray-eoc" }.count == 10)
         let capped = ASN1Parser.parse(input, options: ParseOptions(maxDiagnosticsPerCode: 3))

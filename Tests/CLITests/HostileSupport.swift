@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// One run of the binary for the hostile-input tests: exit status, stderr, where stdout went, and the
-/// child's own peak memory (`wait4`'s rusage, so other tests' children never pollute it).
+/// child's own peak memory (`wait4`'s rusage of that child alone; see `Hostile.spawner`).
 struct HostileRun {
     /// Exit status; -1 when the child was killed by a signal (see `signal`).
     var status: Int32
@@ -98,53 +98,94 @@ enum Hostile {
 
     static func remove(_ url: URL) { try? FileManager.default.removeItem(at: url) }
 
-    /// Runs the binary with posix_spawn: stdin from /dev/null, stdout to a file (or /dev/null), stderr
-    /// to a file. Waits with `wait4` for the child's own rusage; kills it after `timeout` seconds.
+    /// The helper that starts the binary. Peak RSS cannot be taken from our own `posix_spawn` child:
+    /// Linux keeps the larger of the pre-exec and post-exec high-water marks across execve, and a
+    /// spawned (CLONE_VM) child's pre-exec memory is this test process's — every run would report the
+    /// test runner's size. python3 (small) forks the binary and reports `wait4`'s ru_maxrss for it.
+    static let spawner = """
+        import os, signal, sys
+        out, err, report, timeout = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+        cmd = sys.argv[5:]
+        pid = os.fork()
+        if pid == 0:
+            os.dup2(os.open("/dev/null", os.O_RDONLY), 0)
+            os.dup2(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 1)
+            os.dup2(os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 2)
+            try:
+                os.execv(cmd[0], cmd)
+            finally:
+                os._exit(127)
+        timed_out = [0]
+        def expire(*_):
+            timed_out[0] = 1
+            os.kill(pid, signal.SIGKILL)
+        signal.signal(signal.SIGALRM, expire)
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        while True:
+            try:
+                _, status, usage = os.wait4(pid, 0)
+                break
+            except InterruptedError:
+                continue
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1
+        sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
+        with open(report, "w") as f:
+            f.write(f"{code} {sig} {usage.ru_maxrss} {timed_out[0]}\\n")
+        """
+
+    /// Runs the binary (through `spawner`): stdin from /dev/null, stdout to a file (or /dev/null),
+    /// stderr to a file; kills it after `timeout` seconds.
     static func run(_ arguments: [String], discardStdout: Bool = false, timeout: Double = 300) throws -> HostileRun {
         let binary = try #require(cliBinary, "receipt-explorer binary not found next to the test bundle")
+        let python = try #require(findTool("python3"), "python3 is needed to measure the child's memory")
         let tag = UUID().uuidString.prefix(8)
         let outURL = discardStdout ? nil : directory.appendingPathComponent("stdout-\(tag)")
         let errURL = directory.appendingPathComponent("stderr-\(tag)")
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outURL?.path ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let reportURL = directory.appendingPathComponent("report-\(tag)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", spawner, outURL?.path ?? "/dev/null", errURL.path, reportURL.path, String(timeout),
+                             binary.path] + arguments
         // NO_COLOR and no terminal: plain text, as a pipe would get it.
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
-        let argv = ([binary.path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
         let start = Date()
-        let spawned = posix_spawn(&pid, binary.path, &actions, nil, argv, envp)
-        try #require(spawned == 0, "posix_spawn failed: \(spawned)")
-        var status: Int32 = 0
-        var usage = rusage()
-        var timedOut = false
-        while true {
-            let r = wait4(pid, &status, WNOHANG, &usage)
-            if r == pid { break }
-            if r < 0 && errno != EINTR { Issue.record("wait4 failed: errno \(errno)"); break }
-            if Date().timeIntervalSince(start) > timeout && !timedOut {
-                timedOut = true
-                kill(pid, SIGKILL)
-            }
-            usleep(5_000)
-        }
+        try process.run()
+        process.waitUntilExit()
+        let report = ((try? String(contentsOf: reportURL, encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        remove(reportURL)
+        try #require(report.count == 4, "the spawner failed (status \(process.terminationStatus))")
+        let status = Int32(report[0]), signal = Int32(report[1]), maxrss = report[2], timedOut = report[3] != 0
+        let signalled = signal != 0
         let seconds = Date().timeIntervalSince(start)
-        let signalled = status & 0x7F != 0
         let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
         remove(errURL)
         let size = outURL.flatMap { (try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? Int } ?? 0
-        return HostileRun(status: signalled ? -1 : (status >> 8) & 0xFF, signal: signalled ? status & 0x7F : nil,
-                          timedOut: timedOut, stderr: stderr, stdoutFile: outURL, stdoutSize: size,
-                          peakMiB: Double(usage.ru_maxrss) / 1024, seconds: seconds)
+        let result = HostileRun(status: signalled ? -1 : status, signal: signalled ? signal : nil,
+                                timedOut: timedOut, stderr: stderr, stdoutFile: outURL, stdoutSize: size,
+                                peakMiB: Double(maxrss) / 1024, seconds: seconds)
+        log(arguments, result)
+        return result
+    }
+
+    /// With HOSTILE_LOG=path, one line per run (arguments, status, peak MiB, seconds, input size) is
+    /// appended there: the measurements behind docs/robustness.md.
+    static func log(_ arguments: [String], _ run: HostileRun) {
+        guard let path = ProcessInfo.processInfo.environment["HOSTILE_LOG"] else { return }
+        let input = arguments.last.flatMap { (try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? Int } ?? 0
+        let shown = arguments.map { $0.hasPrefix(directory.path) ? String($0.dropFirst(directory.path.count + 1)) : $0 }
+        let line = "\(shown.joined(separator: " ").debugDescription)\tstatus \(run.status)\(run.signal.map { " signal \($0)" } ?? "")\tpeak \(String(format: "%.1f", run.peakMiB)) MiB\t\(String(format: "%.2f", run.seconds)) s\tinput \(input) bytes\n"
+        if let handle = FileHandle(forWritingAtPath: path) {
+            handle.seekToEndOfFile()
+            handle.write(Data(line.utf8))
+            try? handle.close()
+        } else {
+            FileManager.default.createFile(atPath: path, contents: Data(line.utf8))
+        }
     }
 
     /// Problems that would let input bytes drive a terminal: a raw ESC, BEL or NUL byte; text that is

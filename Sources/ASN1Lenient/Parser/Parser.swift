@@ -49,6 +49,9 @@ struct ParserMachine {
     /// Set when an error is found inside a guess; the main loop then undoes the innermost guess.
     var abortGuess = false
     var reportedTrailing = false
+    /// Set by `readsCleanly`: stop at the first structural problem (the answer is known then).
+    var stopAtStructural = false
+    var stoppedAtStructural = false
     let maxPerCode: Int
     /// Diagnostics recorded per code outside encapsulation guesses (those can be undone).
     var perCode: [ParserCode: Int] = [:]
@@ -69,6 +72,7 @@ struct ParserMachine {
 
     mutating func run(_ bytes: UnsafeBufferPointer<UInt8>) {
         while true {
+            if stoppedAtStructural { break }
             if abortGuess { undoInnermostGuess(); continue }
             let limit: Int
             if let top = current {
@@ -116,8 +120,15 @@ struct ParserMachine {
     /// without keeping the result.
     static func readsCleanly(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Bool {
         var machine = ParserMachine(count: bytes.count, options: ParseOptions(maxDepth: maxDepth, guessEncapsulation: false))
+        // No trailing-data check inside: it would call readsCleanly again for the rest after each
+        // top-level element, recursing once per element (a stack overflow on 50,000 stray 00 00
+        // pairs under ASan; millions of them overflow any stack) and re-parsing the tail each time.
+        machine.reportedTrailing = true
+        // Stop at the first structural problem: parsing the rest would only cost memory (100 MB of
+        // zero bytes built 50 million nodes here just to answer "no").
+        machine.stopAtStructural = true
         machine.run(bytes)
-        return !machine.diagnostics.contains { ParserCode(rawValue: $0.code)?.isStructural ?? true }
+        return !machine.stoppedAtStructural && !machine.diagnostics.contains { ParserCode(rawValue: $0.code)?.isStructural ?? true }
     }
 
     // MARK: - One element
@@ -422,6 +433,7 @@ struct ParserMachine {
     }
 
     mutating func report(_ code: ParserCode, at offset: Int, length: Int, node: Int?, _ message: String) {
+        if stopAtStructural && code.isStructural { stoppedAtStructural = true }
         if speculationDepth > 0 && code.severity == .error {
             abortGuess = true
             return

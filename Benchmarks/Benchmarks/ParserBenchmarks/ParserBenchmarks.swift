@@ -36,7 +36,7 @@ let benchmarks: @Sendable () -> Void = {
     for input in inputs {
         let docs = input.documents
         // Small inputs are repeated so that one iteration is long enough to time well.
-        let scale: BenchmarkScalingFactor = input.totalBytes < 100_000 ? .kilo : .one
+        let scale: BenchmarkScalingFactor = input.totalBytes < 10_000 ? .kilo : .one
 
         Benchmark("\(input.name) / receipt-explorer",
                   configuration: .init(metrics: metrics + [arenaMetric], scalingFactor: scale)) { benchmark in

@@ -54,6 +54,14 @@ extension ParserMachine {
     func compareZeroPadded(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Int {
         let common = min(a.count, b.count)
         var i = 0
+        // Adjacent purchases share long prefixes: skip equal words eight bytes at a time.
+        if let base = bytes.baseAddress {
+            let pa = UnsafeRawPointer(base + a.lowerBound), pb = UnsafeRawPointer(base + b.lowerBound)
+            while i + 8 <= common
+                && pa.loadUnaligned(fromByteOffset: i, as: UInt64.self) == pb.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                i += 8
+            }
+        }
         while i < common {
             let x = bytes[a.lowerBound + i], y = bytes[b.lowerBound + i]
             if x != y { return x < y ? -1 : 1 }

@@ -29,8 +29,11 @@ struct TmuxEndToEndTests {
         // Navigate: first row, down twice (OBJECT IDENTIFIER, [0]), right: into [0]'s SEQUENCE.
         try tmux.send("g")
         try tmux.send("j", "j", "l")
-        let moved = tmux.waitForScreen("the selection at 0 › 1 › 0") { $0.statusBar.contains(" · @0x13 · 0 › 1 › 0 ") }
-        #expect(moved?.contains("node 3 · path 0 › 1 › 0") == true, "the detail pane names the selected node")
+        // Each wait names everything it then relies on: a loaded machine may capture mid-draw.
+        let moved = tmux.waitForScreen("the selection at 0 › 1 › 0, named in the detail pane") {
+            $0.statusBar.contains(" · @0x13 · 0 › 1 › 0 ") && $0.contains("node 3 · path 0 › 1 › 0")
+        }
+        #expect(moved != nil, "the detail pane names the selected node")
 
         // Search for a product id: the header reports the hit count.
         try tmux.send("/")
@@ -38,28 +41,37 @@ struct TmuxEndToEndTests {
         try tmux.type("com.example.receiptexplorer.pro")
         tmux.waitForLine(" Search: com.example.receiptexplorer.pro")
         try tmux.send("Enter")
-        let found = tmux.waitForScreen("a search hit") { $0.firstLine.contains("for \"com.example.receiptexplorer.pro\"") }
-        #expect(found?.firstLine.contains("match 1 of ") == true)
+        let found = tmux.waitForScreen("a search hit") {
+            $0.firstLine.contains("for \"com.example.receiptexplorer.pro\"") && $0.firstLine.contains("match 1 of ")
+        }
+        #expect(found != nil)
 
         // Go to an offset: the deepest node holding byte 0x40 is selected.
         try tmux.send(":")
         tmux.waitForText(" Go to offset (decimal or 0x hex):")
         try tmux.type("0x40")
         try tmux.send("Enter")
-        let jumped = tmux.waitForScreen("offset 0x40 selected") { $0.statusBar.contains(" · @0x40 · 0 › 1 › 0 › 2 › 1 › 0 › 0 ") }
-        #expect(jumped?.firstLine.hasSuffix("offset 0x40 (64) is in node 12") == true)
+        let jumped = tmux.waitForScreen("offset 0x40 selected") {
+            $0.statusBar.contains(" · @0x40 · 0 › 1 › 0 › 2 › 1 › 0 › 0 ") && $0.firstLine.hasSuffix("offset 0x40 (64) is in node 12")
+        }
+        #expect(jumped != nil)
 
         // Tab focuses the hex pane; its byte cursor moves the selection to the deepest node there.
         try tmux.send("Tab")
         try tmux.send("Right", "Right", "Right", "Right")
-        let hex = tmux.waitForScreen("the hex cursor at 0x44") { $0.statusBar.contains(" · @0x44 · 0 › 1 › 0 › 2 › 1 › 0 › 0 › 0 ") }
-        #expect(hex?.contains("receipt field    age rating (attribute 10)") == true)
+        let hex = tmux.waitForScreen("the hex cursor at 0x44") {
+            $0.statusBar.contains(" · @0x44 · 0 › 1 › 0 › 2 › 1 › 0 › 0 › 0 ") && $0.contains("receipt field    age rating (attribute 10)")
+        }
+        #expect(hex != nil)
 
         // Help overlay, generated from the keymap.
         try tmux.send("?")
-        let help = tmux.waitForText("Keys (? or Esc closes, arrows scroll)")
-        #expect(help?.contains("show / hide this help") == true)
-        #expect(help?.contains("next node with a diagnostic") == true)
+        // Wait for the whole overlay, not just its title: a loaded machine may capture mid-draw.
+        let help = tmux.waitForScreen("the help overlay") {
+            $0.contains("Keys (? or Esc closes, arrows scroll)") && $0.contains("show / hide this help")
+                && $0.contains("next node with a diagnostic")
+        }
+        #expect(help != nil)
         try tmux.send("?")
         tmux.waitForScreen("the help closed") { !$0.contains("Keys (? or Esc closes") }
 
@@ -68,6 +80,7 @@ struct TmuxEndToEndTests {
         let narrow = tmux.waitForScreen("the 80×24 layout") { screen in
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
             return lines.count == 24 && lines.allSatisfy { $0.count <= 80 } && screen.statusBar.hasPrefix(Self.typicalStatus)
+                && screen.statusBar.hasSuffix("· valid") && screen.firstLine.hasSuffix("? help · q quit")
         }
         #expect(narrow?.statusBar == " typical.receipt · 7,686 B · DER/BER · @0x44         0 err 0 der 0 warn · valid")
         #expect(narrow?.firstLine == " receipt-explorer   1 Tree   2 Summary   3 Purchases (10)       ? help · q quit")
@@ -116,7 +129,9 @@ struct TmuxEndToEndTests {
         tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(" malformed-non-minimal-length.receipt · 7,687 B") }
         try tmux.send("g")
         try tmux.send("]")
-        let screen = tmux.waitForScreen("the jump to the diagnostic") { $0.firstLine.contains("length-not-minimal") }
+        let screen = tmux.waitForScreen("the jump to the diagnostic") {
+            $0.firstLine.contains("length-not-minimal") && $0.statusBar.contains(" · @0x7A ")
+        }
         #expect(screen?.firstLine.hasSuffix("diagnostic 1 of 1: der length-not-minimal") == true)
         #expect(screen?.statusBar.contains(" · @0x7A ") == true)
         #expect(screen?.statusBar.hasSuffix("0 errors · 1 not-DER · 0 warnings · valid") == true)

@@ -65,7 +65,7 @@ public struct ReceiptField: Sendable, Equatable {
         self.valueRange = valueRange
         self.value = value
         self.inAppIndex = inAppIndex
-        self.isListed = ReceiptSchema.spec(type: type, level: level) != nil
+        self.isListed = ReceiptSchema.isListed(type: type, level: level)
     }
 
     /// False for an attribute outside the table (Apple-private): kept, shown, never an error.

@@ -43,19 +43,22 @@ struct ReceiptDecoder {
         var receipt = Receipt(payloadNode: set, bytes: bytes)
         receipt.isComplete = !isCut(set)
         var seen = [Int](repeating: -1, count: 22)
+        let attributes = tree.childCount(of: set)
+        receipt.fields.reserveCapacity(attributes)
+        receipt.inApp.reserveCapacity(attributes)
         for child in tree.children(of: set) {
             guard var field = decodeAttribute(child, level: .app, inAppIndex: nil) else { continue }
             if field.type == 17 {
                 let index = receipt.inApp.count
                 field.value = .inAppPurchase(index)
                 receipt.inApp.append(decodePurchase(field, index: index))
-            } else if field.isListed, let spec = field.spec, !spec.repeatable {
+            } else if field.isListed, field.type != 17 {  // 17 is the only repeatable type
                 checkDuplicate(field, seen: &seen[field.type], fields: receipt.fields)
             }
             receipt.fields.append(field)
         }
         checkMissing(seen: seen, required: ReceiptSchema.required(at: .app), set: set,
-                     what: "the receipt", level: .app)
+                     inAppIndex: nil, level: .app)
         return receipt
     }
 
@@ -71,6 +74,7 @@ struct ReceiptDecoder {
         purchase.setNode = inner
         if isCut(inner) { purchase.isComplete = false }
         var seen = [Int](repeating: -1, count: 22)
+        purchase.fields.reserveCapacity(tree.childCount(of: inner))
         for child in tree.children(of: inner) {
             guard let f = decodeAttribute(child, level: .inApp, inAppIndex: index) else { continue }
             if f.isListed {
@@ -81,7 +85,7 @@ struct ReceiptDecoder {
             purchase.fields.append(f)
         }
         checkMissing(seen: seen, required: ReceiptSchema.required(at: .inApp), set: inner,
-                     what: "in-app purchase #\(index + 1)", level: .inApp)
+                     inAppIndex: index, level: .inApp)
         return purchase
     }
 
@@ -118,7 +122,8 @@ struct ReceiptDecoder {
             node: f.attributeNode, in: tree))
     }
 
-    private mutating func checkMissing(seen: [Int], required: [AttributeSpec], set: Int, what: String,
+    /// `inAppIndex` nil: the receipt itself. The message is built only when something is missing.
+    private mutating func checkMissing(seen: [Int], required: [AttributeSpec], set: Int, inAppIndex: Int?,
                                        level: AttributeLevel) {
         // A cut SET lost its tail: absent attributes are a consequence of the truncation already reported.
         guard !isCut(set) else { return }
@@ -126,7 +131,8 @@ struct ReceiptDecoder {
             let slot = level == .app ? spec.type : spec.type - 1701
             if seen[slot] < 0 {
                 findings.append(.receipt(.missing,
-                    "required \(spec.label) (\(spec.name)) is missing from \(what)", node: set, in: tree))
+                    "required \(spec.label) (\(spec.name)) is missing from \(inAppIndex.map { "in-app purchase #\($0 + 1)" } ?? "the receipt")",
+                    node: set, in: tree))
             }
         }
     }
@@ -204,79 +210,83 @@ struct ReceiptDecoder {
         }
         var inner: Int?
         if vn.isEncapsulated, tree.hasChildren(valueNode) { inner = valueNode + 1 }
-        var field = ReceiptField(type: type, level: level, version: version, attributeNode: node,
-                                 typeNode: p0, versionNode: versionNode, valueNode: valueNode,
-                                 innerNode: inner, valueRange: vn.contentRange, value: .bytes, inAppIndex: inAppIndex)
-        if field.isListed, let spec = ReceiptSchema.spec(type: type, level: level) {
-            field.value = decodeValue(field, spec: spec)
+        let valueRange = vn.contentRange
+        var value = FieldValue.bytes
+        if let expected = ReceiptSchema.expected(type: type, level: level) {
+            value = decodeValue(expected, type: type, level: level, range: valueRange,
+                                valueNode: valueNode, innerNode: inner)
         }
-        return field
+        return ReceiptField(type: type, level: level, version: version, attributeNode: node,
+                            typeNode: p0, versionNode: versionNode, valueNode: valueNode,
+                            innerNode: inner, valueRange: valueRange, value: value, inAppIndex: inAppIndex)
     }
 
     // MARK: - Values
 
-    private mutating func decodeValue(_ f: ReceiptField, spec: AttributeSpec) -> FieldValue {
-        let range = f.valueRange
-        switch spec.expected {
+    /// A listed attribute's value. The spec's strings are looked up only to build a finding.
+    private mutating func decodeValue(_ expected: ExpectedValue, type: Int, level: AttributeLevel,
+                                      range: Range<Int>, valueNode: Int, innerNode: Int?) -> FieldValue {
+        var spec: AttributeSpec { ReceiptSchema.spec(type: type, level: level)! }
+        switch expected {
         case .bytes:
             return .bytes
         case .fixedBytes(let count):
             if range.count != count {
                 findings.append(.receipt(.wrongType,
                     "\(spec.label): value is \(range.count) raw byte(s), \(count) raw bytes (\(spec.name)) were expected",
-                    node: f.valueNode!, in: tree))
+                    node: valueNode, in: tree))
             }
             return .bytes
         default:
             break
         }
-        let expectedTag = spec.expected.tagByte!
+        let expectedTag = expected.tagByte!
         // The inner TLV: the parser's node when it expanded the value, else a header read here.
         var tag: UInt8?
         var content: Range<Int>?
         var cut = false
-        if let inner = f.innerNode {
+        if let inner = innerNode {
             let n = nodes[inner]
             if n.kind == .tlv {
                 tag = bytes[Int(n.offset)]
                 content = n.contentRange
                 cut = isCut(inner)
             }
-            if nodes[inner].subtreeEnd < nodes[f.valueNode!].subtreeEnd {
+            if nodes[inner].subtreeEnd < nodes[valueNode].subtreeEnd {
                 findings.append(.receipt(.wrongType,
-                    "\(spec.label): the value holds more than one element, \(spec.expected.description) was expected",
-                    node: f.valueNode!, in: tree))
+                    "\(spec.label): the value holds more than one element, \(expected.description) was expected",
+                    node: valueNode, in: tree))
             }
         } else if let header = InnerTLV.read(bytes, at: range.lowerBound, limit: range.upperBound),
                   header.fits, !header.indefinite || header.isConstructed {
             tag = header.tag
             content = header.contentStart..<header.contentEnd
-            cut = isCut(f.valueNode!)
+            cut = isCut(valueNode)
             if header.tag == expectedTag && (header.contentEnd == range.upperBound || header.indefinite) {
                 needsPurposefulParse = true
             }
         }
-        let pinned = f.innerNode ?? f.valueNode!
+        let pinned = innerNode ?? valueNode
         guard let tag, let content else {
-            if !isCut(f.valueNode!) {
+            if !isCut(valueNode) {
                 let what = range.isEmpty ? "empty" : "not an ASN.1 element (\(range.count) raw byte(s))"
                 findings.append(.receipt(.wrongType,
-                    "\(spec.label): value is \(what), \(spec.expected.description) was expected",
+                    "\(spec.label): value is \(what), \(expected.description) was expected",
                     node: pinned, in: tree))
             }
-            return .invalid("not \(spec.expected.description)")
+            return .invalid("not \(expected.description)")
         }
         if tag != expectedTag {
             findings.append(.receipt(.wrongType,
-                "\(spec.label): value is \(InnerTLV.describe(tag: tag)), \(spec.expected.description) was expected",
+                "\(spec.label): value is \(InnerTLV.describe(tag: tag)), \(expected.description) was expected",
                 node: pinned, in: tree))
             // Still show what is there when it is text of another string type.
-            guard isStringTag(tag), spec.expected != .integer, spec.expected != .flag, spec.expected != .inAppSet else {
-                return .invalid("\(InnerTLV.describe(tag: tag)) instead of \(spec.expected.description)")
+            guard isStringTag(tag), expected != .integer, expected != .flag, expected != .inAppSet else {
+                return .invalid("\(InnerTLV.describe(tag: tag)) instead of \(expected.description)")
             }
         }
         let slice = bytes[content]
-        switch spec.expected {
+        switch expected {
         case .utf8String, .ia5String:
             return .string(String(decoding: slice, as: UTF8.self))
         case .integer, .flag:

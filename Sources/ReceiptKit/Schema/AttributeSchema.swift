@@ -114,24 +114,54 @@ public enum ReceiptSchema {
         spec(1721, .inApp, "promotional offer id", "The identifier of the subscription offer redeemed.", .utf8String, "promotional_offer_id"),
     ]
 
-    private static let appTable: [Int: AttributeSpec] = Dictionary(uniqueKeysWithValues: app.map { ($0.type, $0) })
-    // In-app types are 1701...1721: a flat array indexed by type - 1701 avoids hashing in the hot loop.
+    // App types are 0...21 and in-app types 1701...1721: flat arrays indexed by type (- 1701) avoid
+    // hashing in the hot loop. The decoder asks only for the small facts below (no `AttributeSpec` copy,
+    // which would retain and release its three strings for every attribute).
+    private static let appTable: [AttributeSpec?] = {
+        var table = [AttributeSpec?](repeating: nil, count: 22)
+        for s in app { table[s.type] = s }
+        return table
+    }()
     private static let inAppTable: [AttributeSpec?] = {
         var table = [AttributeSpec?](repeating: nil, count: 32)
         for s in inApp { table[s.type - 1701] = s }
         return table
     }()
+    /// `expected` of each listed type, nil for unlisted ones (same indexing as the tables above).
+    private static let appExpected: [ExpectedValue?] = appTable.map { $0?.expected }
+    private static let inAppExpected: [ExpectedValue?] = inAppTable.map { $0?.expected }
+    private static let appRequired: [AttributeSpec] = app.filter(\.required)
+    private static let inAppRequired: [AttributeSpec] = inApp.filter(\.required)
 
     /// The table row for a type at a level, nil for unlisted (Apple-private) types.
     @inline(__always)
     public static func spec(type: Int, level: AttributeLevel) -> AttributeSpec? {
         switch level {
         case .app:
-            return type >= 0 && type <= 21 ? appTable[type] : nil
+            return type >= 0 && type < appTable.count ? appTable[type] : nil
         case .inApp:
             let i = type - 1701
             return i >= 0 && i < inAppTable.count ? inAppTable[i] : nil
         }
+    }
+
+    /// What a listed type's value should hold, nil for unlisted types (`spec(type:level:)?.expected`
+    /// without copying the row).
+    @inline(__always)
+    static func expected(type: Int, level: AttributeLevel) -> ExpectedValue? {
+        switch level {
+        case .app:
+            return type >= 0 && type < appExpected.count ? appExpected[type] : nil
+        case .inApp:
+            let i = type - 1701
+            return i >= 0 && i < inAppExpected.count ? inAppExpected[i] : nil
+        }
+    }
+
+    /// Whether a type is in the table (`spec(type:level:) != nil` without copying the row).
+    @inline(__always)
+    static func isListed(type: Int, level: AttributeLevel) -> Bool {
+        expected(type: type, level: level) != nil
     }
 
     /// "attribute 2" at the app level, "in-app 1704" inside a purchase.
@@ -146,7 +176,7 @@ public enum ReceiptSchema {
     }
 
     public static func required(at level: AttributeLevel) -> [AttributeSpec] {
-        (level == .app ? app : inApp).filter(\.required)
+        level == .app ? appRequired : inAppRequired
     }
 
     private static func spec(_ type: Int, _ level: AttributeLevel, _ name: String, _ meaning: String,

@@ -77,16 +77,154 @@ public enum OpenSSLDump {
         static func == (a: BytesKey, b: BytesKey) -> Bool { a.bytes.elementsEqual(b.bytes) }
     }
 
+    /// Bytes assembled at a raw pointer with a manual count: the `put` methods store without
+    /// bounds, uniqueness or refcount checks, so the caller `reserve`s room first (lines are
+    /// short and bounded except for values, which reserve their own length).
+    struct RawBytes {
+        var base: UnsafeMutablePointer<UInt8>
+        var count = 0
+        var capacity: Int
+
+        init(capacity: Int) {
+            base = .allocate(capacity: capacity)
+            self.capacity = capacity
+        }
+
+        func deallocate() { base.deallocate() }
+
+        var raw: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+        @inline(__always)
+        mutating func reserve(_ n: Int) {
+            if capacity &- count < n { grow(n) }
+        }
+
+        @inline(never)
+        mutating func grow(_ n: Int) {
+            let newCapacity = Swift.max(capacity * 2, count + n)
+            let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+            fresh.initialize(from: base, count: count)
+            base.deallocate()
+            base = fresh
+            capacity = newCapacity
+        }
+
+        @inline(__always)
+        mutating func put(_ byte: UInt8) {
+            base[count] = byte
+            count &+= 1
+        }
+
+        @inline(__always)
+        mutating func put(_ text: StaticString) {
+            let n = text.utf8CodeUnitCount
+            (base + count).initialize(from: text.utf8Start, count: n)
+            count &+= n
+        }
+
+        @inline(__always)
+        mutating func put(_ source: UnsafePointer<UInt8>, count n: Int) {
+            (base + count).initialize(from: source, count: n)
+            count &+= n
+        }
+
+        /// `n` spaces, stored eight at a time: may write up to 7 bytes past them (within the
+        /// room the caller reserved; they are overwritten or ignored).
+        @inline(__always)
+        mutating func spaces(_ n: Int) {
+            guard n > 0 else { return }
+            let p = UnsafeMutableRawPointer(base + count)
+            p.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
+            if n > 8 { spacesBeyondEight(p, n) }
+            count &+= n
+        }
+
+        @inline(never)
+        func spacesBeyondEight(_ start: UnsafeMutableRawPointer, _ n: Int) {
+            var p = start + 8
+            var k = n &- 8
+            while k > 0 {
+                p.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
+                p += 8
+                k &-= 8
+            }
+        }
+
+        /// `value` in decimal, padded with spaces to `width` columns (reserve `width` + 20).
+        @inline(__always)
+        mutating func decimal(_ value: UInt, width: Int = 0, leftAlign: Bool = false) {
+            var digits = 1
+            var rest = value
+            while rest >= 100 {
+                rest /= 100
+                digits &+= 2
+            }
+            if rest >= 10 { digits &+= 1 }
+            if !leftAlign { spaces(width &- digits) }
+            let pairs = OpenSSLDump.digitPairs.utf8Start
+            var v = value
+            var p = base + count + digits
+            while v >= 100 {
+                let r = Int(truncatingIfNeeded: v % 100) &* 2
+                v /= 100
+                p -= 2
+                p[0] = pairs[r]
+                p[1] = pairs[r &+ 1]
+            }
+            if v >= 10 {
+                let r = Int(truncatingIfNeeded: v) &* 2
+                p[-2] = pairs[r]
+                p[-1] = pairs[r &+ 1]
+            } else {
+                p[-1] = 0x30 &+ UInt8(truncatingIfNeeded: v)
+            }
+            count &+= digits
+            if leftAlign { spaces(width &- digits) }
+        }
+
+        /// Upper-case hex digits of `source`, no separators (reserves its own room).
+        @inline(__always)
+        mutating func hex(_ source: UnsafeBufferPointer<UInt8>) {
+            reserve(source.count &* 2)
+            let digits = OpenSSLDump.hexDigits.utf8Start
+            for b in source {
+                base[count] = digits[Int(b >> 4)]
+                base[count &+ 1] = digits[Int(b & 0xF)]
+                count &+= 2
+            }
+        }
+
+        /// Copies `bytes` (reserves its own room).
+        @inline(__always)
+        mutating func append(_ bytes: [UInt8]) {
+            reserve(bytes.count)
+            bytes.withUnsafeBufferPointer { put($0.baseAddress!, count: $0.count) }
+        }
+    }
+
+    static let hexDigits: StaticString = "0123456789ABCDEF"
+    /// "00" through "99".
+    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
     struct LineWriter {
         let tree: Tree
         let out: OutputWriter
-        var buf = TextBuffer()
+        var buf: RawBytes
+        /// `paddedUniversalNames` laid end to end, 18 bytes each.
+        let names: UnsafeMutablePointer<UInt8>
+        /// Reused for escaped text (TerminalSafe appends to an array).
+        var scratch: [UInt8] = []
         /// Cache of OBJECT value columns by content bytes: receipts repeat a few dozen OIDs.
         var objectCache: [BytesKey: [UInt8]] = [:]
 
         init(tree: Tree, out: OutputWriter) {
             self.tree = tree
             self.out = out
+            buf = RawBytes(capacity: OutputWriter.chunkSize + 4096)
+            names = .allocate(capacity: 18 * OpenSSLDump.paddedUniversalNames.count)
+            for (k, name) in OpenSSLDump.paddedUniversalNames.enumerated() {
+                (names + 18 * k).initialize(from: name, count: 18)
+            }
         }
 
         mutating func run() {
@@ -95,7 +233,18 @@ public enum OpenSSLDump {
                     run(bytes, nodes)
                 }
             }
-            out.drain(&buf, force: true)
+            out.write(raw: buf.raw)
+            buf.count = 0
+            buf.deallocate()
+            names.deallocate()
+        }
+
+        @inline(__always)
+        mutating func drain() {
+            if buf.count >= OutputWriter.chunkSize {
+                out.write(raw: buf.raw)
+                buf.count = 0
+            }
         }
 
         mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, _ nodes: UnsafeBufferPointer<Node>) {
@@ -114,33 +263,37 @@ public enum OpenSSLDump {
                 }
                 // OpenSSL never descends into an OCTET STRING or BIT STRING.
                 i = node.isEncapsulated ? Int(node.subtreeEnd) : i + 1
-                out.drain(&buf)
+                drain()
             }
             while let top = pending.popLast() { eocLine(offset: top.offset, depth: top.depth) }
         }
 
+        /// `%5d:d=%-2d hl=%d l=%4d ` (or ` l=inf  `), `prim: `/`cons: `, then one space per
+        /// depth; reserves room for it and for an 18-column tag name.
         @inline(__always)
         mutating func prefix(offset: Int, depth: Int, headerLength: Int, length: Int?, constructed: Bool) {
-            buf.write(int: offset, width: 5)
-            buf.write(bytes: Self.dEquals)
-            buf.write(int: depth, width: 2, leftAlign: true)
-            buf.write(bytes: Self.hlEquals)
-            buf.write(int: headerLength)
+            // Offset and length come from UInt32, hl is at most 2 * 255, depth from UInt16.
+            buf.reserve(96 &+ depth)
+            buf.decimal(UInt(truncatingIfNeeded: offset), width: 5)
+            buf.put(":d=")
+            buf.decimal(UInt(truncatingIfNeeded: depth), width: 2, leftAlign: true)
+            buf.put(" hl=")
+            buf.decimal(UInt(truncatingIfNeeded: headerLength))
             if let length {
-                buf.write(bytes: Self.lEquals)
-                buf.write(int: length, width: 4)
-                buf.write(byte: 0x20)
+                buf.put(" l=")
+                buf.decimal(UInt(truncatingIfNeeded: length), width: 4)
+                buf.put(0x20)
             } else {
-                buf.write(bytes: Self.lInf)
+                buf.put(" l=inf  ")
             }
-            buf.write(bytes: constructed ? Self.cons : Self.prim)
-            buf.write(repeating: 0x20, count: depth)
+            buf.put(constructed ? "cons: " : "prim: ")
+            buf.spaces(depth)
         }
 
         mutating func eocLine(offset: Int, depth: Int) {
             prefix(offset: offset, depth: depth, headerLength: 2, length: 0, constructed: false)
-            buf.write(bytes: OpenSSLDump.paddedUniversalNames[0])
-            buf.write(byte: 0x0A)
+            buf.put(names, count: 18)
+            buf.put(0x0A)
         }
 
         mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, _ node: Node) {
@@ -148,32 +301,54 @@ public enum OpenSSLDump {
             let content = UnsafeBufferPointer(rebasing: bytes[node.contentRange])
             if node.kind == .unparsed {
                 prefix(offset: Int(node.offset), depth: depth, headerLength: 0, length: Int(node.contentLength), constructed: false)
-                buf.write(bytes: OpenSSLDump.padded("UNPARSED"))
-                buf.write(bytes: Self.hexDump)
-                buf.writeHex(content)
-                buf.write(byte: 0x0A)
+                buf.append(OpenSSLDump.padded("UNPARSED"))
+                buf.reserve(16)
+                buf.put("[HEX DUMP]:")
+                buf.hex(content)
+                buf.reserve(1)
+                buf.put(0x0A)
                 return
             }
             prefix(offset: Int(node.offset), depth: depth, headerLength: node.headerLength,
                    length: node.isIndefinite ? nil : Int(node.contentLength), constructed: node.isConstructed)
-            if node.tagClass == .universal && node.tagNumber < 31 {
-                buf.write(bytes: OpenSSLDump.paddedUniversalNames[Int(node.tagNumber)])
+            let universal = node.tagClass == .universal
+            if universal && node.tagNumber < 31 {
+                buf.put(names + 18 &* Int(node.tagNumber), count: 18)
             } else {
-                buf.write(bytes: OpenSSLDump.padded(OpenSSLDump.tagName(node)))
+                buf.append(OpenSSLDump.padded(OpenSSLDump.tagName(node)))
             }
-            if !node.isConstructed && node.tagClass == .universal {
+            if !node.isConstructed && universal {
                 value(content, node)
             }
-            buf.write(byte: 0x0A)
+            buf.reserve(1)
+            buf.put(0x0A)
+        }
+
+        mutating func escaped(_ content: UnsafeBufferPointer<UInt8>) {
+            // Printable ASCII other than the backslash is written as is.
+            var plain = true
+            for b in content where b < 0x20 || b > 0x7E || b == 0x5C {
+                plain = false
+                break
+            }
+            if plain {
+                buf.reserve(content.count)
+                if let start = content.baseAddress { buf.put(start, count: content.count) }
+                return
+            }
+            scratch.removeAll(keepingCapacity: true)
+            TerminalSafe.appendEscaped(content, to: &scratch)
+            buf.append(scratch)
         }
 
         mutating func value(_ content: UnsafeBufferPointer<UInt8>, _ node: Node) {
             switch node.tagNumber {
             case 1:  // BOOLEAN
-                if content.count != 1 { buf.write(":BAD BOOLEAN") }
+                buf.reserve(32)
+                if content.count != 1 { buf.put(":BAD BOOLEAN") }
                 if let first = content.first {
-                    buf.write(byte: 0x3A)
-                    buf.write(int: Int(first))
+                    buf.put(0x3A)
+                    buf.decimal(UInt(first))
                 }
             case 2, 10:  // INTEGER, ENUMERATED
                 integer(content, enumerated: node.tagNumber == 10)
@@ -185,16 +360,18 @@ public enum OpenSSLDump {
                     break
                 }
                 if printable {
-                    buf.write(byte: 0x3A)
-                    TerminalSafe.appendEscaped(content, to: &buf.bytes)
+                    buf.reserve(1)
+                    buf.put(0x3A)
+                    escaped(content)
                 } else {
-                    buf.write(bytes: Self.hexDump)
-                    buf.writeHex(content)
+                    buf.reserve(16)
+                    buf.put("[HEX DUMP]:")
+                    buf.hex(content)
                 }
             case 6:  // OBJECT
                 let key = BytesKey(bytes: content)
                 if let cached = objectCache[key] {
-                    buf.write(bytes: cached)
+                    buf.append(cached)
                     return
                 }
                 var text: [UInt8]
@@ -205,10 +382,11 @@ public enum OpenSSLDump {
                     text = Array(":BAD OBJECT".utf8)
                 }
                 if objectCache.count < 4096 { objectCache[key] = text }
-                buf.write(bytes: text)
+                buf.append(text)
             case 12, 18, 19, 20, 22, 23, 24, 26:  // strings and times OpenSSL prints verbatim (":" even when empty)
-                buf.write(byte: 0x3A)
-                TerminalSafe.appendEscaped(content, to: &buf.bytes)
+                buf.reserve(1)
+                buf.put(0x3A)
+                escaped(content)
             default:
                 return
             }
@@ -217,16 +395,22 @@ public enum OpenSSLDump {
         /// OpenSSL decodes the INTEGER and prints the sign and the hex of the magnitude, without
         /// leading zero octets (`:00` for zero); a non-minimal or empty encoding is `:BAD INTEGER`.
         mutating func integer(_ content: UnsafeBufferPointer<UInt8>, enumerated: Bool) {
+            buf.reserve(24)
             guard let first = content.first,
                   content.count == 1 || !((first == 0x00 && content[1] & 0x80 == 0) || (first == 0xFF && content[1] & 0x80 != 0)) else {
-                buf.write(enumerated ? ":BAD ENUMERATED" : ":BAD INTEGER")
+                if enumerated { buf.put(":BAD ENUMERATED") } else { buf.put(":BAD INTEGER") }
                 return
             }
-            buf.write(byte: 0x3A)
+            buf.put(0x3A)
             if first & 0x80 == 0 {
                 var start = 0
                 while start < content.count && content[start] == 0 { start += 1 }
-                if start == content.count { buf.write(bytes: [0x30, 0x30]) } else { buf.writeHex(content[start...]) }
+                if start == content.count {
+                    buf.put(0x30)
+                    buf.put(0x30)
+                } else {
+                    buf.hex(UnsafeBufferPointer(rebasing: content[start...]))
+                }
                 return
             }
             // Negative: two's-complement negation gives the magnitude.
@@ -237,17 +421,10 @@ public enum OpenSSLDump {
                 if magnitude[k] != 0 { break }
                 k -= 1
             }
-            buf.write(byte: 0x2D)
-            buf.writeHex(magnitude.drop { $0 == 0 })
+            buf.put(0x2D)
+            var skip = 0
+            while skip < magnitude.count && magnitude[skip] == 0 { skip += 1 }
+            magnitude.withUnsafeBufferPointer { buf.hex(UnsafeBufferPointer(rebasing: $0[skip...])) }
         }
-
-        static let dEquals: [UInt8] = Array(":d=".utf8)
-        static let hlEquals: [UInt8] = Array(" hl=".utf8)
-        static let lEquals: [UInt8] = Array(" l=".utf8)
-        static let lInf: [UInt8] = Array(" l=inf  ".utf8)
-        static let cons: [UInt8] = Array("cons: ".utf8)
-        static let prim: [UInt8] = Array("prim: ".utf8)
-        static let hexDump: [UInt8] = Array("[HEX DUMP]:".utf8)
     }
 }
-

@@ -149,29 +149,39 @@ public final class OutputWriter {
         buffer.bytes.removeAll(keepingCapacity: true)
     }
 
+    /// Flushes pending bytes, then writes `raw` straight out (formats that assemble their lines
+    /// in their own raw buffer hand over whole chunks this way).
+    func write(raw: UnsafeRawBufferPointer) {
+        flush()
+        emit(raw)
+    }
+
     private func emit(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { emit($0) }
+    }
+
+    private func emit(_ raw: UnsafeRawBufferPointer) {
+        guard raw.count > 0 else { return }
         let fd: Int32
         switch destination {
         case .memory:
-            collected.append(contentsOf: bytes)
+            collected.append(contentsOf: raw)
             return
         case .standardOutput: fd = 1
         case .standardError: fd = 2
         case .fileDescriptor(let descriptor): fd = descriptor
         }
         guard !failed else { return }
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failed = true
-                    return
-                }
-                offset += n
+        var offset = 0
+        while offset < raw.count {
+            let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                failed = true
+                return
             }
+            offset += n
         }
     }
 }

@@ -1,4 +1,5 @@
-enum IntegerValue {
+/// INTEGER / ENUMERATED content: checks for the parser, conversions for every layer.
+public enum IntegerValue {
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> ValueProblem? {
         guard !content.isEmpty else {
             return ValueProblem(.integerEmpty, content, "INTEGER with no content octets")
@@ -14,7 +15,7 @@ enum IntegerValue {
     }
 
     /// Two's-complement big-endian bytes as a decimal string (any size).
-    static func decimal<C: Collection>(_ content: C) -> String where C.Element == UInt8 {
+    public static func decimal<C: Collection>(_ content: C) -> String where C.Element == UInt8 {
         guard let first = content.first else { return "" }
         let negative = first & 0x80 != 0
         var magnitude = Array(content)
@@ -33,7 +34,7 @@ enum IntegerValue {
     }
 
     /// The value when it fits in 64 bits.
-    static func int64<C: Collection>(_ content: C) -> Int64? where C.Element == UInt8 {
+    public static func int64<C: Collection>(_ content: C) -> Int64? where C.Element == UInt8 {
         guard let first = content.first, content.count <= 8 else { return nil }
         var value: Int64 = first & 0x80 != 0 ? -1 : 0
         for octet in content { value = (value << 8) | Int64(octet) }

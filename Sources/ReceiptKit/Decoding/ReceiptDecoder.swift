@@ -292,7 +292,7 @@ struct ReceiptDecoder {
         case .integer, .flag:
             if slice.isEmpty { return .invalid("an empty INTEGER") }
             if let v = int64(slice) { return .integer(v) }
-            return .bigInteger(ReceiptDecoder.decimal(slice))
+            return .bigInteger(IntegerValue.decimal(slice))
         case .date:
             switch ReceiptDate.parse(slice) {
             case .date(let d): return .date(d)
@@ -328,43 +328,6 @@ struct ReceiptDecoder {
         return int64(bytes[nodes[node].contentRange]).flatMap { Int(exactly: $0) }
     }
 
-    private func int64(_ content: ArraySlice<UInt8>) -> Int64? {
-        guard let first = content.first, content.count <= 8 else { return nil }
-        var value: Int64 = first & 0x80 != 0 ? -1 : 0
-        for octet in content { value = (value << 8) | Int64(octet) }
-        return value
-    }
-
-    /// Decimal text of a two's-complement big-endian integer of any size.
-    static func decimal(_ content: ArraySlice<UInt8>) -> String {
-        guard let first = content.first else { return "0" }
-        let negative = first & 0x80 != 0
-        var magnitude = Array(content)
-        if negative {
-            for i in magnitude.indices { magnitude[i] = ~magnitude[i] }
-            var i = magnitude.count - 1
-            while i >= 0 {
-                magnitude[i] &+= 1
-                if magnitude[i] != 0 { break }
-                i -= 1
-            }
-        }
-        var digits: [UInt8] = []
-        var number = Array(magnitude.drop { $0 == 0 })
-        while !number.isEmpty {
-            var remainder = 0
-            var quotient: [UInt8] = []
-            for byte in number {
-                let current = remainder * 256 + Int(byte)
-                let q = current / 10
-                remainder = current % 10
-                if !(quotient.isEmpty && q == 0) { quotient.append(UInt8(q)) }
-            }
-            digits.append(UInt8(remainder))
-            number = quotient
-        }
-        let text = digits.isEmpty ? "0" : String(digits.reversed().map { Character(String($0)) })
-        return negative ? "-" + text : text
-    }
+    private func int64(_ content: ArraySlice<UInt8>) -> Int64? { IntegerValue.int64(content) }
 
 }

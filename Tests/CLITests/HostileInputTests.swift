@@ -338,9 +338,9 @@ import Testing
 
     /// FuzzRender finding: the receipt summary wraps its lines to the pane width minus one; at a
     /// width of 1 or 2, `DetailPane.wrap` computed a continuation room of `width - 2` ≤ 0, which
-    /// trapped ("Range requires lowerBound <= upperBound", SIGILL) at width 1 and would loop forever at
-    /// width 2. Replayed in a real 40×12 terminal with the fuzzer's key sequence. The fix belongs to
-    /// ExplorerUI (docs/robustness.md, "Findings"); until it lands the crash is a known issue here.
+    /// trapped ("Range requires lowerBound <= upperBound", SIGILL) at width 1 and looped forever at
+    /// width 2. Replayed in a real 40×12 terminal with the fuzzer's key sequence. Fixed in
+    /// ExplorerUI (bdaf4f0: word wrap keeps at least one column).
     @Test(.enabled(if: tmuxPath != nil, "tmux is not installed"))
     func summaryWrapAtTinyWidths() throws {
         let input = Array(try Data(contentsOf: cliPackageRoot.appendingPathComponent("Fuzz/regressions/render-wrap-width-1.bin")))
@@ -355,8 +355,6 @@ import Testing
         }
         try tmux.send("q")
         let status = tmux.waitForExit(timeout: 20)
-        withKnownIssue("DetailPane.wrap traps when the summary pane is 1 column wide (FuzzRender finding)", isIntermittent: true) {
-            #expect(status == 0, "exit status \(status.map(String.init) ?? "none"); stderr: \(tmux.stderr().suffix(300))")
-        }
+        #expect(status == 0, "exit status \(status.map(String.init) ?? "none"); stderr: \(tmux.stderr().suffix(300))")
     }
 }

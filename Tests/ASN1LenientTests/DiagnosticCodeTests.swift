@@ -104,6 +104,19 @@ let diagnosticCases: [DiagnosticCase] = [
         #expect(tree.coverageViolations().isEmpty)
     }
 
+    @Test func setOrderComparesLongSharedPrefixes() {
+        // Two OCTET STRINGs of 20 octets that differ only in the last one: the comparison runs
+        // through the eight-bytes-at-a-time path before it finds the difference.
+        let prefix = [UInt8](repeating: 0x41, count: 19)
+        let low: [UInt8] = [0x04, 0x14] + prefix + [0x01]
+        let high: [UInt8] = [0x04, 0x14] + prefix + [0x02]
+        let sorted = ASN1Parser.parse([0x31, 0x2C] + low + high)
+        #expect(sorted.diagnostics.isEmpty)
+        let unsorted = ASN1Parser.parse([0x31, 0x2C] + high + low)
+        #expect(unsorted.diagnostics.map(\.code) == ["set-not-sorted"])
+        #expect(unsorted.diagnostics.first?.range == 24..<46)
+    }
+
     @Test func ia5StringRejectsHighBytes() {
         let tree = parse("16 02 41 80")
         #expect(tree.diagnostics.map(\.code) == ["string-charset"])

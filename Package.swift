@@ -2,14 +2,16 @@
 import PackageDescription
 
 // Layers, left to right; each target imports only those to its left:
-// ASN1Lenient (bytes → tree) → ReceiptKit (PKCS#7, schema, OpenSSL) → ExplorerUI (state, pure render)
-// → TerminalAdapter (ncurses) → receipt-explorer (commands).
+// ASN1Lenient (bytes → tree) → ReceiptKit (PKCS#7, schema, OpenSSL) → DocumentModel (byte layers, one
+// open for every command and the UI) → ExplorerUI (state, pure render) → TerminalAdapter (ncurses)
+// → receipt-explorer (commands).
 let package = Package(
     name: "receipt-explorer",
     products: [
         .executable(name: "receipt-explorer", targets: ["receipt-explorer"]),
         .library(name: "ASN1Lenient", targets: ["ASN1Lenient"]),
         .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
+        .library(name: "DocumentModel", targets: ["DocumentModel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -19,14 +21,15 @@ let package = Package(
         .target(name: "ASN1Lenient"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "ReceiptKit", dependencies: ["ASN1Lenient", "COpenSSL"]),
-        .target(name: "ExplorerUI", dependencies: ["ASN1Lenient", "ReceiptKit"]),
+        .target(name: "DocumentModel", dependencies: ["ASN1Lenient", "ReceiptKit"]),
+        .target(name: "ExplorerUI", dependencies: ["ASN1Lenient", "ReceiptKit", "DocumentModel"]),
         // No pkgConfig: ncursesw.pc adds -D_XOPEN_SOURCE=600 (a "prohibited flag" warning); shim.h sets what it needs.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         .target(name: "TerminalAdapter", dependencies: ["ExplorerUI", "CNcurses"]),
         .executableTarget(
             name: "receipt-explorer",
             dependencies: [
-                "ASN1Lenient", "ReceiptKit", "ExplorerUI", "TerminalAdapter",
+                "ASN1Lenient", "ReceiptKit", "DocumentModel", "ExplorerUI", "TerminalAdapter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

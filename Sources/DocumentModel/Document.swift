@@ -1,0 +1,79 @@
+import ASN1Lenient
+import ReceiptKit
+
+/// What an opened input turned out to be.
+public enum DocumentKind: Sendable, Equatable {
+    /// A PKCS#7 SignedData whose content is an App Store receipt payload.
+    case receipt
+    /// A PKCS#7 SignedData that is not a receipt (no payload, or a payload that is not a SET).
+    case signedData
+    /// Any other ASN.1.
+    case asn1
+}
+
+/// Where a document's bytes came from.
+public struct DocumentSource: Sendable {
+    /// The file's name (last path component), "stdin", or the embedded sample's label.
+    public var name: String
+    /// How the input was stored, from the loader.
+    public var encoding: InputEncoding
+    /// The loader's one line ("raw DER/BER, 7,686 bytes", "decoded from base64: …").
+    public var note: String
+
+    public init(name: String, encoding: InputEncoding, note: String) {
+        self.name = name
+        self.encoding = encoding
+        self.note = note
+    }
+
+    public init(_ input: LoadedInput) {
+        self.init(name: input.name, encoding: input.encoding, note: input.note)
+    }
+}
+
+/// One opened input: loaded once, parsed once, located once, decoded and validated once, then
+/// read by every command and by the explorer.
+public struct Document: Sendable {
+    public var source: DocumentSource
+    public var kind: DocumentKind
+    /// `layers[0]` is the file's bytes; later layers were derived from earlier ones.
+    public private(set) var layers: [ByteLayer]
+    /// The receipt model (decoded fields, links, validation steps, verdict) when the input is a
+    /// PKCS#7 SignedData; nil for other ASN.1.
+    public var receipt: ReceiptAnalysis?
+
+    public init(source: DocumentSource, kind: DocumentKind, layers: [ByteLayer], receipt: ReceiptAnalysis? = nil) {
+        precondition(!layers.isEmpty && layers[0].id == .file, "a document starts with its file layer")
+        self.source = source
+        self.kind = kind
+        self.layers = layers
+        self.receipt = receipt
+    }
+
+    public var fileLayer: ByteLayer { layers[0] }
+    public func layer(_ id: LayerID) -> ByteLayer { layers[id.index] }
+    public func tree(_ id: LayerID) -> Tree { layers[id.index].tree }
+
+    /// The bytes of `node` (header, content and end-of-contents) in its own layer.
+    public func byteRange(of node: NodeID) -> Range<Int> { tree(node.layer).nodes[node.index].byteRange }
+
+    /// A range of `layer` expressed in the file layer's offsets, through every enclosing layer.
+    public func fileRange(_ range: Range<Int>, in layer: LayerID) -> Range<Int> {
+        var current = layer
+        var r = range
+        while let parent = layers[current.index].parent, let map = layers[current.index].map {
+            r = map.parentRange(r)
+            current = parent
+        }
+        return r
+    }
+
+    /// Every diagnostic of every layer with its layer, in layer order.
+    public var diagnostics: [(layer: LayerID, diagnostic: Diagnostic)] {
+        layers.flatMap { layer in layer.tree.diagnostics.map { (layer.id, $0) } }
+    }
+
+    /// The worst severity in any layer.
+    public var worstSeverity: Severity? { layers.compactMap(\.tree.worstSeverity).min() }
+    public var hasErrors: Bool { layers.contains { $0.tree.hasErrors } }
+}

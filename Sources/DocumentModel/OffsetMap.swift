@@ -1,0 +1,59 @@
+/// How the bytes of a layer sit in its parent layer, so that any node can be shown in every
+/// enclosing layer (down to the file's own bytes).
+public enum OffsetMap: Sendable, Equatable {
+    /// Copied 1:1 from the parent in pieces (the chunks of a constructed OCTET STRING).
+    case segments([Segment])
+    /// Decoded from unpadded base64 / base64url text without whitespace that starts at `textStart`
+    /// in the parent (a JWS segment, an `x5c` entry): 3 bytes ↔ 4 characters.
+    case base64(textStart: Int)
+
+    public struct Segment: Sendable, Equatable {
+        /// Offset in this layer.
+        public var layerOffset: Int
+        /// Offset of the same byte in the parent layer.
+        public var parentOffset: Int
+        public var length: Int
+
+        public init(layerOffset: Int, parentOffset: Int, length: Int) {
+            self.layerOffset = layerOffset
+            self.parentOffset = parentOffset
+            self.length = length
+        }
+    }
+
+    /// The parent offset of the first parent byte (or character) that encodes `offset`.
+    public func parentOffset(_ offset: Int) -> Int {
+        switch self {
+        case .segments(let segments):
+            guard let last = segments.last else { return offset }
+            // Segments are in layer order; a binary search keeps big reassembled payloads cheap.
+            var lo = 0, hi = segments.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if segments[mid].layerOffset + segments[mid].length <= offset { lo = mid + 1 } else { hi = mid }
+            }
+            if lo < segments.count {
+                let s = segments[lo]
+                return s.parentOffset + max(0, offset - s.layerOffset)
+            }
+            return last.parentOffset + last.length + (offset - last.layerOffset - last.length)
+        case .base64(let textStart):
+            return textStart + (offset * 8) / 6
+        }
+    }
+
+    /// The parent range that encodes `range` (chunk headers in between, or the base64 characters
+    /// that carry any of its bits, included).
+    public func parentRange(_ range: Range<Int>) -> Range<Int> {
+        switch self {
+        case .segments:
+            let start = parentOffset(range.lowerBound)
+            guard !range.isEmpty else { return start..<start }
+            return start..<(parentOffset(range.upperBound - 1) + 1)
+        case .base64(let textStart):
+            let start = textStart + (range.lowerBound * 8) / 6
+            let end = textStart + (range.upperBound * 8 + 5) / 6
+            return start..<max(start, end)
+        }
+    }
+}

@@ -33,10 +33,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient"]),
-        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient"]),
-        .testTarget(name: "ExplorerUITests", dependencies: ["ExplorerUI", "ReceiptKit", "ASN1Lenient"]),
-        .testTarget(name: "CLITests", dependencies: ["receipt-explorer"]),
+        // Paths to samples and the shared corpus, and one DER builder, for every test target.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "TestSupport"]),
+        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient", "TestSupport"]),
+        .testTarget(name: "ExplorerUITests", dependencies: ["ExplorerUI", "ReceiptKit", "ASN1Lenient", "DocumentModel", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["receipt-explorer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

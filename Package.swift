@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ASN1Lenient", targets: ["ASN1Lenient"]),
         .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
         .library(name: "DocumentModel", targets: ["DocumentModel"]),
+        .library(name: "JWSKit", targets: ["JWSKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -21,7 +22,11 @@ let package = Package(
         .target(name: "ASN1Lenient"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "ReceiptKit", dependencies: ["ASN1Lenient", "COpenSSL"]),
-        .target(name: "DocumentModel", dependencies: ["ASN1Lenient", "ReceiptKit"]),
+        // Pure Swift: the offset-recording, error-tolerant JSON reader for JWS headers and payloads.
+        .target(name: "JSONLenient", dependencies: ["ASN1Lenient"]),
+        // StoreKit 2: compact JWS, its byte layers, payload schema and ES256 / x5c verification.
+        .target(name: "JWSKit", dependencies: ["ASN1Lenient", "JSONLenient", "ReceiptKit", "COpenSSL"]),
+        .target(name: "DocumentModel", dependencies: ["ASN1Lenient", "ReceiptKit", "JSONLenient", "JWSKit"]),
         .target(name: "ExplorerUI", dependencies: ["ASN1Lenient", "ReceiptKit", "DocumentModel"]),
         // No pkgConfig: ncursesw.pc adds -D_XOPEN_SOURCE=600 (a "prohibited flag" warning); shim.h sets what it needs.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),

@@ -52,10 +52,9 @@ public struct Document: Sendable {
 
     public var fileLayer: ByteLayer { layers[0] }
     public func layer(_ id: LayerID) -> ByteLayer { layers[id.index] }
-    public func tree(_ id: LayerID) -> Tree { layers[id.index].tree }
-
-    /// The bytes of `node` (header, content and end-of-contents) in its own layer.
-    public func byteRange(of node: NodeID) -> Range<Int> { tree(node.layer).nodes[node.index].byteRange }
+    /// The ASN.1 tree of the file layer: the whole input for receipts and other ASN.1 (empty for
+    /// kinds whose file layer is not ASN.1).
+    public var fileTree: Tree { fileLayer.tree ?? Tree(bytes: fileLayer.bytes, nodes: [], diagnostics: [], roots: []) }
 
     /// A range of `layer` expressed in the file layer's offsets, through every enclosing layer.
     public func fileRange(_ range: Range<Int>, in layer: LayerID) -> Range<Int> {
@@ -70,10 +69,10 @@ public struct Document: Sendable {
 
     /// Every diagnostic of every layer with its layer, in layer order.
     public var diagnostics: [(layer: LayerID, diagnostic: Diagnostic)] {
-        layers.flatMap { layer in layer.tree.diagnostics.map { (layer.id, $0) } }
+        layers.flatMap { layer in layer.content.diagnostics.map { (layer.id, $0) } }
     }
 
     /// The worst severity in any layer.
-    public var worstSeverity: Severity? { layers.compactMap(\.tree.worstSeverity).min() }
-    public var hasErrors: Bool { layers.contains { $0.tree.hasErrors } }
+    public var worstSeverity: Severity? { diagnostics.map(\.diagnostic.severity).min() }
+    public var hasErrors: Bool { diagnostics.contains { $0.diagnostic.severity == .error } }
 }

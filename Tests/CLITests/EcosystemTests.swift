@@ -151,6 +151,20 @@ import Testing
         }
     }
 
+    /// generate-manual drops non-ASCII characters; gen-manpage.sh carries each one through as roff's
+    /// `\[uXXXX]`, so every one in the help (✓ ✗ – — …) is in the page and the page itself is ASCII.
+    @Test func manPageKeepsTheHelpsNonASCIICharacters() throws {
+        let page = try String(contentsOf: Self.manPage, encoding: .utf8)
+        #expect(page.unicodeScalars.allSatisfy { $0.isASCII })
+        let help = try runCLI(["--experimental-dump-help"]).stdout
+        let nonASCII = Set(help.unicodeScalars.filter { !$0.isASCII })
+        #expect(nonASCII.contains("\u{2713}"), "the help has no ✓ to carry through")
+        for scalar in nonASCII {
+            let escape = "\\[u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4) + "]"
+            #expect(page.contains(escape), "the man page lost \(scalar) (expected \(escape))")
+        }
+    }
+
     // MARK: Install script
 
     @Test func installScriptInstallsBinaryManPageAndCompletions() throws {
@@ -189,6 +203,10 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("usage: Scripts/install.sh"))
     }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
 /// Runs a program to completion; stdin is /dev/null.

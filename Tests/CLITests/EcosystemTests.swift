@@ -205,12 +205,12 @@ import Testing
     }
 }
 
-extension String {
+fileprivate extension String {
     func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
 /// Runs a program to completion; stdin is /dev/null.
-func runProgram(_ path: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+fileprivate func runProgram(_ path: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments

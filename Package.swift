@@ -7,6 +7,8 @@ import PackageDescription
 // → receipt-explorer (commands).
 let package = Package(
     name: "receipt-explorer",
+    // macOS 13: Swift Regex and the URL/Foundation APIs the tools use (Linux ignores this).
+    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "receipt-explorer", targets: ["receipt-explorer"]),
         .library(name: "ASN1Lenient", targets: ["ASN1Lenient"]),
@@ -20,7 +22,8 @@ let package = Package(
     targets: [
         // Pure Swift, no C and no Foundation in the hot loop: the offset-recording, error-tolerant parser.
         .target(name: "ASN1Lenient"),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // Homebrew's openssl@3 is keg-only: its openssl.pc is found through PKG_CONFIG_PATH (README, macOS).
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .target(name: "ReceiptKit", dependencies: ["ASN1Lenient", "COpenSSL"]),
         // Pure Swift: the offset-recording, error-tolerant JSON reader for JWS headers and payloads.
         .target(name: "JSONLenient", dependencies: ["ASN1Lenient"]),
@@ -29,8 +32,19 @@ let package = Package(
         .target(name: "DocumentModel", dependencies: ["ASN1Lenient", "ReceiptKit", "JSONLenient", "JWSKit"]),
         .target(name: "ExplorerUI", dependencies: ["ASN1Lenient", "ReceiptKit", "DocumentModel"]),
         // No pkgConfig: ncursesw.pc adds -D_XOPEN_SOURCE=600 (a "prohibited flag" warning); shim.h sets what it needs.
+        // The library is named per platform, so it is linked here rather than in the module map:
+        // Debian's wide-character build is libncursesw; macOS's SDK libncurses is itself wide-capable.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
-        .target(name: "TerminalAdapter", dependencies: ["ExplorerUI", "CNcurses"]),
+        .target(
+            name: "TerminalAdapter", dependencies: ["ExplorerUI", "CNcurses"],
+            // Through Clang modules the SDK's curses.h is compiled as part of Darwin, where the
+            // shim's own #define cannot reach it: the wide API must be switched on for the module.
+            swiftSettings: [.unsafeFlags(["-Xcc", "-DNCURSES_WIDECHAR=1"], .when(platforms: [.macOS]))],
+            linkerSettings: [
+                .linkedLibrary("ncursesw", .when(platforms: [.linux])),
+                .linkedLibrary("ncurses", .when(platforms: [.macOS])),
+            ]
+        ),
         .executableTarget(
             name: "receipt-explorer",
             dependencies: [

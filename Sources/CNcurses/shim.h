@@ -8,7 +8,12 @@
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
+#if defined(__APPLE__)
+// The SDK's curses.h is ncurses built wide (there is no ncursesw directory or library on macOS).
+#include <curses.h>
+#else
 #include <ncursesw/curses.h>
+#endif
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>

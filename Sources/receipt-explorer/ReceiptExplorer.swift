@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReceiptKit
 
 /// The root command. Subcommands stay thin: parse options, call the library, print.
 @main
@@ -15,7 +16,7 @@ struct ReceiptExplorer: ParsableCommand {
 
             \(ExitStatus.discussion)
             """,
-        version: "0.1.0",
+        version: versionLine,
         subcommands: [
             // Other commands register here: ExploreCommand (the terminal UI, which becomes
             // `defaultSubcommand`), JSONCommand, VerifyCommand.
@@ -25,6 +26,10 @@ struct ReceiptExplorer: ParsableCommand {
         ],
         defaultSubcommand: ExploreCommand.self
     )
+
+    static let version = "0.1.0"
+    /// What `--version` prints: ours, and the OpenSSL that signature checks actually run against.
+    static var versionLine: String { "receipt-explorer \(version) (\(OpenSSLVersion.runtime))" }
 
     /// ArgumentParser exits with 64 (EX_USAGE) for usage errors; this tool promises 2 for every
     /// usage or I/O problem, so the error is mapped here.

@@ -181,7 +181,7 @@ struct JSONReader {
             return false
         }
         report(.expectedComma, "expected ',' or '\(Character(Unicode.Scalar(closer)))', found \(describe(c))", pos, 1)
-        if c != UInt8(ascii: "\"") { skipJunk() }
+        if !startsValue(c) { skipJunk() }
         if pos < bytes.count, bytes[pos] == UInt8(ascii: ",") { pos += 1 }
         return false
     }
@@ -297,6 +297,12 @@ struct JSONReader {
     mutating func report(_ code: JSONCode, _ message: String, _ offset: Int, _ length: Int) {
         diagnostics.append(Diagnostic(severity: code.severity, code: code.rawValue, message: message,
                                       offset: offset, length: length, node: nil))
+    }
+
+    /// A byte that can begin a value: after a missing comma, read on from it instead of skipping.
+    func startsValue(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: "\"") || c == UInt8(ascii: "{") || c == UInt8(ascii: "[") || c == UInt8(ascii: "-")
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) || isWordByte(c)
     }
 
     func isNumberByte(_ c: UInt8) -> Bool {

@@ -45,7 +45,7 @@ struct CorpusTokenTests {
         #expect(d.signingInput == Array(text[0..<5056]))
         #expect(d.signatureBytes.count == 64)
         #expect(d.signature?.r == Array(d.signatureBytes[0..<32]))
-        #expect(String(decoding: d.segment(.header)!.bytes.prefix(22), as: UTF8.self) == #"{"alg":"ES256","x5c":[""#)
+        #expect(String(decoding: d.segment(.header)!.bytes.prefix(23), as: UTF8.self) == #"{"alg":"ES256","x5c":[""#)
         let payload = d.segment(.payload)!
         #expect(payload.map.characterRange(ofBytes: 0..<3) == 4412..<4416)
         #expect(payload.map.characterRange(ofBytes: 4..<5) == 4417..<4419)
@@ -55,9 +55,10 @@ struct CorpusTokenTests {
         let chars = payload.map.characterRange(ofBytes: 300..<303)
         let alone = JWSDocument.decode(text: Array(text[chars]) + Array(".e30.".utf8))
         #expect(alone.segment(.header)?.bytes == Array(payload.bytes[300..<303]))
-        // x5c[0] DER bytes map back into the header JSON: its first 3 bytes are "MIIE" at offset 22.
+        // x5c[0] DER bytes map back into the header JSON: its first 3 bytes are "MIIE" at offset 23.
         let leaf = d.header.certificates[0]
-        #expect(leaf.headerRange(ofBytes: 0..<3) == 22..<26)
+        #expect(leaf.headerRange(ofBytes: 0..<3) == 23..<27)
+        #expect(Array(d.segment(.header)!.bytes[23..<27]) == Array("MIIE".utf8))
         #expect(leaf.tree.diagnostics.isEmpty)
         #expect(leaf.tree.roots.count == 1)
         #expect(d.headerJSON?[leaf.node.index].kind == .string)

@@ -63,6 +63,9 @@ public enum StoreKitSchema {
         .init("bundleId", .string, "The app's bundle identifier."),
         .init("environment", .enumeration(.environment), "Where the token was made: Production, Sandbox or Xcode."),
         .init("signedDate", .date, "When the App Store signed this token; certificates are judged at this date."),
+        // Xcode StoreKit-testing tokens carry the device binding in transactions and renewals too.
+        .init("deviceVerification", .string, "Base64 SHA-384 of the device id and the nonce."),
+        .init("deviceVerificationNonce", .string, "The UUID mixed into deviceVerification."),
     ]
 
     public static let transaction: [StoreKitFieldSpec] = common + [

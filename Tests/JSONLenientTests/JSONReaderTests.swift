@@ -165,3 +165,33 @@ struct JSONDiagnosticTests {
         }
     }
 }
+
+@Suite("JSON reader: hostile input")
+struct JSONHostileTests {
+    /// Random mutations of a valid document: no crash, every range inside the input, pre-order intact.
+    @Test func mutationsKeepTheInvariants() {
+        let seed = Array(#"{"a":[1,-2.5e3,"x\u00e9\/",true,null],"b":{"c":"d"},"e":""}"#.utf8)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            var bytes = seed
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let i = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes[i] = UInt8.random(in: 0...255, using: &generator)
+                case 1: bytes.remove(at: i)
+                default: bytes.insert(Array(#"{}[]",:\"#.utf8).randomElement(using: &generator)!, at: i)
+                }
+                if bytes.isEmpty { bytes = [0x7B] }
+            }
+            let tree = JSONParser.parse(bytes)
+            for (index, node) in tree.nodes.enumerated() {
+                #expect(node.start <= node.end && node.end <= bytes.count)
+                #expect(node.subtreeEnd > index && node.subtreeEnd <= tree.count)
+                if node.parent >= 0 { #expect(node.parent < index && tree[node.parent].subtreeEnd >= node.subtreeEnd) }
+            }
+            for diagnostic in tree.diagnostics {
+                #expect(diagnostic.offset >= 0 && diagnostic.range.upperBound <= bytes.count)
+            }
+        }
+    }
+}

@@ -128,14 +128,17 @@ public enum StoreKitInput {
         return "JSON carrying \(tokens.count) StoreKit 2 tokens"
     }
 
-    /// Three non-empty-or-empty base64url runs separated by two dots, the first decoding to `{`.
+    /// Base64url characters (and stray padding or standard-alphabet characters, which decoding then
+    /// pins as diagnostics) in three dot-separated runs: a broken token is still read as a token.
     static func isCompactJWS(_ text: ArraySlice<UInt8>) -> Bool {
         var dots = 0
         for c in text {
             if c == UInt8(ascii: ".") { dots += 1; continue }
-            if Base64Decoder.sextet(c, .url) == nil && c != UInt8(ascii: "=") { return false }
+            if Base64Decoder.sextet(c, .url) == nil && Base64Decoder.sextet(c, .standard) == nil && c != UInt8(ascii: "=") {
+                return false
+            }
         }
-        return dots == 2 && text.starts(with: Array("eyJ".utf8)) || dots == 2 && text.starts(with: Array("ew".utf8))
+        return dots == 2
     }
 
     static func isLegacyPlist(_ text: ArraySlice<UInt8>) -> Bool {

@@ -57,7 +57,7 @@ struct JSONReader {
                 : readArray(parent: parent, depth: depth, containers: containers + 1)
         case UInt8(ascii: "\""):
             let index = append(.string, parent: parent, depth: depth)
-            nodes[index].text = readString()
+            nodes[index].text = readString(node: index)
             finish(index)
             return index
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -93,12 +93,12 @@ struct JSONReader {
             }
             let member = append(.member, parent: index, depth: depth + 1)
             nodes[member].keyStart = pos
-            let key = readString()
+            let key = readString(node: member)
             nodes[member].text = key
             nodes[member].keyEnd = pos
             if let earlier = seen[strings[key]] {
                 report(.duplicateKey, "key \"\(strings[key])\" already appears at offset \(nodes[earlier].keyStart); readers disagree on which one counts",
-                       nodes[member].keyStart, pos - nodes[member].keyStart)
+                       nodes[member].keyStart, pos - nodes[member].keyStart, node: member)
             }
             seen[strings[key]] = member
             skipWhitespace()
@@ -193,10 +193,10 @@ struct JSONReader {
         finish(index)
         if let number = JSONNumberReader.read(bytes[start..<pos]) {
             if !number.isExactInDouble {
-                report(.numberBeyond53Bits, "\(number.text) is beyond ±2^53: most JSON readers cannot hold it exactly (Apple sends ids as strings)", start, pos - start)
+                report(.numberBeyond53Bits, "\(number.text) is beyond ±2^53: most JSON readers cannot hold it exactly (Apple sends ids as strings)", start, pos - start, node: index)
             }
         } else {
-            report(.invalidNumber, "malformed number", start, pos - start)
+            report(.invalidNumber, "malformed number", start, pos - start, node: index)
         }
         return index
     }
@@ -237,17 +237,17 @@ struct JSONReader {
             pos += 1
         } while open > 0 && pos < bytes.count
         finish(index)
-        report(.nestingTooDeep, "more than \(JSONParser.maximumDepth) nested objects/arrays; this one is not read", nodes[index].start, pos - nodes[index].start)
+        report(.nestingTooDeep, "more than \(JSONParser.maximumDepth) nested objects/arrays; this one is not read", nodes[index].start, pos - nodes[index].start, node: index)
         return index
     }
 
     // MARK: helpers
 
-    /// Reads the string at `pos` (a quote); returns its index in `strings`.
-    mutating func readString() -> Int {
+    /// Reads the string at `pos` (a quote) of `node`; returns its index in `strings`.
+    mutating func readString(node: Int) -> Int {
         var scanner = JSONStringScanner(bytes: bytes, start: pos)
         let result = scanner.scan()
-        diagnostics += result.diagnostics
+        diagnostics += result.diagnostics.map { var d = $0; d.node = node; return d }
         pos = result.end
         strings.append(String(decoding: result.value, as: UTF8.self))
         return strings.count - 1
@@ -294,9 +294,10 @@ struct JSONReader {
         }
     }
 
-    mutating func report(_ code: JSONCode, _ message: String, _ offset: Int, _ length: Int) {
+    /// `node` indexes `JSONTree.nodes` (the node the problem concerns), as in ASN1Lenient.
+    mutating func report(_ code: JSONCode, _ message: String, _ offset: Int, _ length: Int, node: Int? = nil) {
         diagnostics.append(Diagnostic(severity: code.severity, code: code.rawValue, message: message,
-                                      offset: offset, length: length, node: nil))
+                                      offset: offset, length: length, node: node))
     }
 
     /// A byte that can begin a value: after a missing comma, read on from it instead of skipping.

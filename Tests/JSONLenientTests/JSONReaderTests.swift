@@ -63,6 +63,7 @@ struct JSONDiagnosticTests {
         #expect(codes(tree) == ["json-duplicate-key"])
         #expect(tree.diagnostics[0].range == 7..<10)
         #expect(tree.diagnostics[0].severity == .error)
+        #expect(tree.diagnostics[0].node == 3)
         #expect(tree.value("a", in: 0).flatMap(tree.number(at:))?.integer == 2)
     }
 
@@ -79,6 +80,7 @@ struct JSONDiagnosticTests {
         let tree = JSONParser.parse(bytes)
         #expect(codes(tree) == ["json-invalid-utf8"])
         #expect(tree.diagnostics[0].range == 7..<8)
+        #expect(tree.diagnostics[0].node == 2)
         #expect(tree.string(at: 2) == "a\u{FFFD}(b")
     }
 

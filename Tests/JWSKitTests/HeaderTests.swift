@@ -45,3 +45,29 @@ struct HeaderTests {
         #expect(StoreKitInput.classify(Array("e30.e3+.AA".utf8)) == .token(.unknown))
     }
 }
+
+@Suite("Notification summary and nodes")
+struct NotificationSummaryTests {
+    @Test func summaryFieldsAreDecodedWithTheirNodes() throws {
+        let payload = #"{"notificationType":"RENEWAL_EXTENSION","subtype":"SUMMARY","summary":{"bundleId":"b","environment":"Sandbox","succeededCount":5,"storefrontCountryCodes":["USA","CAN"]}}"#
+        let d = JWSDocument.decode(text: token(payload: payload))
+        #expect(d.diagnostics.isEmpty)
+        #expect(StoreKitTokenKind(kindOf: d) == .notification(type: "RENEWAL_EXTENSION", subtype: "SUMMARY"))
+        #expect(d.payload.value("summary.succeededCount") == .integer(5))
+        #expect(d.payload.value("summary.storefrontCountryCodes") == .array(count: 2))
+        #expect(d.payload.bundleId == "b")
+        #expect(d.payload.environment == "Sandbox")
+        let field = try #require(d.payload.field("summary.succeededCount"))
+        let json = try #require(d.payloadJSON)
+        #expect(json.key(ofMember: field.member.index) == "succeededCount")
+        #expect(json.text(of: try #require(field.valueNode).index) == "5")
+    }
+
+    @Test func schemaDiagnosticsNameTheirValueNode() throws {
+        let d = JWSDocument.decode(text: token(payload: #"{"transactionId":7}"#))
+        #expect(d.codes(.payload) == ["jws-field-wrong-type"])
+        let node = try #require(d.diagnostics[0].diagnostic.node)
+        #expect(d.payloadJSON?[node].kind == .number)
+        #expect(d.diagnostics[0].diagnostic.message == "transactionId should be an id in a string, found number")
+    }
+}

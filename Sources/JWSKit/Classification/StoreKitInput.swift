@@ -76,7 +76,10 @@ public enum StoreKitInput {
             return .token(StoreKitTokenKind(JWSDocument.decode(text: Array(text)).payload))
         }
         if isLegacyPlist(text) { return .legacyTransactionReceipt }
-        if let decoded = standardBase64(text), isLegacyPlist(decoded[...]) { return .legacyTransactionReceipt }
+        // "ew" is base64 for "{" and a space or line break: only then is a base64 plist worth decoding.
+        if text.starts(with: Array("ew".utf8)), let decoded = standardBase64(text), isLegacyPlist(decoded[...]) {
+            return .legacyTransactionReceipt
+        }
         if text.first == UInt8(ascii: "{") || text.first == UInt8(ascii: "[") {
             return classifyJSON(bytes)
         }
@@ -160,4 +163,9 @@ public enum StoreKitInput {
         while end > start, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
         return start..<end
     }
+}
+
+extension StoreKitTokenKind {
+    /// The kind of a decoded document.
+    public init(kindOf document: JWSDocument) { self.init(document.payload) }
 }

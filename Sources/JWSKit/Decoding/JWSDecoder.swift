@@ -115,13 +115,17 @@ extension JWSDocument {
         schema.decode(kind: kind)
         diagnostics += schema.diagnostics.map { JWSDiagnostic(.payload, $0) }
         payload = StoreKitPayload(kind: kind, fields: schema.fields)
-        for (path, node, _) in schema.tokens {
+        for position in payload.fields.indices {
+            guard case .nestedToken(let token)? = Optional(payload.fields[position].value) else { continue }
+            let (path, node, _) = schema.tokens[token]
             guard nesting + 1 < Self.maximumNesting else {
                 report(.payload, .nestedTooDeep, "\(path) is a token inside a nested token: not decoded", tree[node].range)
+                payload.fields[position].value = .string(tree.string(at: node) ?? "")
                 continue
             }
             let content = (tree[node].start + 1)..<max(tree[node].start + 1, tree[node].end - 1)
             let child = JWSDocument.decode(text: Array(bytes[content]), textOffset: content.lowerBound, nesting: nesting + 1)
+            payload.fields[position].value = .nestedToken(index: nested.count)
             nested.append(NestedToken(path: path, node: JSONNodeIndex(node), document: child))
         }
     }

@@ -58,7 +58,7 @@ struct SchemaDecoder {
             if let raw {
                 let meaning = enumeration.meaning(of: raw)
                 if meaning == nil {
-                    report(.fieldUnknownValue, "\(path) = \(raw) is not a known \(enumeration.name) value", n.range)
+                    report(.fieldUnknownValue, "\(path) = \(raw) is not a known \(enumeration.name) value", n.range, node: node)
                 }
                 return .enumerated(raw: raw, meaning: meaning)
             }
@@ -80,7 +80,7 @@ struct SchemaDecoder {
         case .stringArray:
             if n.kind == .array { return .array(count: tree.children(of: node).count) }
         }
-        report(.fieldWrongType, "\(path) should be \(describe(spec.type)), found \(n.kind.name)", n.range)
+        report(.fieldWrongType, "\(path) should be \(describe(spec.type)), found \(n.kind.name)", n.range, node: node)
         return .invalid(tree.text(of: node))
     }
 
@@ -113,8 +113,10 @@ struct SchemaDecoder {
         }
     }
 
-    mutating func report(_ code: JWSCode, _ message: String, _ range: Range<Int>) {
-        diagnostics.append(code.diagnostic(message, range))
+    mutating func report(_ code: JWSCode, _ message: String, _ range: Range<Int>, node: Int) {
+        var diagnostic = code.diagnostic(message, range)
+        diagnostic.node = node
+        diagnostics.append(diagnostic)
     }
 }
 

@@ -108,9 +108,18 @@ public struct StoreKitPayload: Sendable, Equatable {
         return nil
     }
 
-    public var bundleId: String? { string("bundleId") ?? string("data.bundleId") }
+    /// The date certificates are judged at: `signedDate`, or an AppTransaction's
+    /// `receiptCreationDate` when it has no `signedDate` (Xcode app transactions).
+    public var validityDate: Double? {
+        if let signedDate { return signedDate }
+        if case .date(let ms, _)? = value("receiptCreationDate") { return ms }
+        return nil
+    }
+
+    public var bundleId: String? { string("bundleId") ?? string("data.bundleId") ?? string("summary.bundleId") }
     /// `environment`, AppTransaction's `receiptType`, or a notification's `data.environment`.
-    public var environment: String? { string("environment") ?? string("receiptType") ?? string("data.environment") }
+    public var environment: String? { string("environment") ?? string("receiptType") ?? string("data.environment")
+        ?? string("summary.environment") }
     public var appAppleId: Int64? {
         for path in ["appAppleId", "data.appAppleId", "summary.appAppleId"] {
             if case .integer(let id)? = value(path) { return id }

@@ -35,6 +35,13 @@ public struct JSONTree: Sendable {
         nodes[member].kind == .member && nodes[member].subtreeEnd > member + 1 ? member + 1 : nil
     }
 
+    /// The byte range of a member's value (empty at the member's end when the value is missing);
+    /// a node's own range otherwise.
+    public func valueRange(of index: Int) -> Range<Int> {
+        guard nodes[index].kind == .member else { return nodes[index].range }
+        return value(ofMember: index).map { nodes[$0].range } ?? nodes[index].end..<nodes[index].end
+    }
+
     /// The decoded key of a member.
     public func key(ofMember member: Int) -> String? {
         nodes[member].kind == .member && nodes[member].text >= 0 ? strings[nodes[member].text] : nil

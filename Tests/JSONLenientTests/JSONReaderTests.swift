@@ -15,6 +15,7 @@ struct JSONStructureTests {
         #expect(tree[0].range == 0..<24)
         #expect(tree[1].keyRange == 1..<6)
         #expect(tree[1].range == 1..<14)
+        #expect(tree.valueRange(of: 1) == 7..<14)
         #expect(tree[2].range == 7..<14)
         #expect(tree[3].keyRange == 16..<19)
         #expect(tree[4].range == 21..<23)

@@ -35,6 +35,10 @@ struct CorpusTokenTests {
         #expect(d.header.alg == "ES256")
         #expect(d.header.certificates.count == 3)
         #expect(commonNames(d) == Self.appleChain)
+        #expect(d.header.certificates.map { CertificateInfo(der: $0.der)?.subject } == [
+            "C=US,O=Apple Inc.,OU=Apple Worldwide Developer Relations,CN=Prod ECC Mac App Store and iTunes Store Receipt Signing",
+            "C=US,O=Apple Inc.,OU=G6,CN=Apple Worldwide Developer Relations Certification Authority",
+            "C=US,O=Apple Inc.,OU=Apple Certification Authority,CN=Apple Root CA - G3"])
     }
 
     @Test func qysmatSegmentsAndCharacterMap() throws {
@@ -58,6 +62,7 @@ struct CorpusTokenTests {
         // x5c[0] DER bytes map back into the header JSON: its first 3 bytes are "MIIE" at offset 23.
         let leaf = d.header.certificates[0]
         #expect(leaf.headerRange(ofBytes: 0..<3) == 23..<27)
+        #expect(leaf.contiguousTextStart == 23)
         #expect(Array(d.segment(.header)!.bytes[23..<27]) == Array("MIIE".utf8))
         #expect(leaf.tree.diagnostics.isEmpty)
         #expect(leaf.tree.roots.count == 1)
@@ -98,7 +103,8 @@ struct CorpusTokenTests {
         #expect(date(d, "signedDate") == .date(milliseconds: 1697679936056.485, iso: "2023-10-19T01:45:36.056Z"))
         #expect(d.payload.value("transactionReason")?.display == "PURCHASE (the customer bought it (or upgraded, or redeemed an offer))")
         #expect(d.payload.unknownFields == [])
-        #expect(commonNames(d) == ["StoreKit Testing in Xcode"])
+        #expect(d.header.certificates.map { CertificateInfo(der: $0.der)?.subject }
+                == ["O=StoreKit Testing in Xcode,CN=StoreKit Testing in Xcode"])
     }
 
     @Test func renewals() throws {
@@ -202,6 +208,8 @@ struct CorpusTokenTests {
         #expect(bare.payload.kind == .unknown)
         #expect(bare.payload.bundleId == "com.example")
         #expect(date(bare, "signedDate") == .date(milliseconds: 1672956154000, iso: "2023-01-05T22:02:34.000Z"))
-        #expect(bare.header.certificates.count == 3)
+        #expect(bare.header.certificates.map { CertificateInfo(der: $0.der)?.subject } == [
+            "O=Leaf,L=Cupertino,ST=California,C=US", "O=Intermediate,L=Cupertino,ST=California,C=US",
+            "L=Cupertino,ST=California,C=US"])
     }
 }

@@ -14,6 +14,7 @@ struct HeaderTests {
         #expect(certificate.base64 == Array("MAUEA////w==".utf8))
         #expect(certificate.headerOffsets == [23, 24, 25, 26, 27, 28, 30, 32, 34, 36, 37, 38])
         #expect(certificate.headerRange(ofBytes: 3..<6) == 27..<33)
+        #expect(certificate.contiguousTextStart == nil)
         #expect(certificate.tree.nodes.count == 2)
         #expect(certificate.tree[1].isUniversal(4))
     }

@@ -36,6 +36,14 @@ public struct X5CCertificate: Sendable, Equatable {
         a.position == b.position && a.node == b.node && a.der == b.der
     }
 
+    /// Header-JSON offset of the first base64 character when the entry has no escapes (the usual
+    /// case): then DER ↔ header is plain base64 arithmetic (`OffsetMap.base64(textStart:)`).
+    /// Nil when `\/` escapes make it non-linear; use `headerRange(ofBytes:)`.
+    public var contiguousTextStart: Int? {
+        guard let first = headerOffsets.first, headerOffsets.last == first + headerOffsets.count - 1 else { return nil }
+        return first
+    }
+
     /// The header-JSON bytes that encode the DER bytes `range`.
     public func headerRange(ofBytes range: Range<Int>) -> Range<Int> {
         let characters = map.characterRange(ofBytes: range)

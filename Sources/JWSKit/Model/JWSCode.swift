@@ -19,13 +19,11 @@ public enum JWSCode: String, Sendable, CaseIterable {
     case signatureIsDER = "jws-signature-is-der"
     case fieldWrongType = "jws-field-wrong-type"
     case fieldUnknownValue = "jws-field-unknown-value"
-    case fieldUnknown = "jws-field-unknown"
     case nestedTooDeep = "jws-nested-too-deep"
 
     public var severity: Severity {
         switch self {
         case .base64NonCanonical, .fieldUnknownValue: .warning
-        case .fieldUnknown: .info
         default: .error
         }
     }

@@ -6,6 +6,8 @@ import ASN1Lenient
 struct JSONStringScanner {
     let bytes: [UInt8]
     let start: Int
+    /// Only `JSONTree.sourceOffsets(ofString:)` needs the per-byte offsets; parsing skips them.
+    var recordsOffsets = false
 
     struct Result {
         var value: [UInt8] = []
@@ -55,7 +57,7 @@ struct JSONStringScanner {
 
     private func append(_ r: inout Result, _ value: [UInt8], from offset: Int) {
         r.value += value
-        r.sourceOffsets += repeatElement(offset, count: value.count)
+        if recordsOffsets { r.sourceOffsets += repeatElement(offset, count: value.count) }
     }
 
     private func report(_ r: inout Result, _ code: JSONCode, _ message: String, _ offset: Int, _ length: Int) {

@@ -100,7 +100,7 @@ public struct JSONTree: Sendable {
     /// input bytes for one decoded byte).
     public func sourceOffsets(ofString index: Int) -> [Int] {
         guard nodes[index].kind == .string else { return [] }
-        var scanner = JSONStringScanner(bytes: bytes, start: nodes[index].start)
+        var scanner = JSONStringScanner(bytes: bytes, start: nodes[index].start, recordsOffsets: true)
         return scanner.scan().sourceOffsets
     }
 }

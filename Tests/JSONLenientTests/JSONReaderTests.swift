@@ -198,3 +198,22 @@ struct JSONHostileTests {
         }
     }
 }
+
+@Suite("JSON reader: depth")
+struct JSONDepthTests {
+    @Test func unclosedDeepArraysStayBounded() {
+        let tree = JSONParser.parse(Array(repeating: UInt8(ascii: "["), count: 200_000))
+        #expect(tree.count == JSONParser.maximumDepth + 1)
+        #expect(tree.diagnostics.map(\.code).first == "json-nesting-too-deep")
+        #expect(tree.diagnostics.first?.range == JSONParser.maximumDepth..<200_000)
+    }
+
+    @Test func deepObjectsCountContainersNotMembers() {
+        let depth = JSONParser.maximumDepth
+        let text = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
+        let tree = JSONParser.parse(Array(text.utf8))
+        #expect(tree.diagnostics.isEmpty)
+        #expect(tree.count == 2 * depth + 1)
+        #expect(tree[2 * depth].depth == 2 * depth)
+    }
+}

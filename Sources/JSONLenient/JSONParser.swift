@@ -1,0 +1,322 @@
+import ASN1Lenient
+
+/// The offset-recording, error-tolerant JSON reader.
+///
+///     let tree = JSONParser.parse(bytes)
+///     tree.lookup(["data", "bundleId"]).flatMap(tree.string(at:))
+///
+/// It keeps going after errors (skipping to the next `,` / `}` / `]`), never allocates by a size
+/// the input claims, and stops descending at `maximumDepth` nested objects/arrays (the too-deep
+/// container becomes one childless node covering its bytes), so recursion stays bounded.
+public enum JSONParser {
+    /// Nested objects and arrays allowed; Apple's payloads use 3.
+    public static let maximumDepth = 256
+
+    public static func parse(_ bytes: [UInt8]) -> JSONTree {
+        var reader = JSONReader(bytes: bytes)
+        reader.readDocument()
+        return JSONTree(bytes: bytes, nodes: reader.nodes, strings: reader.strings, diagnostics: reader.diagnostics)
+    }
+}
+
+struct JSONReader {
+    let bytes: [UInt8]
+    var pos = 0
+    var nodes: [JSONNode] = []
+    var strings: [String] = []
+    var diagnostics: [Diagnostic] = []
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func readDocument() {
+        skipWhitespace()
+        guard pos < bytes.count else {
+            report(.emptyInput, "no JSON value in the input", pos, 0)
+            return
+        }
+        guard readValue(parent: -1, depth: 0, containers: 0) != nil else { return }
+        skipWhitespace()
+        if pos < bytes.count {
+            report(.trailingData, "\(bytes.count - pos) bytes after the JSON value", pos, bytes.count - pos)
+        }
+    }
+
+    // MARK: values
+
+    /// Reads one value at `pos`; nil (with a diagnostic) when none starts here.
+    mutating func readValue(parent: Int, depth: Int, containers: Int) -> Int? {
+        guard pos < bytes.count else {
+            report(.unexpectedEnd, "the input ends where a value was expected", pos, 0)
+            return nil
+        }
+        switch bytes[pos] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            if containers >= JSONParser.maximumDepth { return readTooDeep(parent: parent, depth: depth) }
+            return bytes[pos] == UInt8(ascii: "{")
+                ? readObject(parent: parent, depth: depth, containers: containers + 1)
+                : readArray(parent: parent, depth: depth, containers: containers + 1)
+        case UInt8(ascii: "\""):
+            let index = append(.string, parent: parent, depth: depth)
+            nodes[index].text = readString(node: index)
+            finish(index)
+            return index
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return readNumber(parent: parent, depth: depth)
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            return readLiteral(parent: parent, depth: depth)
+        default:
+            report(.unexpectedCharacter, "\(describe(bytes[pos])) cannot start a value", pos, 1)
+            return nil
+        }
+    }
+
+    mutating func readObject(parent: Int, depth: Int, containers: Int) -> Int {
+        let index = append(.object, parent: parent, depth: depth)
+        pos += 1
+        var seen: [String: Int] = [:]
+        skipWhitespace()
+        if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
+            pos += 1
+            finish(index)
+            return index
+        }
+        while true {
+            skipWhitespace()
+            guard pos < bytes.count else {
+                report(.unexpectedEnd, "object opened at \(nodes[index].start) is not closed", pos, 0)
+                break
+            }
+            guard bytes[pos] == UInt8(ascii: "\"") else {
+                report(.expectedKey, "expected a quoted key, found \(describe(bytes[pos]))", pos, 1)
+                skipJunk()
+                if closeOrContinue(closer: UInt8(ascii: "}")) { break } else { continue }
+            }
+            let member = append(.member, parent: index, depth: depth + 1)
+            nodes[member].keyStart = pos
+            let key = readString(node: member)
+            nodes[member].text = key
+            nodes[member].keyEnd = pos
+            if let earlier = seen[strings[key]] {
+                report(.duplicateKey, "key \"\(strings[key])\" already appears at offset \(nodes[earlier].keyStart); readers disagree on which one counts",
+                       nodes[member].keyStart, pos - nodes[member].keyStart, node: member)
+            }
+            seen[strings[key]] = member
+            skipWhitespace()
+            if pos < bytes.count, bytes[pos] == UInt8(ascii: ":") {
+                pos += 1
+            } else {
+                report(.expectedColon, "expected ':' after the key", pos, pos < bytes.count ? 1 : 0)
+            }
+            skipWhitespace()
+            if readValue(parent: member, depth: depth + 2, containers: containers) == nil { skipJunk() }
+            finish(member)
+            if member + 1 < nodes.count { nodes[member].end = nodes[member + 1].end }
+            skipWhitespace()
+            if afterElement(closer: UInt8(ascii: "}")) { break }
+        }
+        finish(index)
+        return index
+    }
+
+    mutating func readArray(parent: Int, depth: Int, containers: Int) -> Int {
+        let index = append(.array, parent: parent, depth: depth)
+        pos += 1
+        skipWhitespace()
+        if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
+            pos += 1
+            finish(index)
+            return index
+        }
+        while true {
+            skipWhitespace()
+            guard pos < bytes.count else {
+                report(.unexpectedEnd, "array opened at \(nodes[index].start) is not closed", pos, 0)
+                break
+            }
+            if readValue(parent: index, depth: depth + 1, containers: containers) == nil { skipJunk() }
+            skipWhitespace()
+            if afterElement(closer: UInt8(ascii: "]")) { break }
+        }
+        finish(index)
+        return index
+    }
+
+    /// After a member or element: a comma (continue), the closer (done), or a defect. True when done.
+    mutating func afterElement(closer: UInt8) -> Bool {
+        guard pos < bytes.count else {
+            report(.unexpectedEnd, "the input ends inside \(closer == UInt8(ascii: "}") ? "an object" : "an array")", pos, 0)
+            return true
+        }
+        if bytes[pos] == UInt8(ascii: ",") {
+            let comma = pos
+            pos += 1
+            skipWhitespace()
+            if pos < bytes.count, bytes[pos] == closer {
+                report(.trailingComma, "comma before the closing bracket", comma, 1)
+                pos += 1
+                return true
+            }
+            return false
+        }
+        if closeOrContinue(closer: closer) { return true }
+        return false
+    }
+
+    /// At a closer (expected or mismatched) consume it and say done; at anything else report a
+    /// missing comma and, unless a new element starts here, skip to the next delimiter.
+    mutating func closeOrContinue(closer: UInt8) -> Bool {
+        guard pos < bytes.count else { return true }
+        let c = bytes[pos]
+        if c == closer {
+            pos += 1
+            return true
+        }
+        if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
+            report(.mismatchedBracket, "'\(Character(Unicode.Scalar(c)))' where '\(Character(Unicode.Scalar(closer)))' was expected", pos, 1)
+            pos += 1
+            return true
+        }
+        if c == UInt8(ascii: ",") {
+            pos += 1
+            return false
+        }
+        report(.expectedComma, "expected ',' or '\(Character(Unicode.Scalar(closer)))', found \(describe(c))", pos, 1)
+        if !startsValue(c) { skipJunk() }
+        if pos < bytes.count, bytes[pos] == UInt8(ascii: ",") { pos += 1 }
+        return false
+    }
+
+    mutating func readNumber(parent: Int, depth: Int) -> Int {
+        let index = append(.number, parent: parent, depth: depth)
+        let start = pos
+        while pos < bytes.count, isNumberByte(bytes[pos]) { pos += 1 }
+        finish(index)
+        if let number = JSONNumberReader.read(bytes[start..<pos]) {
+            if !number.isExactInDouble {
+                report(.numberBeyond53Bits, "\(number.text) is beyond ±2^53: most JSON readers cannot hold it exactly (Apple sends ids as strings)", start, pos - start, node: index)
+            }
+        } else {
+            report(.invalidNumber, "malformed number", start, pos - start, node: index)
+        }
+        return index
+    }
+
+    mutating func readLiteral(parent: Int, depth: Int) -> Int? {
+        let start = pos
+        while pos < bytes.count, isWordByte(bytes[pos]) { pos += 1 }
+        let word = String(decoding: bytes[start..<pos], as: UTF8.self)
+        let kind: JSONKind? = switch word {
+        case "true": .true
+        case "false": .false
+        case "null": .null
+        default: nil
+        }
+        guard let kind else {
+            report(.invalidLiteral, "\"\(word.prefix(40))\" is not true, false or null (strings need quotes)", start, pos - start)
+            return nil
+        }
+        let index = append(kind, parent: parent, depth: depth)
+        nodes[index].start = start
+        finish(index)
+        return index
+    }
+
+    /// A container beyond the depth limit: one childless node spanning it, found without recursion.
+    mutating func readTooDeep(parent: Int, depth: Int) -> Int {
+        let kind: JSONKind = bytes[pos] == UInt8(ascii: "{") ? .object : .array
+        let index = append(kind, parent: parent, depth: depth)
+        var open = 0
+        repeat {
+            let c = bytes[pos]
+            if c == UInt8(ascii: "\"") {
+                readStringQuietly()
+                continue
+            }
+            if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") { open += 1 }
+            if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") { open -= 1 }
+            pos += 1
+        } while open > 0 && pos < bytes.count
+        finish(index)
+        report(.nestingTooDeep, "more than \(JSONParser.maximumDepth) nested objects/arrays; this one is not read", nodes[index].start, pos - nodes[index].start, node: index)
+        return index
+    }
+
+    // MARK: helpers
+
+    /// Reads the string at `pos` (a quote) of `node`; returns its index in `strings`.
+    mutating func readString(node: Int) -> Int {
+        var scanner = JSONStringScanner(bytes: bytes, start: pos)
+        let result = scanner.scan()
+        diagnostics += result.diagnostics.map { var d = $0; d.node = node; return d }
+        pos = result.end
+        strings.append(String(decoding: result.value, as: UTF8.self))
+        return strings.count - 1
+    }
+
+    /// Skips a defect up to the next `,` `}` `]` at this level (strings and nested brackets skipped whole).
+    mutating func skipJunk() {
+        var open = 0
+        while pos < bytes.count {
+            let c = bytes[pos]
+            if c == UInt8(ascii: "\"") {
+                readStringQuietly()
+                continue
+            }
+            if open == 0 && (c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]")) { return }
+            if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") { open += 1 }
+            if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") { open -= 1 }
+            pos += 1
+        }
+    }
+
+    mutating func readStringQuietly() {
+        var scanner = JSONStringScanner(bytes: bytes, start: pos)
+        pos = scanner.scan().end
+    }
+
+    mutating func append(_ kind: JSONKind, parent: Int, depth: Int) -> Int {
+        nodes.append(JSONNode(kind: kind, start: pos, end: pos, keyStart: pos, keyEnd: pos, parent: parent,
+                              subtreeEnd: nodes.count + 1, depth: depth, text: -1))
+        return nodes.count - 1
+    }
+
+    mutating func finish(_ index: Int) {
+        nodes[index].end = pos
+        nodes[index].subtreeEnd = nodes.count
+    }
+
+    mutating func skipWhitespace() {
+        while pos < bytes.count {
+            switch bytes[pos] {
+            case 0x20, 0x09, 0x0A, 0x0D: pos += 1
+            default: return
+            }
+        }
+    }
+
+    /// `node` indexes `JSONTree.nodes` (the node the problem concerns), as in ASN1Lenient.
+    mutating func report(_ code: JSONCode, _ message: String, _ offset: Int, _ length: Int, node: Int? = nil) {
+        diagnostics.append(Diagnostic(severity: code.severity, code: code.rawValue, message: message,
+                                      offset: offset, length: length, node: node))
+    }
+
+    /// A byte that can begin a value: after a missing comma, read on from it instead of skipping.
+    func startsValue(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: "\"") || c == UInt8(ascii: "{") || c == UInt8(ascii: "[") || c == UInt8(ascii: "-")
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) || isWordByte(c)
+    }
+
+    func isNumberByte(_ c: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
+            || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
+    }
+
+    func isWordByte(_ c: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) || c == UInt8(ascii: "_")
+    }
+
+    func describe(_ c: UInt8) -> String {
+        (0x21...0x7E).contains(c) ? "'\(Character(Unicode.Scalar(c)))'" : "byte 0x\(hex(c))"
+    }
+}

@@ -1,0 +1,171 @@
+import JSONLenient
+
+/// What kind of StoreKit 2 token a JWS is (from its payload's fields).
+public enum StoreKitTokenKind: Sendable, Equatable {
+    case transaction, renewalInfo, appTransaction
+    case notification(type: String?, subtype: String?)
+    case unknown
+
+    public var label: String {
+        switch self {
+        case .transaction: "StoreKit 2 transaction"
+        case .renewalInfo: "StoreKit 2 renewal info"
+        case .appTransaction: "StoreKit 2 app transaction"
+        case .notification(let type, let subtype):
+            "App Store Server Notification V2 (\([type, subtype].compactMap { $0 }.joined(separator: " / ")))"
+        case .unknown: "StoreKit 2 JWS of an unrecognised kind"
+        }
+    }
+
+    init(_ payload: StoreKitPayload) {
+        switch payload.kind {
+        case .transaction: self = .transaction
+        case .renewalInfo: self = .renewalInfo
+        case .appTransaction: self = .appTransaction
+        case .notification: self = .notification(type: payload.notificationType, subtype: payload.subtype)
+        case .unknown: self = .unknown
+        }
+    }
+}
+
+/// A JWS found inside a JSON body, with the byte range of its characters in the body.
+public struct EmbeddedToken: Sendable, Equatable {
+    /// "signedPayload", "signedTransactions[2]", "data[0].lastTransactions[1].signedRenewalInfo".
+    public var path: String
+    /// The string's content (quotes excluded) in the input; feed it to `JWSDocument.decode`.
+    public var range: Range<Int>
+    public var kind: StoreKitTokenKind
+}
+
+/// What a pasted input is, as far as StoreKit goes.
+public enum StoreKitInputKind: Sendable, Equatable {
+    /// A compact JWS on its own.
+    case token(StoreKitTokenKind)
+    /// A JSON body carrying tokens: a notification body `{"signedPayload": …}`, a transaction
+    /// history `{"signedTransactions": [...]}`, subscription statuses, or single `signed…` fields.
+    case body(description: String, tokens: [EmbeddedToken])
+    /// An iOS 6 style transaction receipt: an old-style plist with "signature" and "purchase-info".
+    case legacyTransactionReceipt
+    /// Not StoreKit 2 (the caller goes on with its other readers).
+    case notStoreKit(reason: String)
+
+    /// One line for every command's header.
+    public var summary: String {
+        switch self {
+        case .token(let kind): kind.label
+        case .body(let description, _): description
+        case .legacyTransactionReceipt:
+            "iOS 6 style transaction receipt (SKPaymentTransaction.transactionReceipt, deprecated since iOS 7): "
+                + "use the app receipt, or StoreKit 2's Transaction.jwsRepresentation / the App Store Server API instead"
+        case .notStoreKit(let reason): "not StoreKit 2: \(reason)"
+        }
+    }
+}
+
+public enum StoreKitInput {
+    /// Keys of JSON bodies whose string values (or arrays of strings) are JWS.
+    static let tokenKeys: Set<String> = ["signedPayload", "signedTransactionInfo", "signedRenewalInfo",
+                                         "signedTransactions", "signedAppTransactionInfo", "signedTransaction"]
+
+    /// Classifies decoded input bytes (text with or without surrounding whitespace).
+    public static func classify(_ bytes: [UInt8]) -> StoreKitInputKind {
+        let trimmed = trimmedRange(bytes)
+        guard !trimmed.isEmpty else { return .notStoreKit(reason: "the input is empty") }
+        let text = bytes[trimmed]
+        if isCompactJWS(text) {
+            return .token(StoreKitTokenKind(JWSDocument.decode(text: Array(text)).payload))
+        }
+        if isLegacyPlist(text) { return .legacyTransactionReceipt }
+        // "ew" is base64 for "{" and a space or line break: only then is a base64 plist worth decoding.
+        if text.starts(with: Array("ew".utf8)), let decoded = standardBase64(text), isLegacyPlist(decoded[...]) {
+            return .legacyTransactionReceipt
+        }
+        if text.first == UInt8(ascii: "{") || text.first == UInt8(ascii: "[") {
+            return classifyJSON(bytes)
+        }
+        return .notStoreKit(reason: "neither a compact JWS nor JSON carrying one")
+    }
+
+    static func classifyJSON(_ bytes: [UInt8]) -> StoreKitInputKind {
+        let tree = JSONParser.parse(bytes)
+        guard let root = tree.root else { return .notStoreKit(reason: "JSON without a value") }
+        var tokens: [EmbeddedToken] = []
+        collect(tree, root, path: "", inTokenKey: false, into: &tokens)
+        guard !tokens.isEmpty else { return .notStoreKit(reason: "JSON without signedPayload, signedTransactions or other signed… fields") }
+        return .body(description: describe(tree, tokens), tokens: tokens)
+    }
+
+    static func collect(_ tree: JSONTree, _ node: Int, path: String, inTokenKey: Bool, into tokens: inout [EmbeddedToken]) {
+        switch tree[node].kind {
+        case .object:
+            for member in tree.members(of: node) {
+                guard let key = tree.key(ofMember: member), let value = tree.value(ofMember: member) else { continue }
+                collect(tree, value, path: path.isEmpty ? key : path + "." + key, inTokenKey: tokenKeys.contains(key), into: &tokens)
+            }
+        case .array:
+            for (i, element) in tree.children(of: node).enumerated() {
+                collect(tree, element, path: "\(path)[\(i)]", inTokenKey: inTokenKey, into: &tokens)
+            }
+        case .string where inTokenKey:
+            let n = tree[node]
+            let range = (n.start + 1)..<max(n.start + 1, n.end - 1)
+            let token = JWSDocument.decode(text: Array(tree.bytes[range]), textOffset: range.lowerBound)
+            tokens.append(EmbeddedToken(path: path, range: range, kind: StoreKitTokenKind(token.payload)))
+        default:
+            break
+        }
+    }
+
+    static func describe(_ tree: JSONTree, _ tokens: [EmbeddedToken]) -> String {
+        let history = tokens.filter { $0.path.hasPrefix("signedTransactions[") }.count
+        if tree.lookup(["signedTransactions"]) != nil {
+            return "App Store Server API transaction history (\(history) transaction\(history == 1 ? "" : "s"))"
+        }
+        if tokens.contains(where: { $0.path.contains("lastTransactions[") }) {
+            return "App Store Server API subscription statuses (\(tokens.count) signed tokens)"
+        }
+        if let notification = tokens.first(where: { $0.path == "signedPayload" }) {
+            return "notification body: " + notification.kind.label
+        }
+        if tokens.count == 1 { return "JSON carrying one \(tokens[0].kind.label) at \(tokens[0].path)" }
+        return "JSON carrying \(tokens.count) StoreKit 2 tokens"
+    }
+
+    /// Base64url characters (and stray padding or standard-alphabet characters, which decoding then
+    /// pins as diagnostics) in three dot-separated runs: a broken token is still read as a token.
+    static func isCompactJWS(_ text: ArraySlice<UInt8>) -> Bool {
+        var dots = 0
+        for c in text {
+            if c == UInt8(ascii: ".") { dots += 1; continue }
+            if Base64Decoder.sextet(c, .url) == nil && Base64Decoder.sextet(c, .standard) == nil && c != UInt8(ascii: "=") {
+                return false
+            }
+        }
+        return dots == 2
+    }
+
+    static func isLegacyPlist(_ text: ArraySlice<UInt8>) -> Bool {
+        guard text.first == UInt8(ascii: "{") else { return false }
+        let string = String(decoding: text.prefix(4096), as: UTF8.self)
+        return string.contains("\"purchase-info\"") && string.contains("\"signature\"")
+    }
+
+    static func standardBase64(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+        let compact = text.filter { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        guard compact.allSatisfy({ Base64Decoder.sextet($0, .standard) != nil || $0 == UInt8(ascii: "=") }) else { return nil }
+        let result = Base64Decoder.decode(compact[...], alphabet: .standard)
+        return result.diagnostics.isEmpty ? result.bytes : nil
+    }
+
+    static func trimmedRange(_ bytes: [UInt8]) -> Range<Int> {
+        var start = 0, end = bytes.count
+        while start < end, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        while end > start, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
+        return start..<end
+    }
+}
+
+extension StoreKitTokenKind {
+    /// The kind of a decoded document.
+    public init(kindOf document: JWSDocument) { self.init(document.payload) }
+}

@@ -1,0 +1,90 @@
+import ASN1Lenient
+
+/// Base64 with exact positions: JWS segments are base64url without padding, `x5c` entries are
+/// standard base64 with optional padding. Every character position is kept: a bad character is
+/// reported at its offset and decodes as zero bits, so `Base64Map` stays exact for the rest.
+enum Base64Decoder {
+    enum Alphabet {
+        case url, standard
+    }
+
+    struct Result {
+        var bytes: [UInt8]
+        /// Offsets are positions in `text` (the caller shifts them into its layer).
+        var diagnostics: [Diagnostic]
+    }
+
+    static func decode(_ text: ArraySlice<UInt8>, alphabet: Alphabet) -> Result {
+        var diagnostics: [Diagnostic] = []
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        var paddingStart: Int?
+        for offset in text.indices {
+            let c = text[offset]
+            if c == UInt8(ascii: "=") {
+                if paddingStart == nil { paddingStart = offset }
+                continue
+            }
+            var value = sextet(c, alphabet)
+            if value == nil || paddingStart != nil {
+                diagnostics.append(JWSCode.base64InvalidCharacter.diagnostic(
+                    invalidMessage(c, alphabet, afterPadding: paddingStart != nil), offset..<offset + 1))
+                value = 0
+            }
+            accumulator = (accumulator << 6) | UInt32(value!)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                bytes.append(UInt8((accumulator >> UInt32(bits)) & 0xFF))
+            }
+        }
+        let dataEnd = paddingStart ?? text.endIndex
+        let dataCount = dataEnd - text.startIndex
+        if let paddingStart {
+            if alphabet == .url {
+                diagnostics.append(JWSCode.base64Padding.diagnostic(
+                    "JWS segments are base64url without '=' padding (RFC 7515 §2)", paddingStart..<text.endIndex))
+            } else if (dataCount + (text.endIndex - paddingStart)) % 4 != 0 {
+                diagnostics.append(JWSCode.base64Padding.diagnostic(
+                    "padding does not complete a 4-character group", paddingStart..<text.endIndex))
+            }
+        }
+        if dataCount % 4 == 1 {
+            diagnostics.append(JWSCode.base64Truncated.diagnostic(
+                "one character left over: 6 bits cannot make a byte", (dataEnd - 1)..<dataEnd))
+        } else if bits > 0, accumulator & ((1 << UInt32(bits)) - 1) != 0 {
+            diagnostics.append(JWSCode.base64NonCanonical.diagnostic(
+                "the last character carries nonzero unused bits (another encoder would write it differently)",
+                (dataEnd - 1)..<dataEnd))
+        }
+        return Result(bytes: bytes, diagnostics: diagnostics)
+    }
+
+    static func sextet(_ c: UInt8, _ alphabet: Alphabet) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): c - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): c - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-") where alphabet == .url: 62
+        case UInt8(ascii: "_") where alphabet == .url: 63
+        case UInt8(ascii: "+") where alphabet == .standard: 62
+        case UInt8(ascii: "/") where alphabet == .standard: 63
+        default: nil
+        }
+    }
+
+    static func invalidMessage(_ c: UInt8, _ alphabet: Alphabet, afterPadding: Bool) -> String {
+        let shown = (0x21...0x7E).contains(c) ? "'\(Character(Unicode.Scalar(c)))'" : "byte \(c)"
+        if afterPadding { return "\(shown) after '=' padding" }
+        switch (alphabet, c) {
+        case (.url, UInt8(ascii: "+")), (.url, UInt8(ascii: "/")):
+            return "\(shown) is standard base64; base64url uses '-' and '_'"
+        case (.standard, UInt8(ascii: "-")), (.standard, UInt8(ascii: "_")):
+            return "\(shown) is base64url; x5c holds standard base64 ('+' and '/')"
+        default:
+            return "\(shown) is not a \(alphabet == .url ? "base64url" : "base64") character"
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import ASN1Lenient
+import JSONLenient
+
+extension JWSDocument {
+    /// Nested tokens are decoded this many levels deep (a notification nests one level).
+    public static let maximumNesting = 2
+
+    /// Decodes a compact JWS. `text` is the token's characters only (trailing whitespace is
+    /// ignored); `textOffset` is where they start in the enclosing layer. Never fails: a broken token
+    /// yields the segments and fields that could be read, with diagnostics.
+    public static func decode(text: [UInt8], textOffset: Int = 0) -> JWSDocument {
+        decode(text: text, textOffset: textOffset, nesting: 0)
+    }
+
+    static func decode(text: [UInt8], textOffset: Int, nesting: Int) -> JWSDocument {
+        var document = JWSDocument(text: text, textOffset: textOffset, segments: [], headerJSON: nil, payloadJSON: nil,
+                                   header: JOSEHeader(), payload: StoreKitPayload(), signature: nil, nested: [], diagnostics: [])
+        document.split()
+        if let header = document.segment(.header) { document.readHeader(header.bytes) }
+        if let payload = document.segment(.payload) { document.readPayload(payload.bytes, nesting: nesting) }
+        document.readSignature()
+        return document
+    }
+
+    mutating func report(_ layer: JWSLayer, _ code: JWSCode, _ message: String, _ range: Range<Int>) {
+        diagnostics.append(JWSDiagnostic(layer, code.diagnostic(message, range)))
+    }
+
+    /// Splits at the dots and base64url-decodes each part into its own layer.
+    mutating func split() {
+        var end = text.count
+        while end > 0, [0x20, 0x09, 0x0A, 0x0D].contains(text[end - 1]) { end -= 1 }
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for i in 0..<end where text[i] == UInt8(ascii: ".") {
+            ranges.append(start..<i)
+            start = i + 1
+        }
+        ranges.append(start..<end)
+        if ranges.count != 3 {
+            let hint = ranges.count == 5 ? " (five parts is JWE, an encrypted token, which StoreKit does not use)" : ""
+            report(.token, .segmentCount, "a compact JWS has 3 dot-separated parts, this has \(ranges.count)\(hint)", 0..<end)
+        }
+        for (position, range) in ranges.prefix(3).enumerated() {
+            let role = JWSSegment.Role.allCases[position]
+            if range.isEmpty {
+                report(.token, .emptySegment, "the \(role.rawValue) segment is empty", range)
+            }
+            let result = Base64Decoder.decode(text[range], alphabet: .url)
+            diagnostics += result.diagnostics.map { JWSDiagnostic(.token, $0) }
+            segments.append(JWSSegment(role: role, characterRange: range, bytes: result.bytes,
+                                       map: Base64Map(textStart: range.lowerBound)))
+        }
+    }
+
+    mutating func readHeader(_ bytes: [UInt8]) {
+        let tree = JSONParser.parse(bytes)
+        headerJSON = tree
+        diagnostics += tree.diagnostics.map { JWSDiagnostic(.header, $0) }
+        guard let root = tree.root, tree[root].kind == .object else {
+            report(.header, .headerNotObject, "the JOSE header must be a JSON object", 0..<bytes.count)
+            return
+        }
+        header.typ = tree.value("typ", in: root).flatMap(tree.string(at:))
+        header.kid = tree.value("kid", in: root).flatMap(tree.string(at:))
+        if let alg = tree.value("alg", in: root) {
+            header.algNode = JSONNodeIndex(alg)
+            header.alg = tree.string(at: alg)
+            switch header.alg {
+            case "ES256": break
+            case "none"?, "None"?, "NONE"?:
+                report(.header, .algNone, "alg \"none\" means unsigned: never accept it", tree[alg].range)
+            default:
+                report(.header, .algUnsupported, "alg \(tree.text(of: alg)) is not ES256, the only algorithm Apple signs StoreKit tokens with", tree[alg].range)
+            }
+        } else {
+            report(.header, .algMissing, "the header has no alg", tree[root].range)
+        }
+        guard let x5c = tree.value("x5c", in: root), tree[x5c].kind == .array else {
+            report(.header, .x5cMissing, "the header has no x5c certificate array", tree[root].range)
+            return
+        }
+        for (position, entry) in tree.children(of: x5c).enumerated() {
+            guard let base64 = tree.string(at: entry) else {
+                report(.header, .x5cEntryNotString, "x5c[\(position)] is not a string", tree[entry].range)
+                continue
+            }
+            let characters = Array(base64.utf8)
+            let offsets = tree.sourceOffsets(ofString: entry)
+            let result = Base64Decoder.decode(characters[...], alphabet: .standard)
+            for diagnostic in result.diagnostics {
+                var moved = diagnostic
+                let first = offsets.indices.contains(diagnostic.offset) ? offsets[diagnostic.offset] : tree[entry].start
+                moved.offset = first
+                diagnostics.append(JWSDiagnostic(.header, moved))
+            }
+            let der = result.bytes
+            let parsed = ASN1Parser.parse(der)
+            diagnostics += parsed.diagnostics.map { JWSDiagnostic(.certificate(position), $0) }
+            header.certificates.append(X5CCertificate(position: position, node: JSONNodeIndex(entry), base64: characters,
+                                                      headerOffsets: offsets, map: Base64Map(textStart: 0), der: der, tree: parsed))
+        }
+    }
+
+    mutating func readPayload(_ bytes: [UInt8], nesting: Int) {
+        let tree = JSONParser.parse(bytes)
+        payloadJSON = tree
+        diagnostics += tree.diagnostics.map { JWSDiagnostic(.payload, $0) }
+        guard let root = tree.root, tree[root].kind == .object else {
+            report(.payload, .payloadNotObject, "the payload must be a JSON object", 0..<bytes.count)
+            return
+        }
+        let kind = SchemaDecoder.kind(of: tree)
+        var schema = SchemaDecoder(tree: tree)
+        schema.decode(kind: kind)
+        diagnostics += schema.diagnostics.map { JWSDiagnostic(.payload, $0) }
+        payload = StoreKitPayload(kind: kind, fields: schema.fields)
+        for position in payload.fields.indices {
+            guard case .nestedToken(let token)? = Optional(payload.fields[position].value) else { continue }
+            let (path, node, _) = schema.tokens[token]
+            guard nesting + 1 < Self.maximumNesting else {
+                report(.payload, .nestedTooDeep, "\(path) is a token inside a nested token: not decoded", tree[node].range)
+                payload.fields[position].value = .string(tree.string(at: node) ?? "")
+                continue
+            }
+            let content = (tree[node].start + 1)..<max(tree[node].start + 1, tree[node].end - 1)
+            let child = JWSDocument.decode(text: Array(bytes[content]), textOffset: content.lowerBound, nesting: nesting + 1)
+            payload.fields[position].value = .nestedToken(index: nested.count)
+            nested.append(NestedToken(path: path, node: JSONNodeIndex(node), document: child))
+        }
+    }
+
+    mutating func readSignature() {
+        guard let segment = segment(.signature) else { return }
+        let bytes = segment.bytes
+        if bytes.count == 64 {
+            signature = ECDSASignature(raw: bytes)
+        } else if header.alg == "ES256" || header.alg == nil {
+            var message = "an ES256 signature is 64 bytes (r‖s), this one is \(bytes.count)"
+            if let der = ECDSASignature(der: bytes) {
+                signature = der
+                message += ": it is DER ECDSA-Sig-Value, the X.509/CMS encoding; JWS requires raw r‖s"
+                report(.signature, .signatureIsDER, message, 0..<bytes.count)
+            } else {
+                report(.signature, .signatureLength, message, 0..<bytes.count)
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import ASN1Lenient
+import JSONLenient
+
+/// Decodes a payload's JSON by its schema: every member becomes a `StoreKitField` tied to its
+/// nodes; values of the wrong type and unknown enumeration values are diagnostics on the value.
+struct SchemaDecoder {
+    let tree: JSONTree
+    var fields: [StoreKitField] = []
+    var diagnostics: [Diagnostic] = []
+    /// String nodes holding nested tokens, with their paths and expected kinds.
+    var tokens: [(path: String, node: Int, kind: StoreKitPayloadKind)] = []
+
+    init(tree: JSONTree) { self.tree = tree }
+
+    static func kind(of tree: JSONTree) -> StoreKitPayloadKind {
+        guard let root = tree.root, tree[root].kind == .object else { return .unknown }
+        let keys = Set(tree.members(of: root).compactMap { tree.key(ofMember: $0) })
+        if keys.contains("notificationType") { return .notification }
+        if keys.contains("receiptType") || keys.contains("originalApplicationVersion") { return .appTransaction }
+        if keys.contains("transactionId") { return .transaction }
+        if keys.contains("autoRenewStatus") || keys.contains("autoRenewProductId") { return .renewalInfo }
+        return .unknown
+    }
+
+    mutating func decode(kind: StoreKitPayloadKind) {
+        guard let root = tree.root, tree[root].kind == .object else { return }
+        decodeObject(root, specs: StoreKitSchema.fields(of: kind), prefix: "")
+    }
+
+    mutating func decodeObject(_ object: Int, specs: [StoreKitFieldSpec], prefix: String) {
+        for member in tree.members(of: object) {
+            guard let key = tree.key(ofMember: member) else { continue }
+            let path = prefix + key
+            let spec = specs.first { $0.name == key }
+            let valueNode = tree.value(ofMember: member)
+            let position = fields.count
+            fields.append(StoreKitField(path: path, member: JSONNodeIndex(member), valueNode: valueNode.map(JSONNodeIndex.init),
+                                        spec: spec, value: .null))
+            guard let valueNode else { fields[position].value = .invalid("missing"); continue }
+            fields[position].value = decodeValue(valueNode, spec: spec, path: path, object: object)
+        }
+    }
+
+    mutating func decodeValue(_ node: Int, spec: StoreKitFieldSpec?, path: String, object: Int) -> StoreKitValue {
+        guard let spec else { return plainValue(node) }
+        let n = tree[node]
+        switch spec.type {
+        case .string, .identifier:
+            if let s = tree.string(at: node) { return .string(s) }
+        case .integer:
+            if let i = tree.number(at: node)?.integer { return .integer(i) }
+        case .bool:
+            if let b = tree.bool(at: node) { return .bool(b) }
+        case .date:
+            if let d = tree.number(at: node)?.double { return .date(milliseconds: d, iso: ISODate.string(milliseconds: d)) }
+        case .enumeration(let enumeration):
+            let raw: String? = enumeration.numeric ? tree.number(at: node).map(\.text) : tree.string(at: node)
+            if let raw {
+                let meaning = enumeration.meaning(of: raw)
+                if meaning == nil {
+                    report(.fieldUnknownValue, "\(path) = \(raw) is not a known \(enumeration.name) value", n.range, node: node)
+                }
+                return .enumerated(raw: raw, meaning: meaning)
+            }
+        case .price:
+            if let i = tree.number(at: node)?.integer {
+                let currency = tree.value("currency", in: object).flatMap(tree.string(at:))
+                return .price(milliunits: i, currency: currency)
+            }
+        case .token(let kind):
+            if tree.string(at: node) != nil {
+                tokens.append((path, node, kind))
+                return .nestedToken(index: tokens.count - 1)
+            }
+        case .object(let schema):
+            if n.kind == .object {
+                decodeObject(node, specs: schema.fields, prefix: path + ".")
+                return .object
+            }
+        case .stringArray:
+            if n.kind == .array { return .array(count: tree.children(of: node).count) }
+        }
+        report(.fieldWrongType, "\(path) should be \(describe(spec.type)), found \(n.kind.name)", n.range, node: node)
+        return .invalid(tree.text(of: node))
+    }
+
+    /// A field the schema does not know: kept with its plain JSON value.
+    mutating func plainValue(_ node: Int) -> StoreKitValue {
+        switch tree[node].kind {
+        case .string: .string(tree.string(at: node) ?? "")
+        case .number:
+            if let number = tree.number(at: node) { number.integer.map(StoreKitValue.integer) ?? .number(number.double) } else { .invalid(tree.text(of: node)) }
+        case .true: .bool(true)
+        case .false: .bool(false)
+        case .null: .null
+        case .array: .array(count: tree.children(of: node).count)
+        case .object, .member: .object
+        }
+    }
+
+    func describe(_ type: StoreKitValueType) -> String {
+        switch type {
+        case .string: "a string"
+        case .identifier: "an id in a string"
+        case .integer: "an integer"
+        case .bool: "true or false"
+        case .date: "a number of milliseconds since 1970"
+        case .enumeration(let e): e.numeric ? "a number (\(e.name))" : "a string (\(e.name))"
+        case .price: "an integer number of milliunits"
+        case .token: "a compact JWS in a string"
+        case .object: "an object"
+        case .stringArray: "an array of strings"
+        }
+    }
+
+    mutating func report(_ code: JWSCode, _ message: String, _ range: Range<Int>, node: Int) {
+        var diagnostic = code.diagnostic(message, range)
+        diagnostic.node = node
+        diagnostics.append(diagnostic)
+    }
+}
+
+/// ISO 8601 UTC text for milliseconds since 1970, without Foundation (days → civil date, after
+/// Howard Hinnant's algorithm). Fractional milliseconds (Xcode writes them) are truncated.
+public enum ISODate {
+    public static func string(milliseconds: Double) -> String {
+        guard milliseconds.isFinite, abs(milliseconds) < 1e16 else { return "out of range" }
+        let totalMs = Int64(milliseconds.rounded(.down))
+        let ms = Int(((totalMs % 1000) + 1000) % 1000)
+        let seconds = (totalMs - Int64(ms)) / 1000
+        var days = seconds / 86_400
+        var secondOfDay = seconds % 86_400
+        if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
+            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(Int64(ms), 3))Z"
+    }
+}

@@ -1,0 +1,60 @@
+import ASN1Lenient
+
+/// The stable diagnostic codes of JWS decoding (kebab-case, `jws-` prefix).
+public enum JWSCode: String, Sendable, CaseIterable {
+    case segmentCount = "jws-segment-count"
+    case emptySegment = "jws-empty-segment"
+    case base64InvalidCharacter = "jws-base64-invalid-character"
+    case base64Padding = "jws-base64-padding"
+    case base64Truncated = "jws-base64-truncated"
+    case base64NonCanonical = "jws-base64-non-canonical"
+    case headerNotObject = "jws-header-not-object"
+    case payloadNotObject = "jws-payload-not-object"
+    case algMissing = "jws-alg-missing"
+    case algNone = "jws-alg-none"
+    case algUnsupported = "jws-alg-unsupported"
+    case x5cMissing = "jws-x5c-missing"
+    case x5cEntryNotString = "jws-x5c-entry-not-string"
+    case signatureLength = "jws-signature-length"
+    case signatureIsDER = "jws-signature-is-der"
+    case fieldWrongType = "jws-field-wrong-type"
+    case fieldUnknownValue = "jws-field-unknown-value"
+    case nestedTooDeep = "jws-nested-too-deep"
+
+    public var severity: Severity {
+        switch self {
+        case .base64NonCanonical, .fieldUnknownValue: .warning
+        default: .error
+        }
+    }
+
+    func diagnostic(_ message: String, _ range: Range<Int>) -> Diagnostic {
+        Diagnostic(severity: severity, code: rawValue, message: message, offset: range.lowerBound,
+                   length: range.count, node: nil)
+    }
+}
+
+/// Which byte layer of a JWS document a diagnostic's offsets refer to.
+public enum JWSLayer: Sendable, Hashable {
+    /// The token characters (offsets from the token's first character).
+    case token
+    /// The decoded header JSON.
+    case header
+    /// The decoded payload JSON.
+    case payload
+    /// The decoded signature bytes.
+    case signature
+    /// The DER of `x5c[i]`.
+    case certificate(Int)
+}
+
+/// A diagnostic and the layer its range lives in.
+public struct JWSDiagnostic: Sendable, Equatable {
+    public var layer: JWSLayer
+    public var diagnostic: Diagnostic
+
+    public init(_ layer: JWSLayer, _ diagnostic: Diagnostic) {
+        self.layer = layer
+        self.diagnostic = diagnostic
+    }
+}

@@ -1,0 +1,180 @@
+/// What a payload field holds.
+public enum StoreKitValueType: Sendable, Equatable {
+    case string
+    /// An id sent as a string (transactionId, …): ids exceed 2^53, so Apple quotes them.
+    case identifier
+    case integer
+    case bool
+    /// Milliseconds since 1970, a JSON number.
+    case date
+    case enumeration(StoreKitEnumeration)
+    /// Milliunits of the payload's `currency`.
+    case price
+    /// A compact JWS in a string, decoded as its own document.
+    case token(StoreKitPayloadKind)
+    /// An object whose members follow the named schema.
+    case object(StoreKitObjectSchema)
+    case stringArray
+}
+
+/// Names the nested object schemas (an enum, since specs refer to each other).
+public enum StoreKitObjectSchema: String, Sendable, Equatable {
+    case notificationData = "data"
+    case summary
+    case externalPurchaseToken
+
+    public var fields: [StoreKitFieldSpec] {
+        switch self {
+        case .notificationData: StoreKitSchema.notificationData
+        case .summary: StoreKitSchema.summary
+        case .externalPurchaseToken: StoreKitSchema.externalPurchaseToken
+        }
+    }
+}
+
+/// One row of a payload schema.
+public struct StoreKitFieldSpec: Sendable, Equatable {
+    public var name: String
+    public var type: StoreKitValueType
+    /// One sentence for the explanation pane.
+    public var meaning: String
+
+    public init(_ name: String, _ type: StoreKitValueType, _ meaning: String) {
+        self.name = name
+        self.type = type
+        self.meaning = meaning
+    }
+}
+
+/// The App Store Server API payload schemas (Apple's documentation, as of 2025). Unknown fields are
+/// kept and listed by the decoder; Apple adds fields often.
+public enum StoreKitSchema {
+    public static func fields(of kind: StoreKitPayloadKind) -> [StoreKitFieldSpec] {
+        switch kind {
+        case .transaction: transaction
+        case .renewalInfo: renewalInfo
+        case .appTransaction: appTransaction
+        case .notification: notification
+        case .unknown: common
+        }
+    }
+
+    static let common: [StoreKitFieldSpec] = [
+        .init("bundleId", .string, "The app's bundle identifier."),
+        .init("environment", .enumeration(.environment), "Where the token was made: Production, Sandbox or Xcode."),
+        .init("signedDate", .date, "When the App Store signed this token; certificates are judged at this date."),
+        // Xcode StoreKit-testing tokens carry the device binding in transactions and renewals too.
+        .init("deviceVerification", .string, "Base64 SHA-384 of the device id and the nonce."),
+        .init("deviceVerificationNonce", .string, "The UUID mixed into deviceVerification."),
+    ]
+
+    public static let transaction: [StoreKitFieldSpec] = common + [
+        .init("transactionId", .identifier, "This transaction's unique id."),
+        .init("originalTransactionId", .identifier, "The first transaction of this purchase or subscription."),
+        .init("webOrderLineItemId", .identifier, "The subscription purchase event's id across devices."),
+        .init("productId", .string, "The product identifier from App Store Connect."),
+        .init("subscriptionGroupIdentifier", .string, "The subscription group the product belongs to."),
+        .init("purchaseDate", .date, "When the App Store charged the account (or renewed)."),
+        .init("originalPurchaseDate", .date, "When the original transaction was made."),
+        .init("expiresDate", .date, "When the subscription expires or renews."),
+        .init("quantity", .integer, "How many consumables were bought."),
+        .init("type", .enumeration(.type), "The product type."),
+        .init("appAccountToken", .string, "The UUID the app set at purchase to link the customer account."),
+        .init("inAppOwnershipType", .enumeration(.inAppOwnershipType), "Bought by the user or shared by family."),
+        .init("revocationDate", .date, "When the App Store refunded or revoked the transaction."),
+        .init("revocationReason", .enumeration(.revocationReason), "Why it was refunded."),
+        .init("isUpgraded", .bool, "True when the customer upgraded to another subscription."),
+        .init("offerType", .enumeration(.offerType), "The kind of offer applied."),
+        .init("offerIdentifier", .string, "The promotional offer or offer code reference."),
+        .init("offerDiscountType", .enumeration(.offerDiscountType), "How an introductory or other offer discounts."),
+        .init("offerPeriod", .string, "The offer's duration (ISO 8601 duration)."),
+        .init("storefront", .string, "The App Store storefront, an ISO 3166-1 alpha-3 code."),
+        .init("storefrontId", .string, "Apple's storefront identifier."),
+        .init("transactionReason", .enumeration(.transactionReason), "Purchase or renewal."),
+        .init("price", .price, "The price in milliunits of the currency."),
+        .init("currency", .string, "ISO 4217 currency code of the price."),
+        .init("appTransactionId", .identifier, "The app download's id (AppTransaction.appTransactionId)."),
+        .init("revocationType", .string, "Full or prorated refund, or family revocation."),
+        .init("revocationPercentage", .integer, "Refunded share in thousandths of a percent."),
+    ]
+
+    public static let renewalInfo: [StoreKitFieldSpec] = common.filter { $0.name != "bundleId" } + [
+        .init("originalTransactionId", .identifier, "The subscription's first transaction."),
+        .init("productId", .string, "The product the current period is for."),
+        .init("autoRenewProductId", .string, "The product that will renew next."),
+        .init("autoRenewStatus", .enumeration(.autoRenewStatus), "Whether the subscription renews."),
+        .init("expirationIntent", .enumeration(.expirationIntent), "Why the subscription expired."),
+        .init("gracePeriodExpiresDate", .date, "When the billing grace period ends."),
+        .init("isInBillingRetryPeriod", .bool, "Whether the App Store is still trying to bill."),
+        .init("offerIdentifier", .string, "The offer that applies at renewal."),
+        .init("offerType", .enumeration(.offerType), "The kind of offer that applies at renewal."),
+        .init("offerDiscountType", .enumeration(.offerDiscountType), "How the renewal offer discounts."),
+        .init("offerPeriod", .string, "The renewal offer's duration (ISO 8601 duration)."),
+        .init("priceIncreaseStatus", .enumeration(.priceIncreaseStatus), "The customer's answer to a price increase."),
+        .init("recentSubscriptionStartDate", .date, "Start of the latest run of uninterrupted paid periods."),
+        .init("renewalDate", .date, "When the subscription renews next."),
+        .init("renewalPrice", .price, "The renewal price in milliunits of the currency."),
+        .init("currency", .string, "ISO 4217 currency code of the renewal price."),
+        .init("eligibleWinBackOfferIds", .stringArray, "Win-back offers the customer can get."),
+        .init("appAccountToken", .string, "The UUID the app set to link the customer account."),
+        .init("appTransactionId", .identifier, "The app download's id."),
+    ]
+
+    public static let appTransaction: [StoreKitFieldSpec] = [
+        .init("receiptType", .enumeration(.environment), "Where the app was bought (AppTransaction's name for environment)."),
+        .init("bundleId", .string, "The app's bundle identifier."),
+        .init("appAppleId", .integer, "The app's Apple ID (App Store id)."),
+        .init("applicationVersion", .string, "The app version the AppTransaction was made for (CFBundleVersion)."),
+        .init("originalApplicationVersion", .string, "The app version the customer first bought."),
+        .init("versionExternalIdentifier", .integer, "The App Store's id of the app version."),
+        .init("receiptCreationDate", .date, "When the App Store signed the AppTransaction."),
+        .init("originalPurchaseDate", .date, "When the customer first got the app."),
+        .init("requestDate", .date, "When the app asked for it."),
+        .init("preorderDate", .date, "When the customer pre-ordered the app."),
+        .init("deviceVerification", .string, "Base64 SHA-384 of the device id and the nonce."),
+        .init("deviceVerificationNonce", .string, "The UUID mixed into deviceVerification."),
+        .init("appTransactionId", .identifier, "A unique id of this app download for the Apple Account."),
+        .init("originalPlatform", .string, "The platform the customer first bought the app on."),
+        .init("signedDate", .date, "When the App Store signed this token."),
+    ]
+
+    public static let notification: [StoreKitFieldSpec] = [
+        .init("notificationType", .enumeration(.notificationType), "What happened."),
+        .init("subtype", .enumeration(.subtype), "Details of what happened."),
+        .init("notificationUUID", .string, "Unique id of this notification (retries reuse it)."),
+        .init("version", .string, "The notification format version (\"2.0\")."),
+        .init("signedDate", .date, "When the App Store signed the notification."),
+        .init("data", .object(.notificationData), "The app and its signed transaction and renewal info."),
+        .init("summary", .object(.summary), "For a mass renewal extension: what it did."),
+        .init("externalPurchaseToken", .object(.externalPurchaseToken), "For an external purchase notification."),
+    ]
+
+    static let notificationData: [StoreKitFieldSpec] = [
+        .init("appAppleId", .integer, "The app's Apple ID (absent in Sandbox)."),
+        .init("bundleId", .string, "The app's bundle identifier."),
+        .init("bundleVersion", .string, "The app's build version."),
+        .init("environment", .enumeration(.environment), "Production or Sandbox."),
+        .init("signedTransactionInfo", .token(.transaction), "The transaction, signed on its own."),
+        .init("signedRenewalInfo", .token(.renewalInfo), "The subscription renewal info, signed on its own."),
+        .init("status", .enumeration(.status), "The subscription's status."),
+        .init("consumptionRequestReason", .enumeration(.consumptionRequestReason), "Why a refund was requested."),
+    ]
+
+    static let summary: [StoreKitFieldSpec] = [
+        .init("requestIdentifier", .string, "The renewal-extension request's id."),
+        .init("environment", .enumeration(.environment), "Production or Sandbox."),
+        .init("appAppleId", .integer, "The app's Apple ID."),
+        .init("bundleId", .string, "The app's bundle identifier."),
+        .init("productId", .string, "The product extended."),
+        .init("storefrontCountryCodes", .stringArray, "The storefronts included."),
+        .init("succeededCount", .integer, "Subscriptions extended."),
+        .init("failedCount", .integer, "Subscriptions not extended."),
+    ]
+
+    static let externalPurchaseToken: [StoreKitFieldSpec] = [
+        .init("externalPurchaseId", .string, "The external purchase's id."),
+        .init("tokenCreationDate", .date, "When the token was created."),
+        .init("appAppleId", .integer, "The app's Apple ID."),
+        .init("bundleId", .string, "The app's bundle identifier."),
+    ]
+}

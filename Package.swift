@@ -44,6 +44,7 @@ let package = Package(
         .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient", "TestSupport"]),
         .testTarget(name: "ExplorerUITests", dependencies: ["ExplorerUI", "ReceiptKit", "ASN1Lenient", "DocumentModel", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["receipt-explorer", "TestSupport"]),
+        .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "ReceiptKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

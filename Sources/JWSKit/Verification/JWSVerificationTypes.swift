@@ -127,6 +127,13 @@ public struct JWSNestedMismatch: Sendable, Equatable {
     public var field: Field
     public var notification: String
     public var nested: String
+
+    public init(token: String, field: Field, notification: String, nested: String) {
+        self.token = token
+        self.field = field
+        self.notification = notification
+        self.nested = nested
+    }
 }
 
 public enum JWSFailure: Sendable, Equatable {

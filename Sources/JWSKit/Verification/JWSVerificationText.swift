@@ -44,9 +44,9 @@ extension JWSAnchor {
     }
 }
 
-/// The fingerprint the root step pins (the same value ReceiptKit's TrustAnchors lists).
+/// The fingerprint the root step pins: ReceiptKit's TrustAnchors holds the one copy of the value.
 public enum JWSPins {
-    public static let appleRootCAG3 = "63343ABFB89A6A03EBB57E9B3F5FA7BE7C4F5C756F3017B3A8C488C3653E9179"
+    public static let appleRootCAG3 = TrustAnchors.pinned.first { $0.kind == .appleRootCAG3 }?.sha256 ?? ""
 }
 
 extension JWSFailure {

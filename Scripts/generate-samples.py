@@ -6,7 +6,9 @@
     python3 Scripts/generate-samples.py --large N  # write samples/generated/large-N.receipt only
     python3 Scripts/generate-samples.py --new-pki  # throw away the TEST PKI and make a new one
 
-Everything is built from Python's standard library plus the `openssl` command (OpenSSL 3.0):
+Receipts are built from Python's standard library plus the `openssl` command (OpenSSL 3.0); the
+StoreKit 2 JWS samples (samples/jws/) also need the `cryptography` package (44 or later) for
+deterministic RFC 6979 ECDSA signatures:
 
 * The TEST PKI (samples/pki/) is shaped like Apple's: a root, a "WWDR-like" intermediate marked with
   1.2.840.113635.100.6.2.1 and receipt-signing leaves marked with 1.2.840.113635.100.6.11.1. Keys
@@ -15,6 +17,9 @@ Everything is built from Python's standard library plus the `openssl` command (O
   every extension is exactly what the code below says.
 * Receipt payloads are encoded here; `openssl cms -sign -noattr` signs them. Without signed
   attributes there is no signing time, so the same payload and key give the same bytes every run.
+* JWS samples are signed ES256 by the ECDSA half of the TEST PKI (P-384 root and intermediate, P-256
+  leaves). Its keys are committed; its certificates are rebuilt from them every run (deterministic
+  signatures make that reproducible). Each sample's expected verification steps go to manifest.json.
 * Every defect in a malformed sample is placed by this script at an offset it computes and records
   in samples/manifest.json, which tests read instead of hard-coding numbers.
 
@@ -1784,6 +1789,14 @@ def self_check_jws(samples: list[JWSSample], certs: dict[str, bytes]) -> None:
             key.verify(der, f"{head}.{payload}".encode(), ec.ECDSA(hashes.SHA256()))  # raises if wrong
 
 
+def without_root(s: JWSSample) -> dict:
+    """The root step when no root is supplied: TEST roots are never pinned."""
+    if s.steps["root"] == "not-checked":
+        return {"root": "not-checked", "reason": "chain-structure-failed"}
+    reason = "xcode-testing-not-trusted" if s.signer == "ec-xcode" else "root-not-pinned"
+    return {"root": "failed", "reason": reason}
+
+
 def jws_entry(s: JWSSample) -> dict:
     steps = s.steps
     entry = {
@@ -1795,7 +1808,7 @@ def jws_entry(s: JWSSample) -> dict:
         "verification": {"root": s.anchor, "steps": steps,
                          "verdict": "invalid" if s.failing_step else "valid",
                          "failing_step": s.failing_step, "reason": s.reason,
-                         "without_root": "root fails: the chain ends at a TEST root that is not pinned"},
+                         "without_root": without_root(s)},
     }
     entry.update(s.extra)
     return entry

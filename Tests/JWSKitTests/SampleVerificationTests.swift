@@ -149,6 +149,34 @@ struct SampleVerificationTests {
         #expect(problems.first?.notAfter == Date(timeIntervalSince1970: 1_451_606_400))  // 2016-01-01
     }
 
+    @Test("the report's words for a leaf that expired before signedDate, judged today = 2026-01-01")
+    func reportText() throws {
+        let file = "jws/malformed-expired-at-signed-date.jws"
+        let f = Self.facts(file)
+        let root = try Paths.sample("pki/test-ec-root.cer")
+        let options = JWSVerificationOptions(roots: [root], expectedBundleID: f.claims.bundleID,
+                                             now: Date(timeIntervalSince1970: 1_767_225_600))
+        let report = JWSVerifier.verify(try Self.tokens(file)[0].input(signedDate: f.signedDate, claims: f.claims,
+                                                                       options: options))
+        let leaf = "x5c[0] receipt-explorer TEST ECC StoreKit Signing (expired 2016) expired 2016-01-01T00:00:00Z"
+        #expect(report.lines == [
+            "Header algorithm (ES256): passed",
+            "x5c certificate chain: passed",
+            "Trust anchor (root): passed",
+            "Leaf marker extension: passed",
+            "Intermediate marker extension: passed",
+            "Validity at signedDate: failed — at 2024-03-01T12:00:00Z: \(leaf)",
+            "Validity today: failed — at 2026-01-01T00:00:00Z: \(leaf) (for information: the verdict judges the certificates at signedDate)",
+            "ES256 signature: passed",
+            "Bundle identifier: passed",
+            "Environment: not checked — no expected value was given",
+            "App Apple ID: not checked — no expected value was given",
+            "Revocation (OCSP): not checked — asking Apple's OCSP responder needs the network, and this tool works offline; a revoked certificate would pass here",
+            "Anchored at a user-supplied root, not Apple (SHA-256 \(sha256Hex(root)))",
+            "Verdict: invalid (Validity at signedDate)",
+        ])
+    }
+
     @Test("the Xcode-style token is labelled StoreKit Testing and is not Apple-signed even when trusted")
     func xcodeStyle() throws {
         let file = "jws/xcode-transaction.jws"

@@ -77,7 +77,7 @@ struct SignatureConversionVerificationTests {
         }
         #expect(report.firstFailure?.step == .chain)
         #expect(report.status(.revocation)?.summary
-                == "not checked — revocation (OCSP) is not checked: that needs Apple's OCSP responder online, and this tool works offline")
+                == "not checked — asking Apple's OCSP responder needs the network, and this tool works offline; a revoked certificate would pass here")
     }
 
     @Test("two certificates, an unreadable entry, a link whose signature fails", .enabled(if: Paths.samplesAvailable))

@@ -136,7 +136,7 @@ extension JWSSkip {
         case .noSignedDate: return "the payload has no signedDate to judge the certificates at"
         case .nothingNested: return "no nested token carries bundleId or environment"
         case .revocationOffline:
-            return "revocation (OCSP) is not checked: that needs Apple's OCSP responder online, and this tool works offline"
+            return "asking Apple's OCSP responder needs the network, and this tool works offline; a revoked certificate would pass here"
         }
     }
 }
@@ -144,7 +144,12 @@ extension JWSSkip {
 extension JWSVerificationReport {
     /// One line per step: "<title>: <summary>", then the verdict.
     public var lines: [String] {
-        var out = steps.map { "\($0.step.title): \($0.status.summary)" }
+        let deciding = Set(decidingSteps.map(\.step))
+        var out = steps.map { result in
+            let note = result.status.isFailed && !deciding.contains(result.step)
+                ? " (for information: the verdict judges the certificates at signedDate)" : ""
+            return "\(result.step.title): \(result.status.summary)\(note)"
+        }
         if chainKind == .xcodeStoreKitTesting {
             out.append("Signed by Xcode StoreKit Testing — local testing only, not the App Store")
         }

@@ -40,18 +40,19 @@ struct CorpusVerificationTests {
                          appAppleID: (source["appAppleId"] as? NSNumber)?.int64Value)
     }
 
-    static func verify(_ t: SplitToken, roots: [[UInt8]] = [], expect: Bool = true) -> JWSVerificationReport {
+    static func verify(_ t: SplitToken, roots: [[UInt8]] = [], expect: Bool = true,
+                       now: Date = Date()) -> JWSVerificationReport {
         let c = claims(t)
         let options = JWSVerificationOptions(roots: roots, expectedBundleID: expect ? c.bundleID : nil,
                                              expectedEnvironment: expect ? c.environment : nil,
-                                             expectedAppAppleID: expect ? c.appAppleID : nil, now: Date())
+                                             expectedAppAppleID: expect ? c.appAppleID : nil, now: now)
         return JWSVerifier.verify(t.input(signedDate: t.signedDate, claims: c, options: options))
     }
 
     @Test("the hard-coded pin is the SHA-256 of Apple Root CA - G3 (and ReceiptKit's pin)")
     func pinMatchesCertificate() throws {
         let der = try Paths.bytes(Paths.certs.appendingPathComponent("AppleRootCA-G3.cer"))
-        #expect(sha256Hex(der) == JWSPins.appleRootCAG3)
+        #expect(fingerprintHex(der) == JWSPins.appleRootCAG3)
         #expect(TrustAnchors.kind(forSHA256: JWSPins.appleRootCAG3) == .appleRootCAG3)
     }
 
@@ -89,9 +90,12 @@ struct CorpusVerificationTests {
         }
     }
 
-    @Test("manifest facts: which Apple tokens still pass today (leaf notAfter)")
+    @Test("MANIFEST's 'at today's date' facts, judged at a fixed today (2026-01-01) so they cannot go stale")
     func todayFacts() throws {
-        let stillValid = try Self.appleSigned.filter { Self.verify(try Self.token($0)).status(.validityToday) == .passed }
+        let today = Date(timeIntervalSince1970: 1_767_225_600)
+        let stillValid = try Self.appleSigned.filter {
+            Self.verify(try Self.token($0), now: today).status(.validityToday) == .passed
+        }
         #expect(stillValid == [
             "notification-sandbox-com.loki-project.loki-messenger-2025-10-01-DID_RENEW.jws",
             "notification-sandbox-com.loki-project.loki-messenger-2025-10-02-SUBSCRIBED-RESUBSCRIBE.jws",
@@ -133,7 +137,7 @@ struct CorpusVerificationTests {
         let own = try #require(t.x5c.first)
         let trusted = Self.verify(t, roots: [own])
         #expect(trusted.status(.root) == .passed)
-        #expect(trusted.anchor == .userSupplied(sha256: sha256Hex(own)))
+        #expect(trusted.anchor == .userSupplied(sha256: fingerprintHex(own)))
         #expect(!trusted.isAppleSigned)
         // Xcode's certificate lives a year (2023-10-19 … 2024-10-18): judged at signedDate where there is one.
         #expect(trusted.status(.validityAtSignedDate) == (t.signedDate == nil ? .notChecked(.noSignedDate) : .passed))
@@ -143,12 +147,12 @@ struct CorpusVerificationTests {
     func testCATokens(name: String) throws {
         let t = try Self.token(name)
         let pinned = Self.verify(t)
-        #expect(pinned.status(.root) == .failed(.rootNotPinned(sha256: sha256Hex(t.x5c[2]))))
+        #expect(pinned.status(.root) == .failed(.rootNotPinned(sha256: fingerprintHex(t.x5c[2]))))
         #expect(!pinned.isValid)
         let root = try Paths.bytes(Paths.jws.appendingPathComponent("testca/apple-testCA.der"))
         let report = Self.verify(t, roots: [root])
         #expect(report.isValid, "\(report.lines)")
-        #expect(report.anchor == .userSupplied(sha256: sha256Hex(root)))
+        #expect(report.anchor == .userSupplied(sha256: fingerprintHex(root)))
         #expect(!report.isAppleSigned)
         #expect(report.status(.leafMarker) == .passed)
         #expect(report.status(.intermediateMarker) == .passed)
@@ -160,7 +164,7 @@ struct CorpusVerificationTests {
         let b64 = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
         let pem = Array("-----BEGIN CERTIFICATE-----\n\(b64)\n-----END CERTIFICATE-----\n".utf8)
         let report = Self.verify(try Self.token(Self.testCA[1]), roots: [pem])
-        #expect(report.anchor == .userSupplied(sha256: sha256Hex(der)))
+        #expect(report.anchor == .userSupplied(sha256: fingerprintHex(der)))
         let junk = Self.verify(try Self.token(Self.testCA[1]), roots: [Array("not a certificate".utf8)])
         #expect(junk.status(.root) == .failed(.userRootUnreadable(index: 0)))
     }

@@ -23,9 +23,9 @@ struct SplitToken {
     init(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         signingInput = Array((parts[0] + "." + parts[1]).utf8)
-        signature = base64URL(parts[2])
-        header = (try? JSONSerialization.jsonObject(with: Data(base64URL(parts[0])))) as? [String: Any] ?? [:]
-        payload = (try? JSONSerialization.jsonObject(with: Data(base64URL(parts[1])))) as? [String: Any]
+        signature = decodeBase64URLForVerification(parts[2])
+        header = (try? JSONSerialization.jsonObject(with: Data(decodeBase64URLForVerification(parts[0])))) as? [String: Any] ?? [:]
+        payload = (try? JSONSerialization.jsonObject(with: Data(decodeBase64URLForVerification(parts[1])))) as? [String: Any]
     }
 
     func input(signedDate: Date?, claims: JWSClaims, options: JWSVerificationOptions) -> JWSVerificationInput {
@@ -34,7 +34,7 @@ struct SplitToken {
     }
 }
 
-func base64URL(_ s: String) -> [UInt8] {
+func decodeBase64URLForVerification(_ s: String) -> [UInt8] {
     var t = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
     t += String(repeating: "=", count: (4 - t.count % 4) % 4)
     return [UInt8](Data(base64Encoded: t) ?? Data())
@@ -65,4 +65,4 @@ extension JWSVerificationReport {
     }
 }
 
-func sha256Hex(_ bytes: [UInt8]) -> String { Digest.hex(Digest.sha256(bytes)) }
+func fingerprintHex(_ bytes: [UInt8]) -> String { Digest.hex(Digest.sha256(bytes)) }

@@ -75,7 +75,7 @@ struct SampleVerificationTests {
             case .failed(let f):
                 #expect(f.code == expected["reason"])
                 if case .rootNotPinned(let sha) = f {
-                    #expect(sha == sha256Hex(try Paths.sample("pki/test-ec-root.cer")))
+                    #expect(sha == fingerprintHex(try Paths.sample("pki/test-ec-root.cer")))
                 }
             case .notChecked(let skip): #expect(skip.code == expected["reason"])
             case .passed: Issue.record("a TEST root must not pass unsupplied")
@@ -88,7 +88,7 @@ struct SampleVerificationTests {
     func validAnchor() throws {
         let root = try Paths.sample("pki/test-ec-root.cer")
         let report = try Self.report(Self.tokens("jws/transaction.jws")[0], "jws/transaction.jws")
-        #expect(report.anchor == .userSupplied(sha256: sha256Hex(root)))
+        #expect(report.anchor == .userSupplied(sha256: fingerprintHex(root)))
         #expect(report.chainKind == .threeCertificates)
         #expect(report.certificates.map { $0?.commonName } == [
             "receipt-explorer TEST ECC StoreKit Signing", "receipt-explorer TEST ECC WWDR-like Intermediate",
@@ -172,7 +172,7 @@ struct SampleVerificationTests {
             "Environment: not checked — no expected value was given",
             "App Apple ID: not checked — no expected value was given",
             "Revocation (OCSP): not checked — asking Apple's OCSP responder needs the network, and this tool works offline; a revoked certificate would pass here",
-            "Anchored at a user-supplied root, not Apple (SHA-256 \(sha256Hex(root)))",
+            "Anchored at a user-supplied root, not Apple (SHA-256 \(fingerprintHex(root)))",
             "Verdict: invalid (Validity at signedDate)",
         ])
     }
@@ -185,7 +185,7 @@ struct SampleVerificationTests {
         #expect(report.chainKind == .xcodeStoreKitTesting)
         #expect(report.isValid)
         #expect(!report.isAppleSigned)
-        #expect(report.anchor == .userSupplied(sha256: sha256Hex(anchor)))
+        #expect(report.anchor == .userSupplied(sha256: fingerprintHex(anchor)))
         #expect(report.status(.leafMarker) == .notChecked(.xcodeSingleCertificate))
         #expect(report.lines.contains("Verdict: valid, but not signed by Apple"))
     }

@@ -80,6 +80,21 @@ struct SignatureConversionVerificationTests {
                 == "not checked — asking Apple's OCSP responder needs the network, and this tool works offline; a revoked certificate would pass here")
     }
 
+    @Test("every prefix of a certificate and of a signature is refused by reason, never a crash",
+          .enabled(if: Paths.samplesAvailable))
+    func hostilePrefixes() throws {
+        let pem = String(decoding: try Paths.sample("pki/test-ec-signer.pem"), as: UTF8.self)
+        let leaf = [UInt8](try #require(Data(base64Encoded: pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined())))
+        for cut in stride(from: 0, to: leaf.count, by: 7) {
+            let report = JWSVerifier.verify(JWSVerificationInput(
+                signingInput: Array("h.p".utf8), signature: Array(Self.r1.prefix(cut % 65)), alg: "ES256",
+                x5c: [Array(leaf.prefix(cut)), leaf, leaf], signedDate: Date()))
+            #expect(report.status(.chain) == .failed(.certificateUnreadable(index: 0)), "cut \(cut)")
+            #expect(report.status(.signature) == .notChecked(.leafUnreadable), "cut \(cut)")
+            #expect(report.status(.validityAtSignedDate) == .passed, "the two whole copies are judged, cut \(cut)")
+        }
+    }
+
     @Test("two certificates, an unreadable entry, a link whose signature fails", .enabled(if: Paths.samplesAvailable))
     func chainStructure() throws {
         func der(_ name: String) throws -> [UInt8] {

@@ -6,7 +6,9 @@
     python3 Scripts/generate-samples.py --large N  # write samples/generated/large-N.receipt only
     python3 Scripts/generate-samples.py --new-pki  # throw away the TEST PKI and make a new one
 
-Everything is built from Python's standard library plus the `openssl` command (OpenSSL 3.0):
+Receipts are built from Python's standard library plus the `openssl` command (OpenSSL 3.0); the
+StoreKit 2 JWS samples (samples/jws/) also need the `cryptography` package (44 or later) for
+deterministic RFC 6979 ECDSA signatures:
 
 * The TEST PKI (samples/pki/) is shaped like Apple's: a root, a "WWDR-like" intermediate marked with
   1.2.840.113635.100.6.2.1 and receipt-signing leaves marked with 1.2.840.113635.100.6.11.1. Keys
@@ -15,6 +17,9 @@ Everything is built from Python's standard library plus the `openssl` command (O
   every extension is exactly what the code below says.
 * Receipt payloads are encoded here; `openssl cms -sign -noattr` signs them. Without signed
   attributes there is no signing time, so the same payload and key give the same bytes every run.
+* JWS samples are signed ES256 by the ECDSA half of the TEST PKI (P-384 root and intermediate, P-256
+  leaves). Its keys are committed; its certificates are rebuilt from them every run (deterministic
+  signatures make that reproducible). Each sample's expected verification steps go to manifest.json.
 * Every defect in a malformed sample is placed by this script at an offset it computes and records
   in samples/manifest.json, which tests read instead of hard-coding numbers.
 
@@ -28,6 +33,7 @@ import base64
 import datetime as dt
 import filecmp
 import hashlib
+import hmac
 import json
 import os
 import shutil
@@ -297,7 +303,8 @@ def subject_key_id(spki_der: bytes) -> bytes:
 
 
 def build_certificate(spec: CertSpec, spki_der: bytes, issuer_spec: CertSpec, issuer_spki: bytes,
-                      issuer_key: Path) -> bytes:
+                      issuer_key: Path, sig_alg: bytes | None = None, sign_tbs=None) -> bytes:
+    """`sig_alg` / `sign_tbs` (AlgorithmIdentifier, tbs -> signature) default to RSA via openssl dgst."""
     ski, aki = subject_key_id(spki_der), subject_key_id(issuer_spki)
     if spec.role in ("root", "self-signed-signer"):
         basic = seq(boolean(True))
@@ -322,7 +329,7 @@ def build_certificate(spec: CertSpec, spki_der: bytes, issuer_spec: CertSpec, is
     extensions += [extension(o, c, v) for o, c, v in spec.extra_extensions]
     # A stable, positive serial derived from the certificate's name.
     serial = int.from_bytes(hashlib.sha256(b"receipt-explorer test serial " + spec.key.encode()).digest()[:12], "big") >> 1
-    sha256_rsa = seq(oid("1.2.840.113549.1.1.11"), null())
+    sha256_rsa = sig_alg or seq(oid("1.2.840.113549.1.1.11"), null())
     tbs = seq(
         explicit(0, integer(2)),
         integer(serial),
@@ -333,6 +340,8 @@ def build_certificate(spec: CertSpec, spki_der: bytes, issuer_spec: CertSpec, is
         spki_der,
         explicit(3, seq(*extensions)),
     )
+    if sign_tbs is not None:
+        return seq(tbs, sha256_rsa, bit_string(sign_tbs(tbs)))
     with tempfile.TemporaryDirectory() as tmp:
         tbs_file = Path(tmp) / "tbs.der"
         tbs_file.write_bytes(tbs)
@@ -389,7 +398,16 @@ def write_pki_readme(pki: Path) -> None:
     for s in PKI_SPECS:
         lines.append(f"| `test-{s.key}.pem` | `test-only-{s.key}.key` | {s.issuer or 'itself'} | "
                      f"{s.not_before:%Y-%m-%d} .. {s.not_after:%Y-%m-%d} | {s.purpose} |")
-    lines += ["", "`test-root.cer` and `test-storekit.cer` are DER copies of the two anchors.", ""]
+    lines += ["", "`test-root.cer` and `test-storekit.cer` are DER copies of the two anchors.", "",
+              "## ECDSA half (StoreKit 2 JWS)", "",
+              "EC keys (`test-only-ec-*.key`) are made once with `openssl genpkey` and committed; the generator rebuilds",
+              "the certificates from them on every run with deterministic (RFC 6979) ECDSA signatures. Verify JWS",
+              "samples with the root `samples/pki/test-ec-root.cer` (`samples/pki/test-ec-xcode.cer` for the Xcode-style one).",
+              "", "| certificate | key | curve | issuer | valid | role |", "|---|---|---|---|---|---|"]
+    for s, curve in EC_PKI_SPECS:
+        lines.append(f"| `test-{s.key}.pem` | `test-only-{s.key}.key` | {curve} | {s.issuer or 'itself'} | "
+                     f"{s.not_before:%Y-%m-%d} .. {s.not_after:%Y-%m-%d} | {s.purpose} |")
+    lines += ["", "`test-ec-root.cer` and `test-ec-xcode.cer` are DER copies of the two JWS anchors.", ""]
     (pki / "README.md").write_text("\n".join(lines))
 
 
@@ -1463,6 +1481,376 @@ public enum EmbeddedSample {{
 
 
 # ---------------------------------------------------------------------------------------------
+# StoreKit 2 JWS samples, signed by the ECDSA half of the TEST PKI
+# ---------------------------------------------------------------------------------------------
+#
+# ECDSA signatures are randomised unless the nonce is derived from key and message (RFC 6979). The
+# `cryptography` package (pip install cryptography, 44 or later) signs deterministically, so
+# certificates and tokens come out byte-identical on every run and `--check` keeps working.
+
+OID_EC_PUBLIC_KEY = "1.2.840.10045.2.1"
+ECDSA_SHA256 = seq(oid("1.2.840.10045.4.3.2"))
+ECDSA_SHA384 = seq(oid("1.2.840.10045.4.3.3"))
+JWS_DIR = "jws"
+MAR_2024 = dt.datetime(2024, 3, 1, 12, 0, tzinfo=dt.timezone.utc)
+
+# (spec, curve). The shape of Apple's chain: P-384 root and WWDR-like intermediate, P-256 leaves.
+EC_PKI_SPECS = [
+    (CertSpec("ec-root", "receipt-explorer TEST ECC Root CA", None, JAN_2015, JAN_2045, "root",
+              purpose="JWS trust anchor (P-384): pass as a root. Plays Apple Root CA - G3."), "P-384"),
+    (CertSpec("ec-intermediate", "receipt-explorer TEST ECC WWDR-like Intermediate", "ec-root", JAN_2015, JAN_2045,
+              "intermediate", [(OID_WWDR_MARKER, False, null())],
+              purpose="Plays Apple WWDR G6 (P-384); carries the WWDR marker extension."), "P-384"),
+    (CertSpec("ec-signer", "receipt-explorer TEST ECC StoreKit Signing", "ec-intermediate", JAN_2015, JAN_2045,
+              "leaf", [(OID_RECEIPT_SIGNER, False, null())],
+              purpose="Signs the valid JWS samples (P-256, ES256); carries 1.2.840.113635.100.6.11.1."), "P-256"),
+    (CertSpec("ec-no-marker", "receipt-explorer TEST ECC Signer without marker", "ec-intermediate",
+              JAN_2015, JAN_2045, "leaf", purpose="P-256 leaf lacking 1.2.840.113635.100.6.11.1."), "P-256"),
+    (CertSpec("ec-expired-signer", "receipt-explorer TEST ECC StoreKit Signing (expired 2016)", "ec-intermediate",
+              JAN_2015, JAN_2016, "leaf", [(OID_RECEIPT_SIGNER, False, null())],
+              purpose="P-256 StoreKit signer valid 2015-01-01..2016-01-01 only."), "P-256"),
+    # Like Xcode's: one self-signed certificate with this common name signs the whole token.
+    (CertSpec("ec-xcode", "StoreKit Testing in Xcode", None, dt.datetime(2020, 4, 1, tzinfo=dt.timezone.utc),
+              dt.datetime(2040, 3, 27, tzinfo=dt.timezone.utc), "self-signed-signer",
+              purpose="Self-signed P-256 'StoreKit Testing in Xcode' look-alike: signs xcode-transaction.jws."), "P-256"),
+]
+
+
+def crypto():
+    try:
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec, utils
+    except ImportError:
+        raise SystemExit("the JWS samples need the `cryptography` package (pip install cryptography)")
+    return hashes, serialization, ec, utils
+
+
+def ec_key(pki: Path, key: str):
+    _, serialization, _, _ = crypto()
+    return serialization.load_pem_private_key(key_path(pki, key).read_bytes(), password=None)
+
+
+def ec_sign_der(private_key, data: bytes, sha384: bool = False) -> bytes:
+    """Deterministic (RFC 6979) ECDSA: DER ECDSA-Sig-Value."""
+    hashes, _, ec, _ = crypto()
+    algorithm = hashes.SHA384() if sha384 else hashes.SHA256()
+    return private_key.sign(data, ec.ECDSA(algorithm, deterministic_signing=True))
+
+
+def make_ec_keys(pki: Path) -> None:
+    """EC keys are made once (they are committed); certificates are rebuilt from them every run."""
+    for spec, curve in EC_PKI_SPECS:
+        if not key_path(pki, spec.key).exists():
+            openssl("genpkey", "-algorithm", "EC", "-pkeyopt", f"ec_paramgen_curve:{curve}",
+                    "-out", str(key_path(pki, spec.key)))
+
+
+def ec_certificates(pki: Path) -> dict[str, bytes]:
+    """DER of every EC certificate, built from the committed keys with deterministic signatures."""
+    _, serialization, _, _ = crypto()
+    specs = {s.key: (s, c) for s, c in EC_PKI_SPECS}
+    spki = lambda k: ec_key(pki, k).public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    out: dict[str, bytes] = {}
+    for spec, _ in EC_PKI_SPECS:
+        issuer, issuer_curve = specs[spec.issuer] if spec.issuer else (spec, specs[spec.key][1])
+        big = issuer_curve == "P-384"
+        issuer_key = ec_key(pki, issuer.key)
+        out[spec.key] = build_certificate(
+            spec, spki(spec.key), issuer, spki(issuer.key), key_path(pki, issuer.key),
+            sig_alg=ECDSA_SHA384 if big else ECDSA_SHA256,
+            sign_tbs=lambda tbs, k=issuer_key, b=big: ec_sign_der(k, tbs, sha384=b))
+    return out
+
+
+def b64u(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def compact(obj) -> bytes:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def der_to_raw(sig: bytes) -> bytes:
+    _, _, _, utils = crypto()
+    r, s = utils.decode_dss_signature(sig)
+    return r.to_bytes(32, "big") + s.to_bytes(32, "big")
+
+
+@dataclass
+class JWSSample:
+    file: str
+    text: bytes
+    demonstrates: str
+    kind: str
+    signer: str
+    claims: dict  # bundleId / environment / appAppleId the verifier compares (None: absent)
+    signed_date_ms: int | None
+    steps: dict  # JWSStep id -> passed / failed / not-checked, with the sample's claims as expectations
+    failing_step: str | None = None
+    reason: str | None = None  # JWSFailure code of failing_step
+    anchor: str = "samples/pki/test-ec-root.cer"
+    extra: dict = field(default_factory=dict)
+
+
+JWS_STEPS = ["algorithm", "chain", "root", "leaf-oid", "intermediate-oid", "time-signed-date", "time-today",
+             "signature", "bundle-id", "environment", "app-apple-id", "revocation"]
+
+
+def jws_steps(claims: dict, **changes: str) -> dict:
+    steps = {k: "passed" for k in JWS_STEPS}
+    steps["revocation"] = "not-checked"
+    for step, claim in (("bundle-id", "bundleId"), ("environment", "environment"), ("app-apple-id", "appAppleId")):
+        if claims.get(claim) is None:
+            steps[step] = "not-checked"
+    steps.update({k.replace("_", "-"): v for k, v in changes.items()})
+    return steps
+
+
+def sign_jws(header: dict, payload: bytes, signer: str, certs: dict[str, bytes], pki: Path) -> tuple[bytes, bytes]:
+    """`header.payload.signature` and the DER signature, ES256 with the signer's key (raw r‖s in the token)."""
+    signing_input = (b64u(compact(header)) + "." + b64u(payload)).encode()
+    der = ec_sign_der(ec_key(pki, signer), signing_input)
+    return signing_input + b"." + b64u(der_to_raw(der)).encode(), der
+
+
+def apple_header(certs: dict[str, bytes], order=("ec-signer", "ec-intermediate", "ec-root")) -> dict:
+    return {"alg": "ES256", "x5c": [base64.b64encode(certs[k]).decode() for k in order]}
+
+
+BUNDLE = "com.example.receiptexplorer"
+APP_ID = 1450000001
+SIGNED_MS = int(MAR_2024.timestamp() * 1000)
+
+
+def transaction_payload(txn: str, product: str, purchase_ms: int, **extra) -> dict:
+    p = {"transactionId": txn, "originalTransactionId": "2000000510000000", "webOrderLineItemId": "2000000041000004",
+         "bundleId": BUNDLE, "productId": product, "subscriptionGroupIdentifier": "21400001",
+         "purchaseDate": purchase_ms, "originalPurchaseDate": 1699876800000, "expiresDate": purchase_ms + 2592000000,
+         "quantity": 1, "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED",
+         "signedDate": SIGNED_MS, "environment": "Sandbox", "transactionReason": "RENEWAL", "storefront": "USA",
+         "storefrontId": "143441", "price": 4990, "currency": "USD", "appTransactionId": "704289123456789012"}
+    p.update(extra)
+    return p
+
+
+def renewal_payload() -> dict:
+    return {"originalTransactionId": "2000000510000000", "autoRenewProductId": f"{BUNDLE}.monthly",
+            "productId": f"{BUNDLE}.monthly", "autoRenewStatus": 1, "signedDate": SIGNED_MS,
+            "environment": "Sandbox", "recentSubscriptionStartDate": 1699876800000, "renewalDate": 1710936000000,
+            "renewalPrice": 4990, "currency": "USD", "appTransactionId": "704289123456789012"}
+
+
+def build_jws(pki: Path, certs: dict[str, bytes]) -> list[JWSSample]:
+    out: list[JWSSample] = []
+    claims_txn = {"bundleId": BUNDLE, "environment": "Sandbox", "appAppleId": None}
+    hdr = apple_header(certs)
+
+    def add(file, text, demonstrates, kind, claims, signer="ec-signer", signed=SIGNED_MS, failing=None, reason=None,
+            anchor="samples/pki/test-ec-root.cer", **step_changes):
+        out.append(JWSSample(file, text, demonstrates, kind, signer, claims, signed,
+                             jws_steps(claims, **step_changes), failing, reason, anchor))
+        return out[-1]
+
+    txn = transaction_payload("2000000510000004", f"{BUNDLE}.monthly", 1708430400000)
+    txn_bytes = compact(txn)
+    token, _ = sign_jws(hdr, txn_bytes, "ec-signer", certs, pki)
+    add("transaction.jws", token, "a StoreKit 2 signed transaction (JWSTransactionDecodedPayload)", "transaction",
+        claims_txn)
+    renewal, _ = sign_jws(hdr, compact(renewal_payload()), "ec-signer", certs, pki)
+    add("renewal-info.jws", renewal, "signed renewal info (JWSRenewalInfoDecodedPayload)", "renewal",
+        {"bundleId": None, "environment": "Sandbox", "appAppleId": None})
+    app = {"receiptType": "Sandbox", "appAppleId": APP_ID, "bundleId": BUNDLE, "applicationVersion": "2.3.1",
+           "versionExternalIdentifier": 0, "receiptCreationDate": SIGNED_MS, "requestDate": SIGNED_MS,
+           "originalApplicationVersion": "1.0", "originalPurchaseDate": 1685610000000,
+           "deviceVerification": base64.b64encode(deterministic_bytes("jws device verification", 48)).decode(),
+           "deviceVerificationNonce": "6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "appTransactionId": "704289123456789012",
+           "originalPlatform": "iOS", "signedDate": SIGNED_MS}
+    app_token, _ = sign_jws(hdr, compact(app), "ec-signer", certs, pki)
+    add("app-transaction.jws", app_token, "a signed AppTransaction (receiptType, not environment)", "apptransaction",
+        {"bundleId": BUNDLE, "environment": "Sandbox", "appAppleId": APP_ID})
+    notification = {"notificationType": "DID_RENEW", "notificationUUID": "3f0c6b1e-8d2a-4c5b-9e7f-1a2b3c4d5e6f",
+                    "data": {"appAppleId": APP_ID, "bundleId": BUNDLE, "bundleVersion": "231", "environment": "Sandbox",
+                             "signedTransactionInfo": token.decode(), "signedRenewalInfo": renewal.decode(),
+                             "status": 1},
+                    "version": "2.0", "signedDate": SIGNED_MS}
+    note, _ = sign_jws(hdr, compact(notification), "ec-signer", certs, pki)
+    s = add("notification.jws", note, "a Server Notification V2 signedPayload whose data nests signedTransactionInfo "
+            "and signedRenewalInfo (each signed on its own)", "notification",
+            {"bundleId": BUNDLE, "environment": "Sandbox", "appAppleId": APP_ID})
+    s.extra["nested"] = [{"field": "signedTransactionInfo", "same_as": "transaction.jws"},
+                         {"field": "signedRenewalInfo", "same_as": "renewal-info.jws"}]
+    s.extra["notification"] = {"notificationType": "DID_RENEW", "data.bundleId": BUNDLE, "data.environment": "Sandbox"}
+    older = transaction_payload("2000000510000003", f"{BUNDLE}.monthly", 1705752000000)
+    older_token, _ = sign_jws(hdr, compact(older), "ec-signer", certs, pki)
+    history = {"revision": "1709294400000_2000000510000004", "bundleId": BUNDLE, "appAppleId": APP_ID,
+               "environment": "Sandbox", "hasMore": False, "signedTransactions": [older_token.decode(), token.decode()]}
+    out.append(JWSSample("transaction-history.json", (json.dumps(history, indent=2) + "\n").encode(),
+                         "an App Store Server API transaction history response {\"signedTransactions\": [2 tokens]}",
+                         "history", "ec-signer", claims_txn, SIGNED_MS, jws_steps(claims_txn),
+                         extra={"transaction_ids": ["2000000510000003", "2000000510000004"],
+                                "steps_apply_to": "each token of signedTransactions"}))
+
+    xcode_txn = transaction_payload("0", "pass.premium", 1708430400000, environment="Xcode",
+                                    transactionReason="PURCHASE", originalTransactionId="0")
+    xcode_hdr = {"kid": "Apple_Xcode_Key", "typ": "JWT", "x5c": [base64.b64encode(certs["ec-xcode"]).decode()],
+                 "alg": "ES256"}
+    xcode, _ = sign_jws(xcode_hdr, compact(xcode_txn), "ec-xcode", certs, pki)
+    add("xcode-transaction.jws", xcode, "an Xcode StoreKit-testing transaction: one self-signed 'StoreKit Testing in "
+        "Xcode' certificate; verifies only with that certificate as the root, and is never Apple-signed",
+        "transaction", {"bundleId": BUNDLE, "environment": "Xcode", "appAppleId": None}, signer="ec-xcode",
+        anchor="samples/pki/test-ec-xcode.cer", leaf_oid="not-checked", intermediate_oid="not-checked")
+
+    # ---- malformed
+    sig_input = token.rsplit(b".", 1)[0]
+    _, payload_seg = sig_input.split(b".")
+    none_hdr = dict(hdr, alg="none")
+    add("malformed-alg-none.jws", (b64u(compact(none_hdr)) + "." + payload_seg.decode() + ".").encode(),
+        "alg \"none\" with an empty signature: algorithm confusion, refused", "transaction", claims_txn,
+        failing="algorithm", reason="algorithm-none", algorithm="failed", signature="not-checked")
+    hs_input = (b64u(compact(dict(hdr, alg="HS256"))) + "." + payload_seg.decode()).encode()
+    mac = hmac.new(certs["ec-signer"], hs_input, hashlib.sha256).digest()  # keyed with the public certificate
+    add("malformed-alg-hs256.jws", hs_input + b"." + b64u(mac).encode(),
+        "alg \"HS256\", an HMAC keyed with the leaf certificate's bytes (the classic confusion attack)",
+        "transaction", claims_txn, failing="algorithm", reason="algorithm-symmetric",
+        algorithm="failed", signature="not-checked")
+    tampered = dict(txn, price=490)
+    head, _, sig = token.split(b".")
+    add("malformed-tampered-payload.jws", head + b"." + b64u(compact(tampered)).encode() + b"." + sig,
+        "payload changed after signing (price 4990 → 490), header and signature kept", "transaction", claims_txn,
+        failing="signature", reason="signature-mismatch", signature="failed")
+    reversed_hdr = apple_header(certs, ("ec-root", "ec-intermediate", "ec-signer"))
+    wrong, _ = sign_jws(reversed_hdr, txn_bytes, "ec-signer", certs, pki)
+    s = add("malformed-x5c-wrong-order.jws", wrong, "x5c listed root, intermediate, leaf (reversed); signed by the leaf",
+            "transaction", claims_txn, failing="chain", reason="wrong-order", chain="failed", root="not-checked",
+            leaf_oid="not-checked", intermediate_oid="not-checked", signature="failed")
+    s.extra["signature_reason"] = "leaf-key-not-p256"
+    no_marker, _ = sign_jws(apple_header(certs, ("ec-no-marker", "ec-intermediate", "ec-root")), txn_bytes,
+                            "ec-no-marker", certs, pki)
+    add("malformed-leaf-without-marker.jws", no_marker, "signed by a leaf that chains to the root but lacks "
+        "1.2.840.113635.100.6.11.1", "transaction", claims_txn, signer="ec-no-marker",
+        failing="leaf-oid", reason="leaf-marker-missing", leaf_oid="failed")
+    expired, _ = sign_jws(apple_header(certs, ("ec-expired-signer", "ec-intermediate", "ec-root")), txn_bytes,
+                          "ec-expired-signer", certs, pki)
+    add("malformed-expired-at-signed-date.jws", expired, "signed by a leaf that expired 2016-01-01, signedDate "
+        "2024-03-01", "transaction", claims_txn, signer="ec-expired-signer", failing="time-signed-date",
+        reason="certificates-not-valid", time_signed_date="failed", time_today="failed")
+    _, der = sign_jws(hdr, txn_bytes, "ec-signer", certs, pki)
+    s = add("malformed-der-signature.jws", sig_input + b"." + b64u(der).encode(),
+            "the signature as DER ECDSA-Sig-Value (X.509/CMS form) instead of raw r‖s", "transaction", claims_txn,
+            failing="signature", reason="signature-is-der", signature="failed")
+    s.extra["signature_length"] = len(der)
+    s = add("malformed-truncated-signature.jws", token[:-2],
+            "the token's last two characters cut: the signature decodes to 63 bytes", "transaction", claims_txn,
+            failing="signature", reason="signature-truncated", signature="failed")
+    s.extra["signature_length"] = 63
+    at = len(head) + 1 + 10  # a character inside the payload segment
+    bad = token[:at] + b"+" + token[at + 1:]
+    s = add("malformed-bad-base64url.jws", bad, "a '+' (standard base64, not base64url) inside the payload segment",
+            "transaction", claims_txn, failing="signature", reason="signature-mismatch", signature="failed")
+    s.extra["defect"] = {"offset": at, "length": 1, "about": "'+' is not in the base64url alphabet"}
+    dup = txn_bytes[:-1] + b',"bundleId":"com.example.other"}'
+    dup_token, _ = sign_jws(hdr, dup, "ec-signer", certs, pki)
+    s = add("malformed-duplicate-keys.jws", dup_token, "payload JSON with \"bundleId\" twice (signed as is: the "
+            "signature is fine, the decoder must flag the duplicate)", "transaction", claims_txn,
+            failing=None, reason=None)
+    s.extra["defect"] = {"payload_offset": dup.find(b'"bundleId"', dup.find(b'"bundleId"') + 1),
+                         "payload_first_key_offset": dup.find(b'"bundleId"'), "length": len(b'"bundleId"'),
+                         "about": "second \"bundleId\" key in the decoded payload JSON"}
+    big = txn_bytes[:-1] + b',"quantity":1152921504606846976}'
+    big = big.replace(b'"quantity":1,', b"", 1)
+    big_token, _ = sign_jws(hdr, big, "ec-signer", certs, pki)
+    s = add("malformed-number-2-60.jws", big_token, "\"quantity\": 2^60 (beyond the 53 bits a JSON double holds "
+            "exactly); signed as is", "transaction", claims_txn)
+    s.extra["defect"] = {"payload_offset": big.find(b"1152921504606846976"), "length": 19,
+                         "about": "the number 2^60 = 1152921504606846976 in the decoded payload"}
+    utf = txn_bytes.replace(f'"{BUNDLE}.monthly"'.encode(), f'"{BUNDLE}.mon'.encode() + b"\xff\xfe" + b'thly"', 1)
+    utf_token, _ = sign_jws(hdr, utf, "ec-signer", certs, pki)
+    s = add("malformed-invalid-utf8.jws", utf_token, "productId holds the bytes FF FE (invalid UTF-8); signed as is",
+            "transaction", claims_txn)
+    s.extra["defect"] = {"payload_offset": utf.find(b"\xff\xfe"), "length": 2,
+                         "about": "invalid UTF-8 bytes FF FE inside the productId string"}
+    self_check_jws(out, certs)
+    return out
+
+
+def self_check_jws(samples: list[JWSSample], certs: dict[str, bytes]) -> None:
+    """Every sample whose signature step should pass verifies with its signer's public key."""
+    hashes, serialization, ec, utils = crypto()
+    for s in samples:
+        tokens = json.loads(s.text)["signedTransactions"] if s.kind == "history" else [s.text.decode("ascii")]
+        for t in tokens:
+            head, payload, sig = t.split(".")
+            if s.steps["signature"] != "passed":
+                continue
+            raw = base64.urlsafe_b64decode(sig + "=" * (-len(sig) % 4))
+            der = utils.encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+            key = ec_key(PKI, s.signer).public_key()
+            key.verify(der, f"{head}.{payload}".encode(), ec.ECDSA(hashes.SHA256()))  # raises if wrong
+
+
+def without_root(s: JWSSample) -> dict:
+    """The root step when no root is supplied: TEST roots are never pinned."""
+    if s.steps["root"] == "not-checked":
+        return {"root": "not-checked", "reason": "chain-structure-failed"}
+    reason = "xcode-testing-not-trusted" if s.signer == "ec-xcode" else "root-not-pinned"
+    return {"root": "failed", "reason": reason}
+
+
+def jws_entry(s: JWSSample) -> dict:
+    steps = s.steps
+    entry = {
+        "file": f"{JWS_DIR}/{s.file}", "committed": True, "demonstrates": s.demonstrates,
+        "size": len(s.text), "sha256": hashlib.sha256(s.text).hexdigest(), "kind": s.kind,
+        "signer": f"samples/pki/test-{s.signer}.pem", "claims": s.claims,
+        "signed_date_ms": s.signed_date_ms,
+        "signed_date": rfc3339(dt.datetime.fromtimestamp(s.signed_date_ms / 1000, dt.timezone.utc)),
+        "verification": {"root": s.anchor, "steps": steps,
+                         "verdict": "invalid" if s.failing_step else "valid",
+                         "failing_step": s.failing_step, "reason": s.reason,
+                         "without_root": without_root(s)},
+    }
+    entry.update(s.extra)
+    return entry
+
+
+def jws_readme(entries: list[dict]) -> list[str]:
+    L = ["", "## StoreKit 2 JWS samples (`jws/`)", "",
+         "Compact JWS signed ES256 by the **TEST ONLY** ECDSA PKI (`pki/test-ec-*`): P-384 root and WWDR-like",
+         "intermediate (1.2.840.113635.100.6.2.1), P-256 leaf (1.2.840.113635.100.6.11.1). Deterministic RFC 6979",
+         "signatures, so the bytes are reproducible. Verify with the root `samples/pki/test-ec-root.cer`",
+         "(`xcode-transaction.jws`: `samples/pki/test-ec-xcode.cer`). Steps are judged at `signedDate` and today, with",
+         "the sample's own claims as the expected bundle id / environment / app Apple id (not checked when absent).",
+         "", "| file | size | what it demonstrates | verdict | first failing step (reason) |", "|---|---|---|---|---|"]
+    for e in entries:
+        v = e["verification"]
+        fail = f"`{v['failing_step']}` ({v['reason']})" if v["failing_step"] else "—"
+        L.append(f"| `{e['file']}` | {e['size']:,} B | {e['demonstrates']} | {v['verdict']} | {fail} |")
+    L.append("")
+    for e in entries:
+        v = e["verification"]
+        L += [f"### `{e['file']}`", "", f"- SHA-256 `{e['sha256']}`, {e['size']:,} bytes; kind {e['kind']}; "
+              f"signer `{e['signer']}`; signedDate {e['signed_date']} ({e['signed_date_ms']})",
+              f"- claims: " + ", ".join(f"{k}={json.dumps(c)}" for k, c in e["claims"].items()),
+              f"- steps with root `{v['root']}`: " + ", ".join(f"{k} {x}" for k, x in v["steps"].items())]
+        if "defect" in e:
+            L.append(f"- defect: `{json.dumps(e['defect'])}`")
+        L.append("")
+    return L
+
+
+def write_ec_pki(out_pki: Path, certs: dict[str, bytes]) -> list[str]:
+    written = []
+    for spec, _ in EC_PKI_SPECS:
+        (out_pki / f"test-{spec.key}.pem").write_text(der_to_pem(certs[spec.key], "CERTIFICATE"))
+        written.append(f"pki/test-{spec.key}.pem")
+    for anchor in ("ec-root", "ec-xcode"):
+        (out_pki / f"test-{anchor}.cer").write_bytes(certs[anchor])
+        written.append(f"pki/test-{anchor}.cer")
+    return written
+
+
+# ---------------------------------------------------------------------------------------------
 # Self-checks: what the manifest says must be what the bytes hold
 # ---------------------------------------------------------------------------------------------
 
@@ -1538,6 +1926,15 @@ def generate(out_dir: Path, swift_file: Path) -> list[str]:
     verify_all(samples)
     extra = encodings(typical.data)
     m = manifest(samples, extra, PKI)
+    certs = ec_certificates(PKI)
+    jws = build_jws(PKI, certs)
+    m["jws_conventions"] = {
+        "steps": "JWSStep ids in report order: " + ", ".join(JWS_STEPS) + "; judged with verification.root as "
+                 "the only supplied root and the sample's claims as expectations (not-checked where a claim is null)",
+        "failing_step/reason": "the first failing step that decides the verdict, and its JWSFailure code",
+        "defect.offset": "character offset in the token text; payload_offset: byte offset in the decoded payload JSON",
+    }
+    m["jws_samples"] = [jws_entry(j) for j in jws]
 
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
@@ -1550,8 +1947,13 @@ def generate(out_dir: Path, swift_file: Path) -> list[str]:
     (out_dir / "pki").mkdir(exist_ok=True)
     write_pki_readme(out_dir / "pki")
     written.append("pki/README.md")
+    written += write_ec_pki(out_dir / "pki", certs)
+    (out_dir / JWS_DIR).mkdir(exist_ok=True)
+    for j in jws:
+        (out_dir / JWS_DIR / j.file).write_bytes(j.text)
+        written.append(f"{JWS_DIR}/{j.file}")
     (out_dir / "manifest.json").write_text(json.dumps(m, indent=2, ensure_ascii=True) + "\n")
-    (out_dir / "README.md").write_text(readme(m))
+    (out_dir / "README.md").write_text(readme(m) + "\n".join(jws_readme(m["jws_samples"])))
     written += ["manifest.json", "README.md"]
     swift_file.parent.mkdir(parents=True, exist_ok=True)
     swift_file.write_text(swift_source(typical.data, (PKI / "test-root.cer").read_bytes()))
@@ -1582,6 +1984,8 @@ def check() -> int:
         if not SWIFT_FILE.exists() or not filecmp.cmp(swift, SWIFT_FILE, shallow=False):
             differ.append(str(SWIFT_FILE.relative_to(REPO)))
         committed = {p.name for p in SAMPLES.iterdir() if p.is_file()}
+        if (SAMPLES / JWS_DIR).is_dir():
+            committed |= {f"{JWS_DIR}/{p.name}" for p in (SAMPLES / JWS_DIR).iterdir() if p.is_file()}
         extra = sorted(committed - set(written))
     if differ or extra:
         for f in differ:
@@ -1608,6 +2012,8 @@ def main() -> int:
             shutil.rmtree(PKI)
         make_pki(PKI)
         print(f"made a new TEST PKI in {PKI.relative_to(REPO)}")
+    if not args.check:
+        make_ec_keys(PKI)  # only the missing ones: committed keys are reused
     if args.check:
         return check()
     if args.large is not None:

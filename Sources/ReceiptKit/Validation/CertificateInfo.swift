@@ -37,7 +37,7 @@ public struct CertificateInfo: Sendable, Equatable {
     }
 
     /// Reads a borrowed X509 (not freed here).
-    init(x509 x: OpaquePointer) {
+    public init(x509 x: OpaquePointer) {
         subject = Self.name(X509_get_subject_name(x))
         issuer = Self.name(X509_get_issuer_name(x))
         commonName = Self.commonName(X509_get_subject_name(x))

@@ -3,7 +3,7 @@ import Foundation
 
 // Internal glue between Swift and OpenSSL: the error queue, memory BIOs, X509 <-> DER, hex and dates.
 // Every OpenSSL object created here is freed by the function that created it (or handed to a caller
-// that frees it with `defer`); no OpenSSL pointer escapes ReceiptKit.
+// that frees it with `defer`). `OpenSSLBridge.x509(der:)` is public for JWSKit, the other OpenSSL layer.
 
 /// Message digests computed with OpenSSL's EVP interface.
 public enum Digest {
@@ -45,13 +45,13 @@ enum ValidationHex {
     static func lower(_ bytes: [UInt8]) -> String { upper(bytes).lowercased() }
 }
 
-enum OpenSSLError {
+public enum OpenSSLError {
     /// Empties this thread's error queue (OpenSSL keeps one queue per thread).
-    static func clear() { ERR_clear_error() }
+    public static func clear() { ERR_clear_error() }
 
     /// Drains this thread's error queue into distinct reason phrases, oldest first
     /// (e.g. "not enough data", "content verify error").
-    static func drain() -> [String] {
+    public static func drain() -> [String] {
         var reasons: [String] = []
         while true {
             let code = ERR_get_error()
@@ -76,7 +76,7 @@ enum OpenSSLError {
     }
 }
 
-enum OpenSSLBridge {
+public enum OpenSSLBridge {
     /// A read-only memory BIO over `bytes`, passed to `body` and freed afterwards.
     /// The BIO must not outlive `body` (it borrows the array's storage).
     static func withReadBIO<R>(_ bytes: [UInt8], _ body: (OpaquePointer) -> R) -> R? {
@@ -111,7 +111,7 @@ enum OpenSSLBridge {
     }
 
     /// Decodes one DER certificate that must span all of `der`. The caller owns the result (X509_free).
-    static func x509(der: [UInt8]) -> OpaquePointer? {
+    public static func x509(der: [UInt8]) -> OpaquePointer? {
         guard !der.isEmpty else { return nil }
         return der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             var p: UnsafePointer<UInt8>? = buffer.baseAddress
@@ -158,7 +158,7 @@ enum OpenSSLBridge {
     }
 }
 
-enum ValidationDate {
+public enum ValidationDate {
     static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
         guard let time else { return nil }
         var t = tm()
@@ -174,7 +174,7 @@ enum ValidationDate {
     }
 
     /// `2016-02-12T10:57:42Z`
-    static func iso(_ date: Date) -> String {
+    public static func iso(_ date: Date) -> String {
         var seconds = timeT(date)
         var t = tm()
         gmtime_r(&seconds, &t)
@@ -185,4 +185,69 @@ enum ValidationDate {
 
     /// `2016-02-12`
     static func day(_ date: Date) -> String { String(iso(date).prefix(10)) }
+}
+
+/// Certificate path validation with OpenSSL's X509 store, on DER bytes so no OpenSSL object leaves
+/// this file. JWSKit uses it for `x5c` chains; `SignatureValidation` has the same logic inline for
+/// CMS (a candidate to call this instead).
+public enum X509PathVerification {
+    public struct Outcome: Sendable, Equatable {
+        public var ok: Bool
+        /// OpenSSL's X509_V_ERR_* code (0 when `ok`).
+        public var code: Int
+        /// OpenSSL's verify error text ("certificate has expired", …); "ok" when `ok`.
+        public var error: String
+        /// Depth of the certificate the error concerns (0 = leaf).
+        public var depth: Int
+        /// The path OpenSSL built, leaf first, anchor last (partial when verification failed).
+        public var chain: [CertificateInfo]
+    }
+
+    /// Verifies `leaf` through `untrusted` to one of `anchors` (nothing else is trusted).
+    /// `date` nil ignores validity dates; `partialChain` lets a non-self-signed anchor end the path.
+    public static func verify(leaf: [UInt8], untrusted: [[UInt8]], anchors: [[UInt8]], at date: Date?,
+                              partialChain: Bool) -> Outcome {
+        OpenSSLError.clear()
+        defer { OpenSSLError.clear() }
+        func fail(_ why: String) -> Outcome { Outcome(ok: false, code: -1, error: why, depth: 0, chain: []) }
+        guard let leafX = OpenSSLBridge.x509(der: leaf) else { return fail("unreadable leaf certificate") }
+        defer { X509_free(leafX) }
+        guard let store = X509_STORE_new() else { return fail("out of memory") }
+        defer { X509_STORE_free(store) }
+        var owned: [OpaquePointer] = []
+        defer { owned.forEach { X509_free($0) } }
+        for der in anchors {
+            guard let x = OpenSSLBridge.x509(der: der) else { continue }
+            owned.append(x)
+            _ = X509_STORE_add_cert(store, x)  // a duplicate anchor is not an error worth reporting
+        }
+        guard let stack = shim_sk_X509_new_null() else { return fail("out of memory") }
+        defer { shim_sk_X509_free(stack) }  // entries are in `owned`
+        for der in untrusted {
+            guard let x = OpenSSLBridge.x509(der: der) else { continue }
+            owned.append(x)
+            _ = shim_sk_X509_push(stack, x)
+        }
+        OpenSSLError.clear()
+        guard let ctx = X509_STORE_CTX_new() else { return fail("out of memory") }
+        defer { X509_STORE_CTX_free(ctx) }
+        guard X509_STORE_CTX_init(ctx, store, leafX, stack) == 1 else {
+            return fail(OpenSSLError.drainedMessage(fallback: "could not set up verification"))
+        }
+        let param = X509_STORE_CTX_get0_param(ctx)
+        var flags = UInt(0)
+        if partialChain { flags |= UInt(X509_V_FLAG_PARTIAL_CHAIN) }
+        if let date {
+            X509_VERIFY_PARAM_set_time(param, ValidationDate.timeT(date))
+        } else {
+            flags |= UInt(X509_V_FLAG_NO_CHECK_TIME)
+        }
+        if flags != 0 { X509_VERIFY_PARAM_set_flags(param, flags) }
+        let ok = X509_verify_cert(ctx) == 1
+        let chain = OpenSSLBridge.elements(of: X509_STORE_CTX_get0_chain(ctx)).map { CertificateInfo(x509: $0) }
+        if ok { return Outcome(ok: true, code: 0, error: "ok", depth: 0, chain: chain) }
+        let code = X509_STORE_CTX_get_error(ctx)
+        let text = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "verification error \(code)"
+        return Outcome(ok: false, code: Int(code), error: text, depth: Int(X509_STORE_CTX_get_error_depth(ctx)), chain: chain)
+    }
 }

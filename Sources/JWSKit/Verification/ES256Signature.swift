@@ -1,0 +1,94 @@
+import COpenSSL
+import Foundation
+import ReceiptKit
+
+/// ES256 (ECDSA P-256 with SHA-256) as JWS uses it: the signature is raw r‖s, 32 bytes each
+/// (RFC 7518 §3.4), while OpenSSL, X.509 and CMS want the DER `ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }`.
+public enum ES256Signature {
+    public static let rawLength = 64
+
+    /// DER `ECDSA-Sig-Value` for a 64-byte r‖s; nil for any other length.
+    public static func der(fromRaw raw: [UInt8]) -> [UInt8]? {
+        guard raw.count == rawLength else { return nil }
+        let r = derInteger(Array(raw[0..<32]))
+        let s = derInteger(Array(raw[32..<64]))
+        // At most 2 × 35 content bytes: the short length form always fits.
+        return [0x30, UInt8(r.count + s.count)] + r + s
+    }
+
+    /// A positive INTEGER: leading zero bytes dropped, one 0x00 put back when the high bit is set.
+    static func derInteger(_ magnitude: [UInt8]) -> [UInt8] {
+        var body = Array(magnitude.drop { $0 == 0 })
+        if body.isEmpty { body = [0] }
+        if body[0] & 0x80 != 0 { body.insert(0, at: 0) }
+        return [0x02, UInt8(body.count)] + body
+    }
+
+    /// Whether `bytes` is exactly one DER SEQUENCE of two INTEGERs: the X.509 / CMS form, which a
+    /// JWS must not carry.
+    public static func looksLikeDER(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 8, bytes[0] == 0x30 else { return false }
+        var at = 1
+        guard let seqLength = shortOrOneByteLength(bytes, &at), at + seqLength == bytes.count else { return false }
+        for _ in 0..<2 {
+            guard at < bytes.count, bytes[at] == 0x02 else { return false }
+            at += 1
+            guard let n = shortOrOneByteLength(bytes, &at), n > 0, at + n <= bytes.count else { return false }
+            at += n
+        }
+        return at == bytes.count
+    }
+
+    private static func shortOrOneByteLength(_ bytes: [UInt8], _ at: inout Int) -> Int? {
+        guard at < bytes.count else { return nil }
+        let first = bytes[at]
+        at += 1
+        if first < 0x80 { return Int(first) }
+        guard first == 0x81, at < bytes.count else { return nil }
+        defer { at += 1 }
+        return Int(bytes[at])
+    }
+
+    /// The failure a signature of the wrong shape gets before any cryptography; nil for 64 bytes.
+    public static func shapeProblem(_ signature: [UInt8]) -> JWSFailure? {
+        if signature.isEmpty { return .signatureEmpty }
+        if signature.count == rawLength { return nil }
+        if looksLikeDER(signature) { return .signatureIsDER(length: signature.count) }
+        return signature.count < rawLength ? .signatureTruncated(length: signature.count)
+                                           : .signatureTooLong(length: signature.count)
+    }
+
+    /// Verifies `derSignature` over `message` with the key of the DER certificate `certificate`.
+    /// Returns nil when it verifies, otherwise the failure.
+    public static func verify(message: [UInt8], derSignature: [UInt8], certificate: [UInt8]) -> JWSFailure? {
+        OpenSSLError.clear()
+        defer { OpenSSLError.clear() }
+        guard let x = OpenSSLBridge.x509(der: certificate) else { return .leafKeyNotP256(curve: nil) }
+        defer { X509_free(x) }
+        guard let key = X509_get0_pubkey(x) else { return .leafKeyNotP256(curve: nil) }
+        let curve = curveName(key)
+        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, curve == "prime256v1" else {
+            return .leafKeyNotP256(curve: curve)
+        }
+        guard let ctx = EVP_MD_CTX_new() else { return .signatureMismatch }
+        defer { EVP_MD_CTX_free(ctx) }
+        guard EVP_DigestVerifyInit(ctx, nil, EVP_sha256(), nil, key) == 1 else { return .signatureMismatch }
+        let ok = derSignature.withUnsafeBufferPointer { sig in
+            message.withUnsafeBufferPointer { msg in
+                EVP_DigestVerify(ctx, sig.baseAddress, sig.count, msg.baseAddress, msg.count)
+            }
+        }
+        return ok == 1 ? nil : .signatureMismatch
+    }
+
+    /// OpenSSL's group name ("prime256v1", "secp384r1"), or the key type for non-EC keys.
+    private static func curveName(_ key: OpaquePointer) -> String? {
+        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else {
+            return EVP_PKEY_get0_type_name(key).map { String(cString: $0) }
+        }
+        var buffer = [CChar](repeating: 0, count: 64)
+        var length = 0
+        guard EVP_PKEY_get_group_name(key, &buffer, buffer.count, &length) == 1 else { return nil }
+        return String(cString: buffer)
+    }
+}

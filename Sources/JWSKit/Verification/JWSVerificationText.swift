@@ -1,0 +1,164 @@
+import Foundation
+import ReceiptKit
+
+// The one place where verification outcomes become words. Commands and the UI print these; tests
+// compare the typed values. No command-line flag names here: the library does not know its callers.
+
+extension JWSStep {
+    public var title: String {
+        switch self {
+        case .algorithm: return "Header algorithm (ES256)"
+        case .chain: return "x5c certificate chain"
+        case .root: return "Trust anchor (root)"
+        case .leafMarker: return "Leaf marker extension"
+        case .intermediateMarker: return "Intermediate marker extension"
+        case .validityAtSignedDate: return "Validity at signedDate"
+        case .validityToday: return "Validity today"
+        case .signature: return "ES256 signature"
+        case .bundleID: return "Bundle identifier"
+        case .environment: return "Environment"
+        case .appAppleID: return "App Apple ID"
+        case .nestedConsistency: return "Nested tokens agree"
+        case .revocation: return "Revocation (OCSP)"
+        }
+    }
+}
+
+extension JWSStepStatus {
+    /// "passed", "failed — <why>", "not checked — <why>".
+    public var summary: String {
+        switch self {
+        case .passed: return "passed"
+        case .failed(let f): return "failed — \(f.sentence)"
+        case .notChecked(let s): return "not checked — \(s.sentence)"
+        }
+    }
+}
+
+extension JWSAnchor {
+    public var sentence: String {
+        switch self {
+        case .appleRootCAG3: return "Apple Root CA - G3 (pinned SHA-256 \(JWSPins.appleRootCAG3))"
+        case .userSupplied(let sha): return "a user-supplied root, not Apple (SHA-256 \(sha))"
+        }
+    }
+}
+
+/// The fingerprint the root step pins: ReceiptKit's TrustAnchors holds the one copy of the value.
+public enum JWSPins {
+    public static let appleRootCAG3 = TrustAnchors.pinned.first { $0.kind == .appleRootCAG3 }?.sha256 ?? ""
+}
+
+extension JWSFailure {
+    public var sentence: String {
+        switch self {
+        case .algorithmMissing:
+            return "the header has no \"alg\"; StoreKit tokens are signed with ES256"
+        case .algorithmNone:
+            return "\"alg\" is \"none\": an unsigned token; accepting it would let anyone forge data (algorithm confusion)"
+        case .algorithmSymmetric(let alg):
+            return "\"alg\" is \"\(alg)\", a shared-secret MAC; a verifier that accepted it would check it against the public certificate, which anyone can do (algorithm confusion). Apple signs with ES256"
+        case .algorithmNotES256(let alg):
+            return "\"alg\" is \"\(alg)\"; Apple signs StoreKit data with ES256 only, and any other value is refused rather than trusted"
+        case .x5cMissing:
+            return "the header has no x5c certificates, so there is no key to verify with and no chain to Apple"
+        case .certificateUnreadable(let i):
+            return "x5c[\(i)] is not a readable DER certificate"
+        case .certificateCount(let n):
+            return "x5c holds \(n) certificate\(n == 1 ? "" : "s"); Apple's tokens carry exactly three (leaf, intermediate, root)"
+        case .wrongOrder(let expected):
+            let order = expected.map { "x5c[\($0)]" }.joined(separator: " ← ")
+            return "the certificates are in the wrong order: they link only as \(order); x5c must list leaf, intermediate, root (RFC 7515 §4.1.6)"
+        case .issuerMismatch(let child, let issuer, let next):
+            return "x5c[\(child)] was issued by \(issuer), but x5c[\(child + 1)] is \(next)"
+        case .linkSignatureInvalid(let child):
+            return "x5c[\(child)]'s certificate signature does not verify with x5c[\(child + 1)]'s key"
+        case .rootNotSelfSigned(let i):
+            return "x5c[\(i)], the last certificate, is not a self-signed root"
+        case .rootNotPinned(let sha):
+            return "the chain ends at a root that is neither Apple Root CA - G3 (SHA-256 \(JWSPins.appleRootCAG3)) nor a supplied root: its SHA-256 is \(sha)"
+        case .xcodeTestingNotTrusted:
+            return "signed by Xcode's \"StoreKit Testing in Xcode\" certificate for local testing, not by Apple; it verifies only when that certificate is supplied as the root"
+        case .userRootUnreadable(let i):
+            return "supplied root #\(i + 1) is neither a DER nor a PEM certificate"
+        case .pathVerification(let error, let depth):
+            return "OpenSSL rejected the path: \(error) (depth \(depth))"
+        case .leafMarkerMissing(let oid):
+            return "the leaf certificate lacks Apple's StoreKit signing extension \(oid), so it is not an App Store signing certificate"
+        case .intermediateMarkerMissing(let oid):
+            return "the intermediate certificate lacks Apple's WWDR intermediate extension \(oid)"
+        case .certificatesNotValid(let date, let problems):
+            let when = ValidationDate.iso(date)
+            return "at \(when): " + problems.map { p in
+                let name = p.x5cIndex.map { "x5c[\($0)] \(p.label)" } ?? "the supplied root \(p.label)"
+                let from = p.notBefore.map(ValidationDate.iso) ?? "?"
+                let to = p.notAfter.map(ValidationDate.iso) ?? "?"
+                switch p.kind {
+                case .expired: return "\(name) expired \(to)"
+                case .notYetValid: return "\(name) is not valid before \(from)"
+                case .unreadableDates: return "\(name) has unreadable validity dates"
+                }
+            }.joined(separator: "; ")
+        case .signatureEmpty:
+            return "the signature segment is empty"
+        case .signatureIsDER(let n):
+            return "the signature is a \(n)-byte DER ECDSA-Sig-Value (the X.509/CMS form); JWS ES256 signatures are the raw 64 bytes r‖s (RFC 7518 §3.4)"
+        case .signatureTruncated(let n):
+            return "the signature is truncated: \(n) bytes, where ES256 has exactly 64 (r and s, 32 bytes each)"
+        case .signatureTooLong(let n):
+            return "the signature is \(n) bytes, where ES256 has exactly 64 (r and s, 32 bytes each)"
+        case .leafKeyNotP256(let curve):
+            return "x5c[0]'s key is \(curve ?? "unreadable"), not P-256 (prime256v1), so it cannot verify ES256"
+        case .signatureMismatch:
+            return "the signature does not match header.payload under x5c[0]'s key: the token was altered or signed by another key"
+        case .claimMissing:
+            return "the payload does not carry this field"
+        case .claimMismatch(let expected, let found):
+            return "expected \(expected), the payload says \(found)"
+        case .nestedDisagrees(let mismatches):
+            return mismatches.map {
+                "\($0.token).\($0.field.rawValue) is \($0.nested) but the notification's data says \($0.notification)"
+            }.joined(separator: "; ")
+        }
+    }
+}
+
+extension JWSSkip {
+    public var sentence: String {
+        switch self {
+        case .noExpectation: return "no expected value was given"
+        case .algorithmRejected: return "the header algorithm is not ES256, so no ES256 signature check was made"
+        case .noCertificates: return "the header carries no certificates"
+        case .leafUnreadable: return "x5c[0] is not a readable certificate, so there is no key"
+        case .chainStructureFailed: return "the chain's structure failed, so the certificates' roles are unknown"
+        case .xcodeSingleCertificate:
+            return "an Xcode StoreKit-testing token: one self-signed certificate with no Apple extensions"
+        case .noSignedDate: return "the payload has no signedDate to judge the certificates at"
+        case .nothingNested: return "no nested token carries bundleId or environment"
+        case .revocationOffline:
+            return "asking Apple's OCSP responder needs the network, and this tool works offline; a revoked certificate would pass here"
+        }
+    }
+}
+
+extension JWSVerificationReport {
+    /// One line per step: "<title>: <summary>", then the verdict.
+    public var lines: [String] {
+        let deciding = Set(decidingSteps.map(\.step))
+        var out = steps.map { result in
+            let note = result.status.isFailed && !deciding.contains(result.step)
+                ? " (for information: the verdict judges the certificates at signedDate)" : ""
+            return "\(result.step.title): \(result.status.summary)\(note)"
+        }
+        if chainKind == .xcodeStoreKitTesting {
+            out.append("Signed by Xcode StoreKit Testing — local testing only, not the App Store")
+        }
+        if let anchor { out.append("Anchored at \(anchor.sentence)") }
+        if let failure = firstFailure {
+            out.append("Verdict: invalid (\(failure.step.title))")
+        } else {
+            out.append(isAppleSigned ? "Verdict: valid, signed by Apple" : "Verdict: valid, but not signed by Apple")
+        }
+        return out
+    }
+}

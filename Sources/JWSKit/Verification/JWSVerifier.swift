@@ -1,0 +1,95 @@
+import Foundation
+import ReceiptKit
+
+/// Verifies one compact JWS as Apple signs StoreKit 2 data, step by step (see docs/storekit2-verification.md).
+/// Never throws: every outcome is a step in the report. Trust comes only from the pinned SHA-256 of
+/// Apple Root CA - G3 or from roots the caller supplies, never from the token carrying a certificate.
+public enum JWSVerifier {
+    public static func verify(_ input: JWSVerificationInput) -> JWSVerificationReport {
+        let chain = JWSChainCheck(x5c: input.x5c)
+        let (rootStatus, anchor, anchorCertificate) = chain.root(userRootFiles: input.options.roots)
+        let userAnchor = anchor == .appleRootCAG3 ? nil : anchorCertificate
+        let (signatureStatus, signatureDER) = signature(input, chain: chain)
+        let options = input.options
+        let steps = [
+            JWSStepResult(.algorithm, algorithm(input.alg)),
+            JWSStepResult(.chain, chain.structure),
+            JWSStepResult(.root, rootStatus),
+            JWSStepResult(.leafMarker, chain.leafMarker),
+            JWSStepResult(.intermediateMarker, chain.intermediateMarker),
+            JWSStepResult(.validityAtSignedDate, chain.validity(at: input.signedDate, anchor: userAnchor)),
+            JWSStepResult(.validityToday, chain.validity(at: options.now, anchor: userAnchor)),
+            JWSStepResult(.signature, signatureStatus),
+            JWSStepResult(.bundleID, claim(expected: options.expectedBundleID, found: input.claims.bundleID, ==)),
+            JWSStepResult(.environment, claim(expected: options.expectedEnvironment, found: input.claims.environment) {
+                $0.caseInsensitiveCompare($1) == .orderedSame  // "sandbox" means "Sandbox"
+            }),
+            JWSStepResult(.appAppleID, claim(expected: options.expectedAppAppleID.map(String.init),
+                                             found: input.claims.appAppleID.map(String.init), ==)),
+            JWSStepResult(.revocation, .notChecked(.revocationOffline)),
+        ]
+        return JWSVerificationReport(steps: steps, certificates: chain.certificates, chainKind: chain.kind,
+                                     anchor: rootStatus == .passed ? anchor : nil, signatureDER: signatureDER)
+    }
+
+    /// Only ES256 is acceptable: `none` and the HMAC algorithms are the classic algorithm-confusion attacks.
+    static func algorithm(_ alg: String?) -> JWSStepStatus {
+        guard let alg else { return .failed(.algorithmMissing) }
+        if alg == "ES256" { return .passed }
+        if alg.lowercased() == "none" { return .failed(.algorithmNone) }
+        if alg.uppercased().hasPrefix("HS") { return .failed(.algorithmSymmetric(alg)) }
+        return .failed(.algorithmNotES256(alg))
+    }
+
+    static func signature(_ input: JWSVerificationInput, chain: JWSChainCheck) -> (JWSStepStatus, [UInt8]?) {
+        guard input.alg == "ES256" else { return (.notChecked(.algorithmRejected), nil) }
+        guard let leaf = input.x5c.first else { return (.notChecked(.noCertificates), nil) }
+        guard chain.certificates.first.flatMap({ $0 }) != nil else { return (.notChecked(.leafUnreadable), nil) }
+        if let problem = ES256Signature.shapeProblem(input.signature) { return (.failed(problem), nil) }
+        guard let der = ES256Signature.der(fromRaw: input.signature) else { return (.failed(.signatureEmpty), nil) }
+        // RFC 7515 §4.1.6: the key is in the first x5c certificate, whatever the rest of the chain says.
+        if let failure = ES256Signature.verify(message: input.signingInput, derSignature: der, certificate: leaf) {
+            return (.failed(failure), der)
+        }
+        return (.passed, der)
+    }
+
+    static func claim(expected: String?, found: String?, _ same: (String, String) -> Bool) -> JWSStepStatus {
+        guard let expected else { return .notChecked(.noExpectation) }
+        guard let found else { return .failed(.claimMissing) }
+        return same(expected, found) ? .passed : .failed(.claimMismatch(expected: expected, found: found))
+    }
+}
+
+/// A notification's `data.bundleId` and `data.environment` must agree with every nested token's.
+public enum JWSNotificationConsistency {
+    public struct Nested: Sendable, Equatable {
+        /// The field that carried the token, e.g. "signedTransactionInfo".
+        public var token: String
+        public var bundleID: String?
+        public var environment: String?
+        public init(token: String, bundleID: String?, environment: String?) {
+            self.token = token
+            self.bundleID = bundleID
+            self.environment = environment
+        }
+    }
+
+    public static func check(bundleID: String?, environment: String?, nested: [Nested]) -> JWSStepResult {
+        var compared = 0
+        var mismatches: [JWSNestedMismatch] = []
+        for token in nested {
+            let pairs: [(JWSNestedMismatch.Field, String?, String?)] = [
+                (.bundleID, bundleID, token.bundleID), (.environment, environment, token.environment)]
+            for (field, parent, child) in pairs {
+                guard let parent, let child else { continue }
+                compared += 1
+                if parent != child {
+                    mismatches.append(JWSNestedMismatch(token: token.token, field: field, notification: parent, nested: child))
+                }
+            }
+        }
+        if !mismatches.isEmpty { return JWSStepResult(.nestedConsistency, .failed(.nestedDisagrees(mismatches))) }
+        return JWSStepResult(.nestedConsistency, compared == 0 ? .notChecked(.nothingNested) : .passed)
+    }
+}

@@ -60,7 +60,6 @@ let package = Package(
         .testTarget(name: "JSONLenientTests", dependencies: ["JSONLenient", "ASN1Lenient", "TestSupport"]),
         .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "JSONLenient", "ASN1Lenient", "ReceiptKit", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["receipt-explorer", "TestSupport"]),
-        .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "ReceiptKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,7 +1,7 @@
 import Foundation
 import ReceiptKit
 
-/// Verifies one compact JWS as Apple signs StoreKit 2 data, step by step (see docs/storekit2-verification.md).
+/// Verifies one compact JWS as Apple signs StoreKit 2 data, step by step (see docs/storekit2.md, "What each verification step means").
 /// Never throws: every outcome is a step in the report. Trust comes only from the pinned SHA-256 of
 /// Apple Root CA - G3 or from roots the caller supplies, never from the token carrying a certificate.
 public enum JWSVerifier {

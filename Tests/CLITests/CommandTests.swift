@@ -216,7 +216,7 @@ import Testing
         #expect(viaStdin.stdout == reference)
         let base64 = Data(raw.base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed]).utf8)
         let viaBase64Stdin = try runCLI(["dump", "-"], stdin: base64)
-        #expect(viaBase64Stdin.stdout.hasPrefix("# stdin: decoded from base64: \(grouped(raw.base64EncodedString().count)) characters → \(grouped(raw.count)) bytes\n"))
+        #expect(viaBase64Stdin.stdout.hasPrefix("# stdin: decoded from base64: \(grouped(raw.base64EncodedString().count)) characters → \(grouped(raw.count)) bytes; a PKCS#7 App Store receipt\n"))
         for encoded in ["typical.b64", "typical.pem", "typical.json"] {
             let url = cliSamples.appendingPathComponent(encoded)
             guard FileManager.default.fileExists(atPath: url.path) else { continue }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ASN1Lenient
+import DocumentModel
 import Foundation
 import ReceiptKit
 
@@ -94,9 +95,9 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         let options = try check.analysisOptions(validate: true)
-        let input = try CommandSupport.load(file)
-        let analysis = ReceiptAnalyzer.analyze(bytes: input.bytes, options: options)
-        let text = VerifyReport.text(analysis, inputName: input.name, inputNote: input.note,
+        let document = Document.open(try CommandSupport.load(file), options: options, reading: .always)
+        guard let analysis = document.receipt else { throw ExitCode(ExitStatus.inputHasErrors) }  // `.always` always analyses
+        let text = VerifyReport.text(analysis, inputName: document.source.name, inputNote: document.note,
                                      style: VerifyReport.Style(unicode: !ascii))
         FileHandle.standardOutput.write(Data(text.utf8))
         if !analysis.verdict.isValid { throw ExitCode(1) }

@@ -110,17 +110,25 @@ public struct ReceiptAnalysis: Sendable {
         receipt?.activeSubscriptions(at: ReceiptDate(date ?? options.moment)) ?? []
     }
 
-    public func step(_ id: String) -> ValidationStep? { validationSteps.first { $0.id == id } }
+    public func step(_ id: StepID) -> ValidationStep? { validationSteps.first { $0.id == id } }
 
     /// The worst severity among every diagnostic and finding.
     public var worstSeverity: Severity? { tree.worstSeverity }
 }
 
-/// The overall outcome of `verify`.
-public struct Verdict: Sendable, Equatable {
-    public var isValid: Bool
-    /// One line: "valid App Store receipt", "invalid: …".
-    public var summary: String
-    /// Why it is invalid (or the caveats of a valid one), one sentence each.
-    public var reasons: [String]
+extension ReceiptAnalysis {
+    /// Every diagnostic in the input's terms: the tree's (parser and receipt findings) and, for a
+    /// reassembled payload, the payload parser's own diagnostics mapped to input offsets.
+    public var allDiagnostics: [Diagnostic] {
+        guard let payload = payloadTree, let map = payloadMap else { return tree.diagnostics }
+        var out = tree.diagnostics
+        for var d in payload.diagnostics where !d.code.hasPrefix("receipt-") && !d.code.hasPrefix("pkcs7-") {
+            let r = map.fileRange(d.range)
+            d.offset = r.lowerBound
+            d.length = r.count
+            d.node = container?.payloadChunks.first { tree.nodes[$0].contentRange.contains(r.lowerBound) } ?? container?.payloadString
+            out.append(d)
+        }
+        return out
+    }
 }

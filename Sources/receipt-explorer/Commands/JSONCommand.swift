@@ -37,7 +37,7 @@ struct JSONCommand: ParsableCommand {
         let options = try check.analysisOptions(validate: !noValidate)
         let document = Document.open(try CommandSupport.load(file), options: options, reading: .always)
         guard let analysis = document.receipt else { throw ExitCode(ExitStatus.inputHasErrors) }  // `.always` always analyses
-        let text = ReceiptJSON.text(analysis, input: .init(name: document.source.name, encoding: document.source.encoding.rawValue))
+        let text = ReceiptJSON.text(analysis, input: .init(name: document.source.name, encoding: document.source.encoding.rawValue), words: .commandLine)
         FileHandle.standardOutput.write(Data(text.utf8))
         let hasErrors = analysis.receipt == nil || analysis.allDiagnostics.contains { $0.severity == .error }
         if hasErrors { throw ExitCode(ExitStatus.inputHasErrors) }

@@ -115,7 +115,7 @@ import TestSupport
         let result = try runCLI(["explain", file.path, "--offset", "0x4"])
         #expect(result.status == 0)
         #expect(result.stdout == """
-            # tiny.der: raw DER/BER, 5 bytes
+            # tiny.der: raw DER/BER, 5 bytes; other ASN.1 (not a receipt or a certificate)
             path: SEQUENCE at 0 > INTEGER at 2
 
             INTEGER at offset 2 (depth 1, 3 bytes)

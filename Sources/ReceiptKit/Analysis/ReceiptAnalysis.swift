@@ -6,14 +6,14 @@ public struct AnalysisOptions: Sendable {
     /// Run the OpenSSL steps (signature, chain, time, receipt signer). Off: decode only, the fast
     /// path for huge files and for views that do not need a verdict.
     public var validate: Bool
-    /// Bytes of `--root` certificate files (DER or PEM), trusted in addition to the pinned anchors.
+    /// Bytes of user-supplied root certificate files (DER or PEM), trusted in addition to the pinned anchors.
     public var roots: [[UInt8]]
     /// For the device-hash step; nil leaves it unchecked.
     public var deviceID: DeviceIdentifier?
-    /// Expected bundle id (`--bundle-id`) and app version (`--app-version`); nil leaves the step unchecked.
+    /// Expected bundle id and app version; nil leaves the step unchecked.
     public var bundleID: String?
     public var appVersion: String?
-    /// The moment for the expiration step and active subscriptions (`--at`); nil = `now`.
+    /// The moment for the expiration step and active subscriptions; nil = `now`.
     public var at: Date?
     /// "Today", for whether the chain would still verify now.
     public var now: Date
@@ -105,7 +105,7 @@ public struct ReceiptAnalysis: Sendable {
         payloadMap?.fileRange(range) ?? range
     }
 
-    /// Auto-renewable subscriptions active at `date` (default: the `--at` moment).
+    /// Auto-renewable subscriptions active at `date` (default: `options.moment`).
     public func activeSubscriptions(at date: Date? = nil) -> [InAppPurchase] {
         receipt?.activeSubscriptions(at: ReceiptDate(date ?? options.moment)) ?? []
     }

@@ -55,7 +55,8 @@ let package = Package(
         // Paths to samples and the shared corpus, and one DER builder, for every test target.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "TestSupport"]),
-        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient", "TestSupport"]),
+        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient", "DocumentModel", "TestSupport"]),
+        .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel", "ReceiptKit", "ASN1Lenient", "TestSupport"]),
         .testTarget(name: "ExplorerUITests", dependencies: ["ExplorerUI", "ReceiptKit", "ASN1Lenient", "DocumentModel", "TestSupport"]),
         .testTarget(name: "JSONLenientTests", dependencies: ["JSONLenient", "ASN1Lenient", "TestSupport"]),
         .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "JSONLenient", "ASN1Lenient", "ReceiptKit", "TestSupport"]),

@@ -47,7 +47,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "samples"
 PKI = SAMPLES / "pki"
-SWIFT_FILE = REPO / "Sources" / "ReceiptKit" / "EmbeddedSample.swift"
+SWIFT_FILE = REPO / "Sources" / "receipt-explorer" / "EmbeddedSample.swift"
 GENERATOR = "Scripts/generate-samples.py"
 
 # The identifierForVendor every sample's device hash (attribute 5) is computed for.
@@ -1448,11 +1448,11 @@ def swift_source(typical: bytes, root_der: bytes) -> str:
 
 import Foundation
 
-public enum EmbeddedSample {{
-    public static let name = "typical.receipt"
+enum EmbeddedSample {{
+    static let name = "typical.receipt"
 
     /// The receipt's bytes, decoded from the base64 literal below on each use.
-    public static var bytes: [UInt8] {{
+    static var bytes: [UInt8] {{
         guard let data = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {{
             preconditionFailure("EmbeddedSample: the generated base64 literal is corrupt")
         }}
@@ -1462,7 +1462,7 @@ public enum EmbeddedSample {{
     /// samples/pki/test-root.cer, the TEST ONLY root that signed the sample: the explorer trusts
     /// it for the embedded sample alone (as if given with --root), so the demo shows a whole
     /// validation, reported as a user-supplied anchor, never as Apple.
-    public static var testRootCertificate: [UInt8] {{
+    static var testRootCertificate: [UInt8] {{
         guard let data = Data(base64Encoded: rootBase64, options: .ignoreUnknownCharacters) else {{
             preconditionFailure("EmbeddedSample: the generated base64 literal is corrupt")
         }}

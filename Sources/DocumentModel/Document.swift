@@ -1,14 +1,32 @@
 import ASN1Lenient
 import ReceiptKit
 
-/// What an opened input turned out to be.
+/// What an opened input turned out to be, for the one-line "what is this" note.
 public enum DocumentKind: Sendable, Equatable {
-    /// A PKCS#7 SignedData whose content is an App Store receipt payload.
+    /// A PKCS#7 SignedData whose content is a receipt payload, signed by anything but Xcode.
     case receipt
+    /// A receipt signed by Xcode's "StoreKit Testing in Xcode" certificate: local testing only.
+    case xcodeTestingReceipt
     /// A PKCS#7 SignedData that is not a receipt (no payload, or a payload that is not a SET).
     case signedData
+    /// An X.509 certificate (SEQUENCE { tbsCertificate, signatureAlgorithm, BIT STRING }).
+    case certificate
     /// Any other ASN.1.
     case asn1
+
+    /// Both kinds of receipt.
+    public var isReceipt: Bool { self == .receipt || self == .xcodeTestingReceipt }
+
+    /// "a PKCS#7 App Store receipt", "an X.509 certificate", …
+    public var summary: String {
+        switch self {
+        case .receipt: "a PKCS#7 App Store receipt"
+        case .xcodeTestingReceipt: "a PKCS#7 receipt signed by Xcode StoreKit Testing (local testing only)"
+        case .signedData: "a PKCS#7 SignedData that is not a receipt"
+        case .certificate: "an X.509 certificate"
+        case .asn1: "other ASN.1 (not a receipt or a certificate)"
+        }
+    }
 }
 
 /// Where a document's bytes came from.
@@ -39,7 +57,7 @@ public struct Document: Sendable {
     /// `layers[0]` is the file's bytes; later layers were derived from earlier ones.
     public private(set) var layers: [ByteLayer]
     /// The receipt model (decoded fields, links, validation steps, verdict) when the input is a
-    /// PKCS#7 SignedData; nil for other ASN.1.
+    /// PKCS#7 SignedData (or whatever was opened with `reading: .always`); nil for other ASN.1.
     public var receipt: ReceiptAnalysis?
 
     public init(source: DocumentSource, kind: DocumentKind, layers: [ByteLayer], receipt: ReceiptAnalysis? = nil) {
@@ -51,6 +69,10 @@ public struct Document: Sendable {
     }
 
     public var fileLayer: ByteLayer { layers[0] }
+    /// The input as the loader gave it (the file layer's bytes), for the text outputs' headers.
+    public var input: LoadedInput {
+        LoadedInput(bytes: fileLayer.bytes, name: source.name, encoding: source.encoding, note: source.note)
+    }
     public func layer(_ id: LayerID) -> ByteLayer { layers[id.index] }
     /// The ASN.1 tree of the file layer: the whole input for receipts and other ASN.1 (empty for
     /// kinds whose file layer is not ASN.1).
@@ -71,6 +93,9 @@ public struct Document: Sendable {
     public var diagnostics: [(layer: LayerID, diagnostic: Diagnostic)] {
         layers.flatMap { layer in layer.content.diagnostics.map { (layer.id, $0) } }
     }
+
+    /// The loader's note and what the input is: "raw DER/BER, 7,686 bytes; a PKCS#7 App Store receipt".
+    public var note: String { "\(source.note); \(kind.summary)" }
 
     /// The worst severity in any layer.
     public var worstSeverity: Severity? { diagnostics.map(\.diagnostic.severity).min() }

@@ -6,6 +6,10 @@
 
 import Foundation
 
+// TEMPORARY copy, only until the `ui` and `document` branches merge: ExplorerUITests still read
+// `EmbeddedSample` from ReceiptKit and the UI helper is moving them to samples/typical.receipt.
+// The tool's own copy lives in Sources/receipt-explorer/EmbeddedSample.swift; delete this file then.
+
 public enum EmbeddedSample {
     public static let name = "typical.receipt"
 

@@ -65,14 +65,14 @@ import Testing
             """)
     }
 
-    @Test func extraDiagnosticsAreMergedUnderTheirNodes() {
-        let tree = ASN1Parser.parse(Self.simple)
-        let extra = [
+    @Test func laterLayerDiagnosticsAreMergedUnderTheirNodes() {
+        var tree = ASN1Parser.parse(Self.simple)
+        tree.append([
             Diagnostic(severity: .warning, code: "receipt-test", message: "about the string", offset: 12, length: 3, node: 3),
             Diagnostic(severity: .info, code: "receipt-note", message: "about nothing", offset: 0, length: 0, node: nil),
             Diagnostic(severity: .error, code: "receipt-bad-node", message: "index out of range", offset: 1, length: 1, node: 99),
-        ]
-        let text = TreeDump.render(tree, extra: extra, options: TreeDump.Options(decorations: false))
+        ])
+        let text = TreeDump.render(tree, options: TreeDump.Options(decorations: false))
         #expect(text == """
                  0   2      13  SEQUENCE
                  2   2       1    INTEGER 5
@@ -83,7 +83,7 @@ import Testing
             error receipt-bad-node byte 1: index out of range
 
             """)
-        #expect(JSONDump.render(tree, extra: extra).contains(#"{"severity": "warning", "code": "receipt-test", "offset": 12, "length": 3, "message": "about the string", "node": 3}"#))
+        #expect(JSONDump.render(tree).contains(#"{"severity": "warning", "code": "receipt-test", "offset": 12, "length": 3, "message": "about the string", "node": 3}"#))
     }
 
     @Test func colourWrapsSeveritiesAndTagsOnly() {

@@ -1,11 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
-/// The package root, found from this file's path.
-let cliPackageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-/// The shared corpus of real receipts, beside the project; absent for people who only cloned it.
-let cliCorpus = cliPackageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-let cliSamples = cliPackageRoot.appendingPathComponent("samples")
+/// The Tmux* suites (another helper's) still say `cliPackageRoot`; everything else uses `Paths`.
+let cliPackageRoot = Paths.packageRoot
 
 /// The built `receipt-explorer` binary. `swift test` builds it into the same directory as the test
 /// bundle (`.build/<triple>/debug/`), and the test process is that bundle on Linux, so the
@@ -99,7 +97,7 @@ func findTool(_ name: String) -> String? {
 
 /// Real receipts from ../shared/corpus (empty when it is absent).
 func corpusReceipts() -> [URL] {
-    let dir = cliCorpus.appendingPathComponent("receipts")
+    let dir = Paths.corpus.appendingPathComponent("receipts")
     return ((try? FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)) ?? [])
         .filter { $0.pathExtension == "receipt" }
         .sorted { $0.path < $1.path }
@@ -107,7 +105,7 @@ func corpusReceipts() -> [URL] {
 
 /// Committed samples/*.receipt, optionally without the deliberately malformed ones.
 func sampleReceipts(includingMalformed: Bool) -> [URL] {
-    ((try? FileManager.default.contentsOfDirectory(at: cliSamples, includingPropertiesForKeys: nil)) ?? [])
+    ((try? FileManager.default.contentsOfDirectory(at: Paths.samples, includingPropertiesForKeys: nil)) ?? [])
         .filter { $0.pathExtension == "receipt" && (includingMalformed || !$0.lastPathComponent.hasPrefix("malformed-")) }
         .sorted { $0.path < $1.path }
 }
@@ -121,7 +119,3 @@ func temporaryFile(_ bytes: [UInt8], name: String = "input.bin") throws -> URL {
     return url
 }
 
-func hexBytes(_ hex: String) -> [UInt8] {
-    let digits = Array(hex.filter { $0.isHexDigit })
-    return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
-}

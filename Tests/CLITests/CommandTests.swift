@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The binary's promises: exit statuses, one-line errors, colour rules, escaping, input formats.
 @Suite struct CommandTests {
-    static let truncatedCorpusFile = cliCorpus.appendingPathComponent("receipts/negative/truncated-sandbox-com.belive.app.ios-456bytes.receipt")
+    static let truncatedCorpusFile = Paths.corpus.appendingPathComponent("receipts/negative/truncated-sandbox-com.belive.app.ios-456bytes.receipt")
     static var validFile: URL {
-        corpusReceipts().first ?? cliSamples.appendingPathComponent("typical.receipt")
+        corpusReceipts().first ?? Paths.samples.appendingPathComponent("typical.receipt")
     }
 
     // MARK: Exit statuses
@@ -31,14 +32,14 @@ import Testing
 
     @Test func dumpOfAReceiptShowsReceiptFindingsUnderTheirNodes() throws {
         // samples/README.md: attribute 2's value is an IA5String (tag 0x16 at offset 305).
-        let result = try runCLI(["dump", cliSamples.appendingPathComponent("malformed-wrong-type.receipt").path])
+        let result = try runCLI(["dump", Paths.samples.appendingPathComponent("malformed-wrong-type.receipt").path])
         #expect(result.status == 1)
         #expect(result.stdout.contains("error receipt-attribute-wrong-type"))
     }
 
     @Test func junkAfterTheReceiptIsAWarningOnly() throws {
         // samples/README.md: DE AD BE EF appended at offset 7686.
-        let result = try runCLI(["dump", cliSamples.appendingPathComponent("malformed-trailing-bytes.receipt").path])
+        let result = try runCLI(["dump", Paths.samples.appendingPathComponent("malformed-trailing-bytes.receipt").path])
         #expect(result.status == 0, "stdout: \(result.stdout.suffix(400))")
         #expect(result.stdout.contains("warning trailing-data bytes 7686-7689: 4 byte(s) follow the top-level element, which ends at offset 7686; they do not read as ASN.1"))
     }
@@ -114,7 +115,7 @@ import Testing
         let result = try runCLI(["explain", file.path, "--offset", "0x4"])
         #expect(result.status == 0)
         #expect(result.stdout == """
-            # tiny.der: raw DER/BER, 5 bytes
+            # tiny.der: raw DER/BER, 5 bytes; other ASN.1 (not a receipt or a certificate)
             path: SEQUENCE at 0 > INTEGER at 2
 
             INTEGER at offset 2 (depth 1, 3 bytes)
@@ -193,9 +194,8 @@ import Testing
         }
     }
 
-    @Test func hostileSampleIsEscapedInEveryFormat() throws {
-        let file = cliSamples.appendingPathComponent("malformed-hostile-strings.receipt")
-        guard FileManager.default.fileExists(atPath: file.path) else { return }
+    @Test(.enabled(if: Paths.samplesAvailable)) func hostileSampleIsEscapedInEveryFormat() throws {
+        let file = Paths.samples.appendingPathComponent("malformed-hostile-strings.receipt")
         for format in ["tree", "openssl", "json"] {
             let result = try runCLI(["dump", "--format", format, "--color", "always", file.path])
             // The only ESC bytes allowed are our own SGR colour sequences (tree format).
@@ -207,19 +207,18 @@ import Testing
 
     // MARK: Input encodings through the binary
 
-    @Test func stdinAndEncodedInputsGiveTheSameTree() throws {
-        let typical = cliSamples.appendingPathComponent("typical.receipt")
-        guard let raw = FileManager.default.contents(atPath: typical.path) else { return }
+    @Test(.enabled(if: Paths.samplesAvailable)) func stdinAndEncodedInputsGiveTheSameTree() throws {
+        let typical = Paths.samples.appendingPathComponent("typical.receipt")
+        let raw = try #require(FileManager.default.contents(atPath: typical.path))
         let reference = try runCLI(["dump", "--format", "openssl", typical.path]).stdout
         let viaStdin = try runCLI(["dump", "--format", "openssl", "-"], stdin: raw)
         #expect(viaStdin.status == 0)
         #expect(viaStdin.stdout == reference)
         let base64 = Data(raw.base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed]).utf8)
         let viaBase64Stdin = try runCLI(["dump", "-"], stdin: base64)
-        #expect(viaBase64Stdin.stdout.hasPrefix("# stdin: decoded from base64: \(grouped(raw.base64EncodedString().count)) characters → \(grouped(raw.count)) bytes\n"))
+        #expect(viaBase64Stdin.stdout.hasPrefix("# stdin: decoded from base64: \(grouped(raw.base64EncodedString().count)) characters → \(grouped(raw.count)) bytes; a PKCS#7 App Store receipt\n"))
         for encoded in ["typical.b64", "typical.pem", "typical.json"] {
-            let url = cliSamples.appendingPathComponent(encoded)
-            guard FileManager.default.fileExists(atPath: url.path) else { continue }
+            let url = Paths.samples.appendingPathComponent(encoded)
             let result = try runCLI(["dump", "--format", "openssl", url.path])
             #expect(result.status == 0, "\(encoded): \(result.stderr)")
             #expect(result.stdout == reference, "\(encoded)")

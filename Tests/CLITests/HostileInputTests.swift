@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Files an attacker could hand to `receipt-explorer`, run through the real binary: each has an exact
 /// expectation for the exit status and message, and a bound on the child's peak memory (its own
@@ -10,8 +11,8 @@ import Testing
 /// Bounds (MiB) were calibrated on the debug build (docs/robustness.md has the measurements);
 /// under AddressSanitizer they are ×3 + 256 MiB (`Hostile.bound`).
 @Suite(.serialized) struct HostileInputTests {
-    static let root = cliPackageRoot.path
-    static let testRoot = cliSamples.appendingPathComponent("pki/test-root.cer").path
+    static let root = Paths.packageRoot.path
+    static let testRoot = Paths.samples.appendingPathComponent("pki/test-root.cer").path
 
     static func expectClean(_ run: HostileRun, status: Int32, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(run.signal == nil && !run.timedOut, "\(run.summary)", sourceLocation: sourceLocation)
@@ -36,7 +37,7 @@ import Testing
         Self.expectClean(run, status: 1)
         #expect(run.stderr == "")
         let out = run.stdout
-        #expect(out.hasPrefix("# nested.der: raw DER/BER, 2,000,000 bytes\n"))
+        #expect(out.hasPrefix("# nested.der: raw DER/BER, 2,000,000 bytes; other ASN.1 (not a receipt or a certificate)\n"))
         #expect(out.contains("error nesting-too-deep bytes 512-513: nesting deeper than 256 levels; the content is not parsed\n"))
         #expect(out.contains("UNPARSED (1,999,486 bytes) 3080308030803080"))
         #expect(out.hasSuffix("# 258 elements; 257 errors, 257 der, 0 warnings, 0 info\n"))
@@ -51,12 +52,12 @@ import Testing
     }
 
     @Test func aLengthOfTwoToTheSixtyThree() throws {
-        let file = try Hostile.file(hexBytes("04 88 80 00 00 00 00 00 00 00 41"), name: "len63.der")
+        let file = try Hostile.file(DER.hex("04 88 80 00 00 00 00 00 00 00 41"), name: "len63.der")
         let run = try Hostile.run(["dump", file.path])
         Self.expectClean(run, status: 1)
         #expect(run.stderr == "")
         #expect(Self.lines(run) == [
-            "# len63.der: raw DER/BER, 11 bytes",
+            "# len63.der: raw DER/BER, 11 bytes; other ASN.1 (not a receipt or a certificate)",
             "offset  hl  length  element",
             "     0  10       1  OCTET STRING (1 byte) 41",
             "                      error length-overflow bytes 1-9: a length of 9223372036854775808 is beyond any addressable size",
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func sixteenBytesClaimingTwoToTheSixtyTwo() throws {
-        let file = try Hostile.file(hexBytes("04 88 40 00 00 00 00 00 00 00 41 42 43 44 45 46"), name: "len62.der")
+        let file = try Hostile.file(DER.hex("04 88 40 00 00 00 00 00 00 00 41 42 43 44 45 46"), name: "len62.der")
         for command in [["dump"], ["verify"], ["json", "--no-validate"], ["explain"]] {
             let run = try Hostile.run(command + [file.path])
             Self.expectClean(run, status: 1)
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func moreLengthOctetsThanAnyMachineWord() throws {
-        let nine = try Hostile.file(hexBytes("04 89 01 00 00 00 00 00 00 00 00 41"), name: "len9.der")
+        let nine = try Hostile.file(DER.hex("04 89 01 00 00 00 00 00 00 00 00 41"), name: "len9.der")
         let run9 = try Hostile.run(["dump", nine.path])
         Self.expectClean(run9, status: 1)
         #expect(run9.stdout.contains("error length-too-many-octets bytes 1-10: 9 length octets; at most 8 can be represented\n"))
@@ -115,7 +116,7 @@ import Testing
         Self.expectClean(run, status: 1)
         #expect(run.stderr == "")
         let grouped = Hostile.grouped(size)
-        #expect(run.stdout.hasPrefix("# random.bin: raw DER/BER, \(grouped) bytes\n"), "\(run.stdout.prefix(200))")
+        #expect(run.stdout.hasPrefix("# random.bin: raw DER/BER, \(grouped) bytes; other ASN.1 (not a receipt or a certificate)\n"), "\(run.stdout.prefix(200))")
         // Measured 1.55× the input (debug build, 100 MB): the input, plus the read buffer growing.
         #expect(run.peakMiB < Hostile.bound(base: 64, perInputByte: 4, inputBytes: size), "\(run.summary)")
         Self.expectSafe(run, "random dump")
@@ -172,7 +173,7 @@ import Testing
         let python = try #require(findTool("python3"), "python3 is needed to generate the receipt")
         let generate = try runTool(python, [Self.root + "/Scripts/generate-samples.py", "--large", String(purchases)])
         #expect(generate.status == 0)
-        let file = cliSamples.appendingPathComponent("generated/large-\(purchases).receipt")
+        let file = Paths.samples.appendingPathComponent("generated/large-\(purchases).receipt")
         defer { Hostile.remove(file) }
         let size = try #require((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int)
         let run = try Hostile.run(["verify", "--root", Self.testRoot, "--at", "2024-06-01T00:00:00Z", file.path], timeout: 1800)
@@ -200,7 +201,7 @@ import Testing
 
     @Test(arguments: ["dump", "verify", "json", "explain"])
     func base64WithAStrayCharacter(_ command: String) throws {
-        var text = Array(try Data(contentsOf: cliSamples.appendingPathComponent("typical.b64")))
+        var text = Array(try Data(contentsOf: Paths.samples.appendingPathComponent("typical.b64")))
         text[11 * 77 + 4] = UInt8(ascii: "#")  // line 12, column 5
         let file = try Hostile.file(text, name: "stray.b64")
         try Self.expectLoadError([command, file.path], "cannot decode 'stray.b64': base64: unexpected character '#' at text offset 851 (line 12, column 5)")
@@ -284,7 +285,7 @@ import Testing
 
     @Test(arguments: textCommands)
     func hostileStringsSample(_ command: [String]) throws {
-        let sample = cliSamples.appendingPathComponent("malformed-hostile-strings.receipt").path
+        let sample = Paths.samples.appendingPathComponent("malformed-hostile-strings.receipt").path
         let needsRoot = command.first == "verify" || command == ["json"]
         let run = try Hostile.run(command + (needsRoot ? ["--root", Self.testRoot] : []) + [sample])
         Self.expectClean(run, status: 0)
@@ -299,7 +300,7 @@ import Testing
     func hostileFileName(_ command: [String]) throws {
         // The file name is printed in headers and messages: it is input too.
         let name = "evil\u{1B}[31m\u{202E}gpj.\u{07}receipt"
-        let sample = try Data(contentsOf: cliSamples.appendingPathComponent("malformed-truncated.receipt"))
+        let sample = try Data(contentsOf: Paths.samples.appendingPathComponent("malformed-truncated.receipt"))
         let file = try Hostile.file(Array(sample), name: name)
         let run = try Hostile.run(command + [file.path])
         #expect(run.signal == nil && [0, 1].contains(run.status), "\(run.summary)")
@@ -330,7 +331,7 @@ import Testing
     /// clamp before calendar arithmetic, no Int64.min sentinel).
     @Test(arguments: ["verify", "json", "dump", "explain"])
     func receiptWithoutExpiresDate(_ command: String) throws {
-        let file = cliPackageRoot.appendingPathComponent("Fuzz/regressions/receipt-verify-report-expires-min.receipt")
+        let file = Paths.packageRoot.appendingPathComponent("Fuzz/regressions/receipt-verify-report-expires-min.receipt")
         let run = try Hostile.run([command, file.path], discardStdout: true)
         #expect(run.signal == nil, "\(run.summary)")
         #expect([0, 1].contains(run.status), "\(run.summary)")
@@ -343,7 +344,7 @@ import Testing
     /// ExplorerUI (bdaf4f0: word wrap keeps at least one column).
     @Test(.enabled(if: tmuxPath != nil, "tmux is not installed"))
     func summaryWrapAtTinyWidths() throws {
-        let input = Array(try Data(contentsOf: cliPackageRoot.appendingPathComponent("Fuzz/regressions/render-wrap-width-1.bin")))
+        let input = Array(try Data(contentsOf: Paths.packageRoot.appendingPathComponent("Fuzz/regressions/render-wrap-width-1.bin")))
         // FuzzRender's layout: 3 bytes (size, key count) and 9 key bytes, then the file.
         let file = try Hostile.file(Array(input[12...]), name: "render-wrap.der")
         let tmux = try TmuxHarness(arguments: [file.path], width: 40, height: 12)

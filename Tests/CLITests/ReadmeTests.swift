@@ -1,11 +1,12 @@
 import ASN1Lenient
 import Foundation
 import Testing
+import TestSupport
 
 /// Keeps README.md from drifting: the test command `.ci/run` runs, and the diagnostic code table.
 @Suite struct ReadmeTests {
-    static let readme = cliPackageRoot.appendingPathComponent("README.md")
-    static let ciRun = cliPackageRoot.appendingPathComponent(".ci/run")
+    static let readme = Paths.packageRoot.appendingPathComponent("README.md")
+    static let ciRun = Paths.packageRoot.appendingPathComponent(".ci/run")
 
     /// The first line of the fenced block after `<!-- marker -->`.
     static func command(after marker: String, in text: String) -> String? {

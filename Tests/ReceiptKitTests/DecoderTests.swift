@@ -1,5 +1,7 @@
 import Foundation
+import DocumentModel
 import Testing
+import TestSupport
 import ASN1Lenient
 @testable import ReceiptKit
 
@@ -14,7 +16,7 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
         let r = try #require(a.receipt)
         #expect(rf(a).isEmpty, "\(rf(a).map(\.message))")
         #expect(r.bundleID == "com.example.app")
-        #expect(r.bundleIDTLV == utf8("com.example.app"))
+        #expect(r.bundleIDTLV == DER.utf8("com.example.app"))
         #expect(r.opaqueValue == [1, 2, 3, 4, 5, 6, 7, 8])
         #expect(r.field(4)?.version == 2)
         #expect(r.creationDate?.epochMilliseconds == epochMS("2024-03-01T12:00:00Z"))
@@ -23,11 +25,11 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
 
     @Test func integers() throws {
         let a = decode(container(payload: minimalPayload([
-            attribute(1, derInteger(1_091_189_122)),
-            attribute(17, tlv(0x31, attribute(1701, derInteger(3)) + attribute(1702, utf8("p")) + attribute(1703, utf8("t"))
-                              + attribute(1704, ia5("2024-01-01T00:00:00Z"))
-                              + attribute(1711, tlv(0x02, [0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]))
-                              + attribute(1713, derInteger(1)) + attribute(1719, derInteger(0)) + attribute(1707, tlv(0x02, [0xFF])))),
+            attribute(1, DER.int(1_091_189_122)),
+            attribute(17, DER.tlv(0x31, attribute(1701, DER.int(3)) + attribute(1702, DER.utf8("p")) + attribute(1703, DER.utf8("t"))
+                              + attribute(1704, DER.ia5("2024-01-01T00:00:00Z"))
+                              + attribute(1711, DER.tlv(0x02, [0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]))
+                              + attribute(1713, DER.int(1)) + attribute(1719, DER.int(0)) + attribute(1707, DER.tlv(0x02, [0xFF])))),
         ])))
         let r = try #require(a.receipt)
         #expect(rf(a).isEmpty, "\(rf(a).map(\.message))")
@@ -47,7 +49,7 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
     }
 
     @Test func strings() throws {
-        let a = decode(container(payload: minimalPayload([attribute(19, utf8("ünïcödé 1.0")), attribute(10, ia5("17+"))])))
+        let a = decode(container(payload: minimalPayload([attribute(19, DER.utf8("ünïcödé 1.0")), attribute(10, DER.ia5("17+"))])))
         let r = try #require(a.receipt)
         #expect(r.originalAppVersion == "ünïcödé 1.0")
         #expect(r.ageRating == "17+")
@@ -55,7 +57,7 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
     }
 
     @Test func wrongTypeIsPinnedToTheInnerValue() throws {
-        let payload = minimalPayload(bundle: ia5("com.example.app"))
+        let payload = minimalPayload(bundle: DER.ia5("com.example.app"))
         let bytes = container(payload: payload)
         let a = decode(bytes)
         let f = try #require(rf(a).first)
@@ -73,16 +75,16 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
     }
 
     @Test func rawBytesWhereAStringBelongs() throws {
-        let a = decode(container(payload: minimalPayload([attribute(3, [0xDE, 0xAD, 0xBE])], bundle: utf8("x"))))
+        let a = decode(container(payload: minimalPayload([attribute(3, [0xDE, 0xAD, 0xBE])], bundle: DER.utf8("x"))))
         // attribute 3 now appears twice: the second is raw bytes where a UTF8String belongs.
         #expect(rf(a).map(\.code).sorted() == ["receipt-attribute-duplicate", "receipt-attribute-wrong-type"])
         #expect(a.receipt?.appVersion == "1.0")
-        let b = decode(container(payload: tlv(0x31, attribute(0, [0x01, 0x02, 0x03]) + minimalAttributes())))
+        let b = decode(container(payload: DER.tlv(0x31, attribute(0, [0x01, 0x02, 0x03]) + minimalAttributes())))
         #expect(b.findings.contains { $0.code == "receipt-attribute-wrong-type" && $0.message.contains("not an ASN.1 element (3 raw byte(s))") })
     }
 
     @Test func hashLength() throws {
-        let attrs = tlv(0x31, attribute(5, [1, 2, 3]) + minimalAttributes())
+        let attrs = DER.tlv(0x31, attribute(5, [1, 2, 3]) + minimalAttributes())
         let a = decode(container(payload: attrs))
         #expect(rf(a).contains { $0.code == "receipt-attribute-duplicate" })
         #expect(rf(a).contains { $0.code == "receipt-attribute-wrong-type" && $0.message.contains("3 raw byte(s)") })
@@ -90,10 +92,10 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
 
     @Test func dates() throws {
         let a = decode(container(payload: minimalPayload([
-            attribute(18, ia5("")),
-            attribute(21, ia5("2024-02-30T00:00:00Z")),
-            attribute(17, tlv(0x31, attribute(1702, utf8("p")) + attribute(1703, utf8("t")) + attribute(1704, ia5("yesterday"))
-                              + attribute(1708, ia5("2024-04-01T12:59:59.250+0100")))),
+            attribute(18, DER.ia5("")),
+            attribute(21, DER.ia5("2024-02-30T00:00:00Z")),
+            attribute(17, DER.tlv(0x31, attribute(1702, DER.utf8("p")) + attribute(1703, DER.utf8("t")) + attribute(1704, DER.ia5("yesterday"))
+                              + attribute(1708, DER.ia5("2024-04-01T12:59:59.250+0100")))),
         ])))
         let r = try #require(a.receipt)
         #expect(r.field(18)?.value == .absentDate)
@@ -110,8 +112,8 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
     }
 
     @Test func duplicateAndMissing() throws {
-        let payload = tlv(0x31, attribute(0, utf8("Production")) + attribute(2, utf8("a.b")) + attribute(2, utf8("c.d"))
-                          + attribute(12, ia5("2024-01-01T00:00:00Z")))
+        let payload = DER.tlv(0x31, attribute(0, DER.utf8("Production")) + attribute(2, DER.utf8("a.b")) + attribute(2, DER.utf8("c.d"))
+                          + attribute(12, DER.ia5("2024-01-01T00:00:00Z")))
         let a = decode(container(payload: payload))
         let r = try #require(a.receipt)
         #expect(r.bundleID == "a.b")
@@ -132,7 +134,7 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
 
     @Test func inAppMissingAndUnlisted() throws {
         let a = decode(container(payload: minimalPayload([
-            attribute(17, tlv(0x31, attribute(1702, utf8("p")) + attribute(1750, utf8("private")) + attribute(1704, ia5("2024-01-01T00:00:00Z")))),
+            attribute(17, DER.tlv(0x31, attribute(1702, DER.utf8("p")) + attribute(1750, DER.utf8("private")) + attribute(1704, DER.ia5("2024-01-01T00:00:00Z")))),
             attribute(31, [0xFF, 0x00]),
         ])))
         let r = try #require(a.receipt)
@@ -150,24 +152,24 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
     }
 
     @Test func notAReceipt() throws {
-        for garbage: [UInt8] in [[], [0x00], [0xFF, 0xFF, 0xFF], Array("hello world".utf8), tlv(0x30, derInteger(5)),
-                                 tlv(0x30, [0x06, 0x03, 0x2A, 0x03, 0x04])] {
+        for garbage: [UInt8] in [[], [0x00], [0xFF, 0xFF, 0xFF], Array("hello world".utf8), DER.tlv(0x30, DER.int(5)),
+                                 DER.tlv(0x30, [0x06, 0x03, 0x2A, 0x03, 0x04])] {
             let a = ReceiptAnalyzer.analyze(bytes: garbage)
             #expect(a.receipt == nil)
             #expect(!a.findings.isEmpty)
             #expect(a.findings.allSatisfy { $0.code.hasPrefix("pkcs7-") })
             #expect(!a.verdict.isValid)
-            #expect(a.step(ReceiptStepID.contents)?.status.isFailed == true)
+            #expect(a.step(StepID.contents)?.status.isFailed == true)
             _ = ReceiptJSON.text(a)
             _ = VerifyReport.text(a, inputName: "garbage")
         }
-        let notSigned = ReceiptAnalyzer.analyze(bytes: tlv(0x30, [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01] + tlv(0xA0, tlv(0x04, [1]))))
+        let notSigned = ReceiptAnalyzer.analyze(bytes: DER.tlv(0x30, [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01] + DER.tlv(0xA0, DER.tlv(0x04, [1]))))
         #expect(notSigned.findings.map(\.code) == ["pkcs7-not-signed-data"])
         #expect(notSigned.findings[0].message.contains("1.2.840.113549.1.7.1"))
     }
 
     @Test func payloadNotASet() throws {
-        let a = decode(container(payload: tlv(0x30, attribute(2, utf8("x")))))
+        let a = decode(container(payload: DER.tlv(0x30, attribute(2, DER.utf8("x")))))
         #expect(a.receipt == nil)
         #expect(rf(a).map(\.code) == ["receipt-payload-not-set"])
         #expect(rf(a)[0].message == "the receipt payload is a SEQUENCE, a SET of attributes was expected")
@@ -175,10 +177,10 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
 
     @Test func malformedAttributes() throws {
         let base: [UInt8] = minimalAttributes()
-        let noValue: [UInt8] = tlv(0x30, derInteger(19) + derInteger(1))
-        let notASequence: [UInt8] = tlv(0x02, [0x05])
-        let notAnOctetString: [UInt8] = tlv(0x30, derInteger(19) + derInteger(1) + utf8("x"))
-        let payload = tlv(0x31, base + noValue + notASequence + notAnOctetString)
+        let noValue: [UInt8] = DER.tlv(0x30, DER.int(19) + DER.int(1))
+        let notASequence: [UInt8] = DER.tlv(0x02, [0x05])
+        let notAnOctetString: [UInt8] = DER.tlv(0x30, DER.int(19) + DER.int(1) + DER.utf8("x"))
+        let payload = DER.tlv(0x31, base + noValue + notASequence + notAnOctetString)
         let a = decode(container(payload: payload))
         let found: [String] = rf(a).map { $0.code }
         #expect(found == ["receipt-attribute-malformed", "receipt-attribute-malformed", "receipt-attribute-malformed"])
@@ -189,7 +191,7 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
     @Test func invalidUTF8IsParsedOnPurpose() throws {
         // C3 28 is not UTF-8: the parser's guess at the value fails, so the payload is parsed again
         // with the value on purpose and the parser's own utf8-invalid diagnostic appears.
-        let payload = minimalPayload(bundle: tlv(0x0C, Array("com.".utf8) + [0xC3, 0x28] + Array("x".utf8)))
+        let payload = minimalPayload(bundle: DER.tlv(0x0C, Array("com.".utf8) + [0xC3, 0x28] + Array("x".utf8)))
         let bytes = container(payload: payload)
         let a = decode(bytes)
         #expect(a.parseCount == 2)
@@ -202,14 +204,14 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
 
     @Test func severalChunksAreReassembled() throws {
         // A BER container whose content OCTET STRING is split into three segments.
-        let payload = minimalPayload([attribute(17, tlv(0x31, attribute(1702, utf8("p")) + attribute(1703, utf8("t")) + attribute(1704, ia5("yesterday"))))])
+        let payload = minimalPayload([attribute(17, DER.tlv(0x31, attribute(1702, DER.utf8("p")) + attribute(1703, DER.utf8("t")) + attribute(1704, DER.ia5("yesterday"))))])
         let cut1 = 30, cut2 = 70
         let chunks = [Array(payload[..<cut1]), Array(payload[cut1..<cut2]), Array(payload[cut2...])]
         let signedDataOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
         let dataOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01]
-        let constructed: [UInt8] = [0x24, 0x80] + chunks.flatMap { tlv(0x04, $0) } + [0, 0]
-        let eci = tlv(0x30, dataOID + tlv(0xA0, constructed))
-        let bytes = tlv(0x30, signedDataOID + tlv(0xA0, tlv(0x30, derInteger(1) + tlv(0x31, []) + eci + tlv(0x31, []))))
+        let constructed: [UInt8] = [0x24, 0x80] + chunks.flatMap { DER.tlv(0x04, $0) } + [0, 0]
+        let eci = DER.tlv(0x30, dataOID + DER.tlv(0xA0, constructed))
+        let bytes = DER.tlv(0x30, signedDataOID + DER.tlv(0xA0, DER.tlv(0x30, DER.int(1) + DER.tlv(0x31, []) + eci + DER.tlv(0x31, []))))
         let a = decode(bytes)
         let c = try #require(a.container)
         #expect(c.payloadChunks.count == 3)
@@ -225,10 +227,10 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
         #expect(a.receiptTree.tagName(of: f.innerNode!) == "UTF8String")
         // Source ranges map back to the input bytes.
         let range = a.fileRange(f.valueRange)
-        #expect(Array(bytes[range]) == utf8("com.example.app"))
+        #expect(Array(bytes[range]) == DER.utf8("com.example.app"))
         // The date finding is mapped to input offsets, pinned to the chunk holding it.
         let d = try #require(rf(a).first { $0.code == "receipt-date-invalid" })
-        #expect(Array(bytes[d.range]) == ia5("yesterday"))
+        #expect(Array(bytes[d.range]) == DER.ia5("yesterday"))
         #expect(c.payloadChunks.contains(d.node!))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ASN1Lenient
 @testable import ReceiptKit
 
@@ -40,9 +41,8 @@ import ASN1Lenient
         #expect(a.location(of: a.receiptTree.count) == nil)
     }
 
-    @Test func roundTripOnACorpusFile() throws {
-        guard corpusAvailable else { return }
-        let a = decode(try corpusBytes("sandbox-com.revenuecat.sampleapp-2020-07-22-9iap.receipt"))
+    @Test(.enabled(if: Paths.corpusAvailable)) func roundTripOnACorpusFile() throws {
+        let a = decode(try Paths.corpusReceipt("sandbox-com.revenuecat.sampleapp-2020-07-22-9iap.receipt"))
         try roundTrip(a)
         let r = try #require(a.receipt)
         let product = try #require(r.inApp[3].field(1702))
@@ -57,14 +57,12 @@ import ASN1Lenient
         #expect(c.role(of: c.signerInfos[0]) == "SignerInfo #1")
     }
 
-    @Test func roundTripOnXcodeBER() throws {
-        guard corpusAvailable else { return }
-        try roundTrip(decode(try corpusBytes("xcode-ch.protonmail.protonmail-2022-01-07-6iap.receipt")))
+    @Test(.enabled(if: Paths.corpusAvailable)) func roundTripOnXcodeBER() throws {
+        try roundTrip(decode(try Paths.corpusReceipt("xcode-ch.protonmail.protonmail-2022-01-07-6iap.receipt")))
     }
 
-    @Test func everyNodeResolvesQuickly() throws {
-        guard corpusAvailable else { return }
-        let a = decode(try corpusBytes("sandbox-com.sumiapp.GridDiary-2018-01-05-120iap.receipt"))
+    @Test(.enabled(if: Paths.corpusAvailable)) func everyNodeResolvesQuickly() throws {
+        let a = decode(try Paths.corpusReceipt("sandbox-com.sumiapp.GridDiary-2018-01-05-120iap.receipt"))
         var linked = 0
         for node in 0..<a.tree.count where a.location(of: node) != nil { linked += 1 }
         let r = try #require(a.receipt)

@@ -1,5 +1,7 @@
 import Foundation
+import DocumentModel
 import Testing
+import TestSupport
 import ASN1Lenient
 @testable import ReceiptKit
 
@@ -20,13 +22,13 @@ struct SplitMix64: RandomNumberGenerator {
     /// analysis, the JSON or the report, and everything they point at is inside the input.
     @Test func mutationsNeverCrash() throws {
         var bases: [[UInt8]] = [container(payload: minimalPayload([
-            attribute(17, tlv(0x31, attribute(1702, utf8("p")) + attribute(1703, utf8("t")) + attribute(1704, ia5("2024-01-01T00:00:00Z")))),
+            attribute(17, DER.tlv(0x31, attribute(1702, DER.utf8("p")) + attribute(1703, DER.utf8("t")) + attribute(1704, DER.ia5("2024-01-01T00:00:00Z")))),
         ]))]
-        if corpusAvailable {
-            bases.append(try corpusBytes("production-net.shinyfrog.bear-2019-09-26-1iap.receipt"))
-            bases.append(try corpusBytes("xcode-net.zachariadis.cyclemaps-2020-07-22-1iap.receipt"))
+        if Paths.corpusAvailable {
+            bases.append(try Paths.corpusReceipt("production-net.shinyfrog.bear-2019-09-26-1iap.receipt"))
+            bases.append(try Paths.corpusReceipt("xcode-net.zachariadis.cyclemaps-2020-07-22-1iap.receipt"))
         }
-        if samplesAvailable { bases.append(try sampleBytes("typical.receipt")) }
+        if Paths.samplesAvailable { bases.append(try Paths.sample("typical.receipt")) }
         var rng = SplitMix64(state: 0x5EED)
         for (b, base) in bases.enumerated() {
             for round in 0..<150 {

@@ -1,5 +1,7 @@
 import Foundation
+import DocumentModel
 import Testing
+import TestSupport
 import ASN1Lenient
 @testable import ReceiptKit
 
@@ -10,7 +12,7 @@ struct SampleCase: Sendable, CustomTestStringConvertible {
 }
 
 private func manifest() throws -> [String: Any] {
-    let data = try Data(contentsOf: samplesDirectory.appendingPathComponent("manifest.json"))
+    let data = try Data(contentsOf: Paths.samples.appendingPathComponent("manifest.json"))
     return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
 }
 
@@ -21,7 +23,7 @@ private func sampleEntry(_ file: String) throws -> [String: Any] {
 
 /// The committed receipts the manifest describes (not the base64/PEM/JSON copies, not the large one).
 let sampleCases: [SampleCase] = {
-    guard let data = try? Data(contentsOf: samplesDirectory.appendingPathComponent("manifest.json")),
+    guard let data = try? Data(contentsOf: Paths.samples.appendingPathComponent("manifest.json")),
           let m = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
           let samples = m["samples"] as? [[String: Any]] else { return [] }
     return samples.compactMap { s in
@@ -32,19 +34,18 @@ let sampleCases: [SampleCase] = {
 }()
 
 @Suite struct SampleTests {
-    @Test func manifestIsPresent() {
-        if !samplesAvailable { print("skipped: samples/manifest.json is absent") }
-        #expect(!samplesAvailable || sampleCases.count >= 18)
+    @Test(.enabled(if: Paths.samplesAvailable)) func manifestListsEverySample() {
+        #expect(sampleCases.count >= 18)
     }
 
-    @Test(arguments: sampleCases)
+    @Test(.enabled(if: Paths.samplesAvailable), arguments: sampleCases)
     func matchesManifest(_ c: SampleCase) throws {
         let entry = try sampleEntry(c.file)
-        let bytes = try sampleBytes(c.file)
+        let bytes = try Paths.sample(c.file)
         let validation = entry["validation"] as? [String: Any]
         var roots: [[UInt8]] = []
         if let anchor = validation?["anchor"] as? String {
-            roots.append(try certificateBytes(packageRoot.appendingPathComponent(anchor).path))
+            roots.append(try certificateBytes(Paths.packageRoot.appendingPathComponent(anchor).path))
         }
         let device = (validation?["device_id"] as? String).flatMap { try? DeviceIdentifier.parse($0) }
         let a = ReceiptAnalyzer.analyze(bytes: bytes, options: AnalysisOptions(roots: roots, deviceID: device))
@@ -173,18 +174,17 @@ let sampleCases: [SampleCase] = {
         // Validation at the creation date.
         if let steps = validation?["at_creation_date"] as? [String: String] {
             for (id, status) in steps {
-                let step = try #require(a.step(id))
+                let step = try #require(StepID(rawValue: id).flatMap { a.step($0) })
                 let got = step.status.isPassed ? "passed" : (step.status.isFailed ? "failed" : "not-checked")
-                #expect(got == status, "\(id): \(step.status.summary)")
+                #expect(got == status, "\(id): \(StepText.plain.summary(step.status))")
             }
         }
     }
 
-    @Test func typicalSubscriptions() throws {
-        guard samplesAvailable else { return }
+    @Test(.enabled(if: Paths.samplesAvailable)) func typicalSubscriptions() throws {
         let entry = try sampleEntry("typical.receipt")
         let sub = try #require(entry["subscription"] as? [String: Any])
-        let a = decode(try sampleBytes("typical.receipt"))
+        let a = decode(try Paths.sample("typical.receipt"))
         let r = try #require(a.receipt)
         for at in try #require(sub["active_at"] as? [String]) {
             let active = r.activeSubscriptions(at: ReceiptDate(epochMilliseconds: epochMS(at)))
@@ -200,52 +200,43 @@ let sampleCases: [SampleCase] = {
         #expect(r.inApp.filter(\.isAutoRenewable).count == 5)
     }
 
-    @Test func xcodeSampleWithTestRootFailsTheChain() throws {
-        guard samplesAvailable else { return }
-        let root = try certificateBytes(packageRoot.appendingPathComponent("samples/pki/test-root.cer").path)
-        let a = ReceiptAnalyzer.analyze(bytes: try sampleBytes("xcode-ber.receipt"), options: AnalysisOptions(roots: [root]))
+    @Test(.enabled(if: Paths.samplesAvailable)) func xcodeSampleWithTestRootFailsTheChain() throws {
+        let root = try certificateBytes(Paths.packageRoot.appendingPathComponent("samples/pki/test-root.cer").path)
+        let a = ReceiptAnalyzer.analyze(bytes: try Paths.sample("xcode-ber.receipt"), options: AnalysisOptions(roots: [root]))
         #expect(a.step(StepID.chain)?.status.isFailed == true)
         #expect(!a.verdict.isValid)
     }
 
-    @Test func expiredSignerFailsToday() throws {
-        guard samplesAvailable else { return }
-        let root = try certificateBytes(packageRoot.appendingPathComponent("samples/pki/test-root.cer").path)
-        let a = ReceiptAnalyzer.analyze(bytes: try sampleBytes("malformed-expired-cert.receipt"), options: AnalysisOptions(roots: [root]))
+    @Test(.enabled(if: Paths.samplesAvailable)) func expiredSignerFailsToday() throws {
+        let root = try certificateBytes(Paths.packageRoot.appendingPathComponent("samples/pki/test-root.cer").path)
+        let a = ReceiptAnalyzer.analyze(bytes: try Paths.sample("malformed-expired-cert.receipt"), options: AnalysisOptions(roots: [root]))
         #expect(a.step(StepID.time)?.status == .passed)
         #expect(a.signature?.passesToday == false)
         #expect(a.verdict.isValid)
     }
 
-    @Test func validSamplesAreValidWithTheTestRoot() throws {
-        guard samplesAvailable else { return }
-        let root = try certificateBytes(packageRoot.appendingPathComponent("samples/pki/test-root.cer").path)
+    @Test(.enabled(if: Paths.samplesAvailable)) func validSamplesAreValidWithTheTestRoot() throws {
+        let root = try certificateBytes(Paths.packageRoot.appendingPathComponent("samples/pki/test-root.cer").path)
         for file in ["minimal.receipt", "typical.receipt", "unlisted-attributes.receipt", "malformed-trailing-bytes.receipt"] {
-            let a = ReceiptAnalyzer.analyze(bytes: try sampleBytes(file), options: AnalysisOptions(roots: [root]))
+            let a = ReceiptAnalyzer.analyze(bytes: try Paths.sample(file), options: AnalysisOptions(roots: [root]))
             #expect(a.verdict.isValid, "\(file): \(a.verdict.reasons)")
-            #expect(a.verdict.summary == "valid, anchored at a root you supplied")
-            let without = ReceiptAnalyzer.analyze(bytes: try sampleBytes(file))
+            #expect(a.verdict.outcome == .validAtUserRoot(anchor: "receipt-explorer TEST Root CA"))
+            let without = ReceiptAnalyzer.analyze(bytes: try Paths.sample(file))
             #expect(!without.verdict.isValid, "\(file) must not be valid without --root")
         }
         for file in ["malformed-tampered.receipt", "malformed-no-receipt-oid.receipt", "malformed-wrong-type.receipt",
                      "malformed-bad-date.receipt", "malformed-invalid-utf8.receipt", "malformed-duplicate-attribute.receipt",
                      "malformed-missing-required.receipt", "malformed-truncated.receipt", "malformed-length-past-parent.receipt"] {
-            let a = ReceiptAnalyzer.analyze(bytes: try sampleBytes(file), options: AnalysisOptions(roots: [root]))
+            let a = ReceiptAnalyzer.analyze(bytes: try Paths.sample(file), options: AnalysisOptions(roots: [root]))
             #expect(!a.verdict.isValid, "\(file) must be invalid")
         }
     }
 
-    @Test func embeddedSampleIsTypical() throws {
-        guard samplesAvailable else { return }
-        #expect(EmbeddedSample.bytes == (try sampleBytes("typical.receipt")))
-    }
+    static let large = Paths.samples.appendingPathComponent("generated/large-10000.receipt")
 
-    @Test func largeSampleWhenGenerated() throws {
-        let url = samplesDirectory.appendingPathComponent("generated/large-10000.receipt")
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            print("skipped: \(url.path) is not generated (python3 Scripts/generate-samples.py --large 10000)")
-            return
-        }
+    /// Needs `python3 Scripts/generate-samples.py --large 10000`.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: large.path))) func largeSampleWhenGenerated() throws {
+        let url = Self.large
         let a = decode([UInt8](try Data(contentsOf: url)))
         #expect(a.receipt?.inApp.count == 10_000)
         #expect(a.findings.isEmpty)

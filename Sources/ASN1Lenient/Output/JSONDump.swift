@@ -24,7 +24,7 @@
 /// strings (`lossy` when bytes had to be replaced), times as written with `time` in ISO 8601.
 /// Every string is escaped so that no control or invisible formatting character appears raw.
 public enum JSONDump {
-    public static func write(_ tree: Tree, input: LoadedInput? = nil, extra: [Diagnostic] = [], to writer: OutputWriter) {
+    public static func write(_ tree: Tree, input: LoadedInput? = nil, to writer: OutputWriter) {
         writer.flush()
         var out = TextBuffer()
         out.write("{\"input\": {\"name\": ")
@@ -43,7 +43,7 @@ public enum JSONDump {
             writer.drain(&out)
         }
         out.write(nodes.isEmpty ? "],\n\"diagnostics\": [\n" : "\n],\n\"diagnostics\": [\n")
-        let all = tree.diagnostics + extra
+        let all = tree.diagnostics
         var counts = [Int](repeating: 0, count: Severity.allCases.count)
         for (i, d) in all.enumerated() {
             counts[d.severity.rawValue] += 1
@@ -78,9 +78,9 @@ public enum JSONDump {
         writer.drain(&out, force: true)
     }
 
-    public static func render(_ tree: Tree, input: LoadedInput? = nil, extra: [Diagnostic] = []) -> String {
+    public static func render(_ tree: Tree, input: LoadedInput? = nil) -> String {
         let out = OutputWriter(.memory)
-        write(tree, input: input, extra: extra, to: out)
+        write(tree, input: input, to: out)
         return out.text
     }
 

@@ -34,12 +34,12 @@ public enum TreeDump {
         }
     }
 
-    /// Writes the tree. `extra` holds diagnostics from a later layer (receipt findings); they are
-    /// printed under their nodes together with the parser's.
-    public static func write(_ tree: Tree, input: LoadedInput? = nil, extra: [Diagnostic] = [],
+    /// Writes the tree with each of its diagnostics (the parser's, and any a later layer merged in
+    /// with `Tree.append`) under the node it concerns.
+    public static func write(_ tree: Tree, input: LoadedInput? = nil,
                              options: Options = Options(), to out: OutputWriter) {
         let paint = Painter(enabled: options.color)
-        let grouped = DiagnosticIndex(tree, extra: extra)
+        let grouped = DiagnosticIndex(tree)
         let offsetWidth = max(6, String(max(tree.bytes.count, 1)).count)
         let lengthWidth = max(6, String(max(tree.bytes.count, 1)).count)
         let gutter = offsetWidth + 2 + 2 + 2 + lengthWidth + 2
@@ -123,10 +123,10 @@ public enum TreeDump {
         out.flush()
     }
 
-    public static func render(_ tree: Tree, input: LoadedInput? = nil, extra: [Diagnostic] = [],
+    public static func render(_ tree: Tree, input: LoadedInput? = nil,
                               options: Options = Options()) -> String {
         let out = OutputWriter(.memory)
-        write(tree, input: input, extra: extra, options: options, to: out)
+        write(tree, input: input, options: options, to: out)
         return out.text
     }
 
@@ -152,8 +152,8 @@ public struct DiagnosticIndex: Sendable {
     /// Diagnostics with no node (or a node index outside the tree), printed after the tree.
     public var unattached: [Diagnostic] = []
 
-    public init(_ tree: Tree, extra: [Diagnostic] = []) {
-        self.init(tree.diagnostics + extra, nodeCount: tree.count)
+    public init(_ tree: Tree) {
+        self.init(tree.diagnostics, nodeCount: tree.count)
     }
 
     /// A diagnostic whose node index is not below `nodeCount` is treated as unattached.

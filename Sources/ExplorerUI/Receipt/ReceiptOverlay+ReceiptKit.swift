@@ -1,4 +1,5 @@
 import ASN1Lenient
+import DocumentModel
 import ReceiptKit
 
 extension ExplorerLoader {
@@ -138,7 +139,7 @@ extension ReceiptOverlay {
         self.init(purchases: purchases, summary: summary, steps: analysis.validationSteps, activeSubscriptions: active,
                   verdict: UIText.escape(short), verdictFailed: validated && !analysis.verdict.isValid,
                   defaultExpanded: expand, initialSelection: initial)
-        self.verdictDetail = UIText.escape(([analysis.verdict.summary] + analysis.verdict.reasons).joined(separator: " · "))
+        self.verdictDetail = UIText.escape(([StepText.plain.summary(analysis.verdict)] + StepText.plain.reasons(analysis.verdict)).joined(separator: " · "))
         self.meaningProvider = provider
         if let receipt, !separate {
             self.searcher = { needle in ReceiptOverlay.search(needle, receipt: receipt) }

@@ -1,3 +1,4 @@
+import DocumentModel
 import ReceiptKit
 
 /// The receipt summary: identity, dates, each validation step (✓ / ✗ / –), active subscriptions.
@@ -15,7 +16,7 @@ public enum SummaryView {
         out.append(StyledLine(""))
         out.append(StyledLine("Validation", .title))
         if receipt.steps.isEmpty { out.append(StyledLine("  (not validated)", .dim)) }
-        let titleWidth = max(10, (receipt.steps.map { $0.title.unicodeScalars.count }.max() ?? 0) + 2)
+        let titleWidth = max(10, (receipt.steps.map { StepText.title($0.id).unicodeScalars.count }.max() ?? 0) + 2)
         for step in receipt.steps {
             let mark: String, style: StyleClass
             switch step.status {
@@ -23,9 +24,9 @@ public enum SummaryView {
             case .failed: mark = glyphs.failed; style = .fail
             case .notChecked: mark = glyphs.notChecked; style = .dim
             }
-            var text = glyphs.pad(mark, 4) + glyphs.pad(UIText.display(step.title, ascii: state.ascii), titleWidth)
+            var text = glyphs.pad(mark, 4) + glyphs.pad(UIText.display(StepText.title(step.id), ascii: state.ascii), titleWidth)
             text += step.status.isPassed ? "passed" : (step.status.isFailed ? "failed" : "not checked")
-            if let reason = step.status.reason { text += glyphs.separator + UIText.display(reason, ascii: state.ascii) }
+            if let reason = StepText.plain.reason(step.status) { text += glyphs.separator + UIText.display(reason, ascii: state.ascii) }
             out.append(StyledLine("  " + text, style))
         }
         out.append(StyledLine(""))

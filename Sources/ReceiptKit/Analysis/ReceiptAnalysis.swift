@@ -6,14 +6,14 @@ public struct AnalysisOptions: Sendable {
     /// Run the OpenSSL steps (signature, chain, time, receipt signer). Off: decode only, the fast
     /// path for huge files and for views that do not need a verdict.
     public var validate: Bool
-    /// Bytes of `--root` certificate files (DER or PEM), trusted in addition to the pinned anchors.
+    /// Bytes of user-supplied root certificate files (DER or PEM), trusted in addition to the pinned anchors.
     public var roots: [[UInt8]]
     /// For the device-hash step; nil leaves it unchecked.
     public var deviceID: DeviceIdentifier?
-    /// Expected bundle id (`--bundle-id`) and app version (`--app-version`); nil leaves the step unchecked.
+    /// Expected bundle id and app version; nil leaves the step unchecked.
     public var bundleID: String?
     public var appVersion: String?
-    /// The moment for the expiration step and active subscriptions (`--at`); nil = `now`.
+    /// The moment for the expiration step and active subscriptions; nil = `now`.
     public var at: Date?
     /// "Today", for whether the chain would still verify now.
     public var now: Date
@@ -105,22 +105,30 @@ public struct ReceiptAnalysis: Sendable {
         payloadMap?.fileRange(range) ?? range
     }
 
-    /// Auto-renewable subscriptions active at `date` (default: the `--at` moment).
+    /// Auto-renewable subscriptions active at `date` (default: `options.moment`).
     public func activeSubscriptions(at date: Date? = nil) -> [InAppPurchase] {
         receipt?.activeSubscriptions(at: ReceiptDate(date ?? options.moment)) ?? []
     }
 
-    public func step(_ id: String) -> ValidationStep? { validationSteps.first { $0.id == id } }
+    public func step(_ id: StepID) -> ValidationStep? { validationSteps.first { $0.id == id } }
 
     /// The worst severity among every diagnostic and finding.
     public var worstSeverity: Severity? { tree.worstSeverity }
 }
 
-/// The overall outcome of `verify`.
-public struct Verdict: Sendable, Equatable {
-    public var isValid: Bool
-    /// One line: "valid App Store receipt", "invalid: …".
-    public var summary: String
-    /// Why it is invalid (or the caveats of a valid one), one sentence each.
-    public var reasons: [String]
+extension ReceiptAnalysis {
+    /// Every diagnostic in the input's terms: the tree's (parser and receipt findings) and, for a
+    /// reassembled payload, the payload parser's own diagnostics mapped to input offsets.
+    public var allDiagnostics: [Diagnostic] {
+        guard let payload = payloadTree, let map = payloadMap else { return tree.diagnostics }
+        var out = tree.diagnostics
+        for var d in payload.diagnostics where !d.code.hasPrefix("receipt-") && !d.code.hasPrefix("pkcs7-") {
+            let r = map.fileRange(d.range)
+            d.offset = r.lowerBound
+            d.length = r.count
+            d.node = container?.payloadChunks.first { tree.nodes[$0].contentRange.contains(r.lowerBound) } ?? container?.payloadString
+            out.append(d)
+        }
+        return out
+    }
 }

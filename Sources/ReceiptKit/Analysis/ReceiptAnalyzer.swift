@@ -101,7 +101,7 @@ public enum ReceiptAnalyzer {
         var analysis = ReceiptAnalysis(tree: tree, payloadTree: payloadTree, payloadMap: payloadMap,
                                        container: container, receipt: receipt, findings: findings, signature: nil,
                                        validationSteps: [], links: links, options: options, parseCount: parseCount,
-                                       verdict: Verdict(isValid: false, summary: "", reasons: []))
+                                       verdict: Verdict(.notValidated))
         ValidationChecks.run(&analysis, bytes: bytes)
         return analysis
     }

@@ -116,7 +116,7 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
         return .date(ReceiptDate(epochMilliseconds: seconds * 1000 + Int64(millis), utcOffsetMinutes: offset, text: text))
     }
 
-    /// Reads a date given on the command line (`--at`): RFC 3339, `YYYY-MM-DD` (midnight UTC),
+    /// Reads a date a user typed: RFC 3339, `YYYY-MM-DD` (midnight UTC),
     /// `YYYY-MM-DD hh:mm:ss` / `YYYY-MM-DDThh:mm:ss` (UTC), or `now`.
     public static func parseUserDate(_ text: String, now: Date = Date()) -> ReceiptDate? {
         let s = text.trimmingCharacters(in: .whitespaces)

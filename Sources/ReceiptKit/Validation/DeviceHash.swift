@@ -110,20 +110,13 @@ public enum DeviceHash {
     ///   - expected: attribute 5's value; nil when the receipt has none.
     public static func step(device: DeviceIdentifier?, opaque: [UInt8]?, bundleIDTLV: [UInt8]?,
                             expected: [UInt8]?) -> ValidationStep {
-        let id = StepID.deviceHash
-        let title = StepID.title(for: id)
-        guard let device else {
-            return ValidationStep(id: id, title: title,
-                                  status: .notChecked("no device identifier given (an identifierForVendor UUID or a MAC address)"))
-        }
-        var missing: [String] = []
-        if opaque == nil { missing.append("opaque value (attribute 4)") }
-        if bundleIDTLV == nil { missing.append("bundle identifier (attribute 2)") }
-        if expected == nil { missing.append("SHA-1 hash (attribute 5)") }
+        guard let device else { return ValidationStep(.deviceHash, .notChecked(.notGiven(.deviceID))) }
+        var missing: [Int] = []
+        if opaque == nil { missing.append(4) }
+        if bundleIDTLV == nil { missing.append(2) }
+        if expected == nil { missing.append(5) }
         guard let opaque, let bundleIDTLV, let expected else {
-            return ValidationStep(id: id, title: title,
-                                  status: .notChecked("the receipt has no \(missing.joined(separator: ", "))"),
-                                  details: ["device: \(device)"])
+            return ValidationStep(.deviceHash, .notChecked(.missingAttributes(missing)), details: ["device: \(device)"])
         }
 
         let computed = compute(deviceID: device.bytes, opaque: opaque, bundleIDTLV: bundleIDTLV)
@@ -137,12 +130,9 @@ public enum DeviceHash {
             "expected, attribute 5: \(ValidationHex.upper(expected, separator: " ")) (\(SignatureValidation.bytesText(expected.count)))",
         ]
         if computed == expected {
-            return ValidationStep(id: id, title: title, status: .passed, details: details)
+            return ValidationStep(.deviceHash, .passed, details: details)
         }
-        return ValidationStep(
-            id: id, title: title,
-            status: .failed("SHA-1 of the device identifier, opaque value and bundle identifier does not match attribute 5: the receipt was not issued for \(device)"),
-            details: details)
+        return ValidationStep(.deviceHash, .failed(.deviceHashMismatch(device: "\(device)")), details: details)
     }
 }
 

@@ -11,14 +11,15 @@
 //           "chain"           embedded (untrusted) certificates → a trust anchor, validity dates ignored
 //           "time"            the same chain, judged at `creationDate`; `passesToday` judges it at `now`
 //           "receipt-signer"  the signer certificate carries 1.2.840.113635.100.6.11.1
-//         `extraRoots` are the bytes of `--root` files (DER or PEM, several certificates per PEM allowed).
+//         `extraRoots` are the bytes of user-supplied root files (DER or PEM, several certificates per PEM allowed).
 //
 //     SignatureReport       certificates, signer, chain, anchor (TrustAnchorKind), anchorCertificate,
 //                           anchorSuppliedByUser, digestAlgorithm ("SHA-1", "SHA-256"), signatureAlgorithm,
 //                           signedContent, passesToday, steps, step(_:), isAppStoreValid
-//     ValidationStep        id / title / status (StepStatus: .passed, .failed(why), .notChecked(why)) / details
-//     StepID                the step identifiers ("signature", "chain", "time", "receipt-signer",
-//                           "device-hash", "bundle-id", "app-version", "expiration") and their titles
+//     ValidationStep        id (StepID) / status (StepStatus: .passed, .failed(StepReason), .notChecked(StepReason)) / details
+//     StepID                the step identifiers ("contents", "signature", "chain", "time", "receipt-signer",
+//                           "device-hash", "bundle-id", "app-version", "expiration"); DocumentModel.StepText words them
+//     ChainVerification     the chain and time steps from DER or OpenSSL certificates (shared with JWS x5c)
 //     CertificateInfo       subject, issuer (RFC 2253), commonName, serial, notBefore, notAfter,
 //                           sha256Fingerprint, isSelfSigned, hasReceiptSignerOID, hasWWDRIntermediateOID,
 //                           signatureAlgorithm, der; init?(der:), parseCertificates(fileBytes:) (DER or PEM)
@@ -36,50 +37,16 @@
 // - A chain ending at the Xcode StoreKit Testing certificate passes the chain step, with
 //   `anchor == .xcodeStoreKitTesting` and the detail line `TrustAnchors.xcodeTestingNote`;
 //   `isAppStoreValid` is false for it. `anchorSuppliedByUser` says whether the user also passed the
-//   anchor with `--root` (callers may treat that as "accept for local testing"). Such receipts have
+//   anchor as an extra root (callers may treat that as "accept for local testing"). Such receipts have
 //   no receipt-signer extension: that step is "not checked" for them rather than failed.
 // - No key-usage purpose is required (receipt leaves have no S/MIME extended key usage).
 // - Partial chains (an anchor that is not self-signed) are allowed only for a user-supplied anchor.
 // - Callable from any thread, concurrently (OpenSSL 3 is thread-safe; its error queue is per thread);
 //   every OpenSSL object is freed before returning.
 // - Apple roots are not bundled: real receipts embed their root, and the pin decides whether it is
-//   trusted. A PKCS#7 that omits its root needs `--root`.
-
+//   trusted. A PKCS#7 that omits its root needs it as an extra root.
 import COpenSSL
 import Foundation
-
-/// Everything `SignatureValidation.validate` found out.
-public struct SignatureReport: Sendable {
-    /// The certificates embedded in the SignedData, in file order.
-    public var certificates: [CertificateInfo] = []
-    /// The embedded certificate matching the (first) SignerInfo.
-    public var signer: CertificateInfo?
-    /// The verified path, signer first, trust anchor last (empty unless the chain step passed).
-    public var chain: [CertificateInfo] = []
-    public var anchor: TrustAnchorKind?
-    public var anchorCertificate: CertificateInfo?
-    /// The user supplied the anchor through `extraRoots` (it may also be embedded in the receipt):
-    /// the user vouched for it, which matters for anchors that are not Apple roots.
-    public var anchorSuppliedByUser = false
-    /// The SignerInfo's digest algorithm: "SHA-1", "SHA-256", … (nil when there is no SignerInfo).
-    public var digestAlgorithm: String?
-    /// The SignerInfo's signature algorithm, e.g. "rsaEncryption".
-    public var signatureAlgorithm: String?
-    /// The signed content (the receipt payload), once the signature step has run.
-    public var signedContent: [UInt8]?
-    /// Whether the verified chain would also be valid at `now` (nil when the chain did not verify).
-    public var passesToday: Bool?
-    /// signature, chain, time, receipt-signer — in that order.
-    public var steps: [ValidationStep] = []
-
-    public func step(_ id: String) -> ValidationStep? { steps.first { $0.id == id } }
-
-    /// Signature, chain, time and receipt-signer all passed and the anchor is an Apple root.
-    public var isAppStoreValid: Bool {
-        let ids = [StepID.signature, StepID.chain, StepID.time, StepID.receiptSigner]
-        return ids.allSatisfy { step($0)?.status == .passed } && (anchor?.isAppleRoot ?? false)
-    }
-}
 
 public enum SignatureValidation {
     /// Validates a receipt's PKCS#7 container. See the top of this file for the rules.
@@ -96,7 +63,7 @@ public enum SignatureValidation {
         defer { OpenSSLError.clear() }
 
         guard !der.isEmpty else {
-            return unreadable("empty input: not a PKCS#7 structure", details: [])
+            return unreadable(.emptyInput, details: [])
         }
 
         // 1. Decode. d2i_CMS_ContentInfo reads BER too (indefinite lengths, constructed OCTET STRINGs).
@@ -110,19 +77,16 @@ public enum SignatureValidation {
         guard let cms = decoded else {
             let why = OpenSSLError.drainedMessage(fallback: "unrecognised encoding")
             var details = ["OpenSSL: \(why)"]
-            var reason = "not a PKCS#7 structure"
-            if let truncation = truncationNote(der) {
-                reason += " (the input is truncated)"
-                details.insert(truncation, at: 0)
-            }
-            return unreadable(reason, details: details)
+            let truncation = truncationNote(der)
+            if let truncation { details.insert(truncation, at: 0) }
+            return unreadable(.notPKCS7(inputTruncated: truncation != nil), details: details)
         }
         defer { CMS_ContentInfo_free(cms) }
 
         let typeNID = OBJ_obj2nid(CMS_get0_type(cms))
         guard typeNID == NID_pkcs7_signed else {
             let name = OpenSSLBridge.objectText(CMS_get0_type(cms))
-            return unreadable("the PKCS#7 content type is \(name), not signedData", details: [])
+            return unreadable(.notSignedData(contentType: name), details: [])
         }
 
         var report = SignatureReport()
@@ -159,16 +123,16 @@ public enum SignatureValidation {
                                                       report: report, payload: payload, notes: containerNotes)
         report.signedContent = content
 
-        let chainResult = checkChain(signer: signerX509, signerCount: signerCount, certs: certs,
-                                     infos: report.certificates, extraRoots: extraRoots,
-                                     creationDate: creationDate, now: now)
+        let chainResult = ChainVerification.check(signer: signerX509, missing: signerCount == 0 ? .noSignerInfo : .signerCertificateMissing,
+                                                  certificates: certs, infos: report.certificates, extraRoots: extraRoots,
+                                                  creationDate: creationDate, now: now)
         report.chain = chainResult.chain
         report.anchor = chainResult.anchor
         report.anchorCertificate = chainResult.anchorCertificate
         report.anchorSuppliedByUser = chainResult.suppliedByUser
         report.passesToday = chainResult.passesToday
 
-        let signerStep = checkReceiptSigner(report, signerCount: signerCount,
+        let signerStep = ReceiptSignerCheck.step(report, signerCount: signerCount,
                                             chainPassed: chainResult.chainStep.status == .passed)
         report.steps = [signatureStep, chainResult.chainStep, chainResult.timeStep, signerStep]
         return report
@@ -176,17 +140,10 @@ public enum SignatureValidation {
 
     // MARK: - unreadable input
 
-    private static func unreadable(_ reason: String, details: [String]) -> SignatureReport {
+    private static func unreadable(_ reason: StepReason, details: [String]) -> SignatureReport {
         var report = SignatureReport()
-        let later = "no PKCS#7 SignedData to check: \(reason)"
-        report.steps = [
-            ValidationStep(id: StepID.signature, title: StepID.title(for: StepID.signature),
-                           status: .notChecked(reason), details: details),
-            ValidationStep(id: StepID.chain, title: StepID.title(for: StepID.chain), status: .notChecked(later)),
-            ValidationStep(id: StepID.time, title: StepID.title(for: StepID.time), status: .notChecked(later)),
-            ValidationStep(id: StepID.receiptSigner, title: StepID.title(for: StepID.receiptSigner),
-                           status: .notChecked(later)),
-        ]
+        report.steps = [ValidationStep(.signature, .notChecked(reason), details: details)]
+            + [StepID.chain, .time, .receiptSigner].map { ValidationStep($0, .notChecked(.noSignedData(reason))) }
         return report
     }
 
@@ -239,11 +196,10 @@ public enum SignatureValidation {
                                        report: SignatureReport, payload: [UInt8]?,
                                        notes: [String]) -> (ValidationStep, [UInt8]?) {
         func step(_ status: StepStatus, _ details: [String]) -> ValidationStep {
-            ValidationStep(id: StepID.signature, title: StepID.title(for: StepID.signature),
-                           status: status, details: details + notes)
+            ValidationStep(.signature, status, details: details + notes)
         }
         guard signerCount > 0 else {
-            return (step(.failed("the SignedData has no SignerInfo: nothing is signed"), []), nil)
+            return (step(.failed(.noSignerInfo), []), nil)
         }
         var details: [String] = []
         details.append("\(signerCount) SignerInfo\(signerCount == 1 ? "" : "s"); digest \(report.digestAlgorithm ?? "?"), signature \(report.signatureAlgorithm ?? "?")")
@@ -251,16 +207,16 @@ public enum SignatureValidation {
             details.append("signer: \(signer.subject)")
         }
         guard signerFound else {
-            return (step(.failed("the signer's certificate is not embedded in the PKCS#7 structure"), details), nil)
+            return (step(.failed(.signerCertificateMissing), details), nil)
         }
 
         let detached = CMS_is_detached(cms) == 1
         if detached && payload == nil {
-            return (step(.notChecked("detached signature: the content is not inside and no payload was given"), details), nil)
+            return (step(.notChecked(.detachedWithoutPayload), details), nil)
         }
 
         guard let out = BIO_new(BIO_s_mem()) else {
-            return (step(.notChecked("out of memory"), details), nil)
+            return (step(.notChecked(.outOfMemory), details), nil)
         }
         defer { BIO_free(out) }
         // Signature only: the signer certificate's chain is the chain step's business.
@@ -274,254 +230,13 @@ public enum SignatureValidation {
         }
         let reasons = OpenSSLError.drain()
         guard verified else {
-            let why = reasons.isEmpty ? "verification failure" : reasons.joined(separator: "; ")
-            return (step(.failed("the signature does not verify: \(why)"), details), nil)
+            return (step(.failed(.signatureMismatch(openSSL: reasons)), details), nil)
         }
         let content = OpenSSLBridge.contents(of: out)
         details.append("signed content: \(bytesText(content.count))\(detached ? " (detached, supplied by the caller)" : "")")
         if !detached, let payload, payload != content {
-            return (step(.failed("the payload given differs from the signed content (\(bytesText(payload.count)) vs \(bytesText(content.count)))"), details), content)
+            return (step(.failed(.payloadDiffersFromSignedContent(given: payload.count, signed: content.count)), details), content)
         }
         return (step(.passed, details), content)
-    }
-
-    // MARK: - chain and time
-
-    private struct ChainResult {
-        var chainStep: ValidationStep
-        var timeStep: ValidationStep
-        var chain: [CertificateInfo] = []
-        var anchor: TrustAnchorKind?
-        var anchorCertificate: CertificateInfo?
-        var suppliedByUser = false
-        var passesToday: Bool?
-    }
-
-    private struct VerifyOutcome {
-        var ok: Bool
-        var error: String
-        var depth: Int
-        var errorCertificate: CertificateInfo?
-        var chain: [CertificateInfo]
-
-        /// "certificate has expired (depth 1, Apple Worldwide Developer Relations Certification Authority, valid 2013-02-07 … 2023-02-07)"
-        var errorSentence: String {
-            guard let cert = errorCertificate else { return error }
-            return "\(error) (depth \(depth), \(cert.label), valid \(cert.validityText))"
-        }
-    }
-
-    private static func checkChain(signer: OpaquePointer?, signerCount: Int, certs: [OpaquePointer],
-                                   infos: [CertificateInfo], extraRoots: [[UInt8]],
-                                   creationDate: Date?, now: Date) -> ChainResult {
-        let chainTitle = StepID.title(for: StepID.chain)
-        let timeTitle = StepID.title(for: StepID.time)
-        guard let signer else {
-            let why = signerCount == 0 ? "the SignedData has no SignerInfo"
-                                       : "the signer's certificate is not embedded in the PKCS#7 structure"
-            return ChainResult(
-                chainStep: ValidationStep(id: StepID.chain, title: chainTitle, status: .notChecked(why)),
-                timeStep: ValidationStep(id: StepID.time, title: timeTitle, status: .notChecked(why)))
-        }
-
-        var chainDetails: [String] = []
-
-        // User-supplied roots: every certificate of every file; unreadable files are reported, not fatal.
-        var userRoots: [CertificateInfo] = []
-        for (i, file) in extraRoots.enumerated() {
-            do {
-                userRoots += try CertificateInfo.parseCertificates(fileBytes: file)
-            } catch {
-                chainDetails.append("--root #\(i + 1) ignored: \(error)")
-            }
-        }
-        OpenSSLError.clear()
-
-        guard let store = X509_STORE_new() else {
-            let why = "out of memory"
-            return ChainResult(
-                chainStep: ValidationStep(id: StepID.chain, title: chainTitle, status: .notChecked(why)),
-                timeStep: ValidationStep(id: StepID.time, title: timeTitle, status: .notChecked(why)))
-        }
-        defer { X509_STORE_free(store) }
-
-        // Anchors: embedded certificates whose fingerprint is pinned, plus the user's roots.
-        var anchorFingerprints = Set<String>()
-        for (x, info) in zip(certs, infos) where TrustAnchors.kind(of: info) != nil {
-            if X509_STORE_add_cert(store, x) == 1 { anchorFingerprints.insert(info.sha256Fingerprint) }
-        }
-        var ownedRoots: [OpaquePointer] = []
-        defer { ownedRoots.forEach { X509_free($0) } }
-        for root in userRoots {
-            guard let x = OpenSSLBridge.x509(der: root.der) else { continue }
-            ownedRoots.append(x)
-            if X509_STORE_add_cert(store, x) == 1 { anchorFingerprints.insert(root.sha256Fingerprint) }
-        }
-        OpenSSLError.clear()
-        // A non-self-signed anchor is only ever one the user asked for.
-        let partial = userRoots.contains { !$0.isSelfSigned }
-
-        guard let untrusted = shim_sk_X509_new_null() else {
-            let why = "out of memory"
-            return ChainResult(
-                chainStep: ValidationStep(id: StepID.chain, title: chainTitle, status: .notChecked(why)),
-                timeStep: ValidationStep(id: StepID.time, title: timeTitle, status: .notChecked(why)))
-        }
-        defer { shim_sk_X509_free(untrusted) }  // borrowed entries: free the stack only
-        for x in certs { _ = shim_sk_X509_push(untrusted, x) }
-
-        func run(at date: Date?) -> VerifyOutcome {
-            verify(leaf: signer, untrusted: untrusted, store: store, at: date, partial: partial)
-        }
-
-        // Chain: structure, signatures, anchor — dates ignored.
-        let structural = run(at: nil)
-        guard structural.ok, let last = structural.chain.last else {
-            chainDetails += untrustedExplanation(infos: infos, anchorFingerprints: anchorFingerprints,
-                                                 userRoots: userRoots)
-            chainDetails += infos.enumerated().map { "embedded #\($0.offset + 1): \($0.element.subject) (SHA-256 \($0.element.sha256Fingerprint))" }
-            var timeDetails: [String] = []
-            if let creationDate {
-                timeDetails = infos.map {
-                    "\($0.label): valid \($0.validityText)\($0.isValid(at: creationDate) ? "" : " — not valid at \(ValidationDate.iso(creationDate))")"
-                }
-            }
-            return ChainResult(
-                chainStep: ValidationStep(id: StepID.chain, title: chainTitle,
-                                          status: .failed(structural.errorSentence), details: chainDetails),
-                timeStep: ValidationStep(id: StepID.time, title: timeTitle,
-                                         status: .notChecked("the chain did not verify to a trust anchor"),
-                                         details: timeDetails))
-        }
-
-        var result = ChainResult(
-            chainStep: ValidationStep(id: StepID.chain, title: chainTitle, status: .passed),
-            timeStep: ValidationStep(id: StepID.time, title: timeTitle, status: .passed))
-        result.chain = structural.chain
-        result.anchorCertificate = last
-        let embeddedAnchor = infos.contains { $0.sha256Fingerprint == last.sha256Fingerprint }
-        result.suppliedByUser = userRoots.contains { $0.sha256Fingerprint == last.sha256Fingerprint }
-        result.anchor = TrustAnchors.kind(of: last) ?? .userSupplied
-
-        var lines: [String] = []
-        if result.anchor == .xcodeStoreKitTesting { lines.append(TrustAnchors.xcodeTestingNote) }
-        if result.anchor == .userSupplied {
-            lines.append("anchored at a user-supplied root that is not an Apple root: not an App Store receipt")
-        }
-        for (depth, cert) in structural.chain.enumerated() {
-            let role = depth == structural.chain.count - 1 ? "trust anchor" : (depth == 0 ? "signer" : "intermediate")
-            lines.append("depth \(depth) (\(role)): \(cert.subject)")
-        }
-        var source = [String]()
-        if result.anchor != .userSupplied { source.append("pinned") }
-        if result.suppliedByUser { source.append("supplied with --root") }
-        if embeddedAnchor { source.append(result.suppliedByUser ? "also embedded in the receipt" : "embedded in the receipt") }
-        lines.append("trust anchor: \(result.anchor!.displayName), SHA-256 \(last.sha256Fingerprint) (\(source.joined(separator: ", ")))")
-        result.chainStep.details = chainDetails + lines
-
-        // Time: validity at the receipt's creation date, and separately today.
-        let today = run(at: now)
-        result.passesToday = today.ok
-        let todayLine = today.ok ? "at today's date (\(ValidationDate.day(now))): also valid"
-                                 : "at today's date: \(today.errorSentence)"
-        if let creationDate {
-            let atCreation = run(at: creationDate)
-            let when = ValidationDate.iso(creationDate)
-            var details: [String] = []
-            if atCreation.ok {
-                details.append("every certificate was valid at the creation date \(when)")
-                details += structural.chain.map { "\($0.label): valid \($0.validityText)" }
-                details.append(todayLine)
-                result.timeStep.details = details
-            } else {
-                details += structural.chain.map { "\($0.label): valid \($0.validityText)" }
-                details.append(todayLine)
-                result.timeStep.status = .failed("at the creation date \(when): \(atCreation.errorSentence)")
-                result.timeStep.details = details
-            }
-        } else {
-            result.timeStep.status = .notChecked("no receipt creation date (attribute 12) to judge the certificates at")
-            result.timeStep.details = [todayLine]
-        }
-        return result
-    }
-
-    /// Why nothing in the store anchored the chain, in the receipt's terms.
-    private static func untrustedExplanation(infos: [CertificateInfo], anchorFingerprints: Set<String>,
-                                             userRoots: [CertificateInfo]) -> [String] {
-        var lines: [String] = []
-        for info in infos where info.isSelfSigned && !anchorFingerprints.contains(info.sha256Fingerprint) {
-            lines.append("the receipt embeds the self-signed certificate \(info.subject) (SHA-256 \(info.sha256Fingerprint)); it is not a pinned root and was not supplied with --root, so it is not trusted")
-        }
-        if !infos.contains(where: { $0.isSelfSigned }) && userRoots.isEmpty {
-            lines.append("the PKCS#7 structure does not embed a root certificate; supply it with --root")
-        }
-        return lines
-    }
-
-    private static func verify(leaf: OpaquePointer, untrusted: OpaquePointer, store: OpaquePointer,
-                               at date: Date?, partial: Bool) -> VerifyOutcome {
-        OpenSSLError.clear()
-        defer { OpenSSLError.clear() }
-        guard let ctx = X509_STORE_CTX_new() else {
-            return VerifyOutcome(ok: false, error: "out of memory", depth: 0, chain: [])
-        }
-        defer { X509_STORE_CTX_free(ctx) }
-        guard X509_STORE_CTX_init(ctx, store, leaf, untrusted) == 1 else {
-            let why = OpenSSLError.drainedMessage(fallback: "could not set up verification")
-            return VerifyOutcome(ok: false, error: why, depth: 0, chain: [])
-        }
-        let param = X509_STORE_CTX_get0_param(ctx)
-        var flags = UInt(0)
-        if partial { flags |= UInt(X509_V_FLAG_PARTIAL_CHAIN) }
-        if let date {
-            X509_VERIFY_PARAM_set_time(param, ValidationDate.timeT(date))
-        } else {
-            flags |= UInt(X509_V_FLAG_NO_CHECK_TIME)
-        }
-        if flags != 0 { X509_VERIFY_PARAM_set_flags(param, flags) }
-
-        let ok = X509_verify_cert(ctx) == 1
-        let chain = OpenSSLBridge.elements(of: X509_STORE_CTX_get0_chain(ctx)).map { CertificateInfo(x509: $0) }
-        if ok { return VerifyOutcome(ok: true, error: "ok", depth: 0, chain: chain) }
-        let code = X509_STORE_CTX_get_error(ctx)
-        let text = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "verification error \(code)"
-        let current = X509_STORE_CTX_get_current_cert(ctx).map { CertificateInfo(x509: $0) }
-        return VerifyOutcome(ok: false, error: text, depth: Int(X509_STORE_CTX_get_error_depth(ctx)),
-                             errorCertificate: current, chain: chain)
-    }
-
-    // MARK: - receipt signer
-
-    private static func checkReceiptSigner(_ report: SignatureReport, signerCount: Int,
-                                           chainPassed: Bool) -> ValidationStep {
-        let title = StepID.title(for: StepID.receiptSigner)
-        guard let signer = report.signer else {
-            let why = signerCount == 0
-                ? "the SignedData has no SignerInfo" : "the signer's certificate is not embedded in the PKCS#7 structure"
-            return ValidationStep(id: StepID.receiptSigner, title: title, status: .notChecked(why))
-        }
-        var details = ["signer: \(signer.subject)"]
-        if let issuer = report.certificates.first(where: { $0.subject == signer.issuer && $0 != signer }) {
-            details.append(issuer.hasWWDRIntermediateOID
-                ? "issuer \(issuer.label) carries \(CertificateInfo.wwdrIntermediateOID) (Apple Worldwide Developer Relations intermediate)"
-                : "issuer \(issuer.label) does not carry \(CertificateInfo.wwdrIntermediateOID) (Apple Worldwide Developer Relations intermediate)")
-        }
-        if !chainPassed { details.append("the chain did not verify, so this certificate is not trusted") }
-
-        if signer.hasReceiptSignerOID {
-            details.insert("the signer certificate carries \(CertificateInfo.receiptSignerOID) (Apple receipt signing)", at: 0)
-            return ValidationStep(id: StepID.receiptSigner, title: title, status: .passed, details: details)
-        }
-        if TrustAnchors.kind(of: signer) == .xcodeStoreKitTesting {
-            return ValidationStep(
-                id: StepID.receiptSigner, title: title,
-                status: .notChecked("\(TrustAnchors.xcodeTestingNote); its certificate carries no receipt-signing extension \(CertificateInfo.receiptSignerOID)"),
-                details: details)
-        }
-        return ValidationStep(
-            id: StepID.receiptSigner, title: title,
-            status: .failed("the signer certificate (\(signer.label)) lacks the Apple receipt-signing extension \(CertificateInfo.receiptSignerOID): this is not an App Store receipt"),
-            details: details)
     }
 }

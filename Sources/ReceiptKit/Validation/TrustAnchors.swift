@@ -5,7 +5,7 @@ public enum TrustAnchorKind: String, Sendable, Equatable, CaseIterable {
     case appleRootCAG3 = "apple-root-ca-g3"
     /// The self-signed certificate Xcode signs local StoreKit test receipts with.
     case xcodeStoreKitTesting = "xcode-storekit-testing"
-    /// A certificate the user supplied with `--root` that is none of the pinned ones.
+    /// A certificate the user supplied as an extra root that is none of the pinned ones.
     case userSupplied = "user-supplied"
 
     public var displayName: String {

@@ -1,72 +1,165 @@
-/// One line of a validation report: what was checked, how it came out, and why.
+/// The validation steps, in report order. The raw values are the stable ids that JSON output and
+/// scripts key on; `DocumentModel.StepText` has their titles.
+public enum StepID: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The payload decoded without errors, and it is the content the signature covers.
+    case contents
+    /// From `SignatureValidation`: the CMS signature, the chain to an anchor, its validity at the
+    /// creation date, and the signer's receipt-signing extension.
+    case signature, chain, time
+    case receiptSigner = "receipt-signer"
+    /// From `DeviceHash`.
+    case deviceHash = "device-hash"
+    /// The receipt's own comparisons.
+    case bundleID = "bundle-id"
+    case appVersion = "app-version"
+    case expiration
+
+    public var description: String { rawValue }
+    /// The steps `SignatureValidation` reports, in order.
+    public static let openSSL: [StepID] = [.signature, .chain, .time, .receiptSigner]
+}
+
+/// Something the caller supplies for a step (the CLI names it by its flag, the UI by its own words).
+public enum UserInput: Sendable, Equatable {
+    case root, deviceID, bundleID, appVersion
+}
+
+/// A certificate a reason is about: enough to name it without the OpenSSL objects.
+public struct CertificateRef: Sendable, Equatable {
+    public var label: String
+    public var validity: String
+    public init(label: String, validity: String) {
+        self.label = label
+        self.validity = validity
+    }
+    public init(_ info: CertificateInfo) { self.init(label: info.label, validity: info.validityText) }
+}
+
+/// Why a certificate path did not verify: OpenSSL's reason, and where in the path.
+public struct ChainError: Sendable, Equatable {
+    /// OpenSSL's `X509_verify_cert_error_string` text ("certificate has expired").
+    public var openSSL: String
+    public var depth: Int
+    public var certificate: CertificateRef?
+    public init(openSSL: String, depth: Int, certificate: CertificateRef?) {
+        self.openSSL = openSSL
+        self.depth = depth
+        self.certificate = certificate
+    }
+}
+
+/// Why a step failed or was not checked, as data: `StepText` turns it into words.
+public indirect enum StepReason: Sendable, Equatable {
+    // Signature (and every OpenSSL step when there is no SignedData).
+    case emptyInput
+    case notPKCS7(inputTruncated: Bool)
+    case notSignedData(contentType: String)
+    /// Chain, time and receipt signer when the signature step found no SignedData.
+    case noSignedData(StepReason)
+    case noSignerInfo
+    case signerCertificateMissing
+    case detachedWithoutPayload
+    case outOfMemory
+    case signatureMismatch(openSSL: [String])
+    case payloadDiffersFromSignedContent(given: Int, signed: Int)
+    // Chain and time.
+    case chainUnverified(ChainError)
+    case chainSetupFailed(String)
+    case invalidAtCreation(date: String, ChainError)
+    case noCreationDate
+    case chainNotVerified
+    // Receipt signer.
+    case xcodeSignerHasNoReceiptOID
+    case signerLacksReceiptOID(signer: String)
+    // Contents.
+    case notAReceipt(firstError: String?)
+    case payloadDiffersFromSignature(decoded: Int, signed: Int)
+    case receiptErrors(count: Int, code: String, offset: Int, message: String)
+    // Device hash and comparisons.
+    case notGiven(UserInput)
+    case noReceiptPayload
+    case ambiguousAttributes([Int])
+    case payloadTruncated
+    case missingAttributes([Int])
+    case deviceHashMismatch(device: String)
+    case attributeMissing(type: Int)
+    case attributeRepeated(type: Int, count: Int)
+    case attributeUnreadable(type: Int)
+    case valueMismatch(type: Int, actual: String, expected: String)
+    case expired(on: String)
+    // Anything validation was not asked for.
+    case validationNotRequested
+}
+
+/// How a step came out.
 public enum StepStatus: Sendable, Equatable {
     case passed
-    /// The check ran and the receipt did not meet it; the string says why, in words.
-    case failed(String)
-    /// The check could not run (missing input, an earlier step failed, not applicable); the string says why.
-    case notChecked(String)
+    /// The check ran and the receipt did not meet it.
+    case failed(StepReason)
+    /// The check could not run (missing input, an earlier step failed, not applicable).
+    case notChecked(StepReason)
 
     public var isPassed: Bool { self == .passed }
     public var isFailed: Bool { if case .failed = self { return true } else { return false } }
 
-    /// The reason carried by `.failed` or `.notChecked`; `nil` for `.passed`.
-    public var reason: String? {
+    /// The reason carried by `.failed` or `.notChecked`; nil for `.passed`.
+    public var reason: StepReason? {
         switch self {
         case .passed: return nil
         case .failed(let r), .notChecked(let r): return r
         }
     }
-
-    /// "passed", "failed — <reason>", "not checked — <reason>".
-    public var summary: String {
-        switch self {
-        case .passed: return "passed"
-        case .failed(let r): return "failed — \(r)"
-        case .notChecked(let r): return "not checked — \(r)"
-        }
-    }
 }
 
-/// A validation step, identified by a stable `id` (see `StepID`) that commands, JSON output and the
-/// UI can key on; `title` is for people; `details` are supporting lines in display order.
+/// One step of a validation report; `details` are supporting facts in display order (certificate
+/// subjects, fingerprints, the device-hash arithmetic).
 public struct ValidationStep: Sendable, Equatable {
-    public var id: String
-    public var title: String
+    public var id: StepID
     public var status: StepStatus
     public var details: [String]
 
-    public init(id: String, title: String, status: StepStatus, details: [String] = []) {
+    public init(_ id: StepID, _ status: StepStatus, details: [String] = []) {
         self.id = id
-        self.title = title
         self.status = status
         self.details = details
     }
 }
 
-/// The stable step identifiers. Signature, chain, time and receipt-signer come from
-/// `SignatureValidation`; device-hash from `DeviceHash`; the others belong to the receipt checks.
-public enum StepID {
-    public static let signature = "signature"
-    public static let chain = "chain"
-    public static let time = "time"
-    public static let receiptSigner = "receipt-signer"
-    public static let deviceHash = "device-hash"
-    public static let bundleID = "bundle-id"
-    public static let appVersion = "app-version"
-    public static let expiration = "expiration"
+/// The overall outcome of `verify`.
+public struct Verdict: Sendable, Equatable {
+    public enum Outcome: Sendable, Equatable {
+        case appStoreValid
+        case validForLocalTesting
+        case validAtUserRoot(anchor: String)
+        case invalid
+        case notValidated
+    }
 
-    /// Display titles for the identifiers above.
-    public static func title(for id: String) -> String {
-        switch id {
-        case signature: return "PKCS#7 signature"
-        case chain: return "Certificate chain"
-        case time: return "Validity at creation date"
-        case receiptSigner: return "Receipt signing certificate"
-        case deviceHash: return "Device hash"
-        case bundleID: return "Bundle identifier"
-        case appVersion: return "App version"
-        case expiration: return "Expiration"
-        default: return id
+    /// Why it is invalid (or the caveat of a valid one).
+    public enum Reason: Sendable, Equatable {
+        case stepFailed(StepID, StepReason)
+        case stepNotChecked(StepID, StepReason)
+        /// Xcode's certificate anchors the chain but the user did not supply it.
+        case xcodeTestingNotSupplied
+        /// The chain ends at a root that is neither Apple's nor supplied by the user.
+        case anchorNotTrusted(String)
+        case acceptedForLocalTesting
+        case anchoredAtUserRoot(String)
+        case validationNotRequested
+    }
+
+    public var outcome: Outcome
+    public var reasons: [Reason]
+
+    public init(_ outcome: Outcome, reasons: [Reason] = []) {
+        self.outcome = outcome
+        self.reasons = reasons
+    }
+
+    public var isValid: Bool {
+        switch outcome {
+        case .appStoreValid, .validForLocalTesting, .validAtUserRoot: return true
+        case .invalid, .notValidated: return false
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ASN1Lenient
+import DocumentModel
 import ReceiptKit
 import Foundation
 
@@ -22,20 +23,16 @@ enum CommandSupport {
         }
     }
 
-    /// Parses the input. The receipt module hooks in here: when the input looks like a receipt it
-    /// re-parses the payload on purpose and returns its findings as `extra` diagnostics, which
-    /// every output format prints merged with the parser's.
-    static func analyze(_ input: LoadedInput) -> (tree: Tree, extra: [Diagnostic]) {
-        // A PKCS#7 SignedData is read as a receipt, so its findings (already merged into the
-        // analysis tree) show beside the parser's; anything else is plain ASN.1.
-        let tree = ASN1Parser.parse(input.bytes)
-        guard ReceiptAnalyzer.isSignedData(tree) else { return (tree, []) }
-        return (ReceiptAnalyzer.analyze(bytes: input.bytes, options: AnalysisOptions(validate: false), parsed: tree).tree, [])
+    /// Loads FILE and opens it once (parse, locate, decode and, when `options.validate`, validate);
+    /// every command reads the one `Document` this returns.
+    static func open(_ path: String, options: AnalysisOptions) throws -> Document {
+        Document.open(try load(path), options: options)
     }
 
-    /// Status 1 when any diagnostic (parser or extra) is an error, else 0.
-    static func status(_ tree: Tree, extra: [Diagnostic]) -> Int32 {
-        tree.hasErrors || extra.contains { $0.severity == .error } ? ExitStatus.inputHasErrors : ExitStatus.ok
+    /// Status 1 when any diagnostic of the file layer (where the receipt findings are merged) is
+    /// an error, else 0.
+    static func status(_ document: Document) -> Int32 {
+        document.fileTree.hasErrors ? ExitStatus.inputHasErrors : ExitStatus.ok
     }
 
     static func finish(_ status: Int32) throws {

@@ -1,5 +1,7 @@
 import ArgumentParser
 import ASN1Lenient
+import DocumentModel
+import ReceiptKit
 import Foundation
 
 /// `receipt-explorer dump FILE [--format tree|openssl|json] [--color auto|always|never]`
@@ -34,19 +36,23 @@ struct DumpCommand: ParsableCommand {
     static let stderrDiagnosticLimit = 20
 
     func run() throws {
-        let input = try CommandSupport.load(file)
-        let (tree, extra) = CommandSupport.analyze(input)
+        let document = try CommandSupport.open(file, options: AnalysisOptions(validate: false))
+        let tree = document.fileTree
+        let input = document.input
         let out = OutputWriter(.standardOutput)
         switch format {
         case .tree:
             let colored = color.enabled(outputIsTerminal: isatty(1) != 0,
                                         environment: ProcessInfo.processInfo.environment)
-            TreeDump.write(tree, input: input, extra: extra, options: TreeDump.Options(color: colored), to: out)
+            // The header line says what the input is besides how it was stored.
+            var described = input
+            described.note = document.note
+            TreeDump.write(tree, input: described, options: TreeDump.Options(color: colored), to: out)
         case .openssl:
             OpenSSLDump.write(tree, to: out)
             // stdout keeps openssl's exact shape; the diagnostics go to stderr, the first few in
             // full (a big BER file can have thousands of "der" notes).
-            let all = tree.diagnostics + extra
+            let all = tree.diagnostics
             if !all.isEmpty {
                 let err = OutputWriter(.standardError)
                 let name = TerminalSafe.escape(input.name)
@@ -60,9 +66,9 @@ struct DumpCommand: ParsableCommand {
                 err.flush()
             }
         case .json:
-            JSONDump.write(tree, input: input, extra: extra, to: out)
+            JSONDump.write(tree, input: input, to: out)
         }
         out.flush()
-        try CommandSupport.finish(CommandSupport.status(tree, extra: extra))
+        try CommandSupport.finish(CommandSupport.status(document))
     }
 }

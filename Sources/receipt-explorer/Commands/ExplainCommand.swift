@@ -1,5 +1,7 @@
 import ArgumentParser
 import ASN1Lenient
+import DocumentModel
+import ReceiptKit
 import Foundation
 
 /// `receipt-explorer explain FILE [--offset N]`
@@ -39,10 +41,10 @@ struct ExplainCommand: ParsableCommand {
     }
 
     func run() throws {
-        let input = try CommandSupport.load(file)
-        let (tree, extra) = CommandSupport.analyze(input)
+        let document = try CommandSupport.open(file, options: AnalysisOptions(validate: false))
+        let tree = document.fileTree
         let out = OutputWriter(.standardOutput)
-        out.write("# \(TerminalSafe.escape(input.name)): \(TerminalSafe.escape(input.note))\n")
+        out.write("# \(TerminalSafe.escape(document.source.name)): \(TerminalSafe.escape(document.note))\n")
         if let offset {
             guard offset.value < tree.bytes.count else {
                 out.flush()
@@ -56,9 +58,9 @@ struct ExplainCommand: ParsableCommand {
             }
             let path = tree.path(to: index).map { "\(tree.tagName(of: $0)) at \(NumberText.grouped(Int(tree[$0].offset)))" }
             out.write("path: " + path.joined(separator: " > ") + "\n\n")
-            out.write(Explainer.render(Explainer.explain(tree, node: index, extra: extra)))
+            out.write(Explainer.render(Explainer.explain(tree, node: index)))
         } else {
-            let index = DiagnosticIndex(tree, extra: extra)
+            let index = DiagnosticIndex(tree)
             for node in tree.nodes.indices {
                 if node > 0 { out.write("\n") }
                 out.write(Explainer.render(Explainer.explain(tree, node: node, diagnostics: index.diagnostics(for: node))))
@@ -69,6 +71,6 @@ struct ExplainCommand: ParsableCommand {
             }
         }
         out.flush()
-        try CommandSupport.finish(CommandSupport.status(tree, extra: extra))
+        try CommandSupport.finish(CommandSupport.status(document))
     }
 }

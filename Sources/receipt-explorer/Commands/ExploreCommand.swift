@@ -1,5 +1,6 @@
 import ArgumentParser
 import ASN1Lenient
+import DocumentModel
 import ExplorerUI
 import Foundation
 import ReceiptKit
@@ -67,10 +68,11 @@ struct ExploreCommand: ParsableCommand {
             // as `--root samples/pki/test-root.cer` would, so the demo shows a whole validation.
             analysisOptions.roots.append(EmbeddedSample.testRootCertificate)
         }
-        let (tree, receipt) = ExplorerLoader.load(input.bytes, options: analysisOptions)
+        let document = Document.open(input, options: analysisOptions)
         let analysed = ContinuousClock.now
-        var state = AppState(tree: tree, receipt: receipt, fileName: input.name, fileSize: input.bytes.count,
-                             encoding: Self.encodingLabel(input.encoding))
+        var state = AppState(tree: document.fileTree, receipt: document.receipt.flatMap { ReceiptOverlay(analysis: $0) },
+                             fileName: document.source.name, fileSize: document.fileLayer.bytes.count,
+                             encoding: Self.encodingLabel(document.source.encoding))
         let built = ContinuousClock.now
         let environment = ProcessInfo.processInfo.environment
         var options = TerminalOptions(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ASN1Lenient
+import DocumentModel
 import Foundation
 import ReceiptKit
 
@@ -34,9 +35,9 @@ struct JSONCommand: ParsableCommand {
 
     func run() throws {
         let options = try check.analysisOptions(validate: !noValidate)
-        let input = try CommandSupport.load(file)
-        let analysis = ReceiptAnalyzer.analyze(bytes: input.bytes, options: options)
-        let text = ReceiptJSON.text(analysis, input: .init(name: input.name, encoding: input.encoding.rawValue))
+        let document = Document.open(try CommandSupport.load(file), options: options, reading: .always)
+        guard let analysis = document.receipt else { throw ExitCode(ExitStatus.inputHasErrors) }  // `.always` always analyses
+        let text = ReceiptJSON.text(analysis, input: .init(name: document.source.name, encoding: document.source.encoding.rawValue), words: .commandLine)
         FileHandle.standardOutput.write(Data(text.utf8))
         let hasErrors = analysis.receipt == nil || analysis.allDiagnostics.contains { $0.severity == .error }
         if hasErrors { throw ExitCode(ExitStatus.inputHasErrors) }

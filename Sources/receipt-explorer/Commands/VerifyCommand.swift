@@ -1,5 +1,6 @@
 import ArgumentParser
 import ASN1Lenient
+import DocumentModel
 import Foundation
 import ReceiptKit
 
@@ -60,6 +61,18 @@ struct ReceiptCheckOptions: ParsableArguments {
     }
 }
 
+extension StepText {
+    /// Reasons that name this tool's flags ("no device identifier given (--device-id)").
+    static let commandLine = StepText { input in
+        switch input {
+        case .root: "--root"
+        case .deviceID: "--device-id"
+        case .bundleID: "--bundle-id"
+        case .appVersion: "--app-version"
+        }
+    }
+}
+
 /// `receipt-explorer verify FILE [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE]`
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -94,10 +107,10 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         let options = try check.analysisOptions(validate: true)
-        let input = try CommandSupport.load(file)
-        let analysis = ReceiptAnalyzer.analyze(bytes: input.bytes, options: options)
-        let text = VerifyReport.text(analysis, inputName: input.name, inputNote: input.note,
-                                     style: VerifyReport.Style(unicode: !ascii))
+        let document = Document.open(try CommandSupport.load(file), options: options, reading: .always)
+        guard let analysis = document.receipt else { throw ExitCode(ExitStatus.inputHasErrors) }  // `.always` always analyses
+        let text = VerifyReport.text(analysis, inputName: document.source.name, inputNote: document.note,
+                                     style: VerifyReport.Style(unicode: !ascii), words: .commandLine)
         FileHandle.standardOutput.write(Data(text.utf8))
         if !analysis.verdict.isValid { throw ExitCode(1) }
     }

@@ -1,5 +1,6 @@
 import ASN1Lenient
 import Foundation
+import ReceiptKit
 
 /// The `json` command's document: a `receipt` object shaped like Apple's verifyReceipt response
 /// (numbers as strings, `_ms` epoch-millisecond strings, dates `2015-05-23 12:18:09 Etc/GMT`, `_pst`
@@ -18,13 +19,13 @@ public enum ReceiptJSON {
         }
     }
 
-    public static func document(_ a: ReceiptAnalysis, input: InputInfo? = nil) -> [String: Any] {
+    public static func document(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain) -> [String: Any] {
         var doc: [String: Any] = [:]
         var source: [String: Any] = [:]
         doc["receipt"] = a.receipt.map { receiptObject($0, a, source: &source) } ?? [String: Any]()
         doc["source"] = source
-        doc["validation"] = a.validationSteps.map(stepObject)
-        doc["verdict"] = ["valid": a.verdict.isValid, "summary": a.verdict.summary, "reasons": a.verdict.reasons] as [String: Any]
+        doc["validation"] = a.validationSteps.map { stepObject($0, words) }
+        doc["verdict"] = ["valid": a.verdict.isValid, "summary": words.summary(a.verdict), "reasons": words.reasons(a.verdict)] as [String: Any]
         doc["unlisted_attributes"] = a.receipt.map { unlisted($0, a) } ?? []
         doc["findings"] = a.allDiagnostics.map(findingObject)
         var inputObject: [String: Any] = ["size": a.tree.bytes.count]
@@ -45,8 +46,8 @@ public enum ReceiptJSON {
 
     /// The document as pretty-printed JSON with sorted keys. Characters a terminal would act on
     /// (bidi overrides, zero-width characters, C1 controls) are written as `\u` escapes too.
-    public static func text(_ a: ReceiptAnalysis, input: InputInfo? = nil) -> String {
-        serialize(document(a, input: input))
+    public static func text(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain) -> String {
+        serialize(document(a, input: input, words: words))
     }
 
     /// Pretty-printed JSON with keys sorted by their UTF-8 bytes (stable across platforms and
@@ -185,12 +186,12 @@ public enum ReceiptJSON {
 
     // MARK: - the rest
 
-    static func stepObject(_ s: ValidationStep) -> [String: Any] {
-        var o: [String: Any] = ["id": s.id, "title": s.title, "details": s.details]
+    static func stepObject(_ s: ValidationStep, _ words: StepText) -> [String: Any] {
+        var o: [String: Any] = ["id": s.id.rawValue, "title": StepText.title(s.id), "details": s.details]
         switch s.status {
         case .passed: o["status"] = "passed"
-        case .failed(let why): o["status"] = "failed"; o["reason"] = why
-        case .notChecked(let why): o["status"] = "not-checked"; o["reason"] = why
+        case .failed(let why): o["status"] = "failed"; o["reason"] = words.reason(why)
+        case .notChecked(let why): o["status"] = "not-checked"; o["reason"] = words.reason(why)
         }
         return o
     }
@@ -223,46 +224,5 @@ public enum ReceiptJSON {
 
     static func findingObject(_ d: Diagnostic) -> [String: Any] {
         ["severity": d.severity.description, "code": d.code, "message": d.message, "offset": d.offset, "length": d.length]
-    }
-}
-
-/// The inner value of an unlisted attribute, where its bytes parse as one ASN.1 element.
-public enum InnerValue {
-    /// `{"asn1_type": "INTEGER", "value": "3"}`, or nil when the bytes are not one element.
-    public static func describe(_ f: ReceiptField, in tree: Tree) -> [String: String]? {
-        guard let inner = f.innerNode else { return nil }
-        var o = ["asn1_type": tree.tagName(of: inner)]
-        if let text = text(of: inner, in: tree) { o["value"] = text }
-        return o
-    }
-
-    /// A short text for a primitive value: the number, the string, the OID; nil for constructed ones.
-    public static func text(of node: Int, in tree: Tree) -> String? {
-        switch tree.value(of: node) {
-        case .integer(let decimal, _)?: return decimal
-        case .string(let s, _)?: return s
-        case .boolean(let b)?: return b ? "TRUE" : "FALSE"
-        case .objectIdentifier(let dotted, _)?: return dotted
-        case .time(let raw, _)?: return raw
-        case .null?: return "NULL"
-        default: return nil
-        }
-    }
-}
-
-extension ReceiptAnalysis {
-    /// Every diagnostic in the input's terms: the tree's (parser and receipt findings) and, for a
-    /// reassembled payload, the payload parser's own diagnostics mapped to input offsets.
-    public var allDiagnostics: [Diagnostic] {
-        guard let payload = payloadTree, let map = payloadMap else { return tree.diagnostics }
-        var out = tree.diagnostics
-        for var d in payload.diagnostics where !d.code.hasPrefix("receipt-") && !d.code.hasPrefix("pkcs7-") {
-            let r = map.fileRange(d.range)
-            d.offset = r.lowerBound
-            d.length = r.count
-            d.node = container?.payloadChunks.first { tree.nodes[$0].contentRange.contains(r.lowerBound) } ?? container?.payloadString
-            out.append(d)
-        }
-        return out
     }
 }

@@ -1,34 +1,14 @@
 import Foundation
 import Testing
-@testable import ReceiptKit
+import TestSupport
 
-/// Runs the built `receipt-explorer` binary (json and verify) and checks output and exit codes.
+/// Runs the built `receipt-explorer` binary from the package root (the tests name files relative to it).
 enum Binary {
-    /// The executable beside the test bundle (same build directory), if it was built.
-    static let url: URL? = {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("receipt-explorer")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                return candidate
-            }
-            dir = dir.deletingLastPathComponent()
-        }
-        for config in ["debug", "release"] {
-            for scratch in [".build-receipt", ".build"] {
-                let candidate = packageRoot.appendingPathComponent("\(scratch)/\(config)/receipt-explorer")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            }
-        }
-        return nil
-    }()
-
     static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
-        process.executableURL = try #require(url)
+        process.executableURL = try #require(cliBinary)
         process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = Paths.packageRoot
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -40,15 +20,11 @@ enum Binary {
     }
 }
 
-@Suite struct CommandTests {
+/// `verify` and `json` end to end: exit codes, verdict lines, the JSON contract.
+@Suite(.enabled(if: cliBinary != nil, "the receipt-explorer binary is not built")) struct ReceiptCommandTests {
     let corpus = "../shared/corpus/receipts/"
-    var ready: Bool {
-        if Binary.url == nil { print("skipped: the receipt-explorer binary is not built") }
-        return Binary.url != nil
-    }
 
-    @Test func verifyExitCodes() throws {
-        guard ready, corpusAvailable else { return }
+    @Test(.enabled(if: Paths.corpusAvailable)) func verifyExitCodes() throws {
         let bear = try Binary.run(["verify", corpus + "production-net.shinyfrog.bear-2019-09-26-1iap.receipt"])
         #expect(bear.status == 0, "\(bear.stdout)\(bear.stderr)")
         #expect(bear.stdout.contains("✓ PKCS#7 signature"))
@@ -85,7 +61,6 @@ enum Binary {
     }
 
     @Test func usageAndIOProblemsExitTwo() throws {
-        guard ready else { return }
         for args in [["verify", "/nonexistent/receipt"], ["verify", "samples/typical.receipt", "--device-id", "nope"],
                      ["verify", "samples/typical.receipt", "--at", "someday"], ["verify", "samples/typical.receipt", "--root", "/nonexistent.cer"],
                      ["verify", "samples/typical.receipt", "--root", "samples/README.md"], ["json", "/nonexistent/receipt"], ["verify"]] {
@@ -96,8 +71,7 @@ enum Binary {
         }
     }
 
-    @Test func samplesWithTheTestRoot() throws {
-        guard ready, samplesAvailable else { return }
+    @Test(.enabled(if: Paths.samplesAvailable)) func samplesWithTheTestRoot() throws {
         let ok = try Binary.run(["verify", "samples/typical.receipt", "--root", "samples/pki/test-root.cer",
                                  "--device-id", "A1B2C3D4-E5F6-4789-9ABC-DEF012345678", "--bundle-id", "com.example.receiptexplorer",
                                  "--app-version", "2.3.1", "--at", "2024-03-05T00:00:00Z"])
@@ -119,8 +93,7 @@ enum Binary {
         }
     }
 
-    @Test func jsonGolden() throws {
-        guard ready, corpusAvailable else { return }
+    @Test(.enabled(if: Paths.corpusAvailable)) func jsonGolden() throws {
         let r = try Binary.run(["json", corpus + "production-net.shinyfrog.bear-2019-09-26-1iap.receipt"])
         #expect(r.status == 0)
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
@@ -136,7 +109,12 @@ enum Binary {
         #expect(inApp.first?["expires_date"] as? String == "2019-10-03 14:08:36 Etc/GMT")
         #expect(inApp.first?["is_trial_period"] as? String == "true")
         let steps = try #require(doc["validation"] as? [[String: Any]])
-        #expect(steps.map { $0["id"] as? String } == ReceiptStepID.all.map { Optional($0) })
+        #expect(steps.map { $0["id"] as? String } == ["contents", "signature", "chain", "time", "receipt-signer",
+                                                       "device-hash", "bundle-id", "app-version", "expiration"])
+        #expect(steps.map { $0["title"] as? String } == ["Receipt contents", "PKCS#7 signature", "Certificate chain",
+                                                          "Validity at creation date", "Receipt signing certificate",
+                                                          "Device hash", "Bundle identifier", "App version", "Expiration"])
+        #expect(steps[5]["reason"] as? String == "no device identifier given (--device-id: an identifierForVendor UUID or a MAC address)")
         #expect(steps[1]["status"] as? String == "passed")
         #expect((doc["verdict"] as? [String: Any])?["valid"] as? Bool == true)
         let source = try #require(doc["source"] as? [String: [String: Int]])

@@ -1,5 +1,6 @@
 import ASN1Lenient
 import Foundation
+import ReceiptKit
 
 /// The `verify` command's readable report: the receipt in brief, every validation step (✓ passed,
 /// ✗ failed, – not checked) with its reason and detail lines, the signer chain with subjects and
@@ -14,8 +15,9 @@ public enum VerifyReport {
 
     /// - Parameter inputNote: how the input was read (`LoadedInput.note`: "raw DER/BER, 7,686 bytes",
     ///   "decoded from base64: …"); nil prints the byte count.
+    /// - Parameter words: how reasons are worded (the CLI names its flags).
     public static func text(_ a: ReceiptAnalysis, inputName: String, inputNote: String? = nil,
-                            style: Style = Style()) -> String {
+                            style: Style = Style(), words: StepText = .plain) -> String {
         var lines: [String] = []
         let safe = TerminalSafe.escape
         lines.append("receipt-explorer verify: \(safe(inputName)): \(inputNote.map(safe) ?? "\(a.tree.bytes.count) bytes")")
@@ -70,16 +72,17 @@ public enum VerifyReport {
         for step in a.validationSteps {
             let mark: String
             var line: String
+            let title = StepText.title(step.id)
             switch step.status {
             case .passed:
                 mark = style.unicode ? "✓" : "+"
-                line = step.title
+                line = title
             case .failed(let why):
                 mark = style.unicode ? "✗" : "x"
-                line = "\(step.title): \(safe(why))"
+                line = "\(title): \(safe(words.reason(why)))"
             case .notChecked(let why):
                 mark = style.unicode ? "–" : "-"
-                line = "\(step.title): not checked — \(safe(why))"
+                line = "\(title): not checked — \(safe(words.reason(why)))"
             }
             lines.append("  \(mark) \(line)")
             for d in step.details { lines.append("      \(safe(d))") }
@@ -131,8 +134,8 @@ public enum VerifyReport {
 
         // Verdict.
         let v = a.verdict
-        lines.append("Verdict: \(v.isValid ? "VALID" : "INVALID")\(v.isValid ? " — " + v.summary : "")")
-        for reason in v.reasons { lines.append("  \(style.unicode ? "•" : "*") \(safe(reason))") }
+        lines.append("Verdict: \(v.isValid ? "VALID" : "INVALID")\(v.isValid ? " — " + words.summary(v) : "")")
+        for reason in words.reasons(v) { lines.append("  \(style.unicode ? "•" : "*") \(safe(reason))") }
         return lines.joined(separator: "\n") + "\n"
     }
 

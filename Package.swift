@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "TestSupport"]),
         .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient", "TestSupport"]),
-        .testTarget(name: "ExplorerUITests", dependencies: ["ExplorerUI", "ReceiptKit", "ASN1Lenient", "DocumentModel", "TestSupport"]),
+        .testTarget(name: "ExplorerUITests", dependencies: ["ExplorerUI", "TerminalAdapter", "ReceiptKit", "ASN1Lenient", "DocumentModel", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["receipt-explorer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]

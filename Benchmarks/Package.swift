@@ -32,6 +32,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ASN1Lenient", package: rootIdentity),
                 .product(name: "ReceiptKit", package: rootIdentity),
+                .product(name: "DocumentModel", package: rootIdentity),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -56,6 +57,7 @@ let package = Package(
                 .product(name: "ReceiptKit", package: rootIdentity),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 "BenchExplorerUI",
+                .product(name: "DocumentModel", package: rootIdentity),
             ]
         ),
         // One parse (or receipt analysis) of one file: a minimal process for valgrind --tool=callgrind and /usr/bin/time.

@@ -12,7 +12,7 @@ public func render(_ state: AppState, size: Size) -> Grid {
         return grid
     }
     HeaderBar.draw(state, into: &grid, width: size.width, glyphs: glyphs)
-    Frame.draw(state, layout: layout, into: &grid, glyphs: glyphs)
+    PaneBorders.draw(state, layout: layout, into: &grid, glyphs: glyphs)
     switch layout.kind {
     case .single:
         if let main = layout.main {
@@ -60,7 +60,7 @@ enum TooSmall {
 }
 
 /// The pane borders and their titles.
-enum Frame {
+enum PaneBorders {
     static func draw(_ state: AppState, layout: Layout, into grid: inout Grid, glyphs g: Glyphs) {
         let w = layout.size.width, h = layout.size.height
         let chrome = Theme.style(.chrome, color: state.color)
@@ -126,8 +126,7 @@ enum Frame {
     }
 
     static func hexTitle(_ state: AppState, _ layout: Layout) -> String {
-        let base = state.offsetBase == .hex ? "hex offsets" : "decimal offsets"
-        return "Hex \(base), \(layout.bytesPerRow)/row"
+        "Hex: \(layout.bytesPerRow) bytes/row, offsets in \(state.offsetBase == .hex ? "hex" : "decimal")"
     }
 }
 

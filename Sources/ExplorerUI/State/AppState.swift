@@ -1,4 +1,5 @@
 import ASN1Lenient
+import DocumentModel
 
 /// Which pane receives the navigation keys.
 public enum Focus: String, Sendable, CaseIterable {
@@ -112,7 +113,7 @@ public struct AppState: Sendable {
     /// Builds the state for an already parsed tree (and optional receipt analysis): O(n).
     /// `encoding` names how the file was stored ("DER", "base64", "PEM", "JSON"); nil says "DER" or
     /// "BER" from the parse.
-    public init(tree: Tree, receipt: ReceiptOverlay? = nil, fileName: String, fileSize: Int? = nil,
+    init(tree: Tree, receipt: ReceiptOverlay? = nil, fileName: String, fileSize: Int? = nil,
                 encoding: String? = nil, screen: Size = Size(width: 80, height: 24)) {
         self.tree = tree
         self.receipt = receipt
@@ -138,12 +139,26 @@ public struct AppState: Sendable {
         ensureSelectionVisible()
     }
 
-    /// Loads bytes: parses them (through the receipt module when it recognises a receipt) and builds
-    /// the state. O(n) plus the parse; the first frame is then O(visible rows).
-    public init(load bytes: [UInt8], fileName: String, encoding: String? = nil, screen: Size = Size(width: 80, height: 24)) {
-        let loaded = ExplorerLoader.load(bytes)
-        self.init(tree: loaded.tree, receipt: loaded.receipt, fileName: fileName, fileSize: bytes.count,
-                  encoding: encoding, screen: screen)
+    /// The state for an opened document: the UI reads the document's file tree and receipt model
+    /// and never parses, locates or validates. `ascii` and `mouse` are the user's preferences (the
+    /// terminal may still turn ASCII on: `.terminalReady`). O(n) plus O(purchases).
+    public init(document: Document, ascii: Bool = false, mouse: Bool = true, screen: Size = Size(width: 80, height: 24)) {
+        self.init(tree: document.fileTree, receipt: document.receipt.flatMap(ReceiptOverlay.init(analysis:)),
+                  fileName: document.source.name, fileSize: document.fileLayer.bytes.count,
+                  encoding: AppState.encodingLabel(document.source.encoding), screen: screen)
+        self.ascii = ascii
+        self.mouse = mouse
+    }
+
+    /// How the input was stored, as the status bar says it; nil for raw bytes, which the status
+    /// bar then calls "DER" or "BER" from the parse (more than the loader knows).
+    static func encodingLabel(_ encoding: InputEncoding) -> String? {
+        switch encoding {
+        case .binary: return nil
+        case .base64: return "base64"
+        case .pem: return "PEM"
+        case .verifyReceiptJSON: return "verifyReceipt JSON"
+        }
     }
 
     public var nodeCount: Int { tree.count }
@@ -163,31 +178,5 @@ public struct AppState: Sendable {
         for i in nodes.indices where nodes[i].depth < 3 && Int(nodes[i].subtreeEnd) > i + 1 {
             expanded[i] = true
         }
-    }
-
-    /// The purchase table row order after a sort change (O(p log p), p = purchases; on `s` / `S` only).
-    mutating func sortTable() {
-        guard let receipt else { return }
-        let rows = receipt.purchases
-        let column = tableSort
-        let selected = tableOrder.indices.contains(tableRow) ? tableOrder[tableRow] : nil
-        func less(_ a: Int, _ b: Int) -> Bool {
-            let lhs = rows[a], rhs = rows[b]
-            switch column {
-            case .number: return lhs.number < rhs.number
-            case .quantity:
-                let x = Int(lhs.quantity) ?? Int.min, y = Int(rhs.quantity) ?? Int.min
-                return x != y ? x < y : lhs.number < rhs.number
-            default:
-                let s = lhs.text(column), t = rhs.text(column)
-                // Numeric ids (transaction ids) sort by value when both are numbers.
-                if let x = UInt64(s), let y = UInt64(t), x != y { return x < y }
-                return s != t ? s < t : lhs.number < rhs.number
-            }
-        }
-        let descending = tableSortDescending
-        let order = rows.indices.sorted { descending ? less($1, $0) : less($0, $1) }
-        tableOrder = order
-        if let selected, let row = order.firstIndex(of: selected) { tableRow = row }
     }
 }

@@ -1,0 +1,67 @@
+/// Mouse: a click selects what is under the pointer, the wheel scrolls the pane under it.
+extension AppState {
+    mutating func performMouse(_ action: Action, event: InputEvent) -> Bool {
+        switch (action, event) {
+        case (.click, .mouseClick(let x, let y)): click(x: x, y: y)
+        case (.wheelUp, .wheelUp(let x, let y)): wheel(x: x, y: y, delta: -3)
+        case (.wheelDown, .wheelDown(let x, let y)): wheel(x: x, y: y, delta: 3)
+        case (.click, _), (.wheelUp, _), (.wheelDown, _): break
+        default: return false
+        }
+        return true
+    }
+
+    mutating func click(x: Int, y: Int) {
+        let l = layout
+        if y == 0, let tab = HeaderBar.tab(at: x, state: self) {
+            if tab == .tree { setMode(.tree) } else if receipt != nil { setMode(tab) }
+            return
+        }
+        if let r = l.tree, r.contains(x: x, y: y) {
+            focus = .tree
+            let row = y - r.y
+            var node = treeTop
+            var steps = 0
+            while steps < row, let next = nextVisible(node) { node = next; steps += 1 }
+            guard steps == row else { return }
+            let unit = TreePane.indentUnit(rows: visibleRows(count: r.height), tree: tree, width: r.width)
+            let glyphX = r.x + TreePane.glyphColumn(depth: Int(tree.nodes[node].depth), unit: unit, width: r.width)
+            if x == glyphX && hasChildren(node) { expanded[node].toggle() }
+            select(node, expand: false)
+            return
+        }
+        if let r = l.hex, r.contains(x: x, y: y) {
+            guard let offset = HexPane.offset(atColumn: x - r.x, row: y - r.y, state: self, layout: l) else { return }
+            focus = .hex
+            moveHexCursor(to: offset)
+            return
+        }
+        if let r = l.detail, r.contains(x: x, y: y) {
+            focus = .detail
+            return
+        }
+        if mode == .purchases, let r = l.main, r.contains(x: x, y: y), y > r.y {
+            moveTableRow(to: tableTop + (y - r.y - 1))
+        }
+    }
+
+    mutating func wheel(x: Int, y: Int, delta: Int) {
+        let l = layout
+        if let r = l.tree, r.contains(x: x, y: y) {
+            treeTop = delta < 0 ? backward(treeTop, -delta) : forward(treeTop, delta)
+            // Never scroll past the point where the last row sits at the bottom.
+            if let last = lastVisible, treeTop > backward(last, r.height - 1) { treeTop = backward(last, r.height - 1) }
+        } else if let r = l.hex, r.contains(x: x, y: y) {
+            let totalRows = max(1, (tree.bytes.count + l.bytesPerRow - 1) / l.bytesPerRow)
+            hexTopRow = max(0, min(hexTopRow + delta, max(0, totalRows - r.height)))
+        } else if let r = l.detail, r.contains(x: x, y: y) {
+            scroll(by: delta)
+        } else if mode == .purchases {
+            let rows = max(1, (l.main?.height ?? 2) - 1)
+            tableTop = max(0, min(tableTop + delta, max(0, tableOrder.count - rows)))
+            if tableRow < tableTop { tableRow = tableTop } else if tableRow >= tableTop + rows { tableRow = tableTop + rows - 1 }
+        } else if mode == .summary {
+            scroll(by: delta)
+        }
+    }
+}

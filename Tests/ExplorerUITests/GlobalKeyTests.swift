@@ -29,15 +29,15 @@ import TestSupport
         press(&s, .enter)
         #expect(s.prompt == nil)
         #expect(s.search.hits == [1, 5])
-        #expect(s.selection == 1)
+        #expect(s.treeView.selection == 1)
         press(&s, .character("n"))
-        #expect(s.selection == 5 && s.expanded[2] && s.expanded[3])
+        #expect(s.treeView.selection == 5 && s.treeView.expanded[2] && s.treeView.expanded[3])
         press(&s, .character("n"))
-        #expect(s.selection == 1)           // wraps
+        #expect(s.treeView.selection == 1)           // wraps
         press(&s, .character("N"))
-        #expect(s.selection == 5)           // wraps backwards
+        #expect(s.treeView.selection == 5)           // wraps backwards
         press(&s, .character("N"))
-        #expect(s.selection == 1)
+        #expect(s.treeView.selection == 1)
     }
 
     @Test func searchValuesAndCancel() {
@@ -45,17 +45,17 @@ import TestSupport
         press(&s, .character("/"))
         type(&s, "beta")
         press(&s, .enter)
-        #expect(s.search.hits == [7] && s.selection == 7)
+        #expect(s.search.hits == [7] && s.treeView.selection == 7)
         press(&s, .character("/"))
         type(&s, "alpha")
         press(&s, .escape)
-        #expect(s.prompt == nil && s.search.query == "beta" && s.selection == 7)
+        #expect(s.prompt == nil && s.search.query == "beta" && s.treeView.selection == 7)
         press(&s, .character("/"))
         type(&s, "nothing-like-this")
         press(&s, .enter)
         #expect(s.search.hits.isEmpty && s.status?.isError == true)
         press(&s, .character("n"))
-        #expect(s.status?.isError == true && s.selection == 7)
+        #expect(s.status?.isError == true && s.treeView.selection == 7)
     }
 
     @Test func goToOffset() {
@@ -64,20 +64,20 @@ import TestSupport
         #expect(s.prompt?.kind == .goToOffset)
         type(&s, "0x10")
         press(&s, .enter)
-        #expect(s.selection == 5 && s.hexCursor == 16)
-        #expect(s.expanded[2] && s.expanded[3])
+        #expect(s.treeView.selection == 5 && s.hexView.cursor == 16)
+        #expect(s.treeView.expanded[2] && s.treeView.expanded[3])
         press(&s, .character(":"))
         type(&s, "9")
         press(&s, .enter)
-        #expect(s.selection == 4 && s.hexCursor == 9)
+        #expect(s.treeView.selection == 4 && s.hexView.cursor == 9)
         press(&s, .character(":"))
         type(&s, "zz")
         press(&s, .enter)
-        #expect(s.selection == 4 && s.status?.isError == true)
+        #expect(s.treeView.selection == 4 && s.status?.isError == true)
         press(&s, .character(":"))
         type(&s, "32")
         press(&s, .enter)
-        #expect(s.selection == 4 && s.status?.text.contains("past the end") == true)
+        #expect(s.treeView.selection == 4 && s.status?.text.contains("past the end") == true)
     }
 
     @Test func nextAndPreviousDiagnostic() {
@@ -85,15 +85,15 @@ import TestSupport
         #expect(s.facts.diagnosticNodes == [2, 3])
         #expect(s.facts.severity(ofNode: 2) == .error && s.facts.severity(ofNode: 3) == .notDER)
         press(&s, .character("]"))
-        #expect(s.selection == 2 && s.status?.text.contains("integer-not-minimal") == true)
+        #expect(s.treeView.selection == 2 && s.status?.text.contains("integer-not-minimal") == true)
         press(&s, .character("]"))
-        #expect(s.selection == 3)
+        #expect(s.treeView.selection == 3)
         press(&s, .character("]"))
-        #expect(s.selection == 2 && s.status?.text.contains("wrapped") == true)
+        #expect(s.treeView.selection == 2 && s.status?.text.contains("wrapped") == true)
         press(&s, .character("["))
-        #expect(s.selection == 3)
+        #expect(s.treeView.selection == 3)
         press(&s, .character("["))
-        #expect(s.selection == 2)
+        #expect(s.treeView.selection == 2)
     }
 
     @Test func writeNodeReturnsAnEffect() {
@@ -117,14 +117,14 @@ import TestSupport
     @Test func offsetBaseAndHexPane() {
         var s = Fixtures.small()
         press(&s, .character("x"))
-        #expect(s.offsetBase == .decimal)
+        #expect(s.preferences.offsetBase == .decimal)
         press(&s, .character("x"))
-        #expect(s.offsetBase == .hex)
+        #expect(s.preferences.offsetBase == .hex)
         press(&s, .tab)
         press(&s, .character("H"))
-        #expect(!s.hexVisible && s.focus == .tree && s.layout.hex == nil)
+        #expect(!s.hexView.visible && s.focus == .tree && s.layout.hex == nil)
         press(&s, .character("H"))
-        #expect(s.hexVisible && s.layout.hex != nil)
+        #expect(s.hexView.visible && s.layout.hex != nil)
     }
 
     @Test(.enabled(if: Paths.samplesAvailable)) func viewsCycleOnlyForReceipts() {
@@ -147,17 +147,17 @@ import TestSupport
     @Test func helpOverlay() {
         var s = Fixtures.small()
         press(&s, .character("?"))
-        #expect(s.helpVisible)
+        #expect(s.help.visible)
         press(&s, .down, .character("j"))
-        #expect(s.helpScroll == 2)
+        #expect(s.help.scroll == 2)
         press(&s, .character("k"))
-        #expect(s.helpScroll == 1)
+        #expect(s.help.scroll == 1)
         #expect(press(&s, .character("q")) == nil)   // q closes the help, it does not quit
-        #expect(!s.helpVisible)
+        #expect(!s.help.visible)
         press(&s, .character("?"), .escape)
-        #expect(!s.helpVisible)
+        #expect(!s.help.visible)
         press(&s, .character("?"), .character("?"))
-        #expect(!s.helpVisible)
+        #expect(!s.help.visible)
     }
 
     @Test(.enabled(if: Paths.samplesAvailable)) func quitAndEscape() {
@@ -176,28 +176,28 @@ import TestSupport
     @Test func mouseClicksAndWheel() {
         var s = Fixtures.small()   // 80×24: tree rows from y = 2, glyphs at x = 1 + 2 + 2·depth
         press(&s, .mouseClick(x: 10, y: 3))
-        #expect(s.selection == 1)
+        #expect(s.treeView.selection == 1)
         press(&s, .mouseClick(x: 5, y: 4))          // the ▸ of node 2
-        #expect(s.selection == 2 && s.expanded[2])
+        #expect(s.treeView.selection == 2 && s.treeView.expanded[2])
         press(&s, .mouseClick(x: 40, y: 11))        // below the last row: nothing
-        #expect(s.selection == 2)
+        #expect(s.treeView.selection == 2)
         let hex = s.layout.hex!
         press(&s, .mouseClick(x: hex.x + 4 + 2 + 3 * 5, y: hex.y))   // byte 5
-        #expect(s.focus == .hex && s.hexCursor == 5 && s.selection == 2)
+        #expect(s.focus == .hex && s.hexView.cursor == 5 && s.treeView.selection == 2)
         var w = wide()
         press(&w, .wheelDown(x: 10, y: 5))
-        #expect(w.treeTop == 3 && w.selection == 0)
+        #expect(w.treeView.top == 3 && w.treeView.selection == 0)
         press(&w, .wheelUp(x: 10, y: 5))
-        #expect(w.treeTop == 0)
-        w.mouse = false
+        #expect(w.treeView.top == 0)
+        w.preferences.mouse = false
         press(&w, .mouseClick(x: 10, y: 3))
-        #expect(w.selection == 0)
+        #expect(w.treeView.selection == 0)
     }
 
     @Test func resizeKeepsSelectionVisible() {
         var s = wide(size: Size(width: 120, height: 40))
         press(&s, .character("G"))
-        #expect(s.selection == 150)
+        #expect(s.treeView.selection == 150)
         press(&s, .resize(Size(width: 80, height: 24)))
         let rows = s.visibleRows(count: s.layout.tree!.height)
         #expect(rows.contains(150))
@@ -205,6 +205,6 @@ import TestSupport
         #expect(s.visibleRows(count: s.layout.tree!.height).contains(150))
         press(&s, .resize(Size(width: 30, height: 10)))   // too small: nothing breaks
         press(&s, .up, .resize(Size(width: 80, height: 24)))
-        #expect(s.visibleRows(count: s.layout.tree!.height).contains(s.selection))
+        #expect(s.visibleRows(count: s.layout.tree!.height).contains(s.treeView.selection))
     }
 }

@@ -9,35 +9,35 @@ import TestSupport
     @Test func treePagesAndHalfPages() {
         var s = wide()   // tree pane 10 rows at 80×24: a page is 9 rows, half a page 5
         press(&s, .control("f"))
-        #expect(s.selection == 9)
+        #expect(s.treeView.selection == 9)
         press(&s, .control("f"))
-        #expect(s.selection == 18)
+        #expect(s.treeView.selection == 18)
         press(&s, .control("b"))
-        #expect(s.selection == 9)
+        #expect(s.treeView.selection == 9)
         press(&s, .control("b"))
-        #expect(s.selection == 0 && s.treeTop == 0)
+        #expect(s.treeView.selection == 0 && s.treeView.top == 0)
         // Half a page scrolls the pane and the selection together, as `less` does.
         press(&s, .control("d"))
-        #expect(s.selection == 5 && s.treeTop == 5)
+        #expect(s.treeView.selection == 5 && s.treeView.top == 5)
         press(&s, .control("d"), .control("d"))
-        #expect(s.selection == 15 && s.treeTop == 15)
+        #expect(s.treeView.selection == 15 && s.treeView.top == 15)
         press(&s, .control("u"))
-        #expect(s.selection == 10 && s.treeTop == 10)
+        #expect(s.treeView.selection == 10 && s.treeView.top == 10)
         press(&s, .control("u"), .control("u"), .control("u"))
-        #expect(s.selection == 0 && s.treeTop == 0)
+        #expect(s.treeView.selection == 0 && s.treeView.top == 0)
     }
 
     @Test func hexPagesAndHalfPages() {
         var s = Fixtures.small()
         press(&s, .tab)                     // hex focus; 3 rows at 80×24
         press(&s, .control("d"))            // half of 3 rows is one row: 16 bytes
-        #expect(s.hexCursor == 16 && s.selection == 5)   // INTEGER 5 starts at offset 16
+        #expect(s.hexView.cursor == 16 && s.treeView.selection == 5)   // INTEGER 5 starts at offset 16
         press(&s, .control("u"))
-        #expect(s.hexCursor == 0 && s.selection == 0)
+        #expect(s.hexView.cursor == 0 && s.treeView.selection == 0)
         press(&s, .control("f"))            // a page of 2 rows, clamped to the last byte (31)
-        #expect(s.hexCursor == 31 && s.selection == 8)
+        #expect(s.hexView.cursor == 31 && s.treeView.selection == 8)
         press(&s, .control("b"))
-        #expect(s.hexCursor == 0)
+        #expect(s.hexView.cursor == 0)
     }
 
     @Test func detailPagesAndHalfPages() {
@@ -47,13 +47,13 @@ import TestSupport
         let total = DetailPane.lines(s, width: s.layout.detail!.width).count
         #expect(total > height + height / 2)
         press(&s, .control("d"))
-        #expect(s.detailScroll == height / 2)
+        #expect(s.detailView.scroll == height / 2)
         press(&s, .control("u"))
-        #expect(s.detailScroll == 0)
+        #expect(s.detailView.scroll == 0)
         press(&s, .control("f"))
-        #expect(s.detailScroll == min(height - 1, total - height))
+        #expect(s.detailView.scroll == min(height - 1, total - height))
         press(&s, .control("b"))
-        #expect(s.detailScroll == 0)
+        #expect(s.detailView.scroll == 0)
     }
 
     @Test(.enabled(if: Paths.samplesAvailable)) func summaryPagesAndHalfPages() {
@@ -61,28 +61,28 @@ import TestSupport
         press(&s, .character("2"))
         let height = s.layout.main!.height
         press(&s, .control("d"))
-        #expect(s.summaryScroll == height / 2)
+        #expect(s.summaryView.scroll == height / 2)
         press(&s, .control("u"))
-        #expect(s.summaryScroll == 0)
+        #expect(s.summaryView.scroll == 0)
         press(&s, .pageDown)
-        let paged = s.summaryScroll
+        let paged = s.summaryView.scroll
         #expect(paged > 0)
         press(&s, .control("b"))
-        #expect(s.summaryScroll == 0)
+        #expect(s.summaryView.scroll == 0)
         press(&s, .control("f"))
-        #expect(s.summaryScroll == paged)
+        #expect(s.summaryView.scroll == paged)
     }
 
     @Test(.enabled(if: Paths.samplesAvailable)) func purchaseTablePagesAndHalfPages() {
         var s = Fixtures.sample(size: Size(width: 80, height: 16))   // 10 purchases; a page is 10 rows, half 5
         press(&s, .character("3"), .control("d"))
-        #expect(s.tableRow == 5)
+        #expect(s.table.row == 5)
         press(&s, .control("u"))
-        #expect(s.tableRow == 0)
+        #expect(s.table.row == 0)
         press(&s, .control("f"))
-        #expect(s.tableRow == 9)
+        #expect(s.table.row == 9)
         press(&s, .control("b"))
-        #expect(s.tableRow == 0)
+        #expect(s.table.row == 0)
     }
 
     @Test func helpPagesAndHalfPages() {
@@ -90,12 +90,12 @@ import TestSupport
         press(&s, .character("?"))
         let visible = s.helpHeight      // 20 lines of help at 80×24
         press(&s, .control("d"))
-        #expect(s.helpScroll == visible / 2)
+        #expect(s.help.scroll == visible / 2)
         press(&s, .control("u"))
-        #expect(s.helpScroll == 0)
+        #expect(s.help.scroll == 0)
         press(&s, .control("f"))
-        #expect(s.helpScroll == visible - 1)
+        #expect(s.help.scroll == visible - 1)
         press(&s, .control("b"))
-        #expect(s.helpScroll == 0 && s.helpVisible)
+        #expect(s.help.scroll == 0 && s.help.visible)
     }
 }

@@ -22,7 +22,7 @@ import TestSupport
 
     @Test func treePane() {
         var s = Fixtures.small()
-        s.expanded[2] = true                        // open the SET
+        s.treeView.expanded[2] = true                        // open the SET
         s.select(3)
         let out = Self.pane(Size(width: 40, height: 7)) { TreePane.draw(s, into: &$0, rect: $1, glyphs: .unicode) }
         // `~`: the second element of the SET sorts before the first (30 06… < 30 0A…): not DER order.

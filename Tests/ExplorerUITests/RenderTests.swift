@@ -36,7 +36,7 @@ import ASN1Lenient
         press(&s, .character(":"))
         type(&s, "2184")
         press(&s, .enter)
-        #expect(s.selection == 0)                       // the root's end-of-contents octets
+        #expect(s.treeView.selection == 0)                       // the root's end-of-contents octets
         let mask = Theme.mask(render(s, size: Size(width: 120, height: 40)))
         #expect(mask.contains("OO"))
         // A child: its parent's header shows faintly (a), the parent's range too (A).
@@ -47,7 +47,7 @@ import ASN1Lenient
 
     @Test(.enabled(if: Paths.samplesAvailable)) func monochromeStillShowsSelectionAndMarkers() throws {
         var s = try #require(Fixtures.sampleState("malformed-length-past-parent.receipt", size: Size(width: 120, height: 40)))
-        s.color = false
+        s.preferences.color = false
         press(&s, .character("]"))
         let grid = render(s, size: Size(width: 120, height: 40))
         #expect(grid.cells.allSatisfy { $0.style.foreground == .default && $0.style.background == .default })
@@ -80,17 +80,17 @@ import ASN1Lenient
         var s = AppState(tree: ASN1Parser.parse(bytes), fileName: "million.der", screen: Size(width: 120, height: 40))
         #expect(s.tree.count == 1_000_000)
         press(&s, .character("G"))
-        #expect(s.selection == 999_999)
+        #expect(s.treeView.selection == 999_999)
         press(&s, .character("C"))
-        #expect(s.selection == 0 && allVisibleCount(s, limit: 5) == 1)
+        #expect(s.treeView.selection == 0 && allVisibleCount(s, limit: 5) == 1)
         press(&s, .character("E"), .end)
-        #expect(s.selection == 999_999)
+        #expect(s.treeView.selection == 999_999)
         press(&s, .pageUp, .up)
-        #expect(s.selection == 999_999 - 35 - 1)   // a page is 35 rows at 120×40
+        #expect(s.treeView.selection == 999_999 - 35 - 1)   // a page is 35 rows at 120×40
         press(&s, .character(":"))
         type(&s, "0x100000")
         press(&s, .enter)
-        #expect(s.tree.nodes[s.selection].byteRange.contains(0x100000) && !s.hasChildren(s.selection))
+        #expect(s.tree.nodes[s.treeView.selection].byteRange.contains(0x100000) && !s.hasChildren(s.treeView.selection))
         let grid = render(s, size: Size(width: 120, height: 40))
         #expect(grid.text.contains("INTEGER"))
     }

@@ -42,8 +42,8 @@ import ASN1Lenient
             if s.prompt != nil && i % 3 == 0 { reduce(&s, .character("1")); reduce(&s, .enter) }
             let grid = render(s, size: size)
             #expect(grid.cells.allSatisfy { UIText.isDisplaySafe($0.scalar) })
-            #expect(s.selection < s.tree.count)
+            #expect(s.treeView.selection < s.tree.count)
         }
-        #expect(reduce(&s, .character("q")) == .quit || s.helpVisible || s.prompt != nil)
+        #expect(reduce(&s, .character("q")) == .quit || s.help.visible || s.prompt != nil)
     }
 }

@@ -12,15 +12,15 @@ import TestSupport
         let height = s.layout.detail!.height
         #expect(total > height)
         press(&s, .down)
-        #expect(s.detailScroll == 1)
+        #expect(s.detailView.scroll == 1)
         press(&s, .character("j"), .character("k"))
-        #expect(s.detailScroll == 1)
+        #expect(s.detailView.scroll == 1)
         press(&s, .pageDown)
-        #expect(s.detailScroll == min(1 + height - 1, total - height))
+        #expect(s.detailView.scroll == min(1 + height - 1, total - height))
         press(&s, .up, .pageUp)
-        #expect(s.detailScroll == 0)
+        #expect(s.detailView.scroll == 0)
         for _ in 0..<100 { press(&s, .down) }
-        #expect(s.detailScroll == total - height)
+        #expect(s.detailView.scroll == total - height)
     }
 
     @Test(.enabled(if: Paths.samplesAvailable)) func summaryScroll() {
@@ -28,10 +28,10 @@ import TestSupport
         press(&s, .character("2"))
         #expect(s.mode == .summary)
         press(&s, .down)
-        #expect(s.summaryScroll == 1)
+        #expect(s.summaryView.scroll == 1)
         press(&s, .character("k"), .character("k"))
-        #expect(s.summaryScroll == 0)
+        #expect(s.summaryView.scroll == 0)
         press(&s, .character("j"))
-        #expect(s.summaryScroll == 1)
+        #expect(s.summaryView.scroll == 1)
     }
 }

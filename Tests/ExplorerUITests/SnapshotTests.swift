@@ -47,7 +47,7 @@ import ASN1Lenient
 
     @Test(.enabled(if: Paths.samplesAvailable)) func asciiAt80x24() {
         var s = Fixtures.sample(size: Self.small)
-        s.ascii = true
+        s.preferences.ascii = true
         Snapshot.assert(render(s, size: Self.small), named: "sample-ascii-80x24")
     }
 

@@ -81,7 +81,7 @@ enum UIBenchmark {
         var s = loaded
         for _ in 0..<max(1, repeats) {
             s = loaded
-            if s.expanded.count > 0 { s.expanded[0] = s.expanded[0] }   // copy the bitset outside the timings
+            if s.treeView.expanded.count > 0 { s.treeView.expanded[0] = s.treeView.expanded[0] }   // copy the bitset outside the timings
             var current = size
             for (i, key) in keys.enumerated() {
                 let t = clock.measure {

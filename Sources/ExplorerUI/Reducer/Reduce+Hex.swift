@@ -3,12 +3,12 @@ extension AppState {
     mutating func performHex(_ action: Action) -> Bool {
         let perRow = layout.bytesPerRow
         switch action {
-        case .hexLeft: moveHexCursor(to: hexCursor - 1)
-        case .hexRight: moveHexCursor(to: hexCursor + 1)
-        case .hexUp: moveHexCursor(to: hexCursor - perRow)
-        case .hexDown: moveHexCursor(to: hexCursor + perRow)
-        case .hexPageUp: moveHexCursor(to: hexCursor - perRow * hexPage)
-        case .hexPageDown: moveHexCursor(to: hexCursor + perRow * hexPage)
+        case .hexLeft: moveHexCursor(to: hexView.cursor - 1)
+        case .hexRight: moveHexCursor(to: hexView.cursor + 1)
+        case .hexUp: moveHexCursor(to: hexView.cursor - perRow)
+        case .hexDown: moveHexCursor(to: hexView.cursor + perRow)
+        case .hexPageUp: moveHexCursor(to: hexView.cursor - perRow * hexPage)
+        case .hexPageDown: moveHexCursor(to: hexView.cursor + perRow * hexPage)
         case .hexStart: moveHexCursor(to: 0)
         case .hexEnd: moveHexCursor(to: tree.bytes.count - 1)
         default: return false
@@ -21,8 +21,8 @@ extension AppState {
 
     mutating func moveHexCursor(to offset: Int) {
         guard !tree.bytes.isEmpty else { return }
-        hexCursor = max(0, min(tree.bytes.count - 1, offset))
-        if let node = TreeFacts.deepestNode(tree.nodes, containing: hexCursor) {
+        hexView.cursor = max(0, min(tree.bytes.count - 1, offset))
+        if let node = TreeFacts.deepestNode(tree.nodes, containing: hexView.cursor) {
             select(node, expand: true, moveHexCursor: false)
         } else {
             ensureSelectionVisible()

@@ -20,13 +20,13 @@ extension AppState {
         if let r = l.tree, r.contains(x: x, y: y) {
             focus = .tree
             let row = y - r.y
-            var node = treeTop
+            var node = treeView.top
             var steps = 0
             while steps < row, let next = nextVisible(node) { node = next; steps += 1 }
             guard steps == row else { return }
             let unit = TreePane.indentUnit(rows: visibleRows(count: r.height), tree: tree, width: r.width)
             let glyphX = r.x + TreePane.glyphColumn(depth: Int(tree.nodes[node].depth), unit: unit, width: r.width)
-            if x == glyphX && hasChildren(node) { expanded[node].toggle() }
+            if x == glyphX && hasChildren(node) { treeView.expanded[node].toggle() }
             select(node, expand: false)
             return
         }
@@ -41,25 +41,25 @@ extension AppState {
             return
         }
         if mode == .purchases, let r = l.main, r.contains(x: x, y: y), y > r.y {
-            moveTableRow(to: tableTop + (y - r.y - 1))
+            moveTableRow(to: table.top + (y - r.y - 1))
         }
     }
 
     mutating func wheel(x: Int, y: Int, delta: Int) {
         let l = layout
         if let r = l.tree, r.contains(x: x, y: y) {
-            treeTop = delta < 0 ? backward(treeTop, -delta) : forward(treeTop, delta)
+            treeView.top = delta < 0 ? backward(treeView.top, -delta) : forward(treeView.top, delta)
             // Never scroll past the point where the last row sits at the bottom.
-            if let last = lastVisible, treeTop > backward(last, r.height - 1) { treeTop = backward(last, r.height - 1) }
+            if let last = lastVisible, treeView.top > backward(last, r.height - 1) { treeView.top = backward(last, r.height - 1) }
         } else if let r = l.hex, r.contains(x: x, y: y) {
             let totalRows = max(1, (tree.bytes.count + l.bytesPerRow - 1) / l.bytesPerRow)
-            hexTopRow = max(0, min(hexTopRow + delta, max(0, totalRows - r.height)))
+            hexView.topRow = max(0, min(hexView.topRow + delta, max(0, totalRows - r.height)))
         } else if let r = l.detail, r.contains(x: x, y: y) {
             scroll(by: delta)
         } else if mode == .purchases {
             let rows = max(1, (l.main?.height ?? 2) - 1)
-            tableTop = max(0, min(tableTop + delta, max(0, tableOrder.count - rows)))
-            if tableRow < tableTop { tableRow = tableTop } else if tableRow >= tableTop + rows { tableRow = tableTop + rows - 1 }
+            table.top = max(0, min(table.top + delta, max(0, table.order.count - rows)))
+            if table.row < table.top { table.row = table.top } else if table.row >= table.top + rows { table.row = table.top + rows - 1 }
         } else if mode == .summary {
             scroll(by: delta)
         }

@@ -51,14 +51,14 @@ extension AppState {
             }
             if mode != .tree { setMode(.tree) }
             select(node, expand: true, moveHexCursor: false)
-            hexCursor = offset
+            hexView.cursor = offset
             ensureSelectionVisible()
             status = StatusMessage("offset 0x\(String(offset, radix: 16, uppercase: true)) (\(offset)) is in node \(node)")
         case .writeFile:
-            guard selection >= 0 else { return nil }
+            guard treeView.selection >= 0 else { return nil }
             let typed = prompt.text.trimmingSpaces
             let path = typed.isEmpty ? defaultWritePath : typed
-            let node = tree.nodes[selection]
+            let node = tree.nodes[treeView.selection]
             status = StatusMessage("writing \(node.totalLength) bytes to \(UIText.escape(path))…")
             return .writeFile(path: path, bytes: Array(tree.bytes[node.byteRange]))
         }

@@ -21,41 +21,41 @@ extension AppState {
         case .summary:
             let lines = SummaryView.wrapped(self, width: (l.main?.width ?? 2) - 1).count
             let height = l.main?.height ?? 1
-            summaryScroll = max(0, min(summaryScroll + delta, max(0, lines - height)))
+            summaryView.scroll = max(0, min(summaryView.scroll + delta, max(0, lines - height)))
         default:
             guard let detail = l.detail else { return }
             let lines = DetailPane.lines(self, width: detail.width).count
-            detailScroll = max(0, min(detailScroll + delta, max(0, lines - detail.height)))
+            detailView.scroll = max(0, min(detailView.scroll + delta, max(0, lines - detail.height)))
         }
     }
 
     mutating func clampHelpScroll() {
-        let total = Keymap.helpLines(ascii: ascii).count
+        let total = Keymap.helpLines(ascii: preferences.ascii).count
         let visible = max(1, HelpOverlay.frame(for: screen, lineCount: total).height - 2)
-        helpScroll = max(0, min(helpScroll, max(0, total - visible)))
+        help.scroll = max(0, min(help.scroll, max(0, total - visible)))
     }
 
     /// Rows of help text on screen.
     var helpHeight: Int {
-        max(1, HelpOverlay.frame(for: screen, lineCount: Keymap.helpLines(ascii: ascii).count).height - 2)
+        max(1, HelpOverlay.frame(for: screen, lineCount: Keymap.helpLines(ascii: preferences.ascii).count).height - 2)
     }
 
     /// Keys while the help overlay is shown: scrolling keys scroll it, any other bound key closes it.
     mutating func reduceHelp(_ event: InputEvent) {
         guard let binding = Keymap.binding(for: event, in: .help) else {
-            if case .wheelUp = event { helpScroll = max(0, helpScroll - 3) }
-            if case .wheelDown = event { helpScroll += 3; clampHelpScroll() }
+            if case .wheelUp = event { help.scroll = max(0, help.scroll - 3) }
+            if case .wheelDown = event { help.scroll += 3; clampHelpScroll() }
             return
         }
         let page = helpHeight
         switch binding.action {
-        case .scrollUp: helpScroll -= 1
-        case .scrollDown: helpScroll += 1
-        case .scrollPageUp: helpScroll -= max(1, page - 1)
-        case .scrollPageDown: helpScroll += max(1, page - 1)
-        case .halfPageUp: helpScroll -= max(1, page / 2)
-        case .halfPageDown: helpScroll += max(1, page / 2)
-        default: helpVisible = false; return
+        case .scrollUp: help.scroll -= 1
+        case .scrollDown: help.scroll += 1
+        case .scrollPageUp: help.scroll -= max(1, page - 1)
+        case .scrollPageDown: help.scroll += max(1, page - 1)
+        case .halfPageUp: help.scroll -= max(1, page / 2)
+        case .halfPageDown: help.scroll += max(1, page / 2)
+        default: help.visible = false; return
         }
         clampHelpScroll()
     }

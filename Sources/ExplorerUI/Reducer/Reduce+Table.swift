@@ -2,15 +2,15 @@
 extension AppState {
     mutating func performTable(_ action: Action) -> Bool {
         switch action {
-        case .tableUp: moveTableRow(to: tableRow - 1)
-        case .tableDown: moveTableRow(to: tableRow + 1)
-        case .tablePageUp: moveTableRow(to: tableRow - tablePage)
-        case .tablePageDown: moveTableRow(to: tableRow + tablePage)
+        case .tableUp: moveTableRow(to: table.row - 1)
+        case .tableDown: moveTableRow(to: table.row + 1)
+        case .tablePageUp: moveTableRow(to: table.row - tablePage)
+        case .tablePageDown: moveTableRow(to: table.row + tablePage)
         case .tableFirst: moveTableRow(to: 0)
-        case .tableLast: moveTableRow(to: tableOrder.count - 1)
+        case .tableLast: moveTableRow(to: table.order.count - 1)
         case .tableOpen:
-            guard let receipt, tableOrder.indices.contains(tableRow) else { break }
-            let row = receipt.purchases[tableOrder[tableRow]]
+            guard let receipt, table.order.indices.contains(table.row) else { break }
+            let row = receipt.purchases[table.order[table.row]]
             mode = .tree
             focus = .tree
             select(row.node, expand: true)
@@ -18,13 +18,13 @@ extension AppState {
         case .sortNext, .sortReverse:
             if action == .sortNext {
                 let all = PurchaseRow.Column.allCases
-                tableSort = all[(all.firstIndex(of: tableSort)! + 1) % all.count]
+                table.sort = all[(all.firstIndex(of: table.sort)! + 1) % all.count]
             } else {
-                tableSortDescending.toggle()
+                table.descending.toggle()
             }
             sortTable()
             ensureTableVisible()
-            status = StatusMessage("sorted by \(tableSort.title)\(tableSortDescending ? ", descending" : "")")
+            status = StatusMessage("sorted by \(table.sort.title)\(table.descending ? ", descending" : "")")
         default: return false
         }
         return true
@@ -33,28 +33,28 @@ extension AppState {
     var tablePage: Int { max(1, (layout.main?.height ?? 3) - 2) }
 
     mutating func moveTableRow(to row: Int) {
-        guard !tableOrder.isEmpty else { return }
-        tableRow = max(0, min(tableOrder.count - 1, row))
+        guard !table.order.isEmpty else { return }
+        table.row = max(0, min(table.order.count - 1, row))
         ensureTableVisible()
     }
 
     /// Keeps the selected table row inside the table (which has one header row).
     mutating func ensureTableVisible() {
-        let main = Layout(size: screen, mode: .purchases, hexVisible: hexVisible, byteCount: tree.bytes.count,
-                          base: offsetBase).main
+        let main = Layout(size: screen, mode: .purchases, hexVisible: hexView.visible, byteCount: tree.bytes.count,
+                          base: preferences.offsetBase).main
         let rows = max(1, (main?.height ?? 2) - 1)
-        tableRow = max(0, min(tableRow, max(0, tableOrder.count - 1)))
-        if tableRow < tableTop { tableTop = tableRow } else if tableRow >= tableTop + rows { tableTop = tableRow - rows + 1 }
-        tableTop = max(0, min(tableTop, max(0, tableOrder.count - rows)))
-        if tableRow < tableTop { tableTop = tableRow }
+        table.row = max(0, min(table.row, max(0, table.order.count - 1)))
+        if table.row < table.top { table.top = table.row } else if table.row >= table.top + rows { table.top = table.row - rows + 1 }
+        table.top = max(0, min(table.top, max(0, table.order.count - rows)))
+        if table.row < table.top { table.top = table.row }
     }
 
     /// The purchase table row order after a sort change (O(p log p), p = purchases; on `s` / `S` only).
     mutating func sortTable() {
         guard let receipt else { return }
         let rows = receipt.purchases
-        let column = tableSort
-        let selected = tableOrder.indices.contains(tableRow) ? tableOrder[tableRow] : nil
+        let column = table.sort
+        let selected = table.order.indices.contains(table.row) ? table.order[table.row] : nil
         func less(_ a: Int, _ b: Int) -> Bool {
             let lhs = rows[a], rhs = rows[b]
             switch column {
@@ -69,9 +69,9 @@ extension AppState {
                 return s != t ? s < t : lhs.number < rhs.number
             }
         }
-        let descending = tableSortDescending
+        let descending = table.descending
         let order = rows.indices.sorted { descending ? less($1, $0) : less($0, $1) }
-        tableOrder = order
-        if let selected, let row = order.firstIndex(of: selected) { tableRow = row }
+        table.order = order
+        if let selected, let row = order.firstIndex(of: selected) { table.row = row }
     }
 }

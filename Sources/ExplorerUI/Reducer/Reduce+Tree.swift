@@ -5,51 +5,51 @@ extension AppState {
         let n = tree.count
         switch action {
         case .moveUp:
-            if let p = previousVisible(selection) { select(p, expand: false) }
+            if let p = previousVisible(treeView.selection) { select(p, expand: false) }
         case .moveDown:
-            if let next = nextVisible(selection) { select(next, expand: false) }
+            if let next = nextVisible(treeView.selection) { select(next, expand: false) }
         case .collapseOrParent:
-            if isOpen(selection) {
-                expanded[selection] = false
+            if isOpen(treeView.selection) {
+                treeView.expanded[treeView.selection] = false
                 ensureSelectionVisible()
-            } else if let parent = tree.parent(of: selection) {
+            } else if let parent = tree.parent(of: treeView.selection) {
                 select(parent, expand: false)
             }
         case .expandOrChild:
-            guard hasChildren(selection) else { status = StatusMessage("no children"); break }
-            if expanded[selection] { select(selection + 1, expand: false) } else {
-                expanded[selection] = true
+            guard hasChildren(treeView.selection) else { status = StatusMessage("no children"); break }
+            if treeView.expanded[treeView.selection] { select(treeView.selection + 1, expand: false) } else {
+                treeView.expanded[treeView.selection] = true
                 ensureSelectionVisible()
             }
         case .toggle:
-            guard hasChildren(selection) else { break }
-            expanded[selection].toggle()
+            guard hasChildren(treeView.selection) else { break }
+            treeView.expanded[treeView.selection].toggle()
             ensureSelectionVisible()
         case .expandSubtree:
-            expanded.fill(selection..<Int(tree.nodes[selection].subtreeEnd), true)
+            treeView.expanded.fill(treeView.selection..<Int(tree.nodes[treeView.selection].subtreeEnd), true)
             ensureSelectionVisible()
         case .expandAll:
-            expanded.fill(0..<n, true)
+            treeView.expanded.fill(0..<n, true)
             ensureSelectionVisible()
         case .collapseAll:
-            expanded.fill(0..<n, false)
-            select(visibleRepresentative(selection), expand: false)
+            treeView.expanded.fill(0..<n, false)
+            select(visibleRepresentative(treeView.selection), expand: false)
         case .pageUp: moveTreeRows(-treePage)
         case .pageDown: moveTreeRows(treePage)
         case .first:
-            treeTop = 0
+            treeView.top = 0
             select(0, expand: false)
         case .last:
             if let last = lastVisible { select(last, expand: false) }
         case .jumpToPurchase:
             guard let receipt else { status = StatusMessage("not a receipt: there is no purchase table", isError: true); break }
-            guard let index = receipt.purchaseIndex(containing: selection) else {
+            guard let index = receipt.purchaseIndex(containing: treeView.selection) else {
                 status = StatusMessage("this node is not inside an in-app purchase", isError: true)
                 break
             }
             mode = .purchases
             focus = .table
-            tableRow = tableOrder.firstIndex(of: index) ?? 0
+            table.row = table.order.firstIndex(of: index) ?? 0
             ensureTableVisible()
             status = StatusMessage("in-app purchase #\(receipt.purchases[index].number)")
         default: return false
@@ -63,13 +63,13 @@ extension AppState {
     /// Moves the selection (and the scroll anchor with it) `rows` visible rows down (negative: up).
     mutating func moveTreeRows(_ rows: Int) {
         if rows < 0 {
-            treeTop = backward(treeTop, -rows)
-            select(backward(selection, -rows), expand: false)
+            treeView.top = backward(treeView.top, -rows)
+            select(backward(treeView.selection, -rows), expand: false)
         } else {
-            let target = forward(selection, rows)
-            treeTop = forward(treeTop, rows)
-            if treeTop > target { treeTop = target }
-            if nextVisible(target) == nil { treeTop = backward(target, max(0, (layout.tree?.height ?? 1) - 1)) }
+            let target = forward(treeView.selection, rows)
+            treeView.top = forward(treeView.top, rows)
+            if treeView.top > target { treeView.top = target }
+            if nextVisible(target) == nil { treeView.top = backward(target, max(0, (layout.tree?.height ?? 1) - 1)) }
             select(target, expand: false)
         }
     }
@@ -78,10 +78,10 @@ extension AppState {
         let hits = search.hits
         let next: Int
         if forward {
-            let i = firstIndex(in: hits, greaterThan: selection)
+            let i = firstIndex(in: hits, greaterThan: treeView.selection)
             next = i < hits.count ? i : 0
         } else {
-            let i = firstIndex(in: hits, greaterThan: selection - 1) - 1
+            let i = firstIndex(in: hits, greaterThan: treeView.selection - 1) - 1
             next = i >= 0 ? i : hits.count - 1
         }
         search.current = next
@@ -96,10 +96,10 @@ extension AppState {
         var wrapped = false
         var index: Int
         if forward {
-            index = firstIndex(in: list, greaterThan: selection)
+            index = firstIndex(in: list, greaterThan: treeView.selection)
             if index >= list.count { index = 0; wrapped = true }
         } else {
-            index = firstIndex(in: list, greaterThan: selection - 1) - 1
+            index = firstIndex(in: list, greaterThan: treeView.selection - 1) - 1
             if index < 0 { index = list.count - 1; wrapped = true }
         }
         if mode != .tree { setMode(.tree) }

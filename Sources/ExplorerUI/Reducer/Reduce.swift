@@ -6,8 +6,8 @@ public func reduce(_ state: inout AppState, _ message: Message) -> Effect? {
     switch message {
     case .input(let event): return state.reduceInput(event)
     case .terminalReady(let colors, let unicode):
-        state.color = colors
-        state.ascii = state.ascii || !unicode
+        state.preferences.color = colors
+        state.preferences.ascii = state.preferences.ascii || !unicode
         return nil
     case .effectFinished(let effect, let error):
         state.effectFinished(effect, error: error)
@@ -29,7 +29,7 @@ extension AppState {
             ensureTableVisible()
             return nil
         }
-        if !mouse {
+        if !preferences.mouse {
             switch event {
             case .mouseClick, .wheelUp, .wheelDown: return nil
             default: break
@@ -37,7 +37,7 @@ extension AppState {
         }
         status = nil
         if prompt != nil { return handlePrompt(event) }
-        if helpVisible { reduceHelp(event); return nil }
+        if help.visible { reduceHelp(event); return nil }
         guard let binding = Keymap.binding(for: event, in: activeContext) else { return nil }
         if tree.count == 0 && ![.quit, .escape, .help].contains(binding.action) {
             status = StatusMessage("the input holds no ASN.1 nodes", isError: true)
@@ -49,7 +49,7 @@ extension AppState {
     /// The keymap context for the current mode and focus.
     public var activeContext: KeyContext {
         if prompt != nil { return .prompt }
-        if helpVisible { return .help }
+        if help.visible { return .help }
         switch mode {
         case .summary: return .summary
         case .purchases: return .purchases
@@ -81,9 +81,9 @@ extension AppState {
     mutating func moveHalfPage(down: Bool) {
         let sign = down ? 1 : -1
         switch activeContext {
-        case .hex: moveHexCursor(to: hexCursor + sign * layout.bytesPerRow * max(1, (layout.hex?.height ?? 2) / 2))
+        case .hex: moveHexCursor(to: hexView.cursor + sign * layout.bytesPerRow * max(1, (layout.hex?.height ?? 2) / 2))
         case .detail, .summary: scroll(by: sign * max(1, textHeight / 2))
-        case .purchases: moveTableRow(to: tableRow + sign * max(1, tablePage / 2))
+        case .purchases: moveTableRow(to: table.row + sign * max(1, tablePage / 2))
         default: moveTreeRows(sign * max(1, (layout.tree?.height ?? 2) / 2))
         }
     }
@@ -106,16 +106,16 @@ extension AppState {
         case .nextDiagnostic, .previousDiagnostic:
             jumpToDiagnostic(forward: action == .nextDiagnostic)
         case .writeNode:
-            guard selection >= 0 else { break }
+            guard treeView.selection >= 0 else { break }
             prompt = Prompt(kind: .writeFile, text: defaultWritePath)
         case .toggleOffsetBase:
-            offsetBase = offsetBase == .hex ? .decimal : .hex
+            preferences.offsetBase = preferences.offsetBase == .hex ? .decimal : .hex
             ensureSelectionVisible()
         case .toggleHexPane:
-            hexVisible.toggle()
-            if !hexVisible && focus == .hex { focus = .tree }
+            hexView.visible.toggle()
+            if !hexView.visible && focus == .hex { focus = .tree }
             ensureSelectionVisible()
-            status = StatusMessage(hexVisible ? "hex pane shown" : "hex pane hidden (H shows it)")
+            status = StatusMessage(hexView.visible ? "hex pane shown" : "hex pane hidden (H shows it)")
         case .cycleView:
             guard receipt != nil else { status = StatusMessage("not a receipt: only the tree view", isError: true); break }
             let all = ViewMode.allCases
@@ -125,8 +125,8 @@ extension AppState {
             guard receipt != nil else { status = StatusMessage("not a receipt: only the tree view", isError: true); break }
             setMode(action == .showSummary ? .summary : .purchases)
         case .help:
-            helpVisible = true
-            helpScroll = 0
+            help.visible = true
+            help.scroll = 0
         case .quit:
             return .quit
         case .escape:
@@ -146,8 +146,8 @@ extension AppState {
 
     /// `y`: the selected node's bytes (identifier, length and content) as hex text.
     mutating func copySelectedNode() -> Effect? {
-        guard selection >= 0 else { return nil }
-        let range = tree.nodes[selection].byteRange
+        guard treeView.selection >= 0 else { return nil }
+        let range = tree.nodes[treeView.selection].byteRange
         let count = min(range.count, AppState.clipboardByteLimit)
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
@@ -161,7 +161,7 @@ extension AppState {
 
     /// `node-<index>-<offset>.der`
     public var defaultWritePath: String {
-        selection >= 0 ? "node-\(selection)-\(tree.nodes[selection].offset).der" : "node.der"
+        treeView.selection >= 0 ? "node-\(treeView.selection)-\(tree.nodes[treeView.selection].offset).der" : "node.der"
     }
 
     mutating func setMode(_ newMode: ViewMode) {
@@ -169,7 +169,7 @@ extension AppState {
         switch newMode {
         case .tree: if focus == .table { focus = .tree }
         case .purchases: focus = .table; ensureTableVisible()
-        case .summary: summaryScroll = 0
+        case .summary: summaryView.scroll = 0
         }
         ensureSelectionVisible()
     }
@@ -181,9 +181,9 @@ extension AppState {
         order.append(.detail)
         let current = order.firstIndex(of: focus) ?? 0
         focus = order[(current + (forward ? 1 : order.count - 1)) % order.count]
-        if focus == .hex, selection >= 0 {
-            let node = tree.nodes[selection]
-            if !node.byteRange.contains(hexCursor) { hexCursor = Int(node.offset) }
+        if focus == .hex, treeView.selection >= 0 {
+            let node = tree.nodes[treeView.selection]
+            if !node.byteRange.contains(hexView.cursor) { hexView.cursor = Int(node.offset) }
         }
         ensureSelectionVisible()
     }

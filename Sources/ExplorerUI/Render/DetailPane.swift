@@ -15,8 +15,8 @@ public struct StyledLine: Equatable, Sendable {
 /// does not already list (receipt findings, diagnostics without a node).
 public enum DetailPane {
     public static func lines(_ state: AppState, width: Int) -> [StyledLine] {
-        guard state.selection >= 0 else { return [StyledLine("(no nodes)")] }
-        let index = state.selection
+        guard state.treeView.selection >= 0 else { return [StyledLine("(no nodes)")] }
+        let index = state.treeView.selection
         var out: [StyledLine] = []
         let glyphs = Glyphs.forState(state)
         // Diagnostics that belong to this node by offset (no node of their own): pass them in so
@@ -29,7 +29,7 @@ public enum DetailPane {
             extra.append(copy)
         }
         let explanation = state.cache.explanation(for: index) { Explainer.explain(state.tree, node: index, extra: extra) }
-        out.append(StyledLine("node \(index)" + glyphs.separator + "path " + state.pathText(index, ascii: state.ascii), .dim))
+        out.append(StyledLine("node \(index)" + glyphs.separator + "path " + state.pathText(index, ascii: state.preferences.ascii), .dim))
         // Most important first: the heading, the node's diagnostics, the receipt meaning; then the
         // byte-by-byte explanation. Every line is one of the lines `explain` prints.
         func add(_ line: ExplanationLine) {
@@ -47,7 +47,7 @@ public enum DetailPane {
                 let label = line.section.rawValue
                 text = label + String(repeating: " ", count: max(1, 17 - label.count)) + line.text
             }
-            out.append(contentsOf: wrap(UIText.display(text, ascii: state.ascii), width: width, style: style, indent: line.section == .heading ? 0 : 17))
+            out.append(contentsOf: wrap(UIText.display(text, ascii: state.preferences.ascii), width: width, style: style, indent: line.section == .heading ? 0 : 17))
         }
         for line in explanation where line.section == .heading { add(line) }
         for line in explanation where line.section == .diagnostic { add(line) }
@@ -61,10 +61,10 @@ public enum DetailPane {
             if fields.isEmpty { fields.append(("receipt", meaning.label)) }
             for (label, value) in fields {
                 let text = label + String(repeating: " ", count: max(1, 17 - label.count)) + value
-                out.append(contentsOf: wrap(UIText.display(text, ascii: state.ascii), width: width, style: .meaning, indent: 17))
+                out.append(contentsOf: wrap(UIText.display(text, ascii: state.preferences.ascii), width: width, style: .meaning, indent: 17))
             }
             for note in meaning.notes {
-                out.append(contentsOf: wrap(UIText.display(note, ascii: state.ascii), width: width, style: .plain, indent: 2))
+                out.append(contentsOf: wrap(UIText.display(note, ascii: state.preferences.ascii), width: width, style: .plain, indent: 2))
             }
         }
         for line in explanation where line.section != .heading && line.section != .diagnostic { add(line) }
@@ -105,11 +105,11 @@ public enum DetailPane {
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect) {
         let all = lines(state, width: rect.width)
         let maxScroll = max(0, all.count - rect.height)
-        let scroll = min(state.detailScroll, maxScroll)
+        let scroll = min(state.detailView.scroll, maxScroll)
         for r in 0..<rect.height {
             let i = scroll + r
             guard i < all.count else { break }
-            grid.put(all[i].text, x: rect.x, y: rect.y + r, style: Theme.style(all[i].style, color: state.color), maxWidth: rect.width)
+            grid.put(all[i].text, x: rect.x, y: rect.y + r, style: Theme.style(all[i].style, color: state.preferences.color), maxWidth: rect.width)
         }
     }
 }

@@ -13,7 +13,7 @@ public enum HexPane {
     /// The byte offset under a pane-relative position, if any (for mouse clicks).
     public static func offset(atColumn x: Int, row: Int, state: AppState, layout: Layout) -> Int? {
         let perRow = layout.bytesPerRow, digits = layout.offsetDigits
-        let base = (state.hexTopRow + row) * perRow
+        let base = (state.hexView.topRow + row) * perRow
         var j: Int?
         let ascii = asciiColumn(bytesPerRow: perRow, offsetDigits: digits)
         if x >= ascii && x < ascii + perRow {
@@ -34,10 +34,10 @@ public enum HexPane {
     }
 
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, layout: Layout) {
-        let color = state.color
+        let color = state.preferences.color
         let bytes = state.tree.bytes
         let perRow = layout.bytesPerRow, digits = layout.offsetDigits
-        let selection = state.selection
+        let selection = state.treeView.selection
         let node: Node? = selection >= 0 ? state.tree.nodes[selection] : nil
         // Ancestors: their header and end-of-contents octets; the parent's whole range.
         var ancestorMarks: [Range<Int>] = []
@@ -54,7 +54,7 @@ public enum HexPane {
         }
         let showCursor = state.focus == .hex && state.mode == .tree
         func classify(_ offset: Int) -> StyleClass {
-            if showCursor && offset == state.hexCursor { return .cursor }
+            if showCursor && offset == state.hexView.cursor { return .cursor }
             let inSelection = node?.byteRange.contains(offset) ?? false
             if state.facts.isError(offset) { return inSelection ? .errorSelected : .error }
             if let node, inSelection {
@@ -71,9 +71,9 @@ public enum HexPane {
         for r in 0..<rect.height {
             let y = rect.y + r
             grid.fill(x: rect.x, y: y, width: rect.width, height: 1)
-            let start = (state.hexTopRow + r) * perRow
+            let start = (state.hexView.topRow + r) * perRow
             guard start < bytes.count else { continue }
-            grid.put(offsetText(start, digits: digits, base: state.offsetBase), x: rect.x, y: y,
+            grid.put(offsetText(start, digits: digits, base: state.preferences.offsetBase), x: rect.x, y: y,
                      style: Theme.style(.dim, color: color), maxWidth: rect.width)
             var previous: StyleClass?
             for j in 0..<perRow {

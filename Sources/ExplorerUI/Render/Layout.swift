@@ -38,8 +38,8 @@ public struct Layout: Equatable, Sendable {
     public var offsetDigits: Int = 4
 
     public init(size: Size, state: AppState) {
-        self.init(size: size, mode: state.mode, hexVisible: state.hexVisible, byteCount: state.tree.bytes.count,
-                  base: state.offsetBase)
+        self.init(size: size, mode: state.mode, hexVisible: state.hexView.visible, byteCount: state.tree.bytes.count,
+                  base: state.preferences.offsetBase)
     }
 
     public init(size: Size, mode: ViewMode, hexVisible: Bool, byteCount: Int, base: OffsetBase) {

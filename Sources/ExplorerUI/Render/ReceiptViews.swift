@@ -10,7 +10,7 @@ public enum SummaryView {
         var out: [StyledLine] = [StyledLine("Receipt", .title)]
         let labelWidth = max(12, (receipt.summary.map { $0.label.unicodeScalars.count }.max() ?? 0) + 2)
         for line in receipt.summary {
-            out.append(StyledLine(glyphs.pad(line.label, labelWidth) + UIText.display(line.value, ascii: state.ascii)))
+            out.append(StyledLine(glyphs.pad(line.label, labelWidth) + UIText.display(line.value, ascii: state.preferences.ascii)))
         }
         out.append(StyledLine(""))
         out.append(StyledLine("Validation", .title))
@@ -23,18 +23,18 @@ public enum SummaryView {
             case .failed: mark = glyphs.failed; style = .fail
             case .notChecked: mark = glyphs.notChecked; style = .dim
             }
-            var text = glyphs.pad(mark, 4) + glyphs.pad(UIText.display(step.title, ascii: state.ascii), titleWidth)
+            var text = glyphs.pad(mark, 4) + glyphs.pad(UIText.display(step.title, ascii: state.preferences.ascii), titleWidth)
             text += step.status.isPassed ? "passed" : (step.status.isFailed ? "failed" : "not checked")
-            if let reason = step.status.reason { text += glyphs.separator + UIText.display(reason, ascii: state.ascii) }
+            if let reason = step.status.reason { text += glyphs.separator + UIText.display(reason, ascii: state.preferences.ascii) }
             out.append(StyledLine("  " + text, style))
         }
         out.append(StyledLine(""))
         out.append(StyledLine("Active subscriptions", .title))
         if receipt.activeSubscriptions.isEmpty { out.append(StyledLine("  none", .dim)) }
-        for s in receipt.activeSubscriptions { out.append(StyledLine("  " + UIText.display(s, ascii: state.ascii))) }
+        for s in receipt.activeSubscriptions { out.append(StyledLine("  " + UIText.display(s, ascii: state.preferences.ascii))) }
         out.append(StyledLine(""))
         let detail = receipt.verdictDetail.isEmpty ? receipt.verdict : receipt.verdictDetail
-        out.append(StyledLine("Verdict: " + UIText.display(detail, ascii: state.ascii), receipt.verdictFailed ? .fail : .ok))
+        out.append(StyledLine("Verdict: " + UIText.display(detail, ascii: state.preferences.ascii), receipt.verdictFailed ? .fail : .ok))
         return out
     }
 
@@ -45,10 +45,10 @@ public enum SummaryView {
 
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect) {
         let all = wrapped(state, width: rect.width - 1)
-        let scroll = min(state.summaryScroll, max(0, all.count - rect.height))
+        let scroll = min(state.summaryView.scroll, max(0, all.count - rect.height))
         for r in 0..<rect.height where scroll + r < all.count {
             let line = all[scroll + r]
-            grid.put(line.text, x: rect.x + 1, y: rect.y + r, style: Theme.style(line.style, color: state.color), maxWidth: rect.width - 1)
+            grid.put(line.text, x: rect.x + 1, y: rect.y + r, style: Theme.style(line.style, color: state.preferences.color), maxWidth: rect.width - 1)
         }
     }
 }
@@ -77,7 +77,7 @@ public enum PurchaseTable {
     }
 
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, glyphs: Glyphs) {
-        let color = state.color
+        let color = state.preferences.color
         guard let receipt = state.receipt else {
             grid.put("This file is not a receipt: there are no in-app purchases.", x: rect.x + 1, y: rect.y, maxWidth: rect.width - 1)
             return
@@ -87,7 +87,7 @@ public enum PurchaseTable {
         var x = rect.x
         for (i, column) in columns.enumerated() {
             var title = column.title
-            if column == state.tableSort { title += state.tableSortDescending ? glyphs.sortDown : glyphs.sortUp }
+            if column == state.table.sort { title += state.table.descending ? glyphs.sortDown : glyphs.sortUp }
             grid.put(glyphs.pad(title, widths[i]), x: x, y: rect.y, style: Theme.style(.title, color: color), maxWidth: rect.x + rect.width - x)
             x += widths[i] + 1
         }
@@ -96,17 +96,17 @@ public enum PurchaseTable {
             return
         }
         for r in 0..<(rect.height - 1) {
-            let position = state.tableTop + r
-            guard position < state.tableOrder.count else { break }
-            let row = receipt.purchases[state.tableOrder[position]]
+            let position = state.table.top + r
+            guard position < state.table.order.count else { break }
+            let row = receipt.purchases[state.table.order[position]]
             let y = rect.y + 1 + r
-            let selected = position == state.tableRow
+            let selected = position == state.table.row
             let style = Theme.style(selected ? .selected : .plain, color: color)
             if selected { grid.fill(x: rect.x, y: y, width: rect.width, height: 1, style: style) }
             var x = rect.x
             for (i, column) in columns.enumerated() {
                 let numeric = column == .number || column == .quantity
-                let text = glyphs.pad(PurchaseTable.cellText(UIText.display(row.text(column), ascii: state.ascii), column, widths[i], glyphs),
+                let text = glyphs.pad(PurchaseTable.cellText(UIText.display(row.text(column), ascii: state.preferences.ascii), column, widths[i], glyphs),
                                       widths[i], right: numeric)
                 grid.put(text, x: x, y: y, style: style, maxWidth: max(0, rect.x + rect.width - x))
                 x += widths[i] + 1

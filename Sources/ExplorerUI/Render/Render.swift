@@ -8,7 +8,7 @@ public func render(_ state: AppState, size: Size) -> Grid {
     let layout = Layout(size: size, state: state)
     let glyphs = Glyphs.forState(state)
     guard layout.kind != .tooSmall else {
-        TooSmall.draw(into: &grid, size: size, color: state.color)
+        TooSmall.draw(into: &grid, size: size, color: state.preferences.color)
         return grid
     }
     HeaderBar.draw(state, into: &grid, width: size.width, glyphs: glyphs)
@@ -28,8 +28,8 @@ public func render(_ state: AppState, size: Size) -> Grid {
         if let r = layout.detail { DetailPane.draw(state, into: &grid, rect: r) }
     }
     StatusBar.draw(state, into: &grid, size: size, glyphs: glyphs)
-    if state.helpVisible { HelpOverlay.draw(state, into: &grid, size: size, glyphs: glyphs) }
-    if state.ascii {
+    if state.help.visible { HelpOverlay.draw(state, into: &grid, size: size, glyphs: glyphs) }
+    if state.preferences.ascii {
         // Safety net: in ASCII mode every cell is ASCII, whatever a pane wrote.
         for y in 0..<size.height {
             for x in 0..<size.width where grid[x, y].scalar.value > 0x7E {
@@ -63,7 +63,7 @@ enum TooSmall {
 enum PaneBorders {
     static func draw(_ state: AppState, layout: Layout, into grid: inout Grid, glyphs g: Glyphs) {
         let w = layout.size.width, h = layout.size.height
-        let chrome = Theme.style(.chrome, color: state.color)
+        let chrome = Theme.style(.chrome, color: state.preferences.color)
         let top = 1, bottom = h - 2
         func hline(_ y: Int, from x0: Int, to x1: Int) {
             guard x1 > x0 else { return }
@@ -76,7 +76,7 @@ enum PaneBorders {
         func title(_ text: String, x: Int, y: Int, focused: Bool, limit: Int) {
             guard limit - x > 4 else { return }
             grid.put(" " + g.fit(text, limit - x - 3) + " ", x: x + 1, y: y,
-                     style: Theme.style(focused ? .tabActive : .title, color: state.color), maxWidth: limit - x - 1)
+                     style: Theme.style(focused ? .tabActive : .title, color: state.preferences.color), maxWidth: limit - x - 1)
         }
         hline(top, from: 1, to: w - 1)
         hline(bottom, from: 1, to: w - 1)
@@ -126,7 +126,7 @@ enum PaneBorders {
     }
 
     static func hexTitle(_ state: AppState, _ layout: Layout) -> String {
-        "Hex: \(layout.bytesPerRow) bytes/row, offsets in \(state.offsetBase == .hex ? "hex" : "decimal")"
+        "Hex: \(layout.bytesPerRow) bytes/row, offsets in \(state.preferences.offsetBase == .hex ? "hex" : "decimal")"
     }
 }
 
@@ -153,7 +153,7 @@ public enum HeaderBar {
     }
 
     static func draw(_ state: AppState, into grid: inout Grid, width: Int, glyphs: Glyphs) {
-        let color = state.color
+        let color = state.preferences.color
         grid.put(name, x: 0, y: 0, style: Theme.style(.title, color: color))
         var end = name.count
         for (mode, range, label) in tabs(state) {
@@ -172,7 +172,7 @@ public enum HeaderBar {
         }
         let room = width - end - 2
         guard room > 3 else { return }
-        let text = glyphs.fit(UIText.display(right, ascii: state.ascii), room)
+        let text = glyphs.fit(UIText.display(right, ascii: state.preferences.ascii), room)
         grid.put(text, x: width - text.unicodeScalars.count - 1, y: 0, style: Theme.style(cls, color: color))
     }
 }
@@ -181,7 +181,7 @@ public enum HeaderBar {
 /// and the validation verdict; or the active prompt.
 public enum StatusBar {
     static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
-        let color = state.color
+        let color = state.preferences.color
         let y = size.height - 1
         let bar = Theme.style(.statusBar, color: color)
         grid.fill(x: 0, y: y, width: size.width, height: 1, style: bar)
@@ -204,15 +204,15 @@ public enum StatusBar {
             ? "\(f.errorCount) error\(f.errorCount == 1 ? "" : "s")" + g.separator + "\(f.notDERCount) not-DER" + g.separator
                 + "\(f.warningCount) warning\(f.warningCount == 1 ? "" : "s")"
             : "\(f.errorCount) err \(f.notDERCount) der \(f.warningCount) warn"
-        if let receipt = state.receipt { right += g.separator + UIText.display(receipt.verdict, ascii: state.ascii) }
+        if let receipt = state.receipt { right += g.separator + UIText.display(receipt.verdict, ascii: state.preferences.ascii) }
         right += " "
-        var segments = [UIText.display(UIText.escape(state.fileName), ascii: state.ascii), groupedNumber(state.fileSize) + " B",
-                        UIText.display(UIText.escape(state.encoding), ascii: state.ascii)]
-        if state.selection >= 0 {
-            let node = state.tree.nodes[state.selection]
-            let offset = state.offsetBase == .hex ? "0x" + String(node.offset, radix: 16, uppercase: true) : "\(node.offset)"
+        var segments = [UIText.display(UIText.escape(state.fileName), ascii: state.preferences.ascii), groupedNumber(state.fileSize) + " B",
+                        UIText.display(UIText.escape(state.encoding), ascii: state.preferences.ascii)]
+        if state.treeView.selection >= 0 {
+            let node = state.tree.nodes[state.treeView.selection]
+            let offset = state.preferences.offsetBase == .hex ? "0x" + String(node.offset, radix: 16, uppercase: true) : "\(node.offset)"
             segments.append("@" + offset)
-            segments.append(state.pathText(state.selection, ascii: state.ascii))
+            segments.append(state.pathText(state.treeView.selection, ascii: state.preferences.ascii))
         }
         let rightWidth = right.unicodeScalars.count
         let bad = f.errorCount > 0 || (state.receipt?.verdictFailed ?? false)
@@ -249,10 +249,10 @@ public enum HelpOverlay {
     }
 
     static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
-        let lines = Keymap.helpLines(ascii: state.ascii)
+        let lines = Keymap.helpLines(ascii: state.preferences.ascii)
         let r = frame(for: size, lineCount: lines.count)
         guard r.width > 4, r.height > 2 else { return }
-        let chrome = Theme.style(.chrome, color: state.color)
+        let chrome = Theme.style(.chrome, color: state.preferences.color)
         grid.fill(x: r.x, y: r.y, width: r.width, height: r.height)
         for x in r.x..<(r.x + r.width) {
             grid[x, r.y] = Cell(g.horizontal, style: chrome)
@@ -266,15 +266,15 @@ public enum HelpOverlay {
         grid[r.x + r.width - 1, r.y] = Cell(g.topRight, style: chrome)
         grid[r.x, r.y + r.height - 1] = Cell(g.bottomLeft, style: chrome)
         grid[r.x + r.width - 1, r.y + r.height - 1] = Cell(g.bottomRight, style: chrome)
-        grid.put(" Keys (? or Esc closes, arrows scroll) ", x: r.x + 2, y: r.y, style: Theme.style(.tabActive, color: state.color),
+        grid.put(" Keys (? or Esc closes, arrows scroll) ", x: r.x + 2, y: r.y, style: Theme.style(.tabActive, color: state.preferences.color),
                  maxWidth: r.width - 4)
         let visible = r.height - 2
-        let scroll = min(state.helpScroll, max(0, lines.count - visible))
+        let scroll = min(state.help.scroll, max(0, lines.count - visible))
         for i in 0..<visible where scroll + i < lines.count {
             let line = lines[scroll + i]
             let isTitle = !line.hasPrefix(" ") && !line.isEmpty && !line.hasPrefix("Markers")
             grid.put(g.fit(line, r.width - 4), x: r.x + 2, y: r.y + 1 + i,
-                     style: Theme.style(isTitle ? .title : .plain, color: state.color), maxWidth: r.width - 4)
+                     style: Theme.style(isTitle ? .title : .plain, color: state.preferences.color), maxWidth: r.width - 4)
         }
     }
 }

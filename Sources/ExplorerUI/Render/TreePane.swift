@@ -17,13 +17,13 @@ public enum TreePane {
     static func indent(depth: Int, unit: Int, width: Int) -> Int { min(depth * unit, max(0, width / 2)) }
 
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, glyphs: Glyphs) {
-        let color = state.color
+        let color = state.preferences.color
         let focused = state.focus == .tree && state.mode == .tree
         let rows = state.visibleRows(count: rect.height)
         let unit = indentUnit(rows: rows, tree: state.tree, width: rect.width)
         for (i, node) in rows.enumerated() {
             let y = rect.y + i
-            let selected = node == state.selection
+            let selected = node == state.treeView.selection
             let rowClass: StyleClass? = selected ? (focused ? .selected : .selectedUnfocused) : nil
             func st(_ c: StyleClass) -> CellStyle { Theme.style(rowClass ?? c, color: color) }
             grid.fill(x: rect.x, y: y, width: rect.width, height: 1, style: st(.plain))
@@ -46,9 +46,9 @@ public enum TreePane {
             x += 2
             guard x < limit else { continue }
             if let meaning = state.receipt?.meaning(of: node) {
-                grid.put(glyphs.fit(UIText.display(meaning.label, ascii: state.ascii), limit - x), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
+                grid.put(glyphs.fit(UIText.display(meaning.label, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
             } else {
-                let preview = UIText.display(TreePane.preview(state.tree, node, maxLength: limit - x), ascii: state.ascii)
+                let preview = UIText.display(TreePane.preview(state.tree, node, maxLength: limit - x), ascii: state.preferences.ascii)
                 grid.put(glyphs.fit(preview, limit - x), x: x, y: y, style: st(.plain), maxWidth: limit - x)
             }
         }

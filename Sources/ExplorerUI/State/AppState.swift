@@ -63,7 +63,7 @@ public struct StatusMessage: Equatable, Sendable {
 ///
 /// Cost model: `init` is O(n) once (plus the parse). Afterwards no key and no frame touches more
 /// than the visible rows plus O(log n + depth): the visible tree rows are never materialised; they
-/// are walked from the scroll anchor `treeTop` using each node's `subtreeEnd` to hop over collapsed
+/// are walked from the scroll anchor `treeView.top` using each node's `subtreeEnd` to hop over collapsed
 /// subtrees (visible rows are in pre-order, so comparing two visible rows is comparing indices).
 public struct AppState: Sendable {
     public let tree: Tree
@@ -76,36 +76,21 @@ public struct AppState: Sendable {
     /// How the file was encoded on disk ("DER", "base64", "PEM", …), shown in the status bar.
     public var encoding: String
 
-    public var expanded: NodeBitSet
-    /// The selected node (an index into `tree.nodes`); -1 only for an empty tree.
-    public var selection: Int
-    public var focus: Focus = .tree
+    /// What the main area shows, and which of its panes takes the navigation keys.
     public var mode: ViewMode = .tree
-    /// First node shown in the tree pane (always a visible node).
-    public var treeTop: Int = 0
-    /// The hex pane's own byte cursor (moves with the selection, or on its own when focused).
-    public var hexCursor: Int = 0
-    /// First byte row shown in the hex pane.
-    public var hexTopRow: Int = 0
-    public var detailScroll: Int = 0
-    public var summaryScroll: Int = 0
-    /// Selected row of the purchase table (a position in `tableOrder`) and its scroll offset.
-    public var tableRow: Int = 0
-    public var tableTop: Int = 0
-    public var tableSort: PurchaseRow.Column = .number
-    public var tableSortDescending = false
-    /// Display order of the purchase table: indices into `receipt.purchases`.
-    public var tableOrder: [Int] = []
-    public var search = SearchState()
+    public var focus: Focus = .tree
+    public var treeView: TreeViewState
+    public var hexView = HexViewState()
+    public var detailView = ScrollState()
+    public var summaryView = ScrollState()
+    public var table = TableViewState()
+    /// The status-bar prompt while one is open, and the last search.
     public var prompt: Prompt?
-    public var helpVisible = false
-    public var helpScroll = 0
-    public var offsetBase: OffsetBase = .hex
-    public var hexVisible = true
+    public var search = SearchState()
+    public var help = HelpState()
+    /// The one-line message in the header (the outcome of the last key or effect).
     public var status: StatusMessage?
-    public var color = true
-    public var ascii = false
-    public var mouse = true
+    public var preferences = Preferences()
     /// The terminal size the reducer lays out for (page sizes, mouse hit tests). The adapter sends
     /// `.resize` whenever it changes; `render` takes the size explicitly.
     public var screen: Size
@@ -122,19 +107,18 @@ public struct AppState: Sendable {
         self.fileSize = fileSize ?? tree.bytes.count
         self.encoding = encoding ?? (facts.notDERCount > 0 ? "BER" : "DER")
         self.screen = screen
-        self.expanded = NodeBitSet(count: tree.count)
-        self.selection = tree.count > 0 ? 0 : -1
-        self.tableOrder = Array(0..<(receipt?.purchases.count ?? 0))
+        self.treeView = TreeViewState(expanded: NodeBitSet(count: tree.count), selection: tree.count > 0 ? 0 : -1)
+        self.table.order = Array(0..<(receipt?.purchases.count ?? 0))
         applyDefaultExpansion()
         if let initial = receipt?.initialSelection, initial >= 0, initial < tree.count {
             select(initial, expand: true)
             // Show the container from the top when the payload sits in the upper half of the pane;
             // otherwise a little context above it, never the payload pinned to the bottom.
             let height = Layout(size: screen, state: self).tree?.height ?? 1
-            treeTop = 0
+            treeView.top = 0
             var row = 0, current = 0
-            while current != selection, row < height, let next = nextVisible(current) { current = next; row += 1 }
-            if current != selection || row >= height / 2 { treeTop = backward(selection, 2) }
+            while current != treeView.selection, row < height, let next = nextVisible(current) { current = next; row += 1 }
+            if current != treeView.selection || row >= height / 2 { treeView.top = backward(treeView.selection, 2) }
         }
         ensureSelectionVisible()
     }
@@ -146,8 +130,8 @@ public struct AppState: Sendable {
         self.init(tree: document.fileTree, receipt: document.receipt.flatMap(ReceiptOverlay.init(analysis:)),
                   fileName: document.source.name, fileSize: document.fileLayer.bytes.count,
                   encoding: AppState.encodingLabel(document.source.encoding), screen: screen)
-        self.ascii = ascii
-        self.mouse = mouse
+        self.preferences.ascii = ascii
+        self.preferences.mouse = mouse
     }
 
     /// How the input was stored, as the status bar says it; nil for raw bytes, which the status
@@ -169,14 +153,14 @@ public struct AppState: Sendable {
     mutating func applyDefaultExpansion() {
         if let receipt, !receipt.defaultExpanded.isEmpty {
             for node in receipt.defaultExpanded where node >= 0 && node < tree.count {
-                expanded[node] = true
+                treeView.expanded[node] = true
                 expandAncestors(of: node)
             }
             return
         }
         let nodes = tree.nodes
         for i in nodes.indices where nodes[i].depth < 3 && Int(nodes[i].subtreeEnd) > i + 1 {
-            expanded[i] = true
+            treeView.expanded[i] = true
         }
     }
 }

@@ -24,10 +24,10 @@ enum Fixtures {
     static func small(size: Size = Size(width: 80, height: 24)) -> AppState {
         var state = AppState(tree: ASN1Parser.parse(smallBytes, options: ParseOptions(guessEncapsulation: false)),
                              fileName: "small.der", screen: size)
-        state.expanded.fill(0..<state.tree.count, false)
-        state.expanded[0] = true
-        state.selection = 0
-        state.treeTop = 0
+        state.treeView.expanded.fill(0..<state.tree.count, false)
+        state.treeView.expanded[0] = true
+        state.treeView.selection = 0
+        state.treeView.top = 0
         return state
     }
 

@@ -40,9 +40,7 @@ extension AppState {
 
     /// Keeps the selected table row inside the table (which has one header row).
     mutating func ensureTableVisible() {
-        let main = Layout(size: screen, mode: .purchases, hexVisible: hexView.visible, byteCount: tree.bytes.count,
-                          base: preferences.offsetBase).main
-        let rows = max(1, (main?.height ?? 2) - 1)
+        let rows = tableRows
         table.row = max(0, min(table.row, max(0, table.order.count - 1)))
         if table.row < table.top { table.top = table.row } else if table.row >= table.top + rows { table.top = table.row - rows + 1 }
         table.top = max(0, min(table.top, max(0, table.order.count - rows)))

@@ -62,7 +62,8 @@ extension AppState {
         }
     }
 
-    var layout: Layout { Layout(size: screen, state: self) }
+    /// The stored viewport (see `relayout`): the reducer never lays out or draws.
+    var layout: Layout { viewport }
 
     /// One action, handled by the context it belongs to.
     mutating func perform(_ action: Action, event: InputEvent) -> Effect? {

@@ -77,10 +77,10 @@ public struct AppState: Sendable {
     public var encoding: String
 
     /// What the main area shows, and which of its panes takes the navigation keys.
-    public var mode: ViewMode = .tree
+    public var mode: ViewMode = .tree { didSet { if mode != oldValue { relayout() } } }
     public var focus: Focus = .tree
     public var treeView: TreeViewState
-    public var hexView = HexViewState()
+    public var hexView = HexViewState() { didSet { if hexView.visible != oldValue.visible { relayout() } } }
     public var detailView = ScrollState()
     public var summaryView = ScrollState()
     public var table = TableViewState()
@@ -90,10 +90,24 @@ public struct AppState: Sendable {
     public var help = HelpState()
     /// The one-line message in the header (the outcome of the last key or effect).
     public var status: StatusMessage?
-    public var preferences = Preferences()
+    public var preferences = Preferences() {
+        didSet { if preferences.offsetBase != oldValue.offsetBase { relayout() } }
+    }
     /// The terminal size the reducer lays out for (page sizes, mouse hit tests). The adapter sends
     /// `.resize` whenever it changes; `render` takes the size explicitly.
-    public var screen: Size
+    public var screen: Size { didSet { relayout() } }
+    /// The panes' rectangles for `screen`, `mode`, the hex pane and the offset base, stored when one
+    /// of them changes (O(1)), so the reducer pages and hit-tests without asking the renderer.
+    public private(set) var viewport: Layout
+    /// Rows of the purchase table for `screen` (the table keeps its row in view even while hidden).
+    public private(set) var tableRows: Int
+
+    mutating func relayout() {
+        viewport = Layout(size: screen, state: self)
+        let table = Layout(size: screen, mode: .purchases, hexVisible: hexView.visible, byteCount: tree.bytes.count,
+                           base: preferences.offsetBase).main
+        tableRows = max(1, (table?.height ?? 2) - 1)
+    }
 
     /// Builds the state for an already parsed tree (and optional receipt analysis): O(n).
     /// `encoding` names how the file was stored ("DER", "base64", "PEM", "JSON"); nil says "DER" or
@@ -107,14 +121,17 @@ public struct AppState: Sendable {
         self.fileSize = fileSize ?? tree.bytes.count
         self.encoding = encoding ?? (facts.notDERCount > 0 ? "BER" : "DER")
         self.screen = screen
+        self.viewport = Layout(size: screen, mode: .tree, hexVisible: true, byteCount: tree.bytes.count, base: .hex)
+        self.tableRows = 1
         self.treeView = TreeViewState(expanded: NodeBitSet(count: tree.count), selection: tree.count > 0 ? 0 : -1)
         self.table.order = Array(0..<(receipt?.purchases.count ?? 0))
+        relayout()
         applyDefaultExpansion()
         if let initial = receipt?.initialSelection, initial >= 0, initial < tree.count {
             select(initial, expand: true)
             // Show the container from the top when the payload sits in the upper half of the pane;
             // otherwise a little context above it, never the payload pinned to the bottom.
-            let height = Layout(size: screen, state: self).tree?.height ?? 1
+            let height = viewport.tree?.height ?? 1
             treeView.top = 0
             var row = 0, current = 0
             while current != treeView.selection, row < height, let next = nextVisible(current) { current = next; row += 1 }

@@ -109,7 +109,7 @@ extension AppState {
         guard tree.count > 0 else { return }
         treeView.top = visibleRepresentative(min(max(0, treeView.top), tree.count - 1))
         treeView.selection = visibleRepresentative(min(max(0, treeView.selection), tree.count - 1))
-        let layout = Layout(size: screen, state: self)
+        let layout = viewport
         let height = max(1, layout.tree?.height ?? 1)
         if treeView.selection < treeView.top {
             treeView.top = treeView.selection

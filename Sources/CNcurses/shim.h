@@ -8,7 +8,12 @@
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
+#if defined(__APPLE__)
+// macOS: the SDK's curses.h is ncurses with the wide-character API (enabled by the defines above).
+#include <curses.h>
+#else
 #include <ncursesw/curses.h>
+#endif
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>

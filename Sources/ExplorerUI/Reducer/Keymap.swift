@@ -94,7 +94,7 @@ public enum Keymap {
         b("]", "next node with a diagnostic", .global, .nextDiagnostic, c("]")),
         b("[", "previous node with a diagnostic", .global, .previousDiagnostic, c("[")),
         b("w", "write the selected node's bytes to a file", .global, .writeNode, c("w")),
-        b("y", "copy the selected node's bytes as hex to the clipboard (OSC 52; works over SSH and in tmux; at most 16 KiB)",
+        b("y", "copy the selected node's bytes as hex to the clipboard (OSC 52; works over SSH and in tmux; at most \(AppState.clipboardByteLimit / 1024) KiB)",
           .global, .copyNode, c("y")),
         b("x", "hex offsets: hexadecimal / decimal", .global, .toggleOffsetBase, c("x")),
         b("H", "show / hide the hex pane", .global, .toggleHexPane, c("H")),

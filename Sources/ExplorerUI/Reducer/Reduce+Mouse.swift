@@ -13,7 +13,7 @@ extension AppState {
 
     mutating func click(x: Int, y: Int) {
         let l = layout
-        if y == 0, let tab = HeaderBar.tab(at: x, state: self) {
+        if y == 0, let tab = Layout.tab(at: x, purchaseCount: receipt?.purchases.count) {
             if tab == .tree { setMode(.tree) } else if receipt != nil { setMode(tab) }
             return
         }

@@ -31,13 +31,13 @@ extension AppState {
 
     mutating func clampHelpScroll() {
         let total = Keymap.helpLines(ascii: preferences.ascii).count
-        let visible = max(1, HelpOverlay.frame(for: screen, lineCount: total).height - 2)
+        let visible = max(1, Layout.helpFrame(for: screen, lineCount: total).height - 2)
         help.scroll = max(0, min(help.scroll, max(0, total - visible)))
     }
 
     /// Rows of help text on screen.
     var helpHeight: Int {
-        max(1, HelpOverlay.frame(for: screen, lineCount: Keymap.helpLines(ascii: preferences.ascii).count).height - 2)
+        max(1, Layout.helpFrame(for: screen, lineCount: Keymap.helpLines(ascii: preferences.ascii).count).height - 2)
     }
 
     /// Keys while the help overlay is shown: scrolling keys scroll it, any other bound key closes it.

@@ -132,31 +132,13 @@ enum PaneBorders {
 
 /// Row 0: the program name, the view tabs, and a message or the two keys a new user needs.
 public enum HeaderBar {
-    static let name = " receipt-explorer "
-
-    /// x ranges of the tabs, in `ViewMode.allCases` order.
-    static func tabs(_ state: AppState) -> [(ViewMode, Range<Int>, String)] {
-        var x = name.count + 1
-        var out: [(ViewMode, Range<Int>, String)] = []
-        for (i, mode) in ViewMode.allCases.enumerated() {
-            var label = " \(i + 1) \(mode.title)"
-            if mode == .purchases, let n = state.receipt?.purchases.count { label += " (\(n))" }
-            label += " "
-            out.append((mode, x..<(x + label.count), label))
-            x += label.count + 1
-        }
-        return out
-    }
-
-    public static func tab(at x: Int, state: AppState) -> ViewMode? {
-        tabs(state).first { $0.1.contains(x) }?.0
-    }
+    static let name = Layout.programName
 
     static func draw(_ state: AppState, into grid: inout Grid, width: Int, glyphs: Glyphs) {
         let color = state.preferences.color
         grid.put(name, x: 0, y: 0, style: Theme.style(.title, color: color))
         var end = name.count
-        for (mode, range, label) in tabs(state) {
+        for (mode, range, label) in Layout.tabs(purchaseCount: state.receipt?.purchases.count) {
             let cls: StyleClass = mode == state.mode ? .tabActive : (state.receipt == nil && mode != .tree ? .dim : .plain)
             grid.put(label, x: range.lowerBound, y: 0, style: Theme.style(cls, color: color))
             end = range.upperBound
@@ -242,15 +224,9 @@ public enum StatusBar {
 
 /// The `?` overlay: the keymap, drawn from the same table the reducer dispatches on.
 public enum HelpOverlay {
-    public static func frame(for size: Size, lineCount: Int) -> Rect {
-        let width = min(size.width - 4, 96)
-        let height = min(size.height - 2, lineCount + 2)
-        return Rect(x: (size.width - width) / 2, y: (size.height - height) / 2, width: width, height: height)
-    }
-
     static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
         let lines = Keymap.helpLines(ascii: state.preferences.ascii)
-        let r = frame(for: size, lineCount: lines.count)
+        let r = Layout.helpFrame(for: size, lineCount: lines.count)
         guard r.width > 4, r.height > 2 else { return }
         let chrome = Theme.style(.chrome, color: state.preferences.color)
         grid.fill(x: r.x, y: r.y, width: r.width, height: r.height)

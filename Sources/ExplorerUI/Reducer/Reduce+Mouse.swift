@@ -24,14 +24,14 @@ extension AppState {
             var steps = 0
             while steps < row, let next = nextVisible(node) { node = next; steps += 1 }
             guard steps == row else { return }
-            let unit = TreePane.indentUnit(rows: visibleRows(count: r.height), tree: tree, width: r.width)
-            let glyphX = r.x + TreePane.glyphColumn(depth: Int(tree.nodes[node].depth), unit: unit, width: r.width)
+            let unit = TreeGeometry.indentUnit(rows: visibleRows(count: r.height), tree: tree, width: r.width)
+            let glyphX = r.x + TreeGeometry.glyphColumn(depth: Int(tree.nodes[node].depth), unit: unit, width: r.width)
             if x == glyphX && hasChildren(node) { treeView.expanded[node].toggle() }
             select(node, expand: false)
             return
         }
         if let r = l.hex, r.contains(x: x, y: y) {
-            guard let offset = HexPane.offset(atColumn: x - r.x, row: y - r.y, state: self, layout: l) else { return }
+            guard let offset = HexGeometry.offset(atColumn: x - r.x, row: y - r.y, topRow: hexView.topRow, byteCount: tree.bytes.count, layout: l) else { return }
             focus = .hex
             moveHexCursor(to: offset)
             return

@@ -1,3 +1,5 @@
+import ASN1Lenient
+
 /// The update function: applies one message (a key, mouse or resize event, the terminal's
 /// abilities, an effect's outcome) to the state. Pure: it performs no I/O; anything the outside world
 /// must do comes back as an `Effect`, and its outcome comes back as `.effectFinished`.
@@ -203,7 +205,7 @@ extension AppState {
             if let error {
                 status = StatusMessage("could not copy: \(UIText.guardDisplay(error))", isError: true)
             } else if count < total {
-                status = StatusMessage("copied the first \(StatusBar.groupedNumber(count)) of \(StatusBar.groupedNumber(total)) bytes as hex (node too large; w writes it whole)")
+                status = StatusMessage("copied the first \(NumberText.grouped(count)) of \(NumberText.grouped(total)) bytes as hex (node too large; w writes it whole)")
             } else {
                 status = StatusMessage("copied \(count) byte\(count == 1 ? "" : "s") as hex to the clipboard (OSC 52)")
             }

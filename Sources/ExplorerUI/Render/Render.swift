@@ -188,7 +188,7 @@ public enum StatusBar {
             : "\(f.errorCount) err \(f.notDERCount) der \(f.warningCount) warn"
         if let receipt = state.receipt { right += g.separator + UIText.display(receipt.verdict, ascii: state.preferences.ascii) }
         right += " "
-        var segments = [UIText.display(UIText.escape(state.fileName), ascii: state.preferences.ascii), groupedNumber(state.fileSize) + " B",
+        var segments = [UIText.display(UIText.escape(state.fileName), ascii: state.preferences.ascii), NumberText.grouped(state.fileSize) + " B",
                         UIText.display(UIText.escape(state.encoding), ascii: state.preferences.ascii)]
         if state.treeView.selection >= 0 {
             let node = state.tree.nodes[state.treeView.selection]
@@ -209,16 +209,6 @@ public enum StatusBar {
             grid.put(right, x: size.width - rightWidth, y: y, style: Theme.style(bad ? .statusError : .statusBar, color: color))
         }
         grid.put(g.fit(left, room), x: 0, y: y, style: bar)
-    }
-
-    static func groupedNumber(_ n: Int) -> String {
-        let digits = Array(String(n))
-        var out = ""
-        for (i, d) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(d)
-        }
-        return out
     }
 }
 

@@ -26,7 +26,7 @@ let package = Package(
         // The main package exports no ExplorerUI product (only its executable uses it), so, like Fuzz/,
         // this package compiles the same sources through the symlink
         // Sources/BenchExplorerUI -> ../../Sources/ExplorerUI (target names must be unique in the graph),
-        // for the terminal UI timings of `UIBenchmark`.
+        // for the terminal UI timings of bench-report's `UIBenchmark`.
         .target(
             name: "BenchExplorerUI",
             dependencies: [

@@ -44,7 +44,7 @@ import TestSupport
         var s = Fixtures.small()
         press(&s, .tab, .tab)
         let height = s.layout.detail!.height
-        let total = DetailPane.lines(s, width: s.layout.detail!.width).count
+        let total = DetailContent.lines(s, width: s.layout.detail!.width).count
         #expect(total > height + height / 2)
         press(&s, .control("d"))
         #expect(s.detailView.scroll == height / 2)

@@ -8,7 +8,7 @@ import TestSupport
         var s = Fixtures.small()
         press(&s, .tab, .tab)
         #expect(s.focus == .detail)
-        let total = DetailPane.lines(s, width: s.layout.detail!.width).count
+        let total = DetailContent.lines(s, width: s.layout.detail!.width).count
         let height = s.layout.detail!.height
         #expect(total > height)
         press(&s, .down)

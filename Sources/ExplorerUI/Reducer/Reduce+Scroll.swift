@@ -19,12 +19,12 @@ extension AppState {
         let l = layout
         switch mode {
         case .summary:
-            let lines = SummaryView.wrapped(self, width: (l.main?.width ?? 2) - 1).count
+            let lines = SummaryContent.wrapped(self, width: (l.main?.width ?? 2) - 1).count
             let height = l.main?.height ?? 1
             summaryView.scroll = max(0, min(summaryView.scroll + delta, max(0, lines - height)))
         default:
             guard let detail = l.detail else { return }
-            let lines = DetailPane.lines(self, width: detail.width).count
+            let lines = DetailContent.lines(self, width: detail.width).count
             detailView.scroll = max(0, min(detailView.scroll + delta, max(0, lines - detail.height)))
         }
     }

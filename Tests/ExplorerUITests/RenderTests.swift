@@ -56,8 +56,8 @@ import ASN1Lenient
     }
 
     @Test(.enabled(if: Paths.samplesAvailable)) func encodingDefaultsFromTheParse() throws {
-        #expect(Fixtures.sample().encoding == "DER")
-        #expect(try #require(Fixtures.sampleState("xcode-ber.receipt")).encoding == "BER")
+        #expect(Fixtures.sample().file.encoding == "DER")
+        #expect(try #require(Fixtures.sampleState("xcode-ber.receipt")).file.encoding == "BER")
     }
 }
 

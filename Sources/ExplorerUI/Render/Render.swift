@@ -188,8 +188,8 @@ public enum StatusBar {
             : "\(f.errorCount) err \(f.notDERCount) der \(f.warningCount) warn"
         if let receipt = state.receipt { right += g.separator + UIText.display(receipt.verdict, ascii: state.preferences.ascii) }
         right += " "
-        var segments = [UIText.display(UIText.escape(state.fileName), ascii: state.preferences.ascii), NumberText.grouped(state.fileSize) + " B",
-                        UIText.display(UIText.escape(state.encoding), ascii: state.preferences.ascii)]
+        var segments = [UIText.display(UIText.escape(state.file.name), ascii: state.preferences.ascii), NumberText.grouped(state.file.size) + " B",
+                        UIText.display(UIText.escape(state.file.encoding), ascii: state.preferences.ascii)]
         if state.treeView.selection >= 0 {
             let node = state.tree.nodes[state.treeView.selection]
             let offset = state.preferences.offsetBase == .hex ? "0x" + String(node.offset, radix: 16, uppercase: true) : "\(node.offset)"

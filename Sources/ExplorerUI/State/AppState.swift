@@ -71,10 +71,8 @@ public struct AppState: Sendable {
     public let facts: TreeFacts
     /// Memoised per-node render work (see `RenderCache`).
     let cache = RenderCache()
-    public var fileName: String
-    public var fileSize: Int
-    /// How the file was encoded on disk ("DER", "base64", "PEM", …), shown in the status bar.
-    public var encoding: String
+    /// The opened file as the status bar names it.
+    public let file: FileLabel
 
     /// What the main area shows, and which of its panes takes the navigation keys.
     public var mode: ViewMode = .tree { didSet { if mode != oldValue { relayout() } } }
@@ -117,9 +115,8 @@ public struct AppState: Sendable {
         self.tree = tree
         self.receipt = receipt
         self.facts = TreeFacts(tree: tree)
-        self.fileName = fileName
-        self.fileSize = fileSize ?? tree.bytes.count
-        self.encoding = encoding ?? (facts.notDERCount > 0 ? "BER" : "DER")
+        self.file = FileLabel(name: fileName, size: fileSize ?? tree.bytes.count,
+                              encoding: encoding ?? (facts.notDERCount > 0 ? "BER" : "DER"))
         self.screen = screen
         self.viewport = Layout(size: screen, mode: .tree, hexVisible: true, byteCount: tree.bytes.count, base: .hex)
         self.tableRows = 1

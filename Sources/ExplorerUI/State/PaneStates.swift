@@ -46,3 +46,11 @@ public struct Preferences: Sendable {
     public var mouse = true
     public var offsetBase: OffsetBase = .hex
 }
+
+/// The opened file as the status bar names it: its name, decoded size and how it was stored
+/// ("DER", "BER", "base64", "PEM", …).
+public struct FileLabel: Sendable, Equatable {
+    public var name: String
+    public var size: Int
+    public var encoding: String
+}

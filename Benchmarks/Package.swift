@@ -26,12 +26,13 @@ let package = Package(
         // The main package exports no ExplorerUI product (only its executable uses it), so, like Fuzz/,
         // this package compiles the same sources through the symlink
         // Sources/BenchExplorerUI -> ../../Sources/ExplorerUI (target names must be unique in the graph),
-        // for the terminal UI timings of `UIBenchmark`.
+        // for the terminal UI timings of bench-report's `UIBenchmark`.
         .target(
             name: "BenchExplorerUI",
             dependencies: [
                 .product(name: "ASN1Lenient", package: rootIdentity),
                 .product(name: "ReceiptKit", package: rootIdentity),
+                .product(name: "DocumentModel", package: rootIdentity),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -56,6 +57,7 @@ let package = Package(
                 .product(name: "ReceiptKit", package: rootIdentity),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 "BenchExplorerUI",
+                .product(name: "DocumentModel", package: rootIdentity),
             ]
         ),
         // One parse (or receipt analysis) of one file: a minimal process for valgrind --tool=callgrind and /usr/bin/time.

@@ -21,7 +21,7 @@ final class FrameTimingLog {
         line("first-frame total_ms=\(ms(sinceStart)) setup_ms=\(ms(setup))\(detail) render_ms=\(ms(render)) copy_ms=\(ms(copy)) refresh_ms=\(ms(refresh)) cells=\(cells) size=\(size.width)x\(size.height)")
     }
 
-    func frame(events: [KeyEvent], reduce: Duration, render: Duration, copy: Duration, refresh: Duration, cells: Int) {
+    func frame(events: [InputEvent], reduce: Duration, render: Duration, copy: Duration, refresh: Duration, cells: Int) {
         let keys = events.map { String("\($0)".filter { $0 != " " }) }.joined(separator: ",")
         line("frame keys=\(keys) total_ms=\(ms(reduce + render + copy + refresh)) reduce_ms=\(ms(reduce)) render_ms=\(ms(render)) copy_ms=\(ms(copy)) refresh_ms=\(ms(refresh)) cells=\(cells)")
     }

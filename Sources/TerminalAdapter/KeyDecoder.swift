@@ -1,9 +1,9 @@
 import CNcurses
 import ExplorerUI
 
-/// Turns what `get_wch` returned into a `KeyEvent`; nil for keys the UI has no use for.
+/// Turns what `get_wch` returned into a `InputEvent`; nil for keys the UI has no use for.
 enum KeyDecoder {
-    static func character(_ code: UInt32) -> KeyEvent? {
+    static func character(_ code: UInt32) -> InputEvent? {
         switch code {
         case 0x0D, 0x0A: return .enter // nonl(): Enter arrives as CR; Ctrl-J as LF
         case 0x09: return .tab
@@ -17,7 +17,7 @@ enum KeyDecoder {
         }
     }
 
-    static func keyCode(_ code: Int32) -> KeyEvent? {
+    static func keyCode(_ code: Int32) -> InputEvent? {
         switch code {
         case KEY_UP: return .up
         case KEY_DOWN: return .down
@@ -34,7 +34,7 @@ enum KeyDecoder {
         }
     }
 
-    static func mouse() -> KeyEvent? {
+    static func mouse() -> InputEvent? {
         var x: Int32 = 0
         var y: Int32 = 0
         switch cn_get_mouse(&x, &y) {

@@ -45,7 +45,7 @@ final class Screen {
                 let cell = cells[row + x]
                 if !full && oldCells[row + x] == cell { continue }
                 let (flags, pair) = attributes(cell.style)
-                let scalar = Glyphs.displayable(cell.scalar, unicode: unicode, width: { cn_wcwidth($0) })
+                let scalar = ScalarGuard.displayable(cell.scalar, unicode: unicode, width: { cn_wcwidth($0) })
                 _ = cn_put(Int32(y), Int32(x), scalar, flags, pair)
                 written += 1
             }

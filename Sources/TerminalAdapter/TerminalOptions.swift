@@ -1,9 +1,4 @@
 import ExplorerUI
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `--color auto|always|never`.
 public enum ColorMode: String, Sendable, CaseIterable {
@@ -13,8 +8,6 @@ public enum ColorMode: String, Sendable, CaseIterable {
 /// What the user asked for on the command line and in the environment.
 public struct TerminalOptions: Sendable {
     public var color: ColorMode
-    /// `--ascii`: no box-drawing or other non-ASCII glyphs from the UI itself.
-    public var ascii: Bool
     /// `--no-mouse` turns mouse reporting off.
     public var mouse: Bool
     /// Where frame timings go (`RECEIPT_EXPLORER_TIMING`); nil: no timing.
@@ -25,10 +18,9 @@ public struct TerminalOptions: Sendable {
     /// written into the timing log's first-frame line.
     public var setupPhases: [(name: String, duration: Duration)] = []
 
-    public init(color: ColorMode = .auto, ascii: Bool = false, mouse: Bool = true,
+    public init(color: ColorMode = .auto, mouse: Bool = true,
                 timingLogPath: String? = nil, startedAt: ContinuousClock.Instant = .now) {
         self.color = color
-        self.ascii = ascii
         self.mouse = mouse
         self.timingLogPath = timingLogPath
         self.startedAt = startedAt
@@ -42,46 +34,55 @@ public struct TerminalOptions: Sendable {
     }
 }
 
-/// What the adapter found out about the terminal once curses started; the UI may adapt to it.
+/// What the adapter found out about the terminal once curses started.
 public struct TerminalCapabilities: Sendable, Equatable {
     public var size: Size
     /// Colours will be shown (`--color`, `NO_COLOR` and the terminal's abilities combined).
     public var colors: Bool
-    /// Non-ASCII scalars can be shown (UTF-8 locale and no `--ascii`).
+    /// Non-ASCII scalars can be shown (UTF-8 locale).
     public var unicode: Bool
 }
 
-/// Why the full-screen UI will not start; `message` is one line for stderr, the exit status is 2.
+/// Why the full-screen UI will not start. The adapter says why in its own terms; the command that
+/// called it words the advice (which other commands to use) and picks the exit status.
 public struct TerminalUnavailable: Error, Sendable, Equatable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
+    public enum Reason: Sendable, Equatable {
+        /// Standard input or output is not a terminal (a pipe, a file).
+        case notATerminal
+        /// `TERM` is unset or empty.
+        case termNotSet
+        /// `TERM=dumb`: no cursor addressing.
+        case dumbTerminal
+        /// curses has no terminfo entry for this `TERM`.
+        case unknownTerminal(String)
+    }
+    public var reason: Reason
+    public init(_ reason: Reason) { self.reason = reason }
 }
 
 public enum TerminalPreflight {
-    /// The one line printed when stdin or stdout is not a terminal.
-    public static let notATerminalMessage =
-        "receipt-explorer: the explorer needs a terminal on stdin and stdout; for text output use `receipt-explorer dump FILE` or `receipt-explorer json FILE`"
-
     /// Checks, before touching curses, that a full-screen UI can run: stdin and stdout are
     /// terminals and `TERM` is set and is not `dumb` (a dumb terminal cannot address the cursor,
-    /// so we refuse with a clear message rather than draw garbage).
-    public static func check(stdinIsTTY: Bool = isatty(STDIN_FILENO) == 1,
-                             stdoutIsTTY: Bool = isatty(STDOUT_FILENO) == 1,
-                             term: String? = getenv("TERM").map { String(cString: $0) }) -> TerminalUnavailable? {
-        guard stdinIsTTY, stdoutIsTTY else { return TerminalUnavailable(notATerminalMessage) }
-        guard let term, !term.isEmpty else {
-            return TerminalUnavailable("receipt-explorer: TERM is not set, so the explorer cannot draw; set TERM (e.g. xterm-256color) or use `receipt-explorer dump FILE`")
-        }
-        if term == "dumb" {
-            return TerminalUnavailable("receipt-explorer: TERM=dumb cannot show the full-screen explorer; use `receipt-explorer dump FILE` or `receipt-explorer json FILE`, or run it in a real terminal")
-        }
+    /// so we refuse rather than draw garbage).
+    public static func check() -> TerminalUnavailable? {
+        check(stdinIsTTY: POSIX.isTerminal(POSIX.standardInput), stdoutIsTTY: POSIX.isTerminal(POSIX.standardOutput),
+              term: POSIX.environment("TERM"))
+    }
+
+    public static func check(stdinIsTTY: Bool, stdoutIsTTY: Bool, term: String?) -> TerminalUnavailable? {
+        guard stdinIsTTY, stdoutIsTTY else { return TerminalUnavailable(.notATerminal) }
+        guard let term, !term.isEmpty else { return TerminalUnavailable(.termNotSet) }
+        if term == "dumb" { return TerminalUnavailable(.dumbTerminal) }
         return nil
     }
 
     /// Whether colours are wanted before asking the terminal: `never` and a non-empty `NO_COLOR`
     /// (https://no-color.org) turn them off; `always` overrides `NO_COLOR`.
-    public static func colorsWanted(_ mode: ColorMode,
-                                    noColor: String? = getenv("NO_COLOR").map { String(cString: $0) }) -> Bool {
+    public static func colorsWanted(_ mode: ColorMode) -> Bool {
+        colorsWanted(mode, noColor: POSIX.environment("NO_COLOR"))
+    }
+
+    public static func colorsWanted(_ mode: ColorMode, noColor: String?) -> Bool {
         switch mode {
         case .never: return false
         case .always: return true

@@ -1,49 +1,40 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CNcurses
 import ExplorerUI
 
 /// The ncurses adapter: the only code that touches curses. It reads input, translates it into
-/// `KeyEvent`s, hands them to the pure reducer, performs the reducer's effects, asks the pure
+/// `InputEvent`s, hands them to the pure reducer, performs the reducer's effects, asks the pure
 /// renderer for a grid and copies that grid to the screen. It knows nothing about receipts.
 public enum TerminalUI {
-    /// Runs the UI until the reducer returns `.quit`. Throws `TerminalUnavailable` (print its
-    /// message, exit 2) when the terminal cannot host the UI; curses is never left active.
+    /// Runs the UI until the reducer returns `.quit`. Throws `TerminalUnavailable` when the
+    /// terminal cannot host the UI; curses is never left active.
     ///
     /// The state is built by the caller before the terminal is taken over (so loading errors print
-    /// normally and a big file's parse does not stare at a blank screen).
-    ///
-    /// - Parameters:
-    ///   - configure: adapts the state to the terminal's abilities (colours, UTF-8); the adapter
-    ///     then sends `.resize(size)` through `reduce` so the state lays out for the real size.
-    ///   - effectFinished: reports a performed effect's outcome back (`error` nil on success).
+    /// normally and a big file's parse does not stare at a blank screen). Everything the adapter
+    /// learns or does reaches the state as a message through `reduce`: first
+    /// `.terminalReady(colors:unicode:)` and `.input(.resize(size))`, then each input event, and
+    /// `.effectFinished` after performing an effect the reducer asked for.
     public static func run<State>(
         options: TerminalOptions,
         state: inout State,
-        configure: (inout State, TerminalCapabilities) -> Void,
-        reduce: (inout State, KeyEvent) -> Effect?,
-        render: (State, Size) -> Grid,
-        effectFinished: (inout State, Effect, _ error: String?) -> Void
+        reduce: (inout State, Message) -> Effect?,
+        render: (State, Size) -> Grid
     ) throws {
         if let refusal = TerminalPreflight.check() { throw refusal }
-        setlocale(LC_ALL, "")
+        POSIX.adoptEnvironmentLocale()
         TerminalSignals.install()
         guard cn_newterm() != nil else {
             TerminalSignals.remove()
-            let term = getenv("TERM").map { String(cString: $0) } ?? ""
-            throw TerminalUnavailable("receipt-explorer: the terminal type '\(term)' is unknown to curses; set TERM (e.g. xterm-256color) or use `receipt-explorer dump FILE`")
+            throw TerminalUnavailable(.unknownTerminal(POSIX.environment("TERM") ?? ""))
         }
         let session = Session(options: options)
         defer {
             session.shutdown()
             TerminalSignals.remove()
         }
-        configure(&state, session.capabilities)
-        _ = reduce(&state, .resize(session.capabilities.size))
-        session.loop(state: &state, reduce: reduce, render: render, effectFinished: effectFinished)
+        let abilities = session.capabilities
+        _ = reduce(&state, .terminalReady(colors: abilities.colors, unicode: abilities.unicode))
+        _ = reduce(&state, .input(.resize(abilities.size)))
+        session.loop(state: &state, reduce: reduce, render: render)
     }
 }
 
@@ -70,11 +61,11 @@ private final class Session {
             defaultColors = colors && use_default_colors() == OK
         }
         if options.mouse { mouseOn = cn_mouse_on() != 0 }
-        let unicode = cn_locale_is_utf8() != 0 && !options.ascii
+        // `--ascii` is the state's preference, honoured by the renderer; the adapter only falls back to
+        // ASCII itself when the locale cannot carry UTF-8 at all.
+        let unicode = cn_locale_is_utf8() != 0
         capabilities = TerminalCapabilities(size: Session.currentSize(), colors: colors, unicode: unicode)
-        // `--ascii` is honoured by the renderer; the adapter only falls back to ASCII itself when the
-        // locale cannot carry UTF-8 at all.
-        screen = Screen(colors: colors, unicode: cn_locale_is_utf8() != 0, defaultColors: defaultColors)
+        screen = Screen(colors: colors, unicode: unicode, defaultColors: defaultColors)
         timing = options.timingLogPath.flatMap { FrameTimingLog(path: $0) }
     }
 
@@ -87,8 +78,7 @@ private final class Session {
         timing?.close()
     }
 
-    func loop<State>(state: inout State, reduce: (inout State, KeyEvent) -> Effect?, render: (State, Size) -> Grid,
-                     effectFinished: (inout State, Effect, String?) -> Void) {
+    func loop<State>(state: inout State, reduce: (inout State, Message) -> Effect?, render: (State, Size) -> Grid) {
         var size = Session.currentSize()
         // First frame.
         let beforeRender = ContinuousClock.now
@@ -107,7 +97,7 @@ private final class Session {
         while true {
             guard let first = readEvent(blocking: true) else {
                 // get_wch failed without a signal to blame: the terminal is gone (EOF / hang-up).
-                if errno != EINTR { errors += 1 }
+                if !POSIX.interrupted { errors += 1 }
                 if errors > 50 { return }
                 continue
             }
@@ -124,11 +114,13 @@ private final class Session {
                     event = .resize(size)
                     screen.invalidate()
                 }
-                switch reduce(&state, event) {
+                switch reduce(&state, .input(event)) {
                 case .quit?:
                     quit = true
-                case let .writeFile(path, bytes)?:
-                    effectFinished(&state, .writeFile(path: path, bytes: bytes), FileWriter.write(bytes, to: path))
+                case let effect?:
+                    // Flush the frame first so an escape sequence (OSC 52) never lands inside curses' output.
+                    _ = doupdate()
+                    _ = reduce(&state, .effectFinished(effect, error: EffectPerformer.perform(effect)))
                 case nil:
                     break
                 }
@@ -149,13 +141,13 @@ private final class Session {
     }
 
     /// One decoded event, or nil (nothing pending when not blocking; an error when blocking).
-    private func readEvent(blocking: Bool) -> KeyEvent? {
+    private func readEvent(blocking: Bool) -> InputEvent? {
         wtimeout(cn_stdscr(), blocking ? -1 : 0)
         while true {
             var code: UInt32 = 0
             let status = cn_get_wch(&code)
             if status == ERR { return nil }
-            let event: KeyEvent?
+            let event: InputEvent?
             if status == cn_key_code_yes() {
                 switch Int32(bitPattern: code) {
                 case KEY_RESIZE: event = .resize(Session.currentSize())
@@ -188,31 +180,5 @@ private final class Session {
             }
         }
         return false
-    }
-}
-
-enum FileWriter {
-    /// Writes `bytes` to a new file at `path` (a leading `~/` is the home directory). Never
-    /// overwrites an existing file. Returns nil on success or a short reason.
-    static func write(_ bytes: [UInt8], to path: String) -> String? {
-        var path = path
-        if path.hasPrefix("~/"), let home = getenv("HOME") { path = String(cString: home) + path.dropFirst() }
-        guard !path.isEmpty else { return "no file name" }
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return String(cString: strerror(errno)) }
-        var offset = 0
-        let failure: String? = bytes.withUnsafeBytes { buffer in
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                offset += n
-            }
-            return nil
-        }
-        if close(fd) != 0, failure == nil { return String(cString: strerror(errno)) }
-        return failure
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// at a time.
 @Suite(.serialized, .enabled(if: tmuxPath != nil, "tmux is not installed: the end-to-end terminal tests are skipped"))
 struct TmuxEndToEndTests {
-    static let typicalStatus = " typical.receipt · 7,686 B · DER/BER"
+    static let typicalStatus = " typical.receipt · 7,686 B · DER"
 
     @Test func browseTypicalSampleAt120x40() throws {
         // --root: the sample is signed by the TEST PKI; with its root the verdict is "valid".
@@ -82,7 +82,7 @@ struct TmuxEndToEndTests {
             return lines.count == 24 && lines.allSatisfy { $0.count <= 80 } && screen.statusBar.hasPrefix(Self.typicalStatus)
                 && screen.statusBar.hasSuffix("· valid") && screen.firstLine.hasSuffix("? help · q quit")
         }
-        #expect(narrow?.statusBar == " typical.receipt · 7,686 B · DER/BER · @0x44         0 err 0 der 0 warn · valid")
+        #expect(narrow?.statusBar == " typical.receipt · 7,686 B · DER · @0x44             0 err 0 der 0 warn · valid")
         #expect(narrow?.firstLine == " receipt-explorer   1 Tree   2 Summary   3 Purchases (10)       ? help · q quit")
 
         try tmux.send("q")
@@ -135,6 +135,52 @@ struct TmuxEndToEndTests {
         #expect(screen?.firstLine.hasSuffix("diagnostic 1 of 1: der length-not-minimal") == true)
         #expect(screen?.statusBar.contains(" · @0x7A ") == true)
         #expect(screen?.statusBar.hasSuffix("0 errors · 1 not-DER · 0 warnings · valid") == true)
+        try tmux.send("q")
+        #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
+        #expect(tmux.sttyBefore == tmux.sttyAfter)
+    }
+
+    /// Ctrl-F / Ctrl-B arrive as the control bytes 0x06 / 0x02 and page exactly like PgDn / PgUp.
+    @Test func ctrlFPagesLikePageDown() throws {
+        let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"])
+        defer { tmux.close() }
+        tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(Self.typicalStatus) }
+        try tmux.send("g")
+        tmux.waitForScreen("the first row selected") { $0.statusBar.hasPrefix(Self.typicalStatus + " · @0x0 · 0 ") }
+        try tmux.send("C-f")
+        let paged = try #require(tmux.waitForScreen("a page down") { !$0.statusBar.contains(" · @0x0 · 0 ") })
+        try tmux.send("C-b")
+        tmux.waitForScreen("back on the first row") { $0.statusBar.hasPrefix(Self.typicalStatus + " · @0x0 · 0 ") }
+        try tmux.send("NPage")
+        let pageDown = tmux.waitForScreen("PgDn lands where Ctrl-F did") { $0.statusBar == paged.statusBar }
+        #expect(pageDown != nil, "Ctrl-F: \(paged.statusBar)")
+        try tmux.send("q")
+        #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
+    }
+
+    /// `y` writes OSC 52 to the terminal: with `set-clipboard on`, tmux takes it into its paste
+    /// buffer, which must then hold the selected node's bytes as hex, read back from the file.
+    @Test func yCopiesTheSelectedNodeThroughOSC52() throws {
+        let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"])
+        defer { tmux.close() }
+        try tmux.command("set-option", "-s", "set-clipboard", "on")
+        tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(Self.typicalStatus) }
+        try tmux.send(":")
+        tmux.waitForText(" Go to offset (decimal or 0x hex):")
+        try tmux.type("0x44")
+        try tmux.send("Enter")
+        tmux.waitForScreen("offset 0x44 selected") { $0.statusBar.contains(" · @0x44") && $0.firstLine.hasSuffix("is in node 13") }
+        try tmux.send("y")
+        let copied = try #require(tmux.waitForScreen("the copy reported") { $0.firstLine.contains(" as hex to the clipboard (OSC 52)") })
+        // " copied N bytes as hex …": N bytes from offset 0x44 of the file.
+        let words = copied.firstLine.split(separator: " ")
+        let index = try #require(words.firstIndex(of: "copied"))
+        let count = try #require(Int(words[index + 1]))
+        let file = try Data(contentsOf: cliPackageRoot.appendingPathComponent("samples/typical.receipt"))
+        let expected = file[0x44..<(0x44 + count)].map { String(format: "%02x", $0) }.joined()
+        #expect(count == 15)   // the age-rating attribute: SEQUENCE { 10, 1, OCTET STRING { IA5String "12+" } }
+        #expect(expected == "300d02010a0201010405160331322b")
+        #expect(try tmux.command("show-buffer") == expected)
         try tmux.send("q")
         #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
         #expect(tmux.sttyBefore == tmux.sttyAfter)

@@ -87,6 +87,14 @@ final class TmuxHarness {
         try #require(result.status == 0, "send-keys failed: \(result.output)")
     }
 
+    /// Any other tmux command on this server (`show-buffer`, `set-option …`); returns its output.
+    @discardableResult
+    func command(_ arguments: String...) throws -> String {
+        let result = try Self.run(tmuxPath!, ["-S", socket] + arguments)
+        try #require(result.status == 0, "tmux \(arguments.joined(separator: " ")) failed: \(result.output)")
+        return result.output
+    }
+
     /// Types text literally.
     func type(_ text: String) throws {
         let result = try Self.run(tmuxPath!, ["-S", socket, "send-keys", "-t", session, "-l", text])

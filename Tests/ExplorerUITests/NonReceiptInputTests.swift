@@ -1,6 +1,7 @@
 import Testing
 import ASN1Lenient
 import ReceiptKit
+import TestSupport
 @testable import ExplorerUI
 
 /// Input that is not a PKCS#7 SignedData is explored as plain ASN.1: no receipt tabs, no
@@ -9,14 +10,15 @@ import ReceiptKit
     @Test func bareSetHasNoReceiptAndNoFindings() {
         // SET { SEQUENCE { INTEGER 1, INTEGER 2 } }
         let bytes: [UInt8] = [0x31, 0x08, 0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x02]
-        let state = AppState(load: bytes, fileName: "set.der")
+        let state = Fixtures.state(bytes, name: "set.der")
         #expect(!state.hasReceipt)
         #expect(state.tree.diagnostics.isEmpty)
         #expect(state.nodeCount == 4)
     }
 
-    @Test func receiptIsStillReadAsOne() {
-        let state = AppState(load: EmbeddedSample.bytes, fileName: "typical.receipt")
+    @Test(.enabled(if: Paths.samplesAvailable)) func receiptIsStillReadAsOne() {
+        let state = Fixtures.sample()
         #expect(state.hasReceipt)
+        #expect(state.receipt?.purchases.count == 10)
     }
 }

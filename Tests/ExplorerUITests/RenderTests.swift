@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import ASN1Lenient
 @testable import ExplorerUI
 
@@ -16,7 +17,7 @@ import ASN1Lenient
         #expect(!render(s, size: Size(width: 60, height: 16)).text.contains("too small"))
     }
 
-    @Test func layoutsAtCommonSizes() {
+    @Test(.enabled(if: Paths.samplesAvailable)) func layoutsAtCommonSizes() {
         let s = Fixtures.sample()
         for (w, h) in [(60, 16), (80, 24), (99, 30), (100, 30), (120, 40), (200, 60)] {
             let size = Size(width: w, height: h)
@@ -30,12 +31,12 @@ import ASN1Lenient
         }
     }
 
-    @Test func endOfContentsAndAncestorStyles() throws {
+    @Test(.enabled(if: Paths.samplesAvailable)) func endOfContentsAndAncestorStyles() throws {
         var s = try #require(Fixtures.sampleState("xcode-ber.receipt", size: Size(width: 120, height: 40)))
         press(&s, .character(":"))
         type(&s, "2184")
         press(&s, .enter)
-        #expect(s.selection == 0)                       // the root's end-of-contents octets
+        #expect(s.treeView.selection == 0)                       // the root's end-of-contents octets
         let mask = Theme.mask(render(s, size: Size(width: 120, height: 40)))
         #expect(mask.contains("OO"))
         // A child: its parent's header shows faintly (a), the parent's range too (A).
@@ -44,9 +45,9 @@ import ASN1Lenient
         #expect(child.contains("a") && child.contains("I") && child.contains("L"))
     }
 
-    @Test func monochromeStillShowsSelectionAndMarkers() throws {
+    @Test(.enabled(if: Paths.samplesAvailable)) func monochromeStillShowsSelectionAndMarkers() throws {
         var s = try #require(Fixtures.sampleState("malformed-length-past-parent.receipt", size: Size(width: 120, height: 40)))
-        s.color = false
+        s.preferences.color = false
         press(&s, .character("]"))
         let grid = render(s, size: Size(width: 120, height: 40))
         #expect(grid.cells.allSatisfy { $0.style.foreground == .default && $0.style.background == .default })
@@ -54,30 +55,42 @@ import ASN1Lenient
         #expect(grid.text.contains("! "))
     }
 
-    @Test func encodingDefaultsFromTheParse() throws {
-        #expect(Fixtures.sample().encoding == "DER")
-        #expect(try #require(Fixtures.sampleState("xcode-ber.receipt")).encoding == "BER")
+    @Test(.enabled(if: Paths.samplesAvailable)) func encodingDefaultsFromTheParse() throws {
+        #expect(Fixtures.sample().file.encoding == "DER")
+        #expect(try #require(Fixtures.sampleState("xcode-ber.receipt")).file.encoding == "BER")
     }
 }
 
-/// Keys on a million nodes walk only what is on screen (timings: `UIBenchmark`, not tests).
+/// Keys on a million nodes walk only what is on screen (timings: bench-report's UIBenchmark, not tests).
 @Suite struct MillionNodeTests {
+    /// A DER SET of `pairs` eight-byte SEQUENCE { INTEGER, INTEGER }: 1 + 3·pairs nodes (333,333
+    /// pairs make 1,000,000 nodes, about 2.7 MB), so every offset's node is known by arithmetic.
+    static func wideSet(pairs: Int) -> [UInt8] {
+        var content: [UInt8] = []
+        content.reserveCapacity(pairs * 10)
+        for i in 0..<pairs {
+            let a = UInt8(truncatingIfNeeded: i & 0x7F), b = UInt8(truncatingIfNeeded: (i >> 7) & 0x7F)
+            content += [0x30, 0x06, 0x02, 0x01, a, 0x02, 0x01, b]
+        }
+        return [0x31] + DER.length(content.count) + content
+    }
+
     @Test func navigationOnAMillionNodes() {
-        let bytes = UIBenchmark.syntheticWideSet(pairs: 333_333)
+        let bytes = Self.wideSet(pairs: 333_333)
         var s = AppState(tree: ASN1Parser.parse(bytes), fileName: "million.der", screen: Size(width: 120, height: 40))
         #expect(s.tree.count == 1_000_000)
         press(&s, .character("G"))
-        #expect(s.selection == 999_999)
+        #expect(s.treeView.selection == 999_999)
         press(&s, .character("C"))
-        #expect(s.selection == 0 && allVisibleCount(s, limit: 5) == 1)
+        #expect(s.treeView.selection == 0 && allVisibleCount(s, limit: 5) == 1)
         press(&s, .character("E"), .end)
-        #expect(s.selection == 999_999)
+        #expect(s.treeView.selection == 999_999)
         press(&s, .pageUp, .up)
-        #expect(s.selection == 999_999 - 35 - 1)   // a page is 35 rows at 120×40
+        #expect(s.treeView.selection == 999_999 - 35 - 1)   // a page is 35 rows at 120×40
         press(&s, .character(":"))
         type(&s, "0x100000")
         press(&s, .enter)
-        #expect(s.tree.nodes[s.selection].byteRange.contains(0x100000) && !s.hasChildren(s.selection))
+        #expect(s.tree.nodes[s.treeView.selection].byteRange.contains(0x100000) && !s.hasChildren(s.treeView.selection))
         let grid = render(s, size: Size(width: 120, height: 40))
         #expect(grid.text.contains("INTEGER"))
     }

@@ -1,12 +1,13 @@
 import Testing
+import TestSupport
 import ASN1Lenient
 @testable import ExplorerUI
 
 /// Every key of the keymap, in every mode, on empty, garbage and real inputs, at several sizes:
 /// never a crash, every cell printable.
 @Suite struct RobustnessTests {
-    static func events() -> [KeyEvent] {
-        var out: [KeyEvent] = []
+    static func events() -> [InputEvent] {
+        var out: [InputEvent] = []
         for binding in Keymap.bindings {
             for trigger in binding.triggers {
                 switch trigger {
@@ -21,7 +22,7 @@ import ASN1Lenient
         return out
     }
 
-    @Test(arguments: ["empty", "garbage", "zeros", "deep", "sample", "truncated"])
+    @Test(.enabled(if: Paths.samplesAvailable), arguments: ["empty", "garbage", "zeros", "deep", "sample", "truncated"])
     func everyKeyEverywhere(_ input: String) throws {
         let bytes: [UInt8]
         switch input {
@@ -29,8 +30,8 @@ import ASN1Lenient
         case "garbage": bytes = [0xFF, 0x1B, 0x9B, 0x00, 0x80, 0xC3]
         case "zeros": bytes = [UInt8](repeating: 0, count: 40)
         case "deep": bytes = (0..<300).reduce([0x05, 0x00]) { inner, _ in DER.tlv(0x30, inner) }
-        case "truncated": bytes = try #require(Fixtures.sampleFile("malformed-truncated.receipt"))
-        default: bytes = [UInt8](Fixtures.sampleFile("typical.receipt") ?? [])
+        case "truncated": bytes = try Paths.sample("malformed-truncated.receipt")
+        default: bytes = try Paths.sample("typical.receipt")
         }
         var s = Fixtures.state(bytes, name: input)
         let sizes = [Size(width: 80, height: 24), Size(width: 60, height: 16), Size(width: 130, height: 45)]
@@ -41,8 +42,8 @@ import ASN1Lenient
             if s.prompt != nil && i % 3 == 0 { reduce(&s, .character("1")); reduce(&s, .enter) }
             let grid = render(s, size: size)
             #expect(grid.cells.allSatisfy { UIText.isDisplaySafe($0.scalar) })
-            #expect(s.selection < s.tree.count)
+            #expect(s.treeView.selection < s.tree.count)
         }
-        #expect(reduce(&s, .character("q")) == .quit || s.helpVisible || s.prompt != nil)
+        #expect(reduce(&s, .character("q")) == .quit || s.help.visible || s.prompt != nil)
     }
 }

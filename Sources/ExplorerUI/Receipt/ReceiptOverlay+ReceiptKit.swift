@@ -2,37 +2,6 @@ import ASN1Lenient
 import DocumentModel
 import ReceiptKit
 
-extension ExplorerLoader {
-    /// Parses and analyses `bytes` with the receipt module (decoding, links, validation), and
-    /// builds the overlay when the bytes are a receipt.
-    public static func load(_ bytes: [UInt8], options: AnalysisOptions) -> (tree: Tree, receipt: ReceiptOverlay?) {
-        // Only a PKCS#7 SignedData is read as a receipt; anything else is shown as plain ASN.1,
-        // without receipt findings about what it is not.
-        let tree = ASN1Parser.parse(bytes, options: options.parseOptions)
-        guard ReceiptAnalyzer.isSignedData(tree) else { return (tree, nil) }
-        let analysis = ReceiptAnalyzer.analyze(bytes: bytes, options: options, parsed: tree)
-        return (analysis.tree, ReceiptOverlay(analysis: analysis))
-    }
-}
-
-extension AppState {
-    /// Builds the state from a finished analysis (the explore command runs the analysis itself
-    /// when it has `--root`, `--device-id` … options). O(n) plus O(purchases).
-    public init(analysis: ReceiptAnalysis, fileName: String, fileSize: Int? = nil, encoding: String? = nil,
-                screen: Size = Size(width: 80, height: 24)) {
-        self.init(tree: analysis.tree, receipt: ReceiptOverlay(analysis: analysis), fileName: fileName,
-                  fileSize: fileSize, encoding: encoding, screen: screen)
-    }
-
-    /// `init(load:)` with explicit analysis options.
-    public init(load bytes: [UInt8], fileName: String, encoding: String? = nil, options: AnalysisOptions,
-                screen: Size = Size(width: 80, height: 24)) {
-        let loaded = ExplorerLoader.load(bytes, options: options)
-        self.init(tree: loaded.tree, receipt: loaded.receipt, fileName: fileName, fileSize: bytes.count,
-                  encoding: encoding, screen: screen)
-    }
-}
-
 extension ReceiptOverlay {
     /// The overlay for an analysis; nil when the input is not a receipt (no container found).
     /// Costs O(purchases + fields): per-node meanings are computed on demand for the rows on screen.
@@ -239,8 +208,8 @@ extension ReceiptOverlay {
         case .insideValue:
             if location.level == .inApp, location.inAppIndex != nil, field.type == 17 { line = value } else { line = "inside \(name)" }
         }
-        let inApp = location.level == .inApp ? location.inAppIndex.map { "in-app purchase #\($0 + 1) · " } ?? "" : ""
-        return NodeMeaning(label: line, fieldName: inApp + "\(name) (\(label))", purpose: purpose, decodedValue: value,
+        let purchasePrefix = location.level == .inApp ? location.inAppIndex.map { "in-app purchase #\($0 + 1) · " } ?? "" : ""
+        return NodeMeaning(label: line, fieldName: purchasePrefix + "\(name) (\(label))", purpose: purpose, decodedValue: value,
                            rawDate: raw, parsedDate: parsed)
     }
 }

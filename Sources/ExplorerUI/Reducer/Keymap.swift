@@ -3,12 +3,12 @@ import Foundation
 /// Everything a key can do. The reducer performs actions; the keymap says which key triggers which.
 public enum Action: String, Sendable, CaseIterable {
     case moveUp, moveDown, collapseOrParent, expandOrChild, toggle, expandSubtree, expandAll, collapseAll
-    case pageUp, pageDown, first, last
+    case pageUp, pageDown, halfPageUp, halfPageDown, first, last
     case hexLeft, hexRight, hexUp, hexDown, hexPageUp, hexPageDown, hexStart, hexEnd
     case scrollUp, scrollDown, scrollPageUp, scrollPageDown
     case tableUp, tableDown, tablePageUp, tablePageDown, tableFirst, tableLast, tableOpen, sortNext, sortReverse
     case focusNext, focusPrevious
-    case startSearch, nextHit, previousHit, goToOffset, nextDiagnostic, previousDiagnostic, writeNode
+    case startSearch, nextHit, previousHit, goToOffset, nextDiagnostic, previousDiagnostic, writeNode, copyNode
     case toggleOffsetBase, toggleHexPane, cycleView, showTree, showSummary, showPurchases, jumpToPurchase
     case help, quit, escape
     case promptAccept, promptCancel, promptErase
@@ -36,10 +36,10 @@ public enum KeyContext: String, Sendable, CaseIterable {
 
 /// What triggers a binding: a key, or any event of a mouse / resize kind.
 public enum KeyTrigger: Equatable, Sendable {
-    case key(KeyEvent)
+    case key(InputEvent)
     case anyClick, anyWheelUp, anyWheelDown, anyResize
 
-    public func matches(_ event: KeyEvent) -> Bool {
+    public func matches(_ event: InputEvent) -> Bool {
         switch (self, event) {
         case (.key(let k), _): return k == event
         case (.anyClick, .mouseClick): return true
@@ -63,11 +63,18 @@ public struct KeyBinding: Sendable {
 /// THE keymap: one table from which the reducer dispatches, the `?` overlay is drawn and
 /// `docs/keys.md` is generated (a test checks the committed file equals `Keymap.markdown()`).
 public enum Keymap {
-    static func b(_ keys: String, _ description: String, _ context: KeyContext, _ action: Action, _ events: KeyEvent...) -> KeyBinding {
+    static func b(_ keys: String, _ description: String, _ context: KeyContext, _ action: Action, _ events: InputEvent...) -> KeyBinding {
         KeyBinding(keys: keys, description: description, context: context, action: action, triggers: events.map { .key($0) })
     }
 
-    static func c(_ ch: Character) -> KeyEvent { .character(ch) }
+    static func c(_ ch: Character) -> InputEvent { .character(ch) }
+    static func ctrl(_ ch: Character) -> InputEvent { .control(ch) }
+
+    /// `less`-style half pages, the same keys in every scrolling context.
+    static func halfPages(_ context: KeyContext, _ what: String) -> [KeyBinding] {
+        [b("Ctrl-U", "half a page up (\(what))", context, .halfPageUp, ctrl("u")),
+         b("Ctrl-D", "half a page down (\(what))", context, .halfPageDown, ctrl("d"))]
+    }
 
     public static let bindings: [KeyBinding] = [
         // Everywhere
@@ -87,6 +94,8 @@ public enum Keymap {
         b("]", "next node with a diagnostic", .global, .nextDiagnostic, c("]")),
         b("[", "previous node with a diagnostic", .global, .previousDiagnostic, c("[")),
         b("w", "write the selected node's bytes to a file", .global, .writeNode, c("w")),
+        b("y", "copy the selected node's bytes as hex to the clipboard (OSC 52; works over SSH and in tmux; at most \(AppState.clipboardByteLimit / 1024) KiB)",
+          .global, .copyNode, c("y")),
         b("x", "hex offsets: hexadecimal / decimal", .global, .toggleOffsetBase, c("x")),
         b("H", "show / hide the hex pane", .global, .toggleHexPane, c("H")),
         // Tree
@@ -98,8 +107,9 @@ public enum Keymap {
         b("*", "expand the whole subtree", .tree, .expandSubtree, c("*")),
         b("E", "expand all (a bit fill: fast even on a million nodes)", .tree, .expandAll, c("E")),
         b("C", "collapse all", .tree, .collapseAll, c("C")),
-        b("PgUp", "page up", .tree, .pageUp, .pageUp),
-        b("PgDn", "page down", .tree, .pageDown, .pageDown),
+        b("PgUp / Ctrl-B", "page up", .tree, .pageUp, .pageUp, ctrl("b")),
+        b("PgDn / Ctrl-F", "page down", .tree, .pageDown, .pageDown, ctrl("f")),
+    ] + halfPages(.tree, "rows") + [
         b("g / Home", "first row", .tree, .first, c("g"), .home),
         b("G / End", "last row", .tree, .last, c("G"), .end),
         b("p", "from a node inside an in-app purchase to its row in the purchase table", .tree, .jumpToPurchase, c("p")),
@@ -108,23 +118,29 @@ public enum Keymap {
         b("→ / l", "next byte", .hex, .hexRight, .right, c("l")),
         b("↑ / k", "byte one row up", .hex, .hexUp, .up, c("k")),
         b("↓ / j", "byte one row down", .hex, .hexDown, .down, c("j")),
-        b("PgUp", "one page up", .hex, .hexPageUp, .pageUp),
-        b("PgDn", "one page down", .hex, .hexPageDown, .pageDown),
+        b("PgUp / Ctrl-B", "one page up", .hex, .hexPageUp, .pageUp, ctrl("b")),
+        b("PgDn / Ctrl-F", "one page down", .hex, .hexPageDown, .pageDown, ctrl("f")),
+    ] + halfPages(.hex, "byte rows") + [
         b("g / Home", "first byte", .hex, .hexStart, c("g"), .home),
         b("G / End", "last byte", .hex, .hexEnd, c("G"), .end),
         // Detail
         b("↑ / k", "scroll up", .detail, .scrollUp, .up, c("k")),
         b("↓ / j", "scroll down", .detail, .scrollDown, .down, c("j")),
-        b("PgUp", "page up", .detail, .scrollPageUp, .pageUp),
-        b("PgDn", "page down", .detail, .scrollPageDown, .pageDown),
+        b("PgUp / Ctrl-B", "page up", .detail, .scrollPageUp, .pageUp, ctrl("b")),
+        b("PgDn / Ctrl-F", "page down", .detail, .scrollPageDown, .pageDown, ctrl("f")),
+    ] + halfPages(.detail, "lines") + [
         // Summary
         b("↑ / k", "scroll up", .summary, .scrollUp, .up, c("k")),
         b("↓ / j", "scroll down", .summary, .scrollDown, .down, c("j")),
+        b("PgUp / Ctrl-B", "page up", .summary, .scrollPageUp, .pageUp, ctrl("b")),
+        b("PgDn / Ctrl-F", "page down", .summary, .scrollPageDown, .pageDown, ctrl("f")),
+    ] + halfPages(.summary, "lines") + [
         // Purchases
         b("↑ / k", "previous purchase", .purchases, .tableUp, .up, c("k")),
         b("↓ / j", "next purchase", .purchases, .tableDown, .down, c("j")),
-        b("PgUp", "page up", .purchases, .tablePageUp, .pageUp),
-        b("PgDn", "page down", .purchases, .tablePageDown, .pageDown),
+        b("PgUp / Ctrl-B", "page up", .purchases, .tablePageUp, .pageUp, ctrl("b")),
+        b("PgDn / Ctrl-F", "page down", .purchases, .tablePageDown, .pageDown, ctrl("f")),
+    ] + halfPages(.purchases, "purchases") + [
         b("g / Home", "first purchase", .purchases, .tableFirst, c("g"), .home),
         b("G / End", "last purchase", .purchases, .tableLast, c("G"), .end),
         b("Enter", "show this purchase in the tree", .purchases, .tableOpen, .enter),
@@ -137,6 +153,9 @@ public enum Keymap {
         // Help
         b("↑ / k", "scroll up", .help, .scrollUp, .up, c("k")),
         b("↓ / j", "scroll down", .help, .scrollDown, .down, c("j")),
+        b("PgUp / Ctrl-B", "page up", .help, .scrollPageUp, .pageUp, ctrl("b")),
+        b("PgDn / Ctrl-F", "page down", .help, .scrollPageDown, .pageDown, ctrl("f")),
+    ] + halfPages(.help, "lines") + [
         b("? / Esc / q", "close the help", .help, .help, c("?"), .escape, c("q")),
         // Mouse
         KeyBinding(keys: "click", description: "select the row or byte under the pointer (a click on ▸ / ▾ toggles)",
@@ -148,7 +167,7 @@ public enum Keymap {
     ]
 
     /// The binding for `event` in `context` (falling back to `global`, then `mouse`).
-    public static func binding(for event: KeyEvent, in context: KeyContext) -> KeyBinding? {
+    public static func binding(for event: InputEvent, in context: KeyContext) -> KeyBinding? {
         for b in bindings where b.context == context && b.triggers.contains(where: { $0.matches(event) }) { return b }
         if context == .prompt || context == .help { return nil }
         for b in bindings where b.context == .global && b.triggers.contains(where: { $0.matches(event) }) { return b }

@@ -5,39 +5,16 @@ import ASN1Lenient
 /// ancestors' headers and its parent's range are shown more faintly, error bytes are in the error
 /// style everywhere, and the hex cursor is shown when the pane has focus.
 public enum HexPane {
-    /// Column of byte `j` of a row, relative to the pane.
-    static func byteColumn(_ j: Int, offsetDigits: Int) -> Int { offsetDigits + 2 + (j / 8) * 25 + (j % 8) * 3 }
-
-    static func asciiColumn(bytesPerRow: Int, offsetDigits: Int) -> Int { offsetDigits + 2 + (bytesPerRow / 8) * 25 }
-
-    /// The byte offset under a pane-relative position, if any (for mouse clicks).
-    public static func offset(atColumn x: Int, row: Int, state: AppState, layout: Layout) -> Int? {
-        let perRow = layout.bytesPerRow, digits = layout.offsetDigits
-        let base = (state.hexTopRow + row) * perRow
-        var j: Int?
-        let ascii = asciiColumn(bytesPerRow: perRow, offsetDigits: digits)
-        if x >= ascii && x < ascii + perRow {
-            j = x - ascii
-        } else {
-            for k in 0..<perRow {
-                let c = byteColumn(k, offsetDigits: digits)
-                if x >= c && x <= c + 2 { j = k; break }
-            }
-        }
-        guard let j, base + j < state.tree.bytes.count else { return nil }
-        return base + j
-    }
-
     static func offsetText(_ offset: Int, digits: Int, base: OffsetBase) -> String {
         let raw = base == .hex ? String(offset, radix: 16, uppercase: true) : String(offset)
         return String(repeating: "0", count: max(0, digits - raw.count)) + raw
     }
 
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, layout: Layout) {
-        let color = state.color
+        let color = state.preferences.color
         let bytes = state.tree.bytes
         let perRow = layout.bytesPerRow, digits = layout.offsetDigits
-        let selection = state.selection
+        let selection = state.treeView.selection
         let node: Node? = selection >= 0 ? state.tree.nodes[selection] : nil
         // Ancestors: their header and end-of-contents octets; the parent's whole range.
         var ancestorMarks: [Range<Int>] = []
@@ -54,7 +31,7 @@ public enum HexPane {
         }
         let showCursor = state.focus == .hex && state.mode == .tree
         func classify(_ offset: Int) -> StyleClass {
-            if showCursor && offset == state.hexCursor { return .cursor }
+            if showCursor && offset == state.hexView.cursor { return .cursor }
             let inSelection = node?.byteRange.contains(offset) ?? false
             if state.facts.isError(offset) { return inSelection ? .errorSelected : .error }
             if let node, inSelection {
@@ -67,13 +44,13 @@ public enum HexPane {
             if parentRange.contains(offset) { return .ancestor }
             return .plain
         }
-        let asciiX = rect.x + asciiColumn(bytesPerRow: perRow, offsetDigits: digits)
+        let asciiX = rect.x + HexGeometry.asciiColumn(bytesPerRow: perRow, offsetDigits: digits)
         for r in 0..<rect.height {
             let y = rect.y + r
             grid.fill(x: rect.x, y: y, width: rect.width, height: 1)
-            let start = (state.hexTopRow + r) * perRow
+            let start = (state.hexView.topRow + r) * perRow
             guard start < bytes.count else { continue }
-            grid.put(offsetText(start, digits: digits, base: state.offsetBase), x: rect.x, y: y,
+            grid.put(offsetText(start, digits: digits, base: state.preferences.offsetBase), x: rect.x, y: y,
                      style: Theme.style(.dim, color: color), maxWidth: rect.width)
             var previous: StyleClass?
             for j in 0..<perRow {
@@ -81,7 +58,7 @@ public enum HexPane {
                 guard offset < bytes.count else { break }
                 let cls = classify(offset)
                 let style = Theme.style(cls, color: color)
-                let x = rect.x + byteColumn(j, offsetDigits: digits)
+                let x = rect.x + HexGeometry.byteColumn(j, offsetDigits: digits)
                 // A run of same-class bytes inside a group is one band, spaces included.
                 if j % 8 != 0, let previous, previous == cls, cls != .plain, cls != .cursor {
                     grid.put(" ", x: x - 1, y: y, style: style, maxWidth: rect.x + rect.width - (x - 1))

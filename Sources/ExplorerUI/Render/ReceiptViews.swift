@@ -1,55 +1,14 @@
 import DocumentModel
 import ReceiptKit
 
-/// The receipt summary: identity, dates, each validation step (✓ / ✗ / –), active subscriptions.
-public enum SummaryView {
-    public static func lines(_ state: AppState) -> [StyledLine] {
-        guard let receipt = state.receipt else {
-            return [StyledLine("This file is not a receipt: only the tree view is available (press 1).")]
-        }
-        let glyphs = Glyphs.forState(state)
-        var out: [StyledLine] = [StyledLine("Receipt", .title)]
-        let labelWidth = max(12, (receipt.summary.map { $0.label.unicodeScalars.count }.max() ?? 0) + 2)
-        for line in receipt.summary {
-            out.append(StyledLine(glyphs.pad(line.label, labelWidth) + UIText.display(line.value, ascii: state.ascii)))
-        }
-        out.append(StyledLine(""))
-        out.append(StyledLine("Validation", .title))
-        if receipt.steps.isEmpty { out.append(StyledLine("  (not validated)", .dim)) }
-        let titleWidth = max(10, (receipt.steps.map { StepText.title($0.id).unicodeScalars.count }.max() ?? 0) + 2)
-        for step in receipt.steps {
-            let mark: String, style: StyleClass
-            switch step.status {
-            case .passed: mark = glyphs.passed; style = .ok
-            case .failed: mark = glyphs.failed; style = .fail
-            case .notChecked: mark = glyphs.notChecked; style = .dim
-            }
-            var text = glyphs.pad(mark, 4) + glyphs.pad(UIText.display(StepText.title(step.id), ascii: state.ascii), titleWidth)
-            text += step.status.isPassed ? "passed" : (step.status.isFailed ? "failed" : "not checked")
-            if let reason = StepText.plain.reason(step.status) { text += glyphs.separator + UIText.display(reason, ascii: state.ascii) }
-            out.append(StyledLine("  " + text, style))
-        }
-        out.append(StyledLine(""))
-        out.append(StyledLine("Active subscriptions", .title))
-        if receipt.activeSubscriptions.isEmpty { out.append(StyledLine("  none", .dim)) }
-        for s in receipt.activeSubscriptions { out.append(StyledLine("  " + UIText.display(s, ascii: state.ascii))) }
-        out.append(StyledLine(""))
-        let detail = receipt.verdictDetail.isEmpty ? receipt.verdict : receipt.verdictDetail
-        out.append(StyledLine("Verdict: " + UIText.display(detail, ascii: state.ascii), receipt.verdictFailed ? .fail : .ok))
-        return out
-    }
-
-    /// The lines wrapped to the pane (continuations indented under the value column).
-    public static func wrapped(_ state: AppState, width: Int) -> [StyledLine] {
-        lines(state).flatMap { DetailPane.wrap($0.text, width: width, style: $0.style, indent: 8) }
-    }
-
+/// The receipt summary view: `SummaryContent`'s wrapped lines from the scroll offset.
+enum SummaryView {
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect) {
-        let all = wrapped(state, width: rect.width - 1)
-        let scroll = min(state.summaryScroll, max(0, all.count - rect.height))
+        let all = SummaryContent.wrapped(state, width: rect.width - 1)
+        let scroll = min(state.summaryView.scroll, max(0, all.count - rect.height))
         for r in 0..<rect.height where scroll + r < all.count {
             let line = all[scroll + r]
-            grid.put(line.text, x: rect.x + 1, y: rect.y + r, style: Theme.style(line.style, color: state.color), maxWidth: rect.width - 1)
+            grid.put(line.text, x: rect.x + 1, y: rect.y + r, style: Theme.style(line.style, color: state.preferences.color), maxWidth: rect.width - 1)
         }
     }
 }
@@ -78,7 +37,7 @@ public enum PurchaseTable {
     }
 
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, glyphs: Glyphs) {
-        let color = state.color
+        let color = state.preferences.color
         guard let receipt = state.receipt else {
             grid.put("This file is not a receipt: there are no in-app purchases.", x: rect.x + 1, y: rect.y, maxWidth: rect.width - 1)
             return
@@ -88,7 +47,7 @@ public enum PurchaseTable {
         var x = rect.x
         for (i, column) in columns.enumerated() {
             var title = column.title
-            if column == state.tableSort { title += state.tableSortDescending ? glyphs.sortDown : glyphs.sortUp }
+            if column == state.table.sort { title += state.table.descending ? glyphs.sortDown : glyphs.sortUp }
             grid.put(glyphs.pad(title, widths[i]), x: x, y: rect.y, style: Theme.style(.title, color: color), maxWidth: rect.x + rect.width - x)
             x += widths[i] + 1
         }
@@ -97,17 +56,17 @@ public enum PurchaseTable {
             return
         }
         for r in 0..<(rect.height - 1) {
-            let position = state.tableTop + r
-            guard position < state.tableOrder.count else { break }
-            let row = receipt.purchases[state.tableOrder[position]]
+            let position = state.table.top + r
+            guard position < state.table.order.count else { break }
+            let row = receipt.purchases[state.table.order[position]]
             let y = rect.y + 1 + r
-            let selected = position == state.tableRow
+            let selected = position == state.table.row
             let style = Theme.style(selected ? .selected : .plain, color: color)
             if selected { grid.fill(x: rect.x, y: y, width: rect.width, height: 1, style: style) }
             var x = rect.x
             for (i, column) in columns.enumerated() {
                 let numeric = column == .number || column == .quantity
-                let text = glyphs.pad(PurchaseTable.cellText(UIText.display(row.text(column), ascii: state.ascii), column, widths[i], glyphs),
+                let text = glyphs.pad(PurchaseTable.cellText(UIText.display(row.text(column), ascii: state.preferences.ascii), column, widths[i], glyphs),
                                       widths[i], right: numeric)
                 grid.put(text, x: x, y: y, style: style, maxWidth: max(0, rect.x + rect.width - x))
                 x += widths[i] + 1

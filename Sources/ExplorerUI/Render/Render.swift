@@ -8,11 +8,11 @@ public func render(_ state: AppState, size: Size) -> Grid {
     let layout = Layout(size: size, state: state)
     let glyphs = Glyphs.forState(state)
     guard layout.kind != .tooSmall else {
-        TooSmall.draw(into: &grid, size: size, color: state.color)
+        TooSmall.draw(into: &grid, size: size, color: state.preferences.color)
         return grid
     }
     HeaderBar.draw(state, into: &grid, width: size.width, glyphs: glyphs)
-    Frame.draw(state, layout: layout, into: &grid, glyphs: glyphs)
+    PaneBorders.draw(state, layout: layout, into: &grid, glyphs: glyphs)
     switch layout.kind {
     case .single:
         if let main = layout.main {
@@ -28,8 +28,8 @@ public func render(_ state: AppState, size: Size) -> Grid {
         if let r = layout.detail { DetailPane.draw(state, into: &grid, rect: r) }
     }
     StatusBar.draw(state, into: &grid, size: size, glyphs: glyphs)
-    if state.helpVisible { HelpOverlay.draw(state, into: &grid, size: size, glyphs: glyphs) }
-    if state.ascii {
+    if state.help.visible { HelpOverlay.draw(state, into: &grid, size: size, glyphs: glyphs) }
+    if state.preferences.ascii {
         // Safety net: in ASCII mode every cell is ASCII, whatever a pane wrote.
         for y in 0..<size.height {
             for x in 0..<size.width where grid[x, y].scalar.value > 0x7E {
@@ -60,10 +60,10 @@ enum TooSmall {
 }
 
 /// The pane borders and their titles.
-enum Frame {
+enum PaneBorders {
     static func draw(_ state: AppState, layout: Layout, into grid: inout Grid, glyphs g: Glyphs) {
         let w = layout.size.width, h = layout.size.height
-        let chrome = Theme.style(.chrome, color: state.color)
+        let chrome = Theme.style(.chrome, color: state.preferences.color)
         let top = 1, bottom = h - 2
         func hline(_ y: Int, from x0: Int, to x1: Int) {
             guard x1 > x0 else { return }
@@ -76,7 +76,7 @@ enum Frame {
         func title(_ text: String, x: Int, y: Int, focused: Bool, limit: Int) {
             guard limit - x > 4 else { return }
             grid.put(" " + g.fit(text, limit - x - 3) + " ", x: x + 1, y: y,
-                     style: Theme.style(focused ? .tabActive : .title, color: state.color), maxWidth: limit - x - 1)
+                     style: Theme.style(focused ? .tabActive : .title, color: state.preferences.color), maxWidth: limit - x - 1)
         }
         hline(top, from: 1, to: w - 1)
         hline(bottom, from: 1, to: w - 1)
@@ -126,38 +126,19 @@ enum Frame {
     }
 
     static func hexTitle(_ state: AppState, _ layout: Layout) -> String {
-        let base = state.offsetBase == .hex ? "hex offsets" : "decimal offsets"
-        return "Hex \(base), \(layout.bytesPerRow)/row"
+        "Hex: \(layout.bytesPerRow) bytes/row, offsets in \(state.preferences.offsetBase == .hex ? "hex" : "decimal")"
     }
 }
 
 /// Row 0: the program name, the view tabs, and a message or the two keys a new user needs.
 public enum HeaderBar {
-    static let name = " receipt-explorer "
-
-    /// x ranges of the tabs, in `ViewMode.allCases` order.
-    static func tabs(_ state: AppState) -> [(ViewMode, Range<Int>, String)] {
-        var x = name.count + 1
-        var out: [(ViewMode, Range<Int>, String)] = []
-        for (i, mode) in ViewMode.allCases.enumerated() {
-            var label = " \(i + 1) \(mode.title)"
-            if mode == .purchases, let n = state.receipt?.purchases.count { label += " (\(n))" }
-            label += " "
-            out.append((mode, x..<(x + label.count), label))
-            x += label.count + 1
-        }
-        return out
-    }
-
-    public static func tab(at x: Int, state: AppState) -> ViewMode? {
-        tabs(state).first { $0.1.contains(x) }?.0
-    }
+    static let name = Layout.programName
 
     static func draw(_ state: AppState, into grid: inout Grid, width: Int, glyphs: Glyphs) {
-        let color = state.color
+        let color = state.preferences.color
         grid.put(name, x: 0, y: 0, style: Theme.style(.title, color: color))
         var end = name.count
-        for (mode, range, label) in tabs(state) {
+        for (mode, range, label) in Layout.tabs(purchaseCount: state.receipt?.purchases.count) {
             let cls: StyleClass = mode == state.mode ? .tabActive : (state.receipt == nil && mode != .tree ? .dim : .plain)
             grid.put(label, x: range.lowerBound, y: 0, style: Theme.style(cls, color: color))
             end = range.upperBound
@@ -173,7 +154,7 @@ public enum HeaderBar {
         }
         let room = width - end - 2
         guard room > 3 else { return }
-        let text = glyphs.fit(UIText.display(right, ascii: state.ascii), room)
+        let text = glyphs.fit(UIText.display(right, ascii: state.preferences.ascii), room)
         grid.put(text, x: width - text.unicodeScalars.count - 1, y: 0, style: Theme.style(cls, color: color))
     }
 }
@@ -182,7 +163,7 @@ public enum HeaderBar {
 /// and the validation verdict; or the active prompt.
 public enum StatusBar {
     static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
-        let color = state.color
+        let color = state.preferences.color
         let y = size.height - 1
         let bar = Theme.style(.statusBar, color: color)
         grid.fill(x: 0, y: y, width: size.width, height: 1, style: bar)
@@ -205,15 +186,15 @@ public enum StatusBar {
             ? "\(f.errorCount) error\(f.errorCount == 1 ? "" : "s")" + g.separator + "\(f.notDERCount) not-DER" + g.separator
                 + "\(f.warningCount) warning\(f.warningCount == 1 ? "" : "s")"
             : "\(f.errorCount) err \(f.notDERCount) der \(f.warningCount) warn"
-        if let receipt = state.receipt { right += g.separator + UIText.display(receipt.verdict, ascii: state.ascii) }
+        if let receipt = state.receipt { right += g.separator + UIText.display(receipt.verdict, ascii: state.preferences.ascii) }
         right += " "
-        var segments = [UIText.display(UIText.escape(state.fileName), ascii: state.ascii), groupedNumber(state.fileSize) + " B",
-                        UIText.display(UIText.escape(state.encoding), ascii: state.ascii)]
-        if state.selection >= 0 {
-            let node = state.tree.nodes[state.selection]
-            let offset = state.offsetBase == .hex ? "0x" + String(node.offset, radix: 16, uppercase: true) : "\(node.offset)"
+        var segments = [UIText.display(UIText.escape(state.file.name), ascii: state.preferences.ascii), NumberText.grouped(state.file.size) + " B",
+                        UIText.display(UIText.escape(state.file.encoding), ascii: state.preferences.ascii)]
+        if state.treeView.selection >= 0 {
+            let node = state.tree.nodes[state.treeView.selection]
+            let offset = state.preferences.offsetBase == .hex ? "0x" + String(node.offset, radix: 16, uppercase: true) : "\(node.offset)"
             segments.append("@" + offset)
-            segments.append(state.pathText(state.selection, ascii: state.ascii))
+            segments.append(state.pathText(state.treeView.selection, ascii: state.preferences.ascii))
         }
         let rightWidth = right.unicodeScalars.count
         let bad = f.errorCount > 0 || (state.receipt?.verdictFailed ?? false)
@@ -229,31 +210,15 @@ public enum StatusBar {
         }
         grid.put(g.fit(left, room), x: 0, y: y, style: bar)
     }
-
-    static func groupedNumber(_ n: Int) -> String {
-        let digits = Array(String(n))
-        var out = ""
-        for (i, d) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(d)
-        }
-        return out
-    }
 }
 
 /// The `?` overlay: the keymap, drawn from the same table the reducer dispatches on.
 public enum HelpOverlay {
-    public static func frame(for size: Size, lineCount: Int) -> Rect {
-        let width = min(size.width - 4, 96)
-        let height = min(size.height - 2, lineCount + 2)
-        return Rect(x: (size.width - width) / 2, y: (size.height - height) / 2, width: width, height: height)
-    }
-
     static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
-        let lines = Keymap.helpLines(ascii: state.ascii)
-        let r = frame(for: size, lineCount: lines.count)
+        let lines = Keymap.helpLines(ascii: state.preferences.ascii)
+        let r = Layout.helpFrame(for: size, lineCount: lines.count)
         guard r.width > 4, r.height > 2 else { return }
-        let chrome = Theme.style(.chrome, color: state.color)
+        let chrome = Theme.style(.chrome, color: state.preferences.color)
         grid.fill(x: r.x, y: r.y, width: r.width, height: r.height)
         for x in r.x..<(r.x + r.width) {
             grid[x, r.y] = Cell(g.horizontal, style: chrome)
@@ -267,15 +232,15 @@ public enum HelpOverlay {
         grid[r.x + r.width - 1, r.y] = Cell(g.topRight, style: chrome)
         grid[r.x, r.y + r.height - 1] = Cell(g.bottomLeft, style: chrome)
         grid[r.x + r.width - 1, r.y + r.height - 1] = Cell(g.bottomRight, style: chrome)
-        grid.put(" Keys (? or Esc closes, arrows scroll) ", x: r.x + 2, y: r.y, style: Theme.style(.tabActive, color: state.color),
+        grid.put(" Keys (? or Esc closes, arrows scroll) ", x: r.x + 2, y: r.y, style: Theme.style(.tabActive, color: state.preferences.color),
                  maxWidth: r.width - 4)
         let visible = r.height - 2
-        let scroll = min(state.helpScroll, max(0, lines.count - visible))
+        let scroll = min(state.help.scroll, max(0, lines.count - visible))
         for i in 0..<visible where scroll + i < lines.count {
             let line = lines[scroll + i]
             let isTitle = !line.hasPrefix(" ") && !line.isEmpty && !line.hasPrefix("Markers")
             grid.put(g.fit(line, r.width - 4), x: r.x + 2, y: r.y + 1 + i,
-                     style: Theme.style(isTitle ? .title : .plain, color: state.color), maxWidth: r.width - 4)
+                     style: Theme.style(isTitle ? .title : .plain, color: state.preferences.color), maxWidth: r.width - 4)
         }
     }
 }

@@ -122,7 +122,7 @@ public struct Glyphs: Sendable {
                                      separator: " | ", passed: "ok", failed: "FAIL", notChecked: "-",
                                      sortUp: "^", sortDown: "v")
 
-    public static func forState(_ state: AppState) -> Glyphs { state.ascii ? .ascii : .unicode }
+    public static func forState(_ state: AppState) -> Glyphs { state.preferences.ascii ? .ascii : .unicode }
 
     /// Truncates to `width` columns, ending in the ellipsis glyph.
     public func fit(_ text: String, _ width: Int) -> String {

@@ -3,27 +3,14 @@ import ASN1Lenient
 /// One row per visible node: marker, indentation, expand glyph, tag, length, value preview or
 /// receipt meaning. Only the rows on screen are looked at.
 public enum TreePane {
-    /// Column (relative to the pane) of a row's expand glyph: after the marker and the indentation.
-    public static func glyphColumn(depth: Int, unit: Int, width: Int) -> Int { 2 + indent(depth: depth, unit: unit, width: width) }
-
-    /// Columns per nesting level for the rows on screen: two, or one when the deepest row would
-    /// otherwise use more than a quarter of the pane (the same for every row, so levels stay aligned).
-    public static func indentUnit(rows: [Int], tree: Tree, width: Int) -> Int {
-        var deepest = 0
-        for node in rows { deepest = max(deepest, Int(tree.nodes[node].depth)) }
-        return deepest * 2 <= width / 4 ? 2 : 1
-    }
-
-    static func indent(depth: Int, unit: Int, width: Int) -> Int { min(depth * unit, max(0, width / 2)) }
-
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, glyphs: Glyphs) {
-        let color = state.color
+        let color = state.preferences.color
         let focused = state.focus == .tree && state.mode == .tree
         let rows = state.visibleRows(count: rect.height)
-        let unit = indentUnit(rows: rows, tree: state.tree, width: rect.width)
+        let unit = TreeGeometry.indentUnit(rows: rows, tree: state.tree, width: rect.width)
         for (i, node) in rows.enumerated() {
             let y = rect.y + i
-            let selected = node == state.selection
+            let selected = node == state.treeView.selection
             let rowClass: StyleClass? = selected ? (focused ? .selected : .selectedUnfocused) : nil
             func st(_ c: StyleClass) -> CellStyle { Theme.style(rowClass ?? c, color: color) }
             grid.fill(x: rect.x, y: y, width: rect.width, height: 1, style: st(.plain))
@@ -35,7 +22,7 @@ public enum TreePane {
                 grid.put(notDER ? "~" : "!", x: x, y: y, style: st(notDER ? .markerNotDER : .markerError))
             }
             x += 2
-            x += indent(depth: Int(state.tree.nodes[node].depth), unit: unit, width: rect.width)
+            x += TreeGeometry.indent(depth: Int(state.tree.nodes[node].depth), unit: unit, width: rect.width)
             if state.hasChildren(node) {
                 grid.put(state.isOpen(node) ? glyphs.expanded : glyphs.collapsed, x: x, y: y, style: st(.plain), maxWidth: limit - x)
             }
@@ -46,9 +33,9 @@ public enum TreePane {
             x += 2
             guard x < limit else { continue }
             if let meaning = state.receipt?.meaning(of: node) {
-                grid.put(glyphs.fit(UIText.display(meaning.label, ascii: state.ascii), limit - x), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
+                grid.put(glyphs.fit(UIText.display(meaning.label, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
             } else {
-                let preview = UIText.display(TreePane.preview(state.tree, node, maxLength: limit - x), ascii: state.ascii)
+                let preview = UIText.display(TreePane.preview(state.tree, node, maxLength: limit - x), ascii: state.preferences.ascii)
                 grid.put(glyphs.fit(preview, limit - x), x: x, y: y, style: st(.plain), maxWidth: limit - x)
             }
         }

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import DocumentModel
 
 /// Which pane receives the navigation keys.
 public enum Focus: String, Sendable, CaseIterable {
@@ -62,7 +63,7 @@ public struct StatusMessage: Equatable, Sendable {
 ///
 /// Cost model: `init` is O(n) once (plus the parse). Afterwards no key and no frame touches more
 /// than the visible rows plus O(log n + depth): the visible tree rows are never materialised; they
-/// are walked from the scroll anchor `treeTop` using each node's `subtreeEnd` to hop over collapsed
+/// are walked from the scroll anchor `treeView.top` using each node's `subtreeEnd` to hop over collapsed
 /// subtrees (visible rows are in pre-order, so comparing two visible rows is comparing indices).
 public struct AppState: Sendable {
     public let tree: Tree
@@ -70,80 +71,92 @@ public struct AppState: Sendable {
     public let facts: TreeFacts
     /// Memoised per-node render work (see `RenderCache`).
     let cache = RenderCache()
-    public var fileName: String
-    public var fileSize: Int
-    /// How the file was encoded on disk ("DER", "base64", "PEM", …), shown in the status bar.
-    public var encoding: String
+    /// The opened file as the status bar names it.
+    public let file: FileLabel
 
-    public var expanded: NodeBitSet
-    /// The selected node (an index into `tree.nodes`); -1 only for an empty tree.
-    public var selection: Int
+    /// What the main area shows, and which of its panes takes the navigation keys.
+    public var mode: ViewMode = .tree { didSet { if mode != oldValue { relayout() } } }
     public var focus: Focus = .tree
-    public var mode: ViewMode = .tree
-    /// First node shown in the tree pane (always a visible node).
-    public var treeTop: Int = 0
-    /// The hex pane's own byte cursor (moves with the selection, or on its own when focused).
-    public var hexCursor: Int = 0
-    /// First byte row shown in the hex pane.
-    public var hexTopRow: Int = 0
-    public var detailScroll: Int = 0
-    public var summaryScroll: Int = 0
-    /// Selected row of the purchase table (a position in `tableOrder`) and its scroll offset.
-    public var tableRow: Int = 0
-    public var tableTop: Int = 0
-    public var tableSort: PurchaseRow.Column = .number
-    public var tableSortDescending = false
-    /// Display order of the purchase table: indices into `receipt.purchases`.
-    public var tableOrder: [Int] = []
-    public var search = SearchState()
+    public var treeView: TreeViewState
+    public var hexView = HexViewState() { didSet { if hexView.visible != oldValue.visible { relayout() } } }
+    public var detailView = ScrollState()
+    public var summaryView = ScrollState()
+    public var table = TableViewState()
+    /// The status-bar prompt while one is open, and the last search.
     public var prompt: Prompt?
-    public var helpVisible = false
-    public var helpScroll = 0
-    public var offsetBase: OffsetBase = .hex
-    public var hexVisible = true
+    public var search = SearchState()
+    public var help = HelpState()
+    /// The one-line message in the header (the outcome of the last key or effect).
     public var status: StatusMessage?
-    public var color = true
-    public var ascii = false
-    public var mouse = true
+    public var preferences = Preferences() {
+        didSet { if preferences.offsetBase != oldValue.offsetBase { relayout() } }
+    }
     /// The terminal size the reducer lays out for (page sizes, mouse hit tests). The adapter sends
     /// `.resize` whenever it changes; `render` takes the size explicitly.
-    public var screen: Size
+    public var screen: Size { didSet { relayout() } }
+    /// The panes' rectangles for `screen`, `mode`, the hex pane and the offset base, stored when one
+    /// of them changes (O(1)), so the reducer pages and hit-tests without asking the renderer.
+    public private(set) var viewport: Layout
+    /// Rows of the purchase table for `screen` (the table keeps its row in view even while hidden).
+    public private(set) var tableRows: Int
+
+    mutating func relayout() {
+        viewport = Layout(size: screen, state: self)
+        let table = Layout(size: screen, mode: .purchases, hexVisible: hexView.visible, byteCount: tree.bytes.count,
+                           base: preferences.offsetBase).main
+        tableRows = max(1, (table?.height ?? 2) - 1)
+    }
 
     /// Builds the state for an already parsed tree (and optional receipt analysis): O(n).
     /// `encoding` names how the file was stored ("DER", "base64", "PEM", "JSON"); nil says "DER" or
     /// "BER" from the parse.
-    public init(tree: Tree, receipt: ReceiptOverlay? = nil, fileName: String, fileSize: Int? = nil,
+    init(tree: Tree, receipt: ReceiptOverlay? = nil, fileName: String, fileSize: Int? = nil,
                 encoding: String? = nil, screen: Size = Size(width: 80, height: 24)) {
         self.tree = tree
         self.receipt = receipt
         self.facts = TreeFacts(tree: tree)
-        self.fileName = fileName
-        self.fileSize = fileSize ?? tree.bytes.count
-        self.encoding = encoding ?? (facts.notDERCount > 0 ? "BER" : "DER")
+        self.file = FileLabel(name: fileName, size: fileSize ?? tree.bytes.count,
+                              encoding: encoding ?? (facts.notDERCount > 0 ? "BER" : "DER"))
         self.screen = screen
-        self.expanded = NodeBitSet(count: tree.count)
-        self.selection = tree.count > 0 ? 0 : -1
-        self.tableOrder = Array(0..<(receipt?.purchases.count ?? 0))
+        self.viewport = Layout(size: screen, mode: .tree, hexVisible: true, byteCount: tree.bytes.count, base: .hex)
+        self.tableRows = 1
+        self.treeView = TreeViewState(expanded: NodeBitSet(count: tree.count), selection: tree.count > 0 ? 0 : -1)
+        self.table.order = Array(0..<(receipt?.purchases.count ?? 0))
+        relayout()
         applyDefaultExpansion()
         if let initial = receipt?.initialSelection, initial >= 0, initial < tree.count {
             select(initial, expand: true)
             // Show the container from the top when the payload sits in the upper half of the pane;
             // otherwise a little context above it, never the payload pinned to the bottom.
-            let height = Layout(size: screen, state: self).tree?.height ?? 1
-            treeTop = 0
+            let height = viewport.tree?.height ?? 1
+            treeView.top = 0
             var row = 0, current = 0
-            while current != selection, row < height, let next = nextVisible(current) { current = next; row += 1 }
-            if current != selection || row >= height / 2 { treeTop = backward(selection, 2) }
+            while current != treeView.selection, row < height, let next = nextVisible(current) { current = next; row += 1 }
+            if current != treeView.selection || row >= height / 2 { treeView.top = backward(treeView.selection, 2) }
         }
         ensureSelectionVisible()
     }
 
-    /// Loads bytes: parses them (through the receipt module when it recognises a receipt) and builds
-    /// the state. O(n) plus the parse; the first frame is then O(visible rows).
-    public init(load bytes: [UInt8], fileName: String, encoding: String? = nil, screen: Size = Size(width: 80, height: 24)) {
-        let loaded = ExplorerLoader.load(bytes)
-        self.init(tree: loaded.tree, receipt: loaded.receipt, fileName: fileName, fileSize: bytes.count,
-                  encoding: encoding, screen: screen)
+    /// The state for an opened document: the UI reads the document's file tree and receipt model
+    /// and never parses, locates or validates. `ascii` and `mouse` are the user's preferences (the
+    /// terminal may still turn ASCII on: `.terminalReady`). O(n) plus O(purchases).
+    public init(document: Document, ascii: Bool = false, mouse: Bool = true, screen: Size = Size(width: 80, height: 24)) {
+        self.init(tree: document.fileTree, receipt: document.receipt.flatMap(ReceiptOverlay.init(analysis:)),
+                  fileName: document.source.name, fileSize: document.fileLayer.bytes.count,
+                  encoding: AppState.encodingLabel(document.source.encoding), screen: screen)
+        self.preferences.ascii = ascii
+        self.preferences.mouse = mouse
+    }
+
+    /// How the input was stored, as the status bar says it; nil for raw bytes, which the status
+    /// bar then calls "DER" or "BER" from the parse (more than the loader knows).
+    static func encodingLabel(_ encoding: InputEncoding) -> String? {
+        switch encoding {
+        case .binary: return nil
+        case .base64: return "base64"
+        case .pem: return "PEM"
+        case .verifyReceiptJSON: return "verifyReceipt JSON"
+        }
     }
 
     public var nodeCount: Int { tree.count }
@@ -154,40 +167,14 @@ public struct AppState: Sendable {
     mutating func applyDefaultExpansion() {
         if let receipt, !receipt.defaultExpanded.isEmpty {
             for node in receipt.defaultExpanded where node >= 0 && node < tree.count {
-                expanded[node] = true
+                treeView.expanded[node] = true
                 expandAncestors(of: node)
             }
             return
         }
         let nodes = tree.nodes
         for i in nodes.indices where nodes[i].depth < 3 && Int(nodes[i].subtreeEnd) > i + 1 {
-            expanded[i] = true
+            treeView.expanded[i] = true
         }
-    }
-
-    /// The purchase table row order after a sort change (O(p log p), p = purchases; on `s` / `S` only).
-    mutating func sortTable() {
-        guard let receipt else { return }
-        let rows = receipt.purchases
-        let column = tableSort
-        let selected = tableOrder.indices.contains(tableRow) ? tableOrder[tableRow] : nil
-        func less(_ a: Int, _ b: Int) -> Bool {
-            let lhs = rows[a], rhs = rows[b]
-            switch column {
-            case .number: return lhs.number < rhs.number
-            case .quantity:
-                let x = Int(lhs.quantity) ?? Int.min, y = Int(rhs.quantity) ?? Int.min
-                return x != y ? x < y : lhs.number < rhs.number
-            default:
-                let s = lhs.text(column), t = rhs.text(column)
-                // Numeric ids (transaction ids) sort by value when both are numbers.
-                if let x = UInt64(s), let y = UInt64(t), x != y { return x < y }
-                return s != t ? s < t : lhs.number < rhs.number
-            }
-        }
-        let descending = tableSortDescending
-        let order = rows.indices.sorted { descending ? less($1, $0) : less($0, $1) }
-        tableOrder = order
-        if let selected, let row = order.firstIndex(of: selected) { tableRow = row }
     }
 }

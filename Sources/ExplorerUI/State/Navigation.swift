@@ -8,7 +8,7 @@ extension AppState {
 
     /// Expanded and has something to show.
     @inline(__always)
-    public func isOpen(_ node: Int) -> Bool { expanded[node] && hasChildren(node) }
+    public func isOpen(_ node: Int) -> Bool { treeView.expanded[node] && hasChildren(node) }
 
     /// The visible row after `node` (a visible node), or nil at the end.
     @inline(__always)
@@ -27,7 +27,7 @@ extension AppState {
         var result = node - 1
         var current = Int(tree.nodes[node - 1].parent)
         while current != parent && current >= 0 {
-            if !expanded[current] { result = current }
+            if !treeView.expanded[current] { result = current }
             current = Int(tree.nodes[current].parent)
         }
         return result
@@ -38,7 +38,7 @@ extension AppState {
         var result = node
         var current = Int(tree.nodes[node].parent)
         while current >= 0 {
-            if !expanded[current] { result = current }
+            if !treeView.expanded[current] { result = current }
             current = Int(tree.nodes[current].parent)
         }
         return result
@@ -76,7 +76,7 @@ extension AppState {
         guard tree.count > 0, count > 0 else { return [] }
         var rows: [Int] = []
         rows.reserveCapacity(count)
-        var current: Int? = treeTop
+        var current: Int? = treeView.top
         while let node = current, rows.count < count {
             rows.append(node)
             current = nextVisible(node)
@@ -87,7 +87,7 @@ extension AppState {
     public mutating func expandAncestors(of node: Int) {
         var current = Int(tree.nodes[node].parent)
         while current >= 0 {
-            expanded[current] = true
+            treeView.expanded[current] = true
             current = Int(tree.nodes[current].parent)
         }
     }
@@ -97,9 +97,9 @@ extension AppState {
     public mutating func select(_ node: Int, expand: Bool = true, moveHexCursor: Bool = true) {
         guard node >= 0, node < tree.count else { return }
         if expand { expandAncestors(of: node) }
-        selection = visibleRepresentative(node)
-        detailScroll = 0
-        if moveHexCursor { hexCursor = Int(tree.nodes[selection].offset) }
+        treeView.selection = visibleRepresentative(node)
+        detailView.scroll = 0
+        if moveHexCursor { hexView.cursor = Int(tree.nodes[treeView.selection].offset) }
         ensureSelectionVisible()
     }
 
@@ -107,22 +107,22 @@ extension AppState {
     /// node's bytes (or the hex cursor) inside the hex pane. O(pane height + depth).
     public mutating func ensureSelectionVisible() {
         guard tree.count > 0 else { return }
-        treeTop = visibleRepresentative(min(max(0, treeTop), tree.count - 1))
-        selection = visibleRepresentative(min(max(0, selection), tree.count - 1))
-        let layout = Layout(size: screen, state: self)
+        treeView.top = visibleRepresentative(min(max(0, treeView.top), tree.count - 1))
+        treeView.selection = visibleRepresentative(min(max(0, treeView.selection), tree.count - 1))
+        let layout = viewport
         let height = max(1, layout.tree?.height ?? 1)
-        if selection < treeTop {
-            treeTop = selection
+        if treeView.selection < treeView.top {
+            treeView.top = treeView.selection
         } else {
-            var current = treeTop
+            var current = treeView.top
             var row = 0
-            while current != selection && row < height {
+            while current != treeView.selection && row < height {
                 guard let next = nextVisible(current) else { break }
                 current = next
                 row += 1
             }
-            if row >= height || current != selection {
-                treeTop = backward(selection, height - 1)
+            if row >= height || current != treeView.selection {
+                treeView.top = backward(treeView.selection, height - 1)
             }
         }
         ensureHexVisible(layout: layout)
@@ -136,22 +136,22 @@ extension AppState {
         let rows = hex.height
         let totalRows = max(1, (tree.bytes.count + perRow - 1) / perRow)
         if focus == .hex {
-            let row = hexCursor / perRow
-            if row < hexTopRow { hexTopRow = row } else if row >= hexTopRow + rows { hexTopRow = row - rows + 1 }
-        } else if selection >= 0 {
-            let node = tree.nodes[selection]
+            let row = hexView.cursor / perRow
+            if row < hexView.topRow { hexView.topRow = row } else if row >= hexView.topRow + rows { hexView.topRow = row - rows + 1 }
+        } else if treeView.selection >= 0 {
+            let node = tree.nodes[treeView.selection]
             let first = Int(node.offset) / perRow
             let last = max(first, (node.end - 1) / perRow)
             if last - first < rows {
-                if first < hexTopRow { hexTopRow = first } else if last >= hexTopRow + rows { hexTopRow = last - rows + 1 }
+                if first < hexView.topRow { hexView.topRow = first } else if last >= hexView.topRow + rows { hexView.topRow = last - rows + 1 }
             } else {
                 // Too big to show whole: keep the hex cursor's row when it is inside the node (go to
                 // offset, a click), else the node's first row.
-                let anchor = node.byteRange.contains(hexCursor) ? hexCursor / perRow : first
-                if anchor < hexTopRow || anchor >= hexTopRow + rows { hexTopRow = anchor == first ? first : max(first, anchor - rows / 2) }
+                let anchor = node.byteRange.contains(hexView.cursor) ? hexView.cursor / perRow : first
+                if anchor < hexView.topRow || anchor >= hexView.topRow + rows { hexView.topRow = anchor == first ? first : max(first, anchor - rows / 2) }
             }
         }
-        hexTopRow = max(0, min(hexTopRow, totalRows - 1))
+        hexView.topRow = max(0, min(hexView.topRow, totalRows - 1))
     }
 
     /// The path as sibling positions, e.g. `0 › 1 › 3`.

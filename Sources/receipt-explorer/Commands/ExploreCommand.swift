@@ -47,7 +47,7 @@ struct ExploreCommand: ParsableCommand {
         let started = ContinuousClock.now
         // Refuse before loading: `receipt-explorer FILE | less` should point to `dump` at once.
         if let refusal = TerminalPreflight.check() {
-            FileHandle.standardError.write(Data((refusal.message + "\n").utf8))
+            FileHandle.standardError.write(Data((Self.message(refusal) + "\n").utf8))
             throw ExitCode(ExitStatus.usageOrIO)
         }
         let input: LoadedInput
@@ -70,44 +70,36 @@ struct ExploreCommand: ParsableCommand {
         }
         let document = Document.open(input, options: analysisOptions)
         let analysed = ContinuousClock.now
-        var state = AppState(tree: document.fileTree, receipt: document.receipt.flatMap { ReceiptOverlay(analysis: $0) },
-                             fileName: document.source.name, fileSize: document.fileLayer.bytes.count,
-                             encoding: Self.encodingLabel(document.source.encoding))
+        var state = AppState(document: document, ascii: ascii, mouse: !noMouse)
         let built = ContinuousClock.now
         let environment = ProcessInfo.processInfo.environment
         var options = TerminalOptions(
             color: ColorMode(rawValue: color.rawValue) ?? .auto,
-            ascii: ascii,
             mouse: !noMouse,
             timingLogPath: TerminalOptions.timingLogPath(environment: environment["RECEIPT_EXPLORER_TIMING"]),
             startedAt: started)
         options.setupPhases = [("load", loaded - started), ("analyse", analysed - loaded), ("state", built - analysed)]
-        let asciiFlag = ascii
-        let mouse = !noMouse
         do {
-            try TerminalUI.run(
-                options: options,
-                state: &state,
-                configure: { state, terminal in
-                    state.color = terminal.colors
-                    state.ascii = asciiFlag || !terminal.unicode
-                    state.mouse = mouse
-                },
-                reduce: { state, event in ExplorerUI.reduce(&state, event) },
-                render: { state, size in ExplorerUI.render(state, size: size) },
-                effectFinished: { state, effect, error in state.effectFinished(effect, error: error) })
+            try TerminalUI.run(options: options, state: &state,
+                               reduce: { state, message in ExplorerUI.reduce(&state, message) },
+                               render: { state, size in ExplorerUI.render(state, size: size) })
         } catch let refusal as TerminalUnavailable {
-            FileHandle.standardError.write(Data((refusal.message + "\n").utf8))
+            FileHandle.standardError.write(Data((Self.message(refusal) + "\n").utf8))
             throw ExitCode(ExitStatus.usageOrIO)
         }
     }
 
-    static func encodingLabel(_ encoding: InputEncoding) -> String {
-        switch encoding {
-        case .binary: return "DER/BER"
-        case .base64: return "base64"
-        case .pem: return "PEM"
-        case .verifyReceiptJSON: return "verifyReceipt JSON"
+    /// The adapter's refusal in the tool's words, pointing to the text commands.
+    static func message(_ refusal: TerminalUnavailable) -> String {
+        switch refusal.reason {
+        case .notATerminal:
+            return "receipt-explorer: the explorer needs a terminal on stdin and stdout; for text output use `receipt-explorer dump FILE` or `receipt-explorer json FILE`"
+        case .termNotSet:
+            return "receipt-explorer: TERM is not set, so the explorer cannot draw; set TERM (e.g. xterm-256color) or use `receipt-explorer dump FILE`"
+        case .dumbTerminal:
+            return "receipt-explorer: TERM=dumb cannot show the full-screen explorer; use `receipt-explorer dump FILE` or `receipt-explorer json FILE`, or run it in a real terminal"
+        case .unknownTerminal(let term):
+            return "receipt-explorer: the terminal type '\(term)' is unknown to curses; set TERM (e.g. xterm-256color) or use `receipt-explorer dump FILE`"
         }
     }
 }

@@ -1,6 +1,8 @@
 import ASN1Lenient
-import ReceiptKit
+import DocumentModel
 import Foundation
+import ReceiptKit
+import TestSupport
 @testable import ExplorerUI
 
 enum Fixtures {
@@ -22,10 +24,10 @@ enum Fixtures {
     static func small(size: Size = Size(width: 80, height: 24)) -> AppState {
         var state = AppState(tree: ASN1Parser.parse(smallBytes, options: ParseOptions(guessEncapsulation: false)),
                              fileName: "small.der", screen: size)
-        state.expanded.fill(0..<state.tree.count, false)
-        state.expanded[0] = true
-        state.selection = 0
-        state.treeTop = 0
+        state.treeView.expanded.fill(0..<state.tree.count, false)
+        state.treeView.expanded[0] = true
+        state.treeView.selection = 0
+        state.treeView.top = 0
         return state
     }
 
@@ -33,50 +35,27 @@ enum Fixtures {
     /// receipt's creation date, so verdicts, expiration and active subscriptions never drift.
     static let options: AnalysisOptions = {
         var roots: [[UInt8]] = []
-        if let root = readFile(samplesDirectory + "/pki/test-root.cer") { roots.append(root) }
+        if let root = try? Paths.sample("pki/test-root.cer") { roots.append(root) }
         let now = Date(timeIntervalSince1970: 1_709_294_400)  // 2024-03-01T12:00:00Z
         return AnalysisOptions(roots: roots, at: now, now: now)
     }()
 
+    /// The state the explore command builds: one `Document.open`, then `AppState(document:)`.
     static func state(_ bytes: [UInt8], name: String = "test.der", size: Size = Size(width: 80, height: 24)) -> AppState {
-        AppState(load: bytes, fileName: name, options: options, screen: size)
+        let input = LoadedInput(bytes: bytes, name: name, encoding: .binary, note: "")
+        return AppState(document: Document.open(input, options: options), screen: size)
     }
 
+    /// samples/typical.receipt (the bytes the tool embeds as its demo). Tests that use it are
+    /// `.enabled(if: Paths.samplesAvailable)`.
     static func sample(size: Size = Size(width: 80, height: 24)) -> AppState {
-        AppState(load: EmbeddedSample.bytes, fileName: EmbeddedSample.name, options: options, screen: size)
+        state(try! Paths.sample("typical.receipt"), name: "typical.receipt", size: size)
     }
 
     static func sampleState(_ file: String, size: Size = Size(width: 80, height: 24)) -> AppState? {
-        guard let bytes = sampleFile(file) else { return nil }
+        guard let bytes = try? Paths.sample(file) else { return nil }
         return state(bytes, name: file, size: size)
     }
 
-    static let samplesDirectory: String = {
-        var url = #filePath
-        for _ in 0..<4 { url = String(url[..<url.lastIndex(of: "/")!]) }
-        return url + "/samples"
-    }()
-
-    static func sampleFile(_ name: String) -> [UInt8]? {
-        readFile(samplesDirectory + "/" + name)
-    }
-
-    static func readFile(_ path: String) -> [UInt8]? {
-        guard let f = fopen(path, "rb") else { return nil }
-        defer { fclose(f) }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, f)
-            if n <= 0 { break }
-            out += buffer[0..<n]
-        }
-        return out
-    }
+    static func readFile(_ path: String) -> [UInt8]? { try? Paths.bytes(URL(fileURLWithPath: path)) }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

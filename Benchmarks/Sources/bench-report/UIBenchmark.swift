@@ -1,10 +1,12 @@
 import ASN1Lenient
+import BenchExplorerUI
+import DocumentModel
 import ReceiptKit
 
-/// Timings for the explorer's cost model, for a benchmark script or target to print: load (parse,
+/// Timings for the explorer's cost model, printed by bench-report's UI section: load (parse,
 /// receipt analysis, O(n) state set-up), the first frame, and each key from press to drawn grid
 /// (`reduce` + `render`). Nothing here performs I/O.
-public enum UIBenchmark {
+enum UIBenchmark {
     public struct KeyTiming: Sendable {
         public var key: String
         public var milliseconds: Double
@@ -13,7 +15,7 @@ public enum UIBenchmark {
     public struct Result: Sendable {
         public var nodeCount: Int
         public var byteCount: Int
-        /// Parse + receipt analysis (when `analyse`) + `AppState` set-up.
+        /// `Document.open` (parse, and receipt analysis for a SignedData) + `AppState` set-up.
         public var loadMilliseconds: Double
         /// The first `render` alone.
         public var renderMilliseconds: Double
@@ -48,30 +50,29 @@ public enum UIBenchmark {
 
     /// Navigation keys that exercise every cost path: moves, pages, expand / collapse all, ends,
     /// the hex cursor, diagnostics, focus, views.
-    public static let defaultKeys: [KeyEvent] = [
+    public static let defaultKeys: [InputEvent] = [
         .down, .down, .down, .up, .right, .right, .left, .pageDown, .pageDown, .pageUp,
         .character("E"), .end, .pageUp, .home, .character("*"), .pageDown, .character("C"), .character("E"),
         .tab, .right, .down, .pageDown, .tab, .tab, .character("G"), .character("g"),
         .character("]"), .character("["), .character("x"), .character("H"), .character("H"),
         .resize(Size(width: 80, height: 24)), .down, .resize(Size(width: 120, height: 40)),
         .character("2"), .character("3"), .down, .end, .enter, .character("p"), .character("1"),
+        .control("f"), .control("d"), .control("u"), .control("b"),
     ]
 
-    /// Loads `bytes` (through the receipt module when `analyse`), renders the first frame, then
+    /// Opens `bytes` as the explore command does, renders the first frame, then
     /// times each key. `search` additionally times one query over all nodes. With `repeats` > 1 the
     /// key sequence is replayed from the loaded state that many times and each key's median is
     /// reported (timings on a shared machine are noisy).
     public static func run(bytes: [UInt8], fileName: String = "bench", size: Size = Size(width: 120, height: 40),
-                           keys: [KeyEvent] = defaultKeys, analyse: Bool = true, validate: Bool = true,
+                           keys: [InputEvent] = defaultKeys, validate: Bool = true,
                            search: String? = nil, repeats: Int = 1) -> Result {
         let clock = ContinuousClock()
         var state: AppState?
         let load = clock.measure {
-            if analyse {
-                state = AppState(load: bytes, fileName: fileName, options: AnalysisOptions(validate: validate), screen: size)
-            } else {
-                state = AppState(tree: ASN1Parser.parse(bytes), fileName: fileName, screen: size)
-            }
+            // The explore command's path: one Document.open (which reads a SignedData as a receipt).
+            let input = LoadedInput(bytes: bytes, name: fileName, encoding: .binary, note: "")
+            state = AppState(document: Document.open(input, options: AnalysisOptions(validate: validate)), screen: size)
         }
         let loaded = state!
         var grid = Grid(size: size)
@@ -80,7 +81,7 @@ public enum UIBenchmark {
         var s = loaded
         for _ in 0..<max(1, repeats) {
             s = loaded
-            if s.expanded.count > 0 { s.expanded[0] = s.expanded[0] }   // copy the bitset outside the timings
+            if s.treeView.expanded.count > 0 { s.treeView.expanded[0] = s.treeView.expanded[0] }   // copy the bitset outside the timings
             var current = size
             for (i, key) in keys.enumerated() {
                 let t = clock.measure {
@@ -106,31 +107,12 @@ public enum UIBenchmark {
                       renderMilliseconds: milliseconds(first), keys: timings, searchMilliseconds: searchTime, searchHits: hits)
     }
 
-    /// A DER SET of `pairs` SEQUENCE { INTEGER, INTEGER }: 1 + 3·pairs nodes (333,333 pairs make
-    /// 1,000,000 nodes, about 4 MB).
-    public static func syntheticWideSet(pairs: Int) -> [UInt8] {
-        func length(_ n: Int) -> [UInt8] {
-            if n < 0x80 { return [UInt8(n)] }
-            var bytes: [UInt8] = []
-            var v = n
-            while v > 0 { bytes.insert(UInt8(v & 0xFF), at: 0); v >>= 8 }
-            return [0x80 | UInt8(bytes.count)] + bytes
-        }
-        var content: [UInt8] = []
-        content.reserveCapacity(pairs * 10)
-        for i in 0..<pairs {
-            let a = UInt8(truncatingIfNeeded: i & 0x7F), b = UInt8(truncatingIfNeeded: (i >> 7) & 0x7F)
-            content += [0x30, 0x06, 0x02, 0x01, a, 0x02, 0x01, b]
-        }
-        return [0x31] + length(content.count) + content
-    }
-
     static func milliseconds(_ d: Duration) -> Double {
         let c = d.components
         return Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15
     }
 
-    static func describe(_ key: KeyEvent) -> String {
+    static func describe(_ key: InputEvent) -> String {
         switch key {
         case .character(let c): return "'\(c)'"
         case .control(let c): return "Ctrl-\(c)"

@@ -2,7 +2,7 @@
 /// everything that came from the input, but whatever reaches this point is vetted again:
 /// no C0/C1 control, no DEL, no bidi override or other invisible format character, and
 /// nothing that does not occupy exactly one column (it would shift the rest of the row).
-enum Glyphs {
+enum ScalarGuard {
     static let replacement: UInt32 = 0x3F // "?"
 
     /// The scalar to write for a cell. `unicode == false` (non-UTF-8 locale) maps the

@@ -38,8 +38,8 @@ public struct Layout: Equatable, Sendable {
     public var offsetDigits: Int = 4
 
     public init(size: Size, state: AppState) {
-        self.init(size: size, mode: state.mode, hexVisible: state.hexVisible, byteCount: state.tree.bytes.count,
-                  base: state.offsetBase)
+        self.init(size: size, mode: state.mode, hexVisible: state.hexView.visible, byteCount: state.tree.bytes.count,
+                  base: state.preferences.offsetBase)
     }
 
     public init(size: Size, mode: ViewMode, hexVisible: Bool, byteCount: Int, base: OffsetBase) {
@@ -109,5 +109,37 @@ public struct Layout: Equatable, Sendable {
     public static func hexWidth(bytesPerRow: Int, offsetDigits: Int) -> Int {
         let groups = bytesPerRow / 8
         return offsetDigits + 2 + groups * 23 + (groups - 1) * 2 + 2 + bytesPerRow
+    }
+}
+
+/// Where the header tabs and the help overlay go: geometry the renderer draws into and the reducer
+/// hit-tests against.
+extension Layout {
+    static let programName = " receipt-explorer "
+
+    /// x ranges and labels of the header's view tabs, in `ViewMode.allCases` order.
+    static func tabs(purchaseCount: Int?) -> [(ViewMode, Range<Int>, String)] {
+        var x = programName.count + 1
+        var out: [(ViewMode, Range<Int>, String)] = []
+        for (i, mode) in ViewMode.allCases.enumerated() {
+            var label = " \(i + 1) \(mode.title)"
+            if mode == .purchases, let n = purchaseCount { label += " (\(n))" }
+            label += " "
+            out.append((mode, x..<(x + label.count), label))
+            x += label.count + 1
+        }
+        return out
+    }
+
+    /// The view tab under column `x` of the header row.
+    public static func tab(at x: Int, purchaseCount: Int?) -> ViewMode? {
+        tabs(purchaseCount: purchaseCount).first { $0.1.contains(x) }?.0
+    }
+
+    /// The help overlay's frame for `lineCount` lines of help.
+    public static func helpFrame(for size: Size, lineCount: Int) -> Rect {
+        let width = min(size.width - 4, 96)
+        let height = min(size.height - 2, lineCount + 2)
+        return Rect(x: (size.width - width) / 2, y: (size.height - height) / 2, width: width, height: height)
     }
 }

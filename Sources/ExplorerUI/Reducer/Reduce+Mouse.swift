@@ -1,0 +1,67 @@
+/// Mouse: a click selects what is under the pointer, the wheel scrolls the pane under it.
+extension AppState {
+    mutating func performMouse(_ action: Action, event: InputEvent) -> Bool {
+        switch (action, event) {
+        case (.click, .mouseClick(let x, let y)): click(x: x, y: y)
+        case (.wheelUp, .wheelUp(let x, let y)): wheel(x: x, y: y, delta: -3)
+        case (.wheelDown, .wheelDown(let x, let y)): wheel(x: x, y: y, delta: 3)
+        case (.click, _), (.wheelUp, _), (.wheelDown, _): break
+        default: return false
+        }
+        return true
+    }
+
+    mutating func click(x: Int, y: Int) {
+        let l = layout
+        if y == 0, let tab = Layout.tab(at: x, purchaseCount: receipt?.purchases.count) {
+            if tab == .tree { setMode(.tree) } else if receipt != nil { setMode(tab) }
+            return
+        }
+        if let r = l.tree, r.contains(x: x, y: y) {
+            focus = .tree
+            let row = y - r.y
+            var node = treeView.top
+            var steps = 0
+            while steps < row, let next = nextVisible(node) { node = next; steps += 1 }
+            guard steps == row else { return }
+            let unit = TreeGeometry.indentUnit(rows: visibleRows(count: r.height), tree: tree, width: r.width)
+            let glyphX = r.x + TreeGeometry.glyphColumn(depth: Int(tree.nodes[node].depth), unit: unit, width: r.width)
+            if x == glyphX && hasChildren(node) { treeView.expanded[node].toggle() }
+            select(node, expand: false)
+            return
+        }
+        if let r = l.hex, r.contains(x: x, y: y) {
+            guard let offset = HexGeometry.offset(atColumn: x - r.x, row: y - r.y, topRow: hexView.topRow, byteCount: tree.bytes.count, layout: l) else { return }
+            focus = .hex
+            moveHexCursor(to: offset)
+            return
+        }
+        if let r = l.detail, r.contains(x: x, y: y) {
+            focus = .detail
+            return
+        }
+        if mode == .purchases, let r = l.main, r.contains(x: x, y: y), y > r.y {
+            moveTableRow(to: table.top + (y - r.y - 1))
+        }
+    }
+
+    mutating func wheel(x: Int, y: Int, delta: Int) {
+        let l = layout
+        if let r = l.tree, r.contains(x: x, y: y) {
+            treeView.top = delta < 0 ? backward(treeView.top, -delta) : forward(treeView.top, delta)
+            // Never scroll past the point where the last row sits at the bottom.
+            if let last = lastVisible, treeView.top > backward(last, r.height - 1) { treeView.top = backward(last, r.height - 1) }
+        } else if let r = l.hex, r.contains(x: x, y: y) {
+            let totalRows = max(1, (tree.bytes.count + l.bytesPerRow - 1) / l.bytesPerRow)
+            hexView.topRow = max(0, min(hexView.topRow + delta, max(0, totalRows - r.height)))
+        } else if let r = l.detail, r.contains(x: x, y: y) {
+            scroll(by: delta)
+        } else if mode == .purchases {
+            let rows = max(1, (l.main?.height ?? 2) - 1)
+            table.top = max(0, min(table.top + delta, max(0, table.order.count - rows)))
+            if table.row < table.top { table.row = table.top } else if table.row >= table.top + rows { table.row = table.top + rows - 1 }
+        } else if mode == .summary {
+            scroll(by: delta)
+        }
+    }
+}

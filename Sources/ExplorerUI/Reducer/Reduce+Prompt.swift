@@ -1,0 +1,84 @@
+/// The status-bar prompts: search, go to offset, write the node to a file.
+extension AppState {
+    mutating func handlePrompt(_ event: InputEvent) -> Effect? {
+        guard var current = prompt else { return nil }
+        if let binding = Keymap.binding(for: event, in: .prompt) {
+            switch binding.action {
+            case .promptCancel:
+                prompt = nil
+            case .promptErase:
+                if !current.text.isEmpty { current.text.removeLast() }
+                prompt = current
+            case .promptAccept:
+                prompt = nil
+                return accept(current)
+            default: break
+            }
+            return nil
+        }
+        if case .character(let ch) = event, current.text.unicodeScalars.count < 256,
+           ch.unicodeScalars.allSatisfy({ UIText.isCellSafe($0) }) {
+            current.text.append(ch)
+            prompt = current
+        }
+        return nil
+    }
+
+    mutating func accept(_ prompt: Prompt) -> Effect? {
+        switch prompt.kind {
+        case .search:
+            search.query = prompt.text
+            search.hits = Search.run(prompt.text, in: self)
+            search.current = nil
+            if search.hits.isEmpty {
+                status = StatusMessage(prompt.text.isEmpty ? "empty search" : "no match for \"\(UIText.escape(prompt.text))\"",
+                                       isError: true)
+            } else {
+                jumpToHit(forward: true)
+            }
+        case .goToOffset:
+            guard let offset = AppState.parseOffset(prompt.text) else {
+                status = StatusMessage("not an offset: \"\(UIText.escape(prompt.text))\" (use decimal or 0x hex)", isError: true)
+                break
+            }
+            guard offset < tree.bytes.count else {
+                status = StatusMessage("offset \(offset) is past the end (\(tree.bytes.count) bytes)", isError: true)
+                break
+            }
+            guard let node = TreeFacts.deepestNode(tree.nodes, containing: offset) else {
+                status = StatusMessage("no node contains offset \(offset)", isError: true)
+                break
+            }
+            if mode != .tree { setMode(.tree) }
+            select(node, expand: true, moveHexCursor: false)
+            hexView.cursor = offset
+            ensureSelectionVisible()
+            status = StatusMessage("offset 0x\(String(offset, radix: 16, uppercase: true)) (\(offset)) is in node \(node)")
+        case .writeFile:
+            guard treeView.selection >= 0 else { return nil }
+            let typed = prompt.text.trimmingSpaces
+            let path = typed.isEmpty ? defaultWritePath : typed
+            let node = tree.nodes[treeView.selection]
+            status = StatusMessage("writing \(node.totalLength) bytes to \(UIText.escape(path))…")
+            return .writeFile(path: path, bytes: Array(tree.bytes[node.byteRange]))
+        }
+        return nil
+    }
+
+    /// Decimal, or hexadecimal with a 0x prefix.
+    public static func parseOffset(_ text: String) -> Int? {
+        let t = text.trimmingSpaces.lowercased()
+        if t.hasPrefix("0x") { return Int(t.dropFirst(2), radix: 16).flatMap { $0 >= 0 ? $0 : nil } }
+        return Int(t).flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}

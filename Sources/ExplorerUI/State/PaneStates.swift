@@ -1,0 +1,56 @@
+/// The view state of each pane, apart: like ratatui's `ListState`, an offset and a selection.
+/// The reducer moves them; `render` draws from them (and clamps what it must to fit).
+
+/// The tree pane: which nodes are open, the selected node, the first row shown.
+public struct TreeViewState: Sendable {
+    public var expanded: NodeBitSet
+    /// The selected node (an index into `tree.nodes`); -1 only for an empty tree.
+    public var selection: Int
+    /// First node shown (always a visible node).
+    public var top: Int = 0
+}
+
+/// The hex pane: shown or hidden, its own byte cursor (moves with the selection, or on its own
+/// when focused), the first byte row shown.
+public struct HexViewState: Sendable {
+    public var visible = true
+    public var cursor = 0
+    public var topRow = 0
+}
+
+/// A pane of text lines that only scrolls (detail, summary).
+public struct ScrollState: Sendable {
+    public var scroll = 0
+}
+
+/// The `?` overlay.
+public struct HelpState: Sendable {
+    public var visible = false
+    public var scroll = 0
+}
+
+/// The purchase table: the selected row (a position in `order`), the first row shown, the sort.
+public struct TableViewState: Sendable {
+    public var row = 0
+    public var top = 0
+    public var sort: PurchaseRow.Column = .number
+    public var descending = false
+    /// Display order: indices into `receipt.purchases`.
+    public var order: [Int] = []
+}
+
+/// What the user chose (flags, `x`) and what the terminal allows (`.terminalReady`).
+public struct Preferences: Sendable {
+    public var color = true
+    public var ascii = false
+    public var mouse = true
+    public var offsetBase: OffsetBase = .hex
+}
+
+/// The opened file as the status bar names it: its name, decoded size and how it was stored
+/// ("DER", "BER", "base64", "PEM", …).
+public struct FileLabel: Sendable, Equatable {
+    public var name: String
+    public var size: Int
+    public var encoding: String
+}

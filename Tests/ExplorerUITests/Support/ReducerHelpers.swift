@@ -1,0 +1,36 @@
+import ASN1Lenient
+import TestSupport
+@testable import ExplorerUI
+
+/// Every visible row from the top (not only the pane's), for exact assertions.
+func allVisible(_ s: AppState) -> [Int] {
+    var out: [Int] = []
+    var current: Int? = s.tree.count > 0 ? 0 : nil
+    while let node = current { out.append(node); current = s.nextVisible(node) }
+    return out
+}
+
+@discardableResult
+func press(_ s: inout AppState, _ events: InputEvent...) -> Effect? {
+    var last: Effect?
+    for e in events { last = reduce(&s, e) }
+    return last
+}
+
+func type(_ s: inout AppState, _ text: String) {
+    for ch in text { reduce(&s, .character(ch)) }
+}
+
+/// Hand-built defects at known offsets: SEQUENCE { INTEGER 1, INTEGER 02 02 00 01 (not minimal:
+/// error), BOOLEAN 01 01 01 (TRUE not as FF: not DER) }. Nodes 0 (offset 0), 1 (2), 2 (5), 3 (9).
+let defectBytes: [UInt8] = [0x30, 0x0A, 0x02, 0x01, 0x01, 0x02, 0x02, 0x00, 0x01, 0x01, 0x01, 0x01]
+
+func defects() -> AppState {
+    AppState(tree: ASN1Parser.parse(defectBytes, options: ParseOptions(guessEncapsulation: false)), fileName: "defects.der")
+}
+
+/// A SET of 50 SEQUENCE { INTEGER, INTEGER }: node 0, then each SEQUENCE at 1 + 3i; all expanded.
+func wide(_ count: Int = 50, size: Size = Size(width: 80, height: 24)) -> AppState {
+    AppState(tree: ASN1Parser.parse(DER.wideSet(count: count), options: ParseOptions(guessEncapsulation: false)),
+             fileName: "wide.der", screen: size)
+}

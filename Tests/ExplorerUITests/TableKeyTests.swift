@@ -1,0 +1,66 @@
+import Testing
+import ASN1Lenient
+import TestSupport
+@testable import ExplorerUI
+
+@Suite struct TableKeyTests {
+    @Test(.enabled(if: Paths.samplesAvailable)) func viewsAndRows() {
+        var s = Fixtures.sample()
+        #expect(s.receipt?.purchases.count == 10)
+        press(&s, .character("3"))
+        #expect(s.mode == .purchases && s.focus == .table && s.table.row == 0)
+        press(&s, .down, .character("j"))
+        #expect(s.table.row == 2)
+        press(&s, .up)
+        #expect(s.table.row == 1)
+        press(&s, .character("k"), .character("k"))
+        #expect(s.table.row == 0)
+        press(&s, .end)
+        #expect(s.table.row == 9)
+        press(&s, .home)
+        #expect(s.table.row == 0)
+        press(&s, .character("G"))
+        #expect(s.table.row == 9)
+        press(&s, .character("g"), .pageDown)
+        #expect(s.table.row == 9)    // a page (17 rows at 80×24) is more than the table
+        press(&s, .pageUp)
+        #expect(s.table.row == 0)
+    }
+
+    @Test(.enabled(if: Paths.samplesAvailable)) func enterJumpsToTheTreeAndPJumpsBack() {
+        var s = Fixtures.sample()
+        press(&s, .character("3"), .down, .down)
+        let purchase = s.receipt!.purchases[s.table.order[2]]
+        press(&s, .enter)
+        #expect(s.mode == .tree && s.focus == .tree)
+        #expect(s.treeView.selection == purchase.node)
+        #expect(s.isVisible(purchase.node))
+        #expect(s.tree.nodes[purchase.node].isUniversal(17))      // the purchase's SET
+        // Into the purchase, then back to its row.
+        press(&s, .right, .right)
+        #expect(purchase.nodeRange.contains(s.treeView.selection) && s.treeView.selection != purchase.node)
+        press(&s, .character("p"))
+        #expect(s.mode == .purchases && s.table.row == 2)
+        // Outside any purchase: a message, no jump.
+        press(&s, .character("1"), .character("g"), .character("p"))
+        #expect(s.mode == .tree && s.status?.isError == true)
+    }
+
+    @Test(.enabled(if: Paths.samplesAvailable)) func sortCyclesColumnsAndReverses() {
+        var s = Fixtures.sample()
+        press(&s, .character("3"))
+        press(&s, .character("s"))
+        #expect(s.table.sort == .productID && !s.table.descending)
+        let ids = s.table.order.map { s.receipt!.purchases[$0].productID }
+        #expect(ids == ids.sorted())
+        #expect(s.table.order.first == 1)   // coins100 (#2) sorts first, ties in file order
+        press(&s, .character("S"))
+        #expect(s.table.descending)
+        let reversed = s.table.order.map { s.receipt!.purchases[$0].productID }
+        #expect(reversed == ids.sorted(by: >))
+        for _ in 0..<7 { press(&s, .character("s")) }
+        #expect(s.table.sort == .number)
+        press(&s, .character("S"))
+        #expect(s.table.order == Array(0..<10))
+    }
+}

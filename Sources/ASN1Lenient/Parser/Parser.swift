@@ -135,64 +135,39 @@ struct ParserMachine {
 
     mutating func parseElement(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) {
         let start = position
-        var p = start
-        let first = bytes[p]
-        p += 1
+        let header: BERHeader
+        switch BERHeader.read(bytes, at: start, limit: limit) {
+        case .success(let read): header = read
+        case .failure(let failure): return addUnreadableHeader(failure, from: start, limit: limit)
+        }
+        let first = header.first
         let constructed = first & 0x20 != 0
-        var tagNumber = UInt32(first & 0x1F)
-        if tagNumber == 31 {
-            guard let (number, end) = readLongTag(bytes, start: start, limit: limit) else { return }
-            tagNumber = number
-            p = end
-        }
-        let identifierLength = p - start
-
-        guard p < limit else {
-            addUnparsed(from: start, to: limit, cause: .truncatedLength,
-                        "the element at offset \(start) has no length octets before offset \(limit)")
-            return
-        }
-        let lengthStart = p
-        let lengthOctet = bytes[p]
-        p += 1
-        var declared = Int(lengthOctet)
+        let tagNumber = header.tagNumber
+        let identifierLength = header.identifierLength
+        let lengthStart = header.lengthStart
+        let p = header.contentStart
+        var declared = 0
         var lengthIssue = LengthIssue.none
         var lengthValue: UInt64 = 0
-        if lengthOctet >= 0x80 && lengthOctet != 0x80 {
-            guard lengthOctet != 0xFF else {
-                addUnparsed(from: start, to: limit, cause: .lengthReserved, causeAt: lengthStart, causeLength: 1,
-                            "length octet 0xFF is reserved; the element's extent is unknown")
-                return
-            }
-            let octets = Int(lengthOctet & 0x7F)
-            guard octets <= limit - p else {
-                addUnparsed(from: start, to: limit, cause: .truncatedLength,
-                            "the length announces \(octets) length octets but only \(limit - p) byte(s) remain before offset \(limit)")
-                return
-            }
-            var value: UInt64 = 0
-            var overflow = false
-            for i in 0..<octets {
-                if value > UInt64.max >> 8 { overflow = true }
-                value = (value << 8) | UInt64(bytes[p + i])
-            }
-            p += octets
-            lengthValue = value
-            if octets > 8 {
-                lengthIssue = .tooManyOctets
-            } else if overflow || value > UInt64(Int.max) {
-                lengthIssue = .overflow
-            } else {
-                declared = Int(value)
+        var indefinite = false
+        switch header.length {
+        case .definite(let n, let longForm):
+            declared = n
+            lengthValue = UInt64(n)
+            if longForm {
                 if bytes[lengthStart + 1] == 0 {
                     lengthIssue = .leadingZero
-                } else if octets == 1 && value < 128 {
+                } else if p - lengthStart == 2 && n < 128 {
                     lengthIssue = .shortFormWouldDo
                 }
             }
+        case .indefinite:
+            indefinite = true
+        case .unrepresentable(let value, let octets):
+            lengthValue = value
+            lengthIssue = octets > 8 ? .tooManyOctets : .overflow
         }
         let unrepresentable = lengthIssue == .tooManyOctets || lengthIssue == .overflow
-        let indefinite = lengthOctet == 0x80
         let contentStart = p
         let available = limit - contentStart
         let clamped = !indefinite && (unrepresentable || declared > available)
@@ -219,7 +194,7 @@ struct ParserMachine {
         nodes.append(node)
         if parentIndex < 0 { roots.append(index) }
 
-        if identifierLength > 1 { reportLongTagProblems(bytes, index: index) }
+        if identifierLength > 1 { reportLongTagProblems(bytes, index: index, overflow: header.tagOverflow) }
         if lengthIssue != .none {
             reportLength(lengthIssue, value: lengthValue, octets: p - lengthStart - 1, at: lengthStart, node: index)
         }
@@ -286,41 +261,35 @@ struct ParserMachine {
         }
     }
 
-    /// Identifier octets a node can record (its field is one byte); 32-bit tags need at most 6.
-    var maxIdentifierLength: Int { 255 }
-
-    /// Reads a high-tag-number identifier; nil (after recording an unparsed region) when it runs
-    /// past `limit`. Problems with the number are reported once the node exists.
-    mutating func readLongTag(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, limit: Int) -> (UInt32, Int)? {
-        var p = start + 1
-        var value: UInt64 = 0
-        while true {
-            guard p < limit else {
-                addUnparsed(from: start, to: limit, cause: .truncatedIdentifier,
-                            "the identifier's long-form tag number runs to offset \(limit) without a final octet")
-                return nil
-            }
-            guard p - start < maxIdentifierLength else {
-                addUnparsed(from: start, to: limit, cause: .tagTooLarge,
-                            "the identifier runs past \(maxIdentifierLength) octets; the element's extent is unknown")
-                return nil
-            }
-            let octet = bytes[p]
-            p += 1
-            if value <= UInt64(UInt32.max) { value = (value << 7) | UInt64(octet & 0x7F) }
-            if octet & 0x80 == 0 { break }
+    /// Records a header that cannot be read as an unparsed region running to `limit`.
+    mutating func addUnreadableHeader(_ failure: BERHeader.Failure, from start: Int, limit: Int) {
+        switch failure {
+        case .truncatedIdentifier:
+            addUnparsed(from: start, to: limit, cause: .truncatedIdentifier,
+                        "the identifier's long-form tag number runs to offset \(limit) without a final octet")
+        case .identifierTooLong:
+            addUnparsed(from: start, to: limit, cause: .tagTooLarge,
+                        "the identifier runs past \(BERHeader.maxIdentifierLength) octets; the element's extent is unknown")
+        case .missingLength:
+            addUnparsed(from: start, to: limit, cause: .truncatedLength,
+                        "the element at offset \(start) has no length octets before offset \(limit)")
+        case .reservedLength(let lengthStart):
+            addUnparsed(from: start, to: limit, cause: .lengthReserved, causeAt: lengthStart, causeLength: 1,
+                        "length octet 0xFF is reserved; the element's extent is unknown")
+        case .truncatedLength(_, let octets, let available):
+            addUnparsed(from: start, to: limit, cause: .truncatedLength,
+                        "the length announces \(octets) length octets but only \(available) byte(s) remain before offset \(limit)")
         }
-        return (value > UInt64(UInt32.max) ? UInt32.max : UInt32(value), p)
     }
 
-    mutating func reportLongTagProblems(_ bytes: UnsafeBufferPointer<UInt8>, index: Int) {
+    mutating func reportLongTagProblems(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, overflow: Bool) {
         let node = nodes[index]
         let start = Int(node.offset), length = Int(node.identifierLength)
         if bytes[start + 1] == 0x80 {
             report(.tagLeadingZero, at: start, length: length, node: index,
                    "the long-form tag number starts with 0x80, a padding octet")
         }
-        if node.tagNumber == UInt32.max && length > 5 {
+        if overflow {
             report(.tagTooLarge, at: start, length: length, node: index, "the tag number needs more than 32 bits")
         } else if node.tagNumber < 31 {
             report(.tagNotMinimal, at: start, length: length, node: index,

@@ -28,9 +28,12 @@ enum CommandSupport {
     static func analyze(_ input: LoadedInput) -> (tree: Tree, extra: [Diagnostic]) {
         // A PKCS#7 SignedData is read as a receipt, so its findings (already merged into the
         // analysis tree) show beside the parser's; anything else is plain ASN.1.
-        let tree = ASN1Parser.parse(input.bytes)
-        guard ReceiptAnalyzer.isSignedData(tree) else { return (tree, []) }
-        return (ReceiptAnalyzer.analyze(bytes: input.bytes, options: AnalysisOptions(validate: false), parsed: tree).tree, [])
+        var tree = ASN1Parser.parse(input.bytes)
+        if ReceiptAnalyzer.isSignedData(tree) {
+            tree = ReceiptAnalyzer.analyze(bytes: input.bytes, options: AnalysisOptions(validate: false), parsed: tree).tree
+        }
+        tree.append(input.diagnostics)  // the loader's findings count like the parser's
+        return (tree, [])
     }
 
     /// Status 1 when any diagnostic (parser or extra) is an error, else 0.

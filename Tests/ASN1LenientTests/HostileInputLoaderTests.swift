@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ASN1Lenient
 
 /// Hostile inputs at the library level: every fuzzer finding replayed, absurd lengths and nesting,
 /// and input loading failures with their exact one-line messages. The same cases through the
 /// binary (exit status, peak memory) are in Tests/CLITests/HostileInputTests.swift.
 @Suite struct HostileInputLoaderTests {
-    static let regressions = packageRoot.appendingPathComponent("Fuzz/regressions")
+    static let regressions = Paths.packageRoot.appendingPathComponent("Fuzz/regressions")
 
     static func regressionFiles() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: regressions.path)) ?? [])
@@ -148,7 +149,7 @@ import Testing
     }
 
     @Test func base64WithAStrayCharacter() throws {
-        var text = Array(try Data(contentsOf: packageRoot.appendingPathComponent("samples/typical.b64")))
+        var text = Array(try Data(contentsOf: Paths.samples.appendingPathComponent("typical.b64")))
         // Line 12 (1-based), column 5: 11 full lines of 76 characters + newline before it.
         let offset = 11 * 77 + 4
         text[offset] = UInt8(ascii: "#")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ASN1Lenient
 
 /// Random byte flips, insertions and truncations of valid inputs: the parser must never crash,
@@ -8,10 +9,11 @@ import Testing
     static func seeds() -> [[UInt8]] {
         var rng = SeededRandom(state: 7)
         var inputs = (0..<20).map { _ in randomElement(depth: 6, using: &rng).encoded }
-        for url in corpusFiles().prefix(4) {
+        // Four real receipts when the corpus is there; the random elements above either way.
+        for url in CorpusTests.receiptFiles().prefix(4) {
             if let data = try? Data(contentsOf: url) { inputs.append(Array(data)) }
         }
-        inputs.append(bytes("30 80 04 80 04 02 41 42 00 00 31 80 02 01 01 00 00 00 00"))
+        inputs.append(DER.hex("30 80 04 80 04 02 41 42 00 00 31 80 02 01 01 00 00 00 00"))
         return inputs
     }
 

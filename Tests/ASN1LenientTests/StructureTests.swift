@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ASN1Lenient
 
 @Suite struct StructureTests {
@@ -66,7 +67,7 @@ import Testing
     }
 
     @Test func onPurposeEncapsulationReportsDefects() {
-        let bytes = bytes("04 05 30 03 02 02 07")
+        let bytes = DER.hex("04 05 30 03 02 02 07")
         let tree = ASN1Parser.parse(bytes, options: ParseOptions(encapsulateOnPurpose: [0]))
         #expect(tree[0].isEncapsulated)
         #expect(tree.diagnostics.map(\.code) == ["truncated-content"])

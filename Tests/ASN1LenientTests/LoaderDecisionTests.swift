@@ -15,7 +15,7 @@ import TestSupport
         #expect(loaded.bytes == [0x30])
         #expect(loaded.diagnostics.isEmpty)
         let tree = ASN1Parser.parse(loaded.bytes)
-        #expect(tree.diagnostics.map(\.code) == ["truncated-length"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.truncatedLength.code])
         #expect(tree.diagnostics[0].range == 0..<1)
         #expect(tree.diagnostics[0].message == "the element at offset 0 has no length octets before offset 1")
     }

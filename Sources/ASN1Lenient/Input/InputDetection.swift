@@ -46,7 +46,7 @@ public enum InputCode: String, Sendable, CaseIterable {
     public var severity: Severity { .error }
 
     func diagnostic(_ range: Range<Int>, _ message: String) -> Diagnostic {
-        Diagnostic(severity: severity, code: rawValue, message: message,
+        Diagnostic(severity: severity, code: code, message: message,
                    offset: range.lowerBound, length: range.count, node: nil)
     }
 }

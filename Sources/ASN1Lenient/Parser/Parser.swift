@@ -6,7 +6,7 @@ public enum ASN1Parser {
     public static func parse(_ bytes: [UInt8], options: ParseOptions = ParseOptions()) -> Tree {
         guard bytes.count <= Int(UInt32.max) else {
             let code = ParserCode.inputTooLarge
-            let diagnostic = Diagnostic(severity: code.severity, code: code.rawValue,
+            let diagnostic = Diagnostic(severity: code.severity, code: code.code,
                                         message: code.summary, offset: 0, length: 0, node: nil)
             return Tree(bytes: bytes, nodes: [], diagnostics: [diagnostic], roots: [])
         }
@@ -128,7 +128,7 @@ struct ParserMachine {
         // zero bytes built 50 million nodes here just to answer "no").
         machine.stopAtStructural = true
         machine.run(bytes)
-        return !machine.stoppedAtStructural && !machine.diagnostics.contains { ParserCode(rawValue: $0.code)?.isStructural ?? true }
+        return !machine.stoppedAtStructural && !machine.diagnostics.contains { $0.code.parserCode?.isStructural ?? true }
     }
 
     // MARK: - One element
@@ -413,14 +413,14 @@ struct ParserMachine {
                 if let previous = suppressed[code] {
                     suppressed[code] = (previous.count + 1, previous.first)
                 } else {
-                    suppressed[code] = (1, Diagnostic(severity: code.severity, code: code.rawValue, message: message,
+                    suppressed[code] = (1, Diagnostic(severity: code.severity, code: code.code, message: message,
                                                       offset: offset, length: length, node: node))
                 }
                 return
             }
             perCode[code] = seen + 1
         }
-        diagnostics.append(Diagnostic(severity: code.severity, code: code.rawValue, message: message,
+        diagnostics.append(Diagnostic(severity: code.severity, code: code.code, message: message,
                                       offset: offset, length: length, node: node))
     }
 

@@ -222,7 +222,7 @@ public enum ReceiptJSON {
     }
 
     static func findingObject(_ d: Diagnostic) -> [String: Any] {
-        ["severity": d.severity.description, "code": d.code, "message": d.message, "offset": d.offset, "length": d.length]
+        ["severity": d.severity.description, "code": d.code.rawValue, "message": d.message, "offset": d.offset, "length": d.length]
     }
 }
 
@@ -256,7 +256,7 @@ extension ReceiptAnalysis {
     public var allDiagnostics: [Diagnostic] {
         guard let payload = payloadTree, let map = payloadMap else { return tree.diagnostics }
         var out = tree.diagnostics
-        for var d in payload.diagnostics where !d.code.hasPrefix("receipt-") && !d.code.hasPrefix("pkcs7-") {
+        for var d in payload.diagnostics where d.code.receiptCode == nil {
             let r = map.fileRange(d.range)
             d.offset = r.lowerBound
             d.length = r.count

@@ -31,6 +31,7 @@ extension ParserMachine {
     /// A cheap pre-check so that most byte strings are never speculatively parsed: the content must
     /// start with a header whose definite length spans exactly the rest (or is indefinite), and not
     /// with an end-of-contents tag.
+    @inline(__always)
     func looksLikeOneElement(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
         end > start && bytes[start] != 0 && BERHeader.spansExactlyOneElement(bytes, from: start, to: end)
     }

@@ -120,7 +120,7 @@ public struct BERHeader: Sendable, Equatable {
 
     /// Whether `bytes[start..<end]` is exactly one element: a header whose definite length spans
     /// the rest, or a constructed element with an indefinite length. A strong sign of DER/BER.
-    @inlinable
+    @inlinable @inline(__always)
     public static func spansExactlyOneElement(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
         guard end - start >= 2, case .success(let header) = read(bytes, at: start, limit: end) else { return false }
         switch header.length {

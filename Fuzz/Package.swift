@@ -23,6 +23,11 @@ let package = Package(
             name: "FuzzParse",
             dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer")]
         ),
+        // (a') input loading alone (detection steps, base64, PEM, JSON) then parsing, with a text dictionary.
+        .executableTarget(
+            name: "FuzzLoad",
+            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer")]
+        ),
         // (b) receipt decoding + validation (OpenSSL signature, chain, receipt signer, device hash).
         .executableTarget(
             name: "FuzzReceipt",

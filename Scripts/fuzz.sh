@@ -2,7 +2,7 @@
 # Builds and runs one libFuzzer target of the Fuzz/ package.
 #
 #   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
-#   TARGET: parse | receipt | render   (or the product name: FuzzParse, FuzzReceipt, FuzzRender)
+#   TARGET: parse | load | receipt | render   (or the product name: FuzzParse, FuzzLoad, ...)
 #   SECONDS: -max_total_time (default 60)
 #
 # Scratch path: .build-fuzz (never the main .build). Everything the run writes goes to fuzz-out/TARGET/
@@ -16,16 +16,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target=${1:?usage: Scripts/fuzz.sh parse|receipt|render [SECONDS] [libFuzzer flags...]}
+target=${1:?usage: Scripts/fuzz.sh parse|load|receipt|render [SECONDS] [libFuzzer flags...]}
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 case "$target" in
   parse|FuzzParse) name=parse; product=FuzzParse ;;
+  load|FuzzLoad) name=load; product=FuzzLoad ;;
   receipt|FuzzReceipt) name=receipt; product=FuzzReceipt ;;
   render|FuzzRender) name=render; product=FuzzRender ;;
-  *) echo "fuzz.sh: unknown target '$target' (parse, receipt, render)" >&2; exit 2 ;;
+  *) echo "fuzz.sh: unknown target '$target' (parse, load, receipt, render)" >&2; exit 2 ;;
 esac
 config=${FUZZ_CONFIG:-release}
+# A target's own dictionary when it has one (load: base64/PEM/JSON tokens), else the ASN.1 one.
+dict=Fuzz/dict/$name.dict
+[[ -f "$dict" ]] || dict=Fuzz/dict/asn1.dict
 scratch=.build-fuzz
 
 echo "== building $product ($config, -sanitize=fuzzer,address)" >&2
@@ -45,7 +49,7 @@ set +e
 SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no} \
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1} \
 "$binary" "$out/corpus" "Fuzz/corpus/$name" \
-  -dict=Fuzz/dict/asn1.dict \
+  -dict="$dict" \
   -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-16384}" \
   -artifact_prefix="$out/artifacts/" -print_final_stats=1 "$@" >"$log" 2>&1
 status=$?

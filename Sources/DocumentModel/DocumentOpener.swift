@@ -17,14 +17,17 @@ extension Document {
     public static func open(_ input: LoadedInput, options: AnalysisOptions = AnalysisOptions(),
                             reading: ReceiptReading = .ifSignedData) -> Document {
         let source = DocumentSource(input)
-        let tree = ASN1Parser.parse(input.bytes, options: options.parseOptions)
+        var tree = ASN1Parser.parse(input.bytes, options: options.parseOptions)
         let signedData = ReceiptAnalyzer.isSignedData(tree)
         guard signedData || reading == .always else {
+            tree.append(input.diagnostics)  // the loader's findings count like the parser's
             return Document(source: source, kind: looksLikeCertificate(tree) ? .certificate : .asn1,
                             layers: [ByteLayer(id: .file, role: .file, name: "file", tree: tree)])
         }
         let analysis = ReceiptAnalyzer.analyze(bytes: input.bytes, options: options, parsed: tree)
-        var layers = [ByteLayer(id: .file, role: .file, name: "file", tree: analysis.tree)]
+        var fileTree = analysis.tree
+        fileTree.append(input.diagnostics)
+        var layers = [ByteLayer(id: .file, role: .file, name: "file", tree: fileTree)]
         if let payload = analysis.payloadTree, let map = analysis.payloadMap {
             let segments = map.segments.map {
                 OffsetMap.Segment(layerOffset: $0.payloadOffset, parentOffset: $0.fileOffset, length: $0.length)

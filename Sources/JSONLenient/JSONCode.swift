@@ -29,3 +29,9 @@ public enum JSONCode: String, Sendable, CaseIterable {
         }
     }
 }
+extension JSONCode: DiagnosticCodeFamily {}
+
+extension DiagnosticCode {
+    /// The JSON reader's code, when the JSON reader reported it.
+    public var jsonCode: JSONCode? { JSONCode(rawValue: rawValue) }
+}

@@ -296,7 +296,7 @@ struct JSONReader {
 
     /// `node` indexes `JSONTree.nodes` (the node the problem concerns), as in ASN1Lenient.
     mutating func report(_ code: JSONCode, _ message: String, _ offset: Int, _ length: Int, node: Int? = nil) {
-        diagnostics.append(Diagnostic(severity: code.severity, code: code.rawValue, message: message,
+        diagnostics.append(Diagnostic(severity: code.severity, code: code.code, message: message,
                                       offset: offset, length: length, node: node))
     }
 

@@ -61,7 +61,7 @@ struct JSONStringScanner {
     }
 
     private func report(_ r: inout Result, _ code: JSONCode, _ message: String, _ offset: Int, _ length: Int) {
-        r.diagnostics.append(Diagnostic(severity: code.severity, code: code.rawValue, message: message,
+        r.diagnostics.append(Diagnostic(severity: code.severity, code: code.code, message: message,
                                         offset: offset, length: length, node: nil))
     }
 

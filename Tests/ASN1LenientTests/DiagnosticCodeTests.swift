@@ -59,7 +59,7 @@ let diagnosticCases: [DiagnosticCase] = [
     @Test(arguments: diagnosticCases)
     func diagnosticHasExactRange(_ c: DiagnosticCase) {
         let tree = parse(c.hex, options: ParseOptions(maxDepth: c.maxDepth))
-        let matching = tree.diagnostics.filter { $0.code == c.code.rawValue }
+        let matching = tree.diagnostics.filter { $0.code == c.code.code }
         #expect(matching.count == 1, "diagnostics: \(tree.diagnostics)")
         #expect(matching.first?.offset == c.offset)
         #expect(matching.first?.length == c.length)
@@ -83,13 +83,13 @@ let diagnosticCases: [DiagnosticCase] = [
 
     @Test func leadingZeroLengthOctetIsNotMinimal() {
         let tree = parse("04 82 00 01 41")
-        #expect(tree.diagnostics.map(\.code) == ["length-not-minimal"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.lengthNotMinimal.code])
         #expect(tree.diagnostics[0].range == 1..<4)
         #expect(tree[0].contentLength == 1)
     }
 
     @Test func integerWithRedundantFFIsNotMinimal() {
-        #expect(parse("02 02 FF 80").diagnostics.map(\.code) == ["integer-not-minimal"])
+        #expect(parse("02 02 FF 80").diagnostics.map(\.code) == [ParserCode.integerNotMinimal.code])
         #expect(parse("02 02 00 80").diagnostics.isEmpty)
         #expect(parse("02 02 FF 7F").diagnostics.isEmpty)
     }
@@ -100,7 +100,7 @@ let diagnosticCases: [DiagnosticCase] = [
         let input: [UInt8] = [0x1F] + [UInt8](repeating: 0x81, count: 300) + [0x01, 0x00]
         let tree = ASN1Parser.parse(input)
         #expect(tree.count == 1 && tree[0].kind == .unparsed && tree[0].byteRange == 0..<input.count)
-        #expect(tree.diagnostics.map(\.code) == ["tag-too-large"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.tagTooLarge.code])
         #expect(tree.coverageViolations().isEmpty)
     }
 
@@ -113,19 +113,19 @@ let diagnosticCases: [DiagnosticCase] = [
         let sorted = ASN1Parser.parse([0x31, 0x2C] + low + high)
         #expect(sorted.diagnostics.isEmpty)
         let unsorted = ASN1Parser.parse([0x31, 0x2C] + high + low)
-        #expect(unsorted.diagnostics.map(\.code) == ["set-not-sorted"])
+        #expect(unsorted.diagnostics.map(\.code) == [ParserCode.setNotSorted.code])
         #expect(unsorted.diagnostics.first?.range == 24..<46)
     }
 
     @Test func ia5StringRejectsHighBytes() {
         let tree = parse("16 02 41 80")
-        #expect(tree.diagnostics.map(\.code) == ["string-charset"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.stringCharset.code])
         #expect(tree.diagnostics[0].range == 3..<4)
     }
 
     @Test func emptyBitStringWithUnusedBitsIsInvalid() {
         let tree = parse("03 01 03")
-        #expect(tree.diagnostics.map(\.code) == ["bitstring-unused-bits"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.bitStringUnusedBits.code])
         #expect(tree.diagnostics[0].range == 2..<3)
     }
 
@@ -133,13 +133,13 @@ let diagnosticCases: [DiagnosticCase] = [
         let tree = parse("05 00 02 01 07")
         #expect(tree.roots == [0, 1])
         #expect(tree.value(of: 1) == .integer(decimal: "7", hex: nil))
-        #expect(tree.diagnostics.map(\.code) == ["trailing-data"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.trailingData.code])
     }
 
     @Test func unreadableTrailingBytesAreOneRegionUnderTheWarning() {
         // DE AD BE EF after a NULL: 0xAD announces 45 length octets that are not there.
         let tree = parse("05 00 DE AD BE EF")
-        #expect(tree.diagnostics.map(\.code) == ["trailing-data"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.trailingData.code])
         #expect(tree.diagnostics[0].range == 2..<6)
         #expect(tree.roots == [0, 1] && tree[1].kind == .unparsed && tree[1].byteRange == 2..<6)
         #expect(tree.coverageViolations().isEmpty)
@@ -148,7 +148,7 @@ let diagnosticCases: [DiagnosticCase] = [
     @Test func excessLengthRecoversAndKeepsParsingSiblings() {
         // The second element claims 5 octets inside a 6-octet SEQUENCE with 3 left.
         let tree = parse("30 06 05 00 04 05 41 42 02 01 09")
-        #expect(tree.diagnostics.map(\.code) == ["length-exceeds-parent", "trailing-data"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.lengthExceedsParent.code, ParserCode.trailingData.code])
         #expect(tree[2].contentLength == 2)
         #expect(tree.roots == [0, 3])
         #expect(tree.value(of: 3) == .integer(decimal: "9", hex: nil))
@@ -157,7 +157,7 @@ let diagnosticCases: [DiagnosticCase] = [
 
     @Test func headerErrorInsideSequenceBecomesUnparsedRegionAndParentStillCloses() {
         let tree = parse("30 03 05 00 1F 02 01 01")
-        #expect(tree.diagnostics.map(\.code) == ["truncated-identifier", "trailing-data"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.truncatedIdentifier.code, ParserCode.trailingData.code])
         #expect(tree[2].kind == .unparsed)
         #expect(tree[2].byteRange == 4..<5)
         #expect(tree.roots == [0, 3])  // the INTEGER after the SEQUENCE

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ASN1Lenient
 
 /// The teaching listing: exact lines and exact byte ranges for hand-built elements.
@@ -111,7 +112,7 @@ import Testing
 
     @Test func extraDiagnosticsAppearToo() {
         let tree = ASN1Parser.parse(Self.der("02 01 05"))
-        let extra = [Diagnostic(severity: .warning, code: "receipt-x", message: "odd \u{1B}[2J", offset: 2, length: 1, node: 0)]
+        let extra = [Diagnostic(severity: .warning, code: TestCode.receiptX.code, message: "odd \u{1B}[2J", offset: 2, length: 1, node: 0)]
         let last = Explainer.explain(tree, node: 0, extra: extra).last
         #expect(last?.text == "warning receipt-x byte 2: odd \\x1b[2J")
         #expect(last?.severity == .warning)
@@ -137,11 +138,9 @@ import Testing
             """)
     }
 
-    @Test func everyNodeOfARealReceiptExplains() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("samples/typical.receipt")
-        guard let data = try? Data(contentsOf: url) else { return }
-        let tree = ASN1Parser.parse(Array(data))
+    @Test(.enabled(if: Paths.samplesAvailable, "samples/ is absent"))
+    func everyNodeOfARealReceiptExplains() throws {
+        let tree = ASN1Parser.parse(try Paths.sample("typical.receipt"))
         #expect(tree.count > 100)
         for index in tree.nodes.indices {
             let lines = Explainer.explain(tree, node: index)

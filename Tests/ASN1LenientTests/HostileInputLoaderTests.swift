@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ASN1Lenient
 
 /// Hostile inputs at the library level: every fuzzer finding replayed, absurd lengths and nesting,
 /// and input loading failures with their exact one-line messages. The same cases through the
 /// binary (exit status, peak memory) are in Tests/CLITests/HostileInputTests.swift.
 @Suite struct HostileInputLoaderTests {
-    static let regressions = packageRoot.appendingPathComponent("Fuzz/regressions")
+    static let regressions = Paths.packageRoot.appendingPathComponent("Fuzz/regressions")
 
     static func regressionFiles() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: regressions.path)) ?? [])
@@ -64,7 +65,7 @@ import Testing
     @Test func lengthOfTwoToTheSixtyThree() {
         let tree = parse("04 88 80 00 00 00 00 00 00 00 41")
         Self.expectInvariants(tree, "2^63")
-        #expect(tree.diagnostics.map(\.code) == ["length-overflow"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.lengthOverflow.code])
         #expect(tree.diagnostics.first?.range == 1..<10)
         #expect(tree.diagnostics.first?.message == "a length of 9223372036854775808 is beyond any addressable size")
         #expect(tree[0].contentLength == 1)
@@ -73,11 +74,11 @@ import Testing
     @Test func moreLengthOctetsThanAnyMachineWord() {
         // 9 length octets (one more than a 64-bit word) and the maximum, 126.
         let nine = parse("04 89 01 00 00 00 00 00 00 00 00 41")
-        #expect(nine.diagnostics.map(\.code) == ["length-too-many-octets"])
+        #expect(nine.diagnostics.map(\.code) == [ParserCode.lengthTooManyOctets.code])
         #expect(nine.diagnostics.first?.range == 1..<11)
         let many = ASN1Parser.parse([0x04, 0xFE] + [UInt8](repeating: 0xFF, count: 126) + [0x41])
         Self.expectInvariants(many, "126 length octets")
-        #expect(many.diagnostics.map(\.code) == ["length-too-many-octets"])
+        #expect(many.diagnostics.map(\.code) == [ParserCode.lengthTooManyOctets.code])
         #expect(many.diagnostics.first?.message == "126 length octets; at most 8 can be represented")
         #expect(many.diagnostics.first?.range == 1..<128)
     }
@@ -85,7 +86,7 @@ import Testing
     @Test func claimedLengthNeverSizesAnAllocation() {
         // 16 bytes claiming 2^62 content octets: the node is clamped to the 6 bytes present.
         let tree = parse("04 88 40 00 00 00 00 00 00 00 41 42 43 44 45 46")
-        #expect(tree.diagnostics.map(\.code) == ["truncated-content"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.truncatedContent.code])
         #expect(tree[0].contentLength == 6)
         #expect(tree.nodes.capacity < 1_000)
     }
@@ -101,7 +102,7 @@ import Testing
         let codes = Dictionary(grouping: tree.diagnostics, by: { $0.code }).mapValues { $0.count }
         // The innermost SEQUENCE's content is not parsed, so whether it has an end-of-contents
         // marker is unknown: no missing-eoc for it, only nesting-too-deep.
-        #expect(codes == ["indefinite-length": 257, "missing-eoc": 256, "nesting-too-deep": 1])
+        #expect(codes == [ParserCode.indefiniteLength.code: 257, ParserCode.missingEOC.code: 256, ParserCode.nestingTooDeep.code: 1])
     }
 
     @Test func aMillionNestedDefiniteHeaders() {
@@ -118,9 +119,9 @@ import Testing
         #expect(tree.count == 258)
         let codes = Dictionary(grouping: tree.diagnostics, by: { $0.code }).mapValues { $0.count }
         // Each 0x84 length is non-minimal for lengths below 2^24 (the innermost ones).
-        #expect(codes["nesting-too-deep"] == 1)
-        #expect(codes["length-not-minimal"] == 257)
-        #expect(codes.keys.sorted() == ["length-not-minimal", "nesting-too-deep"])
+        #expect(codes[ParserCode.nestingTooDeep.code] == 1)
+        #expect(codes[ParserCode.lengthNotMinimal.code] == 257)
+        #expect(codes.keys.sorted() == [ParserCode.lengthNotMinimal.code, ParserCode.nestingTooDeep.code])
     }
 
     // MARK: Input loading
@@ -148,7 +149,7 @@ import Testing
     }
 
     @Test func base64WithAStrayCharacter() throws {
-        var text = Array(try Data(contentsOf: packageRoot.appendingPathComponent("samples/typical.b64")))
+        var text = Array(try Data(contentsOf: Paths.samples.appendingPathComponent("typical.b64")))
         // Line 12 (1-based), column 5: 11 full lines of 76 characters + newline before it.
         let offset = 11 * 77 + 4
         text[offset] = UInt8(ascii: "#")
@@ -203,7 +204,7 @@ import Testing
         let tree = ASN1Parser.parse(Self.wrappedZeros(100_000))
         HostileInputLoaderTests.expectInvariants(tree, "zeros")
         #expect(tree.count == 50_001)
-        let stray = tree.diagnostics.filter { $0.code == "stray-eoc" }
+        let stray = tree.diagnostics.filter { $0.code == ParserCode.strayEOC.code }
         #expect(stray.count == 10_001)
         let summary = stray.last
         #expect(summary?.range == 20_005..<20_007)
@@ -220,7 +221,7 @@ import Testing
         HostileInputLoaderTests.expectInvariants(tree, "plain zeros")
         #expect(tree.count == 2)
         #expect(tree[1].kind == NodeKind.unparsed)
-        #expect(tree.diagnostics.map(\.code) == ["stray-eoc", "trailing-data"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.strayEOC.code, ParserCode.trailingData.code])
     }
 
     /// Many top-level elements that do read cleanly (NULLs): the trailing check parses them once.
@@ -231,15 +232,15 @@ import Testing
         let tree = ASN1Parser.parse(input)
         HostileInputLoaderTests.expectInvariants(tree, "NULLs")
         #expect(tree.count == 200_000)
-        #expect(tree.diagnostics.map(\.code) == ["trailing-data"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.trailingData.code])
     }
 
     @Test func capIsAnOption() {
         let input = Self.wrappedZeros(20)
         let all = ASN1Parser.parse(input, options: ParseOptions(maxDiagnosticsPerCode: 100))
-        #expect(all.diagnostics.filter { $0.code == "stray-eoc" }.count == 10)
+        #expect(all.diagnostics.filter { $0.code == ParserCode.strayEOC.code }.count == 10)
         let capped = ASN1Parser.parse(input, options: ParseOptions(maxDiagnosticsPerCode: 3))
-        let stray = capped.diagnostics.filter { $0.code == "stray-eoc" }
+        let stray = capped.diagnostics.filter { $0.code == ParserCode.strayEOC.code }
         #expect(stray.count == 4)
         #expect(stray.last?.message.hasPrefix("7 more stray-eoc diagnostic(s) not listed (at most 3 per code)") == true)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ASN1Lenient
 
 /// Random byte flips, insertions and truncations of valid inputs: the parser must never crash,
@@ -8,10 +9,11 @@ import Testing
     static func seeds() -> [[UInt8]] {
         var rng = SeededRandom(state: 7)
         var inputs = (0..<20).map { _ in randomElement(depth: 6, using: &rng).encoded }
-        for url in corpusFiles().prefix(4) {
+        // Four real receipts when the corpus is there; the random elements above either way.
+        for url in CorpusTests.receiptFiles().prefix(4) {
             if let data = try? Data(contentsOf: url) { inputs.append(Array(data)) }
         }
-        inputs.append(bytes("30 80 04 80 04 02 41 42 00 00 31 80 02 01 01 00 00 00 00"))
+        inputs.append(DER.hex("30 80 04 80 04 02 41 42 00 00 31 80 02 01 01 00 00 00 00"))
         return inputs
     }
 
@@ -58,7 +60,7 @@ import Testing
         let input: [UInt8] = (0..<2_000_000).map { $0 % 2 == 0 ? 0x30 : 0x80 }
         let tree = ASN1Parser.parse(input)
         #expect(tree.count == 258)  // SEQUENCEs at depths 0...256 plus the unparsed content of the deepest
-        let deep = tree.diagnostics.filter { $0.code == "nesting-too-deep" }
+        let deep = tree.diagnostics.filter { $0.code == ParserCode.nestingTooDeep.code }
         #expect(deep.count == 1 && deep[0].offset == 512 && deep[0].length == 2)
         #expect(tree.coverageViolations().isEmpty)
     }
@@ -73,16 +75,16 @@ import Testing
             input += [0x30, 0x84, UInt8(remaining >> 24), UInt8((remaining >> 16) & 0xFF), UInt8((remaining >> 8) & 0xFF), UInt8(remaining & 0xFF)]
         }
         let tree = ASN1Parser.parse(input)
-        #expect(tree.diagnostics.filter { $0.severity == .error }.map(\.code) == ["nesting-too-deep"])
+        #expect(tree.diagnostics.filter { $0.severity == .error }.map(\.code) == [ParserCode.nestingTooDeep.code])
         #expect(tree.coverageViolations().isEmpty)
     }
 
     @Test func absurdLengthDoesNotAllocate() {
         // 2^63 - 1 claimed, 3 bytes present: the content is clamped, nothing is sized by the claim.
         let tree = parse("04 88 7F FF FF FF FF FF FF FF 41 42 43")
-        #expect(tree.diagnostics.map(\.code) == ["truncated-content"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.truncatedContent.code])
         #expect(tree[0].contentLength == 3)
         let overflow = parse("04 88 80 00 00 00 00 00 00 00 41")
-        #expect(overflow.diagnostics.map(\.code) == ["length-overflow"])
+        #expect(overflow.diagnostics.map(\.code) == [ParserCode.lengthOverflow.code])
     }
 }

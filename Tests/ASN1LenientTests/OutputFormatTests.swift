@@ -68,9 +68,9 @@ import Testing
     @Test func laterLayerDiagnosticsAreMergedUnderTheirNodes() {
         var tree = ASN1Parser.parse(Self.simple)
         tree.append([
-            Diagnostic(severity: .warning, code: "receipt-test", message: "about the string", offset: 12, length: 3, node: 3),
-            Diagnostic(severity: .info, code: "receipt-note", message: "about nothing", offset: 0, length: 0, node: nil),
-            Diagnostic(severity: .error, code: "receipt-bad-node", message: "index out of range", offset: 1, length: 1, node: 99),
+            Diagnostic(severity: .warning, code: TestCode.receiptTest.code, message: "about the string", offset: 12, length: 3, node: 3),
+            Diagnostic(severity: .info, code: TestCode.receiptNote.code, message: "about nothing", offset: 0, length: 0, node: nil),
+            Diagnostic(severity: .error, code: TestCode.receiptBadNode.code, message: "index out of range", offset: 1, length: 1, node: 99),
         ])
         let text = TreeDump.render(tree, options: TreeDump.Options(decorations: false))
         #expect(text == """

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ASN1Lenient
 
 @Suite struct StructureTests {
     @Test func nodeRecordsEveryExtent() {
         // SEQUENCE { INTEGER 5, [0] { NULL } } with a long-form length on the outer SEQUENCE.
         let tree = parse("30 81 07 02 01 05 A0 02 05 00")
-        #expect(tree.diagnostics.map(\.code) == ["length-not-minimal"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.lengthNotMinimal.code])
         let outer = tree[0]
         #expect(outer.offset == 0 && outer.identifierLength == 1 && outer.lengthLength == 2)
         #expect(outer.contentLength == 7 && outer.contentRange == 3..<10 && outer.subtreeEnd == 4)
@@ -27,14 +28,14 @@ import Testing
 
     @Test func indefiniteLengthRecordsEndOfContents() {
         let tree = parse("30 80 02 01 01 00 00")
-        #expect(tree.diagnostics.map(\.code) == ["indefinite-length"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.indefiniteLength.code])
         #expect(tree[0].isIndefinite && tree[0].contentLength == 3 && tree[0].eocRange == 5..<7)
         #expect(tree.coverageViolations().isEmpty)
     }
 
     @Test func longTagNumbersAndClasses() {
         let tree = parse("5F 81 00 00 DF 20 00 9F 1F 00")
-        #expect(tree.diagnostics.map(\.code) == ["trailing-data"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.trailingData.code])
         #expect(tree[0].tagClass == .application && tree[0].tagNumber == 128 && tree[0].identifierLength == 3)
         #expect(tree.tagName(of: 0) == "[APPLICATION 128]")
         #expect(tree.tagName(of: 1) == "[PRIVATE 32]")
@@ -52,7 +53,7 @@ import Testing
     @Test func bitStringEncapsulationSkipsUnusedBitsOctet() {
         let truncated = parse("03 04 00 30 00")
         #expect(!truncated[0].isEncapsulated)  // claims 4 octets, holds 3: no guess on truncated content
-        #expect(truncated.diagnostics.map(\.code) == ["truncated-content"])
+        #expect(truncated.diagnostics.map(\.code) == [ParserCode.truncatedContent.code])
         let ok = parse("03 03 00 30 00")
         #expect(ok[0].isEncapsulated && ok[1].offset == 3 && ok.coverageViolations().isEmpty)
     }
@@ -66,10 +67,10 @@ import Testing
     }
 
     @Test func onPurposeEncapsulationReportsDefects() {
-        let bytes = bytes("04 05 30 03 02 02 07")
+        let bytes = DER.hex("04 05 30 03 02 02 07")
         let tree = ASN1Parser.parse(bytes, options: ParseOptions(encapsulateOnPurpose: [0]))
         #expect(tree[0].isEncapsulated)
-        #expect(tree.diagnostics.map(\.code) == ["truncated-content"])
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.truncatedContent.code])
         #expect(tree.diagnostics[0].range == 5..<6)
         #expect(tree.coverageViolations().isEmpty)
     }

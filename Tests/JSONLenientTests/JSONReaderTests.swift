@@ -3,7 +3,7 @@ import Testing
 @testable import JSONLenient
 
 private func parse(_ text: String) -> JSONTree { JSONParser.parse(Array(text.utf8)) }
-private func codes(_ tree: JSONTree) -> [String] { tree.diagnostics.map(\.code) }
+private func codes(_ tree: JSONTree) -> [JSONCode?] { tree.diagnostics.map(\.code.jsonCode) }
 
 @Suite("JSON reader: structure and ranges")
 struct JSONStructureTests {
@@ -61,7 +61,7 @@ struct JSONDiagnosticTests {
     @Test func duplicateKeyPointsAtTheSecondKeyAndLastWins() {
         //          0123456789012345
         let tree = parse(#"{"a":1,"a":2}"#)
-        #expect(codes(tree) == ["json-duplicate-key"])
+        #expect(codes(tree) == [.duplicateKey])
         #expect(tree.diagnostics[0].range == 7..<10)
         #expect(tree.diagnostics[0].severity == .error)
         #expect(tree.diagnostics[0].node == 3)
@@ -70,7 +70,7 @@ struct JSONDiagnosticTests {
 
     @Test func numbersBeyond53BitsAreFlagged() {
         let tree = parse(#"{"id": 1152921504606846976, "ok": 9007199254740992}"#)
-        #expect(codes(tree) == ["json-number-beyond-53-bits"])
+        #expect(codes(tree) == [.numberBeyond53Bits])
         #expect(tree.diagnostics[0].range == 7..<26)
         #expect(tree.diagnostics[0].severity == .warning)
         #expect(tree.number(at: 2)?.integer == 1_152_921_504_606_846_976)
@@ -79,7 +79,7 @@ struct JSONDiagnosticTests {
     @Test func invalidUTF8InAStringIsPinnedToItsBytes() {
         let bytes: [UInt8] = Array(#"{"k":"a"#.utf8) + [0xC3, 0x28] + Array(#"b"}"#.utf8)
         let tree = JSONParser.parse(bytes)
-        #expect(codes(tree) == ["json-invalid-utf8"])
+        #expect(codes(tree) == [.invalidUTF8])
         #expect(tree.diagnostics[0].range == 7..<8)
         #expect(tree.diagnostics[0].node == 2)
         #expect(tree.string(at: 2) == "a\u{FFFD}(b")
@@ -87,37 +87,37 @@ struct JSONDiagnosticTests {
 
     @Test func overlongAndSurrogateEncodingsAreInvalidUTF8() {
         let overlong = JSONParser.parse([0x22, 0xC0, 0xAF, 0x22])
-        #expect(codes(overlong) == ["json-invalid-utf8"])
+        #expect(codes(overlong) == [.invalidUTF8])
         #expect(overlong.diagnostics[0].range == 1..<3)
         let surrogate = JSONParser.parse([0x22, 0xED, 0xA0, 0x80, 0x22])
-        #expect(codes(surrogate) == ["json-invalid-utf8"])
+        #expect(codes(surrogate) == [.invalidUTF8])
         #expect(surrogate.diagnostics[0].range == 1..<4)
     }
 
     @Test func loneSurrogatesAreFlagged() {
         let tree = parse(#"["\ud800x", "\udc00"]"#)
-        #expect(codes(tree) == ["json-lone-surrogate", "json-lone-surrogate"])
+        #expect(codes(tree) == [.loneSurrogate, .loneSurrogate])
         #expect(tree.diagnostics[0].range == 2..<8)
         #expect(tree.diagnostics[1].range == 13..<19)
     }
 
     @Test func controlCharactersAndBadEscapes() {
         let tree = JSONParser.parse([0x22, 0x61, 0x09, 0x5C, 0x71, 0x22])
-        #expect(codes(tree) == ["json-control-character", "json-invalid-escape"])
+        #expect(codes(tree) == [.controlCharacter, .invalidEscape])
         #expect(tree.diagnostics[0].range == 2..<3)
         #expect(tree.diagnostics[1].range == 3..<5)
     }
 
     @Test func trailingDataAfterTheValue() {
         let tree = parse("{} x")
-        #expect(codes(tree) == ["json-trailing-data"])
+        #expect(codes(tree) == [.trailingData])
         #expect(tree.diagnostics[0].range == 3..<4)
     }
 
     @Test func syntaxErrorsKeepGoing() {
         //          0123456789012345678901234
         let tree = parse(#"{"a" 1, "b": tru, "c": 3,}"#)
-        #expect(codes(tree) == ["json-expected-colon", "json-invalid-literal", "json-trailing-comma"])
+        #expect(codes(tree) == [.expectedColon, .invalidLiteral, .trailingComma])
         #expect(tree.diagnostics.map(\.range) == [5..<6, 13..<16, 24..<25])
         #expect(tree.value("c", in: 0).flatMap(tree.number(at:))?.integer == 3)
         #expect(tree.value("a", in: 0).flatMap(tree.number(at:))?.integer == 1)
@@ -125,29 +125,29 @@ struct JSONDiagnosticTests {
 
     @Test func unterminatedInputs() {
         let tree = parse(#"{"a": [1, 2"#)
-        #expect(codes(tree) == ["json-unexpected-end", "json-unexpected-end"])
+        #expect(codes(tree) == [.unexpectedEnd, .unexpectedEnd])
         #expect(tree.diagnostics.allSatisfy { $0.offset == 11 && $0.length == 0 })
         let string = parse(#"{"a": "xy"#)
-        #expect(codes(string).first == "json-unterminated-string")
+        #expect(codes(string).first == .unterminatedString)
         #expect(string.diagnostics[0].range == 6..<9)
     }
 
     @Test func malformedNumbers() {
         let tree = parse("[01, -, 1.e5, 2]")
-        #expect(codes(tree) == ["json-invalid-number", "json-invalid-number", "json-invalid-number"])
+        #expect(codes(tree) == [.invalidNumber, .invalidNumber, .invalidNumber])
         #expect(tree.diagnostics.map(\.range) == [1..<3, 5..<6, 8..<12])
     }
 
     @Test func mismatchedBracketAndMissingComma() {
         let tree = parse(#"[1 2}"#)
-        #expect(codes(tree) == ["json-expected-comma", "json-mismatched-bracket"])
+        #expect(codes(tree) == [.expectedComma, .mismatchedBracket])
         #expect(tree.diagnostics.map(\.range) == [3..<4, 4..<5])
         #expect(tree.children(of: 0).count == 2)
     }
 
     @Test func emptyInput() {
         let tree = parse("  ")
-        #expect(codes(tree) == ["json-empty-input"])
+        #expect(codes(tree) == [.emptyInput])
         #expect(tree.root == nil)
     }
 
@@ -155,7 +155,7 @@ struct JSONDiagnosticTests {
         let depth = JSONParser.maximumDepth + 10
         let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
         let tree = parse(text)
-        #expect(codes(tree) == ["json-nesting-too-deep"])
+        #expect(codes(tree) == [.nestingTooDeep])
         #expect(tree.diagnostics[0].range == JSONParser.maximumDepth..<(2 * depth - JSONParser.maximumDepth))
         #expect(tree.count == JSONParser.maximumDepth + 1)
         #expect(tree[0].range == 0..<(2 * depth))
@@ -204,7 +204,7 @@ struct JSONDepthTests {
     @Test func unclosedDeepArraysStayBounded() {
         let tree = JSONParser.parse(Array(repeating: UInt8(ascii: "["), count: 200_000))
         #expect(tree.count == JSONParser.maximumDepth + 1)
-        #expect(tree.diagnostics.map(\.code).first == "json-nesting-too-deep")
+        #expect(codes(tree).first == .nestingTooDeep)
         #expect(tree.diagnostics.first?.range == JSONParser.maximumDepth..<200_000)
     }
 

@@ -1,3 +1,4 @@
+import JSONLenient
 import ASN1Lenient
 import JWSKit
 import Testing
@@ -21,13 +22,13 @@ struct HeaderTests {
 
     @Test func x5cBadCharacterIsPinnedInTheHeader() {
         let d = JWSDocument.decode(text: token(header: #"{"alg":"ES256","x5c":["MA!E"]}"#, payload: "{}"))
-        #expect(d.codes(.header) == ["jws-base64-invalid-character"])
+        #expect(d.codes(.header) == [JWSCode.base64InvalidCharacter.code])
         #expect(d.diagnostics[0].diagnostic.range == 25..<26)
     }
 
     @Test func x5cEntryThatIsNotAString() {
         let d = JWSDocument.decode(text: token(header: #"{"alg":"ES256","x5c":[42]}"#, payload: "{}"))
-        #expect(d.codes(.header) == ["jws-x5c-entry-not-string"])
+        #expect(d.codes(.header) == [JWSCode.x5cEntryNotString.code])
         #expect(d.diagnostics[0].diagnostic.range == 22..<24)
     }
 
@@ -38,7 +39,7 @@ struct HeaderTests {
         #expect(outer.nested.count == 1)
         let second = outer.nested[0].document
         #expect(second.nested.isEmpty)
-        #expect(second.codes(.payload) == ["jws-nested-too-deep"])
+        #expect(second.codes(.payload) == [JWSCode.nestedTooDeep.code])
         #expect(outer.worstSeverity == .error)
     }
 
@@ -66,7 +67,7 @@ struct NotificationSummaryTests {
 
     @Test func schemaDiagnosticsNameTheirValueNode() throws {
         let d = JWSDocument.decode(text: token(payload: #"{"transactionId":7}"#))
-        #expect(d.codes(.payload) == ["jws-field-wrong-type"])
+        #expect(d.codes(.payload) == [JWSCode.fieldWrongType.code])
         let node = try #require(d.diagnostics[0].diagnostic.node)
         #expect(d.payloadJSON?[node].kind == .number)
         #expect(d.diagnostics[0].diagnostic.message == "transactionId should be an id in a string, found number")

@@ -1,3 +1,4 @@
+import ASN1Lenient
 import Foundation
 import JWSKit
 import TestSupport
@@ -26,5 +27,5 @@ func token(header: String = #"{"alg":"ES256","x5c":[]}"#, payload: String, signa
 }
 
 extension JWSDocument {
-    func codes(_ layer: JWSLayer) -> [String] { diagnostics.filter { $0.layer == layer }.map(\.diagnostic.code) }
+    func codes(_ layer: JWSLayer) -> [DiagnosticCode] { diagnostics.filter { $0.layer == layer }.map(\.diagnostic.code) }
 }

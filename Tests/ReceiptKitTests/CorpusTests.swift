@@ -202,7 +202,7 @@ let corpusFacts: [CorpusFact] = [
         #expect(r.creationDate?.epochMilliseconds == epochMS("2018-11-13T16:46:31Z"))
         // The payload is parsed on purpose: its truncation is reported at the payload SET (offset 62)
         // and at the last, cut attribute (offset 420) and its value (428), besides the container's.
-        let truncations = a.tree.diagnostics.filter { $0.code == "truncated-content" || $0.code == "length-exceeds-parent" }
+        let truncations = a.tree.diagnostics.filter { $0.code == ParserCode.truncatedContent.code || $0.code == ParserCode.lengthExceedsParent.code }
         let offsets = Set(truncations.compactMap { $0.node.map { Int(a.tree.nodes[$0].offset) } })
         #expect(offsets.isSuperset(of: [0, 15, 19, 39, 54, 58, 62, 420, 428]), "\(offsets.sorted())")
         // No receipt finding for what the cut removed.
@@ -222,7 +222,7 @@ let corpusFacts: [CorpusFact] = [
         #expect(a.receipt == nil)
         #expect(a.parseCount == 1)
         let finding = try #require(a.findings.first)
-        #expect(finding.code == "receipt-payload-not-set")
+        #expect(finding.code == ReceiptCode.payloadNotSet.code)
         #expect(finding.message.contains("XML property list"))
         #expect(a.findings.count == 1)
         let signer = try #require(a.step(StepID.receiptSigner))

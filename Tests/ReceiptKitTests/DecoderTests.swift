@@ -7,7 +7,7 @@ import ASN1Lenient
 
 /// The receipt module's payload findings (the hand-built containers have no certificates or
 /// signer infos, which the pkcs7- findings report).
-func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasPrefix("receipt-") } }
+func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.receiptCode?.concernsPayload == true } }
 
 /// Hand-built receipts (no signature: decoding only), one defect at a time.
 @Suite struct DecoderTests {
@@ -62,7 +62,7 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
         let a = decode(bytes)
         let f = try #require(rf(a).first)
         #expect(rf(a).count == 1)
-        #expect(f.code == "receipt-attribute-wrong-type")
+        #expect(f.code == ReceiptCode.wrongType.code)
         #expect(f.severity == .error)
         #expect(f.message == "attribute 2: value is an IA5String, a UTF8String was expected")
         let node = try #require(f.node)
@@ -77,17 +77,17 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
     @Test func rawBytesWhereAStringBelongs() throws {
         let a = decode(container(payload: minimalPayload([attribute(3, [0xDE, 0xAD, 0xBE])], bundle: DER.utf8("x"))))
         // attribute 3 now appears twice: the second is raw bytes where a UTF8String belongs.
-        #expect(rf(a).map(\.code).sorted() == ["receipt-attribute-duplicate", "receipt-attribute-wrong-type"])
+        #expect(rf(a).map(\.code).sorted() == [ReceiptCode.duplicate.code, ReceiptCode.wrongType.code])
         #expect(a.receipt?.appVersion == "1.0")
         let b = decode(container(payload: DER.tlv(0x31, attribute(0, [0x01, 0x02, 0x03]) + minimalAttributes())))
-        #expect(b.findings.contains { $0.code == "receipt-attribute-wrong-type" && $0.message.contains("not an ASN.1 element (3 raw byte(s))") })
+        #expect(b.findings.contains { $0.code == ReceiptCode.wrongType.code && $0.message.contains("not an ASN.1 element (3 raw byte(s))") })
     }
 
     @Test func hashLength() throws {
         let attrs = DER.tlv(0x31, attribute(5, [1, 2, 3]) + minimalAttributes())
         let a = decode(container(payload: attrs))
-        #expect(rf(a).contains { $0.code == "receipt-attribute-duplicate" })
-        #expect(rf(a).contains { $0.code == "receipt-attribute-wrong-type" && $0.message.contains("3 raw byte(s)") })
+        #expect(rf(a).contains { $0.code == ReceiptCode.duplicate.code })
+        #expect(rf(a).contains { $0.code == ReceiptCode.wrongType.code && $0.message.contains("3 raw byte(s)") })
     }
 
     @Test func dates() throws {
@@ -100,7 +100,7 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
         let r = try #require(a.receipt)
         #expect(r.field(18)?.value == .absentDate)
         #expect(r.originalPurchaseDate == nil)
-        let bad = rf(a).filter { $0.code == "receipt-date-invalid" }
+        let bad = rf(a).filter { $0.code == ReceiptCode.dateInvalid.code }
         #expect(bad.count == 2)
         #expect(bad[0].message.hasPrefix("attribute 21 (expiration date): '2024-02-30T00:00:00Z' is not an RFC 3339 date"))
         #expect(bad[1].message.hasPrefix("in-app 1704 (purchase date): 'yesterday' is not an RFC 3339 date"))
@@ -117,14 +117,14 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
         let a = decode(container(payload: payload))
         let r = try #require(a.receipt)
         #expect(r.bundleID == "a.b")
-        let dup = rf(a).filter { $0.code == "receipt-attribute-duplicate" }
+        let dup = rf(a).filter { $0.code == ReceiptCode.duplicate.code }
         #expect(dup.count == 1)
         #expect(a.tree.nodes[dup[0].node!].offset == a.tree.nodes[r.fields[2].attributeNode].offset)
-        let missing = rf(a).filter { $0.code == "receipt-attribute-missing" }.map(\.message)
+        let missing = rf(a).filter { $0.code == ReceiptCode.missing.code }.map(\.message)
         #expect(missing == ["required attribute 3 (app version) is missing from the receipt",
                             "required attribute 4 (opaque value) is missing from the receipt",
                             "required attribute 5 (SHA-1 hash) is missing from the receipt"])
-        #expect(rf(a).filter { $0.code == "receipt-attribute-missing" }.allSatisfy { $0.node == r.payloadNode })
+        #expect(rf(a).filter { $0.code == ReceiptCode.missing.code }.allSatisfy { $0.node == r.payloadNode })
         // The device hash cannot be computed over an ambiguous bundle id.
         let b = ReceiptAnalyzer.analyze(bytes: container(payload: payload),
                                         options: AnalysisOptions(validate: false, deviceID: try DeviceIdentifier.parse("6c:40:08:b5:94:5e")))
@@ -157,21 +157,21 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
             let a = ReceiptAnalyzer.analyze(bytes: garbage)
             #expect(a.receipt == nil)
             #expect(!a.findings.isEmpty)
-            #expect(a.findings.allSatisfy { $0.code.hasPrefix("pkcs7-") })
+            #expect(a.findings.allSatisfy { $0.code.receiptCode?.concernsPayload == false })
             #expect(!a.verdict.isValid)
             #expect(a.step(StepID.contents)?.status.isFailed == true)
             _ = ReceiptJSON.text(a)
             _ = VerifyReport.text(a, inputName: "garbage")
         }
         let notSigned = ReceiptAnalyzer.analyze(bytes: DER.tlv(0x30, [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01] + DER.tlv(0xA0, DER.tlv(0x04, [1]))))
-        #expect(notSigned.findings.map(\.code) == ["pkcs7-not-signed-data"])
+        #expect(notSigned.findings.map(\.code) == [ReceiptCode.notSignedData.code])
         #expect(notSigned.findings[0].message.contains("1.2.840.113549.1.7.1"))
     }
 
     @Test func payloadNotASet() throws {
         let a = decode(container(payload: DER.tlv(0x30, attribute(2, DER.utf8("x")))))
         #expect(a.receipt == nil)
-        #expect(rf(a).map(\.code) == ["receipt-payload-not-set"])
+        #expect(rf(a).map(\.code) == [ReceiptCode.payloadNotSet.code])
         #expect(rf(a)[0].message == "the receipt payload is a SEQUENCE, a SET of attributes was expected")
     }
 
@@ -182,8 +182,8 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
         let notAnOctetString: [UInt8] = DER.tlv(0x30, DER.int(19) + DER.int(1) + DER.utf8("x"))
         let payload = DER.tlv(0x31, base + noValue + notASequence + notAnOctetString)
         let a = decode(container(payload: payload))
-        let found: [String] = rf(a).map { $0.code }
-        #expect(found == ["receipt-attribute-malformed", "receipt-attribute-malformed", "receipt-attribute-malformed"])
+        let found = rf(a).map(\.code)
+        #expect(found == [ReceiptCode.attributeMalformed.code, ReceiptCode.attributeMalformed.code, ReceiptCode.attributeMalformed.code])
         #expect(a.receipt?.originalAppVersion == nil)
         #expect(a.receipt?.bundleID == "com.example.app")
     }
@@ -195,7 +195,7 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
         let bytes = container(payload: payload)
         let a = decode(bytes)
         #expect(a.parseCount == 2)
-        let d = try #require(a.tree.diagnostics.first { $0.code == "utf8-invalid" })
+        let d = try #require(a.tree.diagnostics.first { $0.code == ParserCode.utf8Invalid.code })
         let node = try #require(d.node)
         #expect(a.tree.tagName(of: node) == "UTF8String")
         #expect(a.receipt?.field(2)?.innerNode == node)
@@ -229,7 +229,7 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.hasP
         let range = a.fileRange(f.valueRange)
         #expect(Array(bytes[range]) == DER.utf8("com.example.app"))
         // The date finding is mapped to input offsets, pinned to the chunk holding it.
-        let d = try #require(rf(a).first { $0.code == "receipt-date-invalid" })
+        let d = try #require(rf(a).first { $0.code == ReceiptCode.dateInvalid.code })
         #expect(Array(bytes[d.range]) == DER.ia5("yesterday"))
         #expect(c.payloadChunks.contains(d.node!))
     }

@@ -58,4 +58,3 @@ func minimalAttributes(_ extra: [[UInt8]] = [], bundle: [UInt8]? = nil) -> [UInt
     return attrs.flatMap { $0 }
 }
 
-func codes(_ a: ReceiptAnalysis) -> [String] { a.tree.diagnostics.map(\.code) }

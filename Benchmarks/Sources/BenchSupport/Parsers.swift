@@ -92,7 +92,7 @@ public struct ArenaFootprint: Sendable {
         diagnostics = tree.diagnostics.count
         var total = tree.nodes.capacity * MemoryLayout<Node>.stride
         total += tree.diagnostics.capacity * MemoryLayout<Diagnostic>.stride
-        for d in tree.diagnostics { total += d.message.utf8.count + d.code.utf8.count }
+        for d in tree.diagnostics { total += d.message.utf8.count + d.code.rawValue.utf8.count }
         total += tree.roots.capacity * MemoryLayout<Int>.stride
         bytes = total
     }

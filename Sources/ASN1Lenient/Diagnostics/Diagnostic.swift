@@ -24,14 +24,14 @@ public enum Severity: Int, Sendable, Comparable, CaseIterable, CustomStringConve
 public struct Diagnostic: Sendable, Equatable {
     public var severity: Severity
     /// A stable, kebab-case code ("length-exceeds-parent", "receipt-attribute-wrong-type", …).
-    public var code: String
+    public var code: DiagnosticCode
     public var message: String
     public var offset: Int
     public var length: Int
     /// The node the problem concerns, if any (an index into `Tree.nodes`).
     public var node: Int?
 
-    public init(severity: Severity, code: String, message: String, offset: Int, length: Int, node: Int?) {
+    public init(severity: Severity, code: DiagnosticCode, message: String, offset: Int, length: Int, node: Int?) {
         self.severity = severity
         self.code = code
         self.message = message

@@ -73,7 +73,7 @@ public enum Explainer {
         }
         for d in diagnostics {
             lines.append(ExplanationLine(.diagnostic,
-                "\(d.severity) \(TerminalSafe.escape(d.code)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))",
+                "\(d.severity) \(TerminalSafe.escape(d.code.rawValue)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))",
                 range: d.range, severity: d.severity))
         }
         return lines

@@ -3,14 +3,25 @@ import Foundation
 /// Reads a file (or stdin) and finds the DER/BER in it: raw bytes, base64 text, PEM armour or a
 /// verifyReceipt request body. Detection is automatic and reported in `LoadedInput.note`.
 ///
-/// Detection, in order:
-/// 1. text whose first non-blank character is `{` → a verifyReceipt JSON body (`receipt-data`);
-/// 2. text containing a `-----BEGIN …-----` line → PEM (the first block);
-/// 3. input made (almost) only of base64 characters and whitespace → base64. "Almost": when at
-///    least 90% of the bytes are base64, a stray character is reported precisely instead of the
-///    text being mistaken for binary;
-/// 4. anything else → raw DER/BER.
+/// Two kinds of failure, two exit statuses: an input that cannot be loaded at all (unreadable,
+/// empty, clearly base64/PEM/JSON but undecodable) throws `InputError` (exit 2); an input that loads
+/// but is not what this tool reads (UTF-16 text, a JSON array, NUL padding after base64, a first
+/// element that leaves most of the file unread) is loaded as raw bytes with error diagnostics in
+/// `LoadedInput.diagnostics`, pinned to byte ranges like the parser's (exit 1).
 public enum InputLoader {
+    /// The detection steps, in order; the first that claims the input wins (see `InputDetector`).
+    /// 1. text whose first non-blank character is `{` → a verifyReceipt JSON body (`receipt-data`);
+    /// 2. text containing a `-----BEGIN …-----` line → PEM (the first block);
+    /// 3. UTF-16 text, and 4. base64 text padded with NUL bytes → loaded raw, with a diagnostic;
+    /// 5. input made (almost) only of base64 characters and whitespace → base64. "Almost": when at
+    ///    least 90% of the bytes are base64, a stray character is reported precisely instead of the
+    ///    text being mistaken for binary;
+    /// 6. any other text of 4 bytes or more → loaded raw, with a diagnostic;
+    /// 7. anything else → raw DER/BER.
+    public static let detectors: [InputDetector] = [
+        .verifyReceiptJSON, .pem, .utf16, .nulPaddedBase64, .base64, .otherText, .binary,
+    ]
+
     /// Loads `path`; "-" reads standard input.
     public static func load(path: String) throws -> LoadedInput {
         let raw: [UInt8]
@@ -33,42 +44,11 @@ public enum InputLoader {
         guard let first = raw[start...].firstIndex(where: { !isSpace($0) }) else {
             throw InputError("'\(name)' contains only whitespace (\(NumberText.grouped(raw.count)) bytes)")
         }
-        let textLike = isTextLike(raw)
-        // JSON and PEM are read without the byte-order mark (offsets in their messages count from after it).
-        let text = start == 0 ? raw : Array(raw[start...])
-        if textLike && raw[first] == UInt8(ascii: "{") {
-            return try decodeJSON(text, name: name)
+        let input = RawInput(bytes: raw, name: name, textStart: start, firstNonSpace: first, isTextLike: isTextLike(raw))
+        for detector in detectors {
+            if let loaded = try detector.detect(input) { return loaded.checkingFirstElementExtent() }
         }
-        if textLike, let begin = findPEMBegin(text) {
-            return try decodePEM(text, name: name, begin: begin)
-        }
-        // Count the bytes that are not base64 or whitespace, stopping as soon as there are too many
-        // for text (binary DER gets there within its first few hundred bytes).
-        let total = raw.count - start
-        let tolerated = total / 10
-        var other = 0
-        raw.withUnsafeBufferPointer { buffer in
-            let table = Base64Text.table
-            var i = start
-            while i < buffer.count && other <= tolerated {
-                if table[Int(buffer[i])] == Base64Text.invalid { other += 1 }
-                i += 1
-            }
-        }
-        if other == 0 || (other <= tolerated && !looksLikeOneElement(raw)) {
-            switch Base64Text.decode(raw, range: start..<raw.count) {
-            case .success(let decoded):
-                let kind = decoded.urlSafe ? "base64url" : "base64"
-                return LoadedInput(bytes: decoded.bytes, name: name, encoding: .base64,
-                                   note: "decoded from \(kind): \(NumberText.grouped(decoded.characters)) characters → \(NumberText.grouped(decoded.bytes.count)) bytes")
-            case .failure(let failure):
-                // A DER file that happens to consist of base64 characters only.
-                if looksLikeOneElement(raw) { break }
-                throw InputError("cannot decode '\(name)': " + Base64Text.message(failure, text: raw))
-            }
-        }
-        return LoadedInput(bytes: raw, name: name, encoding: .binary,
-                           note: "raw DER/BER, \(NumberText.grouped(raw.count)) bytes")
+        return input.asBinary().checkingFirstElementExtent()
     }
 
     // MARK: - Reading
@@ -131,8 +111,7 @@ public enum InputLoader {
     @inline(__always)
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
 
-    /// No control bytes other than whitespace: JSON or PEM text, never DER (whose length octets
-    /// are almost always below 0x20).
+    /// No control bytes other than whitespace (see `RawInput.isTextLike`).
     static func isTextLike(_ raw: [UInt8]) -> Bool {
         for b in raw where (b < 0x20 && !isSpace(b)) || b == 0x7F { return false }
         return true
@@ -140,27 +119,7 @@ public enum InputLoader {
 
     /// True when the input is exactly one definite-length element (or an indefinite one):
     /// a strong sign of raw DER/BER even when every byte is printable.
-    static func looksLikeOneElement(_ raw: [UInt8]) -> Bool {
-        guard raw.count >= 2 else { return false }
-        var p = 1
-        if raw[0] & 0x1F == 0x1F {
-            while p < raw.count && raw[p] & 0x80 != 0 { p += 1 }
-            p += 1
-        }
-        guard p < raw.count else { return false }
-        let lengthOctet = raw[p]
-        p += 1
-        if lengthOctet == 0x80 { return raw[0] & 0x20 != 0 }
-        if lengthOctet < 0x80 { return p + Int(lengthOctet) == raw.count }
-        let octets = Int(lengthOctet & 0x7F)
-        guard octets <= 8, p + octets <= raw.count else { return false }
-        var value = 0
-        for i in 0..<octets {
-            guard value < Int.max >> 8 else { return false }
-            value = (value << 8) | Int(raw[p + i])
-        }
-        return p + octets + value == raw.count
-    }
+    static func looksLikeOneElement(_ raw: [UInt8]) -> Bool { BERHeader.spansExactlyOneElement(raw) }
 
     // MARK: - PEM
 
@@ -283,6 +242,50 @@ public enum InputLoader {
         case is Bool: return "a boolean"
         case is NSNumber, is Int, is Double: return "a number"
         default: return "not a string"
+        }
+    }
+}
+
+extension InputDetector {
+    static let verifyReceiptJSON = InputDetector(name: "verifyReceipt JSON") { input in
+        guard input.isTextLike && input.bytes[input.firstNonSpace] == UInt8(ascii: "{") else { return nil }
+        return try InputLoader.decodeJSON(input.text, name: input.name)
+    }
+
+    static let pem = InputDetector(name: "PEM") { input in
+        guard input.isTextLike else { return nil }
+        let text = input.text
+        guard let begin = InputLoader.findPEMBegin(text) else { return nil }
+        return try InputLoader.decodePEM(text, name: input.name, begin: begin)
+    }
+
+    static let base64 = InputDetector(name: "base64") { input in
+        let raw = input.bytes
+        let start = input.textStart
+        // Count the bytes that are not base64 or whitespace, stopping as soon as there are too many
+        // for text (binary DER gets there within its first few hundred bytes).
+        let tolerated = (raw.count - start) / 10
+        var other = 0
+        raw.withUnsafeBufferPointer { buffer in
+            let table = Base64Text.table
+            var i = start
+            while i < buffer.count && other <= tolerated {
+                if table[Int(buffer[i])] == Base64Text.invalid { other += 1 }
+                i += 1
+            }
+        }
+        guard other == 0 || (other <= tolerated && !InputLoader.looksLikeOneElement(raw)) else { return nil }
+        switch Base64Text.decode(raw, range: start..<raw.count) {
+        case .success(let decoded):
+            let kind = decoded.urlSafe ? "base64url" : "base64"
+            return LoadedInput(bytes: decoded.bytes, name: input.name, encoding: .base64,
+                               note: "decoded from \(kind): \(NumberText.grouped(decoded.characters)) characters → \(NumberText.grouped(decoded.bytes.count)) bytes")
+        case .failure(let failure):
+            // A DER file that happens to consist of base64 characters only, or fewer characters
+            // than one base64 group (`30` alone is a truncated SEQUENCE, not broken base64).
+            if InputLoader.looksLikeOneElement(raw) { return nil }
+            if raw[start...].lazy.filter({ !InputLoader.isSpace($0) }).count < 4 { return nil }
+            throw InputError("cannot decode '\(input.name)': " + Base64Text.message(failure, text: raw))
         }
     }
 }

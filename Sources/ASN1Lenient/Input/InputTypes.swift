@@ -20,17 +20,23 @@ public struct LoadedInput: Sendable {
     /// One line saying how the bytes were found, e.g. "raw DER/BER, 5,162 bytes" or
     /// "decoded from base64: 6,884 characters → 5,162 bytes".
     public var note: String
+    /// Problems with the input as a whole that the loader found (`InputCode`): each is an error
+    /// pinned to a range of `bytes`, so a command counts them with the parser's and exits 1.
+    /// Empty for every input the loader fully recognised.
+    public var diagnostics: [Diagnostic]
 
-    public init(bytes: [UInt8], name: String, encoding: InputEncoding, note: String) {
+    public init(bytes: [UInt8], name: String, encoding: InputEncoding, note: String, diagnostics: [Diagnostic] = []) {
         self.bytes = bytes
         self.name = name
         self.encoding = encoding
         self.note = note
+        self.diagnostics = diagnostics
     }
 }
 
 /// A problem that prevents loading the input at all: one clear line, shown as
-/// `receipt-explorer: <message>` with exit status 2.
+/// `receipt-explorer: <message>` with exit status 2. An input that loads but has problems carries
+/// them as `LoadedInput.diagnostics` instead (exit status 1).
 public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
     public var message: String
     public var description: String { message }

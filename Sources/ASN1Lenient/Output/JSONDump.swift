@@ -51,7 +51,7 @@ public enum JSONDump {
             out.write("{\"severity\": ")
             string(d.severity.description, &out)
             out.write(", \"code\": ")
-            string(d.code, &out)
+            string(d.code.rawValue, &out)
             out.write(", \"offset\": ")
             out.write(int: d.offset)
             out.write(", \"length\": ")

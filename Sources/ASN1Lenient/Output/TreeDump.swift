@@ -59,7 +59,7 @@ public enum TreeDump {
                 out.write(repeating: 0x20, count: indent)
                 out.write(paint.paint(d.severity.description, ANSIStyle.of(d.severity)))
                 out.write(" ")
-                out.write(paint.paint(TerminalSafe.escape(d.code), .bold))
+                out.write(paint.paint(TerminalSafe.escape(d.code.rawValue), .bold))
                 out.write(" \(rangeText(d)): \(TerminalSafe.escape(d.message))\n")
                 out.lineDone()
             }

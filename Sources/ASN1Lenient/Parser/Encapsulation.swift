@@ -29,29 +29,10 @@ extension ParserMachine {
     }
 
     /// A cheap pre-check so that most byte strings are never speculatively parsed: the content must
-    /// start with a header whose definite length spans exactly the rest (or is indefinite).
+    /// start with a header whose definite length spans exactly the rest (or is indefinite), and not
+    /// with an end-of-contents tag.
+    @inline(__always)
     func looksLikeOneElement(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
-        guard end - start >= 2 else { return false }
-        var p = start
-        let first = bytes[p]
-        if first == 0 { return false }
-        p += 1
-        if first & 0x1F == 0x1F {
-            while p < end && bytes[p] & 0x80 != 0 { p += 1 }
-            p += 1
-        }
-        guard p < end else { return false }
-        let lengthOctet = bytes[p]
-        p += 1
-        if lengthOctet == 0x80 { return first & 0x20 != 0 }
-        if lengthOctet < 0x80 { return p + Int(lengthOctet) == end }
-        let octets = Int(lengthOctet & 0x7F)
-        guard octets <= 8, p + octets <= end else { return false }
-        var value = 0
-        for i in 0..<octets { value = (value << 8) | Int(bytes[p + i]) }
-        guard value >= 0 else { return false }
-        // Compare against what remains instead of adding: `p + octets + value` overflows for a
-        // claimed length near Int.max (found by the FuzzParse fuzzer; Fuzz/regressions/).
-        return value == end - p - octets
+        end > start && bytes[start] != 0 && BERHeader.spansExactlyOneElement(bytes, from: start, to: end)
     }
 }

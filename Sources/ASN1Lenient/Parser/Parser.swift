@@ -6,7 +6,7 @@ public enum ASN1Parser {
     public static func parse(_ bytes: [UInt8], options: ParseOptions = ParseOptions()) -> Tree {
         guard bytes.count <= Int(UInt32.max) else {
             let code = ParserCode.inputTooLarge
-            let diagnostic = Diagnostic(severity: code.severity, code: code.rawValue,
+            let diagnostic = Diagnostic(severity: code.severity, code: code.code,
                                         message: code.summary, offset: 0, length: 0, node: nil)
             return Tree(bytes: bytes, nodes: [], diagnostics: [diagnostic], roots: [])
         }
@@ -128,71 +128,46 @@ struct ParserMachine {
         // zero bytes built 50 million nodes here just to answer "no").
         machine.stopAtStructural = true
         machine.run(bytes)
-        return !machine.stoppedAtStructural && !machine.diagnostics.contains { ParserCode(rawValue: $0.code)?.isStructural ?? true }
+        return !machine.stoppedAtStructural && !machine.diagnostics.contains { $0.code.parserCode?.isStructural ?? true }
     }
 
     // MARK: - One element
 
     mutating func parseElement(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) {
         let start = position
-        var p = start
-        let first = bytes[p]
-        p += 1
+        let header: BERHeader
+        switch BERHeader.read(bytes, at: start, limit: limit) {
+        case .success(let read): header = read
+        case .failure(let failure): return addUnreadableHeader(failure, from: start, limit: limit)
+        }
+        let first = header.first
         let constructed = first & 0x20 != 0
-        var tagNumber = UInt32(first & 0x1F)
-        if tagNumber == 31 {
-            guard let (number, end) = readLongTag(bytes, start: start, limit: limit) else { return }
-            tagNumber = number
-            p = end
-        }
-        let identifierLength = p - start
-
-        guard p < limit else {
-            addUnparsed(from: start, to: limit, cause: .truncatedLength,
-                        "the element at offset \(start) has no length octets before offset \(limit)")
-            return
-        }
-        let lengthStart = p
-        let lengthOctet = bytes[p]
-        p += 1
-        var declared = Int(lengthOctet)
+        let tagNumber = header.tagNumber
+        let identifierLength = header.identifierLength
+        let lengthStart = header.lengthStart
+        let p = header.contentStart
+        var declared = 0
         var lengthIssue = LengthIssue.none
         var lengthValue: UInt64 = 0
-        if lengthOctet >= 0x80 && lengthOctet != 0x80 {
-            guard lengthOctet != 0xFF else {
-                addUnparsed(from: start, to: limit, cause: .lengthReserved, causeAt: lengthStart, causeLength: 1,
-                            "length octet 0xFF is reserved; the element's extent is unknown")
-                return
-            }
-            let octets = Int(lengthOctet & 0x7F)
-            guard octets <= limit - p else {
-                addUnparsed(from: start, to: limit, cause: .truncatedLength,
-                            "the length announces \(octets) length octets but only \(limit - p) byte(s) remain before offset \(limit)")
-                return
-            }
-            var value: UInt64 = 0
-            var overflow = false
-            for i in 0..<octets {
-                if value > UInt64.max >> 8 { overflow = true }
-                value = (value << 8) | UInt64(bytes[p + i])
-            }
-            p += octets
-            lengthValue = value
-            if octets > 8 {
-                lengthIssue = .tooManyOctets
-            } else if overflow || value > UInt64(Int.max) {
-                lengthIssue = .overflow
-            } else {
-                declared = Int(value)
+        var indefinite = false
+        switch header.length {
+        case .definite(let n, let longForm):
+            declared = n
+            lengthValue = UInt64(n)
+            if longForm {
                 if bytes[lengthStart + 1] == 0 {
                     lengthIssue = .leadingZero
-                } else if octets == 1 && value < 128 {
+                } else if p - lengthStart == 2 && n < 128 {
                     lengthIssue = .shortFormWouldDo
                 }
             }
+        case .indefinite:
+            indefinite = true
+        case .unrepresentable(let value, let octets):
+            lengthValue = value
+            lengthIssue = octets > 8 ? .tooManyOctets : .overflow
         }
         let unrepresentable = lengthIssue == .tooManyOctets || lengthIssue == .overflow
-        let indefinite = lengthOctet == 0x80
         let contentStart = p
         let available = limit - contentStart
         let clamped = !indefinite && (unrepresentable || declared > available)
@@ -219,7 +194,7 @@ struct ParserMachine {
         nodes.append(node)
         if parentIndex < 0 { roots.append(index) }
 
-        if identifierLength > 1 { reportLongTagProblems(bytes, index: index) }
+        if identifierLength > 1 { reportLongTagProblems(bytes, index: index, overflow: header.tagOverflow) }
         if lengthIssue != .none {
             reportLength(lengthIssue, value: lengthValue, octets: p - lengthStart - 1, at: lengthStart, node: index)
         }
@@ -263,79 +238,6 @@ struct ParserMachine {
             if (tagNumber == 4 || tagNumber == 3) && !abortGuess {
                 considerEncapsulation(bytes, index: index, bitString: tagNumber == 3, clamped: clamped)
             }
-        }
-    }
-
-    enum LengthIssue { case none, tooManyOctets, overflow, leadingZero, shortFormWouldDo }
-
-    mutating func reportLength(_ issue: LengthIssue, value: UInt64, octets: Int, at offset: Int, node: Int) {
-        switch issue {
-        case .none: return
-        case .tooManyOctets:
-            report(.lengthTooManyOctets, at: offset, length: octets + 1, node: node,
-                   "\(octets) length octets; at most 8 can be represented")
-        case .overflow:
-            report(.lengthOverflow, at: offset, length: octets + 1, node: node,
-                   "a length of \(value) is beyond any addressable size")
-        case .leadingZero:
-            report(.lengthNotMinimal, at: offset, length: octets + 1, node: node,
-                   "the length \(value) has a leading 0x00 length octet")
-        case .shortFormWouldDo:
-            report(.lengthNotMinimal, at: offset, length: octets + 1, node: node,
-                   "the length \(value) fits the short form but uses the long form")
-        }
-    }
-
-    /// Identifier octets a node can record (its field is one byte); 32-bit tags need at most 6.
-    var maxIdentifierLength: Int { 255 }
-
-    /// Reads a high-tag-number identifier; nil (after recording an unparsed region) when it runs
-    /// past `limit`. Problems with the number are reported once the node exists.
-    mutating func readLongTag(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, limit: Int) -> (UInt32, Int)? {
-        var p = start + 1
-        var value: UInt64 = 0
-        while true {
-            guard p < limit else {
-                addUnparsed(from: start, to: limit, cause: .truncatedIdentifier,
-                            "the identifier's long-form tag number runs to offset \(limit) without a final octet")
-                return nil
-            }
-            guard p - start < maxIdentifierLength else {
-                addUnparsed(from: start, to: limit, cause: .tagTooLarge,
-                            "the identifier runs past \(maxIdentifierLength) octets; the element's extent is unknown")
-                return nil
-            }
-            let octet = bytes[p]
-            p += 1
-            if value <= UInt64(UInt32.max) { value = (value << 7) | UInt64(octet & 0x7F) }
-            if octet & 0x80 == 0 { break }
-        }
-        return (value > UInt64(UInt32.max) ? UInt32.max : UInt32(value), p)
-    }
-
-    mutating func reportLongTagProblems(_ bytes: UnsafeBufferPointer<UInt8>, index: Int) {
-        let node = nodes[index]
-        let start = Int(node.offset), length = Int(node.identifierLength)
-        if bytes[start + 1] == 0x80 {
-            report(.tagLeadingZero, at: start, length: length, node: index,
-                   "the long-form tag number starts with 0x80, a padding octet")
-        }
-        if node.tagNumber == UInt32.max && length > 5 {
-            report(.tagTooLarge, at: start, length: length, node: index, "the tag number needs more than 32 bits")
-        } else if node.tagNumber < 31 {
-            report(.tagNotMinimal, at: start, length: length, node: index,
-                   "tag number \(node.tagNumber) must use the one-octet form")
-        }
-    }
-
-    mutating func reportEndOfContentsAsElement(index: Int, headerEnd: Int) {
-        let start = Int(nodes[index].offset)
-        if current?.indefinite == true {
-            report(.eocNonZeroLength, at: start, length: headerEnd - start, node: index,
-                   "an end-of-contents marker must be 00 00; this one has a non-zero length")
-        } else {
-            report(.strayEOC, at: start, length: headerEnd - start, node: index,
-                   "an end-of-contents marker outside any indefinite-length element")
         }
     }
 
@@ -407,62 +309,4 @@ struct ParserMachine {
         nodes[frame.node].subtreeEnd = Int32(frame.node + 1)
         position = nodes[frame.node].contentEnd
     }
-
-    // MARK: - Regions and reports
-
-    /// Records bytes that cannot be read as TLVs and moves past them.
-    mutating func addUnparsed(from start: Int, to end: Int, cause: ParserCode, causeAt: Int? = nil,
-                              causeLength: Int? = nil, _ message: String) {
-        let index = appendUnparsedNode(from: start, to: end)
-        report(cause, at: causeAt ?? start, length: causeLength ?? (end - start), node: index, message)
-        position = end
-    }
-
-    @discardableResult
-    mutating func appendUnparsedNode(from start: Int, to end: Int) -> Int {
-        let parentIndex = current?.node ?? -1
-        var node = Node(offset: start, classBits: 0, constructed: false, tagNumber: 0,
-                        parent: parentIndex, depth: openCount, identifierLength: 0, lengthLength: 0)
-        node.set(Node.Flag.unparsed)
-        node.contentLength = UInt32(end - start)
-        let index = nodes.count
-        node.subtreeEnd = Int32(index + 1)
-        nodes.append(node)
-        if parentIndex < 0 { roots.append(index) }
-        return index
-    }
-
-    mutating func report(_ code: ParserCode, at offset: Int, length: Int, node: Int?, _ message: String) {
-        if stopAtStructural && code.isStructural { stoppedAtStructural = true }
-        if speculationDepth > 0 && code.severity == .error {
-            abortGuess = true
-            return
-        }
-        if speculationDepth == 0 {
-            let seen = perCode[code, default: 0]
-            if seen >= maxPerCode {
-                if let previous = suppressed[code] {
-                    suppressed[code] = (previous.count + 1, previous.first)
-                } else {
-                    suppressed[code] = (1, Diagnostic(severity: code.severity, code: code.rawValue, message: message,
-                                                      offset: offset, length: length, node: node))
-                }
-                return
-            }
-            perCode[code] = seen + 1
-        }
-        diagnostics.append(Diagnostic(severity: code.severity, code: code.rawValue, message: message,
-                                      offset: offset, length: length, node: node))
-    }
-
-    /// One diagnostic per capped code, after all others, pinned to the first one left out.
-    mutating func appendSuppressedSummaries() {
-        for code in ParserCode.allCases {
-            guard let (count, first) = suppressed[code] else { continue }
-            var summary = first
-            summary.message = "\(count) more \(code.rawValue) diagnostic(s) not listed (at most \(maxPerCode) per code); the first not listed: \(first.message)"
-            diagnostics.append(summary)
-        }
-    }
-
 }

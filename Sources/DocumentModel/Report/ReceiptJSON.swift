@@ -223,6 +223,6 @@ public enum ReceiptJSON {
     }
 
     static func findingObject(_ d: Diagnostic) -> [String: Any] {
-        ["severity": d.severity.description, "code": d.code, "message": d.message, "offset": d.offset, "length": d.length]
+        ["severity": d.severity.description, "code": d.code.rawValue, "message": d.message, "offset": d.offset, "length": d.length]
     }
 }

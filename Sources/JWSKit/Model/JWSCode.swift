@@ -29,7 +29,7 @@ public enum JWSCode: String, Sendable, CaseIterable {
     }
 
     func diagnostic(_ message: String, _ range: Range<Int>) -> Diagnostic {
-        Diagnostic(severity: severity, code: rawValue, message: message, offset: range.lowerBound,
+        Diagnostic(severity: severity, code: code, message: message, offset: range.lowerBound,
                    length: range.count, node: nil)
     }
 }
@@ -57,4 +57,10 @@ public struct JWSDiagnostic: Sendable, Equatable {
         self.layer = layer
         self.diagnostic = diagnostic
     }
+}
+extension JWSCode: DiagnosticCodeFamily {}
+
+extension DiagnosticCode {
+    /// The JWS decoder's code, when the JWS decoder reported it.
+    public var jwsCode: JWSCode? { JWSCode(rawValue: rawValue) }
 }

@@ -122,7 +122,7 @@ extension ReceiptAnalysis {
     public var allDiagnostics: [Diagnostic] {
         guard let payload = payloadTree, let map = payloadMap else { return tree.diagnostics }
         var out = tree.diagnostics
-        for var d in payload.diagnostics where !d.code.hasPrefix("receipt-") && !d.code.hasPrefix("pkcs7-") {
+        for var d in payload.diagnostics where d.code.receiptCode == nil {
             let r = map.fileRange(d.range)
             d.offset = r.lowerBound
             d.length = r.count

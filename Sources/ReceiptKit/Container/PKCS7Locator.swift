@@ -76,7 +76,7 @@ enum PKCS7Locator {
             if let first = tree.roots.first {
                 add(.notContentInfo, "not a PKCS#7 structure: the input does not start with an ASN.1 element", first)
             } else {
-                findings.append(Diagnostic(severity: .error, code: ReceiptCode.empty.rawValue,
+                findings.append(Diagnostic(severity: .error, code: ReceiptCode.empty.code,
                                            message: "the input is empty: no PKCS#7 structure", offset: 0,
                                            length: tree.bytes.count, node: nil))
             }
@@ -210,8 +210,8 @@ enum PKCS7Locator {
     /// Whether a node's declared length ran past the input or its parent.
     static func isCut(_ tree: Tree, _ node: Int) -> Bool {
         tree.diagnostics.contains {
-            $0.node == node && ($0.code == ParserCode.truncatedContent.rawValue
-                || $0.code == ParserCode.lengthExceedsParent.rawValue || $0.code == ParserCode.missingEOC.rawValue)
+            $0.node == node && ($0.code == ParserCode.truncatedContent.code
+                || $0.code == ParserCode.lengthExceedsParent.code || $0.code == ParserCode.missingEOC.code)
         }
     }
 

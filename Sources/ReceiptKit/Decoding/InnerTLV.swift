@@ -1,6 +1,8 @@
-/// A minimal, bounds-checked TLV header reader for values the parser did not expand (raw bytes
-/// inside an OCTET STRING) and for the pre-scan that finds which values to parse on purpose.
-/// Lengths are clamped to the enclosing limit, like the parser does.
+import ASN1Lenient
+
+/// A TLV view for values the parser did not expand (raw bytes inside an OCTET STRING) and for the
+/// pre-scan that finds which values to parse on purpose. The header itself is read by
+/// ASN1Lenient's `BERHeader` (the one header reader); lengths are clamped to the enclosing limit.
 struct InnerTLV {
     /// The first identifier octet.
     var tag: UInt8
@@ -16,36 +18,24 @@ struct InnerTLV {
     /// Single-octet identifiers only (high tag numbers are never receipt value types).
     var universalNumber: UInt32? { tag & 0xC0 == 0 && tag & 0x1F != 0x1F ? UInt32(tag & 0x1F) : nil }
 
+    /// nil when the header cannot be read (ASN1Lenient's `BERHeader` decides) or has more than 8
+    /// length octets; a length beyond `Int.max` reads as not fitting.
+    @inline(__always)
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, limit: Int) -> InnerTLV? {
-        guard start + 2 <= limit, limit <= bytes.count else { return nil }
-        var p = start
-        let tag = bytes[p]
-        p += 1
-        if tag & 0x1F == 0x1F {
-            while p < limit && bytes[p] & 0x80 != 0 { p += 1 }
-            p += 1
-            guard p < limit else { return nil }
-        }
-        let first = bytes[p]
-        p += 1
-        if first == 0x80 {
-            return InnerTLV(tag: tag, start: start, contentStart: p, contentEnd: limit, indefinite: true, fits: true)
-        }
-        var length = 0
-        if first < 0x80 {
-            length = Int(first)
-        } else {
-            let n = Int(first & 0x7F)
-            guard n <= 8, first != 0xFF, p + n <= limit else { return nil }
-            for i in 0..<n {
-                if length > Int.max >> 9 { length = Int.max >> 1; break }
-                length = (length << 8) | Int(bytes[p + i])
-            }
-            p += n
-        }
+        guard start >= 0, limit - start >= 2, limit <= bytes.count,
+              case .success(let header) = BERHeader.read(bytes, at: start, limit: limit) else { return nil }
+        let p = header.contentStart
         let available = limit - p
-        return InnerTLV(tag: tag, start: start, contentStart: p, contentEnd: p + min(length, available),
-                        indefinite: false, fits: length <= available)
+        switch header.length {
+        case .indefinite:
+            return InnerTLV(tag: header.first, start: start, contentStart: p, contentEnd: limit, indefinite: true, fits: true)
+        case .definite(let length, _):
+            return InnerTLV(tag: header.first, start: start, contentStart: p, contentEnd: p + min(length, available),
+                            indefinite: false, fits: length <= available)
+        case .unrepresentable(_, let octets):
+            guard octets <= 8 else { return nil }
+            return InnerTLV(tag: header.first, start: start, contentStart: p, contentEnd: limit, indefinite: false, fits: false)
+        }
     }
 
     static func read(_ bytes: [UInt8], at start: Int, limit: Int) -> InnerTLV? {
@@ -56,7 +46,7 @@ struct InnerTLV {
     static func describe(tag: UInt8) -> String {
         let name: String
         switch tag & 0xC0 {
-        case 0x00: name = universalName(UInt32(tag & 0x1F), constructed: tag & 0x20 != 0)
+        case 0x00: name = UniversalTag.name(UInt32(tag & 0x1F))
         case 0x80: name = "[\(tag & 0x1F)]"
         case 0x40: name = "[APPLICATION \(tag & 0x1F)]"
         default: name = "[PRIVATE \(tag & 0x1F)]"
@@ -66,16 +56,6 @@ struct InnerTLV {
         // "an INTEGER", "an IA5String", "an OCTET STRING", but "a UTF8String", "a UniversalString".
         let an = text.first.map { "AEIO".contains($0) } ?? false
         return (an ? "an " : "a ") + text
-    }
-
-    static func universalName(_ number: UInt32, constructed: Bool) -> String {
-        let names = ["END-OF-CONTENTS", "BOOLEAN", "INTEGER", "BIT STRING", "OCTET STRING", "NULL",
-                     "OBJECT IDENTIFIER", "ObjectDescriptor", "EXTERNAL", "REAL", "ENUMERATED",
-                     "EMBEDDED PDV", "UTF8String", "RELATIVE-OID", "TIME", "[UNIVERSAL 15]", "SEQUENCE",
-                     "SET", "NumericString", "PrintableString", "T61String", "VideotexString", "IA5String",
-                     "UTCTime", "GeneralizedTime", "GraphicString", "VisibleString", "GeneralString",
-                     "UniversalString", "CHARACTER STRING", "BMPString"]
-        return number < names.count ? names[Int(number)] : "[UNIVERSAL \(number)]"
     }
 }
 

@@ -52,12 +52,22 @@ public enum ReceiptCode: String, Sendable, CaseIterable {
     }
 }
 
+extension ReceiptCode: DiagnosticCodeFamily {
+    /// A finding about the payload (`receipt-`), not the PKCS#7 container (`pkcs7-`).
+    public var concernsPayload: Bool { rawValue.hasPrefix("receipt-") }
+}
+
+extension DiagnosticCode {
+    /// The receipt module's code, when the receipt module reported it.
+    public var receiptCode: ReceiptCode? { ReceiptCode(rawValue: rawValue) }
+}
+
 extension Diagnostic {
     /// A receipt finding covering a node's whole bytes.
     static func receipt(_ code: ReceiptCode, _ message: String, node: Int, in tree: Tree,
                         severity: Severity? = nil) -> Diagnostic {
         let n = tree.nodes[node]
-        return Diagnostic(severity: severity ?? code.severity, code: code.rawValue, message: message,
+        return Diagnostic(severity: severity ?? code.severity, code: code.code, message: message,
                           offset: Int(n.offset), length: n.totalLength, node: node)
     }
 }

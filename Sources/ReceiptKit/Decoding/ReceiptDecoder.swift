@@ -21,10 +21,8 @@ struct ReceiptDecoder {
         var cut = Set<Int>()
         for d in tree.diagnostics {
             guard let node = d.node else { continue }
-            switch d.code {
-            case ParserCode.truncatedContent.rawValue, ParserCode.lengthExceedsParent.rawValue,
-                 ParserCode.missingEOC.rawValue, ParserCode.truncatedLength.rawValue,
-                 ParserCode.truncatedIdentifier.rawValue:
+            switch d.code.parserCode {
+            case .truncatedContent?, .lengthExceedsParent?, .missingEOC?, .truncatedLength?, .truncatedIdentifier?:
                 cut.insert(node)
             default: break
             }

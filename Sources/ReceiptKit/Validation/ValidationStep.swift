@@ -1,3 +1,5 @@
+import ASN1Lenient
+
 /// The validation steps, in report order. The raw values are the stable ids that JSON output and
 /// scripts key on; `DocumentModel.StepText` has their titles.
 public enum StepID: String, CaseIterable, Sendable, CustomStringConvertible {
@@ -74,7 +76,7 @@ public indirect enum StepReason: Sendable, Equatable {
     // Contents.
     case notAReceipt(firstError: String?)
     case payloadDiffersFromSignature(decoded: Int, signed: Int)
-    case receiptErrors(count: Int, code: String, offset: Int, message: String)
+    case receiptErrors(count: Int, code: DiagnosticCode, offset: Int, message: String)
     // Device hash and comparisons.
     case notGiven(UserInput)
     case noReceiptPayload

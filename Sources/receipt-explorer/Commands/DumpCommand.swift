@@ -57,7 +57,7 @@ struct DumpCommand: ParsableCommand {
                 let err = OutputWriter(.standardError)
                 let name = TerminalSafe.escape(input.name)
                 for d in all.prefix(Self.stderrDiagnosticLimit) {
-                    err.write("\(name): \(d.severity) \(TerminalSafe.escape(d.code)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")
+                    err.write("\(name): \(d.severity) \(TerminalSafe.escape(d.code.rawValue)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")
                 }
                 if all.count > Self.stderrDiagnosticLimit {
                     let errors = all.filter { $0.severity == .error }.count

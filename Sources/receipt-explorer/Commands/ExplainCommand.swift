@@ -67,7 +67,7 @@ struct ExplainCommand: ParsableCommand {
             }
             if !index.unattached.isEmpty { out.write("\n") }
             for d in index.unattached {
-                out.write("\(d.severity) \(TerminalSafe.escape(d.code)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")
+                out.write("\(d.severity) \(TerminalSafe.escape(d.code.rawValue)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")
             }
         }
         out.flush()

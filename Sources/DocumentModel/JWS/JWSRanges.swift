@@ -10,6 +10,11 @@ public struct JWSSpan: Sendable, Equatable {
     /// Characters of the token (offsets from the token's first character).
     public var characters: Range<Int>
 
+    public init(bytes: Range<Int>, characters: Range<Int>) {
+        self.bytes = bytes
+        self.characters = characters
+    }
+
     /// "12-45", "12", "at 12".
     public static func text(_ range: Range<Int>) -> String {
         switch range.count {

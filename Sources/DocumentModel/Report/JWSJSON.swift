@@ -12,6 +12,7 @@ import ReceiptKit
 ///     {"input": {...}, "kind": "transaction", "token": {"header": {...}, "payload": {...,
 ///      "_source": {"transactionId": {"json_bytes": {"offset": 2, "length": 33},
 ///                                    "token_characters": {"offset": 3386, "length": 44}}}},
+///     ("input_bytes" too when the token sits inside a JSON body or another token)
 ///      "signature": {...}, "verification": [...], "findings": [...]}}
 public enum JWSJSON {
     public static func text(_ document: Document) -> String { ReceiptJSON.serialize(object(document)) }
@@ -132,8 +133,13 @@ public enum JWSJSON {
         for member in tree.members(of: node) {
             guard let key = tree.key(ofMember: member), let value = tree.value(ofMember: member) else { continue }
             let span = document.jwsSpan(tree[member].range, in: layer, token: token)
-            source[key] = ["json_bytes": ["offset": span.bytes.lowerBound, "length": span.bytes.count],
-                           "token_characters": ["offset": span.characters.lowerBound, "length": span.characters.count]]
+            var where_: [String: Any] = ["json_bytes": ["offset": span.bytes.lowerBound, "length": span.bytes.count],
+                                         "token_characters": ["offset": span.characters.lowerBound, "length": span.characters.count]]
+            if token.layers.token != .file {  // a token inside a body or a payload: where its characters sit in the input too
+                let file = document.fileRange(tree[member].range, in: layer)
+                where_["input_bytes"] = ["offset": file.lowerBound, "length": file.count]
+            }
+            source[key] = where_
             if let child = nested[value] {
                 o[key] = tokenObject(document, child)
             } else if tree[value].kind == .object {

@@ -27,7 +27,9 @@ public struct JWSTreeDump {
     public func render() -> String {
         var lines: [String] = []
         lines.append(paint.paint("# \(TerminalSafe.escape(document.source.name)): \(TerminalSafe.escape(document.note))", .dim))
-        guard let jws = document.jws else { return lines.joined(separator: "\n") + "\n" }
+        guard let jws = document.jws else {
+            return (lines + diagnosticLines(document.fileLayer.content.diagnostics, indent: 0)).joined(separator: "\n") + "\n"
+        }
         if jws.body != nil { lines += diagnosticLines(document.fileLayer.content.diagnostics, indent: 0) }
         for (index, token) in jws.tokens.enumerated() where token.parent == nil {
             lines += tokenLines(index, indent: 0)

@@ -30,7 +30,7 @@ struct DumpCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON; '-' reads standard input.")
+    @Argument(help: "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens; '-' reads standard input.")
     var file: String
 
     @Option(help: "Output format: tree, openssl or json.")

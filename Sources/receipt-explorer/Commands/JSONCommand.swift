@@ -31,7 +31,7 @@ struct JSONCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON; '-' reads standard input.")
+    @Argument(help: "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens; '-' reads standard input.")
     var file: String
 
     @OptionGroup var check: ReceiptCheckOptions

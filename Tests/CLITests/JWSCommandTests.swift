@@ -59,6 +59,17 @@ import TestSupport
         #expect(match.status == 0)
     }
 
+    @Test func dumpJSONListsTheLayersWithTheirFileRanges() throws {
+        let result = try runCLI(["dump", Self.sample("transaction.jws"), "--format", "json"])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let layers = try #require(object["layers"] as? [[String: Any]])
+        #expect(layers.map { $0["name"] as? String } == ["file", "header", "payload", "signature", "x5c[0]", "x5c[1]", "x5c[2]"])
+        #expect(layers[4]["parent"] as? Int == 1)
+        #expect(layers[4]["size"] as? Int == 667)
+        #expect(layers[4]["file_range"] as? [String: Int] == ["offset": 30, "length": 1188])
+    }
+
     @Test func opensslFormatIsRefusedForJWS() throws {
         let result = try runCLI(["dump", Self.sample("transaction.jws"), "--format", "openssl"])
         #expect(result.status == 2)

@@ -36,7 +36,7 @@ public struct JWSTreeDump {
         }
         let all = document.diagnostics.map(\.diagnostic)
         let counts = Severity.allCases.map { severity in all.filter { $0.severity == severity }.count }
-        lines.append(paint.paint("# \(jws.tokens.count) token\(jws.tokens.count == 1 ? "" : "s"), \(document.layers.count) layers; "
+        lines.append(paint.paint("# \(jws.tokens.count) token\(jws.tokens.count == 1 ? "" : "s"), \(document.layers.count) layer\(document.layers.count == 1 ? "" : "s"); "
             + "\(counts[0]) error\(counts[0] == 1 ? "" : "s"), \(counts[1]) der, \(counts[2]) warning\(counts[2] == 1 ? "" : "s"), \(counts[3]) info", .dim))
         return lines.joined(separator: "\n") + "\n"
     }

@@ -78,7 +78,7 @@ public enum JWSJSON {
             var h = objectWithSource(document, token, header, tree, root, nested: [:])
             h["x5c"] = token.layers.certificates.enumerated().map { position, layer -> [String: Any] in
                 var c: [String: Any] = ["position": position, "der_length": document.layer(layer).bytes.count, "layer": layer.index]
-                if let info = ReceiptKitBridge.certificate(document.layer(layer).bytes) { c["subject"] = info }
+                if let info = CertificateInfo(der: document.layer(layer).bytes) { c["subject"] = info.subject }
                 return c
             }
             o["header"] = h
@@ -176,16 +176,10 @@ public enum JWSJSON {
         case .array: return tree.children(of: node).map { plain(tree, $0) }
         default:
             if let b = tree.bool(at: node) { return b }
-            return NSNullStandIn()
+            return JSONNull()
         }
     }
 }
 
-/// Serialized as `null` by `ReceiptJSON.serialize` (its default case).
-struct NSNullStandIn {}
-
-enum ReceiptKitBridge {
-    static func certificate(_ der: [UInt8]) -> String? {
-        CertificateInfo(der: der).map(\.subject)
-    }
-}
+/// A JSON null: `ReceiptJSON.serialize` writes `null` for any value it has no case for.
+struct JSONNull {}

@@ -105,13 +105,37 @@ struct VerifyCommand: ParsableCommand {
     @Flag(help: "Use ASCII marks (+ x -) instead of ✓ ✗ –.")
     var ascii = false
 
+    @Option(help: ArgumentHelp("text (the readable report) or json (the whole report, docs/verify-schema.json).", valueName: "FORMAT"))
+    var format: VerifyFormat = .text
+
+    @Flag(help: "Print only the verdict line (text format only; with --format json it is a usage error).")
+    var quiet = false
+
+    func validate() throws {
+        if quiet && format == .json {
+            throw ValidationError("--quiet prints the text verdict line; with --format json read .verdict instead")
+        }
+    }
+
     func run() throws {
         let options = try check.analysisOptions(validate: true)
-        let document = Document.open(try CommandSupport.load(file), options: options, reading: .always)
-        guard let analysis = document.receipt else { throw ExitCode(ExitStatus.inputHasErrors) }  // `.always` always analyses
-        let text = VerifyReport.text(analysis, inputName: document.source.name, inputNote: document.note,
+        let input = try CommandSupport.load(file)
+        let document = Document.open(input, options: options, reading: .always)
+        guard let analysis = document.receipt,  // `.always` always analyses
+              let report = VerificationReport(receiptOf: document, words: .commandLine) else { throw ExitCode(ExitStatus.inputHasErrors) }
+        let text: String
+        switch (format, quiet) {
+        case (.json, _): text = VerificationJSON.text(report, input: (document.source.name, input.bytes.count))
+        case (.text, true): text = VerificationText.verdictLine(report) + "\n"
+        case (.text, false):
+            text = VerifyReport.text(analysis, inputName: document.source.name, inputNote: document.note,
                                      style: VerifyReport.Style(unicode: !ascii), words: .commandLine)
+        }
         FileHandle.standardOutput.write(Data(text.utf8))
-        if !analysis.verdict.isValid { throw ExitCode(1) }
+        if !report.verdict.valid { throw ExitCode(1) }
     }
+}
+
+enum VerifyFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
 }

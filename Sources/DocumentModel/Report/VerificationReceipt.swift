@@ -142,6 +142,15 @@ extension DocumentKind {
         case .signedData: "signed-data"
         case .certificate: "certificate"
         case .asn1: "asn1"
+        case .transaction: "transaction"
+        case .renewalInfo: "renewal-info"
+        case .appTransaction: "app-transaction"
+        case .notification: "notification"
+        case .unknownToken: "unknown-token"
+        case .transactionHistory: "transaction-history"
+        case .subscriptionStatuses: "subscription-statuses"
+        case .storeKitJSON: "storekit-json"
+        case .legacyTransactionReceipt: "legacy-transaction-receipt"
         }
     }
 }

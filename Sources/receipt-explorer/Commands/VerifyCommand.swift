@@ -102,6 +102,8 @@ struct VerifyCommand: ParsableCommand {
 
     @OptionGroup var check: ReceiptCheckOptions
 
+    @OptionGroup var tokenChecks: TokenCheckOptions
+
     @Flag(help: "Use ASCII marks (+ x -) instead of ✓ ✗ –.")
     var ascii = false
 
@@ -120,16 +122,28 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         let options = try check.analysisOptions(validate: true)
         let input = try CommandSupport.load(file)
-        let document = Document.open(input, options: options, reading: .always)
-        guard let analysis = document.receipt,  // `.always` always analyses
-              let report = VerificationReport(receiptOf: document, words: .commandLine) else { throw ExitCode(ExitStatus.inputHasErrors) }
+        let document = Document.open(input, options: options, reading: .always, jws: try tokenChecks.options())
+        let report: VerificationReport
+        if let storeKit = VerificationReport(storeKitOf: document, now: options.now, words: .commandLine) {
+            report = storeKit
+        } else if let receipt = VerificationReport(receiptOf: document, words: .commandLine) {
+            report = receipt
+        } else {
+            // Neither a receipt nor tokens (an iOS 6 transaction receipt): say what it is.
+            CommandSupport.complain("\(document.source.name): \(document.summary): nothing to verify")
+            throw ExitCode(ExitStatus.inputHasErrors)
+        }
         let text: String
         switch (format, quiet) {
         case (.json, _): text = VerificationJSON.text(report, input: (document.source.name, input.bytes.count))
         case (.text, true): text = VerificationText.verdictLine(report) + "\n"
         case (.text, false):
-            text = VerifyReport.text(analysis, inputName: document.source.name, inputNote: document.note,
-                                     style: VerifyReport.Style(unicode: !ascii), words: .commandLine)
+            if let analysis = document.receipt, document.jws == nil {
+                text = VerifyReport.text(analysis, inputName: document.source.name, inputNote: document.note,
+                                         style: VerifyReport.Style(unicode: !ascii), words: .commandLine)
+            } else {
+                text = VerificationText.text(report, inputName: document.source.name, style: VerifyReport.Style(unicode: !ascii))
+            }
         }
         FileHandle.standardOutput.write(Data(text.utf8))
         if !report.verdict.valid { throw ExitCode(1) }

@@ -73,11 +73,12 @@ extension StepText {
     }
 }
 
-/// `receipt-explorer verify FILE [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE]`
+/// `receipt-explorer verify FILE [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE]
+/// [--environment ENV] [--app-apple-id ID] [--format text|json] [--quiet] [--ascii]`
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Validate a receipt step by step: signature, chain, time, receipt signer, device hash, app checks.",
+        abstract: "Verify a receipt or StoreKit 2 JWS step by step: signature, chain, time, signer, app checks.",
         discussion: """
             Each step is printed as ✓ passed, ✗ failed or – not checked, with its reason and details; \
             then the signer chain (subjects and SHA-256 fingerprints), the subscriptions active at --at \
@@ -92,12 +93,22 @@ struct VerifyCommand: ParsableCommand {
             testing only, not the App Store" and are INVALID (exit 1) unless you pass that certificate \
             with --root, which accepts them for local testing.
 
-            Exit status: 0 = valid; 1 = invalid (a step failed, the receipt has errors, or it is not \
-            an App Store receipt); 2 = usage or I/O problem (one line on stderr).
+            StoreKit 2 (a compact JWS, a notification's signedPayload, a transaction history): header \
+            alg ES256, x5c leaf ← intermediate ← root pinned to Apple Root CA - G3 (or a --root), the \
+            marker extensions, validity at the token's signedDate (today is shown for information; --at \
+            is not used), the ES256 signature, and --bundle-id / --environment / --app-apple-id. A \
+            notification's nested tokens are verified on their own and must agree with its data. \
+            Revocation (OCSP) is not checked: this tool works offline.
+
+            --format json prints the whole report (docs/verify-schema.json, "schema_version" 1); \
+            --quiet prints only the verdict line and is a usage error with --format json.
+
+            Exit status: 0 = valid; 1 = invalid (a step failed, the input has errors, or it is not \
+            App Store data); 2 = usage or I/O problem (one line on stderr).
             """
     )
 
-    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON; '-' reads standard input.")
+    @Argument(help: "DER/BER, base64, PEM, verifyReceipt JSON, a compact JWS or a StoreKit JSON body; '-' reads standard input.")
     var file: String
 
     @OptionGroup var check: ReceiptCheckOptions

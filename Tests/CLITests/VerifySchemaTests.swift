@@ -4,16 +4,16 @@ import TestSupport
 
 /// `verify --format json` validated against docs/verify-schema.json by python3's `jsonschema`
 /// (Draft 2020-12), on real output: every sample and corpus receipt and token, valid and invalid.
-/// python3, when it can import `jsonschema` (.ci/run installs it); otherwise the suite is skipped.
-let jsonschemaPython: String? = {
-    guard let python = findTool("python3"), (try? runTool(python, ["-c", "import jsonschema"]))?.status == 0 else { return nil }
-    return python
+/// The `python3` on PATH (the one .ci/run installs `jsonschema` for), when it can import
+/// `jsonschema`; otherwise the suite is skipped.
+let jsonschemaPython: Bool = {
+    guard let env = findTool("env") else { return false }
+    return (try? runTool(env, ["python3", "-c", "import jsonschema"]))?.status == 0
 }()
 
 @Suite(.enabled(if: cliBinary != nil, "the receipt-explorer binary is not built"),
-       .enabled(if: jsonschemaPython != nil, "python3 with the jsonschema package is not installed"))
+       .enabled(if: jsonschemaPython, "python3 with the jsonschema package is not installed"))
 struct VerifySchemaTests {
-    static let python = jsonschemaPython
     static let schema = Paths.packageRoot.appendingPathComponent("docs/verify-schema.json")
 
     /// Validates each file (JSON documents) against the schema; returns python's report.
@@ -31,7 +31,7 @@ struct VerifySchemaTests {
             print("validated", len(sys.argv) - 2, "errors", bad)
             sys.exit(1 if bad else 0)
             """
-        return try runTool(try #require(python), ["-c", script, schema.path] + documents.map(\.path))
+        return try runTool(try #require(findTool("env")), ["python3", "-c", script, schema.path] + documents.map(\.path))
     }
 
     /// Runs `verify --format json` on each input and keeps the output in a temporary directory.

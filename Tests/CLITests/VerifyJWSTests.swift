@@ -198,4 +198,17 @@ import TestSupport
         #expect(badID.status == 2)
         #expect(badID.stderr == "receipt-explorer: --app-apple-id: 'twelve' is not a number\n")
     }
+
+    @Test("an iOS 6 transaction receipt is not verifiable: exit 1, a report that says what it is") func legacyTransactionReceipt() throws {
+        let body = #"{"signature":"abc","purchase-info":"def","environment":"Sandbox","pod":"100","signing-status":"0"}"#
+        let file = try temporaryFile(Array(Data(body.utf8).base64EncodedString().utf8), name: "legacy.b64")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let (status, doc) = try Self.report([file.path])
+        #expect(status == 1)
+        #expect((doc["subject"] as? [String: Any])?["kind"] as? String == "legacy-transaction-receipt")
+        #expect(Self.steps(doc).isEmpty)
+        let reasons = (doc["verdict"] as? [String: Any])?["reasons"] as? [[String: Any]]
+        #expect(reasons?.compactMap { $0["code"] as? String } == ["not-verifiable"])
+        #expect((doc["findings"] as? [[String: Any]])?.first?["code"] as? String == "storekit-legacy-transaction-receipt")
+    }
 }

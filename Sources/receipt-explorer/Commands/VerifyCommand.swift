@@ -140,9 +140,7 @@ struct VerifyCommand: ParsableCommand {
         } else if let receipt = VerificationReport(receiptOf: document, words: .commandLine) {
             report = receipt
         } else {
-            // Neither a receipt nor tokens (an iOS 6 transaction receipt): say what it is.
-            CommandSupport.complain("\(document.source.name): \(document.summary): nothing to verify")
-            throw ExitCode(ExitStatus.inputHasErrors)
+            report = VerificationReport(unverifiable: document)  // an iOS 6 transaction receipt
         }
         let text: String
         switch (format, quiet) {

@@ -152,6 +152,9 @@ struct JWSLayerBuilder {
         let verification = JWSVerificationOptions(roots: options.roots, expectedBundleID: options.bundleID,
                                                   expectedEnvironment: jws.expectedEnvironment,
                                                   expectedAppAppleID: jws.expectedAppAppleID, now: options.now)
+        // A nested token is held to its notification's data by the consistency step, not to the
+        // expectations: a renewal info carries no bundleId and must not fail --bundle-id.
+        let nestedVerification = JWSVerificationOptions(roots: options.roots, now: options.now)
         for index in tokens.indices {
             let document = tokens[index].document
             let payload = document.payload
@@ -160,7 +163,7 @@ struct JWSLayerBuilder {
                 x5c: document.header.certificates.map(\.der),
                 signedDate: payload.validityDate.map { Date(timeIntervalSince1970: $0 / 1000) },
                 claims: JWSClaims(bundleID: payload.bundleId, environment: payload.environment, appAppleID: payload.appAppleId),
-                options: verification)
+                options: tokens[index].parent == nil ? verification : nestedVerification)
             var report = JWSVerifier.verify(input)
             if case .notification = tokens[index].kind {
                 let nested = tokens.filter { $0.parent == index }.map { token in

@@ -73,11 +73,12 @@ extension StepText {
     }
 }
 
-/// `receipt-explorer verify FILE [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE]`
+/// `receipt-explorer verify FILE [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE]
+/// [--environment ENV] [--app-apple-id ID] [--format text|json] [--quiet] [--ascii]`
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Validate a receipt step by step: signature, chain, time, receipt signer, device hash, app checks.",
+        abstract: "Verify a receipt or StoreKit 2 JWS step by step: signature, chain, time, signer, app checks.",
         discussion: """
             Each step is printed as ✓ passed, ✗ failed or – not checked, with its reason and details; \
             then the signer chain (subjects and SHA-256 fingerprints), the subscriptions active at --at \
@@ -92,26 +93,72 @@ struct VerifyCommand: ParsableCommand {
             testing only, not the App Store" and are INVALID (exit 1) unless you pass that certificate \
             with --root, which accepts them for local testing.
 
-            Exit status: 0 = valid; 1 = invalid (a step failed, the receipt has errors, or it is not \
-            an App Store receipt); 2 = usage or I/O problem (one line on stderr).
+            StoreKit 2 (a compact JWS, a notification's signedPayload, a transaction history): header \
+            alg ES256, x5c leaf ← intermediate ← root pinned to Apple Root CA - G3 (or a --root), the \
+            marker extensions, validity at the token's signedDate (today is shown for information; --at \
+            is not used), the ES256 signature, and --bundle-id / --environment / --app-apple-id. A \
+            notification's nested tokens are verified on their own and must agree with its data. \
+            Revocation (OCSP) is not checked: this tool works offline.
+
+            --format json prints the whole report (docs/verify-schema.json, "schema_version" 1); \
+            --quiet prints only the verdict line and is a usage error with --format json.
+
+            Exit status: 0 = valid; 1 = invalid (a step failed, the input has errors, or it is not \
+            App Store data); 2 = usage or I/O problem (one line on stderr).
             """
     )
 
-    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON; '-' reads standard input.")
+    @Argument(help: "DER/BER, base64, PEM, verifyReceipt JSON, a compact JWS or a StoreKit JSON body; '-' reads standard input.")
     var file: String
 
     @OptionGroup var check: ReceiptCheckOptions
 
+    @OptionGroup var tokenChecks: TokenCheckOptions
+
     @Flag(help: "Use ASCII marks (+ x -) instead of ✓ ✗ –.")
     var ascii = false
 
+    @Option(help: ArgumentHelp("text (the readable report) or json (the whole report, docs/verify-schema.json).", valueName: "FORMAT"))
+    var format: VerifyFormat = .text
+
+    @Flag(help: "Print only the verdict line (text format only; with --format json it is a usage error).")
+    var quiet = false
+
+    func validate() throws {
+        if quiet && format == .json {
+            throw ValidationError("--quiet prints the text verdict line; with --format json read .verdict instead")
+        }
+    }
+
     func run() throws {
         let options = try check.analysisOptions(validate: true)
-        let document = Document.open(try CommandSupport.load(file), options: options, reading: .always)
-        guard let analysis = document.receipt else { throw ExitCode(ExitStatus.inputHasErrors) }  // `.always` always analyses
-        let text = VerifyReport.text(analysis, inputName: document.source.name, inputNote: document.note,
-                                     style: VerifyReport.Style(unicode: !ascii), words: .commandLine)
+        let input = try CommandSupport.load(file)
+        let document = Document.open(input, options: options, reading: .always, jws: try tokenChecks.options())
+        let report: VerificationReport
+        if let storeKit = VerificationReport(storeKitOf: document, now: options.now, words: .commandLine) {
+            report = storeKit
+        } else if let receipt = VerificationReport(receiptOf: document, words: .commandLine) {
+            report = receipt
+        } else {
+            report = VerificationReport(unverifiable: document)  // an iOS 6 transaction receipt
+        }
+        let text: String
+        switch (format, quiet) {
+        case (.json, _): text = VerificationJSON.text(report, input: (document.source.name, input.bytes.count))
+        case (.text, true): text = VerificationText.verdictLine(report) + "\n"
+        case (.text, false):
+            if let analysis = document.receipt, document.jws == nil {
+                text = VerifyReport.text(analysis, inputName: document.source.name, inputNote: document.note,
+                                         style: VerifyReport.Style(unicode: !ascii), words: .commandLine)
+            } else {
+                text = VerificationText.text(report, inputName: document.source.name, style: VerifyReport.Style(unicode: !ascii))
+            }
+        }
         FileHandle.standardOutput.write(Data(text.utf8))
-        if !analysis.verdict.isValid { throw ExitCode(1) }
+        if !report.verdict.valid { throw ExitCode(1) }
     }
+}
+
+enum VerifyFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
 }

@@ -1,0 +1,150 @@
+import Foundation
+
+// One verification report for every kind of input `verify` reads: a PKCS#7 receipt (from a
+// `ReceiptAnalysis`) or a StoreKit 2 token (from a `JWSVerificationReport`). The text and JSON
+// outputs read this model; the words come from StepText (receipts) and JWSVerificationText (JWS).
+// docs/verify-schema.json describes the JSON form; bump `schemaVersion` when it changes shape.
+
+/// What was verified.
+public struct VerificationSubject: Sendable, Equatable {
+    /// Stable id: "receipt", "xcode-testing-receipt", "signed-data", "transaction", "renewal-info",
+    /// "app-transaction", "notification", "unknown-token", "transaction-history", … (see the schema).
+    public var kind: String
+    /// "a PKCS#7 App Store receipt", "a StoreKit 2 transaction", …
+    public var label: String
+    /// How the input was read and what it is: "raw DER/BER, 7,686 bytes; a PKCS#7 App Store receipt".
+    public var note: String
+    /// Where a token was found: "data.signedTransactionInfo", "signedTransactions[1]"; nil for the input itself.
+    public var path: String?
+    /// The token's characters in the input file (nil for a receipt: it is the whole file).
+    public var range: VerificationRange?
+
+    public init(kind: String, label: String, note: String, path: String? = nil, range: VerificationRange? = nil) {
+        self.kind = kind
+        self.label = label
+        self.note = note
+        self.path = path
+        self.range = range
+    }
+}
+
+/// Bytes a step is about, in the input file's offsets (for a nested token: the parent's characters
+/// that encode them). `tokenOffset` is the same range in the token's own text, for JWS.
+public struct VerificationRange: Sendable, Equatable {
+    /// "signature segment", "x5c[0]", "attribute 2 value", …
+    public var what: String
+    public var offset: Int
+    public var length: Int
+    public var tokenOffset: Int?
+    public var tokenLength: Int?
+
+    public init(what: String, _ range: Range<Int>, inToken: Range<Int>? = nil) {
+        self.what = what
+        offset = range.lowerBound
+        length = range.count
+        tokenOffset = inToken?.lowerBound
+        tokenLength = inToken?.count
+    }
+}
+
+/// A certificate a step or the chain summary is about.
+public struct VerificationCertificate: Sendable, Equatable {
+    /// "leaf", "intermediate", "root", "signer", "trust anchor", "embedded", "self-signed".
+    public var role: String
+    /// Position in the token's x5c or the receipt's certificate set; nil for a root the user supplied.
+    public var index: Int?
+    public var subject: String
+    public var issuer: String
+    /// SHA-256 of the DER, uppercase hex.
+    public var sha256: String
+    public var notBefore: Date?
+    public var notAfter: Date?
+    /// Apple marker extensions it carries (1.2.840.113635.100.6.11.1, 1.2.840.113635.100.6.2.1).
+    public var markers: [String]
+    public var selfSigned: Bool
+    /// "Apple Root CA - G3", "user-supplied root", … when it is the anchor the chain ended at.
+    public var anchor: String?
+}
+
+public enum VerificationStatus: String, Sendable, Equatable {
+    case passed
+    case failed
+    case notChecked = "not-checked"
+}
+
+public struct VerificationStep: Sendable, Equatable {
+    /// The step's stable id ("signature", "time-signed-date", …).
+    public var id: String
+    public var title: String
+    public var status: VerificationStatus
+    /// Stable kebab-case reason for a failed or unchecked step (nil when passed).
+    public var reasonCode: String?
+    /// The reason in words (nil when passed).
+    public var reason: String?
+    /// "passed", "failed — <reason>", "not checked — <reason>".
+    public var message: String
+    /// Supporting facts in display order (receipt steps' detail lines).
+    public var details: [String] = []
+    public var ranges: [VerificationRange] = []
+    public var certificates: [VerificationCertificate] = []
+    /// The moment the step judged certificates or dates at.
+    public var judgedAt: Date?
+    /// False for steps shown for information that do not decide the verdict (JWS "today" when
+    /// there is a signedDate; revocation, never checked offline).
+    public var decides: Bool = true
+}
+
+public struct VerificationVerdict: Sendable, Equatable {
+    public struct Reason: Sendable, Equatable {
+        /// Kebab-case: a step's reason code, or a verdict-level one ("xcode-testing-not-supplied", …).
+        public var code: String
+        /// The step it is about, when there is one.
+        public var step: String?
+        public var message: String
+    }
+
+    public var valid: Bool
+    /// "app-store", "apple-signed", "local-testing", "user-root", "invalid", "not-validated".
+    public var outcome: String
+    /// "valid App Store receipt", "signed by Apple", "INVALID", …
+    public var summary: String
+    public var reasons: [Reason]
+}
+
+/// The dates a report used.
+public struct VerificationDates: Sendable, Equatable {
+    /// The token's signedDate or the receipt's creation date (attribute 12): what the chain is judged at.
+    public var signed: Date?
+    /// "Today", for the second validity line.
+    public var now: Date
+    /// The receipt's `--at` moment (expiration, active subscriptions); nil for tokens.
+    public var at: Date?
+}
+
+/// A finding of the input (parser, receipt, JSON or JWS diagnostic) in input offsets.
+public struct VerificationFinding: Sendable, Equatable {
+    public var severity: String
+    public var code: String
+    public var message: String
+    public var offset: Int
+    public var length: Int
+}
+
+public struct VerificationReport: Sendable, Equatable {
+    /// The version of docs/verify-schema.json this report's JSON follows.
+    public static let schemaVersion = 1
+
+    public var subject: VerificationSubject
+    public var steps: [VerificationStep]
+    /// The certificates in brief: a receipt's signer chain (or embedded certificates), a token's x5c.
+    public var certificates: [VerificationCertificate]
+    public var dates: VerificationDates
+    public var findings: [VerificationFinding]
+    /// A notification's nested tokens, a history's transactions: each verified on its own.
+    public var nested: [VerificationReport]
+    public var verdict: VerificationVerdict
+
+    public func step(_ id: String) -> VerificationStep? { steps.first { $0.id == id } }
+    /// The first failed step that decides the verdict, in report order.
+    public var firstFailure: VerificationStep? { steps.first { $0.status == .failed && $0.decides } }
+}

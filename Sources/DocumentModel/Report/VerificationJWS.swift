@@ -1,0 +1,156 @@
+import ASN1Lenient
+import Foundation
+import JWSKit
+import ReceiptKit
+
+// The verification report of StoreKit 2 input: each token's JWSVerifier steps with
+// JWSVerificationText's words, the bytes each step is about, the x5c certificates, and the
+// nested tokens' reports. A JSON body of several tokens (a transaction history) is a report
+// without steps of its own whose nested reports are the tokens.
+
+extension VerificationReport {
+    /// The report of a document opened from StoreKit input with validation; nil when it has no JWS model.
+    /// - Parameter now: the "today" the document was verified at (`AnalysisOptions.now`).
+    public init?(storeKitOf document: Document, now: Date, words: StepText = .plain) {
+        guard let model = document.jws else { return nil }
+        let top = model.tokens.indices.filter { model.tokens[$0].parent == nil }
+        var fileFindings: [VerificationFinding] = []
+        if top.first.map({ model.tokens[$0].layers.token != .file }) ?? true {
+            fileFindings = document.fileLayer.content.diagnostics.map(VerificationFinding.init)
+        }
+        switch document.kind {
+        case .transactionHistory, .subscriptionStatuses, .storeKitJSON: break
+        default:
+            if top.count == 1 {
+                self.init(token: top[0], of: document, now: now, words: words, note: document.note)
+                findings = fileFindings + findings
+                return
+            }
+        }
+        let nested = top.map { VerificationReport(token: $0, of: document, now: now, words: words) }
+        var reasons = nested.filter { !$0.verdict.valid }.map(Self.nestedReason)
+        if nested.isEmpty {
+            reasons.append(.init(code: "no-tokens", step: nil, message: "the input holds no StoreKit 2 token to verify"))
+        }
+        let valid = reasons.isEmpty
+        self.init(subject: VerificationSubject(kind: document.kind.code, label: document.kind.summary, note: document.note),
+                  steps: [], certificates: [], dates: VerificationDates(signed: nil, now: now, at: nil),
+                  findings: fileFindings, nested: nested,
+                  verdict: VerificationVerdict(valid: valid, outcome: valid ? Self.commonOutcome(nested) : "invalid",
+                                               summary: valid ? "every token verified" : "INVALID", reasons: reasons))
+    }
+
+    /// The report of `document.jws.tokens[index]` and, recursively, its nested tokens.
+    init(token index: Int, of document: Document, now: Date, words: StepText, note: String? = nil) {
+        let model = document.jws!
+        let token = model.tokens[index]
+        let jws = token.document
+        let report = token.report
+        let certificates = Self.x5c(token, report)
+        let signed = jws.payload.validityDate.map { Date(timeIntervalSince1970: $0 / 1000) }
+        var steps: [VerificationStep] = []
+        if let report {
+            let deciding = Set(report.decidingSteps.map(\.step))
+            for result in report.steps {
+                var s = VerificationStep(id: result.step.rawValue, title: result.step.title, status: .init(result.status),
+                                         reasonCode: result.status.reasonCode, reason: result.status.reason,
+                                         message: result.status.summary)
+                s.decides = deciding.contains(result.step)
+                s.ranges = Self.ranges(result.step, token, model: model, index: index, in: document)
+                s.certificates = Self.certificates(for: result.step, certificates)
+                if result.step == .validityAtSignedDate { s.judgedAt = signed }
+                if result.step == .validityToday { s.judgedAt = now }
+                steps.append(s)
+            }
+        }
+        let nested = model.tokens.indices.filter { model.tokens[$0].parent == index }
+            .map { VerificationReport(token: $0, of: document, now: now, words: words) }
+        let kind = Self.kindCode(token.kind)
+        var label = token.kind.label
+        if report?.chainKind == .xcodeStoreKitTesting { label += " signed by Xcode StoreKit Testing (local testing only)" }
+        let whole = 0..<jws.text.count
+        let fileRange = document.fileRange(whole, in: token.layers.token)
+        let findings = Self.tokenLayers(token).flatMap { layer in
+            document.layer(layer).content.diagnostics.map { d in
+                var f = VerificationFinding(d)
+                let r = document.fileRange(d.range, in: layer)
+                f.offset = r.lowerBound
+                f.length = r.count
+                return f
+            }
+        }
+        self.init(
+            subject: VerificationSubject(kind: kind, label: label,
+                                         note: note ?? "\(token.path ?? "token"): \(token.kind.label) (JWS, \(token.headerSummary))",
+                                         path: token.path, range: VerificationRange(what: "token", fileRange, inToken: whole)),
+            steps: steps, certificates: certificates, dates: VerificationDates(signed: signed, now: now, at: nil),
+            findings: findings, nested: nested,
+            verdict: Self.verdict(report, nested: nested, words: words))
+    }
+
+    static func verdict(_ report: JWSVerificationReport?, nested: [VerificationReport], words: StepText) -> VerificationVerdict {
+        guard let report else {
+            return VerificationVerdict(valid: false, outcome: "not-validated", summary: "not validated (decoding only)",
+                                       reasons: [.init(code: "validation-not-requested", step: nil, message: "validation was not requested")])
+        }
+        var reasons: [VerificationVerdict.Reason] = report.decidingSteps.compactMap { result in
+            guard case .failed(let f) = result.status else { return nil }
+            return .init(code: f.code, step: result.step.rawValue, message: "\(result.step.title): \(f.sentence)")
+        }
+        reasons += nested.filter { !$0.verdict.valid }.map(nestedReason)
+        let valid = reasons.isEmpty
+        let xcode = report.chainKind == .xcodeStoreKitTesting
+        if xcode && report.status(.root) == .failed(.xcodeTestingNotTrusted) {
+            reasons.append(.init(code: "xcode-testing-not-supplied", step: JWSStep.root.rawValue, message: words.reason(.xcodeTestingNotSupplied)))
+        }
+        var outcome = "invalid"
+        var summary = "INVALID"
+        if valid {
+            switch report.anchor {
+            case .appleRootCAG3?:
+                outcome = report.isAppleSigned ? "apple-signed" : "user-root"
+                summary = report.isAppleSigned ? "signed by Apple" : "valid, anchored at Apple Root CA - G3 but not shaped like Apple's tokens"
+            case .userSupplied?, nil:
+                outcome = xcode ? "local-testing" : "user-root"
+                summary = xcode ? "valid for local testing only" : "valid, anchored at a root you supplied"
+                if xcode {
+                    reasons.append(.init(code: "accepted-for-local-testing", step: nil, message: words.reason(.acceptedForLocalTesting)))
+                } else if let anchor = report.anchor {
+                    reasons.append(.init(code: "anchored-at-user-root", step: nil,
+                                         message: "anchored at \(anchor.sentence): not signed by Apple"))
+                }
+            }
+        }
+        if case .notChecked(let skip)? = report.status(.revocation) {
+            reasons.append(.init(code: skip.code, step: JWSStep.revocation.rawValue, message: "\(JWSStep.revocation.title): \(skip.sentence)"))
+        }
+        return VerificationVerdict(valid: valid, outcome: outcome, summary: summary, reasons: reasons)
+    }
+
+    static func nestedReason(_ r: VerificationReport) -> VerificationVerdict.Reason {
+        let first = r.verdict.reasons.first
+        return .init(code: "nested-invalid", step: nil,
+                     message: "\(r.subject.path ?? "token") is invalid" + (first.map { ": \($0.message)" } ?? ""))
+    }
+
+    /// The nested tokens' shared outcome ("apple-signed" when every one is), else "user-root".
+    static func commonOutcome(_ nested: [VerificationReport]) -> String {
+        let outcomes = Set(nested.map(\.verdict.outcome))
+        return outcomes.count == 1 ? outcomes.first! : "user-root"
+    }
+
+    static func kindCode(_ kind: StoreKitTokenKind) -> String {
+        switch kind {
+        case .transaction: "transaction"
+        case .renewalInfo: "renewal-info"
+        case .appTransaction: "app-transaction"
+        case .notification: "notification"
+        case .unknown: "unknown-token"
+        }
+    }
+
+    static func tokenLayers(_ token: JWSToken) -> [LayerID] {
+        [token.layers.token] + [token.layers.header, token.layers.payload, token.layers.signature].compactMap { $0 }
+            + token.layers.certificates
+    }
+}

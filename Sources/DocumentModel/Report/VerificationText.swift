@@ -1,0 +1,104 @@
+import ASN1Lenient
+import Foundation
+import ReceiptKit
+
+/// The readable form of a verification report for StoreKit 2 input, in the style of the receipt
+/// report (`VerifyReport`, which receipts keep): what the token is, every step (✓ ✗ –) with its
+/// reason and the bytes it is about, the x5c certificates with SHA-256 fingerprints, each nested
+/// token's own report, and the verdict. Every string from the input is escaped.
+public enum VerificationText {
+    /// "Verdict: VALID — valid App Store receipt" / "Verdict: INVALID": the last report line's head,
+    /// and all that `verify --quiet` prints.
+    public static func verdictLine(_ r: VerificationReport) -> String {
+        "Verdict: \(r.verdict.valid ? "VALID — " + TerminalSafe.escape(r.verdict.summary) : "INVALID")"
+    }
+
+    public static func text(_ r: VerificationReport, inputName: String, style: VerifyReport.Style = .init()) -> String {
+        var lines = ["receipt-explorer verify: \(TerminalSafe.escape(inputName)): \(TerminalSafe.escape(r.subject.note))", ""]
+        body(r, indent: "", style: style, into: &lines)
+        lines.append(verdictLine(r))
+        for reason in r.verdict.reasons { lines.append("  \(style.unicode ? "•" : "*") \(TerminalSafe.escape(reason.message))") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func body(_ r: VerificationReport, indent: String, style: VerifyReport.Style, into lines: inout [String]) {
+        let safe = TerminalSafe.escape
+        if !r.steps.isEmpty || r.subject.path != nil {
+            var rows: [(String, String)] = [("kind", safe(r.subject.label))]
+            if let signed = r.dates.signed { rows.append(("signed", ReceiptDate(signed).utcString)) }
+            if let root = r.certificates.last, let anchor = root.anchor {
+                rows.append(("anchored at", "\(anchor) (\(safe(root.subject)))"))
+            }
+            let width = rows.map(\.0.count).max() ?? 0
+            for (k, v) in rows { lines.append(indent + "  " + k.padding(toLength: width + 2, withPad: " ", startingAt: 0) + v) }
+            lines.append("")
+        }
+        let problems = r.findings.filter { $0.severity == "error" || $0.severity == "warning" }
+        if !problems.isEmpty {
+            lines.append(indent + "Findings (\(problems.count))")
+            for f in problems.prefix(10) {
+                lines.append(indent + "  \(f.severity) \(f.code) at offset \(f.offset) (\(f.length) byte\(f.length == 1 ? "" : "s")): \(safe(f.message))")
+            }
+            if problems.count > 10 { lines.append(indent + "  \(style.unicode ? "…" : "...") and \(problems.count - 10) more (see `receipt-explorer dump`)") }
+            lines.append("")
+        }
+        if !r.steps.isEmpty {
+            lines.append(indent + "Verification")
+            for step in r.steps {
+                let mark = switch step.status {
+                case .passed: style.unicode ? "✓" : "+"
+                case .failed: style.unicode ? "✗" : "x"
+                case .notChecked: style.unicode ? "–" : "-"
+                }
+                var line = step.title
+                switch step.status {
+                case .passed: break
+                case .failed: line += ": " + safe(step.reason ?? "")
+                case .notChecked: line += ": not checked — " + safe(step.reason ?? "")
+                }
+                if !step.decides && step.status == .failed { line += " (for information: the verdict judges the certificates at signedDate)" }
+                lines.append(indent + "  \(mark) \(line)")
+                if step.status == .failed {
+                    for range in step.ranges {
+                        lines.append(indent + "      \(safe(range.what)): offset \(range.offset), \(range.length) byte\(range.length == 1 ? "" : "s")")
+                    }
+                }
+            }
+            lines.append("")
+        }
+        if !r.certificates.isEmpty {
+            lines.append(indent + "Certificates (x5c)")
+            for c in r.certificates {
+                var first = indent + "  \(c.index ?? 0)  \(c.role): \(safe(c.subject))"
+                if let anchor = c.anchor { first += " [\(anchor)\(anchor == "Apple Root CA - G3" ? ", pinned" : "")]" }
+                lines.append(first)
+                lines.append(indent + "     SHA-256 \(c.sha256)")
+                let from = c.notBefore.map { String(ReceiptDate($0).utcString.prefix(10)) } ?? "?"
+                let to = c.notAfter.map { String(ReceiptDate($0).utcString.prefix(10)) } ?? "?"
+                var facts = ["valid \(from) … \(to)"]
+                if c.markers.contains(CertificateInfo.receiptSignerOID) { facts.append("StoreKit signing \(CertificateInfo.receiptSignerOID)") }
+                if c.markers.contains(CertificateInfo.wwdrIntermediateOID) { facts.append("WWDR intermediate \(CertificateInfo.wwdrIntermediateOID)") }
+                if c.selfSigned { facts.append("self-signed") }
+                lines.append(indent + "     " + facts.joined(separator: ", "))
+            }
+            lines.append("")
+        }
+        for n in r.nested {
+            lines.append(indent + "Nested \(safe(n.subject.path ?? "token")): \(n.verdict.valid ? "VALID" : "INVALID")")
+            body(n, indent: indent + "  ", style: style, into: &lines)
+        }
+    }
+}
+
+extension VerificationReport {
+    /// The report of an input `verify` cannot check (neither a receipt nor StoreKit 2 tokens, such
+    /// as an iOS 6 transaction receipt): no steps, invalid, and what the input is.
+    public init(unverifiable document: Document) {
+        self.init(subject: VerificationSubject(kind: document.kind.code, label: document.kind.summary, note: document.note),
+                  steps: [], certificates: [], dates: VerificationDates(signed: nil, now: Date(), at: nil),
+                  findings: document.diagnostics.map { VerificationFinding($0.diagnostic) }, nested: [],
+                  verdict: VerificationVerdict(valid: false, outcome: "invalid", summary: "INVALID",
+                                               reasons: [.init(code: "not-verifiable", step: nil,
+                                                               message: "nothing to verify: \(document.kind.summary)")]))
+    }
+}

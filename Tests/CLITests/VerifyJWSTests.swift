@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `verify` on StoreKit 2 input end to end: samples/jws against samples/manifest.json's
+/// `jws_samples`, and the real tokens of ../shared/corpus/jws (facts in its MANIFEST.md).
+@Suite(.enabled(if: cliBinary != nil, "the receipt-explorer binary is not built")) struct VerifyJWSTests {
+    static let manifest: [[String: Any]] = {
+        guard let data = try? Data(contentsOf: Paths.samples.appendingPathComponent("manifest.json")),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [] }
+        return object["jws_samples"] as? [[String: Any]] ?? []
+    }()
+    static var sampleFiles: [String] { manifest.compactMap { $0["file"] as? String } }
+
+    static func report(_ arguments: [String]) throws -> (status: Int32, json: [String: Any]) {
+        let r = try Binary.run(["verify", "--format", "json"] + arguments)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(arguments): \(r.stderr)")
+        return (r.status, json)
+    }
+
+    /// The token reports the manifest's steps apply to: the report itself, or for a history
+    /// (no steps of its own) each of its tokens.
+    static func tokenReports(_ doc: [String: Any]) -> [[String: Any]] {
+        (doc["steps"] as? [Any])?.isEmpty == true ? (doc["nested"] as? [[String: Any]] ?? []) : [doc]
+    }
+
+    static func steps(_ report: [String: Any]) -> [[String: Any]] { report["steps"] as? [[String: Any]] ?? [] }
+
+    @Test("every samples/jws file: exit status, each step's status and the failing step's reason code from the manifest",
+          .enabled(if: Paths.samplesAvailable), arguments: sampleFiles)
+    func manifestSample(file: String) throws {
+        let entry = try #require(Self.manifest.first { $0["file"] as? String == file })
+        let verification = try #require(entry["verification"] as? [String: Any])
+        let root = try #require(verification["root"] as? String)
+        // The manifest's steps were judged with the token's own claims as the expectations.
+        var expectations: [String] = []
+        let claims = entry["claims"] as? [String: Any] ?? [:]
+        if let id = claims["bundleId"] as? String { expectations += ["--bundle-id", id] }
+        if let environment = claims["environment"] as? String { expectations += ["--environment", environment] }
+        if let appID = claims["appAppleId"] as? Int {
+            expectations += ["--app-apple-id", String(appID)]
+        }
+        let (status, doc) = try Self.report(["samples/" + file, "--root", root] + expectations)
+        #expect(status == (verification["verdict"] as? String == "valid" ? 0 : 1))
+        let reports = Self.tokenReports(doc)
+        #expect(!reports.isEmpty)
+        let expected = try #require(verification["steps"] as? [String: String])
+        for report in reports {
+            let got = Dictionary(uniqueKeysWithValues: Self.steps(report).compactMap { step -> (String, String)? in
+                guard let id = step["id"] as? String, id != "nested-consistency" else { return nil }
+                return (id, step["status"] as? String ?? "")
+            })
+            #expect(got == expected, "\(file)")
+            let firstFailure = Self.steps(report).first { $0["status"] as? String == "failed" && $0["decides"] as? Bool == true }
+            #expect(firstFailure?["id"] as? String == verification["failing_step"] as? String, "\(file)")
+            #expect(firstFailure?["reason_code"] as? String == verification["reason"] as? String, "\(file)")
+        }
+        // Without the test root nothing of ours is trusted: the root step names the pin.
+        if let without = verification["without_root"] as? [String: String] {
+            let (bare, plain) = try Self.report(["samples/" + file])
+            #expect(bare == 1)
+            for report in Self.tokenReports(plain) {
+                let rootStep = Self.steps(report).first { $0["id"] as? String == "root" }
+                #expect(rootStep?["status"] as? String == without["root"], "\(file)")
+                #expect(rootStep?["reason_code"] as? String == without["reason"], "\(file)")
+            }
+        }
+    }
+
+    @Test("a notification verifies itself, each nested token on its own, and the consistency step", .enabled(if: Paths.samplesAvailable))
+    func notificationNested() throws {
+        let (status, doc) = try Self.report(["samples/jws/notification.jws", "--root", "samples/pki/test-ec-root.cer",
+                                             "--bundle-id", "com.example.receiptexplorer", "--environment", "sandbox",
+                                             "--app-apple-id", "1450000001"])
+        #expect(status == 0)
+        let nested = try #require(doc["nested"] as? [[String: Any]])
+        #expect(nested.compactMap { ($0["subject"] as? [String: Any])?["path"] as? String }
+                == ["data.signedTransactionInfo", "data.signedRenewalInfo"])
+        #expect(nested.map { ($0["verdict"] as? [String: Any])?["valid"] as? Bool } == [true, true])
+        let consistency = Self.steps(doc).first { $0["id"] as? String == "nested-consistency" }
+        #expect(consistency?["status"] as? String == "passed")
+        // The consistency step points at both nested tokens' characters inside the notification.
+        #expect((consistency?["ranges"] as? [[String: Any]])?.compactMap { $0["what"] as? String }
+                == ["data.signedTransactionInfo", "data.signedRenewalInfo"])
+        for id in ["bundle-id", "environment", "app-apple-id"] {
+            #expect(Self.steps(doc).first { $0["id"] as? String == id }?["status"] as? String == "passed", "\(id)")
+        }
+        let wrong = try Self.report(["samples/jws/notification.jws", "--root", "samples/pki/test-ec-root.cer", "--environment", "Production"])
+        #expect(wrong.status == 1)
+        let env = Self.steps(wrong.json).first { $0["id"] as? String == "environment" }
+        #expect(env?["reason"] as? String == "expected Production, the payload says Sandbox")
+        #expect(env?["reason_code"] as? String == "claim-mismatch")
+    }
+
+    static let appleSigned = [
+        "notification-production-com.nineton.taller-2024-10-17-TEST.jws",
+        "notification-sandbox-com.Abilities-2022-09-02-TEST.jws",
+        "notification-sandbox-com.loki-project.loki-messenger-2025-10-01-DID_RENEW.jws",
+        "notification-sandbox-com.loki-project.loki-messenger-2025-10-02-SUBSCRIBED-RESUBSCRIBE.jws",
+        "renewal-sandbox-co.ringalarm-2023-05-23.jws",
+        "renewal-sandbox-com.loki-project.loki-messenger-2025-10-02-autorenew-off.jws",
+        "transaction-sandbox-Com.VoiceRecording.Telephone-2022-11-04-offer1.jws",
+        "transaction-sandbox-com.app.qysmat-2023-03-27.jws",
+        "transaction-sandbox-com.loki-project.loki-messenger-2025-10-01-RENEWAL.jws",
+    ]
+
+    @Test("Apple-signed corpus tokens verify to Apple Root CA - G3 at their signedDate; --at does not move it",
+          .enabled(if: Paths.jwsCorpusAvailable), arguments: appleSigned)
+    func appleSignedCorpus(name: String) throws {
+        let (status, doc) = try Self.report(["../shared/corpus/jws/" + name])
+        #expect(status == 0)
+        let verdict = try #require(doc["verdict"] as? [String: Any])
+        #expect(verdict["outcome"] as? String == "apple-signed")
+        #expect(verdict["summary"] as? String == "signed by Apple")
+        let root = try #require((doc["certificates"] as? [[String: Any]])?.last)
+        #expect(root["sha256"] as? String == "63343ABFB89A6A03EBB57E9B3F5FA7BE7C4F5C756F3017B3A8C488C3653E9179")
+        #expect(root["anchor"] as? String == "Apple Root CA - G3")
+        // Judged at signedDate: the step's moment is the payload's, whatever --at says (it moves only
+        // a receipt's expiration moment).
+        let signed = (doc["dates"] as? [String: Any])?["signed"] as? String
+        let timeStep = Self.steps(doc).first { $0["id"] as? String == "time-signed-date" }
+        #expect(timeStep?["status"] as? String == "passed")
+        #expect(timeStep?["judged_at"] as? String == signed)
+        let moved = try Self.report(["../shared/corpus/jws/" + name, "--at", "2000-01-01"])
+        #expect(moved.status == 0)
+        #expect(Self.steps(moved.json).map { $0["status"] as? String } == Self.steps(doc).map { $0["status"] as? String })
+        #expect((moved.json["dates"] as? [String: Any])?["at"] == nil)
+    }
+
+    @Test("the DID_RENEW notification's signedDate, as MANIFEST.md gives it", .enabled(if: Paths.jwsCorpusAvailable))
+    func signedDateExact() throws {
+        let (_, doc) = try Self.report(["../shared/corpus/jws/notification-sandbox-com.loki-project.loki-messenger-2025-10-01-DID_RENEW.jws"])
+        #expect((doc["dates"] as? [String: Any])?["signed"] as? String == "2025-10-01T07:08:38.835Z")
+        let nested = try #require(doc["nested"] as? [[String: Any]])
+        #expect(nested.count == 2)
+        #expect(nested.allSatisfy { ($0["verdict"] as? [String: Any])?["outcome"] as? String == "apple-signed" })
+    }
+
+    static let xcode = [
+        "apptransaction-xcode-com.example.naturelab.backyardbirds.example-2023-10-19.jws",
+        "renewal-xcode-com.example.naturelab.backyardbirds.example-2023-10-19.jws",
+        "transaction-xcode-com.example.naturelab.backyardbirds.example-2023-10-19.jws",
+    ]
+
+    @Test("Xcode tokens exit 1 without --root, labelled StoreKit Testing, the reason names --root",
+          .enabled(if: Paths.jwsCorpusAvailable), arguments: xcode)
+    func xcodeCorpus(name: String) throws {
+        let r = try Binary.run(["verify", "../shared/corpus/jws/" + name])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("signed by Xcode StoreKit Testing (local testing only)"))
+        #expect(r.stdout.contains("  • signed by Xcode StoreKit Testing — local testing only, not the App Store; pass its certificate with --root to accept it for local testing\n"))
+        #expect(r.stdout.contains("✗ Trust anchor (root): signed by Xcode's \"StoreKit Testing in Xcode\" certificate"))
+        #expect(r.stdout.hasSuffix("  • Revocation (OCSP): asking Apple's OCSP responder needs the network, and this tool works offline; a revoked certificate would pass here\n"))
+        // Accepted for local testing once its own certificate is passed with --root.
+        let token = try String(contentsOf: Paths.jws.appendingPathComponent(name), encoding: .utf8)
+        var header = String(token.prefix { $0 != "." }).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        header += String(repeating: "=", count: (4 - header.count % 4) % 4)
+        let headerBytes = try #require(Data(base64Encoded: header))
+        let json = try #require(try JSONSerialization.jsonObject(with: headerBytes) as? [String: Any])
+        let leaf = try #require((json["x5c"] as? [String])?.first)
+        let der = try #require(Data(base64Encoded: leaf))
+        let certificate = try temporaryFile([UInt8](der), name: "xcode.cer")
+        defer { try? FileManager.default.removeItem(at: certificate.deletingLastPathComponent()) }
+        let accepted = try Binary.run(["verify", "../shared/corpus/jws/" + name, "--root", certificate.path])
+        #expect(accepted.status == 0, "\(accepted.stdout)")
+        #expect(accepted.stdout.contains("Verdict: VALID — valid for local testing only\n"))
+    }
+
+    @Test("Apple's test-CA tokens pass with --root apple-testCA.der, and not without",
+          .enabled(if: Paths.jwsCorpusAvailable), arguments: ["notification-testca-com.example-2023-04-12-TEST.jws",
+                                                                  "transaction-testca-com.example-2023-01-05.jws"])
+    func testCACorpus(name: String) throws {
+        let path = "../shared/corpus/jws/testca/" + name
+        let (status, doc) = try Self.report([path, "--root", "../shared/corpus/jws/testca/apple-testCA.der"])
+        #expect(status == 0)
+        #expect((doc["verdict"] as? [String: Any])?["outcome"] as? String == "user-root")
+        let without = try Self.report([path])
+        #expect(without.status == 1)
+        #expect(Self.steps(without.json).first { $0["id"] as? String == "root" }?["reason_code"] as? String == "root-not-pinned")
+    }
+
+    @Test("--quiet prints exactly the verdict line; with --format json it is a usage error", .enabled(if: Paths.samplesAvailable))
+    func quiet() throws {
+        let valid = try Binary.run(["verify", "--quiet", "samples/jws/transaction.jws", "--root", "samples/pki/test-ec-root.cer"])
+        #expect(valid.status == 0)
+        #expect(valid.stdout == "Verdict: VALID — valid, anchored at a root you supplied\n")
+        let invalid = try Binary.run(["verify", "--quiet", "samples/jws/transaction.jws"])
+        #expect(invalid.status == 1)
+        #expect(invalid.stdout == "Verdict: INVALID\n")
+        let receipt = try Binary.run(["verify", "--quiet", "samples/typical.receipt", "--root", "samples/pki/test-root.cer"])
+        #expect(receipt.status == 0)
+        #expect(receipt.stdout == "Verdict: VALID — valid, anchored at a root you supplied\n")
+        let both = try Binary.run(["verify", "--quiet", "--format", "json", "samples/typical.receipt"])
+        #expect(both.status == 2)
+        #expect(both.stdout.isEmpty)
+        #expect(both.stderr.contains("--quiet prints the text verdict line; with --format json read .verdict instead"))
+        let badID = try Binary.run(["verify", "samples/jws/transaction.jws", "--app-apple-id", "twelve"])
+        #expect(badID.status == 2)
+        #expect(badID.stderr == "receipt-explorer: --app-apple-id: 'twelve' is not a number\n")
+    }
+
+    @Test("an iOS 6 transaction receipt is not verifiable: exit 1, a report that says what it is") func legacyTransactionReceipt() throws {
+        let body = #"{"signature":"abc","purchase-info":"def","environment":"Sandbox","pod":"100","signing-status":"0"}"#
+        let file = try temporaryFile(Array(Data(body.utf8).base64EncodedString().utf8), name: "legacy.b64")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let (status, doc) = try Self.report([file.path])
+        #expect(status == 1)
+        #expect((doc["subject"] as? [String: Any])?["kind"] as? String == "legacy-transaction-receipt")
+        #expect(Self.steps(doc).isEmpty)
+        let reasons = (doc["verdict"] as? [String: Any])?["reasons"] as? [[String: Any]]
+        #expect(reasons?.compactMap { $0["code"] as? String } == ["not-verifiable"])
+        #expect((doc["findings"] as? [[String: Any]])?.first?["code"] as? String == "storekit-legacy-transaction-receipt")
+    }
+}

@@ -1,0 +1,104 @@
+import JWSKit
+import ReceiptKit
+
+/// A receipt against StoreKit 2 transactions, matched by transaction id and compared through the
+/// migration table (`ReceiptFieldMap`): product_id ↔ productId, dates as instants (RFC 3339 text
+/// against milliseconds), numbers against strings by their text.
+enum CrossDiff {
+    /// (in-app attribute type, JWS transaction field) for every one-to-one row of the table; the
+    /// Apple-private product type (1707) has no one-to-one JWS value and is left out.
+    static let mappings: [(type: Int, field: String)] = ReceiptFieldMap.rows.compactMap { row in
+        let prefix = "JWSTransactionDecodedPayload."
+        guard let type = row.attributeType, type >= 1701, type != 1707, row.jws.hasPrefix(prefix) else { return nil }
+        let field = String(row.jws.dropFirst(prefix.count))
+        guard field.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
+        return (type, field)
+    }
+
+    static func entries(_ receipt: ReceiptSide, _ storeKit: StoreKitSide, receiptIsA: Bool) -> [DiffEntry] {
+        let transactions = storeKit.transactions
+        var byID: [String: Int] = [:]
+        for (j, t) in transactions.enumerated() {
+            if let id = t.document.payload.string("transactionId"), byID[id] == nil { byID[id] = j }
+        }
+        var matched = [Bool](repeating: false, count: transactions.count)
+        var out: [DiffEntry] = []
+        for p in receipt.receipt.inApp {
+            let key = ReceiptDiff.matchKey(p)
+            guard let j = byID[key] else {
+                out.append(entry(receiptIsA ? .transactionRemoved : .transactionAdded, p.productID ?? "", key,
+                                 receipt: receipt.side(p), storeKit: nil, receiptIsA: receiptIsA))
+                continue
+            }
+            matched[j] = true
+            let fields = fieldEntries(p, receipt, transactions[j], storeKit, receiptIsA: receiptIsA)
+            if !fields.isEmpty {
+                var e = entry(.transactionChanged, p.productID ?? "", key, receipt: receipt.side(p),
+                              storeKit: tokenSide(transactions[j]), receiptIsA: receiptIsA)
+                e.fields = fields
+                out.append(e)
+            }
+        }
+        for (j, t) in transactions.enumerated() where !matched[j] {
+            out.append(entry(receiptIsA ? .transactionAdded : .transactionRemoved, t.document.payload.string("productId") ?? "",
+                             t.document.payload.string("transactionId") ?? t.path, receipt: nil, storeKit: tokenSide(t),
+                             receiptIsA: receiptIsA))
+        }
+        return out
+    }
+
+    static func tokenSide(_ t: StoreKitSide.Token) -> DiffSide {
+        let range = t.document.enclosingRange(0..<t.document.text.count)
+        return DiffSide(range: range, fileRange: t.carriers.isEmpty ? range : nil, value: t.path.isEmpty ? nil : t.path)
+    }
+
+    static func entry(_ kind: DiffKind, _ subject: String, _ key: String, receipt: DiffSide?, storeKit: DiffSide?,
+                      receiptIsA: Bool) -> DiffEntry {
+        DiffEntry(kind: kind, subject: subject, key: key, a: receiptIsA ? receipt : storeKit, b: receiptIsA ? storeKit : receipt)
+    }
+
+    static func fieldEntries(_ p: InAppPurchase, _ r: ReceiptSide, _ t: StoreKitSide.Token, _ s: StoreKitSide,
+                             receiptIsA: Bool) -> [DiffEntry] {
+        var out: [DiffEntry] = []
+        for (type, name) in mappings {
+            let field = p.field(type)
+            let jws = t.document.payload.field(name)
+            guard comparable(field, r.receipt) != comparable(jws) else { continue }
+            let subject = "\(ReceiptSchema.displayName(type: type, level: .inApp)) ↔ \(name)"
+            out.append(entry(.fieldChanged, subject, "", receipt: field.map(r.side), storeKit: jws.map { s.side(t, $0) },
+                             receiptIsA: receiptIsA).withoutKey)
+        }
+        return out
+    }
+
+    /// The value a receipt field is compared by: dates as milliseconds, empty dates as absent.
+    static func comparable(_ f: ReceiptField?, _ receipt: Receipt) -> String? {
+        guard let f else { return nil }
+        switch f.value {
+        case .date(let d): return String(d.epochMilliseconds)
+        case .absentDate: return nil
+        default:
+            let text = ReceiptSide.text(f, receipt)
+            return text.isEmpty ? nil : text
+        }
+    }
+
+    static func comparable(_ f: StoreKitField?) -> String? {
+        guard let f else { return nil }
+        switch f.value {
+        case .date(let ms, _): return StoreKitValue.integer(Int64(ms)).display
+        case .string(let s): return s
+        case .integer(let i): return String(i)
+        case .null: return nil
+        default: return f.value.display
+        }
+    }
+}
+
+extension DiffEntry {
+    var withoutKey: DiffEntry {
+        var e = self
+        e.key = nil
+        return e
+    }
+}

@@ -19,7 +19,7 @@ enum CrossDiff {
         let transactions = storeKit.transactions
         var byID: [String: Int] = [:]
         for (j, t) in transactions.enumerated() {
-            if let id = t.document.payload.string("transactionId"), byID[id] == nil { byID[id] = j }
+            if let id = storeKit.token(t).document.payload.string("transactionId"), byID[id] == nil { byID[id] = j }
         }
         var matched = [Bool](repeating: false, count: transactions.count)
         var out: [DiffEntry] = []
@@ -34,22 +34,18 @@ enum CrossDiff {
             let fields = fieldEntries(p, receipt, transactions[j], storeKit, receiptIsA: receiptIsA)
             if !fields.isEmpty {
                 var e = entry(.transactionChanged, p.productID ?? "", key, receipt: receipt.side(p),
-                              storeKit: tokenSide(transactions[j]), receiptIsA: receiptIsA)
+                              storeKit: storeKit.tokenSide(transactions[j]), receiptIsA: receiptIsA)
                 e.fields = fields
                 out.append(e)
             }
         }
         for (j, t) in transactions.enumerated() where !matched[j] {
-            out.append(entry(receiptIsA ? .transactionAdded : .transactionRemoved, t.document.payload.string("productId") ?? "",
-                             t.document.payload.string("transactionId") ?? t.path, receipt: nil, storeKit: tokenSide(t),
-                             receiptIsA: receiptIsA))
+            let payload = storeKit.token(t).document.payload
+            out.append(entry(receiptIsA ? .transactionAdded : .transactionRemoved, payload.string("productId") ?? "",
+                             payload.string("transactionId") ?? storeKit.path(t), receipt: nil,
+                             storeKit: storeKit.tokenSide(t), receiptIsA: receiptIsA))
         }
         return out
-    }
-
-    static func tokenSide(_ t: StoreKitSide.Token) -> DiffSide {
-        let range = t.document.enclosingRange(0..<t.document.text.count)
-        return DiffSide(range: range, fileRange: t.carriers.isEmpty ? range : nil, value: t.path.isEmpty ? nil : t.path)
     }
 
     static func entry(_ kind: DiffKind, _ subject: String, _ key: String, receipt: DiffSide?, storeKit: DiffSide?,
@@ -57,12 +53,12 @@ enum CrossDiff {
         DiffEntry(kind: kind, subject: subject, key: key, a: receiptIsA ? receipt : storeKit, b: receiptIsA ? storeKit : receipt)
     }
 
-    static func fieldEntries(_ p: InAppPurchase, _ r: ReceiptSide, _ t: StoreKitSide.Token, _ s: StoreKitSide,
+    static func fieldEntries(_ p: InAppPurchase, _ r: ReceiptSide, _ t: Int, _ s: StoreKitSide,
                              receiptIsA: Bool) -> [DiffEntry] {
         var out: [DiffEntry] = []
         for (type, name) in mappings {
             let field = p.field(type)
-            let jws = t.document.payload.field(name)
+            let jws = s.token(t).document.payload.field(name)
             guard comparable(field, r.receipt) != comparable(jws) else { continue }
             let subject = "\(ReceiptSchema.displayName(type: type, level: .inApp)) ↔ \(name)"
             out.append(entry(.fieldChanged, subject, "", receipt: field.map(r.side), storeKit: jws.map { s.side(t, $0) },
@@ -71,9 +67,12 @@ enum CrossDiff {
         return out
     }
 
-    /// The value a receipt field is compared by: dates as milliseconds, empty dates as absent.
+    /// The value a receipt field is compared by: dates as milliseconds, empty dates as absent, and a
+    /// web order line item id of 0 as absent (receipts write 0 for purchases that are not
+    /// subscriptions; StoreKit 2 leaves the field out).
     static func comparable(_ f: ReceiptField?, _ receipt: Receipt) -> String? {
         guard let f else { return nil }
+        if f.type == 1711, f.value.integer == 0 { return nil }
         switch f.value {
         case .date(let d): return String(d.epochMilliseconds)
         case .absentDate: return nil

@@ -66,20 +66,20 @@ public enum DiffText {
         if isChange, e.fields.isEmpty {
             lines.append(indent + "    " + TerminalSafe.quoted(e.a!.value!) + " → " + TerminalSafe.quoted(e.b!.value!))
         }
-        if let a = e.a { lines.append(indent + "    A " + sideText(a, withValue: !isChange || !e.fields.isEmpty)) }
-        if let b = e.b { lines.append(indent + "    B " + sideText(b, withValue: !isChange || !e.fields.isEmpty)) }
+        if let a = e.a { lines.append(indent + "    A " + sideText(a, subject: e.subject, withValue: !isChange || !e.fields.isEmpty)) }
+        if let b = e.b { lines.append(indent + "    B " + sideText(b, subject: e.subject, withValue: !isChange || !e.fields.isEmpty)) }
         for f in e.fields { lines += entryLines(f, indent: indent + "    ", paint: paint) }
         return lines
     }
 
     /// "node 12 of layer 1, bytes 40..<52 (file 44..<56): "value"".
-    static func sideText(_ s: DiffSide, withValue: Bool) -> String {
+    static func sideText(_ s: DiffSide, subject: String, withValue: Bool) -> String {
         var parts: [String] = []
         if let node = s.node { parts.append("node \(node.index) of layer \(node.layer.index)") }
-        if let path = s.path, !path.isEmpty { parts.append(path) }
+        if let path = s.path, !path.isEmpty, path != subject { parts.append(path) }
         if let r = s.range { parts.append("bytes \(r.lowerBound)..<\(r.upperBound)") }
-        if let f = s.fileRange, f != s.range { parts.append("(file \(f.lowerBound)..<\(f.upperBound))") }
         var text = parts.joined(separator: ", ")
+        if let f = s.fileRange, f != s.range { text += " (file \(f.lowerBound)..<\(f.upperBound))" }
         if withValue, let v = s.value { text += ": " + TerminalSafe.quoted(v) }
         return text
     }

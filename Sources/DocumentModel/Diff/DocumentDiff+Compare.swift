@@ -52,11 +52,3 @@ extension DocumentDiff {
         structuralContentChanges = walk.contentChanges
     }
 }
-
-extension DocumentDiff {
-    /// "StoreKit 2 transaction", "transaction history …" for StoreKit 2 text, nil for anything else.
-    public static func storeKitSummary(_ document: Document) -> String? {
-        guard StoreKitSide(document) != nil else { return nil }
-        return StoreKitInput.classify(document.fileLayer.bytes).summary
-    }
-}

@@ -1,40 +1,53 @@
 import JWSKit
 
-/// Two StoreKit 2 inputs: tokens paired in order; payload fields by JSON path (nested tokens by
-/// their own paths), then the header's certificates and the signature of each pair.
+/// Two StoreKit 2 documents: top-level tokens paired in order; payload fields by JSON path (nested
+/// tokens by their own paths), then each pair's x5c certificates and signature.
 enum JWSDiff {
     static func compare(_ a: StoreKitSide, _ b: StoreKitSide) -> (entries: [DiffEntry], signatures: DiffSignatures?) {
         var out: [DiffEntry] = []
         var signatures: DiffSignatures?
-        for k in 0..<max(a.tokens.count, b.tokens.count) {
-            guard k < a.tokens.count, k < b.tokens.count else {
-                let token = k < a.tokens.count ? a.tokens[k] : b.tokens[k]
-                let side = DiffSide(fileRange: token.document.enclosingRange(0..<token.document.text.count))
-                out.append(DiffEntry(kind: k < a.tokens.count ? .fieldRemoved : .fieldAdded, subject: token.path,
-                                     a: k < a.tokens.count ? side : nil, b: k < a.tokens.count ? nil : side))
+        let ta = a.topLevel, tb = b.topLevel
+        for k in 0..<max(ta.count, tb.count) {
+            guard k < ta.count, k < tb.count else {
+                if k < ta.count {
+                    out.append(DiffEntry(kind: .fieldRemoved, subject: a.path(ta[k]), a: a.tokenSide(ta[k])))
+                } else {
+                    out.append(DiffEntry(kind: .fieldAdded, subject: b.path(tb[k]), b: b.tokenSide(tb[k])))
+                }
                 continue
             }
-            let (x, y) = (a.tokens[k], b.tokens[k])
-            out += fields(a, x, b, y, prefix: x.path)
-            let pair = DiffSignatures(certificatesA: StoreKitSide.certificates(x), certificatesB: StoreKitSide.certificates(y),
-                                      signatureA: a.signature(x), signatureB: b.signature(y),
-                                      sameSignature: x.document.signatureBytes == y.document.signatureBytes)
-            out += SignatureDiff.entries(pair).map { entry in
-                var e = entry
-                if !x.path.isEmpty { e.subject = "\(x.path): \(e.subject)" }
-                return e
-            }
-            signatures = signatures ?? pair
+            let pair = tokenEntries(a, ta[k], b, tb[k])
+            out += pair.entries
+            signatures = signatures ?? pair.signatures
         }
         return (out, signatures)
     }
 
-    /// Payload fields by path: objects are walked through their members, nested tokens compared as
-    /// tokens of their own (prefixed with their path).
-    static func fields(_ a: StoreKitSide, _ x: StoreKitSide.Token, _ b: StoreKitSide, _ y: StoreKitSide.Token,
-                       prefix: String) -> [DiffEntry] {
+    /// One token against another: payload fields, nested tokens, then signing.
+    static func tokenEntries(_ a: StoreKitSide, _ x: Int, _ b: StoreKitSide, _ y: Int) -> (entries: [DiffEntry], signatures: DiffSignatures) {
+        let prefix = a.path(x)
+        var out = fields(a, x, b, y, prefix: prefix)
+        for nx in a.model.tokens.indices where a.token(nx).parent == x {
+            guard let ny = b.model.tokens.indices.first(where: { b.token($0).parent == y && b.token($0).path == a.token(nx).path }),
+                  a.token(nx).document.text != b.token(ny).document.text else { continue }
+            out += tokenEntries(a, nx, b, ny).entries
+        }
+        let pair = DiffSignatures(certificatesA: a.certificates(x), certificatesB: b.certificates(y),
+                                  signatureA: a.signature(x), signatureB: b.signature(y),
+                                  sameSignature: a.token(x).document.signatureBytes == b.token(y).document.signatureBytes)
+        out += SignatureDiff.entries(pair).map { entry in
+            var e = entry
+            if !prefix.isEmpty { e.subject = "\(prefix): \(e.subject)" }
+            return e
+        }
+        return (out, pair)
+    }
+
+    /// Payload fields by path; objects are walked through their members, nested tokens compared as
+    /// tokens of their own (by `tokenEntries`).
+    static func fields(_ a: StoreKitSide, _ x: Int, _ b: StoreKitSide, _ y: Int, prefix: String) -> [DiffEntry] {
         var out: [DiffEntry] = []
-        let fa = x.document.payload.fields, fb = y.document.payload.fields
+        let fa = a.token(x).document.payload.fields, fb = b.token(y).document.payload.fields
         var indexB: [String: Int] = [:]
         for (j, f) in fb.enumerated() where indexB[f.path] == nil { indexB[f.path] = j }
         var seen = Set<String>()
@@ -46,15 +59,7 @@ enum JWSDiff {
                 continue
             }
             let g = fb[j]
-            if case .nestedToken(let ia) = f.value, case .nestedToken(let ib) = g.value,
-               ia < x.document.nested.count, ib < y.document.nested.count {
-                let nx = StoreKitSide.Token(path: path, document: x.document.nested[ia].document,
-                                            carriers: x.carriers + [x.document])
-                let ny = StoreKitSide.Token(path: path, document: y.document.nested[ib].document,
-                                            carriers: y.carriers + [y.document])
-                if nx.document.text != ny.document.text { out += fields(a, nx, b, ny, prefix: path) }
-                continue
-            }
+            if case .nestedToken = f.value, case .nestedToken = g.value { continue }
             if case .object = f.value, case .object = g.value { continue }
             if f.value != g.value {
                 out.append(DiffEntry(kind: .fieldChanged, subject: path, a: a.side(x, f), b: b.side(y, g)))

@@ -3,99 +3,75 @@ import JSONLenient
 import JWSKit
 import ReceiptKit
 
-/// A StoreKit 2 input as the diff reads it: its tokens (a token alone, or those of a body such as
-/// a transaction history), each decoded with JWSKit, with the way back to file offsets.
+/// A StoreKit 2 document as the diff reads it: its tokens (`Document.jws`), each with its layers,
+/// so that every field refers to its JSON node in the payload layer and its bytes in the file.
 struct StoreKitSide {
-    /// One token and the tokens that carry it (outermost first), for mapping offsets to the file.
-    struct Token {
-        var path: String
-        var document: JWSDocument
-        var carriers: [JWSDocument]
-
-        /// The file bytes that encode the payload bytes `range` of this token.
-        func fileRange(payload range: Range<Int>) -> Range<Int>? {
-            fileRange(range, in: document, carriers: carriers)
-        }
-
-        private func fileRange(_ range: Range<Int>, in doc: JWSDocument, carriers: [JWSDocument]) -> Range<Int>? {
-            guard let segment = doc.segment(.payload) else { return nil }
-            let characters = doc.enclosingRange(segment.map.characterRange(ofBytes: range))
-            guard let parent = carriers.last else { return characters }
-            return fileRange(characters, in: parent, carriers: Array(carriers.dropLast()))
-        }
-
-        /// The file bytes of the token's signature characters.
-        var signatureFileRange: Range<Int>? {
-            guard let segment = document.segment(.signature) else { return nil }
-            let characters = document.enclosingRange(segment.characterRange)
-            guard let parent = carriers.last else { return characters }
-            return Token(path: path, document: parent, carriers: Array(carriers.dropLast())).fileRange(payload: characters)
-        }
-    }
-
     let document: Document
-    var tokens: [Token] = []
+    let model: JWSModel
 
-    /// Nil when the file is neither a compact JWS nor JSON carrying tokens.
+    /// Nil when the document is not StoreKit 2 (or carries no token).
     init?(_ document: Document) {
+        guard document.kind.isStoreKit2, let model = document.jws, !model.tokens.isEmpty else { return nil }
         self.document = document
-        let bytes = document.fileLayer.bytes
-        switch StoreKitInput.classify(bytes) {
-        case .token:
-            var start = 0, end = bytes.count
-            while start < end, Self.isSpace(bytes[start]) { start += 1 }
-            while end > start, Self.isSpace(bytes[end - 1]) { end -= 1 }
-            tokens = [Token(path: "", document: JWSDocument.decode(text: Array(bytes[start..<end]), textOffset: start),
-                            carriers: [])]
-        case .body(_, let embedded):
-            tokens = embedded.map {
-                Token(path: $0.path, document: JWSDocument.decode(text: Array(bytes[$0.range]), textOffset: $0.range.lowerBound),
-                      carriers: [])
-            }
-        default:
-            return nil
-        }
+        self.model = model
     }
 
-    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+    /// Indices of the tokens not nested in another one, in document order.
+    var topLevel: [Int] { model.tokens.indices.filter { model.tokens[$0].parent == nil } }
 
-    /// Every transaction payload: tokens that are transactions and the signedTransactionInfo of
-    /// notifications.
-    var transactions: [Token] {
-        var out: [Token] = []
-        for token in tokens {
-            if token.document.payload.kind == .transaction { out.append(token) }
-            for nested in token.document.nested where nested.document.payload.kind == .transaction {
-                out.append(Token(path: Self.join(token.path, nested.path), document: nested.document,
-                                 carriers: token.carriers + [token.document]))
-            }
-        }
-        return out
+    /// Every transaction payload, nested ones (a notification's signedTransactionInfo) included.
+    var transactions: [Int] { model.tokens.indices.filter { model.tokens[$0].document.payload.kind == .transaction } }
+
+    func token(_ index: Int) -> JWSToken { model.tokens[index] }
+
+    /// The full path of a token: its body path, then the nested paths of the tokens carrying it.
+    func path(_ index: Int) -> String {
+        let t = model.tokens[index]
+        let own = t.path ?? ""
+        guard let parent = t.parent else { return own }
+        return Self.join(path(parent), own)
     }
 
     static func join(_ a: String, _ b: String) -> String { a.isEmpty ? b : b.isEmpty ? a : "\(a).\(b)" }
 
-    /// A payload field's value bytes, in file offsets.
-    func side(_ token: Token, _ field: StoreKitField) -> DiffSide {
-        let range = field.valueNode.flatMap { node in
-            token.document.payloadJSON.map { $0[node.index].range }
+    /// A payload field's value: its JSON node in the payload layer and the file bytes that encode it.
+    func side(_ index: Int, _ field: StoreKitField) -> DiffSide {
+        let t = model.tokens[index]
+        guard let layer = t.layers.payload, let json = t.document.payloadJSON,
+              let node = field.valueNode, node.index < json.count else {
+            return DiffSide(value: field.value.display)
         }
-        let fileRange = range.flatMap { token.fileRange(payload: $0) }
-        return DiffSide(node: nil, range: fileRange, fileRange: fileRange, value: field.value.display)
+        let range = json[node.index].range
+        return DiffSide(node: NodeID(layer, node.index), range: range, fileRange: document.fileRange(range, in: layer),
+                        value: field.value.display)
     }
 
-    /// The x5c certificates of a token, leaf first.
-    static func certificates(_ token: Token) -> [DiffCertificate] {
-        token.document.header.certificates.map { cert in
+    /// The whole token: its characters' layer and where they sit in the file.
+    func tokenSide(_ index: Int) -> DiffSide {
+        let t = model.tokens[index]
+        let range = 0..<t.document.text.count
+        return DiffSide(range: range, fileRange: document.fileRange(range, in: t.layers.token), value: path(index))
+    }
+
+    /// The x5c certificates of a token, leaf first, each the root node of its DER layer.
+    func certificates(_ index: Int) -> [DiffCertificate] {
+        let t = model.tokens[index]
+        return t.document.header.certificates.enumerated().map { position, cert in
             let info = CertificateInfo(der: cert.der)
-            return DiffCertificate(sha256: info?.sha256Fingerprint ?? "", subject: info?.subject ?? "(unreadable certificate)")
+            let layer = position < t.layers.certificates.count ? t.layers.certificates[position] : nil
+            let root = layer.flatMap { document.layer($0).tree?.roots.first }
+            return DiffCertificate(sha256: info?.sha256Fingerprint ?? "", subject: info?.subject ?? "(unreadable certificate)",
+                                   node: layer.flatMap { l in root.map { NodeID(l, $0) } },
+                                   fileRange: layer.map { document.fileRange(0..<cert.der.count, in: $0) })
         }
     }
 
-    func signature(_ token: Token) -> DiffSide? {
-        guard let range = token.signatureFileRange else { return nil }
-        let bytes = token.document.signatureBytes
-        return DiffSide(node: nil, range: range, fileRange: range,
+    func signature(_ index: Int) -> DiffSide? {
+        let t = model.tokens[index]
+        guard let layer = t.layers.signature else { return nil }
+        let bytes = t.document.signatureBytes
+        let range = 0..<bytes.count
+        return DiffSide(range: range, fileRange: document.fileRange(range, in: layer),
                         value: "\(bytes.count) bytes \(bytes.prefix(8).map { ReceiptSide.hexByte($0) }.joined())…")
     }
 }

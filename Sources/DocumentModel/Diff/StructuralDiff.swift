@@ -36,6 +36,12 @@ struct StructuralDiff {
 
     private enum Side { case a, b }
 
+    private func firstChildHash(_ side: Side, _ id: NodeID) -> UInt64? {
+        let t = tree(side == .a ? a : b, id)
+        guard t.nodes[id.index].isConstructed, t.hasChildren(id.index) else { return nil }
+        return hash(side, NodeID(id.layer, id.index + 1))
+    }
+
     /// What a node contains, for pairing: the elements of a constructed or encapsulating node, the
     /// chunks of a constructed string, or nil for a leaf. The receipt payload string of a document
     /// whose payload was reassembled contains the payload layer's top-level nodes.
@@ -90,9 +96,23 @@ struct StructuralDiff {
             for (i, x) in xs.enumerated() {
                 if let j = byHash[hash(.a, x)]?.popLast() { pairs.append((i, j)); usedB[j] = true } else { leftA.append(i) }
             }
-            let leftB = ys.indices.filter { !usedB[$0] }
-            for k in 0..<max(leftA.count, leftB.count) {
-                pairs.append((k < leftA.count ? leftA[k] : nil, k < leftB.count ? leftB[k] : nil))
+            // What is left pairs by its first element's content (a receipt attribute's type), then by position.
+            var byKey: [UInt64: [Int]] = [:]
+            for j in ys.indices.reversed() where !usedB[j] {
+                if let key = firstChildHash(.b, ys[j]) { byKey[key, default: []].append(j) }
+            }
+            var restA: [Int] = []
+            for i in leftA {
+                if let key = firstChildHash(.a, xs[i]), let j = byKey[key]?.popLast() {
+                    pairs.append((i, j))
+                    usedB[j] = true
+                } else {
+                    restA.append(i)
+                }
+            }
+            let restB = ys.indices.filter { !usedB[$0] }
+            for k in 0..<max(restA.count, restB.count) {
+                pairs.append((k < restA.count ? restA[k] : nil, k < restB.count ? restB[k] : nil))
             }
             pairs.sort { ($0.0 ?? Int.max, $0.1 ?? Int.max) < ($1.0 ?? Int.max, $1.1 ?? Int.max) }
         } else {
@@ -121,7 +141,8 @@ struct StructuralDiff {
                                      _ cy: (nodes: [NodeID], chunks: Bool)?, _ tx: Tree, _ ty: Tree,
                                      _ ix: NodeID, _ iy: NodeID) -> String? {
         func form(_ n: Node, _ c: (nodes: [NodeID], chunks: Bool)?, _ t: Tree, _ i: Int) -> String {
-            if n.isConstructed && ContentHash.isStringTag(n) { return "constructed (\(t.childCount(of: i)) chunks)" }
+            if n.isConstructed && ContentHash.isStringTag(n) { let n = t.childCount(of: i)
+                return "constructed (\(n) chunk\(n == 1 ? "" : "s"))" }
             return n.isConstructed ? "constructed" : "primitive"
         }
         let fx = form(x, cx, tx, ix.index), fy = form(y, cy, ty, iy.index)

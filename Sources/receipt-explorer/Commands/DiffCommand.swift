@@ -76,11 +76,6 @@ struct DiffCommand: ParsableCommand {
         if !diff.isEquivalent { throw ExitCode(1) }
     }
 
-    /// What the input is: the document kind, or the StoreKit 2 reading of its text.
-    static func kind(_ document: Document) -> String {
-        if document.kind.isReceipt || document.kind == .certificate || document.kind == .signedData {
-            return document.kind.summary
-        }
-        return DocumentDiff.storeKitSummary(document) ?? document.kind.summary
-    }
+    /// What the input is, in the words every command's header uses.
+    static func kind(_ document: Document) -> String { document.kind.summary }
 }

@@ -1965,6 +1965,11 @@ def purchase_transaction(p: Purchase) -> dict:
     return t
 
 
+def rfc2253(cn: str) -> str:
+    """The subject `name(cn)` encodes, as OpenSSL prints it in RFC 2253 order (last RDN first)."""
+    return f"CN={cn},OU=TEST ONLY - not Apple,O=receipt-explorer TEST,C=US"
+
+
 def located(data: bytes, encoded: bytes) -> list[int]:
     """The file range of an encoding that occurs once in `data`."""
     at = data.find(encoded)
@@ -2035,9 +2040,9 @@ def build_diff(certs: dict[str, bytes]) -> tuple[list[dict], dict[str, bytes]]:
         {"a": "base.receipt", "b": "resigned.receipt", "comparison": "receipts", "equivalent": False,
          "demonstrates": "the same payload re-signed by another signing certificate",
          "semantic": [{"kind": "resigned", "subject": "receipt"},
-                      {"kind": "certificate-removed", "subject": "CN=receipt-explorer TEST Receipt Signing",
+                      {"kind": "certificate-removed", "subject": rfc2253("receipt-explorer TEST Receipt Signing"),
                        "key": cert("receipt-signer")["sha256"], "a_file_range": cert("receipt-signer")["file_range"]},
-                      {"kind": "certificate-added", "subject": "CN=receipt-explorer TEST Receipt Signing (expired 2016)",
+                      {"kind": "certificate-added", "subject": rfc2253("receipt-explorer TEST Receipt Signing (expired 2016)"),
                        "key": cert("expired-signer")["sha256"], "b_file_range": cert("expired-signer")["file_range"]},
                       {"kind": "signature-changed", "subject": "signature"}]},
         {"a": "transaction-a.jws", "b": "transaction-b.jws", "comparison": "jws", "equivalent": False,

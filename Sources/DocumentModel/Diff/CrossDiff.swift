@@ -57,24 +57,27 @@ enum CrossDiff {
                              receiptIsA: Bool) -> [DiffEntry] {
         var out: [DiffEntry] = []
         for (type, name) in mappings {
-            let field = p.field(type)
+            // A receipt that leaves an attribute out says nothing about it (Xcode receipts omit 1705,
+            // 1706 and 1711); an empty one says "none", which a StoreKit 2 value contradicts.
+            guard let field = p.field(type) else { continue }
             let jws = s.token(t).document.payload.field(name)
             guard comparable(field, r.receipt) != comparable(jws) else { continue }
             let subject = "\(ReceiptSchema.displayName(type: type, level: .inApp)) ↔ \(name)"
-            out.append(entry(.fieldChanged, subject, "", receipt: field.map(r.side), storeKit: jws.map { s.side(t, $0) },
+            out.append(entry(.fieldChanged, subject, "", receipt: r.side(field), storeKit: jws.map { s.side(t, $0) },
                              receiptIsA: receiptIsA).withoutKey)
         }
         return out
     }
 
-    /// The value a receipt field is compared by: dates as milliseconds, empty dates as absent, and a
-    /// web order line item id of 0 as absent (receipts write 0 for purchases that are not
-    /// subscriptions; StoreKit 2 leaves the field out).
+    /// The value a receipt field is compared by: dates as whole seconds (receipts write whole
+    /// seconds, StoreKit 2 milliseconds, Xcode's with a fraction), empty dates as absent, and a web
+    /// order line item id of 0 as absent (receipts write 0 for purchases that are not subscriptions;
+    /// StoreKit 2 leaves the field out or writes "0").
     static func comparable(_ f: ReceiptField?, _ receipt: Receipt) -> String? {
         guard let f else { return nil }
         if f.type == 1711, f.value.integer == 0 { return nil }
         switch f.value {
-        case .date(let d): return String(d.epochMilliseconds)
+        case .date(let d): return "date " + String(floorSeconds(Double(d.epochMilliseconds)))
         case .absentDate: return nil
         default:
             let text = ReceiptSide.text(f, receipt)
@@ -85,13 +88,19 @@ enum CrossDiff {
     static func comparable(_ f: StoreKitField?) -> String? {
         guard let f else { return nil }
         switch f.value {
-        case .date(let ms, _): return StoreKitValue.integer(Int64(ms)).display
-        case .string(let s): return s
+        case .date(let ms, _): return "date " + String(floorSeconds(ms))
+        case .string(let s): return f.name == "webOrderLineItemId" && s == "0" ? nil : s
         case .integer(let i): return String(i)
         case .null: return nil
         default: return f.value.display
         }
     }
+}
+
+/// Whole seconds since 1970 (floor), for comparing instants written at different precisions.
+func floorSeconds(_ milliseconds: Double) -> Int64 {
+    guard milliseconds.isFinite, abs(milliseconds) < 9e18 else { return Int64.min }
+    return Int64((milliseconds / 1000).rounded(.down))
 }
 
 extension DiffEntry {

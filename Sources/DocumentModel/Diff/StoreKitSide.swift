@@ -50,7 +50,8 @@ struct StoreKitSide {
     func tokenSide(_ index: Int) -> DiffSide {
         let t = model.tokens[index]
         let range = 0..<t.document.text.count
-        return DiffSide(range: range, fileRange: document.fileRange(range, in: t.layers.token), value: path(index))
+        let path = path(index)
+        return DiffSide(range: range, fileRange: document.fileRange(range, in: t.layers.token), value: path.isEmpty ? nil : path)
     }
 
     /// The x5c certificates of a token, leaf first, each the root node of its DER layer.

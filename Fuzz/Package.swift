@@ -34,6 +34,13 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
                            .product(name: "ReceiptKit", package: "receipt-explorer")]
         ),
+        // (d) DocumentDiff.compare on two inputs cut from one, and the diff text / JSON.
+        .executableTarget(
+            name: "FuzzDiff",
+            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
+                           .product(name: "ReceiptKit", package: "receipt-explorer"),
+                           .product(name: "DocumentModel", package: "receipt-explorer")]
+        ),
         // The main package exports no ExplorerUI product (only the executable uses it), so the fuzz
         // package compiles the same sources through the symlink Sources/FuzzExplorerUI -> ../../Sources/ExplorerUI
         // (module FuzzExplorerUI: target names must be unique across the package graph).

@@ -92,12 +92,15 @@ public struct DiffCertificate: Sendable, Equatable {
     public var sha256: String
     public var subject: String
     public var node: NodeID?
+    /// The certificate's DER in `node`'s layer (its own layer for an x5c entry).
+    public var range: Range<Int>?
     public var fileRange: Range<Int>?
 
-    public init(sha256: String, subject: String, node: NodeID? = nil, fileRange: Range<Int>? = nil) {
+    public init(sha256: String, subject: String, node: NodeID? = nil, range: Range<Int>? = nil, fileRange: Range<Int>? = nil) {
         self.sha256 = sha256
         self.subject = subject
         self.node = node
+        self.range = range
         self.fileRange = fileRange
     }
 }

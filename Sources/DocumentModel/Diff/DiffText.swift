@@ -63,24 +63,26 @@ public enum DiffText {
         if let note = e.note { head += " — " + TerminalSafe.escape(note) }
         var lines = [head]
         let isChange = e.a != nil && e.b != nil && e.a?.value != nil && e.b?.value != nil && e.kind != .reencoded
+        // Structural values come from ValueText, already quoted where they are strings.
+        let show: (String) -> String = e.a?.path != nil || e.b?.path != nil ? TerminalSafe.escape : TerminalSafe.quoted
         if isChange, e.fields.isEmpty {
-            lines.append(indent + "    " + TerminalSafe.quoted(e.a!.value!) + " → " + TerminalSafe.quoted(e.b!.value!))
+            lines.append(indent + "    " + show(e.a!.value!) + " → " + show(e.b!.value!))
         }
-        if let a = e.a { lines.append(indent + "    A " + sideText(a, subject: e.subject, withValue: !isChange || !e.fields.isEmpty)) }
-        if let b = e.b { lines.append(indent + "    B " + sideText(b, subject: e.subject, withValue: !isChange || !e.fields.isEmpty)) }
+        if let a = e.a { lines.append(indent + "    A " + sideText(a, subject: e.subject, withValue: !isChange || !e.fields.isEmpty, show: show)) }
+        if let b = e.b { lines.append(indent + "    B " + sideText(b, subject: e.subject, withValue: !isChange || !e.fields.isEmpty, show: show)) }
         for f in e.fields { lines += entryLines(f, indent: indent + "    ", paint: paint) }
         return lines
     }
 
     /// "node 12 of layer 1, bytes 40..<52 (file 44..<56): "value"".
-    static func sideText(_ s: DiffSide, subject: String, withValue: Bool) -> String {
+    static func sideText(_ s: DiffSide, subject: String, withValue: Bool, show: (String) -> String) -> String {
         var parts: [String] = []
         if let node = s.node { parts.append("node \(node.index) of layer \(node.layer.index)") }
         if let path = s.path, !path.isEmpty, path != subject { parts.append(path) }
         if let r = s.range { parts.append("bytes \(r.lowerBound)..<\(r.upperBound)") }
         var text = parts.joined(separator: ", ")
         if let f = s.fileRange, f != s.range { text += " (file \(f.lowerBound)..<\(f.upperBound))" }
-        if withValue, let v = s.value { text += ": " + TerminalSafe.quoted(v) }
+        if withValue, let v = s.value { text += ": " + show(v) }
         return text
     }
 }

@@ -12,7 +12,7 @@ enum SignatureDiff {
             let range = tree.nodes[node].byteRange
             guard let info = CertificateInfo(der: Array(tree.bytes[range])) else { return nil }
             return DiffCertificate(sha256: info.sha256Fingerprint, subject: info.subject, node: NodeID(.file, node),
-                                   fileRange: range)
+                                   range: range, fileRange: range)
         }
     }
 
@@ -56,6 +56,6 @@ enum SignatureDiff {
     }
 
     static func side(_ c: DiffCertificate) -> DiffSide {
-        DiffSide(node: c.node, range: c.node == nil ? c.fileRange : c.fileRange, fileRange: c.fileRange, value: c.sha256)
+        DiffSide(node: c.node, range: c.range, fileRange: c.fileRange, value: c.sha256)
     }
 }

@@ -63,7 +63,7 @@ struct StoreKitSide {
             let root = layer.flatMap { document.layer($0).tree?.roots.first }
             return DiffCertificate(sha256: info?.sha256Fingerprint ?? "", subject: info?.subject ?? "(unreadable certificate)",
                                    node: layer.flatMap { l in root.map { NodeID(l, $0) } },
-                                   fileRange: layer.map { document.fileRange(0..<cert.der.count, in: $0) })
+                                   range: layer == nil ? nil : 0..<cert.der.count, fileRange: layer.map { document.fileRange(0..<cert.der.count, in: $0) })
         }
     }
 

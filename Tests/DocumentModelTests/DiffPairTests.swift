@@ -111,4 +111,20 @@ import TestSupport
         #expect(diff.structuralContentChanges == 8)
         #expect(!diff.isEquivalent)
     }
+
+    /// A notification against the transaction it carries (samples/jws: notification.jws nests
+    /// transaction.jws as data.signedTransactionInfo): the nested token is compared, and it is the same.
+    @Test(.enabled(if: Paths.samplesAvailable))
+    func notificationAgainstItsTransaction() throws {
+        let notification = try DiffFixtures.open(Paths.samples.appendingPathComponent("jws/notification.jws"))
+        let transaction = try DiffFixtures.open(Paths.samples.appendingPathComponent("jws/transaction.jws"))
+        let diff = DocumentDiff.compare(notification, transaction)
+        #expect(diff.comparison == .jws)
+        #expect(diff.semantic.isEmpty)
+        #expect(diff.isEquivalent)
+        let renewal = try DiffFixtures.open(Paths.samples.appendingPathComponent("jws/renewal-info.jws"))
+        let other = DocumentDiff.compare(transaction, renewal)
+        #expect(!other.isEquivalent)
+        #expect(other.semantic.contains { $0.kind == .fieldRemoved && $0.subject == "transactionId" })
+    }
 }

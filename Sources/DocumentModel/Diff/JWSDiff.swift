@@ -16,11 +16,26 @@ enum JWSDiff {
                 }
                 continue
             }
-            let pair = tokenEntries(a, ta[k], b, tb[k])
+            let (x, y) = counterparts(a, ta[k], b, tb[k])
+            let pair = tokenEntries(a, x, b, y)
             out += pair.entries
             signatures = signatures ?? pair.signatures
         }
         return (out, signatures)
+    }
+
+    /// A notification against a transaction (or renewal info) compares the token it nests of that
+    /// kind; tokens of the same kind compare as they are.
+    static func counterparts(_ a: StoreKitSide, _ x: Int, _ b: StoreKitSide, _ y: Int) -> (Int, Int) {
+        let kx = a.token(x).document.payload.kind, ky = b.token(y).document.payload.kind
+        guard kx != ky else { return (x, y) }
+        if let nx = a.model.tokens.indices.first(where: { a.token($0).parent == x && a.token($0).document.payload.kind == ky }) {
+            return (nx, y)
+        }
+        if let ny = b.model.tokens.indices.first(where: { b.token($0).parent == y && b.token($0).document.payload.kind == kx }) {
+            return (x, ny)
+        }
+        return (x, y)
     }
 
     /// One token against another: payload fields, nested tokens, then signing.

@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
         .library(name: "DocumentModel", targets: ["DocumentModel"]),
         .library(name: "JWSKit", targets: ["JWSKit"]),
+        // For the fuzz package's render target; the executable is its only other user.
+        .library(name: "ExplorerUI", targets: ["ExplorerUI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -56,7 +58,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "TestSupport"]),
         .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient", "DocumentModel", "TestSupport"]),
-        .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel", "ReceiptKit", "ASN1Lenient", "TestSupport"]),
+        .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel", "ReceiptKit", "ASN1Lenient", "JWSKit", "TestSupport"]),
         .testTarget(name: "ExplorerUITests", dependencies: ["ExplorerUI", "TerminalAdapter", "ReceiptKit", "ASN1Lenient", "DocumentModel", "TestSupport"]),
         .testTarget(name: "JSONLenientTests", dependencies: ["JSONLenient", "ASN1Lenient", "TestSupport"]),
         .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "JSONLenient", "ASN1Lenient", "ReceiptKit", "TestSupport"]),

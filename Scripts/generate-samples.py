@@ -1917,6 +1917,155 @@ def der_violations(data: bytes, payload_offset: int) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 
 
+# ---------------------------------------------------------------------------------------------
+# Diff pairs (samples/diff/): inputs for `receipt-explorer diff`, each with the entries expected
+# ---------------------------------------------------------------------------------------------
+
+DIFF_DIR = "diff"
+
+
+def diff_receipt(extra: list[Purchase] | None = None, refund: bool = False) -> Receipt:
+    """The base receipt of the diff pairs: two one-off purchases and a two-period subscription chain."""
+    p = BUNDLE
+    pro = Purchase(f"{p}.pro", "2000000600000002", "2023-12-01T09:00:00Z", kind="non-consumable")
+    if refund:
+        pro.cancellation_date, pro.cancellation_reason, pro.kind = "2024-02-28T10:00:00Z", 0, "refunded"
+    purchases = [Purchase(f"{p}.coins100", "2000000600000001", "2024-01-10T10:00:00Z", kind="consumable"), pro]
+    purchases += [diff_period(i) for i in range(2)]
+    return Receipt("ProductionSandbox", p, "2.3.1", "1.0", "2024-03-01T12:00:00Z", app_item_id=APP_ID,
+                   original_purchase_date="2023-06-01T09:00:00Z", purchases=purchases + (extra or []))
+
+
+def diff_period(i: int) -> Purchase:
+    """Period i of the monthly chain that starts 2024-01-20 (original transaction 2000000610000000)."""
+    start = dt.datetime(2024, 1 + i, 20, 12, tzinfo=dt.timezone.utc)
+    end = dt.datetime(2024, 2 + i, 20, 12, tzinfo=dt.timezone.utc)
+    return Purchase(f"{BUNDLE}.monthly", f"20000006100000{i:02d}", rfc3339(start),
+                    original_transaction_id="2000000610000000", original_purchase_date="2024-01-20T12:00:00Z",
+                    product_type=3, expires_date=rfc3339(end), web_order_line_item_id=2000000042000000 + i,
+                    kind=f"subscription period {i}")
+
+
+def ms(rfc: str) -> int:
+    return epoch(rfc) * 1000
+
+
+def purchase_transaction(p: Purchase) -> dict:
+    """The StoreKit 2 transaction payload of a receipt purchase, field for field (dates as milliseconds)."""
+    t = {"transactionId": p.transaction_id, "originalTransactionId": p.original_transaction_id or p.transaction_id,
+         "bundleId": BUNDLE, "productId": p.product_id, "purchaseDate": ms(p.purchase_date),
+         "originalPurchaseDate": ms(p.original_purchase_date or p.purchase_date), "quantity": p.quantity,
+         "type": "Auto-Renewable Subscription" if p.product_type == 3 else "Non-Consumable",
+         "inAppOwnershipType": "PURCHASED", "signedDate": SIGNED_MS, "environment": "Sandbox",
+         "storefront": "USA", "storefrontId": "143441", "price": 4990, "currency": "USD"}
+    if p.expires_date:
+        t["expiresDate"] = ms(p.expires_date)
+    if p.web_order_line_item_id:
+        t["webOrderLineItemId"] = str(p.web_order_line_item_id)
+    return t
+
+
+def rfc2253(cn: str) -> str:
+    """The subject `name(cn)` encodes, as OpenSSL prints it in RFC 2253 order (last RDN first)."""
+    return f"CN={cn},OU=TEST ONLY - not Apple,O=receipt-explorer TEST,C=US"
+
+
+def located(data: bytes, encoded: bytes) -> list[int]:
+    """The file range of an encoding that occurs once in `data`."""
+    at = data.find(encoded)
+    assert at >= 0 and data.find(encoded, at + 1) < 0, "a diff pair's element must occur exactly once"
+    return [at, at + len(encoded)]
+
+
+def value_range(data: bytes, type_: int, value: bytes, within: list[int]) -> list[int]:
+    """The file range of an attribute's value TLV (the OCTET STRING's content) inside `within`."""
+    enc = attribute(type_, value)
+    at = data.find(enc, within[0], within[1])
+    assert at >= 0
+    return [at + len(enc) - len(value), at + len(enc)]
+
+
+def build_diff(certs: dict[str, bytes]) -> tuple[list[dict], dict[str, bytes]]:
+    files: dict[str, bytes] = {}
+    base = diff_receipt()
+    payload = base.payload()
+    files["base.receipt"] = sign(payload, "receipt-signer", APPLE_CHAIN)
+    files["base-ber.receipt"] = sign(payload, "receipt-signer", APPLE_CHAIN, stream=True)
+    files["resigned.receipt"] = sign(payload, "expired-signer", APPLE_CHAIN)
+    added = Purchase(f"{BUNDLE}.coins500", "2000000600000003", "2024-02-25T08:00:00Z", quantity=2, kind="consumable")
+    files["purchase-added.receipt"] = sign(diff_receipt([added]).payload(), "receipt-signer", APPLE_CHAIN)
+    files["refund.receipt"] = sign(diff_receipt(refund=True).payload(), "receipt-signer", APPLE_CHAIN)
+    files["renewal.receipt"] = sign(diff_receipt([diff_period(2)]).payload(), "receipt-signer", APPLE_CHAIN)
+    hdr = apple_header(certs)
+    txn = transaction_payload("2000000610000001", f"{BUNDLE}.monthly", ms("2024-02-20T12:00:00Z"))
+    files["transaction-a.jws"] = sign_jws(hdr, compact(txn), "ec-signer", certs, PKI)[0]
+    files["transaction-b.jws"] = sign_jws(hdr, compact(dict(txn, price=5990)), "ec-signer", certs, PKI)[0]
+    tokens = [sign_jws(hdr, compact(purchase_transaction(p)), "ec-signer", certs, PKI)[0].decode()
+              for p in base.purchases]
+    history = {"revision": "1709294400000_2000000610000001", "bundleId": BUNDLE, "appAppleId": APP_ID,
+               "environment": "Sandbox", "hasMore": False, "signedTransactions": tokens}
+    files["history.json"] = (json.dumps(history, indent=2) + "\n").encode()
+
+    d = files
+    cert = lambda key: {"sha256": hashlib.sha256(pem_to_der(cert_path(PKI, key).read_text())).hexdigest().upper(),
+                        "file_range": located(d["base.receipt" if key == "receipt-signer" else "resigned.receipt"],
+                                              pem_to_der(cert_path(PKI, key).read_text()))}
+    pro_a = located(d["base.receipt"], attribute(17, diff_receipt().purchases[1].encode()))
+    pro_b = located(d["refund.receipt"], attribute(17, diff_receipt(refund=True).purchases[1].encode()))
+    pairs = [
+        {"a": "base.receipt", "b": "purchase-added.receipt", "comparison": "receipts", "equivalent": False,
+         "demonstrates": "a purchase added (coins500, transaction 2000000600000003)",
+         "semantic": [{"kind": "purchase-added", "subject": added.product_id, "key": added.transaction_id,
+                       "b_file_range": located(d["purchase-added.receipt"], attribute(17, added.encode()))},
+                      {"kind": "signature-changed", "subject": "signature"}]},
+        {"a": "base.receipt", "b": "refund.receipt", "comparison": "receipts", "equivalent": False,
+         "demonstrates": "a refund: the pro purchase gains a cancellation date (and reason 0)",
+         "semantic": [{"kind": "refund", "subject": f"{BUNDLE}.pro", "key": "2000000600000002",
+                       "a_file_range": pro_a, "b_file_range": pro_b,
+                       "fields": [{"kind": "attribute-changed", "subject": "cancellation date (in-app 1712)",
+                                   "a": "", "b": "2024-02-28T10:00:00Z",
+                                   "b_file_range": value_range(d["refund.receipt"], 1712, ia5("2024-02-28T10:00:00Z"), pro_b)},
+                                  {"kind": "attribute-added", "subject": "cancellation reason (in-app 1720)",
+                                   "b": "0", "b_file_range": value_range(d["refund.receipt"], 1720, integer(0), pro_b)}]},
+                      {"kind": "signature-changed", "subject": "signature"}]},
+        {"a": "base.receipt", "b": "renewal.receipt", "comparison": "receipts", "equivalent": False,
+         "demonstrates": "a renewal: period 2 of the monthly chain 2000000610000000",
+         "semantic": [{"kind": "renewal", "subject": f"{BUNDLE}.monthly", "key": "2000000610000002",
+                       "b_file_range": located(d["renewal.receipt"], attribute(17, diff_period(2).encode()))},
+                      {"kind": "signature-changed", "subject": "signature"}]},
+        {"a": "base.receipt", "b": "base-ber.receipt", "comparison": "receipts", "equivalent": True,
+         "demonstrates": "the same receipt re-encoded by `openssl cms -stream`: BER indefinite lengths and a "
+                         "chunked OCTET STRING against DER; same content, same signature",
+         "semantic": [], "structural_kinds": ["reencoded"]},
+        {"a": "base.receipt", "b": "resigned.receipt", "comparison": "receipts", "equivalent": False,
+         "demonstrates": "the same payload re-signed by another signing certificate",
+         "semantic": [{"kind": "resigned", "subject": "receipt"},
+                      {"kind": "certificate-removed", "subject": rfc2253("receipt-explorer TEST Receipt Signing"),
+                       "key": cert("receipt-signer")["sha256"], "a_file_range": cert("receipt-signer")["file_range"]},
+                      {"kind": "certificate-added", "subject": rfc2253("receipt-explorer TEST Receipt Signing (expired 2016)"),
+                       "key": cert("expired-signer")["sha256"], "b_file_range": cert("expired-signer")["file_range"]},
+                      {"kind": "signature-changed", "subject": "signature"}]},
+        {"a": "transaction-a.jws", "b": "transaction-b.jws", "comparison": "jws", "equivalent": False,
+         "demonstrates": "a StoreKit 2 transaction whose price changed (4990 → 5990 milliunits), re-signed",
+         "semantic": [{"kind": "field-changed", "subject": "price", "a": "4990 milliunits = 4.990 USD",
+                       "b": "5990 milliunits = 5.990 USD"},
+                      {"kind": "signature-changed", "subject": "signature"}]},
+        {"a": "base.receipt", "b": "history.json", "comparison": "receipt-and-transactions", "equivalent": True,
+         "demonstrates": "the receipt against a transaction history response carrying its four transactions",
+         "semantic": []},
+    ]
+    return pairs, files
+
+
+def diff_readme(pairs: list[dict]) -> list[str]:
+    L = ["", "## Diff pairs (`diff/`)", "",
+         "Inputs for `receipt-explorer diff A B`; `diff_pairs` in manifest.json records the entries expected.", "",
+         "| A | B | what differs | equivalent |", "|---|---|---|---|"]
+    for p in pairs:
+        L.append(f"| `diff/{p['a']}` | `diff/{p['b']}` | {p['demonstrates']} | {'yes' if p['equivalent'] else 'no'} |")
+    return L + [""]
+
+
 def generate(out_dir: Path, swift_file: Path) -> list[str]:
     """Write every committed sample into out_dir (and the Swift file). Returns the written paths."""
     valid = build_valid()
@@ -1935,6 +2084,16 @@ def generate(out_dir: Path, swift_file: Path) -> list[str]:
         "defect.offset": "character offset in the token text; payload_offset: byte offset in the decoded payload JSON",
     }
     m["jws_samples"] = [jws_entry(j) for j in jws]
+    diff_pairs, diff_files = build_diff(certs)
+    m["diff_conventions"] = {
+        "files": "in samples/diff/; a and b are the two arguments of `receipt-explorer diff a b`",
+        "semantic": "the complete semantic entry list in order (kind, subject, key; fields of a purchase entry); "
+                    "a receipt whose payload changed is signed anew, hence its signature-changed entry",
+        "*_file_range": "[start, end) in the decoded file: a purchase's attribute 17 SEQUENCE, a field's value "
+                        "TLV, a certificate's DER",
+        "equivalent": "same decoded content (a re-encoding alone is equivalent): exit status 0, else 1",
+    }
+    m["diff_pairs"] = diff_pairs
 
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
@@ -1952,8 +2111,12 @@ def generate(out_dir: Path, swift_file: Path) -> list[str]:
     for j in jws:
         (out_dir / JWS_DIR / j.file).write_bytes(j.text)
         written.append(f"{JWS_DIR}/{j.file}")
+    (out_dir / DIFF_DIR).mkdir(exist_ok=True)
+    for name_, data in diff_files.items():
+        (out_dir / DIFF_DIR / name_).write_bytes(data)
+        written.append(f"{DIFF_DIR}/{name_}")
     (out_dir / "manifest.json").write_text(json.dumps(m, indent=2, ensure_ascii=True) + "\n")
-    (out_dir / "README.md").write_text(readme(m) + "\n".join(jws_readme(m["jws_samples"])))
+    (out_dir / "README.md").write_text(readme(m) + "\n".join(jws_readme(m["jws_samples"]) + diff_readme(diff_pairs)))
     written += ["manifest.json", "README.md"]
     swift_file.parent.mkdir(parents=True, exist_ok=True)
     swift_file.write_text(swift_source(typical.data, (PKI / "test-root.cer").read_bytes()))
@@ -1984,8 +2147,9 @@ def check() -> int:
         if not SWIFT_FILE.exists() or not filecmp.cmp(swift, SWIFT_FILE, shallow=False):
             differ.append(str(SWIFT_FILE.relative_to(REPO)))
         committed = {p.name for p in SAMPLES.iterdir() if p.is_file()}
-        if (SAMPLES / JWS_DIR).is_dir():
-            committed |= {f"{JWS_DIR}/{p.name}" for p in (SAMPLES / JWS_DIR).iterdir() if p.is_file()}
+        for sub in (JWS_DIR, DIFF_DIR):
+            if (SAMPLES / sub).is_dir():
+                committed |= {f"{sub}/{p.name}" for p in (SAMPLES / sub).iterdir() if p.is_file()}
         extra = sorted(committed - set(written))
     if differ or extra:
         for f in differ:

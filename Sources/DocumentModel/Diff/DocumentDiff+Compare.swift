@@ -1,0 +1,54 @@
+import ASN1Lenient
+import JWSKit
+
+extension DocumentDiff {
+    /// How many structural entries a diff keeps by default (the rest are counted).
+    public static let defaultStructuralLimit = 50
+
+    /// Compares two opened documents: the semantic rules their kinds allow (two receipts, two
+    /// StoreKit 2 inputs, a receipt against transactions), then, for two ASN.1 inputs, the structure
+    /// node by node. Pure: reads the documents, prints nothing.
+    public static func compare(_ a: Document, _ b: Document, structuralLimit: Int = defaultStructuralLimit) -> DocumentDiff {
+        let receiptA = ReceiptSide(a), receiptB = ReceiptSide(b)
+        if let ra = receiptA, let rb = receiptB {
+            var diff = DocumentDiff(comparison: .receipts, semantic: ReceiptDiff.entries(ra, rb))
+            let signatures = SignatureDiff.compare(
+                certificatesA: SignatureDiff.certificates(a), certificatesB: SignatureDiff.certificates(b),
+                signatureA: SignatureDiff.signature(a), signatureB: SignatureDiff.signature(b),
+                bytesA: a.fileLayer.bytes, bytesB: b.fileLayer.bytes)
+            let signing = SignatureDiff.entries(signatures)
+            if !signing.isEmpty, ra.payloadBytes.elementsEqual(rb.payloadBytes) {
+                diff.semantic.append(DiffEntry(kind: .resigned, subject: "receipt", a: signatures.signatureA,
+                                               b: signatures.signatureB,
+                                               note: "same payload, different signature or certificates"))
+            }
+            diff.semantic += signing
+            diff.signatures = signatures
+            diff.addStructure(a, b, limit: structuralLimit)
+            return diff
+        }
+        let storeKitA = receiptA == nil ? StoreKitSide(a) : nil
+        let storeKitB = receiptB == nil ? StoreKitSide(b) : nil
+        if let sa = storeKitA, let sb = storeKitB {
+            let (entries, signatures) = JWSDiff.compare(sa, sb)
+            return DocumentDiff(comparison: .jws, semantic: entries, signatures: signatures)
+        }
+        if let ra = receiptA, let sb = storeKitB {
+            return DocumentDiff(comparison: .receiptAndTransactions, semantic: CrossDiff.entries(ra, sb, receiptIsA: true))
+        }
+        if let sa = storeKitA, let rb = receiptB {
+            return DocumentDiff(comparison: .receiptAndTransactions, semantic: CrossDiff.entries(rb, sa, receiptIsA: false))
+        }
+        var diff = DocumentDiff(comparison: .asn1)
+        diff.addStructure(a, b, limit: structuralLimit)
+        return diff
+    }
+
+    mutating func addStructure(_ a: Document, _ b: Document, limit: Int) {
+        var walk = StructuralDiff(a: a, b: b, limit: limit)
+        walk.run()
+        structural = walk.entries
+        structuralOmitted = walk.total - walk.entries.count
+        structuralContentChanges = walk.contentChanges
+    }
+}

@@ -1,0 +1,61 @@
+import ASN1Lenient
+import ReceiptKit
+
+/// Certificates by SHA-256 fingerprint and the signature bytes of each side.
+enum SignatureDiff {
+    /// The certificates a PKCS#7 SignedData embeds, in file order.
+    static func certificates(_ document: Document) -> [DiffCertificate] {
+        guard let container = document.receipt?.container else { return [] }
+        let tree = document.fileTree
+        return container.certificates.compactMap { node in
+            guard node < tree.count else { return nil }
+            let range = tree.nodes[node].byteRange
+            guard let info = CertificateInfo(der: Array(tree.bytes[range])) else { return nil }
+            return DiffCertificate(sha256: info.sha256Fingerprint, subject: info.subject, node: NodeID(.file, node),
+                                   range: range, fileRange: range)
+        }
+    }
+
+    /// The first SignerInfo's signature OCTET STRING.
+    static func signature(_ document: Document) -> DiffSide? {
+        guard let signer = document.receipt?.container?.signerInfos.first else { return nil }
+        let tree = document.fileTree
+        guard let node = tree.children(of: signer).filter({ tree.nodes[$0].isUniversal(4) }).last else { return nil }
+        let range = tree.nodes[node].contentRange
+        let hex = tree.bytes[range].prefix(8).map { ReceiptSide.hexByte($0) }.joined()
+        return DiffSide(node: NodeID(.file, node), range: range, fileRange: range,
+                        value: "\(range.count) bytes \(hex)…")
+    }
+
+    static func compare(certificatesA: [DiffCertificate], certificatesB: [DiffCertificate],
+                        signatureA: DiffSide?, signatureB: DiffSide?, bytesA: [UInt8], bytesB: [UInt8]) -> DiffSignatures {
+        let same: Bool
+        switch (signatureA?.fileRange, signatureB?.fileRange) {
+        case let (ra?, rb?): same = bytesA[ra].elementsEqual(bytesB[rb])
+        case (nil, nil): same = true
+        default: same = false
+        }
+        return DiffSignatures(certificatesA: certificatesA, certificatesB: certificatesB, signatureA: signatureA,
+                              signatureB: signatureB, sameSignature: same)
+    }
+
+    /// certificate-removed / -added by fingerprint, then signature-changed.
+    static func entries(_ s: DiffSignatures) -> [DiffEntry] {
+        var out: [DiffEntry] = []
+        let inB = Set(s.certificatesB.map(\.sha256)), inA = Set(s.certificatesA.map(\.sha256))
+        for c in s.certificatesA where !inB.contains(c.sha256) {
+            out.append(DiffEntry(kind: .certificateRemoved, subject: c.subject, key: c.sha256, a: side(c)))
+        }
+        for c in s.certificatesB where !inA.contains(c.sha256) {
+            out.append(DiffEntry(kind: .certificateAdded, subject: c.subject, key: c.sha256, b: side(c)))
+        }
+        if !s.sameSignature {
+            out.append(DiffEntry(kind: .signatureChanged, subject: "signature", a: s.signatureA, b: s.signatureB))
+        }
+        return out
+    }
+
+    static func side(_ c: DiffCertificate) -> DiffSide {
+        DiffSide(node: c.node, range: c.range, fileRange: c.fileRange, value: c.sha256)
+    }
+}

@@ -1,0 +1,78 @@
+import ASN1Lenient
+import JSONLenient
+import JWSKit
+import ReceiptKit
+
+/// A StoreKit 2 document as the diff reads it: its tokens (`Document.jws`), each with its layers,
+/// so that every field refers to its JSON node in the payload layer and its bytes in the file.
+struct StoreKitSide {
+    let document: Document
+    let model: JWSModel
+
+    /// Nil when the document is not StoreKit 2 (or carries no token).
+    init?(_ document: Document) {
+        guard document.kind.isStoreKit2, let model = document.jws, !model.tokens.isEmpty else { return nil }
+        self.document = document
+        self.model = model
+    }
+
+    /// Indices of the tokens not nested in another one, in document order.
+    var topLevel: [Int] { model.tokens.indices.filter { model.tokens[$0].parent == nil } }
+
+    /// Every transaction payload, nested ones (a notification's signedTransactionInfo) included.
+    var transactions: [Int] { model.tokens.indices.filter { model.tokens[$0].document.payload.kind == .transaction } }
+
+    func token(_ index: Int) -> JWSToken { model.tokens[index] }
+
+    /// The full path of a token: its body path, then the nested paths of the tokens carrying it.
+    func path(_ index: Int) -> String {
+        let t = model.tokens[index]
+        let own = t.path ?? ""
+        guard let parent = t.parent else { return own }
+        return Self.join(path(parent), own)
+    }
+
+    static func join(_ a: String, _ b: String) -> String { a.isEmpty ? b : b.isEmpty ? a : "\(a).\(b)" }
+
+    /// A payload field's value: its JSON node in the payload layer and the file bytes that encode it.
+    func side(_ index: Int, _ field: StoreKitField) -> DiffSide {
+        let t = model.tokens[index]
+        guard let layer = t.layers.payload, let json = t.document.payloadJSON,
+              let node = field.valueNode, node.index < json.count else {
+            return DiffSide(value: field.value.display)
+        }
+        let range = json[node.index].range
+        return DiffSide(node: NodeID(layer, node.index), range: range, fileRange: document.fileRange(range, in: layer),
+                        value: field.value.display)
+    }
+
+    /// The whole token: its characters' layer and where they sit in the file.
+    func tokenSide(_ index: Int) -> DiffSide {
+        let t = model.tokens[index]
+        let range = 0..<t.document.text.count
+        let path = path(index)
+        return DiffSide(range: range, fileRange: document.fileRange(range, in: t.layers.token), value: path.isEmpty ? nil : path)
+    }
+
+    /// The x5c certificates of a token, leaf first, each the root node of its DER layer.
+    func certificates(_ index: Int) -> [DiffCertificate] {
+        let t = model.tokens[index]
+        return t.document.header.certificates.enumerated().map { position, cert in
+            let info = CertificateInfo(der: cert.der)
+            let layer = position < t.layers.certificates.count ? t.layers.certificates[position] : nil
+            let root = layer.flatMap { document.layer($0).tree?.roots.first }
+            return DiffCertificate(sha256: info?.sha256Fingerprint ?? "", subject: info?.subject ?? "(unreadable certificate)",
+                                   node: layer.flatMap { l in root.map { NodeID(l, $0) } },
+                                   range: layer == nil ? nil : 0..<cert.der.count, fileRange: layer.map { document.fileRange(0..<cert.der.count, in: $0) })
+        }
+    }
+
+    func signature(_ index: Int) -> DiffSide? {
+        let t = model.tokens[index]
+        guard let layer = t.layers.signature else { return nil }
+        let bytes = t.document.signatureBytes
+        let range = 0..<bytes.count
+        return DiffSide(range: range, fileRange: document.fileRange(range, in: layer),
+                        value: "\(bytes.count) bytes \(bytes.prefix(8).map { ReceiptSide.hexByte($0) }.joined())…")
+    }
+}

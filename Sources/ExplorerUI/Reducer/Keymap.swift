@@ -11,6 +11,7 @@ public enum Action: String, Sendable, CaseIterable {
     case startSearch, nextHit, previousHit, goToOffset, nextDiagnostic, previousDiagnostic, writeNode, copyNode
     case toggleOffsetBase, toggleHexPane, cycleView, showTree, showSummary, showPurchases, jumpToPurchase
     case help, quit, escape
+    case nextDocument, previousDocument
     case promptAccept, promptCancel, promptErase
     case click, wheelUp, wheelDown, resize
 }
@@ -87,6 +88,8 @@ public enum Keymap {
         b("1", "tree view", .global, .showTree, c("1")),
         b("2", "receipt summary", .global, .showSummary, c("2")),
         b("3", "in-app purchase table", .global, .showPurchases, c("3")),
+        b("}", "next open document (receipt-explorer FILE FILE… opens several; each keeps its selection)", .global, .nextDocument, c("}")),
+        b("{", "previous open document", .global, .previousDocument, c("{")),
         b("/", "search tags, values, OID names, field names, product ids", .global, .startSearch, c("/")),
         b("n", "next search hit", .global, .nextHit, c("n")),
         b("N", "previous search hit", .global, .previousHit, c("N")),

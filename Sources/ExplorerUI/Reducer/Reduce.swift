@@ -41,7 +41,7 @@ extension AppState {
         if prompt != nil { return handlePrompt(event) }
         if help.visible { reduceHelp(event); return nil }
         guard let binding = Keymap.binding(for: event, in: activeContext) else { return nil }
-        if tree.count == 0 && ![.quit, .escape, .help].contains(binding.action) {
+        if tree.count == 0 && ![.quit, .escape, .help, .nextDocument, .previousDocument].contains(binding.action) {
             status = StatusMessage("the input holds no ASN.1 nodes", isError: true)
             return nil
         }
@@ -73,6 +73,7 @@ extension AppState {
             moveHalfPage(down: action == .halfPageDown)
             return nil
         }
+        if performDocuments(action) { return nil }
         if performTree(action) || performHex(action) || performScroll(action) || performTable(action)
             || performMouse(action, event: event) {
             return nil

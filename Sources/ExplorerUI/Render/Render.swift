@@ -143,6 +143,10 @@ public enum HeaderBar {
             grid.put(label, x: range.lowerBound, y: 0, style: Theme.style(cls, color: color))
             end = range.upperBound
         }
+        if let label = state.documentTabLabel {
+            grid.put(label, x: end + 1, y: 0, style: Theme.style(.tabActive, color: color))
+            end += 1 + label.count
+        }
         let right: String
         let cls: StyleClass
         if let status = state.status {

@@ -86,6 +86,8 @@ public struct AppState: Sendable {
     public var prompt: Prompt?
     public var search = SearchState()
     public var help = HelpState()
+    /// The other open documents (empty with one file): see `DocumentSwitcher`.
+    public internal(set) var documents = DocumentSwitcher()
     /// The one-line message in the header (the outcome of the last key or effect).
     public var status: StatusMessage?
     public var preferences = Preferences() {

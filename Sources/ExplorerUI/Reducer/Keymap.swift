@@ -11,7 +11,7 @@ public enum Action: String, Sendable, CaseIterable {
     case startSearch, nextHit, previousHit, goToOffset, nextDiagnostic, previousDiagnostic, writeNode, copyNode
     case toggleOffsetBase, toggleHexPane, cycleView, showTree, showSummary, showPurchases, jumpToPurchase
     case help, quit, escape
-    case nextDocument, previousDocument
+    case nextDocument, previousDocument, toggleTokenText
     case promptAccept, promptCancel, promptErase
     case click, wheelUp, wheelDown, resize
 }
@@ -101,6 +101,7 @@ public enum Keymap {
           .global, .copyNode, c("y")),
         b("x", "hex offsets: hexadecimal / decimal", .global, .toggleOffsetBase, c("x")),
         b("H", "show / hide the hex pane", .global, .toggleHexPane, c("H")),
+        b("b", "JWS: the byte pane shows the node's decoded bytes / the token characters that encode them", .global, .toggleTokenText, c("b")),
         // Tree
         b("↑ / k", "previous row", .tree, .moveUp, .up, c("k")),
         b("↓ / j", "next row", .tree, .moveDown, .down, c("j")),

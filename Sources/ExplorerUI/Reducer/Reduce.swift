@@ -41,7 +41,7 @@ extension AppState {
         if prompt != nil { return handlePrompt(event) }
         if help.visible { reduceHelp(event); return nil }
         guard let binding = Keymap.binding(for: event, in: activeContext) else { return nil }
-        if tree.count == 0 && ![.quit, .escape, .help, .nextDocument, .previousDocument].contains(binding.action) {
+        if tree.count == 0 && layered == nil && ![.quit, .escape, .help, .nextDocument, .previousDocument].contains(binding.action) {
             status = StatusMessage("the input holds no ASN.1 nodes", isError: true)
             return nil
         }
@@ -69,6 +69,7 @@ extension AppState {
 
     /// One action, handled by the context it belongs to.
     mutating func perform(_ action: Action, event: InputEvent) -> Effect? {
+        if layered != nil, [.tree, .hex].contains(activeContext) || action == .toggleTokenText, performOutline(action) { return nil }
         if action == .halfPageUp || action == .halfPageDown {
             moveHalfPage(down: action == .halfPageDown)
             return nil

@@ -122,11 +122,12 @@ enum PaneBorders {
     }
 
     static func treeTitle(_ state: AppState) -> String {
-        "Tree \(state.tree.count) nodes"
+        state.outline.map { "Tree \($0.count) rows, all layers" } ?? "Tree \(state.tree.count) nodes"
     }
 
     static func hexTitle(_ state: AppState, _ layout: Layout) -> String {
-        "Hex: \(layout.bytesPerRow) bytes/row, offsets in \(state.preferences.offsetBase == .hex ? "hex" : "decimal")"
+        if state.layered != nil { return TextBytePane.title(state) }
+        return "Hex: \(layout.bytesPerRow) bytes/row, offsets in \(state.preferences.offsetBase == .hex ? "hex" : "decimal")"
     }
 }
 

@@ -88,6 +88,9 @@ public struct AppState: Sendable {
     public var help = HelpState()
     /// The other open documents (empty with one file): see `DocumentSwitcher`.
     public internal(set) var documents = DocumentSwitcher()
+    /// StoreKit 2 documents: the layer outline the tree pane shows instead of `tree`, and its state.
+    public internal(set) var layered: OutlineContext?
+    public var outlineView = OutlineViewState()
     /// The one-line message in the header (the outcome of the last key or effect).
     public var status: StatusMessage?
     public var preferences = Preferences() {
@@ -148,6 +151,7 @@ public struct AppState: Sendable {
                   encoding: AppState.encodingLabel(document.source.encoding), screen: screen)
         self.preferences.ascii = ascii
         self.preferences.mouse = mouse
+        adoptOutline(document)
     }
 
     /// How the input was stored, as the status bar says it; nil for raw bytes, which the status

@@ -1,6 +1,7 @@
 import ASN1Lenient
 import DocumentModel
 import Foundation
+import ReceiptKit
 import Testing
 import TestSupport
 @testable import ExplorerUI
@@ -14,8 +15,15 @@ import TestSupport
 @Suite(.enabled(if: Paths.samplesAvailable)) struct JWSOutlineTests {
     static func state(_ file: String, size: Size = Size(width: 120, height: 40)) throws -> AppState {
         let input = try InputLoader.decode(try Paths.sample(file), name: (file as NSString).lastPathComponent)
-        return AppState(document: Document.open(input, options: Fixtures.options), screen: size)
+        return AppState(document: Document.open(input, options: Self.options), screen: size)
     }
+
+    /// The samples' TEST EC root trusted, "now" the tokens' signedDate: verdicts never drift.
+    static let options: AnalysisOptions = {
+        var options = Fixtures.options
+        options.roots = [try! Paths.sample("pki/test-ec-root.cer")]
+        return options
+    }()
 
     static func row(_ s: AppState, _ label: String) throws -> Int {
         try #require(s.outline?.rows.firstIndex { $0.label == label })
@@ -37,7 +45,11 @@ import TestSupport
         let transactionID = try Self.row(s, "transactionId")
         #expect(outline.rows[transactionID].node.layer == token.payload)
         #expect(outline.rows[transactionID].range == 1..<35)
-        #expect(outline.rows[transactionID].value == "\"2000000510000004\"")
+        #expect(outline.rows[transactionID].value == "2000000510000004")
+        #expect(outline.rows[transactionID].raw == "\"2000000510000004\"")
+        #expect(!outline.rows[transactionID].meaning.isEmpty)
+        let purchaseDate = try Self.row(s, "purchaseDate")
+        #expect(outline.rows[purchaseDate].value == "2024-02-20T12:00:00.000Z (1708430400000)")
         let signature = try Self.row(s, "signature")
         #expect(outline.rows[signature].value == "64 bytes r‖s")
         #expect(outline.rows[signature + 1].label == "r" && outline.rows[signature + 1].range == 0..<32)
@@ -134,6 +146,46 @@ import TestSupport
                 }
             }
             #expect(s.layered != nil, "\(file) opens as a layer outline")
+        }
+    }
+}
+
+/// The summary of a StoreKit 2 document: one block per token, nested tokens indented under their
+/// notification, and the verdict.
+@Suite(.enabled(if: Paths.samplesAvailable)) struct JWSSummaryTests {
+    @Test func notificationHasABlockPerToken() throws {
+        var s = try JWSOutlineTests.state("jws/notification.jws")
+        press(&s, .character("2"))
+        #expect(s.mode == .summary)
+        let titles = SummaryContent.lines(s).filter { $0.style == .title }.map(\.text)
+        #expect(titles.first == "StoreKit 2 document")
+        #expect(titles.count == 4)
+        #expect(titles.dropFirst().first?.hasPrefix("token: App Store Server Notification V2 (DID_RENEW)") == true)
+        #expect(titles.dropFirst(2).allSatisfy { $0.hasPrefix("  token data.signed") })
+        #expect(SummaryContent.lines(s).last?.text.hasPrefix("Verdict: ") == true)
+    }
+
+    @Test func purchaseTableJumpsToTheNestedTransaction() throws {
+        var s = try JWSOutlineTests.state("jws/notification.jws")
+        press(&s, .character("3"))
+        #expect(s.mode == .purchases && s.receipt?.purchases.map(\.transactionID) == ["2000000510000004"])
+        press(&s, .enter)
+        #expect(s.mode == .tree && s.outlineRow?.label == "token data.signedTransactionInfo")
+        let token = try #require(s.layered?.document.jws?.tokens.first { $0.path == "data.signedTransactionInfo" })
+        #expect(s.outlineRow?.node == NodeID(token.layers.token, 0))
+        #expect(s.status == StatusMessage("transaction #1 in the tree"))
+    }
+
+    @Test func summarySnapshots() throws {
+        for size in [Size(width: 80, height: 24), Size(width: 120, height: 40)] {
+            var s = try JWSOutlineTests.state("jws/transaction.jws", size: size)
+            press(&s, .character("2"))
+            Snapshot.assert(render(s, size: size), named: "jws-summary-\(size.width)x\(size.height)")
+            var n = try JWSOutlineTests.state("jws/notification.jws", size: size)
+            press(&n, .character("2"))
+            Snapshot.assert(render(n, size: size), named: "jws-notification-summary-\(size.width)x\(size.height)")
+            press(&n, .character("3"))
+            Snapshot.assert(render(n, size: size), named: "jws-notification-purchases-\(size.width)x\(size.height)")
         }
     }
 }

@@ -69,7 +69,7 @@ extension AppState {
 
     /// One action, handled by the context it belongs to.
     mutating func perform(_ action: Action, event: InputEvent) -> Effect? {
-        if layered != nil, [.tree, .hex].contains(activeContext) || action == .toggleTokenText, performOutline(action) { return nil }
+        if layered != nil, [.tree, .hex].contains(activeContext) || action == .toggleTokenText || action == .tableOpen, performOutline(action) { return nil }
         if action == .halfPageUp || action == .halfPageDown {
             moveHalfPage(down: action == .halfPageDown)
             return nil
@@ -126,6 +126,8 @@ extension AppState {
             let all = ViewMode.allCases
             setMode(all[(all.firstIndex(of: mode)! + 1) % all.count])
         case .showTree: setMode(.tree)
+        case .showSummary where layered != nil:
+            setMode(.summary)
         case .showSummary, .showPurchases:
             guard receipt != nil else { status = StatusMessage("not a receipt: only the tree view", isError: true); break }
             setMode(action == .showSummary ? .summary : .purchases)

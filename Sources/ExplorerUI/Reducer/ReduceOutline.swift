@@ -41,6 +41,16 @@ extension AppState {
         case .hexDown: moveOutlineCursor(by: outlineBytesPerRow)
         case .hexStart: moveOutlineCursor(by: -Int.max / 2)
         case .hexEnd: moveOutlineCursor(by: Int.max / 2)
+        case .tableOpen:
+            guard let receipt, table.order.indices.contains(table.row) else { break }
+            let purchase = receipt.purchases[table.order[table.row]]
+            mode = .tree
+            focus = .tree
+            outlineView.expanded[purchase.node] = true
+            selectOutlineRow(purchase.node)
+            status = StatusMessage("transaction #\(purchase.number) in the tree")
+        case .jumpToPurchase:
+            status = StatusMessage("select a transaction in the purchase table (3) to jump to it", isError: true)
         case .toggleTokenText:
             outlineView.showTokenText.toggle()
             outlineView.cursor = shownRange.lowerBound

@@ -84,11 +84,17 @@ enum TextBytePane {
 /// The detail pane for a layer outline: the node, its layer, its range, its value, and where its
 /// bytes sit in the token text (base64url: 4 characters carry 3 bytes).
 enum OutlineDetail {
-    static func lines(_ state: AppState) -> [StyledLine] {
+    static func lines(_ state: AppState, width: Int) -> [StyledLine] {
+        unwrapped(state).flatMap { DetailContent.wrap($0.text, width: width, style: $0.style, indent: 17) }
+    }
+
+    static func unwrapped(_ state: AppState) -> [StyledLine] {
         guard let layered = state.layered, let row = state.outlineRow else { return [StyledLine("(no nodes)")] }
         let layer = layered.document.layer(row.node.layer)
         var out = [StyledLine(row.label, .title)]
-        if !row.value.isEmpty { out.append(StyledLine("value            " + row.value)) }
+        if !row.meaning.isEmpty { out.append(StyledLine("meaning          " + row.meaning, .meaning)) }
+        if !row.raw.isEmpty { out.append(StyledLine("raw JSON         " + row.raw)) }
+        if !row.value.isEmpty { out.append(StyledLine((row.meaning.isEmpty ? "value            " : "decoded          ") + row.value)) }
         out.append(StyledLine("layer            \(UIText.escape(layer.name)) (\(row.node.layer))"))
         out.append(StyledLine("node             \(row.node.index) · bytes \(row.range.lowerBound)..<\(row.range.upperBound) (\(row.range.count))"))
         if let map = layer.map, let parent = layer.parent {

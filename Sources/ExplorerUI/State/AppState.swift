@@ -146,7 +146,7 @@ public struct AppState: Sendable {
     /// and never parses, locates or validates. `ascii` and `mouse` are the user's preferences (the
     /// terminal may still turn ASCII on: `.terminalReady`). O(n) plus O(purchases).
     public init(document: Document, ascii: Bool = false, mouse: Bool = true, screen: Size = Size(width: 80, height: 24)) {
-        self.init(tree: document.fileTree, receipt: document.receipt.flatMap(ReceiptOverlay.init(analysis:)),
+        self.init(tree: document.fileTree, receipt: document.receipt.flatMap(ReceiptOverlay.init(analysis:)) ?? JWSOverlay.make(document),
                   fileName: document.source.name, fileSize: document.fileLayer.bytes.count,
                   encoding: AppState.encodingLabel(document.source.encoding), screen: screen)
         self.preferences.ascii = ascii

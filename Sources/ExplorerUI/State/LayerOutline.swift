@@ -1,6 +1,7 @@
 import ASN1Lenient
 import DocumentModel
 import JSONLenient
+import JWSKit
 
 /// One row of a layer-aware outline: a node of any layer (token text, header or payload JSON,
 /// signature, an x5c certificate's DER), with its range in that layer and what to show.
@@ -15,6 +16,9 @@ public struct OutlineRow: Sendable, Equatable {
     public var label: String
     /// A short, escaped preview of the value ("1709294400000", "ES256", "{4}").
     public var value: String
+    /// For a payload field: what it means (Apple's schema), and its value as written in the JSON.
+    public var meaning: String = ""
+    public var raw: String = ""
 }
 
 /// The tree of a StoreKit 2 document across its layers: token → header (fields; each x5c entry
@@ -76,7 +80,8 @@ public struct LayerOutline: Sendable {
                 json(tree, layer: header, index: 0, depth: depth + 1, label: "header", holder: index)
             }
             if let payload = ids.payload, let tree = document.layer(payload).json, !tree.nodes.isEmpty {
-                json(tree, layer: payload, index: 0, depth: depth + 1, label: "payload", holder: index)
+                let fields = Dictionary(token.document.payload.fields.map { ($0.member.index, $0) }, uniquingKeysWith: { first, _ in first })
+                json(tree, layer: payload, index: 0, depth: depth + 1, label: "payload", holder: index, fields: fields)
             }
             if let signature = ids.signature {
                 let bytes = document.layer(signature).bytes
@@ -94,17 +99,26 @@ public struct LayerOutline: Sendable {
         /// A JSON node; a member is one row (key and value), its container value's children below
         /// it. `holder` is the token whose header / payload this is (for x5c and nested tokens);
         /// nil for a JSON body's own tokens (`parent == nil`).
-        mutating func json(_ tree: JSONTree, layer: LayerID, index: Int, depth: Int, label: String, holder: Int?) {
+        mutating func json(_ tree: JSONTree, layer: LayerID, index: Int, depth: Int, label: String, holder: Int?,
+                           fields: [Int: StoreKitField] = [:]) {
             let node = tree[index]
             let valueIndex = node.kind == .member ? tree.value(ofMember: index) : index
             let row = open(NodeID(layer, index), node.range, depth: depth, label: label,
                            value: valueIndex.map { summary(tree, $0) } ?? "(missing)")
+            if let field = fields[index] {
+                switch field.value {
+                case .nestedToken, .object, .array: break
+                default: rows[row].value = UIText.escape(field.value.display)
+                }
+                rows[row].meaning = UIText.escape(field.spec?.meaning ?? "not in Apple's schema: kept as it is")
+                rows[row].raw = UIText.escape(valueIndex.map { String(tree.text(of: $0).prefix(120)) } ?? "")
+            }
             if let v = valueIndex {
                 let value = tree[v]
                 if value.kind == .object || value.kind == .array {
                     for (i, child) in tree.children(of: v).enumerated() {
                         let childLabel = value.kind == .array ? "[\(i)]" : (tree.key(ofMember: child) ?? "?")
-                        json(tree, layer: layer, index: child, depth: depth + 1, label: childLabel, holder: holder)
+                        json(tree, layer: layer, index: child, depth: depth + 1, label: childLabel, holder: holder, fields: fields)
                     }
                 } else if value.kind == .string {
                     attachments(tree, layer: layer, string: v, depth: depth + 1, holder: holder)

@@ -8,8 +8,14 @@ enum JWSOverlay {
     static func make(_ document: Document) -> ReceiptOverlay? {
         guard let model = document.jws, !model.tokens.isEmpty, let outline = LayerOutline(document: document) else { return nil }
         var purchases: [PurchaseRow] = []
+        // Each token's row, found in one pass (a history of many tokens must not search per token).
+        var tokenRows: [LayerID: Int] = [:]
+        let tokenLayers = Set(model.tokens.map(\.layers.token))
+        for (i, row) in outline.rows.enumerated() where row.node.index == 0 && tokenLayers.contains(row.node.layer) && tokenRows[row.node.layer] == nil {
+            tokenRows[row.node.layer] = i
+        }
         for token in model.tokens where token.kind == .transaction {
-            guard let row = outline.row(of: NodeID(token.layers.token, 0)) else { continue }
+            guard let row = tokenRows[token.layers.token] else { continue }
             let payload = token.document.payload
             func text(_ key: String) -> String { UIText.escape(payload.value(key)?.display ?? "") }
             var flags: [String] = []

@@ -40,6 +40,7 @@ extension AppState {
         status = nil
         if prompt != nil { return handlePrompt(event) }
         if help.visible { reduceHelp(event); return nil }
+        if diffView != nil { reduceDiff(event); return nil }
         guard let binding = Keymap.binding(for: event, in: activeContext) else { return nil }
         if tree.count == 0 && layered == nil && ![.quit, .escape, .help, .nextDocument, .previousDocument].contains(binding.action) {
             status = StatusMessage("the input holds no ASN.1 nodes", isError: true)
@@ -52,6 +53,7 @@ extension AppState {
     public var activeContext: KeyContext {
         if prompt != nil { return .prompt }
         if help.visible { return .help }
+        if diffView != nil { return .diff }
         switch mode {
         case .summary: return .summary
         case .purchases: return .purchases

@@ -28,6 +28,7 @@ public func render(_ state: AppState, size: Size) -> Grid {
         if let r = layout.detail { DetailPane.draw(state, into: &grid, rect: r) }
     }
     StatusBar.draw(state, into: &grid, size: size, glyphs: glyphs)
+    if state.diffView != nil { DiffOverlay.draw(state, into: &grid, size: size, glyphs: glyphs) }
     if state.help.visible { HelpOverlay.draw(state, into: &grid, size: size, glyphs: glyphs) }
     if state.preferences.ascii {
         // Safety net: in ASCII mode every cell is ASCII, whatever a pane wrote.

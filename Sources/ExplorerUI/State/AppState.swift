@@ -91,6 +91,10 @@ public struct AppState: Sendable {
     /// StoreKit 2 documents: the layer outline the tree pane shows instead of `tree`, and its state.
     public internal(set) var layered: OutlineContext?
     public var outlineView = OutlineViewState()
+    /// The document this state shows (the diff engine reads it), the diff overlay and its engine.
+    public internal(set) var openedDocument: Document?
+    public var diffView: DiffViewState?
+    public var diffProvider: DiffProvider?
     /// The one-line message in the header (the outcome of the last key or effect).
     public var status: StatusMessage?
     public var preferences = Preferences() {
@@ -152,6 +156,7 @@ public struct AppState: Sendable {
         self.preferences.ascii = ascii
         self.preferences.mouse = mouse
         adoptOutline(document)
+        openedDocument = document
     }
 
     /// How the input was stored, as the status bar says it; nil for raw bytes, which the status

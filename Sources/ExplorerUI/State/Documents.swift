@@ -54,6 +54,7 @@ extension AppState {
         next.documents = switcher
         next.preferences = preferences
         next.help = help
+        next.diffProvider = diffProvider
         if next.screen != screen { next.screen = screen }
         next.ensureSelectionVisible()
         self = next

@@ -133,6 +133,17 @@ import TestSupport
         }
     }
 
+    @Test func statusBarCountsEveryLayersDiagnostics() throws {
+        let s = try Self.state("jws/malformed-bad-base64url.jws")
+        let diagnostics = try #require(s.layered?.document.diagnostics)
+        let errors = diagnostics.filter { $0.diagnostic.severity == .error }.count
+        let warnings = diagnostics.filter { $0.diagnostic.severity == .warning }.count
+        #expect(errors > 0)
+        #expect(s.layered?.counts.errors == errors && s.layered?.counts.warnings == warnings)
+        let status = render(s, size: Size(width: 120, height: 40)).text.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(status.contains("\(errors) error\(errors == 1 ? "" : "s") · "))
+    }
+
     @Test func everyKeyIsSafeOnAToken() throws {
         for file in ["jws/transaction.jws", "jws/notification.jws", "jws/transaction-history.json", "jws/malformed-bad-base64url.jws"] {
             var s = try Self.state(file, size: Size(width: 80, height: 24))

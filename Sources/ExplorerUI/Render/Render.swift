@@ -185,13 +185,14 @@ public enum StatusBar {
             return
         }
         let f = state.facts
+        let (errors, notDER, warnings) = state.layered?.counts ?? (f.errorCount, f.notDERCount, f.warningCount)
         // Right: the counts (compact when narrow) and the verdict. Left: file, size, encoding, the
         // selection's offset and path; the least important segments go first when space is short.
         let wide = size.width >= Layout.wideThreshold
         var right = wide
-            ? "\(f.errorCount) error\(f.errorCount == 1 ? "" : "s")" + g.separator + "\(f.notDERCount) not-DER" + g.separator
-                + "\(f.warningCount) warning\(f.warningCount == 1 ? "" : "s")"
-            : "\(f.errorCount) err \(f.notDERCount) der \(f.warningCount) warn"
+            ? "\(errors) error\(errors == 1 ? "" : "s")" + g.separator + "\(notDER) not-DER" + g.separator
+                + "\(warnings) warning\(warnings == 1 ? "" : "s")"
+            : "\(errors) err \(notDER) der \(warnings) warn"
         if let receipt = state.receipt { right += g.separator + UIText.display(receipt.verdict, ascii: state.preferences.ascii) }
         right += " "
         var segments = [UIText.display(UIText.escape(state.file.name), ascii: state.preferences.ascii), NumberText.grouped(state.file.size) + " B",
@@ -203,7 +204,7 @@ public enum StatusBar {
             segments.append(state.pathText(state.treeView.selection, ascii: state.preferences.ascii))
         }
         let rightWidth = right.unicodeScalars.count
-        let bad = f.errorCount > 0 || (state.receipt?.verdictFailed ?? false)
+        let bad = errors > 0 || (state.receipt?.verdictFailed ?? false)
         let room = rightWidth + 20 <= size.width ? size.width - rightWidth - 1 : size.width
         var left = " " + segments.joined(separator: g.separator)
         // Drop the path, then the encoding, before truncating the file name.

@@ -17,6 +17,17 @@ public struct OutlineViewState: Sendable {
 public struct OutlineContext: Sendable {
     public let outline: LayerOutline
     public let document: Document
+    /// Diagnostics of every layer by severity (error, not-DER, warning), for the status bar: the
+    /// ASN.1 file tree a token lacks would count none.
+    public let counts: (errors: Int, notDER: Int, warnings: Int)
+
+    init(outline: LayerOutline, document: Document) {
+        self.outline = outline
+        self.document = document
+        var c = [0, 0, 0, 0]
+        for (_, d) in document.diagnostics { c[Int(d.severity.rawValue)] += 1 }
+        counts = (c[0], c[1], c[2])
+    }
 }
 
 extension AppState {

@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "TestSupport"]),
         .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient", "DocumentModel", "TestSupport"]),
-        .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel", "ReceiptKit", "ASN1Lenient", "TestSupport"]),
+        .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel", "ReceiptKit", "ASN1Lenient", "JWSKit", "TestSupport"]),
         .testTarget(name: "ExplorerUITests", dependencies: ["ExplorerUI", "TerminalAdapter", "ReceiptKit", "ASN1Lenient", "DocumentModel", "TestSupport"]),
         .testTarget(name: "JSONLenientTests", dependencies: ["JSONLenient", "ASN1Lenient", "TestSupport"]),
         .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "JSONLenient", "ASN1Lenient", "ReceiptKit", "TestSupport"]),

@@ -14,7 +14,8 @@ struct HeaderTests {
         #expect(certificate.der == [0x30, 0x05, 0x04, 0x03, 0xFF, 0xFF, 0xFF])
         #expect(certificate.base64 == Array("MAUEA////w==".utf8))
         #expect(certificate.headerOffsets == [23, 24, 25, 26, 27, 28, 30, 32, 34, 36, 37, 38])
-        #expect(certificate.headerRange(ofBytes: 3..<6) == 27..<33)
+        // Characters 4..<8 ("A///"); the last '/' is the escape `\/` at 32-33, covered whole.
+        #expect(certificate.headerRange(ofBytes: 3..<6) == 27..<34)
         #expect(certificate.contiguousTextStart == nil)
         #expect(certificate.tree.nodes.count == 2)
         #expect(certificate.tree[1].isUniversal(4))
@@ -24,6 +25,24 @@ struct HeaderTests {
         let d = JWSDocument.decode(text: token(header: #"{"alg":"ES256","x5c":["MA!E"]}"#, payload: "{}"))
         #expect(d.codes(.header) == [JWSCode.base64InvalidCharacter.code])
         #expect(d.diagnostics[0].diagnostic.range == 25..<26)
+    }
+
+    /// Fuzz finding (receipt target): a base64 diagnostic inside an escaped x5c entry kept its length
+    /// in unescaped characters, so its range ran past the header layer.
+    @Test func x5cDiagnosticsCoverWholeEscapesAndStayInTheHeader() throws {
+        // 23 bytes of `{"alg":"ES256","x5c":["`, then M A = \/ \/ and the closing quote at 30.
+        let header = #"{"alg":"ES256","x5c":["MA=\/\/"]}"#
+        let d = JWSDocument.decode(text: token(header: header, payload: "{}"))
+        let certificate = try #require(d.header.certificates.first)
+        #expect(certificate.headerOffsets == [23, 24, 25, 26, 28])
+        #expect(certificate.headerEnd == 30)
+        let inHeader = d.diagnostics.filter { $0.layer == .header }.map(\.diagnostic)
+        #expect(inHeader.map(\.code) == [JWSCode.base64InvalidCharacter.code, JWSCode.base64InvalidCharacter.code,
+                                        JWSCode.base64Padding.code])
+        // Each escaped '/' after the padding is pinned to both of its characters, and the padding
+        // finding runs from '=' to the closing quote, never past it.
+        #expect(inHeader.map(\.range) == [26..<28, 28..<30, 25..<30])
+        #expect(certificate.headerRange(ofCharacters: 0..<99) == 23..<30)
     }
 
     @Test func x5cEntryThatIsNotAString() {

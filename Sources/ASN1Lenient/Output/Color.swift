@@ -39,10 +39,12 @@ public enum ANSIStyle: String, Sendable {
 }
 
 /// Wraps text in a style when colour is on.
-struct Painter {
-    var enabled: Bool
+public struct Painter: Sendable {
+    public var enabled: Bool
 
-    func paint(_ text: String, _ style: ANSIStyle) -> String {
+    public init(enabled: Bool) { self.enabled = enabled }
+
+    public func paint(_ text: String, _ style: ANSIStyle) -> String {
         enabled && !text.isEmpty ? style.rawValue + text + ANSIStyle.reset.rawValue : text
     }
 }

@@ -72,6 +72,8 @@ public enum ReceiptJSON {
             out += Array(String(i).utf8)
         case let i as Int64:
             out += Array(String(i).utf8)
+        case let d as Double where d.isFinite:  // JWS payload numbers that are not integers
+            out += Array(String(d).utf8)
         case let d as [String: Any]:
             if d.isEmpty { out += [0x7B, 0x7D]; return }
             out.append(0x7B)

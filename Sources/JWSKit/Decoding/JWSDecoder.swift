@@ -88,17 +88,21 @@ extension JWSDocument {
             let characters = Array(base64.utf8)
             let offsets = tree.sourceOffsets(ofString: entry)
             let result = Base64Decoder.decode(characters[...], alphabet: .standard)
+            let stringEnd = max(tree[entry].start, tree[entry].range.upperBound - 1)  // the closing quote
             for diagnostic in result.diagnostics {
+                // Offset AND length move to header coordinates: with `\/` escapes they differ.
                 var moved = diagnostic
-                let first = offsets.indices.contains(diagnostic.offset) ? offsets[diagnostic.offset] : tree[entry].start
-                moved.offset = first
+                let range = X5CCertificate.headerRange(ofCharacters: diagnostic.range, offsets: offsets, end: stringEnd)
+                moved.offset = range.lowerBound
+                moved.length = range.count
                 diagnostics.append(JWSDiagnostic(.header, moved))
             }
             let der = result.bytes
             let parsed = ASN1Parser.parse(der)
             diagnostics += parsed.diagnostics.map { JWSDiagnostic(.certificate(position), $0) }
             header.certificates.append(X5CCertificate(position: position, node: JSONNodeIndex(entry), base64: characters,
-                                                      headerOffsets: offsets, map: Base64Map(textStart: 0), der: der, tree: parsed))
+                                                      headerOffsets: offsets, headerEnd: stringEnd,
+                                                      map: Base64Map(textStart: 0), der: der, tree: parsed))
         }
     }
 

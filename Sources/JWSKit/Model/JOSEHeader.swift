@@ -27,6 +27,9 @@ public struct X5CCertificate: Sendable, Equatable {
     public var base64: [UInt8]
     /// Header-JSON offset of each character of `base64` (not linear when `\/` escapes occur).
     public var headerOffsets: [Int]
+    /// Header-JSON offset just past the last character (the closing quote), so that a range ending
+    /// at an escaped last character covers its whole escape.
+    public var headerEnd: Int
     /// DER byte ↔ character of `base64`.
     public var map: Base64Map
     public var der: [UInt8]
@@ -46,10 +49,22 @@ public struct X5CCertificate: Sendable, Equatable {
 
     /// The header-JSON bytes that encode the DER bytes `range`.
     public func headerRange(ofBytes range: Range<Int>) -> Range<Int> {
-        let characters = map.characterRange(ofBytes: range)
-        guard !headerOffsets.isEmpty, !characters.isEmpty else { return 0..<0 }
-        let first = headerOffsets[min(characters.lowerBound, headerOffsets.count - 1)]
-        let last = headerOffsets[min(characters.upperBound - 1, headerOffsets.count - 1)]
-        return first..<(last + 1)
+        headerRange(ofCharacters: map.characterRange(ofBytes: range))
+    }
+
+    /// The header-JSON bytes of the characters `characters` of `base64` (escapes included).
+    public func headerRange(ofCharacters characters: Range<Int>) -> Range<Int> {
+        Self.headerRange(ofCharacters: characters, offsets: headerOffsets, end: headerEnd)
+    }
+
+    /// The one mapping from characters of an unescaped JSON string to the header bytes that hold
+    /// them, used for DER ranges and for base64 diagnostics alike. Clamped: never past `end`.
+    static func headerRange(ofCharacters characters: Range<Int>, offsets: [Int], end: Int) -> Range<Int> {
+        guard !offsets.isEmpty else { return end..<end }
+        let lower = min(max(characters.lowerBound, 0), offsets.count)
+        let upper = min(max(characters.upperBound, lower), offsets.count)
+        let start = lower < offsets.count ? offsets[lower] : end
+        let stop = upper < offsets.count ? offsets[upper] : end
+        return start..<max(start, stop)
     }
 }

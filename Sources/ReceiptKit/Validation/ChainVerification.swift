@@ -186,35 +186,11 @@ public enum ChainVerification {
         return lines
     }
 
+    /// The path check itself is `X509PathVerification.run`, shared with JWS `x5c` chains.
     static func verify(leaf: OpaquePointer, untrusted: OpaquePointer, store: OpaquePointer,
-                               at date: Date?, partial: Bool) -> VerifyOutcome {
-        OpenSSLError.clear()
-        defer { OpenSSLError.clear() }
-        guard let ctx = X509_STORE_CTX_new() else {
-            return VerifyOutcome(ok: false, error: "out of memory", depth: 0, chain: [], setupFailed: true)
-        }
-        defer { X509_STORE_CTX_free(ctx) }
-        guard X509_STORE_CTX_init(ctx, store, leaf, untrusted) == 1 else {
-            let why = OpenSSLError.drainedMessage(fallback: "could not set up verification")
-            return VerifyOutcome(ok: false, error: why, depth: 0, chain: [], setupFailed: true)
-        }
-        let param = X509_STORE_CTX_get0_param(ctx)
-        var flags = UInt(0)
-        if partial { flags |= UInt(X509_V_FLAG_PARTIAL_CHAIN) }
-        if let date {
-            X509_VERIFY_PARAM_set_time(param, ValidationDate.timeT(date))
-        } else {
-            flags |= UInt(X509_V_FLAG_NO_CHECK_TIME)
-        }
-        if flags != 0 { X509_VERIFY_PARAM_set_flags(param, flags) }
-
-        let ok = X509_verify_cert(ctx) == 1
-        let chain = OpenSSLBridge.elements(of: X509_STORE_CTX_get0_chain(ctx)).map { CertificateInfo(x509: $0) }
-        if ok { return VerifyOutcome(ok: true, error: "ok", depth: 0, chain: chain) }
-        let code = X509_STORE_CTX_get_error(ctx)
-        let text = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "verification error \(code)"
-        let current = X509_STORE_CTX_get_current_cert(ctx).map { CertificateInfo(x509: $0) }
-        return VerifyOutcome(ok: false, error: text, depth: Int(X509_STORE_CTX_get_error_depth(ctx)),
-                             errorCertificate: current, chain: chain)
+                       at date: Date?, partial: Bool) -> VerifyOutcome {
+        let o = X509PathVerification.run(leaf: leaf, untrusted: untrusted, store: store, at: date, partialChain: partial)
+        return VerifyOutcome(ok: o.ok, error: o.error, depth: o.depth, errorCertificate: o.errorCertificate,
+                             chain: o.chain, setupFailed: o.setupFailed)
     }
 }

@@ -187,9 +187,9 @@ public enum ValidationDate {
     static func day(_ date: Date) -> String { String(iso(date).prefix(10)) }
 }
 
-/// Certificate path validation with OpenSSL's X509 store, on DER bytes so no OpenSSL object leaves
-/// this file. JWSKit uses it for `x5c` chains; `SignatureValidation` has the same logic inline for
-/// CMS (a candidate to call this instead).
+/// Certificate path validation with OpenSSL's X509 store: the one implementation for receipts
+/// (`ChainVerification`, on the CMS's own OpenSSL objects through `run`) and JWS `x5c` chains
+/// (JWSKit, on DER bytes through `verify`, so no OpenSSL object leaves ReceiptKit).
 public enum X509PathVerification {
     public struct Outcome: Sendable, Equatable {
         public var ok: Bool
@@ -201,6 +201,10 @@ public enum X509PathVerification {
         public var depth: Int
         /// The path OpenSSL built, leaf first, anchor last (partial when verification failed).
         public var chain: [CertificateInfo]
+        /// The certificate the error concerns, when OpenSSL names one.
+        public var errorCertificate: CertificateInfo? = nil
+        /// OpenSSL could not start verifying (no path was judged).
+        public var setupFailed = false
     }
 
     /// Verifies `leaf` through `untrusted` to one of `anchors` (nothing else is trusted).
@@ -229,10 +233,22 @@ public enum X509PathVerification {
             _ = shim_sk_X509_push(stack, x)
         }
         OpenSSLError.clear()
-        guard let ctx = X509_STORE_CTX_new() else { return fail("out of memory") }
+        return run(leaf: leafX, untrusted: stack, store: store, at: date, partialChain: partialChain)
+    }
+
+    /// Builds and judges the path from `leaf` through the `untrusted` stack to an anchor of `store`
+    /// (all borrowed). `date` nil ignores validity dates.
+    static func run(leaf: OpaquePointer, untrusted: OpaquePointer, store: OpaquePointer, at date: Date?,
+                    partialChain: Bool) -> Outcome {
+        OpenSSLError.clear()
+        defer { OpenSSLError.clear() }
+        guard let ctx = X509_STORE_CTX_new() else {
+            return Outcome(ok: false, code: -1, error: "out of memory", depth: 0, chain: [], setupFailed: true)
+        }
         defer { X509_STORE_CTX_free(ctx) }
-        guard X509_STORE_CTX_init(ctx, store, leafX, stack) == 1 else {
-            return fail(OpenSSLError.drainedMessage(fallback: "could not set up verification"))
+        guard X509_STORE_CTX_init(ctx, store, leaf, untrusted) == 1 else {
+            let why = OpenSSLError.drainedMessage(fallback: "could not set up verification")
+            return Outcome(ok: false, code: -1, error: why, depth: 0, chain: [], setupFailed: true)
         }
         let param = X509_STORE_CTX_get0_param(ctx)
         var flags = UInt(0)
@@ -248,6 +264,8 @@ public enum X509PathVerification {
         if ok { return Outcome(ok: true, code: 0, error: "ok", depth: 0, chain: chain) }
         let code = X509_STORE_CTX_get_error(ctx)
         let text = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "verification error \(code)"
-        return Outcome(ok: false, code: Int(code), error: text, depth: Int(X509_STORE_CTX_get_error_depth(ctx)), chain: chain)
+        let current = X509_STORE_CTX_get_current_cert(ctx).map { CertificateInfo(x509: $0) }
+        return Outcome(ok: false, code: Int(code), error: text, depth: Int(X509_STORE_CTX_get_error_depth(ctx)), chain: chain,
+                       errorCertificate: current)
     }
 }

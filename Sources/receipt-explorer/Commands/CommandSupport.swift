@@ -5,6 +5,22 @@ import ReceiptKit
 import Foundation
 
 extension ColorChoice: ExpressibleByArgument {}
+extension ExpectedKind: ExpressibleByArgument {}
+
+/// `--expect KIND`, shared by the commands that read a document (dump, explain, json; verify may
+/// take it too): passing one kind where another was meant is explained, with exit status 1.
+struct ExpectOption: ParsableArguments {
+    @Option(help: ArgumentHelp("Fail with a sentence unless the input is this: transaction, renewal, app-transaction, notification, history or receipt.",
+                               valueName: "kind"))
+    var expect: ExpectedKind?
+
+    /// Prints why and exits 1 when the document is not what `--expect` said.
+    func check(_ document: Document) throws {
+        guard let expect, let why = expect.mismatch(document.kind) else { return }
+        CommandSupport.complain(why)
+        throw ExitCode(ExitStatus.inputHasErrors)
+    }
+}
 
 /// Helpers shared by the text commands.
 enum CommandSupport {
@@ -30,9 +46,15 @@ enum CommandSupport {
     }
 
     /// Status 1 when any diagnostic of the file layer (where the receipt findings are merged) is
-    /// an error, else 0.
+    /// an error, else 0. StoreKit documents have no ASN.1 file tree: any layer's error counts.
     static func status(_ document: Document) -> Int32 {
-        document.fileTree.hasErrors ? ExitStatus.inputHasErrors : ExitStatus.ok
+        let errors = isStoreKit(document) ? document.hasErrors : document.fileTree.hasErrors
+        return errors ? ExitStatus.inputHasErrors : ExitStatus.ok
+    }
+
+    /// A JWS document, or StoreKit text this tool recognised but does not read (iOS 6 receipts).
+    static func isStoreKit(_ document: Document) -> Bool {
+        document.jws != nil || document.kind == .legacyTransactionReceipt
     }
 
     static func finish(_ status: Int32) throws {

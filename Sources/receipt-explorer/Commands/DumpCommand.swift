@@ -18,13 +18,19 @@ struct DumpCommand: ParsableCommand {
             concerns; 'openssl' has the line shape of `openssl asn1parse -inform DER -i` (diagnostics \
             go to stderr); 'json' is {"input", "nodes", "diagnostics", "summary"} with snake_case keys.
 
+            StoreKit 2 JWS (a compact token, or a JSON body carrying tokens): 'tree' shows the token, \
+            its header (each x5c certificate as its ASN.1 tree), payload (dates, enumerations and \
+            prices decoded; nested tokens expanded) and signature (r, s and the DER ECDSA-Sig-Value), \
+            each field with its token characters and decoded-JSON bytes; 'json' is the `json` \
+            command's document plus "layers"; 'openssl' is DER-only and exits 2.
+
             Colour: --color auto (default) colours when stdout is a terminal and NO_COLOR is unset.
 
             \(ExitStatus.discussion)
             """
     )
 
-    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON; '-' reads standard input.")
+    @Argument(help: "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens; '-' reads standard input.")
     var file: String
 
     @Option(help: "Output format: tree, openssl or json.")
@@ -33,10 +39,14 @@ struct DumpCommand: ParsableCommand {
     @Option(help: "Colour the tree: auto, always or never.")
     var color: ColorChoice = .auto
 
+    @OptionGroup var expectation: ExpectOption
+
     static let stderrDiagnosticLimit = 20
 
     func run() throws {
         let document = try CommandSupport.open(file, options: AnalysisOptions(validate: false))
+        try expectation.check(document)
+        if CommandSupport.isStoreKit(document) { return try dumpStoreKit(document) }
         let tree = document.fileTree
         let input = document.input
         let out = OutputWriter(.standardOutput)
@@ -67,6 +77,32 @@ struct DumpCommand: ParsableCommand {
             }
         case .json:
             JSONDump.write(tree, input: input, to: out)
+        }
+        out.flush()
+        try CommandSupport.finish(CommandSupport.status(document))
+    }
+
+    func dumpStoreKit(_ document: Document) throws {
+        let out = OutputWriter(.standardOutput)
+        switch format {
+        case .tree:
+            let colored = color.enabled(outputIsTerminal: isatty(1) != 0, environment: ProcessInfo.processInfo.environment)
+            out.write(JWSTreeDump(document, color: colored).render())
+        case .openssl:
+            CommandSupport.complain("--format openssl prints DER only, and this input is \(document.summary): use --format tree (each x5c certificate is an ASN.1 tree there) or json")
+            throw ExitCode(ExitStatus.usageOrIO)
+        case .json:
+            var object = JWSJSON.object(document)
+            object["layers"] = document.layers.map { layer -> [String: Any] in
+                var o: [String: Any] = ["index": layer.id.index, "name": layer.name, "size": layer.bytes.count]
+                if let parent = layer.parent {
+                    o["parent"] = parent.index
+                    let range = document.fileRange(0..<layer.bytes.count, in: layer.id)
+                    o["file_range"] = ["offset": range.lowerBound, "length": range.count]
+                }
+                return o
+            }
+            out.write(ReceiptJSON.serialize(object))
         }
         out.flush()
         try CommandSupport.finish(CommandSupport.status(document))

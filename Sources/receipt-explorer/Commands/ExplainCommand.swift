@@ -14,16 +14,23 @@ struct ExplainCommand: ParsableCommand {
             hex with 0x) only the innermost element whose bytes contain offset N is explained, after \
             the path of elements that lead to it.
 
+            StoreKit 2 JWS: --offset N is a character of the input; the explanation says which 4 \
+            base64url characters make which 3 bytes, the JSON member there (key, value, meaning), and \
+            goes on into the DER inside an x5c certificate or into a nested token. Without --offset, \
+            a short overview of each token's segments.
+
             \(ExitStatus.discussion)
             """
     )
 
-    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON; '-' reads standard input.")
+    @Argument(help: "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens; '-' reads standard input.")
     var file: String
 
     @Option(help: ArgumentHelp("Explain only the element containing this byte offset (decimal or 0x hex).",
                                valueName: "N"))
     var offset: ByteOffset?
+
+    @OptionGroup var expectation: ExpectOption
 
     struct ByteOffset: ExpressibleByArgument {
         var value: Int
@@ -42,9 +49,11 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         let document = try CommandSupport.open(file, options: AnalysisOptions(validate: false))
+        try expectation.check(document)
         let tree = document.fileTree
         let out = OutputWriter(.standardOutput)
         out.write("# \(TerminalSafe.escape(document.source.name)): \(TerminalSafe.escape(document.note))\n")
+        if CommandSupport.isStoreKit(document) { return try explainStoreKit(document, out) }
         if let offset {
             guard offset.value < tree.bytes.count else {
                 out.flush()
@@ -69,6 +78,27 @@ struct ExplainCommand: ParsableCommand {
             for d in index.unattached {
                 out.write("\(d.severity) \(TerminalSafe.escape(d.code.rawValue)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")
             }
+        }
+        out.flush()
+        try CommandSupport.finish(CommandSupport.status(document))
+    }
+
+    func explainStoreKit(_ document: Document, _ out: OutputWriter) throws {
+        let explain = JWSExplain(document)
+        if let offset {
+            let size = document.fileLayer.bytes.count
+            guard offset.value < size else {
+                out.flush()
+                CommandSupport.complain("offset \(NumberText.grouped(offset.value)) is past the end of the input (\(NumberText.grouped(size)) characters; valid offsets are 0-\(NumberText.grouped(size - 1)))")
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
+            out.write(explain.explain(fileOffset: offset.value)
+                      ?? "character \(NumberText.grouped(offset.value)) is part of the JSON body, not of a token\n")
+        } else {
+            out.write(explain.overview())
+        }
+        for (layer, d) in document.diagnostics {
+            out.write("\(d.severity) \(TerminalSafe.escape(d.code.rawValue)) \(TerminalSafe.escape(document.layer(layer).name)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")
         }
         out.flush()
         try CommandSupport.finish(CommandSupport.status(document))

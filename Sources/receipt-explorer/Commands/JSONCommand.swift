@@ -22,10 +22,16 @@ struct JSONCommand: ParsableCommand {
             Exit status: 0 = decoded without error diagnostics; 1 = the input has errors or is not a \
             receipt (the JSON is still printed); 2 = usage or I/O problem. Validation failures do not \
             change the status: use `verify` for a verdict.
+
+            StoreKit 2 JWS: {"input", "kind", "token" (or "tokens", or "transactions" for a history \
+            response), "body", "findings"}; each token has "header", "payload" (the decoded JSON as \
+            written, nested tokens decoded in place, "_decoded" meanings of dates, enumerations and \
+            prices, and in every object a "_source" giving each member's "json_bytes" and \
+            "token_characters" as offset and length), "signature", "verification" and "valid".
             """
     )
 
-    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON; '-' reads standard input.")
+    @Argument(help: "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens; '-' reads standard input.")
     var file: String
 
     @OptionGroup var check: ReceiptCheckOptions
@@ -33,9 +39,16 @@ struct JSONCommand: ParsableCommand {
     @Flag(name: .customLong("no-validate"), help: "Skip the OpenSSL steps (signature, chain, time, receipt signer): decode only.")
     var noValidate = false
 
+    @OptionGroup var expectation: ExpectOption
+
     func run() throws {
         let options = try check.analysisOptions(validate: !noValidate)
         let document = Document.open(try CommandSupport.load(file), options: options, reading: .always)
+        try expectation.check(document)
+        if CommandSupport.isStoreKit(document) {
+            FileHandle.standardOutput.write(Data(JWSJSON.text(document).utf8))
+            return try CommandSupport.finish(CommandSupport.status(document))
+        }
         guard let analysis = document.receipt else { throw ExitCode(ExitStatus.inputHasErrors) }  // `.always` always analyses
         let text = ReceiptJSON.text(analysis, input: .init(name: document.source.name, encoding: document.source.encoding.rawValue), words: .commandLine)
         FileHandle.standardOutput.write(Data(text.utf8))

@@ -1,0 +1,30 @@
+import ASN1Lenient
+import DocumentModel
+import Foundation
+import ReceiptKit
+import Testing
+import TestSupport
+
+/// The document fuzz target's findings, replayed as the target runs them: loaded like a command
+/// loads a file, opened with validation, and every layer's diagnostics inside that layer's bytes.
+@Suite struct FuzzRegressionTests {
+    static let directory = Paths.packageRoot.appendingPathComponent("Fuzz/regressions")
+    static let inputs: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+        .filter { $0.hasPrefix("receipt-") }.sorted()
+
+    @Test func theJWSFindingIsAmongTheReplayedInputs() {
+        #expect(Self.inputs.contains("receipt-jws-x5c-diagnostic-range.bin"))
+    }
+
+    @Test(arguments: inputs) func everyLayerKeepsItsDiagnosticsInside(_ name: String) throws {
+        let raw = try Paths.bytes(Self.directory.appendingPathComponent(name))
+        let input = try InputLoader.decode(raw, name: name)
+        let document = Document.open(input, options: AnalysisOptions(validate: true), reading: .always)
+        for layer in document.layers {
+            for d in layer.content.diagnostics {
+                #expect(d.offset >= 0 && d.length >= 0 && d.offset + d.length <= layer.bytes.count,
+                        "\(name): \(layer.name) (\(layer.bytes.count) bytes): \(d.code) at \(d.offset)+\(d.length)")
+            }
+        }
+    }
+}

@@ -32,7 +32,7 @@ let package = Package(
         // StoreKit 2: compact JWS, its byte layers, payload schema and ES256 / x5c verification.
         .target(name: "JWSKit", dependencies: ["ASN1Lenient", "JSONLenient", "ReceiptKit", "COpenSSL"]),
         .target(name: "DocumentModel", dependencies: ["ASN1Lenient", "ReceiptKit", "JSONLenient", "JWSKit"]),
-        .target(name: "ExplorerUI", dependencies: ["ASN1Lenient", "ReceiptKit", "DocumentModel"]),
+        .target(name: "ExplorerUI", dependencies: ["ASN1Lenient", "ReceiptKit", "DocumentModel", "JSONLenient", "JWSKit"]),
         // No pkgConfig: ncursesw.pc adds -D_XOPEN_SOURCE=600 (a "prohibited flag" warning); shim.h sets what it needs.
         // The library is named per platform, so it is linked here rather than in the module map:
         // Debian's wide-character build is libncursesw; macOS's SDK libncurses is itself wide-capable.

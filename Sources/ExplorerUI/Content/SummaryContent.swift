@@ -4,6 +4,7 @@ import ReceiptKit
 /// The receipt summary's text: identity, dates, each validation step (✓ / ✗ / –), active subscriptions.
 public enum SummaryContent {
     public static func lines(_ state: AppState) -> [StyledLine] {
+        if let jws = JWSSummaryContent.lines(state) { return jws }
         guard let receipt = state.receipt else {
             return [StyledLine("This file is not a receipt: only the tree view is available (press 1).")]
         }

@@ -11,13 +11,14 @@ public enum Action: String, Sendable, CaseIterable {
     case startSearch, nextHit, previousHit, goToOffset, nextDiagnostic, previousDiagnostic, writeNode, copyNode
     case toggleOffsetBase, toggleHexPane, cycleView, showTree, showSummary, showPurchases, jumpToPurchase
     case help, quit, escape
+    case nextDocument, previousDocument, toggleTokenText, showDiff
     case promptAccept, promptCancel, promptErase
     case click, wheelUp, wheelDown, resize
 }
 
 /// Where a binding applies. The reducer looks up the active context first, then `global`.
 public enum KeyContext: String, Sendable, CaseIterable {
-    case global, tree, hex, detail, summary, purchases, prompt, help, mouse
+    case global, tree, hex, detail, summary, purchases, diff, prompt, help, mouse
 
     public var title: String {
         switch self {
@@ -27,6 +28,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
         case .detail: "Detail pane (Tab to focus)"
         case .summary: "Receipt summary"
         case .purchases: "In-app purchase table"
+        case .diff: "Diff of two documents (d)"
         case .prompt: "Prompts (search, go to offset, write)"
         case .help: "Help overlay"
         case .mouse: "Mouse"
@@ -87,6 +89,9 @@ public enum Keymap {
         b("1", "tree view", .global, .showTree, c("1")),
         b("2", "receipt summary", .global, .showSummary, c("2")),
         b("3", "in-app purchase table", .global, .showPurchases, c("3")),
+        b("}", "next open document (receipt-explorer FILE FILE… opens several; each keeps its selection)", .global, .nextDocument, c("}")),
+        b("{", "previous open document", .global, .previousDocument, c("{")),
+        b("d", "with two documents open: the differences between them, each with both sides' bytes", .global, .showDiff, c("d")),
         b("/", "search tags, values, OID names, field names, product ids", .global, .startSearch, c("/")),
         b("n", "next search hit", .global, .nextHit, c("n")),
         b("N", "previous search hit", .global, .previousHit, c("N")),
@@ -98,6 +103,7 @@ public enum Keymap {
           .global, .copyNode, c("y")),
         b("x", "hex offsets: hexadecimal / decimal", .global, .toggleOffsetBase, c("x")),
         b("H", "show / hide the hex pane", .global, .toggleHexPane, c("H")),
+        b("b", "JWS: the byte pane shows the node's decoded bytes / the token characters that encode them", .global, .toggleTokenText, c("b")),
         // Tree
         b("↑ / k", "previous row", .tree, .moveUp, .up, c("k")),
         b("↓ / j", "next row", .tree, .moveDown, .down, c("j")),
@@ -146,6 +152,12 @@ public enum Keymap {
         b("Enter", "show this purchase in the tree", .purchases, .tableOpen, .enter),
         b("s", "sort by the next column", .purchases, .sortNext, c("s")),
         b("S", "reverse the sort order", .purchases, .sortReverse, c("S")),
+        // Diff
+        b("↑ / k", "previous difference", .diff, .moveUp, .up, c("k")),
+        b("↓ / j", "next difference", .diff, .moveDown, .down, c("j")),
+        b("g / Home", "first difference", .diff, .first, c("g"), .home),
+        b("G / End", "last difference", .diff, .last, c("G"), .end),
+        b("d / Esc / q", "close the diff", .diff, .showDiff, c("d"), .escape, c("q")),
         // Prompt
         b("Enter", "accept", .prompt, .promptAccept, .enter),
         b("Esc", "cancel", .prompt, .promptCancel, .escape, .control("c")),
@@ -169,7 +181,7 @@ public enum Keymap {
     /// The binding for `event` in `context` (falling back to `global`, then `mouse`).
     public static func binding(for event: InputEvent, in context: KeyContext) -> KeyBinding? {
         for b in bindings where b.context == context && b.triggers.contains(where: { $0.matches(event) }) { return b }
-        if context == .prompt || context == .help { return nil }
+        if context == .prompt || context == .help || context == .diff { return nil }
         for b in bindings where b.context == .global && b.triggers.contains(where: { $0.matches(event) }) { return b }
         for b in bindings where b.context == .mouse && b.triggers.contains(where: { $0.matches(event) }) { return b }
         return nil

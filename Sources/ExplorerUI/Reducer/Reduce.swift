@@ -40,8 +40,9 @@ extension AppState {
         status = nil
         if prompt != nil { return handlePrompt(event) }
         if help.visible { reduceHelp(event); return nil }
+        if diffView != nil { reduceDiff(event); return nil }
         guard let binding = Keymap.binding(for: event, in: activeContext) else { return nil }
-        if tree.count == 0 && ![.quit, .escape, .help].contains(binding.action) {
+        if tree.count == 0 && layered == nil && ![.quit, .escape, .help, .nextDocument, .previousDocument].contains(binding.action) {
             status = StatusMessage("the input holds no ASN.1 nodes", isError: true)
             return nil
         }
@@ -52,6 +53,7 @@ extension AppState {
     public var activeContext: KeyContext {
         if prompt != nil { return .prompt }
         if help.visible { return .help }
+        if diffView != nil { return .diff }
         switch mode {
         case .summary: return .summary
         case .purchases: return .purchases
@@ -69,10 +71,12 @@ extension AppState {
 
     /// One action, handled by the context it belongs to.
     mutating func perform(_ action: Action, event: InputEvent) -> Effect? {
+        if layered != nil, [.tree, .hex].contains(activeContext) || action == .toggleTokenText || action == .tableOpen, performOutline(action) { return nil }
         if action == .halfPageUp || action == .halfPageDown {
             moveHalfPage(down: action == .halfPageDown)
             return nil
         }
+        if performDocuments(action) { return nil }
         if performTree(action) || performHex(action) || performScroll(action) || performTable(action)
             || performMouse(action, event: event) {
             return nil
@@ -124,6 +128,8 @@ extension AppState {
             let all = ViewMode.allCases
             setMode(all[(all.firstIndex(of: mode)! + 1) % all.count])
         case .showTree: setMode(.tree)
+        case .showSummary where layered != nil:
+            setMode(.summary)
         case .showSummary, .showPurchases:
             guard receipt != nil else { status = StatusMessage("not a receipt: only the tree view", isError: true); break }
             setMode(action == .showSummary ? .summary : .purchases)

@@ -11,6 +11,7 @@ public enum HexPane {
     }
 
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, layout: Layout) {
+        if state.layered != nil { return TextBytePane.draw(state, into: &grid, rect: rect) }
         let color = state.preferences.color
         let bytes = state.tree.bytes
         let perRow = layout.bytesPerRow, digits = layout.offsetDigits

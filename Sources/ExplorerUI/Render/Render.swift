@@ -28,6 +28,7 @@ public func render(_ state: AppState, size: Size) -> Grid {
         if let r = layout.detail { DetailPane.draw(state, into: &grid, rect: r) }
     }
     StatusBar.draw(state, into: &grid, size: size, glyphs: glyphs)
+    if state.diffView != nil { DiffOverlay.draw(state, into: &grid, size: size, glyphs: glyphs) }
     if state.help.visible { HelpOverlay.draw(state, into: &grid, size: size, glyphs: glyphs) }
     if state.preferences.ascii {
         // Safety net: in ASCII mode every cell is ASCII, whatever a pane wrote.
@@ -122,11 +123,12 @@ enum PaneBorders {
     }
 
     static func treeTitle(_ state: AppState) -> String {
-        "Tree \(state.tree.count) nodes"
+        state.outline.map { "Tree \($0.count) rows, all layers" } ?? "Tree \(state.tree.count) nodes"
     }
 
     static func hexTitle(_ state: AppState, _ layout: Layout) -> String {
-        "Hex: \(layout.bytesPerRow) bytes/row, offsets in \(state.preferences.offsetBase == .hex ? "hex" : "decimal")"
+        if state.layered != nil { return TextBytePane.title(state) }
+        return "Hex: \(layout.bytesPerRow) bytes/row, offsets in \(state.preferences.offsetBase == .hex ? "hex" : "decimal")"
     }
 }
 
@@ -142,6 +144,10 @@ public enum HeaderBar {
             let cls: StyleClass = mode == state.mode ? .tabActive : (state.receipt == nil && mode != .tree ? .dim : .plain)
             grid.put(label, x: range.lowerBound, y: 0, style: Theme.style(cls, color: color))
             end = range.upperBound
+        }
+        if let label = state.documentTabLabel {
+            grid.put(label, x: end + 1, y: 0, style: Theme.style(.tabActive, color: color))
+            end += 1 + label.count
         }
         let right: String
         let cls: StyleClass
@@ -179,13 +185,14 @@ public enum StatusBar {
             return
         }
         let f = state.facts
+        let (errors, notDER, warnings) = state.layered?.counts ?? (f.errorCount, f.notDERCount, f.warningCount)
         // Right: the counts (compact when narrow) and the verdict. Left: file, size, encoding, the
         // selection's offset and path; the least important segments go first when space is short.
         let wide = size.width >= Layout.wideThreshold
         var right = wide
-            ? "\(f.errorCount) error\(f.errorCount == 1 ? "" : "s")" + g.separator + "\(f.notDERCount) not-DER" + g.separator
-                + "\(f.warningCount) warning\(f.warningCount == 1 ? "" : "s")"
-            : "\(f.errorCount) err \(f.notDERCount) der \(f.warningCount) warn"
+            ? "\(errors) error\(errors == 1 ? "" : "s")" + g.separator + "\(notDER) not-DER" + g.separator
+                + "\(warnings) warning\(warnings == 1 ? "" : "s")"
+            : "\(errors) err \(notDER) der \(warnings) warn"
         if let receipt = state.receipt { right += g.separator + UIText.display(receipt.verdict, ascii: state.preferences.ascii) }
         right += " "
         var segments = [UIText.display(UIText.escape(state.file.name), ascii: state.preferences.ascii), NumberText.grouped(state.file.size) + " B",
@@ -197,7 +204,7 @@ public enum StatusBar {
             segments.append(state.pathText(state.treeView.selection, ascii: state.preferences.ascii))
         }
         let rightWidth = right.unicodeScalars.count
-        let bad = f.errorCount > 0 || (state.receipt?.verdictFailed ?? false)
+        let bad = errors > 0 || (state.receipt?.verdictFailed ?? false)
         let room = rightWidth + 20 <= size.width ? size.width - rightWidth - 1 : size.width
         var left = " " + segments.joined(separator: g.separator)
         // Drop the path, then the encoding, before truncating the file name.

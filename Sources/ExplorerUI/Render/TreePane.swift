@@ -4,6 +4,7 @@ import ASN1Lenient
 /// receipt meaning. Only the rows on screen are looked at.
 public enum TreePane {
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, glyphs: Glyphs) {
+        if state.layered != nil { return OutlinePane.draw(state, into: &grid, rect: rect, glyphs: glyphs) }
         let color = state.preferences.color
         let focused = state.focus == .tree && state.mode == .tree
         let rows = state.visibleRows(count: rect.height)

@@ -86,6 +86,15 @@ public struct AppState: Sendable {
     public var prompt: Prompt?
     public var search = SearchState()
     public var help = HelpState()
+    /// The other open documents (empty with one file): see `DocumentSwitcher`.
+    public internal(set) var documents = DocumentSwitcher()
+    /// StoreKit 2 documents: the layer outline the tree pane shows instead of `tree`, and its state.
+    public internal(set) var layered: OutlineContext?
+    public var outlineView = OutlineViewState()
+    /// The document this state shows (the diff engine reads it), the diff overlay and its engine.
+    public internal(set) var openedDocument: Document?
+    public var diffView: DiffViewState?
+    public var diffProvider: DiffProvider?
     /// The one-line message in the header (the outcome of the last key or effect).
     public var status: StatusMessage?
     public var preferences = Preferences() {
@@ -141,11 +150,13 @@ public struct AppState: Sendable {
     /// and never parses, locates or validates. `ascii` and `mouse` are the user's preferences (the
     /// terminal may still turn ASCII on: `.terminalReady`). O(n) plus O(purchases).
     public init(document: Document, ascii: Bool = false, mouse: Bool = true, screen: Size = Size(width: 80, height: 24)) {
-        self.init(tree: document.fileTree, receipt: document.receipt.flatMap(ReceiptOverlay.init(analysis:)),
+        self.init(tree: document.fileTree, receipt: document.receipt.flatMap(ReceiptOverlay.init(analysis:)) ?? JWSOverlay.make(document),
                   fileName: document.source.name, fileSize: document.fileLayer.bytes.count,
                   encoding: AppState.encodingLabel(document.source.encoding), screen: screen)
         self.preferences.ascii = ascii
         self.preferences.mouse = mouse
+        adoptOutline(document)
+        openedDocument = document
     }
 
     /// How the input was stored, as the status bar says it; nil for raw bytes, which the status

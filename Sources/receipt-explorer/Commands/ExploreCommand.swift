@@ -6,17 +6,18 @@ import Foundation
 import ReceiptKit
 import TerminalAdapter
 
-/// `receipt-explorer [explore] [FILE] [--color auto|always|never] [--ascii] [--no-mouse]
+/// `receipt-explorer [explore] [FILE...] [--color auto|always|never] [--ascii] [--no-mouse]
 /// [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE] [--no-validate]`:
 /// the full-screen terminal UI, and the default command.
 struct ExploreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explore",
-        abstract: "Browse FILE (default: the embedded sample receipt) in a full-screen terminal UI.",
+        abstract: "Browse FILE... (default: the embedded sample receipt) in a full-screen terminal UI.",
         discussion: """
             The tree of ASN.1 nodes is on the left, the selected node's bytes in the hex pane and its \
-            explanation in the detail pane; `r` switches to the receipt views. Press ? for every key, \
-            q or Esc to quit.
+            explanation in the detail pane; `r` switches to the receipt views. Several files open \
+            as several documents: } and { switch between them, each keeping its own selection. \
+            Press ? for every key, q or Esc to quit.
 
             Needs a terminal on stdin and stdout (otherwise it points to `dump` / `json` and exits \
             2) and a TERM other than 'dumb'. Colour: --color auto (default) colours unless NO_COLOR \
@@ -26,8 +27,8 @@ struct ExploreCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON; '-' is not supported here (stdin is the keyboard). Default: the embedded sample receipt.")
-    var file: String?
+    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON, one document per file; '-' is not supported here (stdin is the keyboard). Default: the embedded sample receipt.")
+    var files: [String] = []
 
     @Option(help: "Colours: auto (unless NO_COLOR is set), always or never.")
     var color: ColorChoice = .auto
@@ -50,27 +51,28 @@ struct ExploreCommand: ParsableCommand {
             FileHandle.standardError.write(Data((Self.message(refusal) + "\n").utf8))
             throw ExitCode(ExitStatus.usageOrIO)
         }
-        let input: LoadedInput
-        if let file {
+        var inputs: [LoadedInput] = []
+        for file in files {
             guard file != "-" else {
                 CommandSupport.complain("the explorer reads keys from standard input, so it cannot read the file from it; use `receipt-explorer dump -` or save the input to a file")
                 throw ExitCode(ExitStatus.usageOrIO)
             }
-            input = try CommandSupport.load(file)
-        } else {
-            input = LoadedInput(bytes: EmbeddedSample.bytes, name: "embedded sample: \(EmbeddedSample.name)",
-                                encoding: .binary, note: "the sample receipt built into the tool, signed by the TEST root")
+            inputs.append(try CommandSupport.load(file))
+        }
+        if inputs.isEmpty {
+            inputs.append(LoadedInput(bytes: EmbeddedSample.bytes, name: "embedded sample: \(EmbeddedSample.name)",
+                                      encoding: .binary, note: "the sample receipt built into the tool, signed by the TEST root"))
         }
         let loaded = ContinuousClock.now
         var analysisOptions = try check.analysisOptions(validate: !noValidate)
-        if file == nil {
+        if files.isEmpty {
             // The sample is signed by the project's TEST PKI: trust its root for the sample alone,
             // as `--root samples/pki/test-root.cer` would, so the demo shows a whole validation.
             analysisOptions.roots.append(EmbeddedSample.testRootCertificate)
         }
-        let document = Document.open(input, options: analysisOptions)
+        let documents = inputs.map { Document.open($0, options: analysisOptions) }
         let analysed = ContinuousClock.now
-        var state = AppState(document: document, ascii: ascii, mouse: !noMouse)
+        var state = AppState.opening(documents, ascii: ascii, mouse: !noMouse)
         let built = ContinuousClock.now
         let environment = ProcessInfo.processInfo.environment
         var options = TerminalOptions(

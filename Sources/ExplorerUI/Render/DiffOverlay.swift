@@ -1,0 +1,59 @@
+import DocumentModel
+
+/// The diff overlay: the list of differences (document 1 against document 2), then the selected
+/// entry's two sides: each side's node and its first bytes in hex.
+enum DiffOverlay {
+    static func lines(_ state: AppState, width: Int) -> [StyledLine] {
+        guard let diff = state.diffView else { return [] }
+        var out = [StyledLine("1 \(diff.names.left)  ⇄  2 \(diff.names.right)", .title)]
+        if diff.entries.isEmpty { out.append(StyledLine("no differences: the two documents are equivalent", .ok)) }
+        for (i, entry) in diff.entries.enumerated() {
+            out.append(StyledLine((i == diff.row ? "› " : "  ") + UIText.escape(entry.title), i == diff.row ? .selected : .plain))
+        }
+        guard diff.row < diff.entries.count else { return out }
+        let entry = diff.entries[diff.row]
+        let perSide = max(4, (width - 30) / 3)
+        out.append(StyledLine(""))
+        for (label, document, node, range) in [("1", diff.left, entry.left, entry.leftRange), ("2", diff.right, entry.right, entry.rightRange)] {
+            guard let node, let range else {
+                out.append(StyledLine("\(label) absent", .dim))
+                continue
+            }
+            let bytes = DiffViewState.bytes(document, node, range, limit: perSide)
+            let hex = bytes.map { TextBytePane.hexByte($0) }.joined(separator: " ") + (range.count > bytes.count ? " …" : "")
+            out.append(StyledLine("\(label) \(node) @\(range.lowerBound)..<\(range.upperBound)  \(hex)", .content))
+        }
+        return out
+    }
+
+    static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
+        let r = Layout.helpFrame(for: size, lineCount: max(6, (state.diffView?.entries.count ?? 0) + 5))
+        guard r.width > 4, r.height > 2 else { return }
+        let all = lines(state, width: r.width - 4)
+        let color = state.preferences.color
+        let chrome = Theme.style(.chrome, color: color)
+        grid.fill(x: r.x, y: r.y, width: r.width, height: r.height)
+        for x in r.x..<(r.x + r.width) {
+            grid[x, r.y] = Cell(g.horizontal, style: chrome)
+            grid[x, r.y + r.height - 1] = Cell(g.horizontal, style: chrome)
+        }
+        for y in r.y..<(r.y + r.height) {
+            grid[r.x, y] = Cell(g.vertical, style: chrome)
+            grid[r.x + r.width - 1, y] = Cell(g.vertical, style: chrome)
+        }
+        grid.put(" Diff (d or Esc closes) ", x: r.x + 2, y: r.y, style: Theme.style(.tabActive, color: color), maxWidth: r.width - 4)
+        let visible = r.height - 2
+        // The selected entry stays in view; the two sides (the last 3 lines) always show.
+        let row = (state.diffView?.row ?? 0) + 1
+        let sides = all.count > 3 && (state.diffView?.entries.isEmpty == false) ? 3 : 0
+        let listRoom = max(1, visible - sides)
+        let listLines = Array(all.dropLast(sides))
+        let start = max(0, min(row - listRoom + 1, listLines.count - listRoom))
+        var shown = Array(listLines.dropFirst(start).prefix(listRoom))
+        shown += all.suffix(sides)
+        for (i, line) in shown.prefix(visible).enumerated() {
+            grid.put(g.fit(UIText.display(line.text, ascii: state.preferences.ascii), r.width - 4), x: r.x + 2, y: r.y + 1 + i,
+                     style: Theme.style(line.style, color: color), maxWidth: r.width - 4)
+        }
+    }
+}

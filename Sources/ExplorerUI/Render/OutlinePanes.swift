@@ -1,0 +1,113 @@
+import DocumentModel
+
+/// The tree pane for a layer outline: one row per visible outline row (only the rows on screen).
+enum OutlinePane {
+    static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, glyphs: Glyphs) {
+        guard let outline = state.outline else { return }
+        let color = state.preferences.color
+        let focused = state.focus == .tree && state.mode == .tree
+        for (i, index) in state.outlineVisibleRows(count: rect.height).enumerated() {
+            let row = outline.rows[index]
+            let y = rect.y + i
+            let selected = index == state.outlineView.selection
+            let rowClass: StyleClass? = selected ? (focused ? .selected : .selectedUnfocused) : nil
+            func st(_ c: StyleClass) -> CellStyle { Theme.style(rowClass ?? c, color: color) }
+            grid.fill(x: rect.x, y: y, width: rect.width, height: 1, style: st(.plain))
+            let limit = rect.x + rect.width
+            var x = rect.x + 2 + min(row.depth * 2, max(0, rect.width / 2))
+            if state.outlineHasChildren(index) {
+                grid.put(state.outlineIsOpen(index) ? glyphs.expanded : glyphs.collapsed, x: x, y: y, style: st(.plain), maxWidth: max(0, limit - x))
+            }
+            x += 2
+            guard x < limit else { continue }
+            x = grid.put(UIText.display(row.label, ascii: state.preferences.ascii), x: x, y: y, style: st(.title), maxWidth: limit - x)
+            x += 2
+            guard x < limit else { continue }
+            grid.put(glyphs.fit(UIText.display(row.value, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.plain), maxWidth: limit - x)
+        }
+    }
+}
+
+/// The byte pane for a layer outline: JSON and token text as text (one byte a cell, control and
+/// non-ASCII bytes as `.`), DER and signature bytes as hex; the selected node's range highlighted
+/// and the cursor shown when the pane has focus. Only the rows on screen are read.
+enum TextBytePane {
+    /// Whether the layer's bytes read as text (JSON, token characters).
+    static func isText(_ layer: ByteLayer) -> Bool {
+        switch layer.content {
+        case .json, .token: true
+        case .asn1, .raw: false
+        }
+    }
+
+    static func draw(_ state: AppState, into grid: inout Grid, rect: Rect) {
+        guard let layered = state.layered, let id = state.shownLayer else { return }
+        let layer = layered.document.layer(id)
+        let bytes = layer.bytes
+        let range = state.shownRange
+        let text = isText(layer)
+        let perRow = text ? max(1, rect.width - 1) : max(1, (rect.width - 1) / 3)
+        let color = state.preferences.color
+        let cursorRow = state.outlineView.cursor / perRow
+        let firstRow = max(0, min(range.lowerBound / perRow, cursorRow) - 1)
+        let top = cursorRow >= firstRow + rect.height ? cursorRow - rect.height + 1 : firstRow
+        for r in 0..<rect.height {
+            let start = (top + r) * perRow
+            guard start < bytes.count else { break }
+            for i in start..<min(bytes.count, start + perRow) {
+                let cls: StyleClass = (state.focus == .hex && i == state.outlineView.cursor) ? .cursor : (range.contains(i) ? .content : .plain)
+                let cell = text ? String(printable(bytes[i])) : hexByte(bytes[i]) + " "
+                let x = rect.x + (i - start) * (text ? 1 : 3)
+                grid.put(cell, x: x, y: rect.y + r, style: Theme.style(cls, color: color), maxWidth: rect.x + rect.width - x)
+            }
+        }
+    }
+
+    static func printable(_ byte: UInt8) -> Character {
+        byte >= 0x20 && byte < 0x7F ? Character(Unicode.Scalar(byte)) : "."
+    }
+
+    static func hexByte(_ byte: UInt8) -> String {
+        let digits = Array("0123456789abcdef")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    }
+
+    /// "Bytes: payload (JSON text)" / "Bytes: token characters".
+    static func title(_ state: AppState) -> String {
+        guard let layered = state.layered, let id = state.shownLayer else { return "Bytes" }
+        let layer = layered.document.layer(id)
+        let what = isText(layer) ? "text" : "hex"
+        return "Bytes: \(UIText.escape(layer.name)) (\(what))" + (state.outlineView.showTokenText ? ", b: decoded" : ", b: token chars")
+    }
+}
+
+/// The detail pane for a layer outline: the node, its layer, its range, its value, and where its
+/// bytes sit in the token text (base64url: 4 characters carry 3 bytes).
+enum OutlineDetail {
+    static func lines(_ state: AppState, width: Int) -> [StyledLine] {
+        unwrapped(state).flatMap { DetailContent.wrap($0.text, width: width, style: $0.style, indent: 17) }
+    }
+
+    static func unwrapped(_ state: AppState) -> [StyledLine] {
+        guard let layered = state.layered, let row = state.outlineRow else { return [StyledLine("(no nodes)")] }
+        let layer = layered.document.layer(row.node.layer)
+        var out = [StyledLine(row.label, .title)]
+        if !row.meaning.isEmpty { out.append(StyledLine("meaning          " + row.meaning, .meaning)) }
+        if !row.raw.isEmpty { out.append(StyledLine("raw JSON         " + row.raw)) }
+        if !row.value.isEmpty { out.append(StyledLine((row.meaning.isEmpty ? "value            " : "decoded          ") + row.value)) }
+        out.append(StyledLine("layer            \(UIText.escape(layer.name)) (\(row.node.layer))"))
+        out.append(StyledLine("node             \(row.node.index) · bytes \(row.range.lowerBound)..<\(row.range.upperBound) (\(row.range.count))"))
+        if let map = layer.map, let parent = layer.parent {
+            let encoded = map.parentRange(row.range)
+            out.append(StyledLine("encoded in       \(UIText.escape(layered.document.layer(parent).name)) characters \(encoded.lowerBound)..<\(encoded.upperBound)"))
+            if case .base64 = map {
+                out.append(StyledLine("base64url        every 4 characters carry 3 bytes: byte \(row.range.lowerBound) starts in character \(map.parentOffset(row.range.lowerBound))", .dim))
+            }
+        }
+        let own = layer.content.diagnostics.filter { $0.range.overlaps(row.range) || (row.range.isEmpty && $0.range.contains(row.range.lowerBound)) }
+        for d in own.prefix(8) {
+            out.append(StyledLine("\(d.severity) \(d.code.rawValue): \(UIText.escape(d.message))", d.severity == .error ? .fail : .dim))
+        }
+        return out
+    }
+}

@@ -1,0 +1,73 @@
+import ASN1Lenient
+import DocumentModel
+import Testing
+import TestSupport
+@testable import ExplorerUI
+
+/// The diff overlay (`d`): document 1 against document 2 through the engine the command provides;
+/// a list of entries, each showing both sides' nodes and bytes.
+@Suite struct DiffViewTests {
+    /// A stand-in engine: the two roots, and the second document's last node as "only in 2".
+    static let provider: DiffProvider = { a, b in
+        let left = a.fileTree, right = b.fileTree
+        return [DiffListEntry(title: "root differs", left: NodeID(.file, 0), leftRange: left.nodes[0].byteRange,
+                              right: NodeID(.file, 0), rightRange: right.nodes[0].byteRange),
+                DiffListEntry(title: "only in 2: BOOLEAN", right: NodeID(.file, 3), rightRange: right.nodes[3].byteRange)]
+    }
+
+    static func state() -> AppState {
+        var s = DocumentSwitchTests.twoDocuments(size: Size(width: 120, height: 40))
+        s.diffProvider = provider
+        return s
+    }
+
+    @Test func needsTwoDocumentsAndAnEngine() {
+        var one = Fixtures.small()
+        one.diffProvider = Self.provider
+        press(&one, .character("d"))
+        #expect(one.diffView == nil)
+        #expect(one.status == StatusMessage("d compares two documents: open exactly two (receipt-explorer A B)", isError: true))
+        var noEngine = DocumentSwitchTests.twoDocuments()
+        press(&noEngine, .character("d"))
+        #expect(noEngine.diffView == nil && noEngine.status == StatusMessage("no diff engine in this build", isError: true))
+    }
+
+    @Test func listsEntriesAndMovesAndCloses() throws {
+        var s = Self.state()
+        press(&s, .character("}"))                  // from document 2: still 1 against 2
+        press(&s, .character("d"))
+        let diff = try #require(s.diffView)
+        #expect(diff.entries.map(\.title) == ["root differs", "only in 2: BOOLEAN"])
+        #expect(diff.names.left == "small.der" && diff.names.right == "defects.der")
+        #expect(s.activeContext == .diff)
+        #expect(s.status == StatusMessage("2 differences"))
+        press(&s, .character("j"))
+        #expect(s.diffView?.row == 1)
+        press(&s, .character("j"))
+        #expect(s.diffView?.row == 1)                // stays on the last entry
+        press(&s, .character("g"))
+        #expect(s.diffView?.row == 0)
+        press(&s, .character("x"))                   // other keys do nothing while the diff is open
+        #expect(s.preferences.offsetBase == .hex)
+        press(&s, .escape)
+        #expect(s.diffView == nil && s.activeContext == .tree)
+    }
+
+    @Test func selectedEntryShowsBothSidesBytes() {
+        var s = Self.state()
+        press(&s, .character("d"))
+        var lines = DiffOverlay.lines(s, width: 116).map(\.text)
+        #expect(lines[0] == "1 small.der  ⇄  2 defects.der")
+        #expect(lines[1] == "› root differs")
+        // 28 bytes a side at this width, then "…".
+        #expect(lines.contains("1 node 0 of layer 0 @0..<32  30 1e 02 01 01 31 14 30 0a 0c 05 61 6c 70 68 61 02 01 05 30 06 16 04 62 65 74 61 04 …"))
+        #expect(lines.contains("2 node 0 of layer 0 @0..<12  30 0a 02 01 01 02 02 00 01 01 01 01"))
+        press(&s, .character("j"))
+        lines = DiffOverlay.lines(s, width: 116).map(\.text)
+        #expect(lines.contains("1 absent"))
+        #expect(lines.contains("2 node 3 of layer 0 @9..<12  01 01 01"))
+        let screen = render(s, size: Size(width: 120, height: 40)).text
+        #expect(screen.contains(" Diff (d or Esc closes) "))
+        #expect(screen.contains("› only in 2: BOOLEAN"))
+    }
+}

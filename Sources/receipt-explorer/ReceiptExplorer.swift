@@ -23,6 +23,7 @@ struct ReceiptExplorer: ParsableCommand {
             ExploreCommand.self,
             DumpCommand.self,
             ExplainCommand.self, JSONCommand.self, VerifyCommand.self,
+            TourCommand.self,
         ],
         defaultSubcommand: ExploreCommand.self
     )

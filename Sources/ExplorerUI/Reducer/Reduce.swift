@@ -52,6 +52,7 @@ extension AppState {
     public var activeContext: KeyContext {
         if prompt != nil { return .prompt }
         if help.visible { return .help }
+        if tourHasKeys { return .tour }
         switch mode {
         case .summary: return .summary
         case .purchases: return .purchases
@@ -73,6 +74,7 @@ extension AppState {
             moveHalfPage(down: action == .halfPageDown)
             return nil
         }
+        if case .done(let effect) = performTeaching(action, event: event) { return effect }
         if performTree(action) || performHex(action) || performScroll(action) || performTable(action)
             || performMouse(action, event: event) {
             return nil

@@ -15,7 +15,10 @@ public enum LabChange {
         }
         let beforeKeys = Set(before.diagnostics.map { Key($0.diagnostic) })
         let afterKeys = Set(after.diagnostics.map { Key($0.diagnostic) })
-        for d in after.diagnostics.map(\.diagnostic) where !beforeKeys.contains(Key(d)) {
+        // Worst first, then in file order: the status line shows the first two.
+        let appeared = after.diagnostics.map(\.diagnostic).filter { !beforeKeys.contains(Key($0)) }
+            .sorted { ($0.severity, $0.offset) < ($1.severity, $1.offset) }
+        for d in appeared {
             lines.append("new \(d.severity): \(d.code.rawValue) at \(NumberText.grouped(d.offset))")
         }
         for d in before.diagnostics.map(\.diagnostic) where !afterKeys.contains(Key(d)) {

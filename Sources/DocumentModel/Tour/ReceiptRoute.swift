@@ -26,10 +26,10 @@ struct ReceiptRoute {
             var focus = focus
             if node == longForm {
                 focus = .length
-                meaning.append("length: this is the first long-form length in the file: lengths up to 127 fit the short form (one octet, bit 8 clear); longer ones take 0x80 + the number of length octets, then the length big-endian")
+                meaning.append(longFormLesson)
                 check = file.lengthCheck(node)
             } else if n.isIndefinite && focus == .length {
-                meaning.append("length: 0x80 alone is the indefinite form (BER only, as Xcode writes receipts); DER always gives a definite length")
+                meaning.append(indefiniteLesson)
             }
             steps.append(file.step(node, focus, title, meaning, check: check))
         }
@@ -86,7 +86,21 @@ struct ReceiptRoute {
             stop(signature, .content, "The signature",
                       ["meaning: the signer's signature over the content's digest (or over the signed attributes, which carry that digest); change one payload byte and it no longer verifies"])
         }
-        return steps
+        return withLongForm(steps, file)
+    }
+
+    /// When the file's first long-form length is not one of the stops (Xcode's BER container uses
+    /// indefinite lengths up to its payload), a stop for it goes in file order among the container stops.
+    func withLongForm(_ steps: [TourStep], _ file: TourLessons) -> [TourStep] {
+        guard let long = file.firstLongForm, !steps.contains(where: { $0.node == NodeID(.file, long) }) else { return steps }
+        let offset = Int(file.tree.nodes[long].offset)
+        let step = file.step(long, .length, "A long-form length",
+                             [longFormLesson],
+                             check: file.lengthCheck(long))
+        var out = steps
+        let at = out.firstIndex { $0.node.layer == .file && Int(file.tree.nodes[$0.node.index].offset) > offset } ?? out.count
+        out.insert(step, at: at)
+        return out
     }
 }
 

@@ -26,8 +26,8 @@ public struct Tour: Sendable, Equatable {
         for (i, step) in steps.enumerated() {
             let r = fileRange(step)
             out += "Step \(i + 1)/\(steps.count): \(step.title)\n"
-            out += "  bytes \(NumberText.grouped(r.lowerBound))..<\(NumberText.grouped(r.upperBound)) (\(step.focus.phrase))"
-                + (step.node.layer == .file ? "" : " (file offsets; \(step.node))") + "\n"
+            out += "  \(step.node): bytes \(NumberText.grouped(r.lowerBound))..<\(NumberText.grouped(r.upperBound)) (\(step.focus.phrase)"
+                + (step.node.layer == .file ? ")" : ", in file offsets)") + "\n"
             for line in step.lesson { out += "  " + line + "\n" }
             if let check = step.check {
                 out += "  check: \(check.question) " + check.choices.map { "[\($0.key)] \($0.text)" }.joined(separator: "  ") + "\n"
@@ -47,6 +47,12 @@ extension Document {
     public func fileRange(of step: TourStep) -> Range<Int> { fileRange(step.range, in: step.node.layer) }
 }
 
+/// The long-form lesson, where the first long-form length occurs.
+let longFormLesson = "length: this is the first long-form length in the file: lengths up to 127 fit the short form (one octet, bit 8 clear); longer ones take 0x80 + the number of length octets, then the length big-endian"
+
+/// The indefinite-length lesson (BER only; Xcode's receipts use it).
+let indefiniteLesson = "length: 0x80 alone is the indefinite form (BER only, as Xcode writes receipts): the content runs to an end-of-contents marker 00 00; DER always gives a definite length"
+
 /// A plain ASN.1 walk: the outermost element, then the first constructed element, a primitive of
 /// each universal kind present, and the first long-form and indefinite lengths.
 struct GenericRoute {
@@ -61,16 +67,19 @@ struct GenericRoute {
             guard seen.insert(node).inserted else { return }
             picked.append((node, focus, title, meaning))
         }
-        add(root, .identifier, "The outermost element",
-            ["meaning: every ASN.1 element is identifier, length, content (TLV); this one holds the whole input"])
+        let longForm = lessons.firstLongForm
+        let rootIndefinite = tree.nodes[root].isIndefinite
+        add(root, longForm == root || rootIndefinite ? .length : .identifier, "The outermost element",
+            ["meaning: every ASN.1 element is identifier, length, content (TLV); this one holds the whole input"]
+            + (longForm == root ? [longFormLesson] : []) + (rootIndefinite ? [indefiniteLesson] : []))
         if let c = tree.nodes.indices.first(where: { $0 != root && tree.nodes[$0].isConstructed && tree.nodes[$0].kind == .tlv }) {
             add(c, .content, "A constructed element", ["meaning: bit 6 of the identifier is set, so the content is more TLVs, its children"])
         }
-        if let long = lessons.firstLongForm {
-            add(long, .length, "A long-form length", ["meaning: lengths of 128 or more take a first octet 0x80 + n, then n octets of length"])
+        if let longForm {
+            add(longForm, .length, "A long-form length", [longFormLesson])
         }
         if let indefinite = tree.nodes.indices.first(where: { tree.nodes[$0].isIndefinite }) {
-            add(indefinite, .length, "An indefinite length", ["meaning: 0x80 says the content runs until an end-of-contents marker 00 00; BER allows it, DER does not"])
+            add(indefinite, .length, "An indefinite length", [indefiniteLesson])
         }
         var kinds = Set<UInt32>()
         for i in tree.nodes.indices {
@@ -80,7 +89,6 @@ struct GenericRoute {
                 n.isUniversal(6) ? lessons.oidArcs(i) : ["meaning: bit 6 is clear, so the content octets are the value itself"])
         }
         picked.sort { $0.0 < $1.0 }
-        let longForm = lessons.firstLongForm
         return picked.map { node, focus, title, meaning in
             lessons.step(node, focus, title, meaning, check: node == longForm && focus == .length ? lessons.lengthCheck(node) : nil)
         }

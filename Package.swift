@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
         .library(name: "DocumentModel", targets: ["DocumentModel"]),
         .library(name: "JWSKit", targets: ["JWSKit"]),
+        // For the fuzz package's render target; the executable is its only other user.
+        .library(name: "ExplorerUI", targets: ["ExplorerUI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -28,25 +28,20 @@ let package = Package(
             name: "FuzzLoad",
             dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer")]
         ),
-        // (b) receipt decoding + validation (OpenSSL signature, chain, receipt signer, device hash).
+        // (b) Document.open with validation: receipts (OpenSSL signature, chain, receipt signer,
+        // device hash) and StoreKit 2 JWS (ES256, x5c chain, nested tokens).
         .executableTarget(
             name: "FuzzReceipt",
             dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
-                           .product(name: "ReceiptKit", package: "receipt-explorer")]
-        ),
-        // The main package exports no ExplorerUI product (only the executable uses it), so the fuzz
-        // package compiles the same sources through the symlink Sources/FuzzExplorerUI -> ../../Sources/ExplorerUI
-        // (module FuzzExplorerUI: target names must be unique across the package graph).
-        .target(
-            name: "FuzzExplorerUI",
-            dependencies: [.product(name: "ASN1Lenient", package: "receipt-explorer"),
-                           .product(name: "ReceiptKit", package: "receipt-explorer")]
+                           .product(name: "ReceiptKit", package: "receipt-explorer"),
+                           .product(name: "DocumentModel", package: "receipt-explorer")]
         ),
         // (c) render(state, size) after a key sequence derived from the input.
         .executableTarget(
             name: "FuzzRender",
             dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
-                           "FuzzExplorerUI"]
+                           .product(name: "DocumentModel", package: "receipt-explorer"),
+                           .product(name: "ExplorerUI", package: "receipt-explorer")]
         ),
     ],
     swiftLanguageModes: [.v5]

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import JSONLenient
 
 /// What a layer's bytes are.
 public enum LayerRole: Sendable, Equatable {
@@ -6,17 +7,33 @@ public enum LayerRole: Sendable, Equatable {
     case file
     /// A receipt payload reassembled from several OCTET STRING chunks.
     case reassembledPayload
+    /// A JWS token's characters inside a JSON body or a parent token's payload.
+    case jwsToken
+    /// A token's base64url-decoded header / payload JSON.
+    case jwsHeader
+    case jwsPayload
+    /// A token's decoded signature (64 bytes r‖s for ES256).
+    case jwsSignature
+    /// The DER of `x5c[i]`.
+    case x5cCertificate(Int)
 }
 
-/// A layer's parse, by syntax. JWS work adds JSON and token-text cases; every case keeps the
-/// byte range of each node and its own diagnostics.
+/// A layer's parse, by syntax; every case keeps the byte range of each node and its own diagnostics.
 public enum LayerContent: Sendable {
     case asn1(Tree)
+    /// JSON (a token's header or payload, or a JSON body carrying tokens): the tree, and every
+    /// diagnostic of the layer (the reader's and the schema's).
+    case json(JSONTree, diagnostics: [Diagnostic])
+    /// A compact JWS's characters: no tree, the token's own findings (segments, base64).
+    case token(diagnostics: [Diagnostic])
+    /// Bytes without structure (a JWS signature), with their findings.
+    case raw(diagnostics: [Diagnostic])
 
     /// The layer's diagnostics (node indices refer to this layer's arena).
     public var diagnostics: [Diagnostic] {
         switch self {
         case .asn1(let tree): tree.diagnostics
+        case .json(_, let diagnostics), .token(let diagnostics), .raw(let diagnostics): diagnostics
         }
     }
 }
@@ -53,6 +70,12 @@ public struct ByteLayer: Sendable {
     /// The ASN.1 tree, for ASN.1 layers.
     public var tree: Tree? {
         if case .asn1(let tree) = content { return tree }
+        return nil
+    }
+
+    /// The JSON tree, for JSON layers.
+    public var json: JSONTree? {
+        if case .json(let tree, _) = content { return tree }
         return nil
     }
 

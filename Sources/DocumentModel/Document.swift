@@ -1,34 +1,6 @@
 import ASN1Lenient
 import ReceiptKit
 
-/// What an opened input turned out to be, for the one-line "what is this" note.
-public enum DocumentKind: Sendable, Equatable {
-    /// A PKCS#7 SignedData whose content is a receipt payload, signed by anything but Xcode.
-    case receipt
-    /// A receipt signed by Xcode's "StoreKit Testing in Xcode" certificate: local testing only.
-    case xcodeTestingReceipt
-    /// A PKCS#7 SignedData that is not a receipt (no payload, or a payload that is not a SET).
-    case signedData
-    /// An X.509 certificate (SEQUENCE { tbsCertificate, signatureAlgorithm, BIT STRING }).
-    case certificate
-    /// Any other ASN.1.
-    case asn1
-
-    /// Both kinds of receipt.
-    public var isReceipt: Bool { self == .receipt || self == .xcodeTestingReceipt }
-
-    /// "a PKCS#7 App Store receipt", "an X.509 certificate", …
-    public var summary: String {
-        switch self {
-        case .receipt: "a PKCS#7 App Store receipt"
-        case .xcodeTestingReceipt: "a PKCS#7 receipt signed by Xcode StoreKit Testing (local testing only)"
-        case .signedData: "a PKCS#7 SignedData that is not a receipt"
-        case .certificate: "an X.509 certificate"
-        case .asn1: "other ASN.1 (not a receipt or a certificate)"
-        }
-    }
-}
-
 /// Where a document's bytes came from.
 public struct DocumentSource: Sendable {
     /// The file's name (last path component), "stdin", or the embedded sample's label.
@@ -59,13 +31,18 @@ public struct Document: Sendable {
     /// The receipt model (decoded fields, links, validation steps, verdict) when the input is a
     /// PKCS#7 SignedData (or whatever was opened with `reading: .always`); nil for other ASN.1.
     public var receipt: ReceiptAnalysis?
+    /// The StoreKit 2 model (every token with its layers and, when validated, its verification
+    /// report) when the input is a JWS or a JSON body carrying tokens; nil otherwise.
+    public var jws: JWSModel?
 
-    public init(source: DocumentSource, kind: DocumentKind, layers: [ByteLayer], receipt: ReceiptAnalysis? = nil) {
+    public init(source: DocumentSource, kind: DocumentKind, layers: [ByteLayer], receipt: ReceiptAnalysis? = nil,
+                jws: JWSModel? = nil) {
         precondition(!layers.isEmpty && layers[0].id == .file, "a document starts with its file layer")
         self.source = source
         self.kind = kind
         self.layers = layers
         self.receipt = receipt
+        self.jws = jws
     }
 
     public var fileLayer: ByteLayer { layers[0] }
@@ -94,8 +71,23 @@ public struct Document: Sendable {
         layers.flatMap { layer in layer.content.diagnostics.map { (layer.id, $0) } }
     }
 
-    /// The loader's note and what the input is: "raw DER/BER, 7,686 bytes; a PKCS#7 App Store receipt".
-    public var note: String { "\(source.note); \(kind.summary)" }
+    /// The loader's note and what the input is: "raw DER/BER, 7,686 bytes; a PKCS#7 App Store receipt",
+    /// "a compact JWS, 4,012 characters; a StoreKit 2 transaction (JWS, ES256, 3 certificates)".
+    public var note: String { "\(source.note); \(summary)" }
+
+    /// What the input is, with a token's alg and certificates and a notification's nested tokens.
+    public var summary: String {
+        guard let jws, kind.isStoreKit2 else { return kind.summary }
+        switch kind {
+        case .transactionHistory, .subscriptionStatuses, .storeKitJSON: return kind.summary
+        default: break
+        }
+        // One main token: the token itself, or a body's signedPayload / single token.
+        guard let main = jws.tokens.firstIndex(where: { $0.parent == nil }) else { return kind.summary }
+        let nested = jws.nested(in: main).count
+        let with = nested == 0 ? "" : ", with \(nested) nested token\(nested == 1 ? "" : "s")"
+        return "\(kind.summary) (JWS, \(jws.tokens[main].headerSummary))\(with)"
+    }
 
     /// The worst severity in any layer.
     public var worstSeverity: Severity? { diagnostics.map(\.diagnostic.severity).min() }

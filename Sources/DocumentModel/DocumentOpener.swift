@@ -14,8 +14,12 @@ extension Document {
     /// Opens decoded input: parses it once and, when it is a PKCS#7 SignedData, reads it as a
     /// receipt (locate, decode, link, validate as `options` asks). Never throws: every problem is a
     /// diagnostic in some layer.
+    ///
+    /// StoreKit input (the loader's `.jws` / `.storeKitText`) becomes a JWS document instead: see
+    /// `Document.jws`; `jws` carries the expectations only tokens have.
     public static func open(_ input: LoadedInput, options: AnalysisOptions = AnalysisOptions(),
-                            reading: ReceiptReading = .ifSignedData) -> Document {
+                            reading: ReceiptReading = .ifSignedData, jws: JWSOptions = JWSOptions()) -> Document {
+        if mayBeStoreKit(input), let document = openStoreKit(input, options: options, jws: jws) { return document }
         let source = DocumentSource(input)
         var tree = ASN1Parser.parse(input.bytes, options: options.parseOptions)
         let signedData = ReceiptAnalyzer.isSignedData(tree)

@@ -6,6 +6,9 @@ public enum OffsetMap: Sendable, Equatable {
     /// Decoded from unpadded base64 / base64url text without whitespace that starts at `textStart`
     /// in the parent (a JWS segment, an `x5c` entry): 3 bytes ↔ 4 characters.
     case base64(textStart: Int)
+    /// Decoded from base64 text whose characters are not contiguous in the parent (an `x5c` entry
+    /// with JSON `\/` escapes): the parent offset of each base64 character, in order.
+    case base64Characters([Int])
 
     public struct Segment: Sendable, Equatable {
         /// Offset in this layer.
@@ -39,6 +42,10 @@ public enum OffsetMap: Sendable, Equatable {
             return last.parentOffset + last.length + (offset - last.layerOffset - last.length)
         case .base64(let textStart):
             return textStart + (offset * 8) / 6
+        case .base64Characters(let offsets):
+            guard let last = offsets.last else { return offset }
+            let character = (offset * 8) / 6
+            return character < offsets.count ? offsets[character] : last + 1 + (character - offsets.count)
         }
     }
 
@@ -53,6 +60,12 @@ public enum OffsetMap: Sendable, Equatable {
         case .base64(let textStart):
             let start = textStart + (range.lowerBound * 8) / 6
             let end = textStart + (range.upperBound * 8 + 5) / 6
+            return start..<max(start, end)
+        case .base64Characters(let offsets):
+            let start = parentOffset(range.lowerBound)
+            guard !range.isEmpty, let last = offsets.last else { return start..<start }
+            let lastCharacter = (range.upperBound * 8 + 5) / 6 - 1
+            let end = lastCharacter < offsets.count ? offsets[lastCharacter] + 1 : last + 1
             return start..<max(start, end)
         }
     }

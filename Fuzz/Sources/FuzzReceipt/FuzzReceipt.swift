@@ -1,18 +1,23 @@
 import ASN1Lenient
+import DocumentModel
 import Foundation
 import FuzzSupport
 import ReceiptKit
 
-/// Fuzz target (b): receipt decoding + validation, OpenSSL signature and chain checks included.
+/// Fuzz target (b): the Document every command opens — receipt decoding + validation (OpenSSL
+/// signature and chain checks included) and StoreKit 2 JWS decoding + ES256 / x5c verification.
 ///
-/// The input is the file's raw bytes. `ReceiptAnalyzer.analyze` locates the PKCS#7 container,
-/// parses the payload on purpose, decodes the attributes and runs every validation step against
-/// the TEST PKI (samples/pki), at a fixed moment so that runs are reproducible. Traps when:
-/// - a tree (the input's, or the reassembled payload's) breaks an invariant (see `checkTree`),
+/// The input is a file's bytes, loaded as the commands load it and opened with `Document.open`,
+/// which locates the PKCS#7 container, parses the payload on purpose, decodes the attributes (or
+/// decodes every JWS token, nested ones included) and runs every validation step against the TEST
+/// PKI (samples/pki), at a fixed moment so that runs are reproducible. Traps when:
+/// - an ASN.1 layer's tree (the input's, a reassembled payload's, an x5c certificate's) breaks an
+///   invariant (see `checkTree`), or any layer's diagnostic lies outside that layer's bytes,
 /// - a finding's range or node lies outside its tree, or its message holds a control character,
 /// - `verify`'s text report or the `json` document lets a control character or bidi override through.
 let roots = [readFile(repositoryRoot + "/samples/pki/test-root.cer"),
-             readFile(repositoryRoot + "/samples/pki/test-storekit.cer")]
+             readFile(repositoryRoot + "/samples/pki/test-storekit.cer"),
+             readFile(repositoryRoot + "/samples/pki/test-ec-root.cer")]
 let deviceID = try! DeviceIdentifier.parse("A1B2C3D4-E5F6-4789-9ABC-DEF012345678")
 /// 2024-03-01T12:00:00Z, the creation date of the typical sample.
 let moment = Date(timeIntervalSince1970: 1_709_294_400)
@@ -23,10 +28,18 @@ let options = AnalysisOptions(validate: true, roots: roots, deviceID: deviceID,
 public func fuzzReceipt(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(!roots[0].isEmpty, "samples/pki/test-root.cer not found under \(repositoryRoot)")
     let raw = Array(UnsafeBufferPointer(start: data, count: size))
-    let analysis = ReceiptAnalyzer.analyze(bytes: raw, options: options)
+    guard let input = try? InputLoader.decode(raw, name: "fuzz") else { return 0 }  // InputError: exit 2, by design
+    let document = Document.open(input, options: options, reading: .always)
+    for layer in document.layers {
+        if let tree = layer.tree { checkTree(tree, "layer \(layer.id.index)") }
+        checkDiagnostics(layer.content.diagnostics, bytes: layer.bytes.count, nodes: layer.tree?.count ?? Int.max,
+                         "layer \(layer.id.index) diagnostics")
+    }
+    assertTerminalSafe(document.note, "document note")
+    guard let analysis = document.receipt else { return 0 }
     checkTree(analysis.tree, "analysis.tree")
     if let payload = analysis.payloadTree { checkTree(payload, "payloadTree") }
-    checkDiagnostics(analysis.findings, bytes: raw.count, nodes: analysis.tree.count, "findings")
+    checkDiagnostics(analysis.findings, bytes: input.bytes.count, nodes: analysis.tree.count, "findings")
     for node in analysis.receiptTree.nodes.indices.prefix(64) {
         if let location = analysis.location(of: node), location.fieldIndex < 0 {
             fatalError("node \(node) links to field \(location.fieldIndex)")

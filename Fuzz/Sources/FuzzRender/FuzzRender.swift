@@ -1,5 +1,6 @@
 import ASN1Lenient
-import FuzzExplorerUI
+import DocumentModel
+import ExplorerUI
 import FuzzSupport
 
 /// Fuzz target (c): `render(state, size)` after a key sequence, on the fuzzed file.
@@ -13,7 +14,7 @@ import FuzzSupport
 /// - any cell holds a control scalar (C0, DEL, C1), a bidi override/isolate or another invisible
 ///   format character.
 /// `.writeFile` effects are never performed; `.quit` ends the sequence.
-let keys: [KeyEvent] = [
+let keys: [InputEvent] = [
     .up, .down, .left, .right, .pageUp, .pageDown, .home, .end, .enter, .tab, .backTab, .escape, .backspace,
     .character("j"), .character("k"), .character("h"), .character("l"), .character("g"), .character("G"),
     .character("/"), .character("n"), .character("N"), .character("?"), .character("x"), .character("H"),
@@ -36,7 +37,7 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let keyCount = Int(input[2] & 0x3F)
     let name = input[2] & 0x80 != 0 ? hostileName : "fuzz.der"
     var p = 3
-    var events: [KeyEvent] = []
+    var events: [InputEvent] = []
     while events.count < keyCount && p < size {
         let k = Int(input[p]) % (keys.count + 4)
         p += 1
@@ -55,7 +56,9 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     let file = Array(input[p...])
-    var state = AppState(load: file, fileName: name, screen: screen)
+    // Opened as `explore` opens a file: one Document (parse, locate, decode, validate), then the state.
+    let document = Document.open(LoadedInput(bytes: file, name: name, encoding: .binary, note: "fuzz input"))
+    var state = AppState(document: document, screen: screen)
     check(render(state, size: screen), screen, "initial")
     for (i, event) in events.enumerated() {
         if case .resize(let newSize) = event { screen = newSize }

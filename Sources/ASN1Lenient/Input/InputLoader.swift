@@ -10,6 +10,9 @@ import Foundation
 /// `LoadedInput.diagnostics`, pinned to byte ranges like the parser's (exit 1).
 public enum InputLoader {
     /// The detection steps, in order; the first that claims the input wins (see `InputDetector`).
+    /// 0. a StoreKit 2 compact JWS (three base64url runs, optionally quoted), or text carrying
+    ///    StoreKit tokens (`signedPayload`, `signedTransactions`…) or an iOS 6 transaction receipt
+    ///    → handed on as text (`JWSDetection.swift`);
     /// 1. text whose first non-blank character is `{` → a verifyReceipt JSON body (`receipt-data`);
     /// 2. text containing a `-----BEGIN …-----` line → PEM (the first block);
     /// 3. UTF-16 text, and 4. base64 text padded with NUL bytes → loaded raw, with a diagnostic;
@@ -19,7 +22,7 @@ public enum InputLoader {
     /// 6. any other text of 4 bytes or more → loaded raw, with a diagnostic;
     /// 7. anything else → raw DER/BER.
     public static let detectors: [InputDetector] = [
-        .verifyReceiptJSON, .pem, .utf16, .nulPaddedBase64, .base64, .otherText, .binary,
+        .compactJWS, .storeKitText, .verifyReceiptJSON, .pem, .utf16, .nulPaddedBase64, .base64, .otherText, .binary,
     ]
 
     /// Loads `path`; "-" reads standard input.

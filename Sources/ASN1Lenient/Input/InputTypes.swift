@@ -8,6 +8,13 @@ public enum InputEncoding: String, Sendable, CaseIterable {
     case pem
     /// An App Store verifyReceipt request body: `{"receipt-data": "<base64>", ...}`.
     case verifyReceiptJSON = "verify-receipt-json"
+    /// A StoreKit 2 compact JWS (`header.payload.signature`, base64url): the bytes are the token's
+    /// characters, surrounding whitespace and quotes removed. DocumentModel decodes it (JWSKit).
+    case jws
+    /// Text carrying StoreKit data: a JSON body with `signedPayload`, `signedTransactions`,
+    /// `signedTransactionInfo`… tokens, or an iOS 6 style transaction receipt plist. The bytes are
+    /// the text (after any byte-order mark).
+    case storeKitText = "storekit-text"
 }
 
 /// Decoded input, ready for the parser. Every offset shown anywhere is an offset into `bytes`.

@@ -163,6 +163,8 @@ public struct AppState: Sendable {
         case .base64: return "base64"
         case .pem: return "PEM"
         case .verifyReceiptJSON: return "verifyReceipt JSON"
+        case .jws: return "JWS"
+        case .storeKitText: return "StoreKit JSON"
         }
     }
 

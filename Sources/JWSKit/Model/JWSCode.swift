@@ -20,6 +20,10 @@ public enum JWSCode: String, Sendable, CaseIterable {
     case fieldWrongType = "jws-field-wrong-type"
     case fieldUnknownValue = "jws-field-unknown-value"
     case nestedTooDeep = "jws-nested-too-deep"
+    /// JSON named like a StoreKit body whose `signed…` fields hold no token.
+    case noTokens = "jws-no-tokens"
+    /// An iOS 6 style transaction receipt: a format of its own, not read by this tool.
+    case legacyTransactionReceipt = "storekit-legacy-transaction-receipt"
 
     public var severity: Severity {
         switch self {
@@ -28,7 +32,7 @@ public enum JWSCode: String, Sendable, CaseIterable {
         }
     }
 
-    func diagnostic(_ message: String, _ range: Range<Int>) -> Diagnostic {
+    public func diagnostic(_ message: String, _ range: Range<Int>) -> Diagnostic {
         Diagnostic(severity: severity, code: code, message: message, offset: range.lowerBound,
                    length: range.count, node: nil)
     }

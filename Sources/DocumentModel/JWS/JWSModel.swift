@@ -1,0 +1,66 @@
+import ASN1Lenient
+import JSONLenient
+import JWSKit
+
+/// Options for StoreKit 2 inputs, beside ReceiptKit's `AnalysisOptions` (which still carries
+/// `validate`, `roots`, `bundleID` and `now` for both kinds of input).
+public struct JWSOptions: Sendable, Equatable {
+    /// "Production", "Sandbox", "Xcode" (compared case-insensitively); nil leaves the step unchecked.
+    public var expectedEnvironment: String?
+    /// The app's Apple ID; nil leaves the step unchecked.
+    public var expectedAppAppleID: Int64?
+
+    public init(expectedEnvironment: String? = nil, expectedAppAppleID: Int64? = nil) {
+        self.expectedEnvironment = expectedEnvironment
+        self.expectedAppAppleID = expectedAppAppleID
+    }
+}
+
+/// The layers of one token in its document.
+public struct JWSTokenLayers: Sendable, Equatable {
+    /// The token's characters (the file layer for a token pasted alone).
+    public var token: LayerID
+    public var header: LayerID?
+    public var payload: LayerID?
+    public var signature: LayerID?
+    /// `x5c[i]`'s DER, in x5c order (entries that are not strings have no layer).
+    public var certificates: [LayerID]
+}
+
+/// One token of a StoreKit 2 document: the top-level token, a token of a JSON body, or a token
+/// nested in another token's payload.
+public struct JWSToken: Sendable {
+    /// Where it was found: nil for a token pasted alone; "signedTransactions[1]" in a JSON body;
+    /// "data.signedTransactionInfo" inside a notification's payload.
+    public var path: String?
+    /// The enclosing token (index into `JWSModel.tokens`) for a nested token.
+    public var parent: Int?
+    /// Where its characters sit in the layer that holds them (the file layer, or the parent's payload).
+    public var rangeInParent: Range<Int>
+    public var document: JWSDocument
+    public var kind: StoreKitTokenKind
+    public var layers: JWSTokenLayers
+    /// The verification steps (with the notification consistency step for a notification) when
+    /// the document was opened with `validate`; nil otherwise.
+    public var report: JWSVerificationReport?
+
+    /// "ES256, 3 certificates".
+    public var headerSummary: String {
+        let n = document.header.certificates.count
+        return "\(document.header.alg ?? "no alg"), \(n) certificate\(n == 1 ? "" : "s")"
+    }
+}
+
+/// The StoreKit 2 model of a document: every token, in document order (a parent before its nested tokens).
+public struct JWSModel: Sendable {
+    public var tokens: [JWSToken]
+    /// The JSON body's tree when the input was a JSON body (also the file layer's content).
+    public var body: JSONTree?
+
+    /// Tokens not nested in another token: the token pasted alone, or each token of a JSON body.
+    public var topLevel: [JWSToken] { tokens.filter { $0.parent == nil } }
+    /// The tokens nested in `tokens[index]`.
+    public func nested(in index: Int) -> [JWSToken] { tokens.filter { $0.parent == index } }
+    /// Every token verified, none failed (false when not validated).
+    public var allValid: Bool { !tokens.isEmpty && tokens.allSatisfy { $0.report?.isValid == true } }
+}

@@ -24,6 +24,7 @@ case "$target" in
   load|FuzzLoad) name=load; product=FuzzLoad ;;
   receipt|FuzzReceipt) name=receipt; product=FuzzReceipt ;;
   render|FuzzRender) name=render; product=FuzzRender ;;
+  edit|FuzzEdit) name=edit; product=FuzzEdit ;;
   *) echo "fuzz.sh: unknown target '$target' (parse, load, receipt, render)" >&2; exit 2 ;;
 esac
 config=${FUZZ_CONFIG:-release}

@@ -83,7 +83,7 @@ public struct LabSession: Sendable {
     mutating func reopen() {
         let before = document
         let note = "edited in the tamper lab, \(NumberText.grouped(bytes.count)) bytes"
-        document = Document.open(LoadedInput(bytes: bytes, name: source.name, encoding: .binary, note: note), options: options)
+        document = Document.open(LoadedInput(bytes: bytes, name: source.name, encoding: source.encoding, note: note), options: options)
         lastChange = LabChange.describe(before: before, after: document)
     }
 }

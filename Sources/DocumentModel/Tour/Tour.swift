@@ -2,15 +2,17 @@ import ASN1Lenient
 import ReceiptKit
 
 /// A guided walk through an opened document, computed from the document (never fixed offsets):
-/// a receipt gets the PKCS#7 → payload → attribute → signature route, anything else a walk of
-/// its ASN.1 structure.
+/// a receipt gets the PKCS#7 → payload → attribute → signature route, a StoreKit 2 JWS the token →
+/// JSON → x5c → signature route, anything else a walk of its ASN.1 structure.
 public struct Tour: Sendable, Equatable {
     public var steps: [TourStep]
 
     public init(steps: [TourStep]) { self.steps = steps }
 
     public init(document: Document) {
-        if let analysis = document.receipt, let container = analysis.container, analysis.receipt != nil {
+        if let token = document.jws?.topLevel.first {
+            steps = JWSRoute(document: document, token: token).steps()
+        } else if let analysis = document.receipt, let container = analysis.container, analysis.receipt != nil {
             steps = ReceiptRoute(document: document, analysis: analysis, container: container).steps()
         } else {
             steps = GenericRoute(tree: document.fileTree).steps()

@@ -144,3 +144,22 @@ import TestSupport
         #expect(value.map(document.fileRange(of:)) == 57..<58)
     }
 }
+
+/// The StoreKit 2 route on the committed JWS sample.
+@Suite struct JWSTourTests {
+    @Test(.enabled(if: Paths.samplesAvailable)) func transactionTokenRoute() throws {
+        let text = try Paths.sample("jws/transaction.jws")
+        let input = try InputLoader.decode(text, name: "transaction.jws")
+        let document = Document.open(input, options: AnalysisOptions(validate: false))
+        let steps = document.tour.steps
+        #expect(steps.map(\.title) == [
+            "A compact JWS: three base64url parts", "The header, decoded: JSON", "The payload, decoded: JSON",
+            "An x5c certificate: DER inside base64 inside JSON", "The ES256 signature: raw r‖s vs DER",
+        ])
+        #expect(steps.map { "\($0.node.layer.index):\($0.node.index)" } == ["0:0", "1:0", "2:0", "4:0", "3:0"])
+        #expect(steps.map(document.fileRange(of:)) == [0..<3638, 0..<3638, 3639..<4469, 32..<39, 4470..<4556])
+        #expect(steps[4].range == 0..<64)
+        #expect(steps[4].lesson.contains("der: OpenSSL's verify wants ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }: 71 bytes, 30 45 02 20 79 18 05 E2 …"))
+        #expect(steps[3].check?.answer == "b")
+    }
+}

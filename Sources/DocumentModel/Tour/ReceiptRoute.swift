@@ -45,7 +45,7 @@ struct ReceiptRoute {
                       ["meaning: context-specific tag 0, constructed: EXPLICIT tagging wraps the SignedData's own TLV inside this one"])
         }
         stop(self.container.version, .content, "SignedData version",
-                  ["meaning: CMSVersion 1: the SignedData uses only PKCS#7 v1.5 features (issuer and serial number signer ids)"])
+                  ["meaning: the SignedData syntax version: 1 says only PKCS#7 v1.5 features are used (signers named by issuer and serial number)"])
         stop(self.container.digestAlgorithms, .whole, "Digest algorithms",
                   ["meaning: the SET of hash algorithms the signers used, declared up front so a verifier can hash while it reads"])
         stop(self.container.encapContentInfo, .identifier, "Encapsulated content",

@@ -25,7 +25,8 @@ case "$target" in
   receipt|FuzzReceipt) name=receipt; product=FuzzReceipt ;;
   render|FuzzRender) name=render; product=FuzzRender ;;
   diff|FuzzDiff) name=diff; product=FuzzDiff ;;
-  *) echo "fuzz.sh: unknown target '$target' (parse, load, receipt, render, diff)" >&2; exit 2 ;;
+  edit|FuzzEdit) name=edit; product=FuzzEdit ;;
+  *) echo "fuzz.sh: unknown target '$target' (parse, load, receipt, render, diff, edit)" >&2; exit 2 ;;
 esac
 config=${FUZZ_CONFIG:-release}
 # A target's own dictionary when it has one (load: base64/PEM/JSON tokens), else the ASN.1 one.

@@ -24,6 +24,7 @@ struct ReceiptExplorer: ParsableCommand {
             DumpCommand.self,
             ExplainCommand.self, JSONCommand.self, VerifyCommand.self,
             DiffCommand.self,
+            TourCommand.self,
         ],
         defaultSubcommand: ExploreCommand.self
     )

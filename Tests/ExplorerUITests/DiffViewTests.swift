@@ -1,5 +1,6 @@
 import ASN1Lenient
 import DocumentModel
+import ReceiptKit
 import Testing
 import TestSupport
 @testable import ExplorerUI
@@ -21,15 +22,34 @@ import TestSupport
         return s
     }
 
-    @Test func needsTwoDocumentsAndAnEngine() {
+    @Test func needsTwoDocuments() {
         var one = Fixtures.small()
         one.diffProvider = Self.provider
         press(&one, .character("d"))
         #expect(one.diffView == nil)
         #expect(one.status == StatusMessage("d compares two documents: open exactly two (receipt-explorer A B)", isError: true))
-        var noEngine = DocumentSwitchTests.twoDocuments()
-        press(&noEngine, .character("d"))
-        #expect(noEngine.diffView == nil && noEngine.status == StatusMessage("no diff engine in this build", isError: true))
+    }
+
+    /// Without a stand-in, `d` runs the engine `receipt-explorer diff` prints: a refund pair from
+    /// samples/diff lists the refund with its two fields under it, node for node.
+    @Test(.enabled(if: Paths.samplesAvailable)) func theRealEngineListsARefund() throws {
+        func open(_ name: String) throws -> Document {
+            Document.open(LoadedInput(bytes: try Paths.sample("diff/" + name), name: name, encoding: .binary, note: ""),
+                          options: AnalysisOptions(validate: false))
+        }
+        let base = try open("base.receipt"), refund = try open("refund.receipt")
+        var s = AppState.opening([base, refund], screen: Size(width: 120, height: 40))
+        press(&s, .character("d"))
+        let diff = try #require(s.diffView)
+        let expected = DiffListEntry.list(DocumentDiff.compare(base, refund))
+        #expect(diff.entries == expected)
+        #expect(diff.entries.prefix(3).map(\.title) == [
+            "refund com.example.receiptexplorer.pro [2000000600000002] — cancellation date appeared: 2024-02-28T10:00:00Z",
+            "  attribute-changed cancellation date (in-app 1712)",
+            "  attribute-added cancellation reason (in-app 1720)",
+        ])
+        #expect(diff.entries[0].left == NodeID(.file, 56) && diff.entries[0].right == NodeID(.file, 341))
+        #expect(diff.entries[0].leftRange == 304..<664 && diff.entries[0].rightRange == 1449..<1843)
     }
 
     @Test func listsEntriesAndMovesAndCloses() throws {

@@ -7,7 +7,7 @@ import ReceiptKit
 // It complements the package-benchmark suite (Benchmarks/ParserBenchmarks), which reports the same
 // comparisons with malloc counts and percentiles.
 //
-//   swift run -c release bench-report [--section parse|analyze|ui|all] [--runs N]
+//   swift run -c release bench-report [--section parse|analyze|ui|lab|all] [--runs N]
 //                                     [--payload FILE] [--inputs payload,receipt,certs] [--kv]
 //
 // --kv prints `key=value` lines (one per measurement) for scripts such as Scripts/bench-dump.sh.
@@ -27,13 +27,13 @@ func parseArguments() -> Options {
         switch arg {
         case "--section":
             let value = args.next() ?? "all"
-            options.sections = value == "all" ? ["parse", "analyze", "ui"] : Set(value.split(separator: ",").map(String.init))
+            options.sections = value == "all" ? ["parse", "analyze", "ui", "lab"] : Set(value.split(separator: ",").map(String.init))
         case "--runs": options.runs = Int(args.next() ?? "") ?? options.runs
         case "--payload": options.payload = args.next()
         case "--inputs": options.inputs = Set((args.next() ?? "").split(separator: ",").map(String.init))
         case "--kv": options.keyValue = true
         case "-h", "--help":
-            print("usage: bench-report [--section parse|analyze|ui|all] [--runs N] [--payload FILE] [--inputs payload,receipt,certs] [--kv]")
+            print("usage: bench-report [--section parse|analyze|ui|lab|all] [--runs N] [--payload FILE] [--inputs payload,receipt,certs] [--kv]")
             exit(0)
         default:
             FileHandle.standardError.write(Data("bench-report: unknown argument \(arg)\n".utf8))
@@ -200,6 +200,7 @@ do {
     if options.sections.contains("parse") { try parseSection() }
     if options.sections.contains("analyze") { try analyzeSection() }
     if options.sections.contains("ui") { try uiSection(options: options, say: say, kv: kv) }
+    if options.sections.contains("lab") { try labSection(options: options, say: say, kv: kv) }
 } catch {
     FileHandle.standardError.write(Data("bench-report: \(error)\n".utf8))
     exit(1)

@@ -30,6 +30,7 @@ public enum DetailContent {
             extra.append(copy)
         }
         let explanation = state.cache.explanation(for: index) { Explainer.explain(state.tree, node: index, extra: extra) }
+        out += TourOverlay.lines(state, width: width)
         out.append(StyledLine("node \(index)" + glyphs.separator + "path " + state.pathText(index, ascii: state.preferences.ascii), .dim))
         // Most important first: the heading, the node's diagnostics, the receipt meaning; then the
         // byte-by-byte explanation. Every line is one of the lines `explain` prints.

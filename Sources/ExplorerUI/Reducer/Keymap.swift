@@ -14,11 +14,12 @@ public enum Action: String, Sendable, CaseIterable {
     case nextDocument, previousDocument, toggleTokenText, showDiff
     case promptAccept, promptCancel, promptErase
     case click, wheelUp, wheelDown, resize
+    case tourStart, tourNext, tourPrevious, tourLeave, tourAnswer, labEdit, labInsert, labDelete, labUndo, labWrite
 }
 
 /// Where a binding applies. The reducer looks up the active context first, then `global`.
 public enum KeyContext: String, Sendable, CaseIterable {
-    case global, tree, hex, detail, summary, purchases, diff, prompt, help, mouse
+    case global, tree, hex, detail, summary, purchases, diff, prompt, help, mouse, tour
 
     public var title: String {
         switch self {
@@ -32,6 +33,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
         case .prompt: "Prompts (search, go to offset, write)"
         case .help: "Help overlay"
         case .mouse: "Mouse"
+        case .tour: "Guided tour (t starts or resumes it)"
         }
     }
 }
@@ -176,7 +178,7 @@ public enum Keymap {
                    action: .wheelUp, triggers: [.anyWheelUp]),
         KeyBinding(keys: "wheel down", description: "scroll the pane under the pointer down", context: .mouse,
                    action: .wheelDown, triggers: [.anyWheelDown]),
-    ]
+    ] + teachingBindings
 
     /// The binding for `event` in `context` (falling back to `global`, then `mouse`).
     public static func binding(for event: InputEvent, in context: KeyContext) -> KeyBinding? {

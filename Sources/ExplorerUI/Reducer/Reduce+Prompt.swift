@@ -20,6 +20,10 @@ extension AppState {
            ch.unicodeScalars.allSatisfy({ UIText.isCellSafe($0) }) {
             current.text.append(ch)
             prompt = current
+            if (current.kind == .editByte || current.kind == .insertByte) && current.text.count == 2 {
+                prompt = nil
+                return accept(current)  // two hex digits are the whole answer
+            }
         }
         return nil
     }
@@ -61,6 +65,8 @@ extension AppState {
             let node = tree.nodes[treeView.selection]
             status = StatusMessage("writing \(node.totalLength) bytes to \(UIText.escape(path))…")
             return .writeFile(path: path, bytes: Array(tree.bytes[node.byteRange]))
+        case .editByte, .insertByte, .writeEdited:
+            return acceptLab(prompt)
         }
         return nil
     }

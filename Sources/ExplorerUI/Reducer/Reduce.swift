@@ -54,6 +54,7 @@ extension AppState {
         if prompt != nil { return .prompt }
         if help.visible { return .help }
         if diffView != nil { return .diff }
+        if tourHasKeys { return .tour }
         switch mode {
         case .summary: return .summary
         case .purchases: return .purchases
@@ -77,6 +78,7 @@ extension AppState {
             return nil
         }
         if performDocuments(action) { return nil }
+        if case .done(let effect) = performTeaching(action, event: event) { return effect }
         if performTree(action) || performHex(action) || performScroll(action) || performTable(action)
             || performMouse(action, event: event) {
             return nil

@@ -33,6 +33,7 @@ public enum HexPane {
         let showCursor = state.focus == .hex && state.mode == .tree
         func classify(_ offset: Int) -> StyleClass {
             if showCursor && offset == state.hexView.cursor { return .cursor }
+            if let marked = TourOverlay.hexClass(state, offset) { return marked }
             let inSelection = node?.byteRange.contains(offset) ?? false
             if state.facts.isError(offset) { return inSelection ? .errorSelected : .error }
             if let node, inSelection {

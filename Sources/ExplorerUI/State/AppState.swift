@@ -23,7 +23,7 @@ public enum OffsetBase: Sendable { case hex, decimal }
 
 /// A one-line text prompt in the status bar.
 public struct Prompt: Equatable, Sendable {
-    public enum Kind: Sendable, Equatable { case search, goToOffset, writeFile }
+    public enum Kind: Sendable, Equatable { case search, goToOffset, writeFile, editByte, insertByte, writeEdited }
     public var kind: Kind
     public var text: String
 
@@ -37,6 +37,9 @@ public struct Prompt: Equatable, Sendable {
         case .search: "Search: "
         case .goToOffset: "Go to offset (decimal or 0x hex): "
         case .writeFile: "Write node bytes to: "
+        case .editByte: "New byte (two hex digits): "
+        case .insertByte: "Insert byte (two hex digits): "
+        case .writeEdited: "Write the edited bytes to: "
         }
     }
 }
@@ -95,6 +98,8 @@ public struct AppState: Sendable {
     public internal(set) var openedDocument: Document?
     public var diffView: DiffViewState?
     public var diffProvider: DiffProvider?
+    /// The tour and the tamper lab (Teaching/).
+    public var teaching = TeachingState()
     /// The one-line message in the header (the outcome of the last key or effect).
     public var status: StatusMessage?
     public var preferences = Preferences() {
@@ -157,6 +162,8 @@ public struct AppState: Sendable {
         self.preferences.mouse = mouse
         adoptOutline(document)
         openedDocument = document
+        self.teaching.document = document
+        self.teaching.options = document.receipt?.options ?? teaching.options
     }
 
     /// How the input was stored, as the status bar says it; nil for raw bytes, which the status

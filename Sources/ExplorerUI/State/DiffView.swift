@@ -18,8 +18,8 @@ public struct DiffListEntry: Sendable, Equatable {
     }
 }
 
-/// Computes the diff list of two documents (the diff engine, adapted by the command that starts
-/// the explorer; ExplorerUI does not diff by itself).
+/// Computes the diff list of two documents: `documentDiffProvider` (the engine) unless a test sets
+/// another.
 public typealias DiffProvider = @Sendable (Document, Document) -> [DiffListEntry]
 
 /// The diff overlay: the entries of document 1 against document 2, the selected entry, and the
@@ -47,10 +47,7 @@ extension AppState {
             status = StatusMessage("d compares two documents: open exactly two (receipt-explorer A B)", isError: true)
             return
         }
-        guard let provider = diffProvider else {
-            status = StatusMessage("no diff engine in this build", isError: true)
-            return
-        }
+        let provider = diffProvider ?? documentDiffProvider
         guard let mine = openedDocument, let other = documents.parkedState(1 - documents.current)?.openedDocument else { return }
         let (left, right) = documents.current == 0 ? (mine, other) : (other, mine)
         let entries = provider(left, right)

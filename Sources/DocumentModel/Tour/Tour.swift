@@ -1,0 +1,98 @@
+import ASN1Lenient
+import ReceiptKit
+
+/// A guided walk through an opened document, computed from the document (never fixed offsets):
+/// a receipt gets the PKCS#7 → payload → attribute → signature route, a StoreKit 2 JWS the token →
+/// JSON → x5c → signature route, anything else a walk of its ASN.1 structure.
+public struct Tour: Sendable, Equatable {
+    public var steps: [TourStep]
+
+    public init(steps: [TourStep]) { self.steps = steps }
+
+    public init(document: Document) {
+        if let token = document.jws?.topLevel.first {
+            steps = JWSRoute(document: document, token: token).steps()
+        } else if let analysis = document.receipt, let container = analysis.container, analysis.receipt != nil {
+            steps = ReceiptRoute(document: document, analysis: analysis, container: container).steps()
+        } else {
+            steps = GenericRoute(tree: document.fileTree).steps()
+        }
+    }
+
+    /// The sentence that replaces the in-app purchase step when a receipt has none.
+    public static let noPurchases = "This receipt holds no in-app purchase (no attribute 17), so the tour skips that stop."
+
+    /// The lessons as plain text: `tour --print`.
+    public func text(fileRange: (TourStep) -> Range<Int>) -> String {
+        var out = ""
+        for (i, step) in steps.enumerated() {
+            let r = fileRange(step)
+            out += "Step \(i + 1)/\(steps.count): \(step.title)\n"
+            out += "  \(step.node): bytes \(NumberText.grouped(r.lowerBound))..<\(NumberText.grouped(r.upperBound)) (\(step.focus.phrase)"
+                + (step.node.layer == .file ? ")" : ", in file offsets)") + "\n"
+            for line in step.lesson { out += "  " + line + "\n" }
+            if let check = step.check {
+                out += "  check: \(check.question) " + check.choices.map { "[\($0.key)] \($0.text)" }.joined(separator: "  ") + "\n"
+                out += "  answer: [\(check.answer)]\n"
+            }
+            out += "\n"
+        }
+        return out
+    }
+}
+
+extension Document {
+    /// The tour of this document.
+    public var tour: Tour { Tour(document: self) }
+
+    /// A tour step's bytes in the file's offsets.
+    public func fileRange(of step: TourStep) -> Range<Int> { fileRange(step.range, in: step.node.layer) }
+}
+
+/// The long-form lesson, where the first long-form length occurs.
+let longFormLesson = "length: this is the first long-form length in the file: lengths up to 127 fit the short form (one octet, bit 8 clear); longer ones take 0x80 + the number of length octets, then the length big-endian"
+
+/// The indefinite-length lesson (BER only; Xcode's receipts use it).
+let indefiniteLesson = "length: 0x80 alone is the indefinite form (BER only, as Xcode writes receipts): the content runs to an end-of-contents marker 00 00; DER always gives a definite length"
+
+/// A plain ASN.1 walk: the outermost element, then the first constructed element, a primitive of
+/// each universal kind present, and the first long-form and indefinite lengths.
+struct GenericRoute {
+    let tree: Tree
+
+    func steps() -> [TourStep] {
+        guard let root = tree.roots.first, tree.nodes[root].kind == .tlv else { return [] }
+        let lessons = TourLessons(tree: tree, layer: .file)
+        var picked: [(Int, TourFocus, String, [String])] = []
+        var seen = Set<Int>()
+        func add(_ node: Int, _ focus: TourFocus, _ title: String, _ meaning: [String]) {
+            guard seen.insert(node).inserted else { return }
+            picked.append((node, focus, title, meaning))
+        }
+        let longForm = lessons.firstLongForm
+        let rootIndefinite = tree.nodes[root].isIndefinite
+        add(root, longForm == root || rootIndefinite ? .length : .identifier, "The outermost element",
+            ["meaning: every ASN.1 element is identifier, length, content (TLV); this one holds the whole input"]
+            + (longForm == root ? [longFormLesson] : []) + (rootIndefinite ? [indefiniteLesson] : []))
+        if let c = tree.nodes.indices.first(where: { $0 != root && tree.nodes[$0].isConstructed && tree.nodes[$0].kind == .tlv }) {
+            add(c, .content, "A constructed element", ["meaning: bit 6 of the identifier is set, so the content is more TLVs, its children"])
+        }
+        if let longForm {
+            add(longForm, .length, "A long-form length", [longFormLesson])
+        }
+        if let indefinite = tree.nodes.indices.first(where: { tree.nodes[$0].isIndefinite }) {
+            add(indefinite, .length, "An indefinite length", [indefiniteLesson])
+        }
+        var kinds = Set<UInt32>()
+        for i in tree.nodes.indices {
+            let n = tree.nodes[i]
+            guard n.kind == .tlv, !n.isConstructed, n.tagClass == .universal, kinds.insert(n.tagNumber).inserted else { continue }
+            add(i, n.isUniversal(6) ? .content : .whole, "A primitive: \(UniversalTag.name(n.tagNumber))",
+                n.isUniversal(6) ? lessons.oidArcs(i) : ["meaning: bit 6 is clear, so the content octets are the value itself"])
+        }
+        picked.sort { $0.0 < $1.0 }
+        return picked.map { node, focus, title, meaning in
+            lessons.step(node, focus, title, meaning, check: node == longForm && focus == .length ? lessons.lengthCheck(node) : nil)
+        }
+    }
+}

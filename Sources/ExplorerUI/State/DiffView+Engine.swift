@@ -1,0 +1,23 @@
+import DocumentModel
+
+extension DiffListEntry {
+    /// The diff engine's result as the overlay's list: each semantic entry, its changed fields
+    /// indented under it, then the structural entries (re-encodings included, named as such).
+    static func list(_ diff: DocumentDiff) -> [DiffListEntry] {
+        var out: [DiffListEntry] = []
+        func add(_ entry: DiffEntry, indent: String) {
+            var title = indent + entry.kind.rawValue + " " + entry.subject
+            if let key = entry.key { title += " [\(key)]" }
+            if let note = entry.note { title += " — " + note }
+            out.append(DiffListEntry(title: UIText.escape(title), left: entry.a?.node, leftRange: entry.a?.range,
+                                     right: entry.b?.node, rightRange: entry.b?.range))
+            for field in entry.fields { add(field, indent: indent + "  ") }
+        }
+        for entry in diff.entries { add(entry, indent: "") }
+        return out
+    }
+}
+
+/// The engine the explorer uses unless a test supplies another: `DocumentDiff.compare`, the same
+/// comparison `receipt-explorer diff` prints.
+public let documentDiffProvider: DiffProvider = { a, b in DiffListEntry.list(DocumentDiff.compare(a, b)) }

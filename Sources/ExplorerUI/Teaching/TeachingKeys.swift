@@ -1,0 +1,15 @@
+/// The tour's and the tamper lab's rows of the one keymap table.
+extension Keymap {
+    static let teachingBindings: [KeyBinding] = [
+        b("t", "start the guided tour, or resume it where you left it", .global, .tourStart, c("t")),
+        b("n / →", "next tour step", .tour, .tourNext, c("n"), .right),
+        b("p / ←", "previous tour step", .tour, .tourPrevious, c("p"), .left),
+        b("q / Esc", "leave the tour at this node (browse freely; t resumes)", .tour, .tourLeave, c("q"), .escape),
+        b("a / b / c", "answer the step's self-check", .tour, .tourAnswer, c("a"), c("b"), c("c")),
+        b("e", "tamper lab: replace the byte under the cursor (type two hex digits)", .hex, .labEdit, c("e")),
+        b("i", "tamper lab: insert a byte before the cursor (two hex digits)", .hex, .labInsert, c("i")),
+        b("d", "tamper lab: delete the byte under the cursor", .hex, .labDelete, c("d")),
+        b("u", "tamper lab: undo the last edit", .hex, .labUndo, c("u")),
+        b("w", "tamper lab: write the edited bytes to a new file (never over the input)", .hex, .labWrite, c("w")),
+    ]
+}

@@ -1,0 +1,32 @@
+import DocumentModel
+import ReceiptKit
+
+/// The tour as the explorer runs it: the steps, where the learner is, whether the tour has the
+/// keys, and the reply to the last self-check answer.
+public struct TourState: Sendable {
+    public var tour: Tour
+    public var index = 0
+    /// False after q / Esc: the learner browses freely; `t` resumes at `index`.
+    public var active = true
+    public var reply: String?
+
+    public var step: TourStep? { tour.steps.indices.contains(index) ? tour.steps[index] : nil }
+}
+
+/// The teaching features' state: the opened document (the tour is computed from it, the lab
+/// re-opens it), the tour, and the tamper lab's edit session.
+public struct TeachingState: Sendable {
+    public var document: Document?
+    /// How the document was opened, so the lab re-opens edited bytes the same way.
+    public var options = AnalysisOptions(validate: false)
+    public var tour: TourState?
+    public var lab: LabSession?
+
+    public init() {}
+
+    /// The tour's highlighted bytes in file offsets, while the tour has the keys.
+    var tourRange: Range<Int>? {
+        guard let tour, tour.active, let step = tour.step, let document else { return nil }
+        return document.fileRange(of: step)
+    }
+}

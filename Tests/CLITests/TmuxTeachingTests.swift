@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// The real binary in tmux: `tour` opens the explorer with the tour running; n steps, q leaves the
+/// tour; in the hex pane an edit re-validates and the header says what broke; u undoes; q quits and
+/// the terminal is restored.
+@Suite(.serialized, .enabled(if: tmuxPath != nil, "tmux is not installed: the end-to-end terminal tests are skipped"))
+struct TmuxTeachingTests {
+    @Test func tourThenAnEditOfTheEmbeddedSample() throws {
+        let tmux = try TmuxHarness(arguments: ["tour"], width: 120, height: 40)
+        defer { tmux.close() }
+
+        let first = tmux.waitForScreen("the tour's first step") {
+            $0.contains("Tour 1/15: ContentInfo: the PKCS#7 wrapper") && $0.firstLine.contains("tour 1/15: ContentInfo")
+        }
+        #expect(first?.contains("check: How many length octets follow 0x82? [a] 1  [b] 2  [c] 130") == true)
+        try tmux.send("n")
+        #expect(tmux.waitForScreen("step 2") { $0.contains("Tour 2/15: The content type OID, arc by arc") } != nil)
+        try tmux.send("q")
+        let left = tmux.waitForScreen("the tour left at step 2") { $0.firstLine.contains("left the tour at step 2") }
+        #expect(left?.contains("Tour 2/15") == false)
+
+        // Hex pane, byte 307 (the bundle id's first character), replace it with 0x43.
+        try tmux.send("Tab")
+        try tmux.send(":")
+        tmux.waitForText(" Go to offset (decimal or 0x hex):")
+        try tmux.type("307")
+        try tmux.send("Enter")
+        #expect(tmux.waitForScreen("offset 307") { $0.firstLine.contains("offset 0x133 (307)") } != nil)
+        try tmux.send("e")
+        tmux.waitForText("New byte (two hex digits):")
+        try tmux.type("43")
+        let broken = tmux.waitForScreen("the signature failing") { $0.firstLine.contains("signature: passed → FAILED (signature mismatch)") }
+        #expect(broken != nil)
+        try tmux.send("u")
+        #expect(tmux.waitForScreen("the undo") { $0.firstLine.contains("signature: FAILED (signature mismatch) → passed") } != nil)
+        try tmux.send("q")
+        #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
+        #expect(tmux.sttyBefore != nil)
+        #expect(tmux.sttyBefore == tmux.sttyAfter, "the terminal's modes were not restored")
+    }
+}

@@ -38,8 +38,14 @@ struct CLIResult {
 /// removed from) the inherited environment.
 func runCLI(_ arguments: [String], environment: [String: String?] = [:], stdin: Data? = nil) throws -> CLIResult {
     let binary = try #require(cliBinary, "receipt-explorer binary not found next to the test bundle")
+    return try runProgram(binary, arguments, environment: environment, stdin: stdin)
+}
+
+/// Runs any program to completion (stdin is /dev/null unless given) and collects both outputs.
+func runProgram(_ executable: URL, _ arguments: [String], environment: [String: String?] = [:],
+                stdin: Data? = nil) throws -> CLIResult {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = executable
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     for (key, value) in environment { env[key] = value }

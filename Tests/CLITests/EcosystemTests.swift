@@ -129,7 +129,7 @@ import Testing
         try #require(dump.status == 0)
         let file = try temporaryFile(dump.stdoutBytes, name: "help.json")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let result: (status: Int32, stdout: String, stderr: String)
+        let result: CLIResult
         if let tool = findTool("sha256sum") {
             result = try runProgram(tool, [file.path])
         } else {
@@ -209,27 +209,7 @@ fileprivate extension String {
     func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
-/// Runs a program to completion; stdin is /dev/null.
-fileprivate func runProgram(_ path: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.standardInput = FileHandle.nullDevice
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Drain stderr on another thread so a full pipe cannot stall the child.
-    final class Box: @unchecked Sendable { var data = Data() }
-    let errBox = Box()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-        errBox.data = err.fileHandleForReading.readDataToEndOfFile()
-        group.leave()
-    }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errBox.data, as: UTF8.self))
+/// `runProgram` from CLISupport, for a tool found by path.
+fileprivate func runProgram(_ path: String, _ arguments: [String]) throws -> CLIResult {
+    try runProgram(URL(fileURLWithPath: path), arguments)
 }

@@ -38,4 +38,27 @@ struct TmuxDocumentsTests {
         #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
         #expect(tmux.sttyBefore == tmux.sttyAfter, "the terminal's modes were not restored")
     }
+
+    /// `d` with two receipts open shows the same semantic diff `receipt-explorer diff` prints: the
+    /// refund of samples/diff, with its fields, in an overlay that Esc closes.
+    @Test func dShowsTheDiffOfTheTwoOpenDocuments() throws {
+        let tmux = try TmuxHarness(arguments: ["samples/diff/base.receipt", "samples/diff/refund.receipt", "--no-validate"],
+                                   width: 120, height: 40)
+        defer { tmux.close() }
+        try #require(tmux.waitForScreen("the first document") { $0.firstLine.contains(" doc 1/2 ") })
+        try tmux.send("d")
+        let diff = try #require(tmux.waitForScreen("the diff overlay") {
+            $0.contains("refund com.example.receiptexplorer.pro [2000000600000002]")
+                && $0.contains("attribute-changed cancellation date (in-app 1712)")
+        })
+        #expect(diff.contains("attribute-added cancellation reason (in-app 1720)"))
+        #expect(diff.contains("base.receipt") && diff.contains("refund.receipt"))
+        try tmux.send("Escape")
+        try #require(tmux.waitForScreen("the overlay closed") {
+            !$0.contains("attribute-changed cancellation date (in-app 1712)") && $0.firstLine.contains(" doc 1/2 ")
+        })
+        try tmux.send("q")
+        #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
+        #expect(tmux.sttyBefore == tmux.sttyAfter, "the terminal's modes were not restored")
+    }
 }

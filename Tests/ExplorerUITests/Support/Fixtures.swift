@@ -52,9 +52,10 @@ enum Fixtures {
         state(try! Paths.sample("typical.receipt"), name: "typical.receipt", size: size)
     }
 
+    /// A sample's state, nil when the file is missing: callers `#require` it, so a missing sample
+    /// fails the test instead of passing it.
     static func sampleState(_ file: String, size: Size = Size(width: 80, height: 24)) -> AppState? {
-        guard let bytes = try? Paths.sample(file) else { return nil }
-        return state(bytes, name: file, size: size)
+        (try? Paths.sample(file)).map { state($0, name: file, size: size) }
     }
 
     static func readFile(_ path: String) -> [UInt8]? { try? Paths.bytes(URL(fileURLWithPath: path)) }

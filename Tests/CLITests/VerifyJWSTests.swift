@@ -92,20 +92,9 @@ import TestSupport
         #expect(env?["reason_code"] as? String == "claim-mismatch")
     }
 
-    static let appleSigned = [
-        "notification-production-com.nineton.taller-2024-10-17-TEST.jws",
-        "notification-sandbox-com.Abilities-2022-09-02-TEST.jws",
-        "notification-sandbox-com.loki-project.loki-messenger-2025-10-01-DID_RENEW.jws",
-        "notification-sandbox-com.loki-project.loki-messenger-2025-10-02-SUBSCRIBED-RESUBSCRIBE.jws",
-        "renewal-sandbox-co.ringalarm-2023-05-23.jws",
-        "renewal-sandbox-com.loki-project.loki-messenger-2025-10-02-autorenew-off.jws",
-        "transaction-sandbox-Com.VoiceRecording.Telephone-2022-11-04-offer1.jws",
-        "transaction-sandbox-com.app.qysmat-2023-03-27.jws",
-        "transaction-sandbox-com.loki-project.loki-messenger-2025-10-01-RENEWAL.jws",
-    ]
 
     @Test("Apple-signed corpus tokens verify to Apple Root CA - G3 at their signedDate; --at does not move it",
-          .enabled(if: Paths.jwsCorpusAvailable), arguments: appleSigned)
+          .enabled(if: Paths.jwsCorpusAvailable), arguments: CorpusTokens.appleSigned)
     func appleSignedCorpus(name: String) throws {
         let (status, doc) = try Self.report(["../shared/corpus/jws/" + name])
         #expect(status == 0)
@@ -136,14 +125,9 @@ import TestSupport
         #expect(nested.allSatisfy { ($0["verdict"] as? [String: Any])?["outcome"] as? String == "apple-signed" })
     }
 
-    static let xcode = [
-        "apptransaction-xcode-com.example.naturelab.backyardbirds.example-2023-10-19.jws",
-        "renewal-xcode-com.example.naturelab.backyardbirds.example-2023-10-19.jws",
-        "transaction-xcode-com.example.naturelab.backyardbirds.example-2023-10-19.jws",
-    ]
 
     @Test("Xcode tokens exit 1 without --root, labelled StoreKit Testing, the reason names --root",
-          .enabled(if: Paths.jwsCorpusAvailable), arguments: xcode)
+          .enabled(if: Paths.jwsCorpusAvailable), arguments: CorpusTokens.xcode)
     func xcodeCorpus(name: String) throws {
         let r = try Binary.run(["verify", "../shared/corpus/jws/" + name])
         #expect(r.status == 1)
@@ -167,10 +151,9 @@ import TestSupport
     }
 
     @Test("Apple's test-CA tokens pass with --root apple-testCA.der, and not without",
-          .enabled(if: Paths.jwsCorpusAvailable), arguments: ["notification-testca-com.example-2023-04-12-TEST.jws",
-                                                                  "transaction-testca-com.example-2023-01-05.jws"])
+          .enabled(if: Paths.jwsCorpusAvailable), arguments: CorpusTokens.testCA)
     func testCACorpus(name: String) throws {
-        let path = "../shared/corpus/jws/testca/" + name
+        let path = "../shared/corpus/jws/" + name
         let (status, doc) = try Self.report([path, "--root", "../shared/corpus/jws/testca/apple-testCA.der"])
         #expect(status == 0)
         #expect((doc["verdict"] as? [String: Any])?["outcome"] as? String == "user-root")

@@ -7,26 +7,6 @@ import TestSupport
 /// The real tokens of ../shared/corpus/jws (facts in its MANIFEST.md).
 @Suite(.enabled(if: Paths.jwsCorpusAvailable))
 struct CorpusVerificationTests {
-    static let appleSigned = [
-        "notification-production-com.nineton.taller-2024-10-17-TEST.jws",
-        "notification-sandbox-com.Abilities-2022-09-02-TEST.jws",
-        "notification-sandbox-com.loki-project.loki-messenger-2025-10-01-DID_RENEW.jws",
-        "notification-sandbox-com.loki-project.loki-messenger-2025-10-02-SUBSCRIBED-RESUBSCRIBE.jws",
-        "renewal-sandbox-co.ringalarm-2023-05-23.jws",
-        "renewal-sandbox-com.loki-project.loki-messenger-2025-10-02-autorenew-off.jws",
-        "transaction-sandbox-Com.VoiceRecording.Telephone-2022-11-04-offer1.jws",
-        "transaction-sandbox-com.app.qysmat-2023-03-27.jws",
-        "transaction-sandbox-com.loki-project.loki-messenger-2025-10-01-RENEWAL.jws",
-    ]
-    static let xcode = [
-        "apptransaction-xcode-com.example.naturelab.backyardbirds.example-2023-10-19.jws",
-        "renewal-xcode-com.example.naturelab.backyardbirds.example-2023-10-19.jws",
-        "transaction-xcode-com.example.naturelab.backyardbirds.example-2023-10-19.jws",
-    ]
-    static let testCA = [
-        "testca/notification-testca-com.example-2023-04-12-TEST.jws",
-        "testca/transaction-testca-com.example-2023-01-05.jws",
-    ]
 
     static func token(_ name: String) throws -> SplitToken {
         SplitToken(String(decoding: try Paths.bytes(Paths.jws.appendingPathComponent(name)), as: UTF8.self))
@@ -57,7 +37,7 @@ struct CorpusVerificationTests {
     }
 
     @Test("Apple-signed tokens verify to the pinned Apple Root CA - G3 at signedDate; today fails only by leaf expiry",
-          arguments: appleSigned)
+          arguments: CorpusTokens.appleSigned)
     func appleSignedVerify(name: String) throws {
         let t = try Self.token(name)
         let report = Self.verify(t)
@@ -93,7 +73,7 @@ struct CorpusVerificationTests {
     @Test("MANIFEST's 'at today's date' facts, judged at a fixed today (2026-01-01) so they cannot go stale")
     func todayFacts() throws {
         let today = Date(timeIntervalSince1970: 1_767_225_600)
-        let stillValid = try Self.appleSigned.filter {
+        let stillValid = try CorpusTokens.appleSigned.filter {
             Self.verify(try Self.token($0), now: today).status(.validityToday) == .passed
         }
         #expect(stillValid == [
@@ -124,7 +104,7 @@ struct CorpusVerificationTests {
     }
 
     @Test("Xcode tokens: labelled StoreKit Testing, signature good, not trusted without a root, never Apple-signed",
-          arguments: xcode)
+          arguments: CorpusTokens.xcode)
     func xcodeTokens(name: String) throws {
         let t = try Self.token(name)
         let report = Self.verify(t)
@@ -143,7 +123,7 @@ struct CorpusVerificationTests {
         #expect(trusted.status(.validityAtSignedDate) == (t.signedDate == nil ? .notChecked(.noSignedDate) : .passed))
     }
 
-    @Test("Apple test-CA tokens fail the pin, and pass with apple-testCA.der as the root", arguments: testCA)
+    @Test("Apple test-CA tokens fail the pin, and pass with apple-testCA.der as the root", arguments: CorpusTokens.testCA)
     func testCATokens(name: String) throws {
         let t = try Self.token(name)
         let pinned = Self.verify(t)
@@ -163,9 +143,9 @@ struct CorpusVerificationTests {
         let der = try Paths.bytes(Paths.jws.appendingPathComponent("testca/apple-testCA.der"))
         let b64 = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
         let pem = Array("-----BEGIN CERTIFICATE-----\n\(b64)\n-----END CERTIFICATE-----\n".utf8)
-        let report = Self.verify(try Self.token(Self.testCA[1]), roots: [pem])
+        let report = Self.verify(try Self.token(CorpusTokens.testCA[1]), roots: [pem])
         #expect(report.anchor == .userSupplied(sha256: fingerprintHex(der)))
-        let junk = Self.verify(try Self.token(Self.testCA[1]), roots: [Array("not a certificate".utf8)])
+        let junk = Self.verify(try Self.token(CorpusTokens.testCA[1]), roots: [Array("not a certificate".utf8)])
         #expect(junk.status(.root) == .failed(.userRootUnreadable(index: 0)))
     }
 }

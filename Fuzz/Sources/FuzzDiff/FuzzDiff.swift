@@ -16,7 +16,8 @@ let options = AnalysisOptions(validate: false)
 let baseDocument = open(base)
 
 func open(_ bytes: [UInt8]) -> Document {
-    let input = (try? InputLoader.decode(bytes, name: "fuzz"))
+    // A refused input is still diffed as raw bytes; the refusal itself must be an InputError.
+    let input = loadOrCheckRefusal(bytes)
         ?? LoadedInput(bytes: bytes, name: "fuzz", encoding: .binary, note: "raw")
     return Document.open(input, options: options)
 }

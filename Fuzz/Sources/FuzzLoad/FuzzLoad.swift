@@ -15,15 +15,7 @@ import FuzzSupport
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLoad(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let raw = Array(UnsafeBufferPointer(start: data, count: size))
-    let loaded: LoadedInput
-    do {
-        loaded = try InputLoader.decode(raw, name: "fuzz")
-    } catch let error as InputError {
-        assertTerminalSafe(error.message, "InputError", allowNewlines: false)
-        return 0
-    } catch {
-        fatalError("InputLoader.decode threw something other than InputError: \(error)")
-    }
+    guard let loaded = loadOrCheckRefusal(raw) else { return 0 }
     assertTerminalSafe(loaded.note, "LoadedInput.note", allowNewlines: false)
     if loaded.encoding == .binary && loaded.bytes != raw { fatalError("binary input was changed by the loader") }
     // Loader findings name no node; their ranges are offsets into the loaded bytes.

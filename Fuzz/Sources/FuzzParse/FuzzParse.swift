@@ -17,15 +17,7 @@ public func fuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // The raw bytes are always parsed: the loader turns many inputs into a load error.
     let rawTree = ASN1Parser.parse(raw)
     checkTree(rawTree, "raw")
-    let loaded: LoadedInput
-    do {
-        loaded = try InputLoader.decode(raw, name: "fuzz")
-    } catch let error as InputError {
-        assertTerminalSafe(error.message, "InputError", allowNewlines: false)
-        return 0
-    } catch {
-        fatalError("InputLoader.decode threw something other than InputError: \(error)")
-    }
+    guard let loaded = loadOrCheckRefusal(raw) else { return 0 }
     let tree: Tree
     if loaded.encoding == .binary {
         guard loaded.bytes == raw else { fatalError("binary input was changed by the loader") }

@@ -28,7 +28,7 @@ let options = AnalysisOptions(validate: true, roots: roots, deviceID: deviceID,
 public func fuzzReceipt(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(!roots[0].isEmpty, "samples/pki/test-root.cer not found under \(repositoryRoot)")
     let raw = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let input = try? InputLoader.decode(raw, name: "fuzz") else { return 0 }  // InputError: exit 2, by design
+    guard let input = loadOrCheckRefusal(raw) else { return 0 }
     let document = Document.open(input, options: options, reading: .always)
     for layer in document.layers {
         if let tree = layer.tree { checkTree(tree, "layer \(layer.id.index)") }

@@ -6,6 +6,19 @@ import Glibc
 // Checks shared by every fuzz target. Each one traps (fatalError) on a violation, which libFuzzer
 // records as a crash with the input that caused it.
 
+/// Loads `raw` as a command loads a file. A refusal must be an `InputError` with a terminal-safe,
+/// one-line message (the exit-2 path); anything else thrown traps. Nil when refused.
+public func loadOrCheckRefusal(_ raw: [UInt8]) -> LoadedInput? {
+    do {
+        return try InputLoader.decode(raw, name: "fuzz")
+    } catch let error as InputError {
+        assertTerminalSafe(error.message, "InputError", allowNewlines: false)
+        return nil
+    } catch {
+        fatalError("InputLoader.decode threw something other than InputError: \(error)")
+    }
+}
+
 /// Traps unless the tree keeps every invariant the rest of the program relies on: the coverage
 /// invariant, node and diagnostic ranges inside the input, consistent parent/depth/subtree links,
 /// diagnostics that name existing nodes.

@@ -178,13 +178,11 @@ import TestSupport
         #expect(forced.stdout.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression) == piped.stdout)
     }
 
-    @Test func autoColoursATerminalUnlessNoColorIsSet() throws {
-        // A terminal cannot be faked through a pipe: run the binary under `script`, which gives it
-        // a pseudo-terminal as stdout.
-        guard let script = findTool("script") else {
-            print("note: script(1) is not installed; the terminal colour test skips")
-            return
-        }
+    /// A terminal cannot be faked through a pipe: the binary runs under util-linux `script`, which
+    /// gives it a pseudo-terminal as stdout (BSD `script` on macOS takes other flags).
+    @Test(.enabled(if: Host.isLinux && findTool("script") != nil, "needs util-linux script(1)"))
+    func autoColoursATerminalUnlessNoColorIsSet() throws {
+        let script = try #require(findTool("script"))
         let binary = try #require(cliBinary).path
         let file = try temporaryFile([0x30, 0x03, 0x02, 0x01, 0x05])
         func underTerminal(_ env: String) throws -> String {

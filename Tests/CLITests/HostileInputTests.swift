@@ -234,8 +234,12 @@ import TestSupport
         try Self.expectLoadError([command, missing], "cannot read '\(missing)': No such file or directory")
         let empty = try Hostile.file([], name: "empty.receipt")
         try Self.expectLoadError([command, empty.path], "'empty.receipt' is empty (0 bytes)")
-        // Unreadable even for root (tests run as root, so permission bits stop nothing): reading
-        // /proc/self/mem at offset 0, an unmapped address, fails with EIO.
+    }
+
+    /// Unreadable even for root (tests run as root, so permission bits stop nothing): reading
+    /// /proc/self/mem at offset 0, an unmapped address, fails with EIO.
+    @Test(.enabled(if: Host.hasProcFS, "needs /proc/self/mem"), arguments: ["dump", "verify", "json", "explain"])
+    func unreadableFile(_ command: String) throws {
         try Self.expectLoadError([command, "/proc/self/mem"], "cannot read '/proc/self/mem': Input/output error")
     }
 

@@ -1,0 +1,183 @@
+import ASN1Lenient
+import DocumentModel
+import Foundation
+import JSONLenient
+import Testing
+import TestSupport
+@testable import ExplorerUI
+
+/// The keys that land on a node, on a StoreKit 2 outline: `/` and `n` / `N` over every layer (x5c
+/// certificates and nested tokens included), `:` with a FILE offset, `]` / `[` over every layer's
+/// diagnostics, `y` / `w` on the selected row's own bytes, `p` back to the purchase table.
+/// samples/jws/transaction.jws: header segment = characters 0..<3638, payload = 3639..<4469; the
+/// payload's bytes 1..<35 are `"transactionId":"2000000510000004"`. Its x5c[0] is the TEST leaf
+/// whose subject CN is "receipt-explorer TEST ECC StoreKit Signing" (no other certificate has it).
+@Suite(.enabled(if: Paths.samplesAvailable)) struct JWSNavigationTests {
+    static func token(_ s: AppState, path: String? = nil) throws -> JWSToken {
+        try #require(s.layered?.document.jws?.tokens.first { $0.path == path })
+    }
+
+    /// The DER node of `certificate` holding the UTF8String `text`, found in the parser's tree.
+    static func derNode(_ s: AppState, _ certificate: LayerID, string text: String) throws -> NodeID {
+        let tree = try #require(s.layered?.document.layer(certificate).tree)
+        let index = try #require(tree.nodes.indices.first {
+            if case .string(let value, _)? = tree.value(of: $0) { return value == text }
+            return false
+        })
+        return NodeID(certificate, index)
+    }
+
+    static func search(_ s: inout AppState, _ text: String) {
+        press(&s, .character("/"))
+        type(&s, text)
+        press(&s, .enter)
+    }
+
+    @Test func searchFindsACertificateStringAndOpensItsAncestors() throws {
+        var s = try JWSOutlineTests.state("jws/transaction.jws")
+        let leaf = try Self.token(s).layers.certificates[0]
+        let node = try Self.derNode(s, leaf, string: "receipt-explorer TEST ECC StoreKit Signing")
+        let row = try #require(s.outline?.row(of: node))
+        #expect(!s.outlineIsOpen(3), "x5c starts closed")
+        Self.search(&s, "storekit signing")
+        #expect(s.search.hits == [row])
+        #expect(s.outlineView.selection == row && s.outlineRow?.node == node)
+        #expect(s.status == StatusMessage("match 1 of 1 for \"storekit signing\""))
+        // Every ancestor is open, so the row is on screen.
+        var parent = s.outlineParent(row)
+        while let p = parent { #expect(s.outlineIsOpen(p)); parent = s.outlineParent(p) }
+        #expect(s.outlineVisibleRows(count: 38).contains(row))
+        press(&s, .character("n"))
+        #expect(s.outlineView.selection == row && s.status == StatusMessage("match 1 of 1 for \"storekit signing\""))
+    }
+
+    @Test func searchReachesNestedTokensAndNWalksInOutlineOrder() throws {
+        var s = try JWSOutlineTests.state("jws/notification.jws")
+        let nested = try Self.token(s, path: "data.signedTransactionInfo")
+        let renewal = try Self.token(s, path: "data.signedRenewalInfo")
+        let outline = try #require(s.outline)
+        // The transaction id is in the nested transaction only; its original id in both nested tokens.
+        Self.search(&s, "2000000510000004")
+        let id = try #require(outline.rows.firstIndex { $0.node.layer == nested.layers.payload && $0.label == "transactionId" })
+        #expect(s.search.hits == [id])
+        #expect(s.outlineRow?.label == "transactionId" && s.status == StatusMessage("match 1 of 1 for \"2000000510000004\""))
+        Self.search(&s, "2000000510000000")
+        let first = try #require(outline.rows.firstIndex { $0.node.layer == nested.layers.payload && $0.label == "originalTransactionId" })
+        let second = try #require(outline.rows.firstIndex { $0.node.layer == renewal.layers.payload && $0.label == "originalTransactionId" })
+        #expect(s.search.hits == [first, second])
+        // The search started after the previous hit: the next hit in outline order is `first`.
+        #expect(s.outlineView.selection == first && s.status == StatusMessage("match 1 of 2 for \"2000000510000000\""))
+        press(&s, .character("n"))
+        #expect(s.outlineView.selection == second && s.status == StatusMessage("match 2 of 2 for \"2000000510000000\""))
+        press(&s, .character("n"))
+        #expect(s.outlineView.selection == first && s.status == StatusMessage("match 1 of 2 for \"2000000510000000\""))
+        press(&s, .character("N"))
+        #expect(s.outlineView.selection == second && s.status == StatusMessage("match 2 of 2 for \"2000000510000000\""))
+        Self.search(&s, "no such text")
+        #expect(s.search.hits.isEmpty && s.status == StatusMessage("no match for \"no such text\"", isError: true))
+    }
+
+    @Test func goToTakesAFileOffsetAndSelectsTheInnermostRow() throws {
+        var s = try JWSOutlineTests.state("jws/transaction.jws")
+        let token = try Self.token(s).layers
+        // Character 3641 decodes into payload byte (3641 - 3639) * 6 / 8 = 1: transactionId.
+        press(&s, .character(":"))
+        type(&s, "3641")
+        press(&s, .enter)
+        #expect(s.outlineRow?.label == "transactionId" && s.outlineRow?.node.layer == token.payload)
+        #expect(s.outlineView.cursor == 1)
+        #expect(s.status == StatusMessage("file offset 0xE39 (3641): transactionId (payload byte 1)"))
+        // Character 40 → header byte 30 → x5c[0]'s base64 character 30 - 23 = 7 → DER byte 5.
+        press(&s, .character(":"))
+        type(&s, "0x28")
+        press(&s, .enter)
+        let certificate = try #require(s.layered?.document.layer(token.certificates[0]).tree)
+        let der = try #require(certificate.deepestNode(containing: 5))
+        #expect(s.outlineRow?.node == NodeID(token.certificates[0], der))
+        #expect(s.status == StatusMessage("file offset 0x28 (40): \(s.outlineRow?.label ?? "") (x5c[0] byte 5)"))
+        press(&s, .character(":"))
+        type(&s, "4556")
+        press(&s, .enter)
+        #expect(s.status == StatusMessage("offset 4556 is past the end (4556 bytes)", isError: true))
+        press(&s, .character(":"))
+        type(&s, "zz")
+        press(&s, .enter)
+        #expect(s.status == StatusMessage("not an offset: \"zz\" (use decimal or 0x hex)", isError: true))
+    }
+
+    @Test func goToOutsideEveryValueSaysSo() throws {
+        var s = try JWSOutlineTests.state("jws/transaction-history.json")
+        let bytes = try #require(s.layered?.document.fileLayer.bytes)
+        #expect(bytes[0] == UInt8(ascii: "{") && bytes[bytes.count - 1] == UInt8(ascii: "\n"))
+        press(&s, .character(":"))
+        type(&s, "\(bytes.count - 1)")
+        press(&s, .enter)
+        let offset = bytes.count - 1
+        #expect(s.status == StatusMessage("no node at file offset 0x\(String(offset, radix: 16, uppercase: true)) (\(offset)): outside every value", isError: true))
+    }
+
+    @Test func diagnosticJumpsWalkEveryLayerInOutlineOrder() throws {
+        var s = try JWSOutlineTests.state("jws/malformed-duplicate-keys.jws")
+        let payload = try #require(Self.token(s).layers.payload)
+        let stops = try #require(s.outline?.diagnosticStops)
+        // The second "bundleId" key sits at byte 622 of the decoded payload.
+        let duplicate = try #require(stops.first { $0.diagnostic.code == DiagnosticCode(JSONCode.duplicateKey) })
+        #expect(duplicate.layer == payload && duplicate.diagnostic.range.lowerBound == 622)
+        let row = try #require(s.outline?.row(duplicate.row))
+        #expect(row.label == "bundleId" && row.range.lowerBound == 622)
+        #expect(stops.map(\.row) == stops.map(\.row).sorted() && Set(stops.map(\.row)).count == stops.count)
+        let position = try #require(stops.firstIndex { $0.row == duplicate.row })
+        // From the first row, `]` walks the stops in order up to the duplicate key.
+        for _ in 0...position { press(&s, .character("]")) }
+        #expect(s.outlineView.selection == duplicate.row)
+        #expect(s.status?.text == "diagnostic \(position + 1) of \(stops.count): \(duplicate.diagnostic.severity) \(duplicate.diagnostic.code)")
+        press(&s, .character("g"), .character("["))
+        #expect(s.outlineView.selection == stops[stops.count - 1].row)
+        #expect(s.status?.text.hasSuffix(" (wrapped to the last)") == true)
+    }
+
+    @Test func diagnosticsOfAnEmptyListSaySo() throws {
+        var s = try JWSOutlineTests.state("jws/transaction.jws")
+        #expect(s.outline?.diagnosticStops.isEmpty == true)
+        press(&s, .character("]"))
+        #expect(s.status == StatusMessage("no diagnostics: nothing to jump to"))
+    }
+
+    @Test func copyAndWriteTakeTheRowsOwnBytes() throws {
+        var s = try JWSOutlineTests.state("jws/transaction.jws")
+        s.selectOutlineRow(try JWSOutlineTests.row(s, "transactionId"))
+        let effect = press(&s, .character("y"))
+        let text = Array("\"transactionId\":\"2000000510000004\"".utf8).map { String(format: "%02x", $0) }.joined()
+        #expect(effect == .copyToClipboard(text: text, byteCount: 34, totalBytes: 34))
+        press(&s, .character("w"))
+        #expect(s.prompt == Prompt(kind: .writeFile, text: "layer-2-node-1-1.json"))
+        let write = press(&s, .enter)
+        #expect(write == .writeFile(path: "layer-2-node-1-1.json", bytes: Array("\"transactionId\":\"2000000510000004\"".utf8)))
+    }
+
+    @Test func pGoesFromAFieldToItsTransactionInTheTable() throws {
+        var s = try JWSOutlineTests.state("jws/notification.jws")
+        let nested = try Self.token(s, path: "data.signedTransactionInfo")
+        let row = try #require(s.outline?.rows.firstIndex { $0.node.layer == nested.layers.payload && $0.label == "productId" })
+        s.selectOutlineRow(row)
+        press(&s, .character("p"))
+        #expect(s.mode == .purchases && s.table.row == 0 && s.status == StatusMessage("transaction #1"))
+        press(&s, .character("1"), .character("g"))
+        press(&s, .character("p"))
+        #expect(s.mode == .tree && s.status == StatusMessage("this row is not inside a transaction token", isError: true))
+    }
+
+    @Test func everyKeyOnAnOutlineDoesSomethingOrSaysWhy() throws {
+        // Keys that only change what is drawn (focus, views, help) are left out; each of the
+        // others either changes the selection / cursor / expansion or sets a status line.
+        var s = try JWSOutlineTests.state("jws/transaction.jws")
+        s.selectOutlineRow(try JWSOutlineTests.row(s, "alg"))
+        for key: Character in ["l", "x", "b", "p", "]", "n", "t"] {
+            var copy = s
+            let before = (copy.outlineView.selection, copy.outlineView.cursor, copy.outlineView.expanded, copy.outlineView.showTokenText)
+            press(&copy, .character(key))
+            let after = (copy.outlineView.selection, copy.outlineView.cursor, copy.outlineView.expanded, copy.outlineView.showTokenText)
+            #expect(copy.status != nil || before != after || copy.mode != s.mode, "key \(key)")
+        }
+    }
+}

@@ -138,6 +138,8 @@ import TestSupport
         let alone = try #require(JWSOutlineTests.state("jws/transaction.jws").outline?.count)
         #expect(alone == 270)
         #expect(outline.count == 2 + Self.count + Self.count * alone)
+        // Built at open: the body's rows and one head row per token.
+        #expect(outline.eager.count == 2 + 2 * Self.count)
         _ = render(s, size: Size(width: 120, height: 40))
         #expect(outline.store.builtCount == 0)
         #expect(s.receipt?.purchases.count == Self.count)

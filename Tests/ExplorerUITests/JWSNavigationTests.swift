@@ -181,3 +181,60 @@ import TestSupport
         }
     }
 }
+
+/// The tour, the tamper lab, the wheel and a resize on a StoreKit 2 outline.
+@Suite(.enabled(if: Paths.samplesAvailable)) struct JWSTeachingAndMouseTests {
+    @Test func theTourSelectsEachStepsRow() throws {
+        var s = try JWSOutlineTests.state("jws/transaction.jws")
+        let document = try #require(s.layered?.document)
+        let steps = document.tour.steps
+        try #require(steps.count > 1)
+        press(&s, .character("t"))
+        let row = try #require(s.outline?.row(of: steps[0].node))
+        #expect(s.outlineView.selection == row)
+        #expect(s.status == StatusMessage("tour 1/\(steps.count): \(steps[0].title)"))
+        press(&s, .character("n"))
+        #expect(s.outlineView.selection == s.outline?.row(of: steps[1].node))
+        #expect(s.status == StatusMessage("tour 2/\(steps.count): \(steps[1].title)"))
+    }
+
+    @Test func theLabEditsTheTokenCharactersOnly() throws {
+        var s = try JWSOutlineTests.state("jws/transaction.jws")
+        s.selectOutlineRow(try JWSOutlineTests.row(s, "transactionId"))
+        // On the decoded JSON the lab refuses and says why.
+        press(&s, .tab, .character("e"))
+        #expect(s.prompt == nil)
+        #expect(s.status == StatusMessage("the tamper lab edits the file's own bytes: b shows the token characters, which are", isError: true))
+        // On the token characters it edits the file. Characters 3663-3666 "MjAw" carry payload
+        // bytes 18-20 "200" (the id's first digits); 'j' (35) → 'k' (36) makes them "2@0".
+        press(&s, .character("b"))
+        #expect(s.shownLayer == .file && s.outlineView.cursor == 3640)
+        for _ in 0..<24 { press(&s, .character("l")) }
+        press(&s, .character("e"))
+        #expect(s.prompt?.kind == .editByte)
+        type(&s, "6b")
+        let lab = try #require(s.teaching.lab)
+        #expect(lab.bytes[3664] == UInt8(ascii: "k") && lab.bytes.count == 4556)
+        #expect(s.layered?.document.fileLayer.bytes[3664] == UInt8(ascii: "k"))
+        // The rebuilt outline keeps the characters on screen and selects the field they decode into.
+        #expect(s.outlineView.showTokenText && s.shownLayer == .file && s.outlineView.cursor == 3664)
+        #expect(s.outlineRow?.label == "transactionId" && s.outlineRow?.value == "2@00000510000004")
+        #expect(s.outlineRow?.node.layer == s.layered?.document.jws?.tokens.first?.layers.payload)
+    }
+
+    @Test func theWheelScrollsTheOutlineAndResizeKeepsTheSelection() throws {
+        var s = try JWSOutlineTests.state("jws/transaction.jws", size: Size(width: 120, height: 40))
+        let tree = try #require(s.viewport.tree)
+        press(&s, .character("E"))
+        reduce(&s, .wheelDown(x: tree.x + 1, y: tree.y + 1))
+        #expect(s.outlineView.top == 3 && s.outlineView.selection == 0)
+        reduce(&s, .wheelUp(x: tree.x + 1, y: tree.y + 1))
+        #expect(s.outlineView.top == 0)
+        press(&s, .character("G"))
+        let last = s.outlineView.selection
+        #expect(s.outlineRow?.label == "s")
+        reduce(&s, .resize(Size(width: 80, height: 24)))
+        let height = try #require(s.viewport.tree?.height)
+        #expect(s.outlineView.selection == last && s.outlineVisibleRows(count: height).last == last)
+    }
+}

@@ -174,6 +174,22 @@ import TestSupport
         #expect(outline.store.builtCount == 1)
     }
 
+    @Test func expandAllThenWalkBackIntoAnUnbuiltToken() throws {
+        var (s, _) = try Self.state()
+        let outline = try #require(s.outline)
+        let tokens = try #require(s.layered?.document.jws?.tokens)
+        press(&s, .character("E"))
+        s.selectOutlineRow(try #require(outline.tokenRow(701)))
+        // Token 701, and token 700 whose last rows (all open) are on screen above it.
+        #expect(outline.store.builtCount == 2)
+        // Up: the element holding token 701, then the last row of token 700.
+        press(&s, .character("k"))
+        #expect(s.outlineRow?.label == "[701]")
+        press(&s, .character("k"))
+        #expect(s.outlineRow?.label == "s" && s.outlineRow?.node.layer == tokens[700].layers.signature)
+        #expect(outline.store.builtCount == 2)
+    }
+
     @Test func theTableJumpsToTheLastTransaction() throws {
         var (s, _) = try Self.state()
         press(&s, .character("3"), .character("G"), .enter)

@@ -36,6 +36,7 @@ extension AppState {
             guard outlineHasChildren(row) else { status = StatusMessage("no children"); break }
             outlineView.expanded[row].toggle()
         case .expandSubtree:
+            guard outlineHasChildren(row) else { status = StatusMessage("no children"); break }
             for i in row..<outline.row(row).subtreeEnd { outlineView.expanded[i] = true }
         case .expandAll: outlineView.expanded = Array(repeating: true, count: outline.count)
         case .collapseAll:
@@ -49,7 +50,10 @@ extension AppState {
         case .hexStart: moveOutlineCursor(by: -Int.max / 2)
         case .hexEnd: moveOutlineCursor(by: Int.max / 2)
         case .tableOpen:
-            guard let receipt, table.order.indices.contains(table.row) else { break }
+            guard let receipt, table.order.indices.contains(table.row) else {
+                status = StatusMessage("no transaction to show: the table is empty", isError: true)
+                break
+            }
             let purchase = receipt.purchases[table.order[table.row]]
             guard let tokenRow = outline.tokenRow(purchase.node) else { break }
             mode = .tree

@@ -116,14 +116,6 @@ public struct LayerOutline: Sendable {
         public subscript(index: Int) -> OutlineRow { outline.row(index) }
     }
 
-    /// Whether row `index` is built (head rows and the body always are): walks that must stay cheap
-    /// treat an unbuilt token as one closed row.
-    func isBuilt(_ index: Int) -> Bool {
-        if eager[index] != nil { return true }
-        guard let b = block(containing: index) else { return false }
-        return store.block(b) != nil
-    }
-
     /// The head row of the block holding `index`, when that block is not built yet.
     func unbuiltHead(_ index: Int) -> Int? {
         guard eager[index] == nil, let b = block(containing: index), store.block(b) == nil else { return nil }

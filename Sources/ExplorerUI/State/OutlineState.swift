@@ -84,8 +84,9 @@ extension AppState {
     /// The row showing `row`: its highest closed ancestor (below `stop`), or itself.
     func outlineRepresentative(_ row: Int, below stop: Int = -1) -> Int {
         guard let outline else { return row }
-        // A row inside an unbuilt token is shown by the token's (closed) row.
-        var result = outline.unbuiltHead(row) ?? row
+        // A row inside an unbuilt, closed token is shown by the token's row (no need to build it).
+        var result = row
+        if let head = outline.unbuiltHead(row), !outlineIsOpen(head) { result = head }
         var current = outline.row(result).parent
         while current >= 0 && current != stop {
             if !outlineIsOpen(current) { result = current }

@@ -52,6 +52,36 @@ import TestSupport
         #expect(diff.entries[0].leftRange == 304..<664 && diff.entries[0].rightRange == 1449..<1843)
     }
 
+    /// The state option behind `diff A B --explore`: before any key the overlay is open with the
+    /// list `d` shows, and with one document it refuses as `d` does.
+    @Test(.enabled(if: Paths.samplesAvailable)) func openDiffOverlayBeforeAnyKey() throws {
+        func open(_ name: String) throws -> Document {
+            Document.open(LoadedInput(bytes: try Paths.sample("diff/" + name), name: name, encoding: .binary, note: ""),
+                          options: AnalysisOptions(validate: false))
+        }
+        let base = try open("base.receipt"), refund = try open("refund.receipt")
+        var s = AppState.opening([base, refund], screen: Size(width: 120, height: 40))
+        s.openDiffOverlay()
+        var pressed = AppState.opening([base, refund], screen: Size(width: 120, height: 40))
+        press(&pressed, .character("d"))
+        let diff = try #require(s.diffView)
+        #expect(diff.entries == pressed.diffView?.entries)
+        #expect(diff.entries.count == 7)
+        #expect(diff.row == 0)
+        #expect(s.activeContext == .diff)
+        #expect(s.status == StatusMessage("7 differences"))
+        let screen = render(s, size: Size(width: 120, height: 40)).text
+        #expect(screen.contains(" Diff (d or Esc closes) "))
+        #expect(screen.contains("› refund com.example.receiptexplorer.pro [2000000600000002] — cancellation date appeared: 2…"))
+        press(&s, .escape)
+        #expect(s.diffView == nil)
+
+        var one = AppState.opening([base])
+        one.openDiffOverlay()
+        #expect(one.diffView == nil)
+        #expect(one.status == StatusMessage("d compares two documents: open exactly two (receipt-explorer A B)", isError: true))
+    }
+
     @Test func listsEntriesAndMovesAndCloses() throws {
         var s = Self.state()
         press(&s, .character("}"))                  // from document 2: still 1 against 2

@@ -43,7 +43,10 @@ public enum DiffKind: String, Sendable, Equatable, CaseIterable {
 /// range in that node's layer, the same bytes in the file layer, and the value shown.
 public struct DiffSide: Sendable, Equatable {
     public var node: NodeID?
-    /// Range in `node`'s layer (the file layer when `node` is nil).
+    /// The layer of `range` when it has no node (a token's characters, a signature); nil with a
+    /// node (its layer) or for the file layer.
+    public var layer: LayerID?
+    /// Range in `node`'s layer (else in `layer`, else in the file layer).
     public var range: Range<Int>?
     /// The same bytes in the file as loaded (decoded DER, or the token / body text).
     public var fileRange: Range<Int>?
@@ -52,14 +55,20 @@ public struct DiffSide: Sendable, Equatable {
     /// The ASN.1 node path ("SEQUENCE > [0] > …") for structural entries.
     public var path: String?
 
-    public init(node: NodeID? = nil, range: Range<Int>? = nil, fileRange: Range<Int>? = nil,
+    public init(node: NodeID? = nil, layer: LayerID? = nil, range: Range<Int>? = nil, fileRange: Range<Int>? = nil,
                 value: String? = nil, path: String? = nil) {
         self.node = node
+        self.layer = layer
         self.range = range
         self.fileRange = fileRange
         self.value = value
         self.path = path
     }
+}
+
+extension DiffSide {
+    /// The layer `range` is in.
+    public var rangeLayer: LayerID { node?.layer ?? layer ?? .file }
 }
 
 /// One difference. Purchase and transaction entries list their changed fields in `fields`.

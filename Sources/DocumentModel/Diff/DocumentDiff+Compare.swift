@@ -30,8 +30,12 @@ extension DocumentDiff {
         let storeKitA = receiptA == nil ? StoreKitSide(a) : nil
         let storeKitB = receiptB == nil ? StoreKitSide(b) : nil
         if let sa = storeKitA, let sb = storeKitB {
-            let (entries, signatures) = JWSDiff.compare(sa, sb)
-            return DocumentDiff(comparison: .jws, semantic: entries, signatures: signatures)
+            let result = JWSDiff.compare(sa, sb)
+            var diff = DocumentDiff(comparison: .jws, semantic: result.entries, signatures: result.signatures)
+            var walk = StructuralDiff(a: a, b: b, limit: structuralLimit)
+            JWSStructure(a: sa, b: sb).run(result.tokenPairs, into: &walk)
+            diff.take(walk.log)
+            return diff
         }
         if let ra = receiptA, let sb = storeKitB {
             return DocumentDiff(comparison: .receiptAndTransactions, semantic: CrossDiff.entries(ra, sb, receiptIsA: true))
@@ -47,8 +51,12 @@ extension DocumentDiff {
     mutating func addStructure(_ a: Document, _ b: Document, limit: Int) {
         var walk = StructuralDiff(a: a, b: b, limit: limit)
         walk.run()
-        structural = walk.entries
-        structuralOmitted = walk.total - walk.entries.count
-        structuralContentChanges = walk.contentChanges
+        take(walk.log)
+    }
+
+    mutating func take(_ log: StructuralLog) {
+        structural = log.entries
+        structuralOmitted = log.total - log.entries.count
+        structuralContentChanges = log.contentChanges
     }
 }

@@ -24,6 +24,19 @@ struct StoreKitSide {
 
     func token(_ index: Int) -> JWSToken { model.tokens[index] }
 
+    func isTransaction(_ index: Int) -> Bool { model.tokens[index].document.payload.kind == .transaction }
+
+    /// The JSON string nodes of `layer` that hold a token (compared as tokens, not as strings).
+    func tokenStrings(in layer: LayerID) -> Set<Int> {
+        guard let json = document.layer(layer).json else { return [] }
+        var starts = Set<Int>()
+        for t in model.tokens {
+            let holder = t.parent.flatMap { model.tokens[$0].layers.payload } ?? .file
+            if holder == layer, document.layer(t.layers.token).parent != nil { starts.insert(t.rangeInParent.lowerBound) }
+        }
+        return Set(json.nodes.indices.filter { json[$0].kind == .string && starts.contains(json[$0].start + 1) })
+    }
+
     /// The full path of a token: its body path, then the nested paths of the tokens carrying it.
     func path(_ index: Int) -> String {
         let t = model.tokens[index]
@@ -52,6 +65,26 @@ struct StoreKitSide {
         let range = 0..<t.document.text.count
         let path = path(index)
         return DiffSide(range: range, fileRange: document.fileRange(range, in: t.layers.token), value: path.isEmpty ? nil : path)
+    }
+
+    /// How a transaction is matched across documents (`PurchasePairing`).
+    func identity(_ index: Int) -> PurchaseIdentity {
+        let payload = model.tokens[index].document.payload
+        var date: Int64?
+        if case .date(let ms, _)? = payload.value("purchaseDate"), ms.isFinite, abs(ms) < 9e18 { date = Int64(ms) }
+        return PurchaseIdentity(transactionID: payload.string("transactionId"),
+                                originalTransactionID: payload.string("originalTransactionId"), purchaseDate: date)
+    }
+
+    /// A transaction as a whole: its payload JSON's root object (a node, so the explorer can show
+    /// it), with the token's path as the value.
+    func transactionSide(_ index: Int) -> DiffSide {
+        let t = model.tokens[index]
+        guard let layer = t.layers.payload, let json = t.document.payloadJSON, let root = json.root else { return tokenSide(index) }
+        let range = json[root].range
+        let path = path(index)
+        return DiffSide(node: NodeID(layer, root), range: range, fileRange: document.fileRange(range, in: layer),
+                        value: path.isEmpty ? nil : path)
     }
 
     /// The x5c certificates of a token, leaf first, each the root node of its DER layer.

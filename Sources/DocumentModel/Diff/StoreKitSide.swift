@@ -19,12 +19,18 @@ struct StoreKitSide {
     /// Indices of the tokens not nested in another one, in document order.
     var topLevel: [Int] { model.tokens.indices.filter { model.tokens[$0].parent == nil } }
 
-    /// Every transaction payload, nested ones (a notification's signedTransactionInfo) included.
-    var transactions: [Int] { model.tokens.indices.filter { model.tokens[$0].document.payload.kind == .transaction } }
+    /// Every transaction, nested ones (a notification's signedTransactionInfo) included: a payload
+    /// with a transactionId, or a token where only transactions go (whose id may be missing).
+    var transactions: [Int] { model.tokens.indices.filter(isTransaction) }
 
     func token(_ index: Int) -> JWSToken { model.tokens[index] }
 
-    func isTransaction(_ index: Int) -> Bool { model.tokens[index].document.payload.kind == .transaction }
+    func isTransaction(_ index: Int) -> Bool {
+        let t = model.tokens[index]
+        if t.document.payload.kind == .transaction { return true }
+        guard t.document.payload.kind == .unknown, let path = t.path else { return false }
+        return path.hasPrefix("signedTransactions[") || path.hasSuffix("signedTransactionInfo")
+    }
 
     /// The JSON string nodes of `layer` that hold a token (compared as tokens, not as strings).
     func tokenStrings(in layer: LayerID) -> Set<Int> {
@@ -71,7 +77,12 @@ struct StoreKitSide {
     func identity(_ index: Int) -> PurchaseIdentity {
         let payload = model.tokens[index].document.payload
         var date: Int64?
-        if case .date(let ms, _)? = payload.value("purchaseDate"), ms.isFinite, abs(ms) < 9e18 { date = Int64(ms) }
+        // A payload the schema could not type (no transactionId) keeps its date as a plain number.
+        switch payload.value("purchaseDate") {
+        case .date(let ms, _)?, .number(let ms)?: if ms.isFinite, abs(ms) < 9e18 { date = Int64(ms) }
+        case .integer(let ms)?: date = ms
+        default: break
+        }
         return PurchaseIdentity(transactionID: payload.string("transactionId"),
                                 originalTransactionID: payload.string("originalTransactionId"), purchaseDate: date)
     }

@@ -70,7 +70,8 @@ struct StoreKitSide {
         let t = model.tokens[index]
         let range = 0..<t.document.text.count
         let path = path(index)
-        return DiffSide(range: range, fileRange: document.fileRange(range, in: t.layers.token), value: path.isEmpty ? nil : path)
+        return DiffSide(layer: t.layers.token, range: range, fileRange: document.fileRange(range, in: t.layers.token),
+                        value: path.isEmpty ? nil : path)
     }
 
     /// How a transaction is matched across documents (`PurchasePairing`).
@@ -116,7 +117,7 @@ struct StoreKitSide {
         guard let layer = t.layers.signature else { return nil }
         let bytes = t.document.signatureBytes
         let range = 0..<bytes.count
-        return DiffSide(range: range, fileRange: document.fileRange(range, in: layer),
+        return DiffSide(layer: layer, range: range, fileRange: document.fileRange(range, in: layer),
                         value: "\(bytes.count) bytes \(bytes.prefix(8).map { ReceiptSide.hexByte($0) }.joined())…")
     }
 }

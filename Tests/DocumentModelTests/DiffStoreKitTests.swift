@@ -41,6 +41,26 @@ import TestSupport
         #expect(diff.semantic[1].b?.value == "signedTransactions[1]")
     }
 
+    static func statuses(renewal: String?, transaction: String) throws -> Document {
+        let renewalMember = renewal.map { #""signedRenewalInfo":""# + token($0) + #"","# } ?? ""
+        let body = #"{"data":[{"lastTransactions":[{"#  + renewalMember + #""signedTransactionInfo":""# + token(transaction) + #""}]}]}"#
+        return Document.open(try InputLoader.decode(Array(body.utf8), name: "statuses"), options: AnalysisOptions(validate: false))
+    }
+
+    /// Two status responses: the renewal info only A carries is named by its path; the transaction
+    /// both carry is matched by its id and unchanged.
+    @Test func renewalInfoMissingFromAStatusResponse() throws {
+        let transaction = #"{"transactionId":"7","originalTransactionId":"7","productId":"p","purchaseDate":1700000000000}"#
+        let a = try Self.statuses(renewal: #"{"originalTransactionId":"7","autoRenewStatus":1}"#, transaction: transaction)
+        let b = try Self.statuses(renewal: nil, transaction: transaction)
+        let diff = DocumentDiff.compare(a, b)
+        #expect(diff.semantic.map(\.kind) == [.fieldRemoved])
+        #expect(diff.semantic.first?.subject == "data[0].lastTransactions[0].signedRenewalInfo")
+        #expect(diff.semantic.first?.a?.layer == a.jws?.tokens.first { $0.path == "data[0].lastTransactions[0].signedRenewalInfo" }?.layers.token)
+        #expect(diff.structural.map(\.kind) == [.nodeRemoved])
+        #expect(diff.structural.first?.subject == "body: data[0].lastTransactions[0].signedRenewalInfo")
+    }
+
     /// The refund inside a history, structurally: the two members the refunded payload gained, with
     /// their JSON paths under the token's path, in the payload layer and in the file.
     @Test(.enabled(if: Paths.samplesAvailable))

@@ -149,7 +149,9 @@ struct JSONStructure {
             if common.contains(where: { rawA[$0] != rawB[$0] }) { notes.append("key escapes") }
         }
         let gapsA = gaps(treeA, x), gapsB = gaps(treeB, y)
-        if ma.count == mb.count ? gapsA != gapsB : Set(gapsA) != Set(gapsB) { notes.append("whitespace") }
+        // With as many parts the gaps pair up; otherwise compare the kinds of whitespace used.
+        let spaces = { (gaps: [[UInt8]]) in Set(gaps.map { $0.filter { [0x20, 0x09, 0x0A, 0x0D].contains($0) } }) }
+        if ma.count == mb.count ? gapsA != gapsB : spaces(gapsA) != spaces(gapsB) { notes.append("whitespace") }
         return notes
     }
 

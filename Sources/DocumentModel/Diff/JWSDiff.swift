@@ -33,12 +33,21 @@ enum JWSDiff {
             }
             result.add(tokenEntries(a, x, b, y, nestedTransactions: false), pair: (x, y))
         } else {
-            if a.model.body != nil, b.model.body != nil { result.entries += BodyFields.entries(a, b) }
+            // Bodies: their own fields, and a token that is not a transaction missing on one side.
+            let bodies = a.model.body != nil && b.model.body != nil
+            if bodies { result.entries += BodyFields.entries(a, b) }
             // Top-level tokens that are not transactions (a notification's signedPayload, renewal
             // infos of a status response) pair by path.
+            let others = tb.filter { !b.isTransaction($0) }
             for x in ta where !a.isTransaction(x) {
-                guard let y = tb.first(where: { !b.isTransaction($0) && b.token($0).path == a.token(x).path }) else { continue }
+                guard let y = others.first(where: { b.token($0).path == a.token(x).path }) else {
+                    if bodies { result.entries.append(DiffEntry(kind: .fieldRemoved, subject: a.path(x), a: a.tokenSide(x))) }
+                    continue
+                }
                 result.add(tokenEntries(a, x, b, y, nestedTransactions: false), pair: (x, y))
+            }
+            for y in others where bodies && !ta.contains(where: { !a.isTransaction($0) && a.token($0).path == b.token(y).path }) {
+                result.entries.append(DiffEntry(kind: .fieldAdded, subject: b.path(y), b: b.tokenSide(y)))
             }
         }
         transactionEntries(a, b, into: &result)

@@ -94,49 +94,74 @@ struct JWSStructure {
 }
 
 /// The fields of two JSON bodies outside their tokens (a history's revision, hasMore,
-/// environment), by path: semantic entries, values compared by content.
-enum BodyFields {
+/// environment; a status response's subscription group), by path: semantic entries, values
+/// compared by content. Tokens are compared as tokens, and a part holding tokens that one side
+/// lacks is told by those tokens' own entries.
+struct BodyFields {
+    let walk: JSONStructure
+    let tokensA: Set<Int>, tokensB: Set<Int>
+    var out: [DiffEntry] = []
+
     static func entries(_ a: StoreKitSide, _ b: StoreKitSide) -> [DiffEntry] {
         guard let walk = JSONStructure(a.document, .file, b.document, .file, name: "body"),
               let x = walk.treeA.root, let y = walk.treeB.root else { return [] }
-        var out: [DiffEntry] = []
-        fields(walk, x, y, path: "", skipA: a.tokenStrings(in: .file), skipB: b.tokenStrings(in: .file), into: &out)
-        return out
+        var fields = BodyFields(walk: walk, tokensA: a.tokenStrings(in: .file), tokensB: b.tokenStrings(in: .file))
+        fields.compare(x, y, path: "")
+        return fields.out
     }
 
-    private static func fields(_ w: JSONStructure, _ x: Int, _ y: Int, path: String, skipA: Set<Int>, skipB: Set<Int>,
-                               into out: inout [DiffEntry]) {
-        let ta = w.treeA, tb = w.treeB
-        let holdsTokens = { (tree: JSONTree, skip: Set<Int>, node: Int) -> Bool in
-            skip.contains(node) || (tree[node].kind == .array && tree.children(of: node).contains(where: skip.contains))
-        }
-        func value(_ tree: JSONTree, _ node: Int) -> String { tree.string(at: node) ?? tree.text(of: node) }
-        func side(_ doc: Document, _ tree: JSONTree, _ node: Int) -> DiffSide {
-            DiffSide(node: NodeID(.file, node), range: tree[node].range, fileRange: tree[node].range, value: value(tree, node))
-        }
-        var seen = Set<String>()
-        for m in ta.members(of: x) {
-            let key = ta.key(ofMember: m) ?? ""
-            guard !seen.contains(key), let va = ta.value(ofMember: m), !holdsTokens(ta, skipA, va) else { continue }
-            seen.insert(key)
-            let childPath = StoreKitSide.join(path, key)
-            guard let vb = tb.value(key, in: y) else {
-                out.append(DiffEntry(kind: .fieldRemoved, subject: childPath, a: side(w.a, ta, va)))
-                continue
+    /// Whether the value at `node` is or holds a token.
+    static func holdsToken(_ tree: JSONTree, _ tokens: Set<Int>, _ node: Int) -> Bool {
+        (node..<tree[node].subtreeEnd).contains(where: tokens.contains)
+    }
+
+    mutating func compare(_ x: Int, _ y: Int, path: String) {
+        let ta = walk.treeA, tb = walk.treeB
+        if tokensA.contains(x) || tokensB.contains(y) { return }
+        switch (ta[x].kind, tb[y].kind) {
+        case (.object, .object):
+            var seen = Set<String>()
+            for m in ta.members(of: x) {
+                let key = ta.key(ofMember: m) ?? ""
+                guard !seen.contains(key), let va = ta.value(ofMember: m) else { continue }
+                seen.insert(key)
+                if let vb = tb.value(key, in: y) { compare(va, vb, path: StoreKitSide.join(path, key)) } else { removed(va, StoreKitSide.join(path, key)) }
             }
-            if holdsTokens(tb, skipB, vb) { continue }
-            if ta[va].kind == .object, tb[vb].kind == .object {
-                fields(w, va, vb, path: childPath, skipA: skipA, skipB: skipB, into: &out)
-            } else if w.hashA[va] != w.hashB[vb] {
-                out.append(DiffEntry(kind: .fieldChanged, subject: childPath, a: side(w.a, ta, va), b: side(w.b, tb, vb)))
+            for m in tb.members(of: y) {
+                let key = tb.key(ofMember: m) ?? ""
+                guard !seen.contains(key), let vb = tb.value(ofMember: m) else { continue }
+                seen.insert(key)
+                added(vb, StoreKitSide.join(path, key))
+            }
+        case (.array, .array):
+            let ea = ta.children(of: x), eb = tb.children(of: y)
+            for k in 0..<max(ea.count, eb.count) {
+                switch (k < ea.count ? ea[k] : nil, k < eb.count ? eb[k] : nil) {
+                case let (i?, j?): compare(i, j, path: "\(path)[\(k)]")
+                case let (i?, nil): removed(i, "\(path)[\(k)]")
+                case let (nil, j?): added(j, "\(path)[\(k)]")
+                default: break
+                }
+            }
+        default:
+            if walk.hashA[x] != walk.hashB[y] {
+                out.append(DiffEntry(kind: .fieldChanged, subject: path, a: side(walk.a, ta, x), b: side(walk.b, tb, y)))
             }
         }
-        for m in tb.members(of: y) {
-            let key = tb.key(ofMember: m) ?? ""
-            guard !seen.contains(key), ta.value(key, in: x) == nil, let vb = tb.value(ofMember: m), !holdsTokens(tb, skipB, vb)
-            else { continue }
-            seen.insert(key)
-            out.append(DiffEntry(kind: .fieldAdded, subject: StoreKitSide.join(path, key), b: side(w.b, tb, vb)))
-        }
+    }
+
+    mutating func removed(_ node: Int, _ path: String) {
+        guard !Self.holdsToken(walk.treeA, tokensA, node) else { return }
+        out.append(DiffEntry(kind: .fieldRemoved, subject: path, a: side(walk.a, walk.treeA, node)))
+    }
+
+    mutating func added(_ node: Int, _ path: String) {
+        guard !Self.holdsToken(walk.treeB, tokensB, node) else { return }
+        out.append(DiffEntry(kind: .fieldAdded, subject: path, b: side(walk.b, walk.treeB, node)))
+    }
+
+    func side(_ doc: Document, _ tree: JSONTree, _ node: Int) -> DiffSide {
+        let value: String? = tree[node].kind == .object || tree[node].kind == .array ? nil : (tree.string(at: node) ?? tree.text(of: node))
+        return DiffSide(node: NodeID(.file, node), range: tree[node].range, fileRange: tree[node].range, value: value)
     }
 }

@@ -2,7 +2,8 @@
 public enum DiffComparison: String, Sendable, Equatable {
     /// Two PKCS#7 receipts: attributes, purchases, certificates, signature, then the ASN.1 structure.
     case receipts
-    /// Two StoreKit 2 inputs (tokens or bodies): payload fields by JSON path, header, signature.
+    /// Two StoreKit 2 inputs (tokens or bodies): fields by JSON path, transactions by transaction id,
+    /// signing, then each matched token's layers (characters, header and payload JSON, x5c DER, signature).
     case jws
     /// A receipt against StoreKit 2 transactions (a token, a history response, a notification).
     case receiptAndTransactions = "receipt-and-transactions"
@@ -16,12 +17,13 @@ public enum DiffKind: String, Sendable, Equatable, CaseIterable {
     case attributeAdded = "attribute-added", attributeRemoved = "attribute-removed", attributeChanged = "attribute-changed"
     // Receipts: in-app purchases, matched by transaction id.
     case purchaseAdded = "purchase-added", purchaseRemoved = "purchase-removed", purchaseChanged = "purchase-changed"
-    /// A purchase whose cancellation date appeared.
+    /// A purchase whose cancellation date appeared, or a transaction whose revocationDate did.
     case refund
     /// An added purchase that continues a subscription chain of the other side (same original
     /// transaction id, later purchase date).
     case renewal
-    /// Same payload, different signature or certificates.
+    /// Same payload (fields), different signature or certificates; for a StoreKit 2 transaction
+    /// also a new signedDate.
     case resigned
     case certificateAdded = "certificate-added", certificateRemoved = "certificate-removed"
     case signatureChanged = "signature-changed"

@@ -6,8 +6,9 @@ extension DocumentDiff {
     public static let defaultStructuralLimit = 50
 
     /// Compares two opened documents: the semantic rules their kinds allow (two receipts, two
-    /// StoreKit 2 inputs, a receipt against transactions), then, for two ASN.1 inputs, the structure
-    /// node by node. Pure: reads the documents, prints nothing.
+    /// StoreKit 2 inputs, a receipt against transactions), then the structure: for two ASN.1 inputs
+    /// node by node, for two StoreKit 2 inputs layer by layer (`JWSStructure`). Pure: reads the
+    /// documents, prints nothing.
     public static func compare(_ a: Document, _ b: Document, structuralLimit: Int = defaultStructuralLimit) -> DocumentDiff {
         let receiptA = ReceiptSide(a), receiptB = ReceiptSide(b)
         if let ra = receiptA, let rb = receiptB {

@@ -5,13 +5,7 @@ import JSONLenient
 /// whitespace never enters it. Equal hashes over different bytes are a re-encoding.
 enum JSONContentHash {
     static func hashes(_ tree: JSONTree) -> [UInt64] {
-        var out = [UInt64](repeating: 0, count: tree.count)
-        var index = tree.count - 1
-        while index >= 0 {
-            out[index] = hash(tree, index, out)
-            index -= 1
-        }
-        return out
+        ContentHash.bottomUp(count: tree.count) { hash(tree, $0, $1) }
     }
 
     private static func hash(_ tree: JSONTree, _ index: Int, _ done: [UInt64]) -> UInt64 {

@@ -3,22 +3,24 @@ extension ParserMachine {
     /// on purpose (the caller knows it is ASN.1) or as a guess that is undone at the first error.
     /// `clamped`: the element's length ran past what is there; only a caller who knows the content
     /// is ASN.1 gets it parsed then (to show what survives of a truncated receipt payload).
+    /// `content`: the node's content octets.
+    @inline(__always)
     mutating func considerEncapsulation(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, bitString: Bool,
-                                        clamped: Bool) {
-        let node = nodes[index]
-        let onPurpose = !self.onPurpose.isEmpty && self.onPurpose.contains(Int(node.offset))
+                                        clamped: Bool, content: Range<Int>) {
+        let onPurpose = !self.onPurpose.isEmpty && self.onPurpose.contains(Int(nodes[index].offset))
         guard onPurpose || (guessEncapsulation && !clamped) else { return }
-        var innerStart = node.contentStart
+        var innerStart = content.lowerBound
         if bitString {
             // Only a BIT STRING with no unused bits can hold whole octets of ASN.1.
-            guard node.contentLength >= 1, bytes[innerStart] == 0 else { return }
+            guard !content.isEmpty, bytes[innerStart] == 0 else { return }
             innerStart += 1
         }
-        let innerEnd = node.contentEnd
+        let innerEnd = content.upperBound
         guard innerEnd > innerStart else { return }
         if !onPurpose && !looksLikeOneElement(bytes, from: innerStart, to: innerEnd) { return }
         guard openCount < maxDepth else {
             if onPurpose {
+                let node = nodes[index]
                 report(.nestingTooDeep, at: Int(node.offset), length: node.headerLength, node: index,
                        "nesting deeper than \(maxDepth) levels; the encapsulated content is not parsed")
             }

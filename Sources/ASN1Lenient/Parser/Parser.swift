@@ -13,7 +13,8 @@ public enum ASN1Parser {
         var machine = ParserMachine(count: bytes.count, options: options)
         bytes.withUnsafeBufferPointer { machine.run($0) }
         machine.appendSuppressedSummaries()
-        return Tree(bytes: bytes, nodes: machine.nodes, diagnostics: machine.diagnostics, roots: machine.roots)
+        let nodes = NodeStore(storage: machine.finish())
+        return Tree(bytes: bytes, nodes: nodes, diagnostics: machine.diagnostics, roots: machine.roots)
     }
 }
 
@@ -30,14 +31,14 @@ struct Frame {
 }
 
 struct ParserMachine {
-    var nodes: [Node] = []
+    /// Appended through a pre-reserved pointer; becomes the tree's `NodeStore` in `finish()`.
+    var nodes: NodeBuilder
     var diagnostics: [Diagnostic] = []
     var roots: [Int] = []
-    /// The innermost open element, kept out of `outer` because every element consults it.
-    var current: Frame?
-    /// The open elements enclosing `current`, outermost first.
-    var outer: [Frame] = []
-    /// Number of open elements (`outer` plus `current`): the depth of the next node.
+    /// The open elements, outermost first: `maxDepth + 2` slots reserved up front (nesting never
+    /// exceeds `maxDepth + 1`), so a push or pop is a pointer store, with no uniqueness check.
+    let frames: UnsafeMutablePointer<Frame>
+    /// Number of open elements: the depth of the next node.
     var openCount = 0
     let maxDepth: Int
     let guessEncapsulation: Bool
@@ -61,13 +62,32 @@ struct ParserMachine {
     init(count: Int, options: ParseOptions) {
         self.count = count
         self.maxPerCode = max(1, options.maxDiagnosticsPerCode)
-        self.maxDepth = options.maxDepth
+        // A node records its depth in 10 bits, and nesting reaches maxDepth + 1 (the unparsed
+        // region inside the element that is too deep).
+        self.maxDepth = max(0, min(options.maxDepth, Node.maxDepth - 1))
         self.guessEncapsulation = options.guessEncapsulation
         self.onPurpose = options.encapsulateOnPurpose
         // Sized from the input, never from anything the input claims: receipt payloads average
         // under 4 bytes per node (inner values included), so a third of the size rarely regrows.
-        nodes.reserveCapacity(min(count / 3 + 16, 1 << 24))
-        outer.reserveCapacity(32)
+        nodes = NodeBuilder(reserving: min(count / 3 + 16, 1 << 24))
+        frames = .allocate(capacity: maxDepth + 2)
+    }
+
+    /// Hands the nodes over and frees the frame stack; the machine is not used afterwards.
+    mutating func finish() -> NodeStorage {
+        frames.deallocate()
+        return nodes.finish()
+    }
+
+    /// Frees everything (a parse whose nodes are not kept).
+    func discard() {
+        frames.deallocate()
+        nodes.discard()
+    }
+
+    /// The innermost open element.
+    var current: Frame? {
+        @inline(__always) get { openCount > 0 ? frames[openCount - 1] : nil }
     }
 
     mutating func run(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -75,7 +95,10 @@ struct ParserMachine {
             if stoppedAtStructural { break }
             if abortGuess { undoInnermostGuess(); continue }
             let limit: Int
-            if let top = current {
+            if openCount > 0 {
+                // Read the fields needed, not the whole frame.
+                let top = (end: frames[openCount - 1].end, indefinite: frames[openCount - 1].indefinite,
+                           node: frames[openCount - 1].node)
                 if top.indefinite {
                     if position + 2 <= top.end && bytes[position] == 0 && bytes[position + 1] == 0 {
                         closeTop(bytes, contentEnd: position, endOfContents: true)
@@ -128,6 +151,7 @@ struct ParserMachine {
         // zero bytes built 50 million nodes here just to answer "no").
         machine.stopAtStructural = true
         machine.run(bytes)
+        defer { machine.discard() }
         return !machine.stoppedAtStructural && !machine.diagnostics.contains { $0.code.parserCode?.isStructural ?? true }
     }
 
@@ -172,7 +196,7 @@ struct ParserMachine {
         let available = limit - contentStart
         let clamped = !indefinite && (unrepresentable || declared > available)
         let index = nodes.count
-        let parentIndex = current?.node ?? -1
+        let parentIndex = openCount > 0 ? frames[openCount - 1].node : -1
         var node = Node(offset: start, classBits: first >> 6, constructed: constructed, tagNumber: tagNumber,
                         parent: parentIndex, depth: openCount, identifierLength: identifierLength,
                         lengthLength: p - lengthStart)
@@ -236,7 +260,8 @@ struct ParserMachine {
         if universal {
             checkPrimitiveValue(bytes, index: index, tagNumber: tagNumber, content: contentStart..<contentEnd)
             if (tagNumber == 4 || tagNumber == 3) && !abortGuess {
-                considerEncapsulation(bytes, index: index, bitString: tagNumber == 3, clamped: clamped)
+                considerEncapsulation(bytes, index: index, bitString: tagNumber == 3, clamped: clamped,
+                                      content: contentStart..<contentEnd)
             }
         }
     }
@@ -262,20 +287,19 @@ struct ParserMachine {
 
     @inline(__always)
     mutating func push(_ frame: Frame) {
-        if let enclosing = current { outer.append(enclosing) }
-        current = frame
+        precondition(openCount <= maxDepth, "frame stack overflow")
+        (frames + openCount).initialize(to: frame)
         openCount += 1
     }
 
     mutating func closeTop(_ bytes: UnsafeBufferPointer<UInt8>, contentEnd: Int, endOfContents: Bool) {
-        let frame = current!
+        let frame = frames[openCount - 1]
         // A guess must be exactly one element filling the whole content: its first child's
         // subtree then ends where the arena ends.
         if frame.speculative && !(nodes.count > frame.node + 1 && Int(nodes[frame.node + 1].subtreeEnd) == nodes.count) {
             abortGuess = true
             return
         }
-        current = outer.popLast()
         openCount -= 1
         if frame.speculative { speculationDepth -= 1 }
         var node = nodes[frame.node]
@@ -294,16 +318,11 @@ struct ParserMachine {
     /// nothing found inside it remains.
     mutating func undoInnermostGuess() {
         abortGuess = false
-        var frames = outer
-        if let innermost = current { frames.append(innermost) }
-        guard let k = frames.lastIndex(where: { $0.speculative }) else { return }
+        guard let k = (0..<openCount).last(where: { frames[$0].speculative }) else { return }
         let frame = frames[k]
-        frames.removeSubrange(k...)
-        current = frames.popLast()
-        outer = frames
         openCount = k
         speculationDepth -= 1
-        nodes.removeSubrange((frame.node + 1)...)
+        nodes.removeAll(from: frame.node + 1)
         diagnostics.removeSubrange(frame.diagnosticMark...)
         nodes[frame.node].set(Node.Flag.encapsulated, false)
         nodes[frame.node].subtreeEnd = Int32(frame.node + 1)

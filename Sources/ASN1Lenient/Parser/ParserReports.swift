@@ -83,7 +83,6 @@ extension ParserMachine {
         let parentIndex = current?.node ?? -1
         var node = Node(offset: start, classBits: 0, constructed: false, tagNumber: 0,
                         parent: parentIndex, depth: openCount, identifierLength: 0, lengthLength: 0)
-        node.set(Node.Flag.unparsed)
         node.contentLength = UInt32(end - start)
         let index = nodes.count
         node.subtreeEnd = Int32(index + 1)

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 enum StructureRules {
     /// Universal tags that must be primitive (1, 2, 5, 6, 9, 10, 13, 14) or are strings whose
     /// constructed form is BER only (3, 4, 12, 18-30).
@@ -36,39 +44,33 @@ extension ParserMachine {
 
     /// DER orders SET elements by their encodings, shorter ones padded with zero octets (X.690 11.6).
     mutating func checkSetOrder(_ bytes: UnsafeBufferPointer<UInt8>, index: Int) {
-        var previous: Range<Int>?
+        var previous = 0..<0
         var child = index + 1
         let end = Int(nodes[index].subtreeEnd)
         while child < end {
-            let range = nodes[child].byteRange
-            if let before = previous, compareZeroPadded(bytes, before, range) > 0 {
+            let node = nodes[child]
+            let range = Int(node.offset)..<node.end
+            if child > index + 1, compareZeroPadded(bytes, previous, range) > 0 {
                 report(.setNotSorted, at: range.lowerBound, length: range.count, node: child,
-                       "this SET element sorts before the previous one (offset \(before.lowerBound)); DER requires ascending order")
+                       "this SET element sorts before the previous one (offset \(previous.lowerBound)); DER requires ascending order")
                 return
             }
             previous = range
-            child = Int(nodes[child].subtreeEnd)
+            child = Int(node.subtreeEnd)
         }
     }
 
+    /// Ranges lie inside `bytes` (they are parsed nodes).
     func compareZeroPadded(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Int {
         let common = min(a.count, b.count)
-        var i = 0
-        // Adjacent purchases share long prefixes: skip equal words eight bytes at a time.
-        if let base = bytes.baseAddress {
-            let pa = UnsafeRawPointer(base + a.lowerBound), pb = UnsafeRawPointer(base + b.lowerBound)
-            while i + 8 <= common
-                && pa.loadUnaligned(fromByteOffset: i, as: UInt64.self) == pb.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
-                i += 8
-            }
-        }
-        while i < common {
-            let x = bytes[a.lowerBound + i], y = bytes[b.lowerBound + i]
-            if x != y { return x < y ? -1 : 1 }
-            i += 1
+        // Adjacent purchases share long prefixes: memcmp compares them a vector at a time.
+        if common > 0, let base = bytes.baseAddress {
+            let order = memcmp(base + a.lowerBound, base + b.lowerBound, common)
+            if order != 0 { return order < 0 ? -1 : 1 }
         }
         // The shorter one is padded with zeros: it sorts first unless the longer continues with zeros.
         let (longer, sign) = a.count > b.count ? (a, 1) : (b, -1)
+        var i = common
         while i < longer.count {
             if bytes[longer.lowerBound + i] != 0 { return sign }
             i += 1

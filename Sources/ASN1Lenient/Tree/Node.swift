@@ -25,7 +25,8 @@ public enum NodeKind: UInt8, Sendable {
 ///
 /// Nodes are laid out in pre-order, so a node's descendants are the indices
 /// `index + 1 ..< subtreeEnd`; its first child is `index + 1` and a child's next sibling is the
-/// child's `subtreeEnd`. Kept to 32 bytes so that a million nodes cost 32 MB.
+/// child's `subtreeEnd`. Kept to 24 bytes (`MemoryLayout<Node>.stride`) so that a million nodes
+/// cost 24 MB: the flags and the depth share one 16-bit word.
 public struct Node: Sendable, Equatable {
     /// Offset of the first identifier octet in the input.
     public var offset: UInt32
@@ -38,31 +39,41 @@ public struct Node: Sendable, Equatable {
     public var parent: Int32
     /// One past the index of the last descendant.
     public var subtreeEnd: Int32
-    /// Nesting depth; top-level nodes have depth 0.
-    public var depth: UInt16
-    /// Number of identifier octets.
+    /// Number of identifier octets; 0 only for an unparsed region (a TLV has at least one).
     public var identifierLength: UInt8
     /// Number of length octets (1 for short form and for indefinite length).
     public var lengthLength: UInt8
-    var flags: UInt8
+    /// `Flag` bits in the low 6 bits, the depth in the high 10.
+    var packed: UInt16
+
+    /// Deepest depth a node can record (10 bits); the parser's nesting limit stays below it.
+    public static let maxDepth = 1023
+
+    /// Nesting depth; top-level nodes have depth 0.
+    public var depth: UInt16 {
+        @inline(__always) get { packed >> Flag.depthShift }
+        set { packed = (packed & Flag.mask) | (newValue << Flag.depthShift) }
+    }
+    var flags: UInt16 { packed & Flag.mask }
     /// Number of end-of-contents octets present after the content (0 or 2).
-    public var eocLength: UInt8 { flags & Flag.hasEOC != 0 ? 2 : 0 }
+    public var eocLength: UInt8 { packed & Flag.hasEOC != 0 ? 2 : 0 }
 
     enum Flag {
-        static let constructed: UInt8 = 1 << 0
-        static let indefinite: UInt8 = 1 << 1
-        static let hasEOC: UInt8 = 1 << 2
-        static let encapsulated: UInt8 = 1 << 3
-        static let classShift: UInt8 = 4  // bits 4-5
-        static let unparsed: UInt8 = 1 << 6
+        static let constructed: UInt16 = 1 << 0
+        static let indefinite: UInt16 = 1 << 1
+        static let hasEOC: UInt16 = 1 << 2
+        static let encapsulated: UInt16 = 1 << 3
+        static let classShift: UInt16 = 4  // bits 4-5
+        static let mask: UInt16 = 0x3F
+        static let depthShift: UInt16 = 6
     }
 
-    public var tagClass: TagClass { TagClass(rawValue: (flags >> Flag.classShift) & 0b11)! }
-    public var isConstructed: Bool { flags & Flag.constructed != 0 }
-    public var isIndefinite: Bool { flags & Flag.indefinite != 0 }
+    public var tagClass: TagClass { TagClass(rawValue: UInt8(truncatingIfNeeded: packed >> Flag.classShift) & 0b11)! }
+    public var isConstructed: Bool { packed & Flag.constructed != 0 }
+    public var isIndefinite: Bool { packed & Flag.indefinite != 0 }
     /// A primitive OCTET STRING or BIT STRING whose content was parsed as nested ASN.1 (its children).
-    public var isEncapsulated: Bool { flags & Flag.encapsulated != 0 }
-    public var kind: NodeKind { flags & Flag.unparsed != 0 ? .unparsed : .tlv }
+    public var isEncapsulated: Bool { packed & Flag.encapsulated != 0 }
+    public var kind: NodeKind { identifierLength == 0 ? .unparsed : .tlv }
 
     public var headerLength: Int { Int(identifierLength) + Int(lengthLength) }
     public var contentStart: Int { Int(offset) + headerLength }
@@ -79,9 +90,11 @@ public struct Node: Sendable, Equatable {
     /// True for the universal tag with the given number.
     @inline(__always)
     public func isUniversal(_ number: UInt32) -> Bool {
-        tagNumber == number && flags & (0b11 << Flag.classShift) == 0 && flags & Flag.unparsed == 0
+        tagNumber == number && packed & (0b11 << Flag.classShift) == 0 && identifierLength != 0
     }
 
+    /// `depth` must be at most `maxDepth`; `identifierLength` is 0 only for an unparsed region.
+    @inline(__always)
     init(offset: Int, classBits: UInt8, constructed: Bool, tagNumber: UInt32, parent: Int, depth: Int,
          identifierLength: Int, lengthLength: Int) {
         self.offset = UInt32(truncatingIfNeeded: offset)
@@ -89,13 +102,14 @@ public struct Node: Sendable, Equatable {
         self.tagNumber = tagNumber
         self.parent = Int32(truncatingIfNeeded: parent)
         self.subtreeEnd = 0
-        self.depth = UInt16(truncatingIfNeeded: depth)
         self.identifierLength = UInt8(truncatingIfNeeded: identifierLength)
         self.lengthLength = UInt8(truncatingIfNeeded: lengthLength)
-        self.flags = (classBits << Flag.classShift) | (constructed ? Flag.constructed : 0)
+        self.packed = UInt16(truncatingIfNeeded: depth) << Flag.depthShift
+            | UInt16(classBits & 0b11) << Flag.classShift | (constructed ? Flag.constructed : 0)
     }
 
-    mutating func set(_ flag: UInt8, _ on: Bool = true) {
-        if on { flags |= flag } else { flags &= ~flag }
+    @inline(__always)
+    mutating func set(_ flag: UInt16, _ on: Bool = true) {
+        if on { packed |= flag } else { packed &= ~flag }
     }
 }

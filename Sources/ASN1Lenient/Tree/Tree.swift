@@ -1,16 +1,21 @@
 /// The result of a parse: the input bytes, the node arena in pre-order and every diagnostic.
 public struct Tree: Sendable {
     public let bytes: [UInt8]
-    public internal(set) var nodes: [Node]
+    /// The nodes in pre-order, immutable once parsed (copies of a tree share them).
+    public internal(set) var nodes: NodeStore
     public internal(set) var diagnostics: [Diagnostic]
     /// Indices of the top-level nodes, in input order.
     public internal(set) var roots: [Int]
 
-    public init(bytes: [UInt8], nodes: [Node], diagnostics: [Diagnostic], roots: [Int]) {
+    public init(bytes: [UInt8], nodes: NodeStore, diagnostics: [Diagnostic], roots: [Int]) {
         self.bytes = bytes
         self.nodes = nodes
         self.diagnostics = diagnostics
         self.roots = roots
+    }
+
+    public init(bytes: [UInt8], nodes: [Node], diagnostics: [Diagnostic], roots: [Int]) {
+        self.init(bytes: bytes, nodes: NodeStore(nodes), diagnostics: diagnostics, roots: roots)
     }
 
     public var count: Int { nodes.count }
@@ -91,11 +96,11 @@ public struct Tree: Sendable {
 
 /// Iterates the direct children of a node by hopping over each child's subtree.
 public struct ChildSequence: Sequence, IteratorProtocol {
-    let nodes: [Node]
+    let nodes: NodeStore
     var next_: Int
     let end: Int
 
-    init(nodes: [Node], start: Int, end: Int) {
+    init(nodes: NodeStore, start: Int, end: Int) {
         self.nodes = nodes
         self.next_ = start
         self.end = end

@@ -83,7 +83,7 @@ public struct TreeFacts: Sendable {
     /// The deepest node whose bytes contain `offset`, in O(log n + depth): pre-order offsets never
     /// decrease, so the last node starting at or before `offset` is the answer or one of its ancestors.
     /// (`Tree.deepestNode(containing:)` copies each level's children, which is O(width) on a wide SET.)
-    public static func deepestNode(_ nodes: [Node], containing offset: Int) -> Int? {
+    public static func deepestNode(_ nodes: NodeStore, containing offset: Int) -> Int? {
         var lo = 0, hi = nodes.count
         while lo < hi {
             let mid = (lo + hi) / 2

@@ -5,7 +5,7 @@ import ASN1Lenient
 /// parser's expansion of those bytes (the inner node) is used for links when it exists.
 struct ReceiptDecoder {
     let tree: Tree
-    let nodes: [Node]
+    let nodes: NodeStore
     let bytes: [UInt8]
     /// Nodes that are cut short (truncated input, a length past the parent, a missing end-of-contents).
     let cutNodes: Set<Int>

@@ -64,14 +64,14 @@ public struct ReceiptLinks: Sendable {
         var innerNode: Int32
     }
 
-    private let nodes: [Node]
+    private let nodes: NodeStore
     /// For each node: 1 + index into `entries` when the node is an attribute SEQUENCE, else 0.
     private let slots: [Int32]
     private let entries: [Entry]
 
     public static let empty = ReceiptLinks(nodes: [], slots: [], entries: [])
 
-    private init(nodes: [Node], slots: [Int32], entries: [Entry]) {
+    private init(nodes: NodeStore, slots: [Int32], entries: [Entry]) {
         self.nodes = nodes
         self.slots = slots
         self.entries = entries

@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A tree's nodes in pre-order (`Tree.nodes`): one manually managed buffer, written by the parser
+/// and immutable afterwards, so a read is a bounds check and a load (no uniqueness check, no
+/// copy-on-write) and copies of a tree share the buffer.
+///
+/// Indices are `0..<count`, as with the `[Node]` it replaces; it is a `RandomAccessCollection`, so
+/// iteration, `indices`, `map`, `allSatisfy` and slicing work as before.
+public struct NodeStore: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
+    /// Owns the memory; read through it so that it stays alive for the whole access.
+    @usableFromInline let storage: NodeStorage
+
+    @usableFromInline init(storage: NodeStorage) { self.storage = storage }
+
+    public init() { self.init(storage: NodeStorage.empty) }
+
+    public init<S: Sequence>(_ nodes: S) where S.Element == Node {
+        var builder = NodeBuilder(reserving: nodes.underestimatedCount)
+        for node in nodes { builder.append(node) }
+        self.init(storage: builder.finish())
+    }
+
+    public init(arrayLiteral nodes: Node...) { self.init(nodes) }
+
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { storage.count }
+    @inlinable public var count: Int { storage.count }
+    /// Nodes the buffer holds room for (the parser trims it to `count` when it finishes).
+    public var capacity: Int { storage.capacity }
+
+    @inlinable
+    public subscript(index: Int) -> Node {
+        precondition(index >= 0 && index < storage.count, "node index out of range")
+        return storage.base[index]
+    }
+
+    /// The nodes as a contiguous buffer, valid only inside `body`.
+    @inlinable
+    public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Node>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(storage) {
+            try body(UnsafeBufferPointer(start: UnsafePointer(storage.base), count: storage.count))
+        }
+    }
+
+    public static func == (a: NodeStore, b: NodeStore) -> Bool {
+        a.storage === b.storage || a.elementsEqual(b)
+    }
+}
+
+/// The buffer behind a `NodeStore`: `malloc`ed, so that it can grow and be trimmed with `realloc`
+/// (which moves pages instead of copying them for large blocks), and freed with its owner.
+@usableFromInline
+final class NodeStorage: @unchecked Sendable {
+    @usableFromInline let base: UnsafeMutablePointer<Node>
+    @usableFromInline let count: Int
+    let capacity: Int
+
+    /// Shared by every empty store (a tree with no nodes allocates nothing).
+    static let empty = NodeStorage(base: NodeBuilder.allocate(1), count: 0, capacity: 0)
+
+    init(base: UnsafeMutablePointer<Node>, count: Int, capacity: Int) {
+        self.base = base
+        self.count = count
+        self.capacity = capacity
+    }
+
+    deinit { free(base) }
+}
+
+/// The parser's side of the store: appends through a pre-reserved pointer (no uniqueness check per
+/// node), reads and patches nodes while their subtrees are open, and hands the buffer to a
+/// `NodeStorage` when the parse ends. A value type, so the hot loop pays no exclusivity checks; it
+/// owns its memory until `finish()` or `discard()`, which every path must call exactly once.
+struct NodeBuilder {
+    private(set) var base: UnsafeMutablePointer<Node>
+    private(set) var count = 0
+    private(set) var capacity: Int
+
+    init(reserving capacity: Int) {
+        self.capacity = max(capacity, 1)
+        base = Self.allocate(self.capacity)
+    }
+
+    static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Node> {
+        guard let raw = malloc(capacity * MemoryLayout<Node>.stride) else { fatalError("out of memory for \(capacity) nodes") }
+        return raw.bindMemory(to: Node.self, capacity: capacity)
+    }
+
+    subscript(index: Int) -> Node {
+        @inline(__always) get {
+            precondition(index >= 0 && index < count, "node index out of range")
+            return base[index]
+        }
+        @inline(__always) set {
+            precondition(index >= 0 && index < count, "node index out of range")
+            base[index] = newValue
+        }
+    }
+
+    @inline(__always)
+    mutating func append(_ node: Node) {
+        if count == capacity { resize(to: capacity * 2) }
+        (base + count).initialize(to: node)
+        count += 1
+    }
+
+    /// Drops the nodes from `index` on (an undone encapsulation guess).
+    mutating func removeAll(from index: Int) {
+        precondition(index >= 0 && index <= count, "node index out of range")
+        count = index
+    }
+
+    private mutating func resize(to newCapacity: Int) {
+        guard let raw = realloc(base, newCapacity * MemoryLayout<Node>.stride) else {
+            fatalError("out of memory for \(newCapacity) nodes")
+        }
+        base = raw.bindMemory(to: Node.self, capacity: newCapacity)
+        capacity = newCapacity
+    }
+
+    /// Trims the buffer to the nodes written and gives it to a storage object.
+    mutating func finish() -> NodeStorage {
+        if count == 0 {
+            free(base)
+            return NodeStorage.empty
+        }
+        if capacity > count { resize(to: count) }
+        return NodeStorage(base: base, count: count, capacity: capacity)
+    }
+
+    /// Frees the buffer without keeping the nodes.
+    func discard() { free(base) }
+}

@@ -1,0 +1,95 @@
+import Testing
+import TestSupport
+@testable import ASN1Lenient
+
+/// `Tree.nodes` is a `NodeStore`: one buffer written by the parser, immutable afterwards.
+@Suite struct NodeStoreTests {
+    /// The flags and the depth share one 16-bit word so that a node takes 24 bytes.
+    @Test func nodeTakesTwentyFourBytes() {
+        #expect(MemoryLayout<Node>.stride == 24)
+        #expect(MemoryLayout<Node>.size == 24)
+    }
+
+    /// Every field of every node, after a parse that opens an encapsulated OCTET STRING.
+    @Test func parseStoresExactNodes() {
+        // SEQUENCE { INTEGER 5, OCTET STRING { UTF8String "ab" }, [1] { NULL } }
+        let tree = parse("30 0D 02 01 05 04 04 0C 02 61 62 A1 02 05 00")
+        #expect(tree.diagnostics.isEmpty)
+        #expect(tree.nodes.count == 6 && tree.nodes.capacity == 6)
+        let n = tree.nodes
+        #expect(n.map(\.offset) == [0, 2, 5, 7, 11, 13])
+        #expect(n.map(\.contentLength) == [13, 1, 4, 2, 2, 0])
+        #expect(n.map(\.tagNumber) == [16, 2, 4, 12, 1, 5])
+        #expect(n.map(\.parent) == [-1, 0, 0, 2, 0, 4])
+        #expect(n.map(\.subtreeEnd) == [6, 2, 4, 4, 6, 6])
+        #expect(n.map(\.depth) == [0, 1, 1, 2, 1, 2])
+        #expect(n.map(\.identifierLength) == [1, 1, 1, 1, 1, 1])
+        #expect(n.map(\.lengthLength) == [1, 1, 1, 1, 1, 1])
+        #expect(n.map(\.isConstructed) == [true, false, false, false, true, false])
+        #expect(n.map(\.isEncapsulated) == [false, false, true, false, false, false])
+        #expect(n.map(\.tagClass) == [.universal, .universal, .universal, .universal, .contextSpecific, .universal])
+        #expect(n.map(\.kind) == [.tlv, .tlv, .tlv, .tlv, .tlv, .tlv])
+        #expect(Array(n.indices) == [0, 1, 2, 3, 4, 5])
+        #expect(n.withUnsafeBufferPointer { Array($0) } == Array(n))
+    }
+
+    /// An unparsed region is the node with no identifier octets.
+    @Test func unparsedRegionHasNoIdentifier() {
+        let tree = parse("30 03 02 01 05 FF FF")
+        #expect(tree.nodes.map(\.kind) == [.tlv, .tlv, .unparsed])
+        #expect(tree[2].offset == 5 && tree[2].contentLength == 2 && tree[2].identifierLength == 0
+            && tree[2].lengthLength == 0 && !tree[2].isUniversal(0) && tree[2].depth == 0)
+    }
+
+    /// Copies share the buffer and stay valid after the tree they came from is gone.
+    @Test func copiesShareAndOutliveTheTree() {
+        func nodesOfAParse() -> NodeStore { parse("31 06 02 01 01 02 01 02").nodes }
+        let kept = nodesOfAParse()
+        #expect(kept.map(\.offset) == [0, 2, 5] && kept.map(\.depth) == [0, 1, 1])
+        let tree = parse("31 06 02 01 01 02 01 02")
+        var copy = tree
+        copy.append([Diagnostic(severity: .info, code: ParserCode.setNotSorted.code, message: "m",
+                                offset: 0, length: 1, node: 0)])
+        #expect(copy.nodes == tree.nodes && tree.diagnostics.isEmpty && copy.diagnostics.count == 1)
+        #expect(kept == tree.nodes)  // equal element by element, different buffers
+        #expect(NodeStore(Array(tree.nodes)) == tree.nodes)
+        #expect(kept != parse("31 07 02 01 01 02 02 00 80").nodes)  // the second INTEGER is longer
+    }
+
+    @Test func emptyTree() {
+        let tree = parse("")
+        #expect(tree.nodes.isEmpty && tree.nodes.count == 0 && tree.nodes.capacity == 0)
+        #expect(Array(tree.nodes) == [] && tree.roots.isEmpty && tree.nodes == NodeStore())
+        let built = Tree(bytes: [], nodes: [], diagnostics: [], roots: [])
+        #expect(built.nodes.isEmpty && built.nodes.startIndex == built.nodes.endIndex)
+        #expect(NodeStore([Node]()) == [] && built.nodes.withUnsafeBufferPointer(\.count) == 0)
+    }
+
+    /// The parser reserves a node per 3 input bytes; 150 NULLs in 300 bytes need more, so the
+    /// buffer grows, and is then trimmed to the nodes written.
+    @Test func growsBeyondTheReserve() {
+        let bytes: [UInt8] = (0..<300).map { $0 % 2 == 0 ? 0x05 : 0x00 }
+        let tree = ASN1Parser.parse(bytes)
+        #expect(300 / 3 + 16 < 150)
+        #expect(tree.nodes.count == 150 && tree.nodes.capacity == 150)
+        #expect(tree.nodes.map(\.offset) == (0..<150).map { UInt32(2 * $0) })
+        #expect(tree.nodes.map(\.subtreeEnd) == (1...150).map { Int32($0) })
+        #expect(tree.roots == Array(0..<150))
+        #expect(tree.nodes.allSatisfy { $0.isUniversal(5) && $0.contentLength == 0 && $0.parent == -1 })
+        #expect(tree.diagnostics.map(\.code) == [ParserCode.trailingData.code])
+    }
+
+    /// A node records depths up to `Node.maxDepth` (1023): a larger `maxDepth` is lowered to 1022,
+    /// where the element too deep gets the `nesting-too-deep` error and its content, one level
+    /// further down, becomes an unparsed region.
+    @Test func depthIsCappedWhereANodeCanRecordIt() {
+        let levels = 1_100
+        let bytes: [UInt8] = (0..<4 * levels).map { i in i < 2 * levels ? (i % 2 == 0 ? 0x30 : 0x80) : 0x00 }
+        let tree = ASN1Parser.parse(bytes, options: ParseOptions(maxDepth: 5_000))
+        #expect(tree.nodes.count == 1_024)
+        #expect(tree.nodes.map(\.depth) == (0...1_023).map { UInt16($0) })
+        #expect(tree[1_023].kind == .unparsed && tree[1_023].offset == 2 * 1_023)
+        let tooDeep = tree.diagnostics.filter { $0.code == ParserCode.nestingTooDeep.code }
+        #expect(tooDeep.map(\.node) == [1_022] && tooDeep.map(\.offset) == [2 * 1_022])
+    }
+}

@@ -10,7 +10,8 @@ struct ExplainCommand: ParsableCommand {
         commandName: "explain",
         abstract: "Teach the encoding: every element's bytes, identifier bits, length octets and content.",
         discussion: """
-            Without --offset every element is explained in file order. With --offset N (decimal, or \
+            Without --offset every element is explained in file order, at most --max-elements of them \
+            (default 1,000; a line then says how many were left out). With --offset N (decimal, or \
             hex with 0x) only the innermost element whose bytes contain offset N is explained, after \
             the path of elements that lead to it.
 
@@ -24,6 +25,14 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Explain only the element containing this byte offset (decimal or 0x hex).",
                                valueName: "N"))
     var offset: ByteOffset?
+
+    @Option(help: ArgumentHelp("Without --offset, explain at most N elements, then one line says how many were left out (0: no limit).",
+                               valueName: "N"))
+    var maxElements: Int = Explainer.defaultElementCap
+
+    func validate() throws {
+        guard maxElements >= 0 else { throw ValidationError("--max-elements must be 0 or more") }
+    }
 
     struct ByteOffset: ExpressibleByArgument {
         var value: Int
@@ -60,15 +69,7 @@ struct ExplainCommand: ParsableCommand {
             out.write("path: " + path.joined(separator: " > ") + "\n\n")
             out.write(Explainer.render(Explainer.explain(tree, node: index)))
         } else {
-            let index = DiagnosticIndex(tree)
-            for node in tree.nodes.indices {
-                if node > 0 { out.write("\n") }
-                out.write(Explainer.render(Explainer.explain(tree, node: node, diagnostics: index.diagnostics(for: node))))
-            }
-            if !index.unattached.isEmpty { out.write("\n") }
-            for d in index.unattached {
-                out.write("\(d.severity) \(TerminalSafe.escape(d.code.rawValue)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")
-            }
+            Explainer.writeAll(tree, cap: maxElements == 0 ? nil : maxElements, to: out)
         }
         out.flush()
         try CommandSupport.finish(CommandSupport.status(document))

@@ -144,7 +144,8 @@ import TestSupport
         #expect(capped.stdout.hasSuffix("""
               content          1 octet: two's-complement big-endian integer: 5
 
-            … 1 more element not explained (from offset 5): use --offset N for one, or --max-elements 0 for all
+            # 1 more element from offset 5 on is not explained (1 diagnostic among them, listed below): \
+            the first 2 are; use --offset N for one element, --max-elements 0 for all
 
             error integer-not-minimal byte 7: redundant leading 0x00 octet: the INTEGER is not in its shortest form
 

@@ -36,12 +36,23 @@ public enum JSONDump {
         out.write(", \"note\": ")
         if let input { string(input.note, &out) } else { out.write("null") }
         out.write("},\n\"nodes\": [\n")
-        let nodes = tree.nodes
-        for index in nodes.indices {
-            if index > 0 { out.write(bytes: Keys.nodeSeparator) }
-            node(tree, index, nodes[index], &out)
-            writer.drain(&out)
+        writer.drain(&out, force: true)
+        var lines = NodeWriter(tree: tree)
+        tree.bytes.withUnsafeBufferPointer { bytes in
+            tree.nodes.withUnsafeBufferPointer { nodes in
+                for index in 0..<nodes.count {
+                    if index > 0 {
+                        lines.buf.reserve(2)
+                        lines.buf.put(",\n")
+                    }
+                    lines.node(bytes, index, nodes[index])
+                    lines.buf.drain(to: writer)
+                }
+            }
         }
+        lines.buf.drain(to: writer, force: true)
+        lines.buf.deallocate()
+        let nodes = tree.nodes
         out.write(nodes.isEmpty ? "],\n\"diagnostics\": [\n" : "\n],\n\"diagnostics\": [\n")
         let all = tree.diagnostics
         var counts = [Int](repeating: 0, count: Severity.allCases.count)
@@ -82,63 +93,6 @@ public enum JSONDump {
         let out = OutputWriter(.memory)
         write(tree, input: input, to: out)
         return out.text
-    }
-
-    enum Keys {
-        static let nodeSeparator: [UInt8] = Array(",\n".utf8)
-        static let index: [UInt8] = Array("{\"index\": ".utf8)
-        static let parent: [UInt8] = Array(", \"parent\": ".utf8)
-        static let offset: [UInt8] = Array(", \"offset\": ".utf8)
-        static let depth: [UInt8] = Array(", \"depth\": ".utf8)
-        static let headerLength: [UInt8] = Array(", \"header_length\": ".utf8)
-        static let length: [UInt8] = Array(", \"length\": ".utf8)
-        static let constructedTrue: [UInt8] = Array(", \"constructed\": true, \"tag\": ".utf8)
-        static let constructedFalse: [UInt8] = Array(", \"constructed\": false, \"tag\": ".utf8)
-        static let tagClass: [UInt8] = Array(", \"tag_class\": ".utf8)
-        static let tagNumber: [UInt8] = Array(", \"tag_number\": ".utf8)
-        static let encapsulatedTrue: [UInt8] = Array(", \"encapsulated\": true".utf8)
-        static let encapsulatedFalse: [UInt8] = Array(", \"encapsulated\": false".utf8)
-        static let kindTLV: [UInt8] = Array(", \"kind\": \"tlv\"".utf8)
-        static let kindUnparsed: [UInt8] = Array(", \"kind\": \"unparsed\"".utf8)
-        static let endOfContents: [UInt8] = Array(", \"end_of_contents\": ".utf8)
-        static let null: [UInt8] = Array("null".utf8)
-        static let classNames: [[UInt8]] = ["\"universal\"", "\"application\"", "\"context\"", "\"private\""].map { Array($0.utf8) }
-        static let universalTags: [[UInt8]] = (0..<31).map { Array(("\"" + UniversalTag.name(UInt32($0)) + "\"").utf8) }
-    }
-
-    static func node(_ tree: Tree, _ index: Int, _ node: Node, _ out: inout TextBuffer) {
-        out.write(bytes: Keys.index)
-        out.write(int: index)
-        out.write(bytes: Keys.parent)
-        if node.parent >= 0 { out.write(int: Int(node.parent)) } else { out.write(bytes: Keys.null) }
-        out.write(bytes: Keys.offset)
-        out.write(int: Int(node.offset))
-        out.write(bytes: Keys.depth)
-        out.write(int: Int(node.depth))
-        out.write(bytes: Keys.headerLength)
-        out.write(int: node.headerLength)
-        out.write(bytes: Keys.length)
-        if node.isIndefinite { out.write(bytes: Keys.null) } else { out.write(int: Int(node.contentLength)) }
-        out.write(bytes: node.isConstructed ? Keys.constructedTrue : Keys.constructedFalse)
-        if node.kind == .tlv && node.tagClass == .universal && node.tagNumber < 31 {
-            out.write(bytes: Keys.universalTags[Int(node.tagNumber)])
-        } else {
-            string(tree.tagName(of: index), &out)
-        }
-        out.write(bytes: Keys.tagClass)
-        if node.kind == .unparsed { out.write(bytes: Keys.null) } else { out.write(bytes: Keys.classNames[Int(node.tagClass.rawValue)]) }
-        out.write(bytes: Keys.tagNumber)
-        if node.kind == .unparsed { out.write(bytes: Keys.null) } else { out.write(int: Int(node.tagNumber)) }
-        out.write(bytes: node.isEncapsulated ? Keys.encapsulatedTrue : Keys.encapsulatedFalse)
-        out.write(bytes: node.kind == .tlv ? Keys.kindTLV : Keys.kindUnparsed)
-        if node.eocLength > 0 {
-            out.write(bytes: Keys.endOfContents)
-            out.write(int: node.contentEnd)
-        }
-        if node.kind == .tlv && !node.isConstructed && node.tagClass == .universal {
-            value(tree, index, node, &out)
-        }
-        out.write(byte: 0x7D)
     }
 
     static func value(_ tree: Tree, _ index: Int, _ node: Node, _ out: inout TextBuffer) {
@@ -183,7 +137,7 @@ public enum JSONDump {
             out.write(", \"value_type\": \"oid\", \"value\": ")
             string(dotted, &out)
             out.write(", \"oid_name\": ")
-            if let name { string(name, &out) } else { out.write(bytes: Keys.null) }
+            if let name { string(name, &out) } else { out.write("null") }
         case .string(let text, let lossy):
             out.write(", \"value_type\": \"string\", \"value\": ")
             string(text, &out)
@@ -192,7 +146,7 @@ public enum JSONDump {
             out.write(", \"value_type\": \"time\", \"value\": ")
             string(raw, &out)
             out.write(", \"time\": ")
-            if let parsed { string(parsed.iso8601, &out) } else { out.write(bytes: Keys.null) }
+            if let parsed { string(parsed.iso8601, &out) } else { out.write("null") }
         case .invalid(let why):
             out.write(", \"value_type\": \"invalid\", \"invalid\": ")
             string(why, &out)

@@ -77,10 +77,6 @@ public enum OpenSSLDump {
         static func == (a: BytesKey, b: BytesKey) -> Bool { a.bytes.elementsEqual(b.bytes) }
     }
 
-    static let hexDigits: StaticString = "0123456789ABCDEF"
-    /// "00" through "99".
-    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-
     struct LineWriter {
         let tree: Tree
         let out: OutputWriter
@@ -115,12 +111,7 @@ public enum OpenSSLDump {
         }
 
         @inline(__always)
-        mutating func drain() {
-            if buf.count >= OutputWriter.chunkSize {
-                out.write(raw: buf.raw)
-                buf.count = 0
-            }
-        }
+        mutating func drain() { buf.drain(to: out) }
 
         mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, _ nodes: UnsafeBufferPointer<Node>) {
             // Indefinite-length nodes whose EOC line is still to come: (subtree end, EOC offset, depth).

@@ -43,69 +43,56 @@ public enum TreeDump {
         let offsetWidth = max(6, String(max(tree.bytes.count, 1)).count)
         let lengthWidth = max(6, String(max(tree.bytes.count, 1)).count)
         let gutter = offsetWidth + 2 + 2 + 2 + lengthWidth + 2
+        out.flush()
+        var writer = LineWriter(tree: tree, out: out, options: options,
+                                offsetWidth: offsetWidth, lengthWidth: lengthWidth)
+        defer { writer.buf.deallocate() }
 
         if options.decorations {
             if let input {
-                out.write(paint.paint("# \(TerminalSafe.escape(input.name)): \(TerminalSafe.escape(input.note))", .dim))
-                out.write(byte: 0x0A)
+                writer.buf.append(paint.paint("# \(TerminalSafe.escape(input.name)): \(TerminalSafe.escape(input.note))", .dim) + "\n")
             }
             let header = pad("offset", offsetWidth) + "  hl  " + pad("length", lengthWidth) + "  element"
-            out.write(paint.paint(header, .dim))
-            out.write(byte: 0x0A)
+            writer.buf.append(paint.paint(header, .dim) + "\n")
         }
 
         func diagnosticLines(_ list: [Diagnostic], indent: Int) {
             for d in list {
-                out.write(repeating: 0x20, count: indent)
-                out.write(paint.paint(d.severity.description, ANSIStyle.of(d.severity)))
-                out.write(" ")
-                out.write(paint.paint(TerminalSafe.escape(d.code.rawValue), .bold))
-                out.write(" \(rangeText(d)): \(TerminalSafe.escape(d.message))\n")
-                out.lineDone()
+                var text = String(repeating: " ", count: indent)
+                text += paint.paint(d.severity.description, ANSIStyle.of(d.severity)) + " "
+                text += paint.paint(TerminalSafe.escape(d.code.rawValue), .bold)
+                text += " \(rangeText(d)): \(TerminalSafe.escape(d.message))\n"
+                writer.buf.append(text)
+                writer.buf.drain(to: out)
             }
         }
 
-        func columns(offset: Int, headerLength: Int, length: String) {
-            let text = pad(String(offset), offsetWidth) + "  " + pad(String(headerLength), 2) + "  " + pad(length, lengthWidth) + "  "
-            out.write(paint.paint(text, .dim))
-        }
-
-        let nodes = tree.nodes
-        var pending: [(end: Int, offset: Int, depth: Int)] = []
-        func closeEOC(upTo index: Int) {
-            while let top = pending.last, top.end <= index {
-                columns(offset: top.offset, headerLength: 2, length: "0")
-                out.write(repeating: 0x20, count: 2 * top.depth)
-                out.write(paint.paint("EOC", .dim))
-                out.write(byte: 0x0A)
-                out.lineDone()
-                pending.removeLast()
+        // Nodes with diagnostics in ascending order, walked with a cursor (no lookup per node).
+        let noted = grouped.byNode.keys.sorted()
+        var nextNoted = 0
+        tree.bytes.withUnsafeBufferPointer { bytes in
+            tree.nodes.withUnsafeBufferPointer { nodes in
+                // Indefinite-length nodes whose EOC line is still to come.
+                var pending: [(end: Int, offset: Int, depth: Int)] = []
+                for index in 0..<nodes.count {
+                    while let top = pending.last, top.end <= index {
+                        writer.eocLine(offset: top.offset, depth: top.depth)
+                        pending.removeLast()
+                    }
+                    let node = nodes[index]
+                    writer.line(bytes, node, index)
+                    writer.buf.drain(to: out)
+                    if nextNoted < noted.count && noted[nextNoted] == index {
+                        nextNoted += 1
+                        diagnosticLines(grouped.byNode[index]!, indent: gutter + 2 * (Int(node.depth) + 1))
+                    }
+                    if node.eocLength > 0 {
+                        pending.append((Int(node.subtreeEnd), node.contentEnd, Int(node.depth) + 1))
+                    }
+                }
+                while let top = pending.popLast() { writer.eocLine(offset: top.offset, depth: top.depth) }
             }
         }
-        for index in nodes.indices {
-            closeEOC(upTo: index)
-            let node = nodes[index]
-            let depth = Int(node.depth)
-            columns(offset: Int(node.offset), headerLength: node.headerLength,
-                    length: node.isIndefinite ? "inf" : String(node.contentLength))
-            out.write(repeating: 0x20, count: 2 * depth)
-            out.write(paint.paint(tree.tagName(of: index), node.kind == .unparsed ? .red : .bold))
-            var value = ValueText.summary(tree, index, limits: options.limits)
-            if node.isEncapsulated { value += value.isEmpty ? "encapsulates:" : ", encapsulates:" }
-            if !value.isEmpty {
-                out.write(" ")
-                out.write(value)
-            }
-            out.write(byte: 0x0A)
-            out.lineDone()
-            if let list = grouped.byNode[index] {
-                diagnosticLines(list, indent: gutter + 2 * (depth + 1))
-            }
-            if node.eocLength > 0 {
-                pending.append((Int(node.subtreeEnd), node.contentEnd, depth + 1))
-            }
-        }
-        closeEOC(upTo: Int.max)
         diagnosticLines(grouped.unattached, indent: 0)
 
         if options.decorations {
@@ -114,13 +101,12 @@ public enum TreeDump {
             func count(_ n: Int, _ word: String, plural: String? = nil) -> String {
                 "\(NumberText.grouped(n)) \(n == 1 ? word : (plural ?? word + "s"))"
             }
-            let summary = "# " + count(nodes.count, "element") + "; " + count(counts[0], "error") + ", "
+            let summary = "# " + count(tree.count, "element") + "; " + count(counts[0], "error") + ", "
                 + count(counts[1], "der", plural: "der") + ", " + count(counts[2], "warning") + ", "
                 + count(counts[3], "info", plural: "info")
-            out.write(paint.paint(summary, .dim))
-            out.write(byte: 0x0A)
+            writer.buf.append(paint.paint(summary, .dim) + "\n")
         }
-        out.flush()
+        writer.buf.drain(to: out, force: true)
     }
 
     public static func render(_ tree: Tree, input: LoadedInput? = nil,

@@ -35,11 +35,9 @@ struct ExplainCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Without --offset, explain at most this many elements in file order (0: all).",
                                valueName: "N"))
-    var maxElements: Int = ExplainCommand.defaultMaxElements
+    var maxElements: Int = Explainer.defaultElementCap
 
     @OptionGroup var expectation: ExpectOption
-
-    static let defaultMaxElements = 10_000
 
     func validate() throws {
         guard maxElements >= 0 else { throw ValidationError("--max-elements must be 0 (all) or more") }
@@ -82,23 +80,7 @@ struct ExplainCommand: ParsableCommand {
             out.write("path: " + path.joined(separator: " > ") + "\n\n")
             out.write(Explainer.render(Explainer.explain(tree, node: index)))
         } else {
-            let index = DiagnosticIndex(tree)
-            let shown = maxElements == 0 ? tree.count : min(maxElements, tree.count)
-            for node in 0..<shown {
-                if node > 0 { out.write("\n") }
-                out.write(Explainer.render(Explainer.explain(tree, node: node, diagnostics: index.diagnostics(for: node))))
-            }
-            // Findings are never dropped with the explanations: the rest are listed one line each.
-            var leftOver = index.unattached
-            if shown < tree.count {
-                let rest = tree.count - shown
-                out.write("\n… \(NumberText.grouped(rest)) more element\(rest == 1 ? "" : "s") not explained (from offset \(NumberText.grouped(Int(tree[shown].offset)))): use --offset N for one, or --max-elements 0 for all\n")
-                leftOver = index.all.filter { d in d.node.map { $0 >= shown && $0 < tree.count } ?? false } + leftOver
-            }
-            if !leftOver.isEmpty { out.write("\n") }
-            for d in leftOver {
-                out.write("\(d.severity) \(TerminalSafe.escape(d.code.rawValue)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")
-            }
+            Explainer.writeAll(tree, cap: maxElements == 0 ? nil : maxElements, to: out)
         }
         out.flush()
         try CommandSupport.finish(CommandSupport.status(document))

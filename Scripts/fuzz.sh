@@ -35,6 +35,9 @@ dict=Fuzz/dict/$name.dict
 scratch=.build-fuzz
 
 echo "== building $product ($config, -sanitize=fuzzer,address)" >&2
+# SwiftPM keeps the path dependency's source lists in its build plan and misses a source file added
+# to the main package since the last fuzz build ("cannot find X in scope"): plan afresh each time.
+rm -f "$scratch/$config.yaml" "$scratch"/*/"$config"/description.json
 swift build --package-path Fuzz --scratch-path "$scratch" -c "$config" --product "$product" \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 \
   | grep -v "Cannot export local symbol" >&2

@@ -1962,6 +1962,9 @@ def purchase_transaction(p: Purchase) -> dict:
         t["expiresDate"] = ms(p.expires_date)
     if p.web_order_line_item_id:
         t["webOrderLineItemId"] = str(p.web_order_line_item_id)
+    if p.cancellation_date:  # a refund: StoreKit 2 says revocationDate where receipts say cancellation_date
+        t["revocationDate"] = ms(p.cancellation_date)
+        t["revocationReason"] = p.cancellation_reason or 0
     return t
 
 
@@ -2000,11 +2003,26 @@ def build_diff(certs: dict[str, bytes]) -> tuple[list[dict], dict[str, bytes]]:
     txn = transaction_payload("2000000610000001", f"{BUNDLE}.monthly", ms("2024-02-20T12:00:00Z"))
     files["transaction-a.jws"] = sign_jws(hdr, compact(txn), "ec-signer", certs, PKI)[0]
     files["transaction-b.jws"] = sign_jws(hdr, compact(dict(txn, price=5990)), "ec-signer", certs, PKI)[0]
-    tokens = [sign_jws(hdr, compact(purchase_transaction(p)), "ec-signer", certs, PKI)[0].decode()
-              for p in base.purchases]
-    history = {"revision": "1709294400000_2000000610000001", "bundleId": BUNDLE, "appAppleId": APP_ID,
-               "environment": "Sandbox", "hasMore": False, "signedTransactions": tokens}
-    files["history.json"] = (json.dumps(history, indent=2) + "\n").encode()
+    token = lambda p: sign_jws(hdr, compact(purchase_transaction(p)), "ec-signer", certs, PKI)[0]
+
+    def history(purchases: list[Purchase], revision: str = "1709294400000_2000000610000001") -> bytes:
+        body = {"revision": revision, "bundleId": BUNDLE, "appAppleId": APP_ID, "environment": "Sandbox",
+                "hasMore": False, "signedTransactions": [token(p).decode() for p in purchases]}
+        return (json.dumps(body, indent=2) + "\n").encode()
+
+    files["history.json"] = history(base.purchases)
+    files["history-added.json"] = history(diff_receipt([added]).purchases, revision="1709294400000_2000000600000003")
+    files["history-refund.json"] = history(diff_receipt(refund=True).purchases)
+    files["history-renewal.json"] = history(diff_receipt([diff_period(2)]).purchases)
+    files["transaction-pro.jws"] = token(base.purchases[1])
+    # transaction-a re-encoded: keys in reverse order, spaces after ':' and ',', '/' escaped as '\/'
+    # in the header (its x5c base64), and signed again over the new text.
+    spaced = lambda obj: json.dumps(obj, separators=(", ", ": "), ensure_ascii=False).replace("/", "\\/").encode()
+    reencoded_input = (b64u(spaced(hdr)) + "." + b64u(spaced(dict(reversed(list(txn.items())))))).encode()
+    files["transaction-a-reencoded.jws"] = reencoded_input + b"." + b64u(der_to_raw(ec_sign_der(ec_key(PKI, "ec-signer"), reencoded_input))).encode()
+    # transaction-a with base64 padding on every segment that needs it: the same bytes, the same signature.
+    pad = lambda segment: segment + b"=" * (-len(segment) % 4)
+    files["transaction-a-padded.jws"] = b".".join(pad(part) for part in files["transaction-a.jws"].split(b"."))
 
     d = files
     cert = lambda key: {"sha256": hashlib.sha256(pem_to_der(cert_path(PKI, key).read_text())).hexdigest().upper(),
@@ -2054,7 +2072,66 @@ def build_diff(certs: dict[str, bytes]) -> tuple[list[dict], dict[str, bytes]]:
          "demonstrates": "the receipt against a transaction history response carrying its four transactions",
          "semantic": []},
     ]
-    return pairs, files
+    return pairs + jws_diff_pairs(files, token, hdr, added), files
+
+
+def jws_diff_pairs(d: dict[str, bytes], token, hdr: dict, added: Purchase) -> list[dict]:
+    """StoreKit 2 pairs: histories with transactions matched by transactionId, and re-encoded tokens."""
+    base, refunded = diff_receipt().purchases, diff_receipt(refund=True).purchases
+
+    def payload_range(file: str, p: Purchase) -> list[int]:
+        """The file characters of a transaction's payload segment (what its payload JSON decodes from)."""
+        tok = token(p)
+        start = located(d[file], tok)[0] + tok.index(b".") + 1
+        return [start, start + (len(compact(purchase_transaction(p))) * 8 + 5) // 6]
+
+    segments = d["transaction-a.jws"].split(b".")
+    padded = [role for role, seg in zip(("header", "payload", "signature"), segments) if len(seg) % 4]
+    escaped = [k for k, cert in enumerate(hdr["x5c"]) if "/" in cert]
+    added_entry = lambda file, p: {"kind": "transaction-added", "subject": p.product_id, "key": p.transaction_id,
+                                   "b_file_range": payload_range(file, p)}
+    refund = lambda file_a: {
+        "kind": "refund", "subject": f"{BUNDLE}.pro", "key": "2000000600000002",
+        "note": "revocationDate appeared: 2024-02-28T10:00:00.000Z (1709114400000)",
+        "a_file_range": payload_range(file_a, base[1]), "b_file_range": payload_range("history-refund.json", refunded[1]),
+        "fields": [{"kind": "field-added", "subject": "revocationDate", "b": "2024-02-28T10:00:00.000Z (1709114400000)"},
+                   {"kind": "field-added", "subject": "revocationReason"},
+                   {"kind": "signature-changed", "subject": "signature"}]}
+    return [
+        {"a": "history.json", "b": "history-added.json", "comparison": "jws", "equivalent": False,
+         "demonstrates": "a transaction history with a transaction added (coins500) and a new revision",
+         "semantic": [{"kind": "field-changed", "subject": "revision", "a": "1709294400000_2000000610000001",
+                       "b": "1709294400000_2000000600000003"},
+                      added_entry("history-added.json", added)],
+         "structural_kinds": ["node-added", "content-changed"]},
+        {"a": "history.json", "b": "history-refund.json", "comparison": "jws", "equivalent": False,
+         "demonstrates": "a transaction history whose pro transaction was refunded: revocationDate and revocationReason "
+                         "appeared, matched by transactionId",
+         "semantic": [refund("history.json")]},
+        {"a": "history.json", "b": "history-renewal.json", "comparison": "jws", "equivalent": False,
+         "demonstrates": "a transaction history with period 2 of the monthly chain 2000000610000000: a renewal",
+         "semantic": [{"kind": "renewal", "subject": f"{BUNDLE}.monthly", "key": "2000000610000002",
+                       "note": "continues subscription chain 2000000610000000",
+                       "b_file_range": payload_range("history-renewal.json", diff_period(2))}],
+         "structural_kinds": ["node-added"]},
+        {"a": "transaction-pro.jws", "b": "history-refund.json", "comparison": "jws", "equivalent": False,
+         "demonstrates": "one transaction against a history: its own transaction refunded, the others added",
+         "semantic": [refund("transaction-pro.jws")] + [added_entry("history-refund.json", p)
+                                                      for p in (base[0], base[2], base[3])]},
+        {"a": "transaction-a.jws", "b": "transaction-a-reencoded.jws", "comparison": "jws", "equivalent": False,
+         "demonstrates": "the same transaction with its JSON re-encoded (key order, spaces, \\/ escapes) and signed "
+                         "again: the fields are equal, the signature is not",
+         "semantic": [{"kind": "resigned", "subject": "token"}, {"kind": "signature-changed", "subject": "signature"}],
+         "structural": [{"kind": "reencoded", "subject": "header", "note": "whitespace"},
+                        {"kind": "reencoded", "subject": "header: x5c", "note": "whitespace"}]
+                       + [{"kind": "reencoded", "subject": f"header: x5c[{k}]", "note": "string escapes"} for k in escaped]
+                       + [{"kind": "reencoded", "subject": "payload", "note": "key order, whitespace"},
+                          {"kind": "content-changed", "subject": "signature"}]},
+        {"a": "transaction-a.jws", "b": "transaction-a-padded.jws", "comparison": "jws", "equivalent": True,
+         "demonstrates": "the same token with base64 padding on its segments: same bytes, same signature",
+         "semantic": [],
+         "structural": [{"kind": "reencoded", "subject": f"{role} segment", "note": "base64url padding"} for role in padded]},
+    ]
 
 
 def diff_readme(pairs: list[dict]) -> list[str]:

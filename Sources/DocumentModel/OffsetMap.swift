@@ -69,4 +69,32 @@ public enum OffsetMap: Sendable, Equatable {
             return start..<max(start, end)
         }
     }
+
+    /// The offset in this layer of the byte that parent byte (or character) `offset` encodes: the
+    /// inverse of `parentOffset`, for going from a file offset down to the innermost layer. Nil
+    /// when the parent byte is outside the mapped bytes (a chunk header, a JSON escape's `\`
+    /// before the first character).
+    public func layerOffset(fromParent offset: Int) -> Int? {
+        switch self {
+        case .segments(let segments):
+            var lo = 0, hi = segments.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if segments[mid].parentOffset <= offset { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo > 0 else { return nil }
+            let s = segments[lo - 1]
+            return offset < s.parentOffset + s.length ? s.layerOffset + (offset - s.parentOffset) : nil
+        case .base64(let textStart):
+            return offset >= textStart ? (offset - textStart) * 6 / 8 : nil
+        case .base64Characters(let offsets):
+            // The last character at or before `offset` (an escape's backslash goes with the next one's group).
+            var lo = 0, hi = offsets.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if offsets[mid] <= offset { lo = mid + 1 } else { hi = mid }
+            }
+            return lo > 0 ? (lo - 1) * 6 / 8 : nil
+        }
+    }
 }

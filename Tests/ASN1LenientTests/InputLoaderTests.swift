@@ -127,6 +127,13 @@ import TestSupport
         #expect(failure("AAAA\u{202E}AAAA" + String(repeating: "A", count: 60)) == "cannot decode 't.txt': base64: unexpected character U+202E at text offset 4 (line 1, column 5)")
     }
 
+    /// `InputError.message` is printed as it is, so a hostile file name is escaped where it is
+    /// inserted, exactly once.
+    @Test func fileNameInAMessageIsEscapedOnce() {
+        #expect(failure([], name: "a\u{1B}[2J\u{202E}b") == "'a\\x1b[2J\\u{202E}b' is empty (0 bytes)")
+        #expect(failure("   ", name: "c\u{07}") == "'c\\x07' contains only whitespace (3 bytes)")
+    }
+
     @Test func paddingErrors() {
         #expect(failure("MAMC=AQU") == "cannot decode 't.txt': base64: unexpected '=' padding after 0 character(s) of a group of four at text offset 4 (line 1, column 5)")
         #expect(failure("MAMCAQ==AAAA") == "cannot decode 't.txt': base64: unexpected character 'A' after the '=' padding at text offset 8 (line 1, column 9)")

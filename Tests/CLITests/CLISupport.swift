@@ -7,7 +7,8 @@ let cliPackageRoot = Paths.packageRoot
 
 /// The built `receipt-explorer` binary. `swift test` builds it into the same directory as the test
 /// bundle (`.build/<triple>/debug/`), and the test process is that bundle on Linux, so the
-/// binary is found next to the running executable; the bundle URL is the fallback on Darwin.
+/// binary is found next to the running executable; the bundle URL and `.build/debug` are the
+/// fallbacks on Darwin.
 let cliBinary: URL? = {
     var candidates: [URL] = []
     if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
@@ -16,6 +17,8 @@ let cliBinary: URL? = {
     let bundle = Bundle.main.bundleURL
     candidates.append(bundle)
     candidates.append(bundle.deletingLastPathComponent())
+    // Where `swift build` puts it by default (macOS runs tests through xctest, not the bundle).
+    candidates.append(Paths.packageRoot.appendingPathComponent(".build/debug"))
     for directory in candidates {
         let url = directory.appendingPathComponent("receipt-explorer")
         var isDirectory: ObjCBool = false

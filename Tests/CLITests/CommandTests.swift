@@ -18,12 +18,9 @@ import TestSupport
         #expect(!result.stdout.isEmpty)
     }
 
-    @Test(arguments: ["tree", "openssl", "json"])
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: truncatedCorpusFile.path), "../shared/corpus is absent"),
+          arguments: ["tree", "openssl", "json"])
     func truncatedCorpusFileExitsOneAndStillPrints(_ format: String) throws {
-        guard FileManager.default.fileExists(atPath: Self.truncatedCorpusFile.path) else {
-            print("note: ../shared/corpus is absent; the truncated-receipt exit status test skips")
-            return
-        }
         let result = try runCLI(["dump", "--format", format, Self.truncatedCorpusFile.path])
         #expect(result.status == 1)
         #expect(result.stdout.contains(format == "tree" ? "OBJECT IDENTIFIER 1.2.840.113549.1.7.2 (signedData)"
@@ -136,6 +133,31 @@ import TestSupport
         #expect(result.stdout.contains("content          3 octets holding 1 element: the SEQUENCE's components, in order\n"))
     }
 
+    /// Past --max-elements the explanations stop with a line saying how many were left out and
+    /// from where, and the findings of the elements left out are still printed, one line each.
+    @Test func explainStopsAtMaxElementsButKeepsTheFindings() throws {
+        // SEQUENCE { INTEGER 5, INTEGER 00 05 (not minimal) }: the finding is on the third element.
+        let file = try temporaryFile([0x30, 0x07, 0x02, 0x01, 0x05, 0x02, 0x02, 0x00, 0x05], name: "cap.der")
+        let capped = try runCLI(["explain", file.path, "--max-elements", "2"])
+        #expect(capped.status == 1)
+        #expect(!capped.stdout.contains("INTEGER at offset 5"))
+        #expect(capped.stdout.hasSuffix("""
+              content          1 octet: two's-complement big-endian integer: 5
+
+            … 1 more element not explained (from offset 5): use --offset N for one, or --max-elements 0 for all
+
+            error integer-not-minimal byte 7: redundant leading 0x00 octet: the INTEGER is not in its shortest form
+
+            """), "\(capped.stdout)")
+        let all = try runCLI(["explain", file.path, "--max-elements", "0"])
+        #expect(all.status == 1)
+        #expect(all.stdout.contains("INTEGER at offset 5 (depth 1, 4 bytes)\n"))
+        #expect(!all.stdout.contains("not explained"))
+        let negative = try runCLI(["explain", file.path, "--max-elements=-1"])
+        #expect(negative.status == 2)
+        #expect(negative.stderr.contains("--max-elements must be 0 (all) or more"))
+    }
+
     // MARK: Colour
 
     static let sgr = "\u{1B}["
@@ -153,13 +175,11 @@ import TestSupport
         #expect(forced.stdout.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression) == piped.stdout)
     }
 
-    @Test func autoColoursATerminalUnlessNoColorIsSet() throws {
-        // A terminal cannot be faked through a pipe: run the binary under `script`, which gives it
-        // a pseudo-terminal as stdout.
-        guard let script = findTool("script") else {
-            print("note: script(1) is not installed; the terminal colour test skips")
-            return
-        }
+    /// A terminal cannot be faked through a pipe: the binary runs under util-linux `script`, which
+    /// gives it a pseudo-terminal as stdout (BSD `script` on macOS takes other flags).
+    @Test(.enabled(if: Host.isLinux && findTool("script") != nil, "needs util-linux script(1)"))
+    func autoColoursATerminalUnlessNoColorIsSet() throws {
+        let script = try #require(findTool("script"))
         let binary = try #require(cliBinary).path
         let file = try temporaryFile([0x30, 0x03, 0x02, 0x01, 0x05])
         func underTerminal(_ env: String) throws -> String {

@@ -92,4 +92,22 @@ import TestSupport
         #expect(!auto.stdout.contains("\u{1B}"))
         #expect(auto.stdout.contains("  + renewal com.example.receiptexplorer.monthly [2000000610000002] — continues subscription chain 2000000610000000\n"))
     }
+
+    /// `--explore` draws on the terminal: it is refused (exit 2, one sentence, nothing on stdout)
+    /// with --format json and when stdout is not a terminal (here it is a pipe).
+    @Test(.enabled(if: Paths.samplesAvailable))
+    func exploreRefusals() throws {
+        let pair = [Self.path("base.receipt"), Self.path("refund.receipt")]
+        let json = try runCLI(["diff"] + pair + ["--explore", "--format", "json"])
+        #expect(json.status == 2)
+        #expect(json.stdout == "")
+        #expect(json.stderr == "receipt-explorer: --explore opens the explorer and prints nothing, so it cannot be combined with --format json; drop one of them\n")
+        let piped = try runCLI(["diff"] + pair + ["--explore"])
+        #expect(piped.status == 2)
+        #expect(piped.stdout == "")
+        #expect(piped.stderr == "receipt-explorer: --explore needs a terminal on stdin and stdout; drop --explore to print the diff as text (or add --format json)\n")
+        let stdin = try runCLI(["diff", "-", Self.path("base.receipt"), "--explore"])
+        #expect(stdin.status == 2)
+        #expect(stdin.stderr == "receipt-explorer: --explore reads keys from standard input, so it cannot read A or B from it; save the input to a file\n")
+    }
 }

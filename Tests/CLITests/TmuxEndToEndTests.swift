@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The real binary in a real (tmux) terminal: open a sample, navigate, search, go to an offset,
 /// jump to a diagnostic, open the help, focus the hex pane, resize, quit — and the terminal's
@@ -186,7 +187,8 @@ struct TmuxEndToEndTests {
         #expect(tmux.sttyBefore == tmux.sttyAfter)
     }
 
-    @Test func sigtermRestoresTheTerminal() throws {
+    @Test(.enabled(if: Host.hasProcFS, "finds the binary's pid through /proc"))
+    func sigtermRestoresTheTerminal() throws {
         let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"])
         defer { tmux.close() }
         tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(Self.typicalStatus) }
@@ -232,7 +234,8 @@ struct TmuxEndToEndTests {
         #expect(tmux.sttyBefore == tmux.sttyAfter, "suspend/resume left the terminal in the wrong modes")
     }
 
-    @Test func sighupRestoresTheTerminal() throws {
+    @Test(.enabled(if: Host.hasProcFS, "finds the binary's pid through /proc"))
+    func sighupRestoresTheTerminal() throws {
         let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"])
         defer { tmux.close() }
         tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(Self.typicalStatus) }
@@ -242,7 +245,8 @@ struct TmuxEndToEndTests {
         #expect(tmux.sttyBefore == tmux.sttyAfter)
     }
 
-    @Test func crashSignalRestoresTheTerminalAndStillCrashes() throws {
+    @Test(.enabled(if: Host.hasProcFS, "finds the binary's pid through /proc"))
+    func crashSignalRestoresTheTerminalAndStillCrashes() throws {
         // SWIFT_BACKTRACE=enable=no: no interactive backtracer prompt; the default action follows.
         let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"], environment: ["SWIFT_BACKTRACE": "enable=no"])
         defer { tmux.close() }

@@ -44,4 +44,81 @@ import TestSupport
         #expect(purchase.fields[0].b?.value == "CYCLEMAPS_PREMIUM")
         #expect(diff.signatures?.sameCertificates == true)
     }
+
+    // Same app, StoreKit 2: the Session (loki-messenger) sandbox documents of one subscription, chain
+    // 2000001024993299 (jws/MANIFEST.md).
+    static let didRenew = "notification-sandbox-com.loki-project.loki-messenger-2025-10-01-DID_RENEW.jws"
+    static let resubscribe = "notification-sandbox-com.loki-project.loki-messenger-2025-10-02-SUBSCRIBED-RESUBSCRIBE.jws"
+    static let renewalTransaction = "transaction-sandbox-com.loki-project.loki-messenger-2025-10-01-RENEWAL.jws"
+    static let autoRenewOff = "renewal-sandbox-com.loki-project.loki-messenger-2025-10-02-autorenew-off.jws"
+    static let backyardRenewal = "renewal-xcode-com.example.naturelab.backyardbirds.example-2023-10-19.jws"
+
+    static func jws(_ name: String) throws -> Document { try DiffFixtures.open(Paths.jws.appendingPathComponent(name)) }
+
+    /// DID_RENEW carries transaction 2000001024998954, SUBSCRIBED/RESUBSCRIBE the later 2000001025686313
+    /// of the same chain: paired by transactionId, the first is not in B and the second renews the
+    /// chain; the notifications' own fields and the renewal infos they carry by path.
+    @Test(.enabled(if: Paths.jwsCorpusAvailable))
+    func lokiNotificationsPairTheirTransactionsByID() throws {
+        let diff = DocumentDiff.compare(try Self.jws(Self.didRenew), try Self.jws(Self.resubscribe))
+        #expect(diff.comparison == .jws)
+        #expect(diff.semantic.map(\.kind) == [.fieldChanged, .fieldChanged, .fieldChanged, .fieldAdded, .fieldChanged,
+                                             .fieldChanged, .fieldChanged, .signatureChanged, .signatureChanged,
+                                             .transactionRemoved, .renewal])
+        #expect(diff.semantic.map(\.subject) == [
+            "notificationType", "notificationUUID", "signedDate", "subtype", "data.signedRenewalInfo.signedDate",
+            "data.signedRenewalInfo.recentSubscriptionStartDate", "data.signedRenewalInfo.renewalDate",
+            "data.signedRenewalInfo: signature", "signature", "com.getsession.org.pro_sub", "com.getsession.org.pro_sub",
+        ])
+        #expect(diff.semantic[0].a?.value == "DID_RENEW (the subscription renewed)")
+        #expect(diff.semantic[0].b?.value == "SUBSCRIBED (the customer subscribed)")
+        #expect(diff.semantic[1].a?.value == "1a7cdc3d-9360-49c3-ae37-0423e4c6e7c7")
+        #expect(diff.semantic[1].b?.value == "9f9730f8-f3df-436a-b7e5-e85ef9c6afe4")
+        #expect(diff.semantic[2].a?.value == "2025-10-01T07:08:38.835Z (1759302518835)")
+        #expect(diff.semantic[2].b?.value == "2025-10-02T07:06:16.941Z (1759388776941)")
+        #expect(diff.semantic[3].b?.value == "RESUBSCRIBE (subscribed again after expiry)")
+        #expect(diff.semantic[9].key == "2000001024998954")
+        #expect(diff.semantic[9].a?.value == "data.signedTransactionInfo")
+        #expect(diff.semantic[10].key == "2000001025686313")
+        #expect(diff.semantic[10].note == "continues subscription chain 2000001024993299")
+        #expect(diff.signatures?.sameCertificates == true)
+        #expect(!diff.isEquivalent)
+    }
+
+    /// The RENEWAL transaction is the very token DID_RENEW carries as data.signedTransactionInfo.
+    @Test(.enabled(if: Paths.jwsCorpusAvailable))
+    func lokiTransactionAgainstTheNotificationCarryingIt() throws {
+        let diff = DocumentDiff.compare(try Self.jws(Self.renewalTransaction), try Self.jws(Self.didRenew))
+        #expect(diff.comparison == .jws)
+        #expect(diff.semantic.isEmpty)
+        #expect(diff.structural.isEmpty)
+        #expect(diff.isEquivalent)
+    }
+
+    /// Renewal info with automatic renewal turned off (signed 2025-10-02T07:07:35.473Z) against the
+    /// renewal info SUBSCRIBED/RESUBSCRIBE carries, signed 79 seconds earlier with renewal on.
+    @Test(.enabled(if: Paths.jwsCorpusAvailable))
+    func lokiRenewalInfoAgainstTheNotificationCarryingAnEarlierOne() throws {
+        let diff = DocumentDiff.compare(try Self.jws(Self.autoRenewOff), try Self.jws(Self.resubscribe))
+        #expect(diff.semantic.map(\.kind) == [.fieldChanged, .fieldChanged, .fieldAdded, .fieldAdded, .signatureChanged])
+        #expect(diff.semantic.map(\.subject) == ["autoRenewStatus", "signedDate", "renewalPrice", "currency", "signature"])
+        #expect(diff.semantic[0].a?.value == "0 (automatic renewal is off)")
+        #expect(diff.semantic[0].b?.value == "1 (automatic renewal is on)")
+        #expect(diff.semantic[1].a?.value == "2025-10-02T07:07:35.473Z (1759388855473)")
+        #expect(diff.semantic[1].b?.value == "2025-10-02T07:06:16.941Z (1759388776941)")
+        #expect(diff.structural.map(\.subject) == ["payload: autoRenewStatus", "payload: signedDate", "payload: renewalPrice",
+                                                   "payload: currency", "signature"])
+    }
+
+    /// The Backyard Birds receipt against its renewal info: renewal info carries no transaction, so
+    /// the receipt's one purchase (pass.premium, transaction 0) has no counterpart.
+    @Test(.enabled(if: Paths.corpusAvailable && Paths.jwsCorpusAvailable))
+    func backyardBirdsReceiptAgainstItsRenewalInfo() throws {
+        let receipt = try DiffFixtures.open(Paths.receipts.appendingPathComponent(Self.backyardReceipt))
+        let diff = DocumentDiff.compare(receipt, try Self.jws(Self.backyardRenewal))
+        #expect(diff.comparison == .receiptAndTransactions)
+        #expect(diff.semantic.map(\.kind) == [.transactionRemoved])
+        #expect(diff.semantic.first?.subject == "pass.premium")
+        #expect(diff.semantic.first?.key == "0")
+    }
 }

@@ -23,11 +23,20 @@ import TestSupport
             #expect(!diff.structural.isEmpty)
             #expect(Set(diff.structural.map(\.kind.rawValue)) == Set(kinds))
         }
+        if let structural = expected["structural"] as? [[String: Any]] {
+            #expect(diff.structural.map(\.kind.rawValue) == structural.map { $0["kind"] as? String ?? "" })
+            #expect(diff.structural.map(\.subject) == structural.map { $0["subject"] as? String ?? "" })
+            #expect(diff.structural.map(\.note) == structural.map { wanted in
+                let note = wanted["note"] as? String
+                return wanted["kind"] as? String == "reencoded" ? "same content, different encoding: " + (note ?? "") : note
+            })
+        }
     }
 
     func check(_ actual: DiffEntry, _ wanted: [String: Any]) {
         #expect(actual.subject == wanted["subject"] as? String)
         if let key = wanted["key"] as? String { #expect(actual.key == key) }
+        if let note = wanted["note"] as? String { #expect(actual.note == note) }
         if let a = wanted["a"] as? String { #expect(actual.a?.value == a) }
         if let b = wanted["b"] as? String { #expect(actual.b?.value == b) }
         if let r = DiffFixtures.range(wanted["a_file_range"]) { #expect(actual.a?.fileRange == r) }
@@ -42,7 +51,7 @@ import TestSupport
         let files = try FileManager.default.contentsOfDirectory(atPath: Paths.samples.appendingPathComponent("diff").path)
         let named = Set(try DiffFixtures.pairs().flatMap { [$0["a"] as? String ?? "", $0["b"] as? String ?? ""] })
         #expect(named == Set(files))
-        #expect(Self.names.count == 7)
+        #expect(Self.names.count == 13)
     }
 
     /// The refund pair in full: one purchase, its two fields with nodes in the file layer, and

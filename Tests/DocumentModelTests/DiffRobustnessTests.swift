@@ -20,11 +20,12 @@ import TestSupport
 
     func checkSide(_ side: DiffSide?, _ document: Document) {
         guard let side else { return }
+        #expect(side.rangeLayer.index < document.layers.count)
         if let node = side.node {
             let layer = document.layer(node.layer)
             #expect(node.index < (layer.tree?.count ?? layer.json?.count ?? 0))
-            if let r = side.range { #expect(r.upperBound <= layer.bytes.count) }
         }
+        if let r = side.range { #expect(r.lowerBound >= 0 && r.upperBound <= document.layer(side.rangeLayer).bytes.count) }
         if let r = side.fileRange { #expect(r.lowerBound >= 0 && r.upperBound <= document.fileLayer.bytes.count) }
     }
 

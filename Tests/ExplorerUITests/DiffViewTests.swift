@@ -52,6 +52,58 @@ import TestSupport
         #expect(diff.entries[0].leftRange == 304..<664 && diff.entries[0].rightRange == 1449..<1843)
     }
 
+    /// The state option behind `diff A B --explore`: before any key the overlay is open with the
+    /// list `d` shows, and with one document it refuses as `d` does.
+    @Test(.enabled(if: Paths.samplesAvailable)) func openDiffOverlayBeforeAnyKey() throws {
+        func open(_ name: String) throws -> Document {
+            Document.open(LoadedInput(bytes: try Paths.sample("diff/" + name), name: name, encoding: .binary, note: ""),
+                          options: AnalysisOptions(validate: false))
+        }
+        let base = try open("base.receipt"), refund = try open("refund.receipt")
+        var s = AppState.opening([base, refund], screen: Size(width: 120, height: 40))
+        s.openDiffOverlay()
+        var pressed = AppState.opening([base, refund], screen: Size(width: 120, height: 40))
+        press(&pressed, .character("d"))
+        let diff = try #require(s.diffView)
+        #expect(diff.entries == pressed.diffView?.entries)
+        #expect(diff.entries.count == 7)
+        #expect(diff.row == 0)
+        #expect(s.activeContext == .diff)
+        #expect(s.status == StatusMessage("7 differences"))
+        let screen = render(s, size: Size(width: 120, height: 40)).text
+        #expect(screen.contains(" Diff (d or Esc closes) "))
+        #expect(screen.contains("› refund com.example.receiptexplorer.pro [2000000600000002] — cancellation date appeared: 2…"))
+        press(&s, .escape)
+        #expect(s.diffView == nil)
+
+        var one = AppState.opening([base])
+        one.openDiffOverlay()
+        #expect(one.diffView == nil)
+        #expect(one.status == StatusMessage("d compares two documents: open exactly two (receipt-explorer A B)", isError: true))
+    }
+
+    /// A side without a node (a JWS signature) shows its layer's bytes: the refund of
+    /// samples/diff/history-refund.json, whose re-signed transaction lists its signature.
+    @Test(.enabled(if: Paths.samplesAvailable)) func layerOnlySidesShowTheirLayerBytes() throws {
+        func open(_ name: String) throws -> Document {
+            Document.open(try InputLoader.decode(try Paths.sample("diff/" + name), name: name), options: AnalysisOptions(validate: false))
+        }
+        var s = AppState.opening([try open("history.json"), try open("history-refund.json")], screen: Size(width: 120, height: 40))
+        s.openDiffOverlay()
+        let diff = try #require(s.diffView)
+        #expect(diff.entries.map(\.title) == [
+            "refund com.example.receiptexplorer.pro [2000000600000002] — revocationDate appeared: 2024-02-28T10:00:00.000Z (1709114400000)",
+            "  field-added revocationDate", "  field-added revocationReason", "  signature-changed signature",
+            "node-added signedTransactions[1] payload: revocationDate",
+            "node-added signedTransactions[1] payload: revocationReason",
+            "content-changed signedTransactions[1] signature",
+        ])
+        press(&s, .character("G"))
+        let lines = DiffOverlay.lines(s, width: 116).map(\.text)
+        #expect(lines.suffix(2) == ["1 layer 11 @0..<64  00 ac 9f 1f 17 d7 24 30 8b 47 1f 1e 72 ad 8c f5 14 92 76 6a 2c 4d 38 eb 4b de 1a 38 …",
+                                    "2 layer 11 @0..<64  c5 85 a1 46 16 69 30 8b a3 81 86 b2 92 53 b7 cb f7 d5 04 c3 c8 96 86 98 12 e7 47 74 …"])
+    }
+
     @Test func listsEntriesAndMovesAndCloses() throws {
         var s = Self.state()
         press(&s, .character("}"))                  // from document 2: still 1 against 2

@@ -184,7 +184,7 @@ import TestSupport
         #expect(s.mode == .tree && s.outlineRow?.label == "token data.signedTransactionInfo")
         let token = try #require(s.layered?.document.jws?.tokens.first { $0.path == "data.signedTransactionInfo" })
         #expect(s.outlineRow?.node == NodeID(token.layers.token, 0))
-        #expect(s.status == StatusMessage("transaction #1 in the tree"))
+        #expect(s.status == StatusMessage("transaction #1 in the tree (p goes back)"))
     }
 
     @Test func summarySnapshots() throws {

@@ -24,7 +24,9 @@ func open(_ bytes: [UInt8]) -> Document {
 
 func checkSide(_ side: DiffSide?, _ document: Document, _ what: String) {
     guard let side else { return }
-    let layerCount = side.node.map { document.layer($0.layer).bytes.count } ?? document.fileLayer.bytes.count
+    // A range lies in its node's layer, else in `side.layer` (token text, signature), else in the file.
+    precondition(side.rangeLayer.index < document.layers.count, "\(what): layer \(side.rangeLayer) out of range")
+    let layerCount = document.layer(side.rangeLayer).bytes.count
     if let node = side.node {
         precondition(node.layer.index < document.layers.count, "\(what): layer \(node.layer) out of range")
         let layer = document.layer(node.layer)

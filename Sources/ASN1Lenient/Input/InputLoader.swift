@@ -41,11 +41,11 @@ public enum InputLoader {
 
     /// Finds the DER/BER in `raw`. `name` is used in notes and messages.
     public static func decode(_ raw: [UInt8], name: String) throws -> LoadedInput {
-        guard !raw.isEmpty else { throw InputError("'\(name)' is empty (0 bytes)") }
+        guard !raw.isEmpty else { throw InputError("\(InputError.quoted(name)) is empty (0 bytes)") }
         var start = 0
         if raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF { start = 3 }  // UTF-8 BOM
         guard let first = raw[start...].firstIndex(where: { !isSpace($0) }) else {
-            throw InputError("'\(name)' contains only whitespace (\(NumberText.grouped(raw.count)) bytes)")
+            throw InputError("\(InputError.quoted(name)) contains only whitespace (\(NumberText.grouped(raw.count)) bytes)")
         }
         let input = RawInput(bytes: raw, name: name, textStart: start, firstNonSpace: first, isTextLike: isTextLike(raw))
         for detector in detectors {
@@ -58,11 +58,11 @@ public enum InputLoader {
 
     static func readFile(_ path: String) throws -> [UInt8] {
         let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw InputError("cannot read '\(path)': \(errorText(errno))") }
+        guard fd >= 0 else { throw InputError("cannot read \(InputError.quoted(path)): \(errorText(errno))") }
         defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            throw InputError("cannot read '\(path)': it is a directory")
+            throw InputError("cannot read \(InputError.quoted(path)): it is a directory")
         }
         // Read a regular file of known size straight into its array; anything else (pipes, files
         // that grow while being read) continues in chunks.
@@ -82,10 +82,10 @@ public enum InputLoader {
                     initialized += n
                 }
             }
-            if failure != 0 { throw InputError("cannot read '\(path)': \(errorText(failure))") }
+            if failure != 0 { throw InputError("cannot read \(InputError.quoted(path)): \(errorText(failure))") }
             if result.count < size { return result }
         }
-        return try readAll(fd: fd, display: "'\(path)'", into: result)
+        return try readAll(fd: fd, display: "\(InputError.quoted(path))", into: result)
     }
 
     static func readAll(fd: Int32, display: String, into start: [UInt8] = []) throws -> [UInt8] {
@@ -181,11 +181,11 @@ public enum InputLoader {
         }
         let label = TerminalSafe.escape(begin.label)
         guard let end = bodyEnd else {
-            throw InputError("cannot decode '\(name)': PEM: '-----BEGIN \(label)-----' at line \(beginLine) has no matching '-----END \(label)-----' line")
+            throw InputError("cannot decode \(InputError.quoted(name)): PEM: '-----BEGIN \(label)-----' at line \(beginLine) has no matching '-----END \(label)-----' line")
         }
         switch Base64Text.decode(raw, range: bodyStart..<max(bodyStart, end)) {
         case .failure(let failure):
-            throw InputError("cannot decode '\(name)': PEM \(label): " + Base64Text.message(failure, text: raw))
+            throw InputError("cannot decode \(InputError.quoted(name)): PEM \(label): " + Base64Text.message(failure, text: raw))
         case .success(let decoded):
             var note = "decoded from PEM (\(label)): \(NumberText.grouped(decoded.characters)) base64 characters → \(NumberText.grouped(decoded.bytes.count)) bytes"
             let more = countPEMBlocks(raw, from: afterEnd)
@@ -214,23 +214,23 @@ public enum InputLoader {
         } catch {
             let nsError = error as NSError
             let detail = (nsError.userInfo["NSDebugDescription"] as? String).map { ": " + TerminalSafe.escape($0) } ?? ""
-            throw InputError("cannot decode '\(name)': it starts with '{' but is not valid JSON\(detail)")
+            throw InputError("cannot decode \(InputError.quoted(name)): it starts with '{' but is not valid JSON\(detail)")
         }
         guard let dictionary = object as? [String: Any] else {
-            throw InputError("cannot decode '\(name)': the JSON is not an object; expected a verifyReceipt request body {\"receipt-data\": \"<base64>\"}")
+            throw InputError("cannot decode \(InputError.quoted(name)): the JSON is not an object; expected a verifyReceipt request body {\"receipt-data\": \"<base64>\"}")
         }
         guard let value = dictionary["receipt-data"] else {
             let keys = dictionary.keys.sorted().prefix(8).map { "\"" + TerminalSafe.escape($0) + "\"" }
             let found = keys.isEmpty ? "it has no keys" : "its keys are " + keys.joined(separator: ", ")
-            throw InputError("cannot decode '\(name)': the JSON has no \"receipt-data\" field (\(found)); expected a verifyReceipt request body {\"receipt-data\": \"<base64>\"}")
+            throw InputError("cannot decode \(InputError.quoted(name)): the JSON has no \"receipt-data\" field (\(found)); expected a verifyReceipt request body {\"receipt-data\": \"<base64>\"}")
         }
         guard let text = value as? String else {
-            throw InputError("cannot decode '\(name)': \"receipt-data\" is \(jsonKind(value)), not a base64 string")
+            throw InputError("cannot decode \(InputError.quoted(name)): \"receipt-data\" is \(jsonKind(value)), not a base64 string")
         }
         let textBytes = Array(text.utf8)
         switch Base64Text.decode(textBytes) {
         case .failure(let failure):
-            throw InputError("cannot decode '\(name)': \"receipt-data\" is not base64: " + Base64Text.message(failure, text: textBytes))
+            throw InputError("cannot decode \(InputError.quoted(name)): \"receipt-data\" is not base64: " + Base64Text.message(failure, text: textBytes))
         case .success(let decoded):
             return LoadedInput(bytes: decoded.bytes, name: name, encoding: .verifyReceiptJSON,
                                note: "decoded from verifyReceipt JSON (\"receipt-data\"): \(NumberText.grouped(decoded.characters)) base64 characters → \(NumberText.grouped(decoded.bytes.count)) bytes")
@@ -288,7 +288,7 @@ extension InputDetector {
             // than one base64 group (`30` alone is a truncated SEQUENCE, not broken base64).
             if InputLoader.looksLikeOneElement(raw) { return nil }
             if raw[start...].lazy.filter({ !InputLoader.isSpace($0) }).count < 4 { return nil }
-            throw InputError("cannot decode '\(input.name)': " + Base64Text.message(failure, text: raw))
+            throw InputError("cannot decode \(InputError.quoted(input.name)): " + Base64Text.message(failure, text: raw))
         }
     }
 }

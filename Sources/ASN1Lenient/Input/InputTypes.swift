@@ -44,9 +44,16 @@ public struct LoadedInput: Sendable {
 /// A problem that prevents loading the input at all: one clear line, shown as
 /// `receipt-explorer: <message>` with exit status 2. An input that loads but has problems carries
 /// them as `LoadedInput.diagnostics` instead (exit status 1).
+///
+/// `message` is safe to print to a terminal as it is: every part that came from outside (a path, a
+/// file name, a JSON key, a PEM label) is escaped where it is inserted, so printers must not escape
+/// it again (that doubled every backslash: docs/robustness.md, finding 6).
 public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
     public var message: String
     public var description: String { message }
+
+    /// `'name'` with control characters, bidi overrides and invalid UTF-8 escaped.
+    public static func quoted(_ outside: String) -> String { "'" + TerminalSafe.escape(outside) + "'" }
 
     public init(_ message: String) { self.message = message }
     public init(message: String) { self.message = message }

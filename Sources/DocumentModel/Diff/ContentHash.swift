@@ -27,10 +27,16 @@ enum ContentHash {
     }
 
     static func hashes(_ tree: Tree) -> [UInt64] {
-        var out = [UInt64](repeating: 0, count: tree.count)
-        var index = tree.count - 1
+        bottomUp(count: tree.count) { hash(tree, $0, $1) }
+    }
+
+    /// Hashes of a pre-order arena from the last node back, so every child's hash is ready when its
+    /// parent's is made (ASN.1 and JSON trees alike).
+    static func bottomUp(count: Int, _ hash: (Int, [UInt64]) -> UInt64) -> [UInt64] {
+        var out = [UInt64](repeating: 0, count: count)
+        var index = count - 1
         while index >= 0 {
-            out[index] = hash(tree, index, out)
+            out[index] = hash(index, out)
             index -= 1
         }
         return out

@@ -17,33 +17,29 @@ enum CrossDiff {
 
     static func entries(_ receipt: ReceiptSide, _ storeKit: StoreKitSide, receiptIsA: Bool) -> [DiffEntry] {
         let transactions = storeKit.transactions
-        var byID: [String: Int] = [:]
-        for (j, t) in transactions.enumerated() {
-            if let id = storeKit.token(t).document.payload.string("transactionId"), byID[id] == nil { byID[id] = j }
-        }
-        var matched = [Bool](repeating: false, count: transactions.count)
+        let purchases = receipt.receipt.inApp
+        let pairing = PurchasePairing(purchases.map(ReceiptDiff.identity), transactions.map(storeKit.identity))
         var out: [DiffEntry] = []
-        for p in receipt.receipt.inApp {
+        for (i, p) in purchases.enumerated() {
             let key = ReceiptDiff.matchKey(p)
-            guard let j = byID[key] else {
+            guard let j = pairing.counterpartOfA[i] else {
                 out.append(entry(receiptIsA ? .transactionRemoved : .transactionAdded, p.productID ?? "", key,
                                  receipt: receipt.side(p), storeKit: nil, receiptIsA: receiptIsA))
                 continue
             }
-            matched[j] = true
             let fields = fieldEntries(p, receipt, transactions[j], storeKit, receiptIsA: receiptIsA)
             if !fields.isEmpty {
                 var e = entry(.transactionChanged, p.productID ?? "", key, receipt: receipt.side(p),
-                              storeKit: storeKit.tokenSide(transactions[j]), receiptIsA: receiptIsA)
+                              storeKit: storeKit.transactionSide(transactions[j]), receiptIsA: receiptIsA)
                 e.fields = fields
                 out.append(e)
             }
         }
-        for (j, t) in transactions.enumerated() where !matched[j] {
-            let payload = storeKit.token(t).document.payload
-            out.append(entry(receiptIsA ? .transactionAdded : .transactionRemoved, payload.string("productId") ?? "",
-                             payload.string("transactionId") ?? storeKit.path(t), receipt: nil,
-                             storeKit: storeKit.tokenSide(t), receiptIsA: receiptIsA))
+        for (j, _) in pairing.unmatchedB {
+            let t = transactions[j]
+            out.append(entry(receiptIsA ? .transactionAdded : .transactionRemoved,
+                             storeKit.token(t).document.payload.string("productId") ?? "",
+                             storeKit.identity(t).key, receipt: nil, storeKit: storeKit.transactionSide(t), receiptIsA: receiptIsA))
         }
         return out
     }

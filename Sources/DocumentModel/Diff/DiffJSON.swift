@@ -35,10 +35,8 @@ public enum DiffJSON {
 
     static func side(_ s: DiffSide) -> [String: Any] {
         var out: [String: Any] = [:]
-        if let node = s.node {
-            out["layer"] = node.layer.index
-            out["node"] = node.index
-        }
+        if let node = s.node { out["node"] = node.index }
+        if s.node != nil || s.layer != nil { out["layer"] = s.rangeLayer.index }
         if let r = s.range { out["range"] = [r.lowerBound, r.upperBound] }
         if let r = s.fileRange { out["file_range"] = [r.lowerBound, r.upperBound] }
         if let v = s.value { out["value"] = v }

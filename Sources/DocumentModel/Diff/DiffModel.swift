@@ -2,7 +2,8 @@
 public enum DiffComparison: String, Sendable, Equatable {
     /// Two PKCS#7 receipts: attributes, purchases, certificates, signature, then the ASN.1 structure.
     case receipts
-    /// Two StoreKit 2 inputs (tokens or bodies): payload fields by JSON path, header, signature.
+    /// Two StoreKit 2 inputs (tokens or bodies): fields by JSON path, transactions by transaction id,
+    /// signing, then each matched token's layers (characters, header and payload JSON, x5c DER, signature).
     case jws
     /// A receipt against StoreKit 2 transactions (a token, a history response, a notification).
     case receiptAndTransactions = "receipt-and-transactions"
@@ -16,12 +17,13 @@ public enum DiffKind: String, Sendable, Equatable, CaseIterable {
     case attributeAdded = "attribute-added", attributeRemoved = "attribute-removed", attributeChanged = "attribute-changed"
     // Receipts: in-app purchases, matched by transaction id.
     case purchaseAdded = "purchase-added", purchaseRemoved = "purchase-removed", purchaseChanged = "purchase-changed"
-    /// A purchase whose cancellation date appeared.
+    /// A purchase whose cancellation date appeared, or a transaction whose revocationDate did.
     case refund
     /// An added purchase that continues a subscription chain of the other side (same original
     /// transaction id, later purchase date).
     case renewal
-    /// Same payload, different signature or certificates.
+    /// Same payload (fields), different signature or certificates; for a StoreKit 2 transaction
+    /// also a new signedDate.
     case resigned
     case certificateAdded = "certificate-added", certificateRemoved = "certificate-removed"
     case signatureChanged = "signature-changed"
@@ -43,7 +45,10 @@ public enum DiffKind: String, Sendable, Equatable, CaseIterable {
 /// range in that node's layer, the same bytes in the file layer, and the value shown.
 public struct DiffSide: Sendable, Equatable {
     public var node: NodeID?
-    /// Range in `node`'s layer (the file layer when `node` is nil).
+    /// The layer of `range` when it has no node (a token's characters, a signature); nil with a
+    /// node (its layer) or for the file layer.
+    public var layer: LayerID?
+    /// Range in `node`'s layer (else in `layer`, else in the file layer).
     public var range: Range<Int>?
     /// The same bytes in the file as loaded (decoded DER, or the token / body text).
     public var fileRange: Range<Int>?
@@ -52,14 +57,20 @@ public struct DiffSide: Sendable, Equatable {
     /// The ASN.1 node path ("SEQUENCE > [0] > …") for structural entries.
     public var path: String?
 
-    public init(node: NodeID? = nil, range: Range<Int>? = nil, fileRange: Range<Int>? = nil,
+    public init(node: NodeID? = nil, layer: LayerID? = nil, range: Range<Int>? = nil, fileRange: Range<Int>? = nil,
                 value: String? = nil, path: String? = nil) {
         self.node = node
+        self.layer = layer
         self.range = range
         self.fileRange = fileRange
         self.value = value
         self.path = path
     }
+}
+
+extension DiffSide {
+    /// The layer `range` is in.
+    public var rangeLayer: LayerID { node?.layer ?? layer ?? .file }
 }
 
 /// One difference. Purchase and transaction entries list their changed fields in `fields`.

@@ -20,7 +20,7 @@ public enum DiffText {
                 : "different (A \(s.certificatesA.count), B \(s.certificatesB.count))"
             lines.append("certificates: \(certs); signature: \(s.sameSignature ? "same" : "different")")
         }
-        if diff.comparison == .receipts || diff.comparison == .asn1 {
+        if diff.comparison != .receiptAndTransactions {
             lines.append("")
             let total = diff.structural.count + diff.structuralOmitted
             lines.append(paint("structure: \(count(total))", .bold))
@@ -39,7 +39,7 @@ public enum DiffText {
     static func comparisonText(_ c: DiffComparison) -> String {
         switch c {
         case .receipts: "two receipts (attributes, purchases by transaction id, signing, then structure)"
-        case .jws: "two StoreKit 2 inputs (payload fields by JSON path, certificates, signature)"
+        case .jws: "two StoreKit 2 inputs (fields by JSON path, transactions by transaction id, signing, then structure)"
         case .receiptAndTransactions: "a receipt with StoreKit 2 transactions (by transaction id, through the field map)"
         case .asn1: "two ASN.1 inputs (structure)"
         }
@@ -77,7 +77,11 @@ public enum DiffText {
     /// "node 12 of layer 1, bytes 40..<52 (file 44..<56): "value"".
     static func sideText(_ s: DiffSide, subject: String, withValue: Bool, show: (String) -> String) -> String {
         var parts: [String] = []
-        if let node = s.node { parts.append("node \(node.index) of layer \(node.layer.index)") }
+        if let node = s.node {
+            parts.append("node \(node.index) of layer \(node.layer.index)")
+        } else if let layer = s.layer {
+            parts.append("layer \(layer.index)")
+        }
         if let path = s.path, !path.isEmpty, path != subject { parts.append(path) }
         if let r = s.range { parts.append("bytes \(r.lowerBound)..<\(r.upperBound)") }
         var text = parts.joined(separator: ", ")

@@ -6,8 +6,9 @@ extension DocumentDiff {
     public static let defaultStructuralLimit = 50
 
     /// Compares two opened documents: the semantic rules their kinds allow (two receipts, two
-    /// StoreKit 2 inputs, a receipt against transactions), then, for two ASN.1 inputs, the structure
-    /// node by node. Pure: reads the documents, prints nothing.
+    /// StoreKit 2 inputs, a receipt against transactions), then the structure: for two ASN.1 inputs
+    /// node by node, for two StoreKit 2 inputs layer by layer (`JWSStructure`). Pure: reads the
+    /// documents, prints nothing.
     public static func compare(_ a: Document, _ b: Document, structuralLimit: Int = defaultStructuralLimit) -> DocumentDiff {
         let receiptA = ReceiptSide(a), receiptB = ReceiptSide(b)
         if let ra = receiptA, let rb = receiptB {
@@ -30,8 +31,12 @@ extension DocumentDiff {
         let storeKitA = receiptA == nil ? StoreKitSide(a) : nil
         let storeKitB = receiptB == nil ? StoreKitSide(b) : nil
         if let sa = storeKitA, let sb = storeKitB {
-            let (entries, signatures) = JWSDiff.compare(sa, sb)
-            return DocumentDiff(comparison: .jws, semantic: entries, signatures: signatures)
+            let result = JWSDiff.compare(sa, sb)
+            var diff = DocumentDiff(comparison: .jws, semantic: result.entries, signatures: result.signatures)
+            var walk = StructuralDiff(a: a, b: b, limit: structuralLimit)
+            JWSStructure(a: sa, b: sb).run(result.tokenPairs, into: &walk)
+            diff.take(walk.log)
+            return diff
         }
         if let ra = receiptA, let sb = storeKitB {
             return DocumentDiff(comparison: .receiptAndTransactions, semantic: CrossDiff.entries(ra, sb, receiptIsA: true))
@@ -47,8 +52,12 @@ extension DocumentDiff {
     mutating func addStructure(_ a: Document, _ b: Document, limit: Int) {
         var walk = StructuralDiff(a: a, b: b, limit: limit)
         walk.run()
-        structural = walk.entries
-        structuralOmitted = walk.total - walk.entries.count
-        structuralContentChanges = walk.contentChanges
+        take(walk.log)
+    }
+
+    mutating func take(_ log: StructuralLog) {
+        structural = log.entries
+        structuralOmitted = log.total - log.entries.count
+        structuralContentChanges = log.contentChanges
     }
 }

@@ -1,27 +1,104 @@
 import JWSKit
 
-/// Two StoreKit 2 documents: top-level tokens paired in order; payload fields by JSON path (nested
-/// tokens by their own paths), then each pair's x5c certificates and signature.
+/// Two StoreKit 2 documents. Two lone transactions (or a token against the like token another
+/// one carries: a notification against its transaction) compare field by field. Anything else
+/// (history responses, a history against one transaction, two notifications) compares the JSON bodies' own fields, the tokens
+/// that are not transactions by path, and the transactions by transaction id as receipts'
+/// purchases are: added, removed, changed, refunded (revocationDate appeared), renewed.
 enum JWSDiff {
-    static func compare(_ a: StoreKitSide, _ b: StoreKitSide) -> (entries: [DiffEntry], signatures: DiffSignatures?) {
-        var out: [DiffEntry] = []
+    struct Result {
+        var entries: [DiffEntry] = []
         var signatures: DiffSignatures?
+        /// The token pairs compared (indices into each side's tokens), for the structural walk.
+        var tokenPairs: [(Int, Int)] = []
+    }
+
+    static func compare(_ a: StoreKitSide, _ b: StoreKitSide) -> Result {
         let ta = a.topLevel, tb = b.topLevel
-        for k in 0..<max(ta.count, tb.count) {
-            guard k < ta.count, k < tb.count else {
-                if k < ta.count {
-                    out.append(DiffEntry(kind: .fieldRemoved, subject: a.path(ta[k]), a: a.tokenSide(ta[k])))
-                } else {
-                    out.append(DiffEntry(kind: .fieldAdded, subject: b.path(tb[k]), b: b.tokenSide(tb[k])))
+        var result = Result()
+        if a.model.body == nil, b.model.body == nil, ta.count == 1, tb.count == 1 {
+            let (x, y) = counterparts(a, ta[0], b, tb[0])
+            let sameKind = a.token(ta[0]).document.payload.kind == b.token(tb[0]).document.payload.kind
+            guard sameKind && !a.isTransaction(x) && !b.isTransaction(y) else {
+                // Two transactions, or one token against the like token another one carries (a
+                // notification against its transaction or renewal info): the fields as they are.
+                var pair = tokenEntries(a, x, b, y, nestedTransactions: true)
+                if !pair.entries.isEmpty, pair.entries.allSatisfy({ Self.signingKinds.contains($0.kind) }) {
+                    pair.entries.insert(DiffEntry(kind: .resigned, subject: "token", a: pair.signatures.signatureA,
+                                                  b: pair.signatures.signatureB,
+                                                  note: "same payload fields, different signature or certificates"), at: 0)
                 }
+                result.add(pair, pair: (x, y))
+                return result
+            }
+            result.add(tokenEntries(a, x, b, y, nestedTransactions: false), pair: (x, y))
+        } else {
+            // Bodies: their own fields, and a token that is not a transaction missing on one side.
+            let bodies = a.model.body != nil && b.model.body != nil
+            if bodies { result.entries += BodyFields.entries(a, b) }
+            // Top-level tokens that are not transactions (a notification's signedPayload, renewal
+            // infos of a status response) pair by path.
+            let others = tb.filter { !b.isTransaction($0) }
+            for x in ta where !a.isTransaction(x) {
+                guard let y = others.first(where: { b.token($0).path == a.token(x).path }) else {
+                    if bodies { result.entries.append(DiffEntry(kind: .fieldRemoved, subject: a.path(x), a: a.tokenSide(x))) }
+                    continue
+                }
+                result.add(tokenEntries(a, x, b, y, nestedTransactions: false), pair: (x, y))
+            }
+            for y in others where bodies && !ta.contains(where: { !a.isTransaction($0) && a.token($0).path == b.token(y).path }) {
+                result.entries.append(DiffEntry(kind: .fieldAdded, subject: b.path(y), b: b.tokenSide(y)))
+            }
+        }
+        transactionEntries(a, b, into: &result)
+        return result
+    }
+
+    /// The transactions of both sides (nested ones included) paired by `PurchasePairing`.
+    static func transactionEntries(_ a: StoreKitSide, _ b: StoreKitSide, into result: inout Result) {
+        let xs = a.transactions, ys = b.transactions
+        let idsA = xs.map(a.identity), idsB = ys.map(b.identity)
+        let pairing = PurchasePairing(idsA, idsB)
+        for (i, x) in xs.enumerated() {
+            let fallback = idsA[i].isFallback ? PurchaseIdentity.fallbackNote : nil
+            let product = a.token(x).document.payload.string("productId") ?? ""
+            guard let j = pairing.counterpartOfA[i] else {
+                result.entries.append(DiffEntry(kind: .transactionRemoved, subject: product, key: idsA[i].key,
+                                                a: a.transactionSide(x), note: fallback))
                 continue
             }
-            let (x, y) = counterparts(a, ta[k], b, tb[k])
-            let pair = tokenEntries(a, x, b, y)
-            out += pair.entries
-            signatures = signatures ?? pair.signatures
+            let y = ys[j]
+            result.tokenPairs.append((x, y))
+            guard a.token(x).document.text != b.token(y).document.text else { continue }
+            let pair = tokenEntries(a, x, b, y, nestedTransactions: false, prefix: "")
+            result.signatures = result.signatures ?? pair.signatures
+            let (kind, note) = classify(pair.entries, b.token(y).document.payload)
+            result.entries.append(DiffEntry(kind: kind, subject: product, key: idsA[i].key, a: a.transactionSide(x),
+                                            b: b.transactionSide(y), fields: pair.entries,
+                                            note: PurchasePairing.note(note, fallback)))
         }
-        return (out, signatures)
+        for (j, chain) in pairing.unmatchedB {
+            let y = ys[j]
+            result.entries.append(DiffEntry(kind: chain == nil ? .transactionAdded : .renewal,
+                                            subject: b.token(y).document.payload.string("productId") ?? "",
+                                            key: idsB[j].key, b: b.transactionSide(y),
+                                            note: PurchasePairing.note(chain.map(PurchasePairing.renewalNote),
+                                                                       idsB[j].isFallback ? PurchaseIdentity.fallbackNote : nil)))
+        }
+    }
+
+    static let signingKinds: Set<DiffKind> = [.certificateAdded, .certificateRemoved, .signatureChanged]
+
+    /// A changed transaction: a refund when its revocationDate appeared, re-signed when nothing but
+    /// its signedDate and signing changed, else changed.
+    static func classify(_ fields: [DiffEntry], _ payloadB: StoreKitPayload) -> (DiffKind, String?) {
+        if fields.contains(where: { $0.kind == .fieldAdded && $0.subject == "revocationDate" }) {
+            return (.refund, "revocationDate appeared: \(payloadB.value("revocationDate")?.display ?? "")")
+        }
+        if fields.allSatisfy({ signingKinds.contains($0.kind) || $0.subject == "signedDate" }) {
+            return (.resigned, "same transaction signed again")
+        }
+        return (.transactionChanged, nil)
     }
 
     /// A notification against a transaction (or renewal info) compares the token it nests of that
@@ -38,14 +115,23 @@ enum JWSDiff {
         return (x, y)
     }
 
-    /// One token against another: payload fields, nested tokens, then signing.
-    static func tokenEntries(_ a: StoreKitSide, _ x: Int, _ b: StoreKitSide, _ y: Int) -> (entries: [DiffEntry], signatures: DiffSignatures) {
-        let prefix = a.path(x)
+    /// One token against another: payload fields, nested tokens by path (nested transactions only
+    /// when `nestedTransactions`; otherwise they pair by id), then signing. A token whose fields
+    /// are all the same but whose signing differs is re-signed.
+    static func tokenEntries(_ a: StoreKitSide, _ x: Int, _ b: StoreKitSide, _ y: Int, nestedTransactions: Bool,
+                             prefix explicitPrefix: String? = nil) -> (entries: [DiffEntry], signatures: DiffSignatures,
+                                                                      pairs: [(Int, Int)]) {
+        let prefix = explicitPrefix ?? a.path(x)
         var out = fields(a, x, b, y, prefix: prefix)
-        for nx in a.model.tokens.indices where a.token(nx).parent == x {
-            guard let ny = b.model.tokens.indices.first(where: { b.token($0).parent == y && b.token($0).path == a.token(nx).path }),
-                  a.token(nx).document.text != b.token(ny).document.text else { continue }
-            out += tokenEntries(a, nx, b, ny).entries
+        var pairs: [(Int, Int)] = []
+        for nx in a.model.tokens.indices where a.token(nx).parent == x && (nestedTransactions || !a.isTransaction(nx)) {
+            guard let ny = b.model.tokens.indices.first(where: { b.token($0).parent == y && b.token($0).path == a.token(nx).path })
+            else { continue }
+            pairs.append((nx, ny))
+            guard a.token(nx).document.text != b.token(ny).document.text else { continue }
+            let nested = tokenEntries(a, nx, b, ny, nestedTransactions: nestedTransactions)
+            out += nested.entries
+            pairs += nested.pairs
         }
         let pair = DiffSignatures(certificatesA: a.certificates(x), certificatesB: b.certificates(y),
                                   signatureA: a.signature(x), signatureB: b.signature(y),
@@ -55,7 +141,7 @@ enum JWSDiff {
             if !prefix.isEmpty { e.subject = "\(prefix): \(e.subject)" }
             return e
         }
-        return (out, pair)
+        return (out, pair, pairs)
     }
 
     /// Payload fields by path; objects are walked through their members, nested tokens compared as
@@ -85,5 +171,14 @@ enum JWSDiff {
             out.append(DiffEntry(kind: .fieldAdded, subject: StoreKitSide.join(prefix, g.path), b: b.side(y, g)))
         }
         return out
+    }
+}
+
+extension JWSDiff.Result {
+    mutating func add(_ pair: (entries: [DiffEntry], signatures: DiffSignatures, pairs: [(Int, Int)]), pair tokens: (Int, Int)) {
+        entries += pair.entries
+        signatures = signatures ?? pair.signatures
+        tokenPairs.append(tokens)
+        tokenPairs += pair.pairs
     }
 }

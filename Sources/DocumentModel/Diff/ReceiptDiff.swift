@@ -95,30 +95,25 @@ enum ReceiptDiff {
         return out
     }
 
-    /// The transaction id, or the original transaction id and purchase date when it is missing.
-    static func matchKey(_ p: InAppPurchase) -> String {
-        if let id = p.transactionID, !id.isEmpty { return id }
-        return "\(p.originalTransactionID ?? "?")@\(p.purchaseDate.map { String($0.epochMilliseconds) } ?? "?")"
+    static func identity(_ p: InAppPurchase) -> PurchaseIdentity {
+        PurchaseIdentity(transactionID: p.transactionID, originalTransactionID: p.originalTransactionID,
+                         purchaseDate: p.purchaseDate?.epochMilliseconds)
     }
 
+    /// The transaction id, or the original transaction id and purchase date when it is missing.
+    static func matchKey(_ p: InAppPurchase) -> String { identity(p).key }
+
     static func purchaseEntries(_ a: ReceiptSide, _ b: ReceiptSide) -> [DiffEntry] {
-        var indexB: [String: [Int]] = [:]
-        for (i, p) in b.receipt.inApp.enumerated().reversed() { indexB[matchKey(p), default: []].append(i) }
-        var matchedB = [Bool](repeating: false, count: b.receipt.inApp.count)
+        let idsA = a.receipt.inApp.map(identity), idsB = b.receipt.inApp.map(identity)
+        let pairing = PurchasePairing(idsA, idsB)
         var out: [DiffEntry] = []
-        // The latest purchase date of each subscription chain on side A, for telling renewals.
-        var chainEnd: [String: Int64] = [:]
-        for p in a.receipt.inApp {
-            guard let chain = p.originalTransactionID, let date = p.purchaseDate?.epochMilliseconds else { continue }
-            chainEnd[chain] = max(chainEnd[chain] ?? date, date)
-        }
-        for p in a.receipt.inApp {
-            let key = matchKey(p)
-            guard let j = indexB[key]?.popLast() else {
-                out.append(DiffEntry(kind: .purchaseRemoved, subject: p.productID ?? "", key: key, a: a.side(p)))
+        for (i, p) in a.receipt.inApp.enumerated() {
+            let key = idsA[i].key
+            let fallback = idsA[i].isFallback ? PurchaseIdentity.fallbackNote : nil
+            guard let j = pairing.counterpartOfA[i] else {
+                out.append(DiffEntry(kind: .purchaseRemoved, subject: p.productID ?? "", key: key, a: a.side(p), note: fallback))
                 continue
             }
-            matchedB[j] = true
             let q = b.receipt.inApp[j]
             let fields = fieldEntries(p.fields, q.fields, a: a, b: b)
             guard !fields.isEmpty else { continue }
@@ -128,17 +123,15 @@ enum ReceiptDiff {
             }
             out.append(DiffEntry(kind: refunded ? .refund : .purchaseChanged, subject: p.productID ?? "", key: key,
                                  a: a.side(p), b: b.side(q), fields: fields,
-                                 note: refunded ? "cancellation date appeared: \(q.cancellationDate?.text ?? "")" : nil))
+                                 note: PurchasePairing.note(refunded ? "cancellation date appeared: \(q.cancellationDate?.text ?? "")" : nil,
+                                                            fallback)))
         }
-        for (j, q) in b.receipt.inApp.enumerated() where !matchedB[j] {
-            var kind = DiffKind.purchaseAdded
-            var note: String?
-            if let chain = q.originalTransactionID, let end = chainEnd[chain],
-               let date = q.purchaseDate?.epochMilliseconds, date > end {
-                kind = .renewal
-                note = "continues subscription chain \(chain)"
-            }
-            out.append(DiffEntry(kind: kind, subject: q.productID ?? "", key: matchKey(q), b: b.side(q), note: note))
+        for (j, chain) in pairing.unmatchedB {
+            let q = b.receipt.inApp[j]
+            out.append(DiffEntry(kind: chain == nil ? .purchaseAdded : .renewal, subject: q.productID ?? "", key: idsB[j].key,
+                                 b: b.side(q),
+                                 note: PurchasePairing.note(chain.map(PurchasePairing.renewalNote),
+                                                            idsB[j].isFallback ? PurchaseIdentity.fallbackNote : nil)))
         }
         return out
     }

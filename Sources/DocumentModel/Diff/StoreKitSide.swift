@@ -19,10 +19,29 @@ struct StoreKitSide {
     /// Indices of the tokens not nested in another one, in document order.
     var topLevel: [Int] { model.tokens.indices.filter { model.tokens[$0].parent == nil } }
 
-    /// Every transaction payload, nested ones (a notification's signedTransactionInfo) included.
-    var transactions: [Int] { model.tokens.indices.filter { model.tokens[$0].document.payload.kind == .transaction } }
+    /// Every transaction, nested ones (a notification's signedTransactionInfo) included: a payload
+    /// with a transactionId, or a token where only transactions go (whose id may be missing).
+    var transactions: [Int] { model.tokens.indices.filter(isTransaction) }
 
     func token(_ index: Int) -> JWSToken { model.tokens[index] }
+
+    func isTransaction(_ index: Int) -> Bool {
+        let t = model.tokens[index]
+        if t.document.payload.kind == .transaction { return true }
+        guard t.document.payload.kind == .unknown, let path = t.path else { return false }
+        return path.hasPrefix("signedTransactions[") || path.hasSuffix("signedTransactionInfo")
+    }
+
+    /// The JSON string nodes of `layer` that hold a token (compared as tokens, not as strings).
+    func tokenStrings(in layer: LayerID) -> Set<Int> {
+        guard let json = document.layer(layer).json else { return [] }
+        var starts = Set<Int>()
+        for t in model.tokens {
+            let holder = t.parent.flatMap { model.tokens[$0].layers.payload } ?? .file
+            if holder == layer, document.layer(t.layers.token).parent != nil { starts.insert(t.rangeInParent.lowerBound) }
+        }
+        return Set(json.nodes.indices.filter { json[$0].kind == .string && starts.contains(json[$0].start + 1) })
+    }
 
     /// The full path of a token: its body path, then the nested paths of the tokens carrying it.
     func path(_ index: Int) -> String {
@@ -51,7 +70,33 @@ struct StoreKitSide {
         let t = model.tokens[index]
         let range = 0..<t.document.text.count
         let path = path(index)
-        return DiffSide(range: range, fileRange: document.fileRange(range, in: t.layers.token), value: path.isEmpty ? nil : path)
+        return DiffSide(layer: t.layers.token, range: range, fileRange: document.fileRange(range, in: t.layers.token),
+                        value: path.isEmpty ? nil : path)
+    }
+
+    /// How a transaction is matched across documents (`PurchasePairing`).
+    func identity(_ index: Int) -> PurchaseIdentity {
+        let payload = model.tokens[index].document.payload
+        var date: Int64?
+        // A payload the schema could not type (no transactionId) keeps its date as a plain number.
+        switch payload.value("purchaseDate") {
+        case .date(let ms, _)?, .number(let ms)?: if ms.isFinite, abs(ms) < 9e18 { date = Int64(ms) }
+        case .integer(let ms)?: date = ms
+        default: break
+        }
+        return PurchaseIdentity(transactionID: payload.string("transactionId"),
+                                originalTransactionID: payload.string("originalTransactionId"), purchaseDate: date)
+    }
+
+    /// A transaction as a whole: its payload JSON's root object (a node, so the explorer can show
+    /// it), with the token's path as the value.
+    func transactionSide(_ index: Int) -> DiffSide {
+        let t = model.tokens[index]
+        guard let layer = t.layers.payload, let json = t.document.payloadJSON, let root = json.root else { return tokenSide(index) }
+        let range = json[root].range
+        let path = path(index)
+        return DiffSide(node: NodeID(layer, root), range: range, fileRange: document.fileRange(range, in: layer),
+                        value: path.isEmpty ? nil : path)
     }
 
     /// The x5c certificates of a token, leaf first, each the root node of its DER layer.
@@ -72,7 +117,7 @@ struct StoreKitSide {
         guard let layer = t.layers.signature else { return nil }
         let bytes = t.document.signatureBytes
         let range = 0..<bytes.count
-        return DiffSide(range: range, fileRange: document.fileRange(range, in: layer),
+        return DiffSide(layer: layer, range: range, fileRange: document.fileRange(range, in: layer),
                         value: "\(bytes.count) bytes \(bytes.prefix(8).map { ReceiptSide.hexByte($0) }.joined())…")
     }
 }

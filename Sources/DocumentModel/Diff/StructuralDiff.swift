@@ -10,14 +10,14 @@ struct StructuralDiff {
     let limit: Int
     private var hashesA: [LayerID: [UInt64]] = [:]
     private var hashesB: [LayerID: [UInt64]] = [:]
-    private(set) var entries: [DiffEntry] = []
-    private(set) var total = 0
-    private(set) var contentChanges = 0
+    /// The entries found, shared with the JSON walk of StoreKit documents.
+    var log: StructuralLog
 
     init(a: Document, b: Document, limit: Int) {
         self.a = a
         self.b = b
         self.limit = limit
+        log = StructuralLog(limit: limit)
         for layer in a.layers { hashesA[layer.id] = layer.tree.map(ContentHash.hashes) ?? [] }
         for layer in b.layers { hashesB[layer.id] = layer.tree.map(ContentHash.hashes) ?? [] }
     }
@@ -27,6 +27,13 @@ struct StructuralDiff {
         let rootsA = a.fileTree.roots.map { NodeID(.file, $0) }
         let rootsB = b.fileTree.roots.map { NodeID(.file, $0) }
         pairList(rootsA, rootsB, isSet: false, pathA: [], pathB: [])
+    }
+
+    /// Compares two ASN.1 layers' top-level nodes in order (an x5c certificate's DER against
+    /// another's), their paths starting with `prefix`.
+    mutating func compareLayers(_ la: LayerID, _ lb: LayerID, prefix: String) {
+        guard let ta = a.layer(la).tree, let tb = b.layer(lb).tree else { return }
+        pairList(ta.roots.map { NodeID(la, $0) }, tb.roots.map { NodeID(lb, $0) }, isSet: false, pathA: [prefix], pathB: [prefix])
     }
 
     private func tree(_ doc: Document, _ id: NodeID) -> Tree { doc.layer(id.layer).tree! }
@@ -160,13 +167,9 @@ struct StructuralDiff {
 
     private mutating func report(_ kind: DiffKind, _ x: NodeID?, _ y: NodeID?, _ pathA: [String], _ pathB: [String],
                                  note: String?) {
-        total += 1
-        if kind != .reencoded { contentChanges += 1 }
-        guard entries.count < limit else { return }
-        let sideA = x.map { side(a, $0, pathA) }, sideB = y.map { side(b, $0, pathB) }
-        let subject = (sideA?.path ?? sideB?.path) ?? ""
-        entries.append(DiffEntry(kind: kind, subject: subject, a: sideA, b: sideB,
-                                 note: kind == .reencoded ? "same content, different encoding: " + (note ?? "") : note))
+        // Sides are built only for entries that are kept: a large diff stays O(entries kept).
+        guard log.keeps else { return log.count(kind) }
+        log.report(kind, a: x.map { side(a, $0, pathA) }, b: y.map { side(b, $0, pathB) }, note: note)
     }
 
     private func side(_ doc: Document, _ id: NodeID, _ path: [String]) -> DiffSide {
@@ -175,5 +178,30 @@ struct StructuralDiff {
         let value = ValueText.summary(t, id.index, limits: .init(characters: 40, hexBytes: 12))
         return DiffSide(node: id, range: range, fileRange: doc.fileRange(range, in: id.layer),
                         value: value.isEmpty ? nil : value, path: path.joined(separator: " > "))
+    }
+}
+
+/// The structural entries of a diff, in the order found: at most `limit` kept, all counted.
+struct StructuralLog {
+    let limit: Int
+    private(set) var entries: [DiffEntry] = []
+    private(set) var total = 0
+    private(set) var contentChanges = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    var keeps: Bool { entries.count < limit }
+
+    mutating func count(_ kind: DiffKind) {
+        total += 1
+        if kind != .reencoded { contentChanges += 1 }
+    }
+
+    /// An entry named by its sides' paths; a re-encoding's note says so.
+    mutating func report(_ kind: DiffKind, a: DiffSide?, b: DiffSide?, note: String?) {
+        count(kind)
+        guard keeps else { return }
+        entries.append(DiffEntry(kind: kind, subject: (a?.path ?? b?.path) ?? "", a: a, b: b,
+                                 note: kind == .reencoded ? "same content, different encoding: " + (note ?? "") : note))
     }
 }

@@ -37,12 +37,9 @@ public struct JWSExplain {
         let group = (c - start) / 4
         let characters = (start + 4 * group)..<min(segment.characterRange.upperBound, start + 4 * group + 4)
         let bytes = (3 * group)..<min(segment.bytes.count, 3 * group + 3)
-        let text = characters.map { token.document.text[$0] }
-        let sextets = text.map { ch in Self.alphabet.firstIndex(of: ch).map { String($0) } ?? "?" }
         var lines = ["\(name), character \(c): in the \(segment.role.rawValue) segment (characters \(JWSSpan.text(segment.characterRange)))",
-                     "base64url: characters \(JWSSpan.text(characters)) \"\(TerminalSafe.escape(String(decoding: text, as: UTF8.self)))\" = 6-bit values \(sextets.joined(separator: " "))"
-                        + " → \(segment.role.rawValue) bytes \(JWSSpan.text(bytes)): \(hex(bytes.map { segment.bytes[$0] }))"
-                        + (segment.role == .signature ? "" : " \"\(TerminalSafe.escape(String(decoding: bytes.map { segment.bytes[$0] }, as: UTF8.self)))\"")]
+                     "base64url: " + Self.group(text: token.document.text, positions: Array(characters), alphabet: Self.alphabet,
+                                                into: segment.role.rawValue, bytes: bytes, decoded: segment.bytes, asText: segment.role != .signature)]
         guard let byte = bytes.first else { return lines }
         let precise = (c - start) * 6 / 8
         let target = bytes.contains(precise) ? precise : byte
@@ -119,9 +116,61 @@ public struct JWSExplain {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    func hex(_ bytes: [UInt8]) -> String {
+    static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")
         return bytes.map { String([digits[Int($0 >> 4)], digits[Int($0 & 15)]]) }.joined(separator: " ")
+    }
+
+    /// The standard base64 alphabet (x5c entries), beside base64url's `alphabet` (token segments).
+    public static let standardAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// One group of base64 characters and the bytes it makes, as `explain` prints it:
+    /// `characters 12-15 "eyJh" = 6-bit values 30 34 9 33 → payload bytes 9-11: 7b 22 61 "{"a"`.
+    /// `positions` are the group's characters in `text` (up to 4; not contiguous when a JSON
+    /// escape sits between them), `bytes` the group's bytes in `decoded` (up to 3).
+    public static func group(text: [UInt8], positions: [Int], alphabet: [UInt8], into role: String, bytes: Range<Int>,
+                             decoded: [UInt8], asText: Bool) -> String {
+        let characters = positions.map { text[$0] }
+        let sextets = characters.map { ch in alphabet.firstIndex(of: ch).map { String($0) } ?? "?" }
+        let span = positions.first.map { $0..<(positions[positions.count - 1] + 1) } ?? 0..<0
+        let values = bytes.clamped(to: 0..<decoded.count).map { decoded[$0] }
+        return "characters \(JWSSpan.text(span)) \"\(TerminalSafe.escape(String(decoding: characters, as: UTF8.self)))\" = 6-bit values \(sextets.joined(separator: " "))"
+            + " → \(role) bytes \(JWSSpan.text(bytes)): \(hex(values))"
+            + (asText ? " \"\(TerminalSafe.escape(String(decoding: values, as: UTF8.self)))\"" : "")
+    }
+
+    /// The groups of a layer decoded from base64 text in its parent (a token's header, payload or
+    /// signature; an x5c certificate) that carry `range` of it, as `group` lines; nil for a layer
+    /// not decoded from base64. At most `limit` groups, then "… N more groups".
+    public static func groups(of range: Range<Int>, in layer: ByteLayer, parent: ByteLayer, limit: Int) -> [String]? {
+        let charactersOf: (Int) -> [Int]
+        switch layer.map {
+        case .base64(let textStart)?:
+            let end = textStart + (layer.bytes.count * 8 + 5) / 6
+            charactersOf = { g in Array((textStart + 4 * g)..<min(end, textStart + 4 * g + 4)) }
+        case .base64Characters(let offsets)?:
+            charactersOf = { g in Array(offsets[min(offsets.count, 4 * g)..<min(offsets.count, 4 * g + 4)]) }
+        default:
+            return nil
+        }
+        let role: String, alphabet: [UInt8], asText: Bool
+        switch layer.role {
+        case .x5cCertificate: (role, alphabet, asText) = ("DER", standardAlphabet, false)
+        case .jwsSignature: (role, alphabet, asText) = ("signature", Self.alphabet, false)
+        case .jwsHeader: (role, alphabet, asText) = ("header", Self.alphabet, true)
+        default: (role, alphabet, asText) = ("payload", Self.alphabet, true)
+        }
+        guard !layer.bytes.isEmpty else { return [] }
+        let first = min(range.lowerBound, layer.bytes.count - 1) / 3
+        let last = max(first, (min(range.upperBound, layer.bytes.count) - 1) / 3)
+        var lines: [String] = []
+        for g in first...min(last, first + limit - 1) {
+            let positions = charactersOf(g).filter { $0 < parent.bytes.count }
+            lines.append(group(text: parent.bytes, positions: positions, alphabet: alphabet, into: role,
+                               bytes: (3 * g)..<min(layer.bytes.count, 3 * g + 3), decoded: layer.bytes, asText: asText))
+        }
+        if last - first + 1 > limit { lines.append("… \(last - first + 1 - limit) more groups") }
+        return lines
     }
 }
 

@@ -27,8 +27,8 @@ public enum KeyContext: String, Sendable, CaseIterable {
         case .tree: "Tree pane"
         case .hex: "Hex pane (Tab to focus)"
         case .detail: "Detail pane (Tab to focus)"
-        case .summary: "Receipt summary"
-        case .purchases: "In-app purchase table"
+        case .summary: "Summary view"
+        case .purchases: "Purchase table"
         case .diff: "Diff of two documents (d)"
         case .prompt: "Prompts (search, go to offset, write)"
         case .help: "Help overlay"
@@ -87,23 +87,23 @@ public enum Keymap {
         b("Esc", "close the help, a prompt or a receipt view; otherwise quit", .global, .escape, .escape),
         b("Tab", "move focus: tree → hex → detail", .global, .focusNext, .tab),
         b("Shift-Tab", "move focus backwards", .global, .focusPrevious, .backTab),
-        b("r", "cycle views: tree → receipt summary → purchase table", .global, .cycleView, c("r")),
+        b("r", "cycle views: tree → summary → purchase table", .global, .cycleView, c("r")),
         b("1", "tree view", .global, .showTree, c("1")),
-        b("2", "receipt summary", .global, .showSummary, c("2")),
-        b("3", "in-app purchase table", .global, .showPurchases, c("3")),
+        b("2", "summary: a receipt's fields and validation, or a StoreKit 2 document's tokens and their verification", .global, .showSummary, c("2")),
+        b("3", "purchase table: a receipt's in-app purchases, or a StoreKit 2 document's transactions", .global, .showPurchases, c("3")),
         b("}", "next open document (receipt-explorer FILE FILE… opens several; each keeps its selection)", .global, .nextDocument, c("}")),
         b("{", "previous open document", .global, .previousDocument, c("{")),
         b("d", "with two documents open: the differences between them, each with both sides' bytes", .global, .showDiff, c("d")),
-        b("/", "search tags, values, OID names, field names, product ids", .global, .startSearch, c("/")),
+        b("/", "search tags, values, OID names, field names, product ids; in StoreKit 2 documents every layer's labels, values, meanings and JSON text", .global, .startSearch, c("/")),
         b("n", "next search hit", .global, .nextHit, c("n")),
         b("N", "previous search hit", .global, .previousHit, c("N")),
-        b(":", "go to a byte offset (decimal or 0x hex): selects the deepest node there", .global, .goToOffset, c(":")),
-        b("]", "next node with a diagnostic", .global, .nextDiagnostic, c("]")),
+        b(":", "go to a file offset (decimal or 0x hex, as diagnostics print them): selects the deepest node there, in any layer", .global, .goToOffset, c(":")),
+        b("]", "next node with a diagnostic (every layer's, in tree order)", .global, .nextDiagnostic, c("]")),
         b("[", "previous node with a diagnostic", .global, .previousDiagnostic, c("[")),
         b("w", "write the selected node's bytes to a file", .global, .writeNode, c("w")),
         b("y", "copy the selected node's bytes as hex to the clipboard (OSC 52; works over SSH and in tmux; at most \(AppState.clipboardByteLimit / 1024) KiB)",
           .global, .copyNode, c("y")),
-        b("x", "hex offsets: hexadecimal / decimal", .global, .toggleOffsetBase, c("x")),
+        b("x", "offsets: hexadecimal / decimal (the hex pane, the status bar)", .global, .toggleOffsetBase, c("x")),
         b("H", "show / hide the hex pane", .global, .toggleHexPane, c("H")),
         b("b", "JWS: the byte pane shows the node's decoded bytes / the token characters that encode them", .global, .toggleTokenText, c("b")),
         // Tree
@@ -120,7 +120,7 @@ public enum Keymap {
     ] + halfPages(.tree, "rows") + [
         b("g / Home", "first row", .tree, .first, c("g"), .home),
         b("G / End", "last row", .tree, .last, c("G"), .end),
-        b("p", "from a node inside an in-app purchase to its row in the purchase table", .tree, .jumpToPurchase, c("p")),
+        b("p", "from a node inside an in-app purchase (or a StoreKit 2 transaction) to its row in the purchase table", .tree, .jumpToPurchase, c("p")),
         // Hex
         b("← / h", "previous byte (selects the deepest node containing it)", .hex, .hexLeft, .left, c("h")),
         b("→ / l", "next byte", .hex, .hexRight, .right, c("l")),

@@ -65,3 +65,48 @@ extension AppState {
         }
     }
 }
+
+/// The mouse on a layer outline: a click selects the outline row (a click on ▸ / ▾ toggles it) or
+/// puts the byte cursor on the byte under the pointer, which selects the row there as the keys do.
+extension AppState {
+    mutating func performOutlineMouse(_ action: Action, event: InputEvent) -> Bool {
+        let l = layout
+        switch (action, event) {
+        case (.click, .mouseClick(let x, let y)):
+            if let r = l.tree, r.contains(x: x, y: y) {
+                focus = .tree
+                let rows = outlineVisibleRows(count: r.height)
+                guard y - r.y < rows.count else { return true }
+                let row = rows[y - r.y]
+                let depth = outline?.row(row).depth ?? 0
+                if x == r.x + 2 + min(depth * 2, max(0, r.width / 2)), outlineHasChildren(row) { outlineView.expanded[row].toggle() }
+                selectOutlineRow(row)
+                return true
+            }
+            if let r = l.hex, r.contains(x: x, y: y) {
+                guard let offset = TextBytePane.offset(self, rect: r, x: x, y: y) else { return true }
+                focus = .hex
+                setOutlineCursor(offset)
+                return true
+            }
+            return false
+        case (.wheelUp, .wheelUp(let x, let y)), (.wheelDown, .wheelDown(let x, let y)):
+            let delta = action == .wheelUp ? -3 : 3
+            if let r = l.tree, r.contains(x: x, y: y) {
+                var top = outlineView.top
+                for _ in 0..<3 { if let n = delta < 0 ? outlinePrevious(top) : outlineNext(top) { top = n } }
+                // Never past the point where the last row sits at the bottom.
+                if let last = outlineLast, delta > 0 { top = min(top, max(outlineView.top, outlineBackward(last, r.height - 1))) }
+                outlineView.top = top
+                return true
+            }
+            if let r = l.hex, r.contains(x: x, y: y) {
+                moveOutlineCursor(by: delta * outlineBytesPerRow)
+                return true
+            }
+            return false
+        default:
+            return false
+        }
+    }
+}

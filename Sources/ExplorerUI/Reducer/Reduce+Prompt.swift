@@ -32,7 +32,7 @@ extension AppState {
         switch prompt.kind {
         case .search:
             search.query = prompt.text
-            search.hits = Search.run(prompt.text, in: self)
+            search.hits = outline?.search(prompt.text) ?? Search.run(prompt.text, in: self)
             search.current = nil
             if search.hits.isEmpty {
                 status = StatusMessage(prompt.text.isEmpty ? "empty search" : "no match for \"\(UIText.escape(prompt.text))\"",
@@ -43,6 +43,10 @@ extension AppState {
         case .goToOffset:
             guard let offset = AppState.parseOffset(prompt.text) else {
                 status = StatusMessage("not an offset: \"\(UIText.escape(prompt.text))\" (use decimal or 0x hex)", isError: true)
+                break
+            }
+            if layered != nil {
+                goToOutlineOffset(offset)
                 break
             }
             guard offset < tree.bytes.count else {
@@ -59,9 +63,14 @@ extension AppState {
             ensureSelectionVisible()
             status = StatusMessage("offset 0x\(String(offset, radix: 16, uppercase: true)) (\(offset)) is in node \(node)")
         case .writeFile:
-            guard treeView.selection >= 0 else { return nil }
             let typed = prompt.text.trimmingSpaces
             let path = typed.isEmpty ? defaultWritePath : typed
+            if layered != nil {
+                guard let bytes = outlineRowBytes else { return nil }
+                status = StatusMessage("writing \(bytes.count) bytes to \(UIText.escape(path))…")
+                return .writeFile(path: path, bytes: Array(bytes))
+            }
+            guard treeView.selection >= 0 else { return nil }
             let node = tree.nodes[treeView.selection]
             status = StatusMessage("writing \(node.totalLength) bytes to \(UIText.escape(path))…")
             return .writeFile(path: path, bytes: Array(tree.bytes[node.byteRange]))

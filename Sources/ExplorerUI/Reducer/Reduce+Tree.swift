@@ -75,6 +75,7 @@ extension AppState {
     }
 
     mutating func jumpToHit(forward: Bool) {
+        if layered != nil { return jumpToOutlineHit(forward: forward) }
         let hits = search.hits
         let next: Int
         if forward {
@@ -91,6 +92,7 @@ extension AppState {
     }
 
     mutating func jumpToDiagnostic(forward: Bool) {
+        if layered != nil { return jumpToOutlineDiagnostic(forward: forward) }
         let list = facts.diagnosticNodes
         guard !list.isEmpty else { status = StatusMessage("no diagnostics: nothing to jump to"); return }
         var wrapped = false

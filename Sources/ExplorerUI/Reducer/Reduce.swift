@@ -79,6 +79,8 @@ extension AppState {
         }
         if performDocuments(action) { return nil }
         if case .done(let effect) = performTeaching(action, event: event) { return effect }
+        if let outcome = performOutlineGlobal(action) { return outcome }
+        if layered != nil, performOutlineMouse(action, event: event) { return nil }
         if performTree(action) || performHex(action) || performScroll(action) || performTable(action)
             || performMouse(action, event: event) {
             return nil
@@ -172,7 +174,8 @@ extension AppState {
 
     /// `node-<index>-<offset>.der`
     public var defaultWritePath: String {
-        treeView.selection >= 0 ? "node-\(treeView.selection)-\(tree.nodes[treeView.selection].offset).der" : "node.der"
+        if layered != nil { return outlineWritePath }
+        return treeView.selection >= 0 ? "node-\(treeView.selection)-\(tree.nodes[treeView.selection].offset).der" : "node.der"
     }
 
     mutating func setMode(_ newMode: ViewMode) {

@@ -10,31 +10,39 @@ extension AppState {
         switch action {
         case .moveDown: if let n = outlineNext(row) { selectOutlineRow(n) }
         case .moveUp: if let p = outlinePrevious(row) { selectOutlineRow(p) }
-        case .pageDown, .halfPageDown:
+        case .pageDown, .halfPageDown, .pageUp, .halfPageUp, .hexPageUp, .hexPageDown:
+            let down = [.pageDown, .halfPageDown, .hexPageDown].contains(action)
+            let half = action == .halfPageDown || action == .halfPageUp
+            if activeContext == .hex {
+                let rows = max(1, (viewport.hex?.height ?? 2) - 1)
+                moveOutlineCursor(by: (down ? 1 : -1) * outlineBytesPerRow * (half ? max(1, rows / 2) : rows))
+                break
+            }
             var r = row
-            for _ in 0..<(action == .pageDown ? page : max(1, page / 2)) { if let n = outlineNext(r) { r = n } }
-            selectOutlineRow(r)
-        case .pageUp, .halfPageUp:
-            var r = row
-            for _ in 0..<(action == .pageUp ? page : max(1, page / 2)) { if let p = outlinePrevious(r) { r = p } }
+            for _ in 0..<(half ? max(1, page / 2) : page) {
+                if let n = down ? outlineNext(r) : outlinePrevious(r) { r = n }
+            }
             selectOutlineRow(r)
         case .first: outlineView.top = 0; selectOutlineRow(0)
-        case .last:
-            var r = 0
-            while let n = outlineNext(r) { r = n }
-            selectOutlineRow(r)
+        case .last: if let last = outlineLast { selectOutlineRow(last) }
         case .expandOrChild:
-            if outlineHasChildren(row) { if outlineIsOpen(row) { selectOutlineRow(row + 1) } else { outlineView.expanded[row] = true } }
+            guard outlineHasChildren(row) else { status = StatusMessage("no children"); break }
+            if outlineIsOpen(row) { selectOutlineRow(row + 1) } else { outlineView.expanded[row] = true }
         case .collapseOrParent:
-            if outlineHasChildren(row) && outlineIsOpen(row) { outlineView.expanded[row] = false } else if let p = outlineParent(row) { selectOutlineRow(p) }
-        case .toggle: if outlineHasChildren(row) { outlineView.expanded[row].toggle() }
+            if outlineIsOpen(row) { outlineView.expanded[row] = false } else if let p = outlineParent(row) { selectOutlineRow(p) } else {
+                status = StatusMessage("a top row: no parent")
+            }
+        case .toggle:
+            guard outlineHasChildren(row) else { status = StatusMessage("no children"); break }
+            outlineView.expanded[row].toggle()
         case .expandSubtree:
-            for i in row..<outline.rows[row].subtreeEnd { outlineView.expanded[i] = true }
+            guard outlineHasChildren(row) else { status = StatusMessage("no children"); break }
+            for i in row..<outline.row(row).subtreeEnd { outlineView.expanded[i] = true }
         case .expandAll: outlineView.expanded = Array(repeating: true, count: outline.count)
         case .collapseAll:
             outlineView.expanded = Array(repeating: false, count: outline.count)
             outlineView.top = 0
-            selectOutlineRow(0)
+            selectOutlineRow(outlineRepresentative(row))
         case .hexLeft: moveOutlineCursor(by: -1)
         case .hexRight: moveOutlineCursor(by: 1)
         case .hexUp: moveOutlineCursor(by: -outlineBytesPerRow)
@@ -42,63 +50,97 @@ extension AppState {
         case .hexStart: moveOutlineCursor(by: -Int.max / 2)
         case .hexEnd: moveOutlineCursor(by: Int.max / 2)
         case .tableOpen:
-            guard let receipt, table.order.indices.contains(table.row) else { break }
+            guard let receipt, table.order.indices.contains(table.row) else {
+                status = StatusMessage("no transaction to show: the table is empty", isError: true)
+                break
+            }
             let purchase = receipt.purchases[table.order[table.row]]
+            guard let tokenRow = outline.tokenRow(purchase.node) else { break }
             mode = .tree
             focus = .tree
-            outlineView.expanded[purchase.node] = true
-            selectOutlineRow(purchase.node)
-            status = StatusMessage("transaction #\(purchase.number) in the tree")
-        case .jumpToPurchase:
-            status = StatusMessage("select a transaction in the purchase table (3) to jump to it", isError: true)
+            outlineView.expanded[tokenRow] = true
+            selectOutlineRow(tokenRow)
+            status = StatusMessage("transaction #\(purchase.number) in the tree (p goes back)")
+        case .jumpToPurchase: jumpToOutlinePurchase()
         case .toggleTokenText:
             outlineView.showTokenText.toggle()
+            outlineView.textLayer = nil
             outlineView.cursor = shownRange.lowerBound
-            status = StatusMessage(outlineView.showTokenText ? "byte pane: the token characters that encode the node"
+            status = StatusMessage(outlineView.showTokenText ? "byte pane: the characters that encode the node"
                                    : "byte pane: the node's own layer (decoded JSON, DER or signature bytes)")
         default: return false
         }
         return true
     }
 
-    /// Bytes per row of the text byte pane (its inner width).
-    var outlineBytesPerRow: Int { max(1, (viewport.hex?.width ?? 17) - 1) }
+    /// Bytes per row of the byte pane for the layer it shows.
+    var outlineBytesPerRow: Int {
+        let width = viewport.hex?.width ?? 17
+        guard let layered, let id = shownLayer else { return max(1, width - 1) }
+        return TextBytePane.bytesPerRow(layered.document.layer(id), width: width)
+    }
 
-    /// The layer the byte pane shows and the selected node's range in it: the node's own layer, or
-    /// with `showTokenText` the token text layer that encodes it (through the layer's offset map).
+    /// `p`: from a row inside a transaction token to its row of the purchase table.
+    mutating func jumpToOutlinePurchase() {
+        guard let outline, let receipt, let row = outlineRow else { return }
+        var token = outline.token(of: row.node.layer)
+        while let t = token {
+            if let index = receipt.purchases.firstIndex(where: { $0.node == t }) {
+                mode = .purchases
+                focus = .table
+                table.row = table.order.firstIndex(of: index) ?? 0
+                ensureTableVisible()
+                status = StatusMessage("transaction #\(receipt.purchases[index].number)")
+                return
+            }
+            token = layered?.document.jws?.tokens[t].parent
+        }
+        status = StatusMessage("this row is not inside a transaction token", isError: true)
+    }
+
+    /// The layer the byte pane shows: the selected row's own layer, or in token-text view the layer
+    /// whose characters encode it (the token text for a header / payload / signature node, the
+    /// header's x5c characters for a certificate node, a nested token's text for its nodes).
     public var shownLayer: LayerID? {
         guard let row = outlineRow, let document = layered?.document else { return nil }
+        guard outlineView.showTokenText else { return row.node.layer }
+        if let pinned = outlineView.textLayer { return pinned }
         let layer = document.layer(row.node.layer)
-        if outlineView.showTokenText, let parent = layer.parent, layer.map != nil { return parent }
+        if let parent = layer.parent, layer.map != nil { return parent }
         return row.node.layer
     }
 
+    /// The selected row's range in the shown layer (mapped up through the offset maps).
     public var shownRange: Range<Int> {
-        guard let row = outlineRow, let document = layered?.document else { return 0..<0 }
-        let layer = document.layer(row.node.layer)
-        if outlineView.showTokenText, layer.parent != nil, let map = layer.map { return map.parentRange(row.range) }
-        return row.range
+        guard let row = outlineRow, let document = layered?.document, let shown = shownLayer else { return 0..<0 }
+        var layer = row.node.layer
+        var range = row.range
+        while layer != shown {
+            guard let parent = document.layer(layer).parent, let map = document.layer(layer).map else { return row.range }
+            range = map.parentRange(range)
+            layer = parent
+        }
+        return range
     }
 
-    /// Moves the byte cursor inside the shown layer and selects the deepest row there (in the
-    /// node's own layer; in token text, the row of the token's layer that the character encodes).
     mutating func moveOutlineCursor(by delta: Int) {
+        setOutlineCursor(outlineView.cursor.addingReportingOverflow(delta).partialValue)
+    }
+
+    /// Puts the byte cursor on `target` of the shown layer and selects the deepest row there: in
+    /// the node's own layer; in token-text view, in the innermost layer the character decodes
+    /// into (a header or payload field, a signature half, a certificate node inside x5c, a part of
+    /// a nested token), while the pane keeps showing the same characters.
+    mutating func setOutlineCursor(_ target: Int) {
         guard let layered, let layerID = shownLayer else { return }
         let count = layered.document.layer(layerID).bytes.count
         guard count > 0 else { return }
-        let target = max(0, min(count - 1, outlineView.cursor.addingReportingOverflow(delta).partialValue))
-        outlineView.cursor = target
-        if let row = layered.outline.deepestRow(in: layerID, containing: target), !outlineView.showTokenText {
-            selectOutlineRow(row, moveCursor: false)
-        } else if outlineView.showTokenText, let current = outlineRow {
-            // In token text: the character decodes into the node's layer at offset * 6 / 8.
-            let own = layered.document.layer(current.node.layer)
-            if case .base64(let start)? = own.map, target >= start {
-                let decoded = (target - start) * 6 / 8
-                if let row = layered.outline.deepestRow(in: current.node.layer, containing: decoded) {
-                    selectOutlineRow(row, moveCursor: false)
-                }
-            }
-        }
+        let offset = max(0, min(count - 1, target))
+        if outlineView.showTokenText { outlineView.textLayer = layerID }
+        outlineView.cursor = offset
+        let outline = layered.outline
+        let row = outlineView.showTokenText ? outline.innermost(from: layerID, offset: offset)?.row
+            : outline.deepestRow(in: layerID, containing: offset)
+        if let row { selectOutlineRow(row, moveCursor: false) }
     }
 }

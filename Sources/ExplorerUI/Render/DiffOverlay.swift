@@ -14,14 +14,17 @@ enum DiffOverlay {
         let entry = diff.entries[diff.row]
         let perSide = max(4, (width - 30) / 3)
         out.append(StyledLine(""))
-        for (label, document, node, range) in [("1", diff.left, entry.left, entry.leftRange), ("2", diff.right, entry.right, entry.rightRange)] {
-            guard let node, let range else {
+        let sides = [("1", diff.left, entry.left, entry.leftLayer, entry.leftRange),
+                     ("2", diff.right, entry.right, entry.rightLayer, entry.rightRange)]
+        for (label, document, node, layerOnly, range) in sides {
+            guard let layer = node?.layer ?? layerOnly, let range else {
                 out.append(StyledLine("\(label) absent", .dim))
                 continue
             }
-            let bytes = DiffViewState.bytes(document, node, range, limit: perSide)
+            let bytes = DiffViewState.bytes(document, layer, range, limit: perSide)
             let hex = bytes.map { TextBytePane.hexByte($0) }.joined(separator: " ") + (range.count > bytes.count ? " …" : "")
-            out.append(StyledLine("\(label) \(node) @\(range.lowerBound)..<\(range.upperBound)  \(hex)", .content))
+            let place = node.map { "\($0)" } ?? "\(layer)"
+            out.append(StyledLine("\(label) \(place) @\(range.lowerBound)..<\(range.upperBound)  \(hex)", .content))
         }
         return out
     }

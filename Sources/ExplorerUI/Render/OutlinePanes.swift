@@ -7,7 +7,7 @@ enum OutlinePane {
         let color = state.preferences.color
         let focused = state.focus == .tree && state.mode == .tree
         for (i, index) in state.outlineVisibleRows(count: rect.height).enumerated() {
-            let row = outline.rows[index]
+            let row = outline.row(index)
             let y = rect.y + i
             let selected = index == state.outlineView.selection
             let rowClass: StyleClass? = selected ? (focused ? .selected : .selectedUnfocused) : nil
@@ -40,17 +40,39 @@ enum TextBytePane {
         }
     }
 
+    /// Bytes a row of the pane shows for `layer`: one a cell as text, three cells each as hex.
+    static func bytesPerRow(_ layer: ByteLayer, width: Int) -> Int {
+        isText(layer) ? max(1, width - 1) : max(1, (width - 1) / 3)
+    }
+
+    /// The first byte row on screen: the selected range's first row (one row of context above
+    /// it) unless the cursor would fall below the pane. The click hit test uses the same.
+    static func topRow(_ state: AppState, rect: Rect, perRow: Int) -> Int {
+        let cursorRow = state.outlineView.cursor / perRow
+        let firstRow = max(0, min(state.shownRange.lowerBound / perRow, cursorRow) - 1)
+        return cursorRow >= firstRow + rect.height ? cursorRow - rect.height + 1 : firstRow
+    }
+
+    /// The byte offset (in the shown layer) under a click at column `x`, row `y` of the pane.
+    static func offset(_ state: AppState, rect: Rect, x: Int, y: Int) -> Int? {
+        guard let layered = state.layered, let id = state.shownLayer else { return nil }
+        let layer = layered.document.layer(id)
+        let perRow = bytesPerRow(layer, width: rect.width)
+        let column = (x - rect.x) / (isText(layer) ? 1 : 3)
+        guard column < perRow else { return nil }
+        let offset = (topRow(state, rect: rect, perRow: perRow) + (y - rect.y)) * perRow + column
+        return offset < layer.bytes.count ? offset : nil
+    }
+
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect) {
         guard let layered = state.layered, let id = state.shownLayer else { return }
         let layer = layered.document.layer(id)
         let bytes = layer.bytes
         let range = state.shownRange
         let text = isText(layer)
-        let perRow = text ? max(1, rect.width - 1) : max(1, (rect.width - 1) / 3)
+        let perRow = bytesPerRow(layer, width: rect.width)
         let color = state.preferences.color
-        let cursorRow = state.outlineView.cursor / perRow
-        let firstRow = max(0, min(range.lowerBound / perRow, cursorRow) - 1)
-        let top = cursorRow >= firstRow + rect.height ? cursorRow - rect.height + 1 : firstRow
+        let top = topRow(state, rect: rect, perRow: perRow)
         for r in 0..<rect.height {
             let start = (top + r) * perRow
             guard start < bytes.count else { break }
@@ -84,6 +106,9 @@ enum TextBytePane {
 /// The detail pane for a layer outline: the node, its layer, its range, its value, and where its
 /// bytes sit in the token text (base64url: 4 characters carry 3 bytes).
 enum OutlineDetail {
+    /// Base64 groups listed for one node before "… N more groups".
+    static let groupLimit = 6
+
     static func lines(_ state: AppState, width: Int) -> [StyledLine] {
         unwrapped(state).flatMap { DetailContent.wrap($0.text, width: width, style: $0.style, indent: 17) }
     }
@@ -100,8 +125,12 @@ enum OutlineDetail {
         if let map = layer.map, let parent = layer.parent {
             let encoded = map.parentRange(row.range)
             out.append(StyledLine("encoded in       \(UIText.escape(layered.document.layer(parent).name)) characters \(encoded.lowerBound)..<\(encoded.upperBound)"))
-            if case .base64 = map {
-                out.append(StyledLine("base64url        every 4 characters carry 3 bytes: byte \(row.range.lowerBound) starts in character \(map.parentOffset(row.range.lowerBound))", .dim))
+            // The same group lines `explain --offset` prints, for the node's characters.
+            if let groups = JWSExplain.groups(of: row.range, in: layer, parent: layered.document.layer(parent), limit: OutlineDetail.groupLimit) {
+                let alphabet: String
+                if case .x5cCertificate = layer.role { alphabet = "base64" } else { alphabet = "base64url" }
+                out.append(StyledLine(alphabet + String(repeating: " ", count: 17 - alphabet.count) + "every 4 characters carry 3 bytes (6 bits each):", .dim))
+                for line in groups { out.append(StyledLine("  " + UIText.display(line, ascii: state.preferences.ascii))) }
             }
         }
         let own = layer.content.diagnostics.filter { $0.range.overlaps(row.range) || (row.range.isEmpty && $0.range.contains(row.range.lowerBound)) }

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import DocumentModel
 
 /// The view function: draws the whole screen for `state` into a fresh grid. Pure, and it only
 /// touches the rows on screen: the tree pane walks from `treeTop`, the hex pane reads the bytes of
@@ -90,7 +91,7 @@ enum PaneBorders {
         let treeFocused = state.focus == .tree
         switch layout.kind {
         case .single:
-            let name = state.mode == .summary ? "Receipt summary" : "In-app purchases (\(state.receipt?.purchases.count ?? 0))"
+            let name = state.mode == .summary ? summaryTitle(state) : purchasesTitle(state)
             title(name, x: 0, y: top, focused: true, limit: w - 1)
         case .wide:
             let split = layout.splitX
@@ -119,6 +120,36 @@ enum PaneBorders {
             }
         case .tooSmall:
             break
+        }
+    }
+
+    /// "Receipt summary", "StoreKit 2 transaction summary", "Transaction history summary", …
+    static func summaryTitle(_ state: AppState) -> String {
+        guard let kind = state.layered?.document.kind else { return "Receipt summary" }
+        return kindName(kind) + " summary"
+    }
+
+    static func purchasesTitle(_ state: AppState) -> String {
+        let count = state.receipt?.purchases.count ?? 0
+        return (state.layered != nil ? "Transactions" : "In-app purchases") + " (\(count))"
+    }
+
+    /// A document kind as a title.
+    static func kindName(_ kind: DocumentKind) -> String {
+        switch kind {
+        case .transaction: "StoreKit 2 transaction"
+        case .renewalInfo: "StoreKit 2 renewal info"
+        case .appTransaction: "StoreKit 2 app transaction"
+        case .notification: "App Store Server Notification"
+        case .unknownToken: "JWS"
+        case .transactionHistory: "Transaction history"
+        case .subscriptionStatuses: "Subscription statuses"
+        case .storeKitJSON: "StoreKit JSON"
+        case .receipt, .xcodeTestingReceipt: "Receipt"
+        case .signedData: "PKCS#7 SignedData"
+        case .certificate: "Certificate"
+        case .asn1: "ASN.1"
+        case .legacyTransactionReceipt: "Transaction receipt"
         }
     }
 
@@ -202,6 +233,11 @@ public enum StatusBar {
             let offset = state.preferences.offsetBase == .hex ? "0x" + String(node.offset, radix: 16, uppercase: true) : "\(node.offset)"
             segments.append("@" + offset)
             segments.append(state.pathText(state.treeView.selection, ascii: state.preferences.ascii))
+        } else if let row = state.outlineRow, let document = state.layered?.document {
+            // The row's first byte as a FILE offset (what `:` takes), and the layer it lives in.
+            let start = document.fileRange(row.range, in: row.node.layer).lowerBound
+            segments.append("@" + (state.preferences.offsetBase == .hex ? "0x" + String(start, radix: 16, uppercase: true) : "\(start)"))
+            segments.append(UIText.display(UIText.escape(document.layer(row.node.layer).name), ascii: state.preferences.ascii))
         }
         let rightWidth = right.unicodeScalars.count
         let bad = errors > 0 || (state.receipt?.verdictFailed ?? false)

@@ -10,7 +10,9 @@ extension DiffListEntry {
             if let key = entry.key { title += " [\(key)]" }
             if let note = entry.note { title += " — " + note }
             out.append(DiffListEntry(title: UIText.escape(title), left: entry.a?.node, leftRange: entry.a?.range,
-                                     right: entry.b?.node, rightRange: entry.b?.range))
+                                     right: entry.b?.node, rightRange: entry.b?.range,
+                                     leftLayer: entry.a.flatMap { $0.node == nil ? $0.layer : nil },
+                                     rightLayer: entry.b.flatMap { $0.node == nil ? $0.layer : nil }))
             for field in entry.fields { add(field, indent: indent + "  ") }
         }
         for entry in diff.entries { add(entry, indent: "") }

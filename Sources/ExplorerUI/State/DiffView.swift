@@ -8,13 +8,19 @@ public struct DiffListEntry: Sendable, Equatable {
     public var leftRange: Range<Int>?
     public var right: NodeID?
     public var rightRange: Range<Int>?
+    /// The layer of a range that has no node (a token's characters, a signature).
+    public var leftLayer: LayerID?
+    public var rightLayer: LayerID?
 
-    public init(title: String, left: NodeID? = nil, leftRange: Range<Int>? = nil, right: NodeID? = nil, rightRange: Range<Int>? = nil) {
+    public init(title: String, left: NodeID? = nil, leftRange: Range<Int>? = nil, right: NodeID? = nil, rightRange: Range<Int>? = nil,
+                leftLayer: LayerID? = nil, rightLayer: LayerID? = nil) {
         self.title = title
         self.left = left
         self.leftRange = leftRange
         self.right = right
         self.rightRange = rightRange
+        self.leftLayer = leftLayer
+        self.rightLayer = rightLayer
     }
 }
 
@@ -31,16 +37,22 @@ public struct DiffViewState: Sendable {
     var left: Document
     var right: Document
 
-    /// The bytes of `range` in `node`'s layer of `document`, at most `limit` of them.
-    static func bytes(_ document: Document, _ node: NodeID?, _ range: Range<Int>?, limit: Int) -> ArraySlice<UInt8> {
-        guard let node, let range, node.layer.index < document.layers.count else { return [] }
-        let bytes = document.layer(node.layer).bytes
+    /// The bytes of `range` in `layer` of `document`, at most `limit` of them.
+    static func bytes(_ document: Document, _ layer: LayerID?, _ range: Range<Int>?, limit: Int) -> ArraySlice<UInt8> {
+        guard let layer, let range, layer.index < document.layers.count else { return [] }
+        let bytes = document.layer(layer).bytes
         let lower = max(0, min(bytes.count, range.lowerBound))
         return bytes[lower..<min(bytes.count, lower + min(range.count, limit))]
     }
 }
 
 extension AppState {
+    /// The state option behind `receipt-explorer diff A B --explore`: the diff overlay opened before
+    /// the first frame, exactly as `d` opens it (the same list, status and refusal).
+    public mutating func openDiffOverlay() {
+        openDiff()
+    }
+
     /// `d`: the diff of document 1 against document 2 (exactly two must be open).
     mutating func openDiff() {
         guard documents.count == 2 else {

@@ -106,6 +106,7 @@ extension AppState {
     /// Keeps `treeTop` on a visible row and the selection inside the tree pane, and the selected
     /// node's bytes (or the hex cursor) inside the hex pane. O(pane height + depth).
     public mutating func ensureSelectionVisible() {
+        if layered != nil { return ensureOutlineVisible() }
         guard tree.count > 0 else { return }
         treeView.top = visibleRepresentative(min(max(0, treeView.top), tree.count - 1))
         treeView.selection = visibleRepresentative(min(max(0, treeView.selection), tree.count - 1))

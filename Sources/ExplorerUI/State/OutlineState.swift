@@ -11,6 +11,9 @@ public struct OutlineViewState: Sendable {
     /// The byte pane shows the token characters that encode the selected node instead of its own
     /// layer's bytes (for header / payload / signature nodes).
     public var showTokenText = false
+    /// While the byte cursor moves in token-text view, the layer it moves in (so selecting a row of
+    /// a decoded layer keeps the characters on screen); nil: the selected row's parent layer.
+    public var textLayer: LayerID?
 }
 
 /// The layered document behind an outline: what the byte and detail panes read.
@@ -34,45 +37,81 @@ extension AppState {
     /// The outline, when this document is shown as one (StoreKit 2 tokens and bodies).
     public var outline: LayerOutline? { layered?.outline }
 
-    /// Sets up the outline for `document` (nil for ASN.1 documents): the first two levels open.
+    /// Sets up the outline for `document` (nil for ASN.1 documents): the first two levels open
+    /// (the rows of unbuilt tokens sit deeper, so opening a document builds none of them).
     mutating func adoptOutline(_ document: Document) {
         guard let outline = LayerOutline(document: document) else { return }
         layered = OutlineContext(outline: outline, document: document)
-        outlineView.expanded = outline.rows.map { $0.depth < 2 && $0.subtreeEnd > 0 }
+        outlineView.expanded = [Bool](repeating: false, count: outline.count)
+        var row: Int? = 0
+        while let r = row {
+            let current = outline.row(r)
+            if current.depth < 2 && current.subtreeEnd > r + 1 {
+                outlineView.expanded[r] = true
+                row = r + 1
+            } else {
+                row = current.subtreeEnd < outline.count ? current.subtreeEnd : nil
+            }
+        }
         outlineView.selection = 0
     }
 
     /// The selected row, when there is an outline.
     public var outlineRow: OutlineRow? {
         guard let outline, outlineView.selection < outline.count else { return nil }
-        return outline.rows[outlineView.selection]
+        return outline.row(outlineView.selection)
     }
 
-    func outlineHasChildren(_ row: Int) -> Bool { outline.map { $0.rows[row].subtreeEnd > row + 1 } ?? false }
-    func outlineIsOpen(_ row: Int) -> Bool { row < outlineView.expanded.count && outlineView.expanded[row] }
+    func outlineHasChildren(_ row: Int) -> Bool { outline.map { $0.row(row).subtreeEnd > row + 1 } ?? false }
+    func outlineIsOpen(_ row: Int) -> Bool { row < outlineView.expanded.count && outlineView.expanded[row] && outlineHasChildren(row) }
 
     /// The next visible row after `row` (skipping closed subtrees): O(1).
     func outlineNext(_ row: Int) -> Int? {
         guard let outline else { return nil }
-        let next = outlineIsOpen(row) ? row + 1 : outline.rows[row].subtreeEnd
+        let next = outlineIsOpen(row) ? row + 1 : outline.row(row).subtreeEnd
         return next < outline.count ? next : nil
     }
 
-    /// The visible row before `row`: walk forward from its parent (or the first row) to it.
+    /// The visible row before `row`: its parent, or the row showing the row just before it (its
+    /// highest closed ancestor below the parent). O(depth); an unbuilt token stays unbuilt.
     func outlinePrevious(_ row: Int) -> Int? {
-        guard row > 0 else { return nil }
-        var last = outlineParent(row) ?? 0
-        var current: Int? = last
-        while let c = current, c < row { last = c; current = outlineNext(c) }
-        return last
+        guard let outline, row > 0 else { return nil }
+        let parent = outline.row(row).parent
+        if parent == row - 1 { return parent }
+        return outlineRepresentative(row - 1, below: parent)
+    }
+
+    /// The row showing `row`: its highest closed ancestor (below `stop`), or itself.
+    func outlineRepresentative(_ row: Int, below stop: Int = -1) -> Int {
+        guard let outline else { return row }
+        // A row inside an unbuilt, closed token is shown by the token's row (no need to build it).
+        var result = row
+        if let head = outline.unbuiltHead(row), !outlineIsOpen(head) { result = head }
+        var current = outline.row(result).parent
+        while current >= 0 && current != stop {
+            if !outlineIsOpen(current) { result = current }
+            current = outline.row(current).parent
+        }
+        return result
     }
 
     func outlineParent(_ row: Int) -> Int? {
         guard let outline else { return nil }
-        let depth = outline.rows[row].depth
-        var i = row - 1
-        while i >= 0 { if outline.rows[i].depth < depth { return i }; i -= 1 }
-        return nil
+        let parent = outline.row(row).parent
+        return parent >= 0 ? parent : nil
+    }
+
+    /// The last visible row: O(depth).
+    var outlineLast: Int? {
+        guard let outline, outline.count > 0 else { return nil }
+        return outlineRepresentative(outline.count - 1)
+    }
+
+    /// `steps` visible rows up from `row`.
+    func outlineBackward(_ row: Int, _ steps: Int) -> Int {
+        var current = row
+        for _ in 0..<max(0, steps) { guard let p = outlinePrevious(current) else { break }; current = p }
+        return current
     }
 
     /// The rows on screen from `top`.
@@ -90,21 +129,22 @@ extension AppState {
         var parent = outlineParent(row)
         while let p = parent { outlineView.expanded[p] = true; parent = outlineParent(p) }
         outlineView.selection = row
-        if moveCursor { outlineView.cursor = outline.rows[row].range.lowerBound }
+        detailView.scroll = 0
+        if moveCursor {
+            outlineView.textLayer = nil
+            outlineView.cursor = shownRange.lowerBound
+        }
         ensureOutlineVisible()
     }
 
+    /// Keeps `top` on a visible row and the selection within the pane's height of it: O(height + depth).
     mutating func ensureOutlineVisible() {
+        guard outline != nil else { return }
         let height = max(1, viewport.tree?.height ?? 1)
-        if outlineView.selection < outlineView.top || !isOutlineVisible(outlineView.top) { outlineView.top = outlineView.selection; return }
+        outlineView.top = outlineRepresentative(outlineView.top)
+        if outlineView.selection < outlineView.top { outlineView.top = outlineView.selection; return }
         var row = outlineView.top, shown = 1
-        while row != outlineView.selection, let next = outlineNext(row) { row = next; shown += 1 }
-        while shown > height, let next = outlineNext(outlineView.top) { outlineView.top = next; shown -= 1 }
-    }
-
-    func isOutlineVisible(_ row: Int) -> Bool {
-        var parent = outlineParent(row)
-        while let p = parent { if !outlineIsOpen(p) { return false }; parent = outlineParent(p) }
-        return true
+        while row != outlineView.selection, shown <= height, let next = outlineNext(row) { row = next; shown += 1 }
+        if row != outlineView.selection || shown > height { outlineView.top = outlineBackward(outlineView.selection, height - 1) }
     }
 }

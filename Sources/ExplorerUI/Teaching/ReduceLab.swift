@@ -6,6 +6,14 @@ import DocumentModel
 /// edit re-opens the document from the edited bytes and rebuilds the views from it.
 extension AppState {
     mutating func performLab(_ action: Action) -> TeachingResult {
+        if layered != nil, [.labEdit, .labInsert, .labDelete].contains(action) {
+            // The lab edits the file's bytes: on an outline, those the byte pane shows when they are the file's.
+            guard let offset = outlineFileCursor else {
+                status = StatusMessage("the tamper lab edits the file's own bytes: b shows the token characters, which are", isError: true)
+                return .done(nil)
+            }
+            hexView.cursor = offset
+        }
         switch action {
         case .labEdit, .labInsert:
             guard teaching.document != nil else { status = StatusMessage("nothing to edit", isError: true); break }
@@ -74,6 +82,9 @@ extension AppState {
         next.hexView.cursor = min(hexView.cursor, max(0, lab.bytes.count - 1))
         if let node = TreeFacts.deepestNode(next.tree.nodes, containing: next.hexView.cursor) {
             next.select(node, expand: true, moveHexCursor: false)
+        }
+        if next.layered != nil {
+            next.selectOutlineAfterEdit(fileOffset: next.hexView.cursor, tokenText: outlineView.showTokenText)
         }
         next.status = StatusMessage(LabChange.summary(lab.lastChange), isError: lab.document.hasErrors)
         self = next

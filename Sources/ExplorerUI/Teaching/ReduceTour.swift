@@ -62,6 +62,11 @@ extension AppState {
     mutating func showTourStep() {
         guard let tour = teaching.tour, let step = tour.step, let document = teaching.document else { return }
         let range = document.fileRange(of: step)
+        if let outline {
+            if let row = outline.row(of: step.node) ?? outline.innermost(from: .file, offset: range.lowerBound)?.row { selectOutlineRow(row) }
+            status = StatusMessage("tour \(tour.index + 1)/\(tour.tour.steps.count): \(step.title)")
+            return
+        }
         let node = step.node.layer == .file ? step.node.index
             : (TreeFacts.deepestNode(tree.nodes, containing: range.lowerBound) ?? 0)
         select(node, expand: true, moveHexCursor: false)

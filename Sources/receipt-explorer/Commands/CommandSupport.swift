@@ -26,7 +26,17 @@ struct ExpectOption: ParsableArguments {
 enum CommandSupport {
     /// Prints `receipt-explorer: <message>` on stderr.
     static func complain(_ message: String) {
-        FileHandle.standardError.write(Data(("receipt-explorer: " + TerminalSafe.escape(message) + "\n").utf8))
+        write(TerminalSafe.escape(message))
+    }
+
+    /// A loader refusal: its message is terminal-safe already (`InputError`'s contract), so it is
+    /// printed as it is; escaping it again would double every backslash.
+    static func complain(_ error: InputError) {
+        write(error.message)
+    }
+
+    private static func write(_ safeMessage: String) {
+        FileHandle.standardError.write(Data(("receipt-explorer: " + safeMessage + "\n").utf8))
     }
 
     /// Loads FILE, or prints the one-line reason and exits with status 2.
@@ -34,7 +44,7 @@ enum CommandSupport {
         do {
             return try InputLoader.load(path: path)
         } catch let error as InputError {
-            complain(error.message)
+            complain(error)
             throw ExitCode(ExitStatus.usageOrIO)
         }
     }

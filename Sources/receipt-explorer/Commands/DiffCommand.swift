@@ -1,10 +1,12 @@
 import ArgumentParser
 import ASN1Lenient
 import DocumentModel
+import ExplorerUI
 import Foundation
 import ReceiptKit
+import TerminalAdapter
 
-/// `receipt-explorer diff A B [--format text|json] [--color auto|always|never]`
+/// `receipt-explorer diff A B [--format text|json] [--color auto|always|never] [--explore]`
 struct DiffCommand: ParsableCommand {
     enum Format: String, CaseIterable, ExpressibleByArgument {
         case text, json
@@ -18,20 +20,34 @@ struct DiffCommand: ParsableCommand {
             transaction id (else original transaction id and purchase date), a cancellation date that \
             appeared named a refund and a later purchase in a subscription chain a renewal; certificates \
             by SHA-256 fingerprint and the signature (same payload, new signature: re-signed). Two \
-            StoreKit 2 inputs (tokens, history responses, notifications): payload fields by JSON path, \
-            x5c certificates and signature. A receipt with StoreKit 2 transactions: purchases matched by \
-            transaction id, fields compared through the receipt ↔ JWS field map, dates as instants.
+            lone StoreKit 2 tokens: payload fields by JSON path, x5c certificates and signature. \
+            History responses, notifications, or a history against one transaction: the JSON bodies' \
+            own fields by path, tokens that are not transactions by path, and the transactions matched \
+            by transactionId (else originalTransactionId and purchase date, and the entry says so) \
+            like purchases: a revocationDate that appeared named a refund, a new transaction in a \
+            chain a renewal, only signedDate and signature changed re-signed. A receipt with \
+            StoreKit 2 transactions: purchases matched by transaction id, fields compared through \
+            the receipt ↔ JWS field map, dates as instants.
 
-            Then, for two ASN.1 inputs, the structure node by node: each differing node with its path \
+            Then the structure. Two ASN.1 inputs node by node: each differing node with its path \
             and byte ranges on both sides; "same content, different encoding" where the decoded values \
             are equal but the bytes differ (DER vs BER, indefinite lengths, chunked OCTET STRINGs, a \
-            SET in another order).
+            SET in another order). Two StoreKit 2 inputs layer by layer, for every pair of tokens \
+            matched above: the token's characters (base64url padding), the header and payload JSON \
+            with the JSON path at each differing range (key order, whitespace, string escapes such \
+            as \\/ and number form are re-encodings), each x5c certificate's DER as ASN.1, and the \
+            signature.
 
             Equivalent means the same decoded content: no semantic difference and no structural one \
             other than a re-encoding. A re-encoded receipt is equivalent (its signature still covers \
             the same payload); a re-signed one is not.
 
-            Exit status: 0 = equivalent; 1 = different; 2 = usage or I/O problem (one line on stderr).
+            --explore opens the explorer on A and B instead of printing, with the diff list already \
+            shown (the overlay `d` opens; Esc closes it, d shows it again, } and { switch documents). \
+            It needs a terminal on stdin and stdout and cannot be combined with --format json.
+
+            Exit status: 0 = equivalent; 1 = different; 2 = usage or I/O problem (one line on stderr). \
+            With --explore: 0 when the explorer was closed normally.
             """
     )
 
@@ -50,15 +66,26 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .customLong("structural-limit"), help: ArgumentHelp("Structural entries to list; the rest are counted.", valueName: "N"))
     var structuralLimit: Int = DocumentDiff.defaultStructuralLimit
 
+    @Flag(help: "Open the explorer on A and B with the diff list shown, instead of printing it.")
+    var explore = false
+
     func validate() throws {
         if a == "-" && b == "-" { throw ValidationError("only one of A and B can be '-' (standard input)") }
         if structuralLimit < 0 { throw ValidationError("--structural-limit must be 0 or more") }
     }
 
     func run() throws {
+        let started = ContinuousClock.now
+        if explore { try refuseExploreUnlessInteractive() }
         let options = AnalysisOptions(validate: false)
         let documentA = try CommandSupport.open(a, options: options)
         let documentB = try CommandSupport.open(b, options: options)
+        if explore {
+            // The explorer computes the same list `d` shows; its own exit status is the explorer's.
+            return try ExploreCommand.explore([documentA, documentB], color: color, ascii: false, mouse: true,
+                                              started: started, phases: [("load", ContinuousClock.now - started)],
+                                              prepare: { $0.openDiffOverlay() })
+        }
         let diff = DocumentDiff.compare(documentA, documentB, structuralLimit: structuralLimit)
         let out = OutputWriter(.standardOutput)
         switch format {
@@ -74,6 +101,26 @@ struct DiffCommand: ParsableCommand {
         }
         out.flush()
         if !diff.isEquivalent { throw ExitCode(1) }
+    }
+
+    /// `--explore` draws on the terminal: refuse, before loading, where it cannot (one sentence, exit 2).
+    func refuseExploreUnlessInteractive() throws {
+        var reason: String?
+        if format == .json {
+            reason = "--explore opens the explorer and prints nothing, so it cannot be combined with --format json; drop one of them"
+        } else if a == "-" || b == "-" {
+            reason = "--explore reads keys from standard input, so it cannot read A or B from it; save the input to a file"
+        } else if isatty(1) == 0 || isatty(0) == 0 {
+            reason = "--explore needs a terminal on stdin and stdout; drop --explore to print the diff as text (or add --format json)"
+        }
+        if let reason {
+            CommandSupport.complain(reason)
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
+        if let refusal = TerminalPreflight.check() {
+            FileHandle.standardError.write(Data((ExploreCommand.message(refusal) + "\n").utf8))
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
     }
 
     /// What the input is, in the words every command's header uses.

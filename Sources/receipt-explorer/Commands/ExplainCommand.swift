@@ -12,7 +12,10 @@ struct ExplainCommand: ParsableCommand {
         discussion: """
             Without --offset every element is explained in file order. With --offset N (decimal, or \
             hex with 0x) only the innermost element whose bytes contain offset N is explained, after \
-            the path of elements that lead to it.
+            the path of elements that lead to it. Without --offset, at most --max-elements elements \
+            are explained (default 10,000; 0 means all): each explanation is a few hundred bytes of \
+            text, so a million-element file would print hundreds of megabytes. The diagnostics of the \
+            elements left out are still printed, one line each.
 
             StoreKit 2 JWS: --offset N is a character of the input; the explanation says which 4 \
             base64url characters make which 3 bytes, the JSON member there (key, value, meaning), and \
@@ -30,7 +33,17 @@ struct ExplainCommand: ParsableCommand {
                                valueName: "N"))
     var offset: ByteOffset?
 
+    @Option(help: ArgumentHelp("Without --offset, explain at most this many elements in file order (0: all).",
+                               valueName: "N"))
+    var maxElements: Int = ExplainCommand.defaultMaxElements
+
     @OptionGroup var expectation: ExpectOption
+
+    static let defaultMaxElements = 10_000
+
+    func validate() throws {
+        guard maxElements >= 0 else { throw ValidationError("--max-elements must be 0 (all) or more") }
+    }
 
     struct ByteOffset: ExpressibleByArgument {
         var value: Int
@@ -70,12 +83,20 @@ struct ExplainCommand: ParsableCommand {
             out.write(Explainer.render(Explainer.explain(tree, node: index)))
         } else {
             let index = DiagnosticIndex(tree)
-            for node in tree.nodes.indices {
+            let shown = maxElements == 0 ? tree.count : min(maxElements, tree.count)
+            for node in 0..<shown {
                 if node > 0 { out.write("\n") }
                 out.write(Explainer.render(Explainer.explain(tree, node: node, diagnostics: index.diagnostics(for: node))))
             }
-            if !index.unattached.isEmpty { out.write("\n") }
-            for d in index.unattached {
+            // Findings are never dropped with the explanations: the rest are listed one line each.
+            var leftOver = index.unattached
+            if shown < tree.count {
+                let rest = tree.count - shown
+                out.write("\n… \(NumberText.grouped(rest)) more element\(rest == 1 ? "" : "s") not explained (from offset \(NumberText.grouped(Int(tree[shown].offset)))): use --offset N for one, or --max-elements 0 for all\n")
+                leftOver = index.all.filter { d in d.node.map { $0 >= shown && $0 < tree.count } ?? false } + leftOver
+            }
+            if !leftOver.isEmpty { out.write("\n") }
+            for d in leftOver {
                 out.write("\(d.severity) \(TerminalSafe.escape(d.code.rawValue)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")
             }
         }

@@ -71,16 +71,26 @@ struct ExploreCommand: ParsableCommand {
             analysisOptions.roots.append(EmbeddedSample.testRootCertificate)
         }
         let documents = inputs.map { Document.open($0, options: analysisOptions) }
-        let analysed = ContinuousClock.now
-        var state = AppState.opening(documents, ascii: ascii, mouse: !noMouse)
+        try Self.explore(documents, color: color, ascii: ascii, mouse: !noMouse, started: started,
+                         phases: [("load", loaded - started), ("analyse", ContinuousClock.now - loaded)])
+    }
+
+    /// The terminal UI on opened documents: the one terminal set-up, for `explore` and for
+    /// `diff A B --explore` (whose `prepare` opens the diff overlay before the first frame).
+    static func explore(_ documents: [Document], color: ColorChoice, ascii: Bool, mouse: Bool,
+                        started: ContinuousClock.Instant, phases: [(name: String, duration: Duration)],
+                        prepare: (inout AppState) -> Void = { _ in }) throws {
+        let before = ContinuousClock.now
+        var state = AppState.opening(documents, ascii: ascii, mouse: mouse)
+        prepare(&state)
         let built = ContinuousClock.now
         let environment = ProcessInfo.processInfo.environment
         var options = TerminalOptions(
             color: ColorMode(rawValue: color.rawValue) ?? .auto,
-            mouse: !noMouse,
+            mouse: mouse,
             timingLogPath: TerminalOptions.timingLogPath(environment: environment["RECEIPT_EXPLORER_TIMING"]),
             startedAt: started)
-        options.setupPhases = [("load", loaded - started), ("analyse", analysed - loaded), ("state", built - analysed)]
+        options.setupPhases = phases + [("state", built - before)]
         do {
             try TerminalUI.run(options: options, state: &state,
                                reduce: { state, message in ExplorerUI.reduce(&state, message) },

@@ -1,0 +1,85 @@
+import ASN1Lenient
+import DocumentModel
+import Foundation
+import Testing
+import TestSupport
+@testable import ExplorerUI
+
+/// The detail pane's base64 groups (the very lines `explain --offset` prints), the summary's title
+/// by document kind, and the snapshots of the JWS views not covered by JWSOutlineTests.
+@Suite(.enabled(if: Paths.samplesAvailable)) struct JWSViewTests {
+    /// The group line `explain --offset` prints for file offset `offset` (after "base64url: ").
+    static func explainGroup(_ s: AppState, _ offset: Int) throws -> String {
+        let document = try #require(s.layered?.document)
+        let text = try #require(JWSExplain(document).explain(fileOffset: offset))
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("base64url: ") })
+        return String(line.dropFirst("base64url: ".count))
+    }
+
+    @Test func detailListsTheGroupsThatCarryAField() throws {
+        var s = try JWSOutlineTests.state("jws/transaction.jws")
+        s.selectOutlineRow(try JWSOutlineTests.row(s, "transactionId"))
+        let lines = OutlineDetail.unwrapped(s).map(\.text)
+        let heading = try #require(lines.firstIndex(of: "base64url        every 4 characters carry 3 bytes (6 bits each):"))
+        // Bytes 1..<35 are in groups 0…11 (characters 3639…3686): six lines, then the rest counted.
+        for g in 0..<6 {
+            #expect(lines[heading + 1 + g] == "  " + (try Self.explainGroup(s, 3639 + 4 * g)))
+        }
+        #expect(lines[heading + 1] == "  characters 3639-3642 \"eyJ0\" = 6-bit values 30 50 9 52 → payload bytes 0-2: 7b 22 74 \"{\"t\"")
+        #expect(lines[heading + 7] == "  … 6 more groups")
+    }
+
+    @Test func detailOfACertificateNodeReadsItsX5cCharacters() throws {
+        var s = try JWSOutlineTests.state("jws/transaction.jws")
+        let leaf = try JWSNavigationTests.token(s).layers.certificates[0]
+        s.selectOutlineRow(try #require(s.outline?.row(of: NodeID(leaf, 1))))
+        let lines = OutlineDetail.unwrapped(s).map(\.text)
+        let heading = try #require(lines.firstIndex(of: "base64           every 4 characters carry 3 bytes (6 bits each):"))
+        // DER bytes 4..<550 (30 82 02 97 | 30 82 …) are groups 1…183: the first is x5c characters
+        // 4-7 "lzCC" (header bytes 27-30) → DER bytes 3-5 97 30 82; 183 - 6 = 177 more.
+        #expect(lines[heading + 1] == "  characters 27-30 \"lzCC\" = 6-bit values 37 51 2 2 → DER bytes 3-5: 97 30 82")
+        #expect(lines[heading + 7] == "  … 177 more groups")
+    }
+
+    @Test func summaryIsTitledByDocumentKind() throws {
+        let size = Size(width: 120, height: 40)
+        for (file, title) in [("jws/transaction.jws", " StoreKit 2 transaction summary "),
+                              ("jws/notification.jws", " App Store Server Notification summary "),
+                              ("jws/transaction-history.json", " Transaction history summary "),
+                              ("jws/renewal-info.jws", " StoreKit 2 renewal info summary ")] {
+            var s = try JWSOutlineTests.state(file, size: size)
+            press(&s, .character("2"))
+            let line = render(s, size: size).text.split(separator: "\n", omittingEmptySubsequences: false)[1]
+            #expect(line.hasPrefix("┌" + title + "─"), "\(file): \(line)")
+        }
+        var receipt = Fixtures.sample(size: size)
+        press(&receipt, .character("2"))
+        #expect(render(receipt, size: size).text.split(separator: "\n", omittingEmptySubsequences: false)[1].hasPrefix("┌ Receipt summary ─"))
+    }
+
+    @Test func snapshots() throws {
+        for size in [Size(width: 80, height: 24), Size(width: 120, height: 40)] {
+            let tag = "\(size.width)x\(size.height)"
+            // A certificate node in token-text view: its x5c characters in the header.
+            var s = try JWSOutlineTests.state("jws/transaction.jws", size: size)
+            let leaf = try JWSNavigationTests.token(s).layers.certificates[0]
+            s.selectOutlineRow(try #require(s.outline?.row(of: NodeID(leaf, 1))))
+            press(&s, .character("b"))
+            Snapshot.assert(render(s, size: size), named: "jws-x5c-token-text-\(tag)")
+            // A search hit inside the certificate, with its status.
+            var found = try JWSOutlineTests.state("jws/transaction.jws", size: size)
+            JWSNavigationTests.search(&found, "storekit signing")
+            Snapshot.assert(render(found, size: size), named: "jws-search-\(tag)")
+            // A history response: tree, summary, purchases.
+            var h = try JWSOutlineTests.state("jws/transaction-history.json", size: size)
+            Snapshot.assert(render(h, size: size), named: "jws-history-tree-\(tag)")
+            press(&h, .character("2"))
+            Snapshot.assert(render(h, size: size), named: "jws-history-summary-\(tag)")
+            press(&h, .character("3"))
+            Snapshot.assert(render(h, size: size), named: "jws-history-purchases-\(tag)")
+            var t = try JWSOutlineTests.state("jws/transaction.jws", size: size)
+            press(&t, .character("3"))
+            Snapshot.assert(render(t, size: size), named: "jws-purchases-\(tag)")
+        }
+    }
+}

@@ -58,6 +58,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 "BenchExplorerUI",
                 .product(name: "DocumentModel", package: rootIdentity),
+                .product(name: "JWSKit", package: rootIdentity),
             ]
         ),
         // One parse (or receipt analysis) of one file: a minimal process for valgrind --tool=callgrind and /usr/bin/time.

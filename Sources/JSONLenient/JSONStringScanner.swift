@@ -35,8 +35,17 @@ struct JSONStringScanner {
                 append(&r, [c], from: pos)
                 pos += 1
             } else if c < 0x80 {
-                append(&r, [c], from: pos)
-                pos += 1
+                // A run of plain ASCII is copied at once (one array per byte was the JSON reader's
+                // main cost on token-heavy input); each byte keeps its own source offset.
+                var end = pos + 1
+                while end < n {
+                    let d = bytes[end]
+                    if d < 0x20 || d >= 0x80 || d == UInt8(ascii: "\"") || d == UInt8(ascii: "\\") { break }
+                    end += 1
+                }
+                r.value.append(contentsOf: bytes[pos..<end])
+                if recordsOffsets { r.sourceOffsets.append(contentsOf: pos..<end) }
+                pos = end
             } else {
                 let length = Self.validSequenceLength(bytes, at: pos)
                 if length > 0 {

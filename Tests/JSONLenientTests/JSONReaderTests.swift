@@ -217,3 +217,23 @@ struct JSONDepthTests {
         #expect(tree[2 * depth].depth == 2 * depth)
     }
 }
+
+@Suite("JSON reader: string runs")
+struct JSONStringRunTests {
+    @Test func everyDecodedByteKeepsItsOwnSourceOffset() {
+        // 0 " · 1 a · 2 b · 3-4 \/ · 5 c · 6-7 é · 8 space · 9 d · 10 "
+        let tree = parse("\"ab\\/c\u{E9} d\"")
+        #expect(tree.diagnostics.isEmpty)
+        #expect(tree.string(at: 0) == "ab/c\u{E9} d")
+        // ASCII runs byte by byte, an escape at its backslash, a multi-byte character at its lead byte.
+        #expect(tree.sourceOffsets(ofString: 0) == [1, 2, 3, 5, 6, 6, 8, 9])
+    }
+
+    @Test func aControlCharacterEndsARunAndIsReportedWhereItIs() {
+        let tree = parse("\"abc\u{01}de\"")
+        #expect(codes(tree) == [.controlCharacter])
+        #expect(tree.diagnostics.map(\.offset) == [4])
+        #expect(tree.string(at: 0) == "abc\u{01}de")
+        #expect(tree.sourceOffsets(ofString: 0) == [1, 2, 3, 4, 5, 6])
+    }
+}

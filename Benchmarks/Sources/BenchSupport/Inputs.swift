@@ -139,3 +139,16 @@ public enum Inputs {
         String(format: "%.2f", Double(bytes) / 1_000_000)
     }
 }
+
+extension Inputs {
+    /// A StoreKit 2 transaction history response with `transactions` signed tokens
+    /// (`Scripts/gen-history.py`, the samples' TEST EC PKI), generated on first use.
+    public static func historyPath(transactions: Int = 1000) throws -> URL {
+        let url = generatedDirectory.appendingPathComponent("history-\(transactions).json")
+        if !FileManager.default.fileExists(atPath: url.path) {
+            try FileManager.default.createDirectory(at: generatedDirectory, withIntermediateDirectories: true)
+            try runPython(["Scripts/gen-history.py", url.path, "--quiet", "--transactions", String(transactions)])
+        }
+        return url
+    }
+}

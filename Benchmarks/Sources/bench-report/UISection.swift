@@ -4,16 +4,16 @@ import BenchExplorerUI
 
 /// TUI first-frame and per-key times through ExplorerUI's `UIBenchmark` (load = parse + receipt
 /// analysis + state set-up; first frame = load + first render; a key = reduce + render).
-/// Targets (issue 5 / the UI issue): first frame < 150 ms and < 2 ms per key at 10,000 purchases
-/// and at 1,000,000 nodes.
+/// Targets (issue 12, was 150 ms in the UI issue): first frame < 100 ms and < 2 ms per key at
+/// 10,000 purchases and at 1,000,000 nodes.
 func uiSection(options: Options, say: (String) -> Void, kv: (String, String) -> Void) throws {
     let cases: [(key: String, name: String, url: URL)] = [
         ("large10000", "large-10000.receipt (10,000 purchases)", try Inputs.largeReceiptPath()),
         ("nodes1m", "payload, exactly 1,000,000 nodes", try Inputs.payloadPath(arguments: ["--nodes", "1000000"])),
     ]
     say("## Terminal UI: first frame and per key (UIBenchmark, wall clock; median of \(options.runs) runs, 120×40; load average \(Measure.loadAverage()))\n")
-    var table = Table(["input", "nodes", "load ms", "first render ms", "first frame ms", "key mean ms", "key max ms (key)", "targets"],
-                      rightAligned: [1, 2, 3, 4, 5, 6])
+    var table = Table(["input", "nodes", "load ms", "of which state ms", "first render ms", "first frame ms", "key mean ms", "key max ms (key)", "targets"],
+                      rightAligned: [1, 2, 3, 4, 5, 6, 7])
     for c in cases {
         let bytes = try Inputs.read(c.url)
         var results: [UIBenchmark.Result] = []
@@ -36,8 +36,9 @@ func uiSection(options: Options, say: (String) -> Void, kv: (String, String) -> 
             if m > worst.ms { worst = (results[0].keys[k].key, m) }
         }
         let mean = keyCount == 0 ? 0 : sum / Double(keyCount)
-        let met = (first < 150 ? "first frame met" : "first frame **missed**") + ", " + (worst.ms < 2 ? "keys met" : "keys **missed**")
-        table.add([c.name, Format.grouped(results[0].nodeCount), Format.fixed(load, 1), Format.fixed(render, 2),
+        let met = (first < 100 ? "first frame met" : "first frame **missed**") + ", " + (worst.ms < 2 ? "keys met" : "keys **missed**")
+        let state = median(results.map(\.stateMilliseconds))
+        table.add([c.name, Format.grouped(results[0].nodeCount), Format.fixed(load, 1), Format.fixed(state, 1), Format.fixed(render, 2),
                    Format.fixed(first, 1), Format.fixed(mean, 3), "\(Format.fixed(worst.ms, 3)) (\(worst.name))", met])
         kv("ui.\(c.key).nodes", String(results[0].nodeCount))
         kv("ui.\(c.key).first_frame_ms", Format.fixed(first, 2))

@@ -155,6 +155,7 @@ struct JWSLayerBuilder {
         // A nested token is held to its notification's data by the consistency step, not to the
         // expectations: a renewal info carries no bundleId and must not fail --bundle-id.
         let nestedVerification = JWSVerificationOptions(roots: options.roots, now: options.now)
+        let session = JWSVerificationSession()  // the tokens' shared chains are checked once
         for index in tokens.indices {
             let document = tokens[index].document
             let payload = document.payload
@@ -164,7 +165,7 @@ struct JWSLayerBuilder {
                 signedDate: payload.validityDate.map { Date(timeIntervalSince1970: $0 / 1000) },
                 claims: JWSClaims(bundleID: payload.bundleId, environment: payload.environment, appAppleID: payload.appAppleId),
                 options: tokens[index].parent == nil ? verification : nestedVerification)
-            var report = JWSVerifier.verify(input)
+            var report = JWSVerifier.verify(input, session: session)
             if case .notification = tokens[index].kind {
                 let nested = tokens.filter { $0.parent == index }.map { token in
                     JWSNotificationConsistency.Nested(token: String(token.path?.split(separator: ".").last ?? ""),

@@ -73,7 +73,7 @@ public enum StoreKitInput {
         guard !trimmed.isEmpty else { return .notStoreKit(reason: "the input is empty") }
         let text = bytes[trimmed]
         if isCompactJWS(text) {
-            return .token(StoreKitTokenKind(JWSDocument.decode(text: Array(text)).payload))
+            return .token(JWSDocument.payloadKind(text: Array(text)))
         }
         if isLegacyPlist(text) { return .legacyTransactionReceipt }
         // "ew" is base64 for "{" and a space or line break: only then is a base64 plist worth decoding.
@@ -109,8 +109,7 @@ public enum StoreKitInput {
         case .string where inTokenKey:
             let n = tree[node]
             let range = (n.start + 1)..<max(n.start + 1, n.end - 1)
-            let token = JWSDocument.decode(text: Array(tree.bytes[range]), textOffset: range.lowerBound)
-            tokens.append(EmbeddedToken(path: path, range: range, kind: StoreKitTokenKind(token.payload)))
+            tokens.append(EmbeddedToken(path: path, range: range, kind: JWSDocument.payloadKind(text: Array(tree.bytes[range]))))
         default:
             break
         }

@@ -14,31 +14,49 @@ enum Base64Decoder {
         var diagnostics: [Diagnostic]
     }
 
+    /// Sextet of each byte, 0xFF for a byte outside the alphabet (a table: the character switch
+    /// was a third of decoding a transaction history).
+    private static let urlTable = table(.url)
+    private static let standardTable = table(.standard)
+
+    private static func table(_ alphabet: Alphabet) -> [UInt8] {
+        (0...255).map { sextet(UInt8($0), alphabet) ?? 0xFF }
+    }
+
     static func decode(_ text: ArraySlice<UInt8>, alphabet: Alphabet) -> Result {
         var diagnostics: [Diagnostic] = []
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count * 3 / 4)
         var accumulator: UInt32 = 0
         var bits = 0
         var paddingStart: Int?
-        for offset in text.indices {
-            let c = text[offset]
-            if c == UInt8(ascii: "=") {
-                if paddingStart == nil { paddingStart = offset }
-                continue
+        let table = alphabet == .url ? urlTable : standardTable
+        let base = text.startIndex
+        let bytes = [UInt8](unsafeUninitializedCapacity: text.count * 3 / 4 + 1) { out, count in
+            var n = 0
+            text.withUnsafeBufferPointer { input in
+                table.withUnsafeBufferPointer { sextets in
+                    for k in 0..<input.count {
+                        let c = input[k]
+                        if c == UInt8(ascii: "=") {
+                            if paddingStart == nil { paddingStart = base + k }
+                            continue
+                        }
+                        var value = sextets[Int(c)]
+                        if value == 0xFF || paddingStart != nil {
+                            diagnostics.append(JWSCode.base64InvalidCharacter.diagnostic(
+                                invalidMessage(c, alphabet, afterPadding: paddingStart != nil), (base + k)..<(base + k + 1)))
+                            value = 0
+                        }
+                        accumulator = (accumulator << 6) | UInt32(value)
+                        bits += 6
+                        if bits >= 8 {
+                            bits -= 8
+                            out[n] = UInt8((accumulator >> UInt32(bits)) & 0xFF)
+                            n += 1
+                        }
+                    }
+                }
             }
-            var value = sextet(c, alphabet)
-            if value == nil || paddingStart != nil {
-                diagnostics.append(JWSCode.base64InvalidCharacter.diagnostic(
-                    invalidMessage(c, alphabet, afterPadding: paddingStart != nil), offset..<offset + 1))
-                value = 0
-            }
-            accumulator = (accumulator << 6) | UInt32(value!)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                bytes.append(UInt8((accumulator >> UInt32(bits)) & 0xFF))
-            }
+            count = n
         }
         let dataEnd = paddingStart ?? text.endIndex
         let dataCount = dataEnd - text.startIndex

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import Foundation
 import JSONLenient
 
 extension JWSDocument {
@@ -15,19 +16,54 @@ extension JWSDocument {
     static func decode(text: [UInt8], textOffset: Int, nesting: Int) -> JWSDocument {
         var document = JWSDocument(text: text, textOffset: textOffset, segments: [], headerJSON: nil, payloadJSON: nil,
                                    header: JOSEHeader(), payload: StoreKitPayload(), signature: nil, nested: [], diagnostics: [])
-        document.split()
-        if let header = document.segment(.header) { document.readHeader(header.bytes) }
+        let header = document.split()
+        if let segment = document.segment(.header) {
+            if let known = header.known {
+                document.headerJSON = known.json
+                document.header = known.header
+                document.diagnostics += known.diagnostics
+            } else {
+                let before = document.diagnostics.count
+                document.readHeader(segment.bytes)
+                if let json = document.headerJSON, let base64 = header.base64 {
+                    HeaderMemo.shared.store(text: text[segment.characterRange], HeaderMemo.Entry(
+                        base64: base64, json: json, header: document.header,
+                        diagnostics: Array(document.diagnostics[before...])))
+                }
+            }
+        }
         if let payload = document.segment(.payload) { document.readPayload(payload.bytes, nesting: nesting) }
         document.readSignature()
         return document
+    }
+
+    /// The kind of token `text` holds, read from its payload alone: classifying a body needs only
+    /// this, and a full decode (header JSON, every x5c certificate parsed) of each token there, then
+    /// again when the body is opened, doubled the cost of a transaction history.
+    static func payloadKind(text: [UInt8]) -> StoreKitTokenKind {
+        var document = JWSDocument(text: text, textOffset: 0, segments: [], headerJSON: nil, payloadJSON: nil,
+                                   header: JOSEHeader(), payload: StoreKitPayload(), signature: nil, nested: [], diagnostics: [])
+        document.split()
+        guard let payload = document.segment(.payload) else { return StoreKitTokenKind(document.payload) }
+        // Only a notification's kind depends on field values (notificationType, subtype); the
+        // other kinds are named by which keys the payload has, so their fields are not decoded.
+        let tree = JSONParser.parse(payload.bytes)
+        if let root = tree.root, tree[root].kind == .object, SchemaDecoder.kind(of: tree) != .notification {
+            return StoreKitTokenKind(StoreKitPayload(kind: SchemaDecoder.kind(of: tree), fields: []))
+        }
+        // Nested tokens do not change the kind (notificationType and subtype are plain fields): not decoded.
+        document.readPayload(payload.bytes, nesting: maximumNesting)
+        return StoreKitTokenKind(document.payload)
     }
 
     mutating func report(_ layer: JWSLayer, _ code: JWSCode, _ message: String, _ range: Range<Int>) {
         diagnostics.append(JWSDiagnostic(layer, code.diagnostic(message, range)))
     }
 
-    /// Splits at the dots and base64url-decodes each part into its own layer.
-    mutating func split() {
+    /// Splits at the dots and base64url-decodes each part into its own layer. Returns what
+    /// `HeaderMemo` knows of the header text, else the header's base64 result (to remember it).
+    @discardableResult
+    mutating func split() -> (known: HeaderMemo.Entry?, base64: Base64Decoder.Result?) {
         var end = text.count
         while end > 0, [0x20, 0x09, 0x0A, 0x0D].contains(text[end - 1]) { end -= 1 }
         var ranges: [Range<Int>] = []
@@ -41,16 +77,26 @@ extension JWSDocument {
             let hint = ranges.count == 5 ? " (five parts is JWE, an encrypted token, which StoreKit does not use)" : ""
             report(.token, .segmentCount, "a compact JWS has 3 dot-separated parts, this has \(ranges.count)\(hint)", 0..<end)
         }
+        var header: (known: HeaderMemo.Entry?, base64: Base64Decoder.Result?) = (nil, nil)
         for (position, range) in ranges.prefix(3).enumerated() {
             let role = JWSSegment.Role.allCases[position]
             if range.isEmpty {
                 report(.token, .emptySegment, "the \(role.rawValue) segment is empty", range)
             }
-            let result = Base64Decoder.decode(text[range], alphabet: .url)
+            let result: Base64Decoder.Result
+            if position == 0 {
+                // The header segment starts at 0 in every token: a known text decodes the same.
+                header.known = HeaderMemo.shared.entry(for: text[range])
+                result = header.known?.base64 ?? Base64Decoder.decode(text[range], alphabet: .url)
+                header.base64 = result
+            } else {
+                result = Base64Decoder.decode(text[range], alphabet: .url)
+            }
             diagnostics += result.diagnostics.map { JWSDiagnostic(.token, $0) }
             segments.append(JWSSegment(role: role, characterRange: range, bytes: result.bytes,
                                        map: Base64Map(textStart: range.lowerBound)))
         }
+        return header
     }
 
     mutating func readHeader(_ bytes: [UInt8]) {
@@ -148,6 +194,42 @@ extension JWSDocument {
             } else {
                 report(.signature, .signatureLength, message, 0..<bytes.count)
             }
+        }
+    }
+}
+
+/// The last few JOSE headers decoded, by their base64url text. Every token of a transaction
+/// history, and a notification's nested tokens, carry the same header (three certificates, ≈ 3.7 KB
+/// of base64), and decoding it (base64, JSON, three certificate parses) was most of a token's
+/// cost. An entry is exactly what decoding that text yields: the header segment starts at offset 0
+/// of every token, and every header position and diagnostic is relative to it.
+final class HeaderMemo: @unchecked Sendable {
+    struct Entry {
+        var base64: Base64Decoder.Result
+        var json: JSONTree
+        var header: JOSEHeader
+        var diagnostics: [JWSDiagnostic]
+    }
+
+    static let shared = HeaderMemo()
+    private static let capacity = 4
+    private var entries: [(text: [UInt8], entry: Entry)] = []
+    private let lock = NSLock()
+
+    func entry(for text: ArraySlice<UInt8>) -> Entry? {
+        lock.withLock { entries.first { Self.same($0.text, text) }?.entry }
+    }
+
+    private static func same(_ a: [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.isEmpty { return true }
+        return a.withUnsafeBufferPointer { p in b.withUnsafeBufferPointer { q in memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 } }
+    }
+
+    func store(text: ArraySlice<UInt8>, _ entry: Entry) {
+        lock.withLock {
+            if entries.count == Self.capacity { entries.removeFirst() }
+            entries.append((Array(text), entry))
         }
     }
 }

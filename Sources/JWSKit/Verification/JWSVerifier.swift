@@ -5,9 +5,16 @@ import ReceiptKit
 /// Never throws: every outcome is a step in the report. Trust comes only from the pinned SHA-256 of
 /// Apple Root CA - G3 or from roots the caller supplies, never from the token carrying a certificate.
 public enum JWSVerifier {
-    public static func verify(_ input: JWSVerificationInput) -> JWSVerificationReport {
-        let chain = JWSChainCheck(x5c: input.x5c)
-        let (rootStatus, anchor, anchorCertificate) = chain.root(userRootFiles: input.options.roots)
+    /// `session`: shared by the tokens of one document so that a chain they have in common is
+    /// checked once (see `JWSVerificationSession`); the report is the same without one.
+    public static func verify(_ input: JWSVerificationInput, session: JWSVerificationSession? = nil) -> JWSVerificationReport {
+        let session = session ?? JWSVerificationSession()
+        return SelfSignatureMemo.$current.withValue(session.selfSignatures) { verify(input, in: session) }
+    }
+
+    private static func verify(_ input: JWSVerificationInput, in session: JWSVerificationSession) -> JWSVerificationReport {
+        let chain = session.chain(input.x5c)
+        let (rootStatus, anchor, anchorCertificate) = session.root(chain, userRootFiles: input.options.roots)
         let userAnchor = anchor == .appleRootCAG3 ? nil : anchorCertificate
         let (signatureStatus, signatureDER) = signature(input, chain: chain)
         let options = input.options
@@ -91,5 +98,44 @@ public enum JWSNotificationConsistency {
         }
         if !mismatches.isEmpty { return JWSStepResult(.nestedConsistency, .failed(.nestedDisagrees(mismatches))) }
         return JWSStepResult(.nestedConsistency, compared == 0 ? .notChecked(.nothingNested) : .passed)
+    }
+}
+
+
+/// What the tokens of one document share when they are verified one after another: their x5c
+/// chain. A transaction history's tokens, and a notification with the tokens nested in it, carry
+/// the same three certificates, so the chain work (parsing each certificate, the link signatures,
+/// building the path to the anchor: several P-384 verifications) is done once per distinct chain
+/// and set of roots, not once per token; only the ES256 signature is verified per token. Both
+/// results are pure functions of their keys (the path is built without a date), so a report is
+/// the same with or without a session.
+///
+/// One session per document (`Document.open` makes one): nothing outlives it.
+public final class JWSVerificationSession {
+    private struct RootKey: Hashable {
+        var x5c: [[UInt8]]
+        var roots: [[UInt8]]
+    }
+
+    private var chains: [[[UInt8]]: JWSChainCheck] = [:]
+    /// The root's self-signature is checked once, not for each place it is read.
+    let selfSignatures = SelfSignatureMemo()
+    private var roots: [RootKey: (JWSStepStatus, JWSAnchor?, CertificateInfo?)] = [:]
+
+    public init() {}
+
+    func chain(_ x5c: [[UInt8]]) -> JWSChainCheck {
+        if let known = chains[x5c] { return known }
+        let chain = JWSChainCheck(x5c: x5c)
+        chains[x5c] = chain
+        return chain
+    }
+
+    func root(_ chain: JWSChainCheck, userRootFiles: [[UInt8]]) -> (JWSStepStatus, JWSAnchor?, CertificateInfo?) {
+        let key = RootKey(x5c: chain.x5c, roots: userRootFiles)
+        if let known = roots[key] { return known }
+        let result = chain.root(userRootFiles: userRootFiles)
+        roots[key] = result
+        return result
     }
 }

@@ -67,7 +67,7 @@ enum ValidationChecks {
         if let c = a.container, c.payloadIsReassembled {
             details.append("the payload came in \(c.payloadChunks.count) OCTET STRING chunks and was reassembled")
         }
-        if let signed = a.signature?.signedContent, signed != payloadBytes(a) {
+        if let signed = a.signature?.signedContent, !payloadEquals(a, signed) {
             return ValidationStep(.contents, .failed(.payloadDiffersFromSignature(decoded: payloadBytes(a).count, signed: signed.count)),
                                   details: details)
         }
@@ -78,6 +78,29 @@ enum ValidationChecks {
                                   details: details)
         }
         return ValidationStep(.contents, .passed, details: details)
+    }
+
+    /// `payloadBytes(a) == signed` without copying the payload, one `memcmp` per chunk: the
+    /// element-by-element `Array ==` cost ≈ 25 M instructions on a 3.5 MB receipt.
+    static func payloadEquals(_ a: ReceiptAnalysis, _ signed: [UInt8]) -> Bool {
+        if let p = a.payloadTree { return bytesEqual(p.bytes[...], signed[...]) }
+        guard let c = a.container else { return signed.isEmpty }
+        var position = 0
+        for chunk in c.payloadChunks {
+            let content = a.tree.content(of: chunk)
+            guard position + content.count <= signed.count,
+                  bytesEqual(content, signed[position..<(position + content.count)]) else { return false }
+            position += content.count
+        }
+        return position == signed.count
+    }
+
+    static func bytesEqual(_ x: ArraySlice<UInt8>, _ y: ArraySlice<UInt8>) -> Bool {
+        guard x.count == y.count else { return false }
+        if x.isEmpty { return true }
+        return x.withUnsafeBufferPointer { p in
+            y.withUnsafeBufferPointer { q in memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 }
+        }
     }
 
     static func payloadBytes(_ a: ReceiptAnalysis) -> [UInt8] {

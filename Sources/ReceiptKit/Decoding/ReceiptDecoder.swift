@@ -13,6 +13,9 @@ struct ReceiptDecoder {
     /// A value that should have been parsed as ASN.1 was not expanded by the parser: parse again
     /// with it on purpose so that every defect inside is reported.
     var needsPurposefulParse = false
+    /// The purchase loop's "first field index of each type" table, reused from purchase to purchase
+    /// (one allocation per receipt instead of one per purchase).
+    private var seenScratch = [Int](repeating: -1, count: 22)
 
     init(tree: Tree) {
         self.tree = tree
@@ -45,15 +48,16 @@ struct ReceiptDecoder {
         receipt.fields.reserveCapacity(attributes)
         receipt.inApp.reserveCapacity(attributes)
         for child in tree.children(of: set) {
-            guard var field = decodeAttribute(child, level: .app, inAppIndex: nil) else { continue }
-            if field.type == 17 {
+            guard decodeAttribute(child, level: .app, inAppIndex: nil, into: &receipt.fields) else { continue }
+            let last = receipt.fields.count - 1
+            let type = receipt.fields[last].type
+            if type == 17 {
                 let index = receipt.inApp.count
-                field.value = .inAppPurchase(index)
-                receipt.inApp.append(decodePurchase(field, index: index))
-            } else if field.isListed, field.type != 17 {  // 17 is the only repeatable type
-                checkDuplicate(field, seen: &seen[field.type], fields: receipt.fields)
+                receipt.fields[last].value = .inAppPurchase(index)
+                receipt.inApp.append(decodePurchase(receipt.fields[last], index: index))
+            } else if receipt.fields[last].isListed {  // 17 is the only repeatable type
+                checkDuplicate(at: last, seen: &seen[type], fields: receipt.fields)
             }
-            receipt.fields.append(field)
         }
         checkMissing(seen: seen, required: ReceiptSchema.required(at: .app), set: set,
                      inAppIndex: nil, level: .app)
@@ -71,48 +75,54 @@ struct ReceiptDecoder {
         }
         purchase.setNode = inner
         if isCut(inner) { purchase.isComplete = false }
-        var seen = [Int](repeating: -1, count: 22)
+        var seen: [Int] = []
+        swap(&seen, &seenScratch)
+        for i in seen.indices { seen[i] = -1 }
         purchase.fields.reserveCapacity(tree.childCount(of: inner))
         for child in tree.children(of: inner) {
-            guard let f = decodeAttribute(child, level: .inApp, inAppIndex: index) else { continue }
-            if f.isListed {
-                checkDuplicate(f, seen: &seen[f.type - 1701], fields: purchase.fields)
+            guard decodeAttribute(child, level: .inApp, inAppIndex: index, into: &purchase.fields) else { continue }
+            let last = purchase.fields.count - 1
+            if purchase.fields[last].isListed {
+                let slot = purchase.fields[last].type - 1701
+                checkDuplicate(at: last, seen: &seen[slot], fields: purchase.fields)
                 // The first occurrence is the one that counts.
-                if seen[f.type - 1701] == purchase.fields.count { assign(f, to: &purchase) }
+                if seen[slot] == last { assign(type: slot + 1701, value: purchase.fields[last].value, to: &purchase) }
             }
-            purchase.fields.append(f)
         }
         checkMissing(seen: seen, required: ReceiptSchema.required(at: .inApp), set: inner,
                      inAppIndex: index, level: .inApp)
+        swap(&seen, &seenScratch)
         return purchase
     }
 
-    private func assign(_ f: ReceiptField, to p: inout InAppPurchase) {
-        switch f.type {
-        case 1701: p.quantity = f.value.integer
-        case 1702: p.productID = f.value.string
-        case 1703: p.transactionID = f.value.string
-        case 1704: p.purchaseDate = f.value.date
-        case 1705: p.originalTransactionID = f.value.string
-        case 1706: p.originalPurchaseDate = f.value.date
-        case 1707: p.productType = f.value.integer
-        case 1708: p.expiresDate = f.value.date
-        case 1711: p.webOrderLineItemID = f.value.integerText
-        case 1712: p.cancellationDate = f.value.date
-        case 1713: p.isTrialPeriod = f.value.integer.map { $0 != 0 }
-        case 1719: p.isInIntroOfferPeriod = f.value.integer.map { $0 != 0 }
-        case 1720: p.cancellationReason = f.value.integer
-        case 1721: p.promotionalOfferID = f.value.string
+    private func assign(type: Int, value: FieldValue, to p: inout InAppPurchase) {
+        switch type {
+        case 1701: p.quantity = value.integer
+        case 1702: p.productID = value.string
+        case 1703: p.transactionID = value.string
+        case 1704: p.purchaseDate = value.date
+        case 1705: p.originalTransactionID = value.string
+        case 1706: p.originalPurchaseDate = value.date
+        case 1707: p.productType = value.integer
+        case 1708: p.expiresDate = value.date
+        case 1711: p.webOrderLineItemID = value.integerText
+        case 1712: p.cancellationDate = value.date
+        case 1713: p.isTrialPeriod = value.integer.map { $0 != 0 }
+        case 1719: p.isInIntroOfferPeriod = value.integer.map { $0 != 0 }
+        case 1720: p.cancellationReason = value.integer
+        case 1721: p.promotionalOfferID = value.string
         default: break
         }
     }
 
-    /// Records the first field index of a singleton type; reports later ones.
-    private mutating func checkDuplicate(_ f: ReceiptField, seen: inout Int, fields: [ReceiptField]) {
+    /// Records the first field index of a singleton type; reports later ones. `index`: the field's
+    /// position in `fields`, which already holds it.
+    private mutating func checkDuplicate(at index: Int, seen: inout Int, fields: [ReceiptField]) {
         if seen < 0 {
-            seen = fields.count
+            seen = index
             return
         }
+        let f = fields[index]
         let first = fields[seen]
         let firstOffset = nodes[first.attributeNode].offset
         findings.append(.receipt(.duplicate,
@@ -137,16 +147,19 @@ struct ReceiptDecoder {
 
     // MARK: - One attribute
 
-    private mutating func decodeAttribute(_ node: Int, level: AttributeLevel, inAppIndex: Int?) -> ReceiptField? {
+    /// Appends the attribute's `ReceiptField` to `fields` (built in place: the struct is large and
+    /// copying it per attribute was a measurable cost); false when the node is not an attribute.
+    private mutating func decodeAttribute(_ node: Int, level: AttributeLevel, inAppIndex: Int?,
+                                          into fields: inout [ReceiptField]) -> Bool {
         let n = nodes[node]
-        if n.kind == .unparsed { return nil }  // the parser already reported these bytes
+        if n.kind == .unparsed { return false }  // the parser already reported these bytes
         // Messages are built only on the error paths: this runs for every attribute of every purchase.
         func place() -> String { level == .app ? "the payload" : "in-app purchase #\((inAppIndex ?? 0) + 1)" }
         guard n.isUniversal(16), n.isConstructed else {
             findings.append(.receipt(.attributeMalformed,
                 "an element of \(place()) is \(InnerTLV.describe(tag: firstOctet(node))), an attribute SEQUENCE was expected",
                 node: node, in: tree))
-            return nil
+            return false
         }
         // The first three readable children, and how many there are, without allocating.
         var p0 = -1, p1 = -1, p2 = -1, count = 0
@@ -169,7 +182,7 @@ struct ReceiptDecoder {
                 findings.append(.receipt(.attributeMalformed,
                     "an attribute of \(place()) does not start with its type INTEGER", node: node, in: tree))
             }
-            return nil
+            return false
         }
         func label() -> String { ReceiptSchema.label(type: type, level: level) }
         guard count >= 3 else {
@@ -178,7 +191,7 @@ struct ReceiptDecoder {
                     "\(label()): the attribute has \(count) element(s), 3 expected (type, version, value)",
                     node: node, in: tree))
             }
-            return nil
+            return false
         }
         if count > 3 {
             findings.append(.receipt(.attributeMalformed,
@@ -186,7 +199,7 @@ struct ReceiptDecoder {
                 node: node, in: tree, severity: .warning))
         }
         let versionNode = p1
-        let version = nodes[versionNode].isUniversal(2) ? int64(bytes[nodes[versionNode].contentRange]) : nil
+        let version = nodes[versionNode].isUniversal(2) ? contentInt64(versionNode) : nil
         if version == nil {
             findings.append(.receipt(.attributeMalformed,
                 "\(label()): the version is \(InnerTLV.describe(tag: firstOctet(versionNode))), an INTEGER was expected",
@@ -204,7 +217,7 @@ struct ReceiptDecoder {
             findings.append(.receipt(.attributeMalformed,
                 "\(label()): the value is \(InnerTLV.describe(tag: firstOctet(valueNode))), a primitive OCTET STRING was expected",
                 node: valueNode, in: tree))
-            return nil
+            return false
         }
         var inner: Int?
         if vn.isEncapsulated, tree.hasChildren(valueNode) { inner = valueNode + 1 }
@@ -214,9 +227,10 @@ struct ReceiptDecoder {
             value = decodeValue(expected, type: type, level: level, range: valueRange,
                                 valueNode: valueNode, innerNode: inner)
         }
-        return ReceiptField(type: type, level: level, version: version, attributeNode: node,
-                            typeNode: p0, versionNode: versionNode, valueNode: valueNode,
-                            innerNode: inner, valueRange: valueRange, value: value, inAppIndex: inAppIndex)
+        fields.append(ReceiptField(type: type, level: level, version: version, attributeNode: node,
+                                   typeNode: p0, versionNode: versionNode, valueNode: valueNode,
+                                   innerNode: inner, valueRange: valueRange, value: value, inAppIndex: inAppIndex))
+        return true
     }
 
     // MARK: - Values
@@ -323,7 +337,19 @@ struct ReceiptDecoder {
     /// An INTEGER node's value when it fits in an Int.
     private func smallInteger(_ node: Int) -> Int? {
         guard nodes[node].isUniversal(2), !nodes[node].isConstructed else { return nil }
-        return int64(bytes[nodes[node].contentRange]).flatMap { Int(exactly: $0) }
+        return contentInt64(node).flatMap { Int(exactly: $0) }
+    }
+
+    /// `IntegerValue.int64` of a node's content, read in place: slicing `bytes` for it retained and
+    /// released the array twice per attribute.
+    private func contentInt64(_ node: Int) -> Int64? {
+        let n = nodes[node]
+        let start = n.contentStart
+        let count = Int(n.contentLength)
+        guard count >= 1, count <= 8 else { return nil }
+        var value: Int64 = bytes[start] & 0x80 != 0 ? -1 : 0
+        for i in start..<(start + count) { value = (value << 8) | Int64(bytes[i]) }
+        return value
     }
 
     private func int64(_ content: ArraySlice<UInt8>) -> Int64? { IntegerValue.int64(content) }

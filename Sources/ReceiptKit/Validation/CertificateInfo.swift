@@ -46,7 +46,8 @@ public struct CertificateInfo: Sendable, Equatable {
         notAfter = ValidationDate.date(X509_get0_notAfter(x))
         der = OpenSSLBridge.der(of: x)
         sha256Fingerprint = Digest.hex(Digest.sha256(der))
-        isSelfSigned = X509_self_signed(x, 1) == 1
+        isSelfSigned = SelfSignatureMemo.current?.isSelfSigned(der: der) { X509_self_signed(x, 1) == 1 }
+            ?? (X509_self_signed(x, 1) == 1)
         hasReceiptSignerOID = Self.hasExtension(x, oid: Self.receiptSignerOID)
         hasWWDRIntermediateOID = Self.hasExtension(x, oid: Self.wwdrIntermediateOID)
         signatureAlgorithm = OpenSSLBridge.longName(nid: X509_get_signature_nid(x)) ?? "unknown"
@@ -145,5 +146,26 @@ extension CertificateInfo {
             if Array(bytes[start..<start + marker.count]) == marker { return true }
         }
         return false
+    }
+}
+
+/// The self-signature check by certificate DER, remembered while one document is verified: a
+/// StoreKit document's tokens carry the same root, which is also read again from `--root` and from
+/// the path OpenSSL builds, and each check of a P-384 root costs ≈ 1.3 ms. Bound with
+/// `SelfSignatureMemo.$current.withValue(memo) { … }` by whoever verifies several chains at once;
+/// the result for a DER is the same with or without it.
+public final class SelfSignatureMemo: @unchecked Sendable {
+    @TaskLocal public static var current: SelfSignatureMemo?
+
+    private var known: [[UInt8]: Bool] = [:]
+    private let lock = NSLock()
+
+    public init() {}
+
+    func isSelfSigned(der: [UInt8], check: () -> Bool) -> Bool {
+        if let value = lock.withLock({ known[der] }) { return value }
+        let value = check()
+        lock.withLock { known[der] = value }
+        return value
     }
 }

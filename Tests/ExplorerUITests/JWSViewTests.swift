@@ -25,7 +25,7 @@ import TestSupport
         for g in 0..<6 {
             #expect(lines[heading + 1 + g] == "  " + (try Self.explainGroup(s, 3639 + 4 * g)))
         }
-        #expect(lines[heading + 1] == "  characters 3639-3642 \"eyJ0\" = 6-bit values 30 50 9 52 → payload bytes 0-2: 7b 22 74 \"{\"t\"")
+        #expect(lines[heading + 1] == "  characters 3639-3642 \"eyJ0\" = 6-bit values 30 50 9 52 → payload bytes 0-2: 7b 22 74 \"{\\\"t\"")
         #expect(lines[heading + 7] == "  … 6 more groups")
     }
 

@@ -134,9 +134,10 @@ public struct JWSExplain {
         let sextets = characters.map { ch in alphabet.firstIndex(of: ch).map { String($0) } ?? "?" }
         let span = positions.first.map { $0..<(positions[positions.count - 1] + 1) } ?? 0..<0
         let values = bytes.clamped(to: 0..<decoded.count).map { decoded[$0] }
-        return "characters \(JWSSpan.text(span)) \"\(TerminalSafe.escape(String(decoding: characters, as: UTF8.self)))\" = 6-bit values \(sextets.joined(separator: " "))"
+        // Quoted with inner quotes escaped: a group of `"ve` must not read as `""ve"`.
+        return "characters \(JWSSpan.text(span)) \(TerminalSafe.quoted(String(decoding: characters, as: UTF8.self))) = 6-bit values \(sextets.joined(separator: " "))"
             + " → \(role) bytes \(JWSSpan.text(bytes)): \(hex(values))"
-            + (asText ? " \"\(TerminalSafe.escape(String(decoding: values, as: UTF8.self)))\"" : "")
+            + (asText ? " " + TerminalSafe.quoted(String(decoding: values, as: UTF8.self)) : "")
     }
 
     /// The groups of a layer decoded from base64 text in its parent (a token's header, payload or

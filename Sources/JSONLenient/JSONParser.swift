@@ -245,12 +245,34 @@ struct JSONReader {
 
     /// Reads the string at `pos` (a quote) of `node`; returns its index in `strings`.
     mutating func readString(node: Int) -> Int {
+        if let end = plainStringEnd() {
+            // Nothing to decode or diagnose: the String straight from the input, without the
+            // scanner's intermediate copy (a history body is 4.5 MB of such token strings).
+            strings.append(String(decoding: bytes[(pos + 1)..<end], as: UTF8.self))
+            pos = end + 1
+            return strings.count - 1
+        }
         var scanner = JSONStringScanner(bytes: bytes, start: pos)
         let result = scanner.scan()
         diagnostics += result.diagnostics.map { var d = $0; d.node = node; return d }
         pos = result.end
         strings.append(String(decoding: result.value, as: UTF8.self))
         return strings.count - 1
+    }
+
+    /// The offset of the closing quote of the string at `pos` when everything before it is
+    /// printable ASCII other than a backslash; nil otherwise (the scanner decodes and diagnoses).
+    func plainStringEnd() -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var i = pos + 1
+            while i < buffer.count {
+                let c = buffer[i]
+                if c == UInt8(ascii: "\"") { return i }
+                if c < 0x20 || c >= 0x80 || c == UInt8(ascii: "\\") { return nil }
+                i += 1
+            }
+            return nil
+        }
     }
 
     /// Skips a defect up to the next `,` `}` `]` at this level (strings and nested brackets skipped whole).

@@ -237,3 +237,28 @@ struct JSONStringRunTests {
         #expect(tree.sourceOffsets(ofString: 0) == [1, 2, 3, 4, 5, 6])
     }
 }
+
+/// Plain ASCII strings take a shortcut past the scanner (issue 12): the same values and ranges,
+/// and every string the shortcut must not take still decoded and diagnosed by the scanner.
+@Suite("JSON reader: plain strings")
+struct JSONPlainStringTests {
+    @Test func plainAndEscapedStringsNextToEachOther() {
+        //          0         1         2         3
+        //          0123456789012345678901234567890123456789
+        let tree = parse(#"["a.b-c_d", "x\/y", "é", "", "q"]"#)
+        #expect(tree.diagnostics.isEmpty)
+        #expect(tree.strings == ["a.b-c_d", "x/y", "é", "", "q"])
+        #expect(tree.nodes.map(\.range) == [0..<34, 1..<10, 12..<18, 20..<24, 26..<28, 30..<33])
+    }
+
+    @Test func controlCharacterAndUnterminatedStringsAreStillDiagnosed() {
+        let control = JSONParser.parse(Array("[\"a\u{01}b\"]".utf8))
+        #expect(codes(control) == [.controlCharacter])
+        #expect(control.diagnostics.map(\.offset) == [3])
+        #expect(control.strings == ["a\u{01}b"])
+        let open = parse(#"["abc"#)
+        #expect(codes(open).first == .unterminatedString)
+        #expect(open.diagnostics.first?.offset == 1)
+        #expect(open.strings == ["abc"])
+    }
+}

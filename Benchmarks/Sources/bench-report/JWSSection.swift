@@ -45,7 +45,7 @@ func jwsSection(options: Options, say: (String) -> Void, kv: (String, String) ->
         guard case .body(_, let tokens) = StoreKitInput.classify(bytes) else { return 0 }
         var n = 0
         for token in tokens {
-            n += JWSDocument.decode(text: Array(bytes[token.range]), textOffset: token.range.lowerBound).segments.count
+            n += JWSDocument.decode(token, in: bytes).segments.count
         }
         return n
     }

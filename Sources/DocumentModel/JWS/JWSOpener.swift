@@ -12,11 +12,12 @@ extension Document {
         let source = DocumentSource(input)
         var builder = JWSLayerBuilder()
         let kind: DocumentKind
-        switch StoreKitInput.classify(input.bytes) {
+        let (classified, json) = StoreKitInput.classifyKeepingJSON(input.bytes)
+        switch classified {
         case .notStoreKit:
             guard input.encoding == .storeKitText, input.bytes.first == UInt8(ascii: "{") else { return nil }
             // The loader saw a StoreKit key but no value is a token: say so on the JSON.
-            let tree = JSONParser.parse(input.bytes)
+            let tree = json ?? JSONParser.parse(input.bytes)
             let missing = JWSCode.noTokens.diagnostic("this JSON names StoreKit fields but none holds a compact JWS string", 0..<input.bytes.count)
             builder.layers = [ByteLayer(id: .file, role: .file, name: "file", bytes: input.bytes,
                                         content: .json(tree, diagnostics: tree.diagnostics + [missing] + input.diagnostics))]
@@ -34,11 +35,11 @@ extension Document {
             if options.validate { builder.verify(options: options, jws: jws) }
             return Document(source: source, kind: kind, layers: builder.layers, jws: JWSModel(tokens: builder.tokens, body: nil))
         case .body(_, let embedded):
-            let tree = JSONParser.parse(input.bytes)
+            let tree = json ?? JSONParser.parse(input.bytes)
             builder.layers = [ByteLayer(id: .file, role: .file, name: "file", bytes: input.bytes,
                                         content: .json(tree, diagnostics: tree.diagnostics + input.diagnostics))]
             for token in embedded {
-                let document = JWSDocument.decode(text: Array(input.bytes[token.range]), textOffset: token.range.lowerBound)
+                let document = JWSDocument.decode(token, in: input.bytes)
                 builder.addToken(document, path: token.path, parent: nil, holder: (.file, token.range), extra: [])
             }
             kind = bodyKind(tree, builder.tokens)

@@ -35,6 +35,13 @@ public struct EmbeddedToken: Sendable, Equatable {
     /// The string's content (quotes excluded) in the input; feed it to `JWSDocument.decode`.
     public var range: Range<Int>
     public var kind: StoreKitTokenKind
+    /// What classifying already decoded of the token, for `JWSDocument.decode(_:in:)`. Derived from
+    /// the other fields and the body, so not compared.
+    var prepared: JWSDocument.Prepared?
+
+    public static func == (a: EmbeddedToken, b: EmbeddedToken) -> Bool {
+        a.path == b.path && a.range == b.range && a.kind == b.kind
+    }
 }
 
 /// What a pasted input is, as far as StoreKit goes.
@@ -69,25 +76,31 @@ public enum StoreKitInput {
 
     /// Classifies decoded input bytes (text with or without surrounding whitespace).
     public static func classify(_ bytes: [UInt8]) -> StoreKitInputKind {
-        let trimmed = trimmedRange(bytes)
-        guard !trimmed.isEmpty else { return .notStoreKit(reason: "the input is empty") }
-        let text = bytes[trimmed]
-        if isCompactJWS(text) {
-            return .token(JWSDocument.payloadKind(text: Array(text)))
-        }
-        if isLegacyPlist(text) { return .legacyTransactionReceipt }
-        // "ew" is base64 for "{" and a space or line break: only then is a base64 plist worth decoding.
-        if text.starts(with: Array("ew".utf8)), let decoded = standardBase64(text), isLegacyPlist(decoded[...]) {
-            return .legacyTransactionReceipt
-        }
-        if text.first == UInt8(ascii: "{") || text.first == UInt8(ascii: "[") {
-            return classifyJSON(bytes)
-        }
-        return .notStoreKit(reason: "neither a compact JWS nor JSON carrying one")
+        classifyKeepingJSON(bytes).kind
     }
 
-    static func classifyJSON(_ bytes: [UInt8]) -> StoreKitInputKind {
-        let tree = JSONParser.parse(bytes)
+    /// `classify`, with the JSON tree of `bytes` when it was parsed (a body): `Document.open` keeps
+    /// it as the file layer's content instead of parsing the whole body again.
+    public static func classifyKeepingJSON(_ bytes: [UInt8]) -> (kind: StoreKitInputKind, json: JSONTree?) {
+        let trimmed = trimmedRange(bytes)
+        guard !trimmed.isEmpty else { return (.notStoreKit(reason: "the input is empty"), nil) }
+        let text = bytes[trimmed]
+        if isCompactJWS(text) {
+            return (.token(JWSDocument.payloadKind(text: Array(text)).kind), nil)
+        }
+        if isLegacyPlist(text) { return (.legacyTransactionReceipt, nil) }
+        // "ew" is base64 for "{" and a space or line break: only then is a base64 plist worth decoding.
+        if text.starts(with: Array("ew".utf8)), let decoded = standardBase64(text), isLegacyPlist(decoded[...]) {
+            return (.legacyTransactionReceipt, nil)
+        }
+        if text.first == UInt8(ascii: "{") || text.first == UInt8(ascii: "[") {
+            let tree = JSONParser.parse(bytes)
+            return (classifyJSON(tree), tree)
+        }
+        return (.notStoreKit(reason: "neither a compact JWS nor JSON carrying one"), nil)
+    }
+
+    static func classifyJSON(_ tree: JSONTree) -> StoreKitInputKind {
         guard let root = tree.root else { return .notStoreKit(reason: "JSON without a value") }
         var tokens: [EmbeddedToken] = []
         collect(tree, root, path: "", inTokenKey: false, into: &tokens)
@@ -109,7 +122,8 @@ public enum StoreKitInput {
         case .string where inTokenKey:
             let n = tree[node]
             let range = (n.start + 1)..<max(n.start + 1, n.end - 1)
-            tokens.append(EmbeddedToken(path: path, range: range, kind: JWSDocument.payloadKind(text: Array(tree.bytes[range]))))
+            let (kind, prepared) = JWSDocument.payloadKind(text: Array(tree.bytes[range]))
+            tokens.append(EmbeddedToken(path: path, range: range, kind: kind, prepared: prepared))
         default:
             break
         }

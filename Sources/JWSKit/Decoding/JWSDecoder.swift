@@ -14,46 +14,62 @@ extension JWSDocument {
     }
 
     static func decode(text: [UInt8], textOffset: Int, nesting: Int) -> JWSDocument {
-        var document = JWSDocument(text: text, textOffset: textOffset, segments: [], headerJSON: nil, payloadJSON: nil,
-                                   header: JOSEHeader(), payload: StoreKitPayload(), signature: nil, nested: [], diagnostics: [])
-        let header = document.split()
-        if let segment = document.segment(.header) {
-            if let known = header.known {
-                document.headerJSON = known.json
-                document.header = known.header
-                document.diagnostics += known.diagnostics
-            } else {
-                let before = document.diagnostics.count
-                document.readHeader(segment.bytes)
-                if let json = document.headerJSON, let base64 = header.base64 {
-                    HeaderMemo.shared.store(text: text[segment.characterRange], HeaderMemo.Entry(
-                        base64: base64, json: json, header: document.header,
-                        diagnostics: Array(document.diagnostics[before...])))
-                }
-            }
+        var document = JWSDocument(empty: text, textOffset: textOffset)
+        document.readHeader(document.split())
+        if let payload = document.segment(.payload) {
+            document.readPayload(payload.bytes, tree: JSONParser.parse(payload.bytes), nesting: nesting)
         }
-        if let payload = document.segment(.payload) { document.readPayload(payload.bytes, nesting: nesting) }
         document.readSignature()
         return document
     }
 
-    /// The kind of token `text` holds, read from its payload alone: classifying a body needs only
-    /// this, and a full decode (header JSON, every x5c certificate parsed) of each token there, then
-    /// again when the body is opened, doubled the cost of a transaction history.
-    static func payloadKind(text: [UInt8]) -> StoreKitTokenKind {
-        var document = JWSDocument(text: text, textOffset: 0, segments: [], headerJSON: nil, payloadJSON: nil,
-                                   header: JOSEHeader(), payload: StoreKitPayload(), signature: nil, nested: [], diagnostics: [])
-        document.split()
-        guard let payload = document.segment(.payload) else { return StoreKitTokenKind(document.payload) }
+    /// Decodes a token that `StoreKitInput.classify` found in `body`: exactly what
+    /// `decode(text: Array(body[token.range]), textOffset: token.range.lowerBound)` gives, without
+    /// splitting the token or parsing its header and payload JSON again when classifying did.
+    public static func decode(_ token: EmbeddedToken, in body: [UInt8]) -> JWSDocument {
+        guard let prepared = token.prepared else {
+            return decode(text: Array(body[token.range]), textOffset: token.range.lowerBound)
+        }
+        var document = prepared.document
+        document.textOffset = token.range.lowerBound
+        if let payload = document.segment(.payload) {
+            document.readPayload(payload.bytes, tree: prepared.payloadTree, nesting: 0)
+        }
+        document.readSignature()
+        return document
+    }
+
+    /// A token decoded as far as its kind needed: segments, header, the payload's JSON tree (its
+    /// schema decode and signature not yet read). `decode(_:in:)` goes on from here.
+    struct Prepared: Sendable {
+        var document: JWSDocument
+        var payloadTree: JSONTree
+    }
+
+    init(empty text: [UInt8], textOffset: Int) {
+        self.init(text: text, textOffset: textOffset, segments: [], headerJSON: nil, payloadJSON: nil,
+                  header: JOSEHeader(), payload: StoreKitPayload(), signature: nil, nested: [], diagnostics: [])
+    }
+
+    /// The kind of token `text` holds, read from its payload's keys: a full decode of each token
+    /// of a body only to name its kind doubled the cost of a transaction history. The work done
+    /// (split, header, payload JSON) is kept in `Prepared` so that opening the body parses each
+    /// payload once; a notification's is not (its nested tokens are decoded only when opened).
+    static func payloadKind(text: [UInt8]) -> (kind: StoreKitTokenKind, prepared: Prepared?) {
+        var document = JWSDocument(empty: text, textOffset: 0)
+        let header = document.split()
+        guard let payload = document.segment(.payload) else { return (StoreKitTokenKind(document.payload), nil) }
         // Only a notification's kind depends on field values (notificationType, subtype); the
         // other kinds are named by which keys the payload has, so their fields are not decoded.
         let tree = JSONParser.parse(payload.bytes)
         if let root = tree.root, tree[root].kind == .object, SchemaDecoder.kind(of: tree) != .notification {
-            return StoreKitTokenKind(StoreKitPayload(kind: SchemaDecoder.kind(of: tree), fields: []))
+            let kind = StoreKitTokenKind(StoreKitPayload(kind: SchemaDecoder.kind(of: tree), fields: []))
+            document.readHeader(header)  // as `decode` would next (from `HeaderMemo` after the first token)
+            return (kind, Prepared(document: document, payloadTree: tree))
         }
         // Nested tokens do not change the kind (notificationType and subtype are plain fields): not decoded.
-        document.readPayload(payload.bytes, nesting: maximumNesting)
-        return StoreKitTokenKind(document.payload)
+        document.readPayload(payload.bytes, tree: tree, nesting: maximumNesting)
+        return (StoreKitTokenKind(document.payload), nil)
     }
 
     mutating func report(_ layer: JWSLayer, _ code: JWSCode, _ message: String, _ range: Range<Int>) {
@@ -97,6 +113,24 @@ extension JWSDocument {
                                        map: Base64Map(textStart: range.lowerBound)))
         }
         return header
+    }
+
+    /// Reads the header segment that `split` decoded: from `HeaderMemo` when it knew the text, else
+    /// parsed and remembered.
+    mutating func readHeader(_ split: (known: HeaderMemo.Entry?, base64: Base64Decoder.Result?)) {
+        guard let segment = segment(.header) else { return }
+        if let known = split.known {
+            headerJSON = known.json
+            header = known.header
+            diagnostics += known.diagnostics
+            return
+        }
+        let before = diagnostics.count
+        readHeader(segment.bytes)
+        if let json = headerJSON, let base64 = split.base64 {
+            HeaderMemo.shared.store(text: text[segment.characterRange], HeaderMemo.Entry(
+                base64: base64, json: json, header: header, diagnostics: Array(diagnostics[before...])))
+        }
     }
 
     mutating func readHeader(_ bytes: [UInt8]) {
@@ -152,8 +186,8 @@ extension JWSDocument {
         }
     }
 
-    mutating func readPayload(_ bytes: [UInt8], nesting: Int) {
-        let tree = JSONParser.parse(bytes)
+    /// `tree` is `JSONParser.parse(bytes)`.
+    mutating func readPayload(_ bytes: [UInt8], tree: JSONTree, nesting: Int) {
         payloadJSON = tree
         diagnostics += tree.diagnostics.map { JWSDiagnostic(.payload, $0) }
         guard let root = tree.root, tree[root].kind == .object else {

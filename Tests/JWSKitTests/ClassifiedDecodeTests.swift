@@ -1,0 +1,78 @@
+import ASN1Lenient
+import Foundation
+import JSONLenient
+import Testing
+@testable import JWSKit
+import TestSupport
+
+/// Classifying a body keeps each token's split, header and payload JSON (issue 12), and decoding
+/// the token from there gives exactly what a fresh decode of its characters gives.
+@Suite("Decoding classified tokens")
+struct ClassifiedDecodeTests {
+    static func expectSame(_ carried: JWSDocument, _ fresh: JWSDocument, _ note: String) {
+        #expect(carried.text == fresh.text, "\(note)")
+        #expect(carried.textOffset == fresh.textOffset, "\(note)")
+        #expect(carried.segments == fresh.segments, "\(note)")
+        #expect(carried.diagnostics == fresh.diagnostics, "\(note)")
+        #expect(carried.payload == fresh.payload, "\(note)")
+        #expect(carried.payloadJSON?.nodes.count == fresh.payloadJSON?.nodes.count, "\(note)")
+        #expect(carried.payloadJSON?.strings == fresh.payloadJSON?.strings, "\(note)")
+        #expect(carried.headerJSON?.strings == fresh.headerJSON?.strings, "\(note)")
+        #expect(carried.header.alg == fresh.header.alg, "\(note)")
+        #expect(carried.header.certificates.map(\.der) == fresh.header.certificates.map(\.der), "\(note)")
+        #expect(carried.signatureBytes == fresh.signatureBytes, "\(note)")
+        #expect(carried.nested.count == fresh.nested.count, "\(note)")
+    }
+
+    @Test func aBodyTokenWithPayloadDiagnosticsDecodesLikeAFreshDecode() {
+        // A duplicate key: the payload's diagnostic must keep its offset (21, the second key).
+        let transaction = token(payload: #"{"transactionId":"1","transactionId":"2"}"#)
+        let text = String(decoding: transaction, as: UTF8.self)
+        let body = Array(#"{"signedTransactions":["\#(text)"]}"#.utf8)
+        guard case .body(_, let tokens) = StoreKitInput.classify(body) else {
+            Issue.record("not a body"); return
+        }
+        #expect(tokens.count == 1)
+        #expect(tokens[0].range == 24..<(24 + transaction.count))
+        #expect(tokens[0].prepared != nil)
+        let carried = JWSDocument.decode(tokens[0], in: body)
+        let fresh = JWSDocument.decode(text: transaction, textOffset: 24)
+        Self.expectSame(carried, fresh, "duplicate key")
+        let duplicate = carried.diagnostics.filter { $0.diagnostic.code == JSONCode.duplicateKey.code }
+        #expect(duplicate.map(\.layer) == [.payload])
+        #expect(duplicate.map(\.diagnostic.offset) == [21])
+        #expect(carried.textOffset == 24)
+    }
+
+    @Test func aNotificationIsNotCarriedAndStillDecodes() {
+        let nested = String(decoding: token(payload: #"{"transactionId":"7"}"#), as: UTF8.self)
+        let notification = token(payload: #"{"notificationType":"DID_RENEW","data":{"signedTransactionInfo":"\#(nested)"}}"#)
+        let body = Array(#"{"signedPayload":"\#(String(decoding: notification, as: UTF8.self))"}"#.utf8)
+        guard case .body(_, let tokens) = StoreKitInput.classify(body) else {
+            Issue.record("not a body"); return
+        }
+        #expect(tokens.map(\.kind) == [.notification(type: "DID_RENEW", subtype: nil)])
+        #expect(tokens[0].prepared == nil)
+        let carried = JWSDocument.decode(tokens[0], in: body)
+        Self.expectSame(carried, JWSDocument.decode(text: notification, textOffset: 18), "notification")
+        #expect(carried.nested.map(\.path) == ["data.signedTransactionInfo"])
+        #expect(carried.nested.first?.document.payload.string("transactionId") == "7")
+    }
+
+    @Test(.enabled(if: Paths.samplesAvailable))
+    func everySampleHistoryTokenDecodesLikeAFreshDecode() throws {
+        let history = try Array(Data(contentsOf: Paths.samples.appendingPathComponent("jws/transaction-history.json")))
+        let (kind, json) = StoreKitInput.classifyKeepingJSON(history)
+        guard case .body(_, let tokens) = kind else {
+            Issue.record("transaction-history.json is not a body"); return
+        }
+        #expect(json?.nodes.count == JSONParser.parse(history).nodes.count)
+        #expect(json?.strings == JSONParser.parse(history).strings)
+        #expect(tokens.map { $0.prepared != nil } == [true, true])
+        for token in tokens {
+            let fresh = JWSDocument.decode(text: Array(history[token.range]), textOffset: token.range.lowerBound)
+            Self.expectSame(JWSDocument.decode(token, in: history), fresh, token.path)
+        }
+        #expect(StoreKitInput.classifyKeepingJSON(Array(history[tokens[0].range])).json == nil)
+    }
+}

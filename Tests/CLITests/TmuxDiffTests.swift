@@ -35,7 +35,7 @@ struct TmuxDiffTests {
             "2 node 341 of layer 0 @1449..<1843  30 82 01 86 02 01 11 02 01 01 04 82 01 7c 31 82 01 78 3…",
             "",
         ])
-        #expect(lines.contains { $0.contains("│─ Diff (d or Esc closes) ─") })
+        #expect(lines.contains { $0.contains("┌─ Diff (d or Esc closes) ─") })
         #expect(screen.statusBar.hasPrefix(" base.receipt · 5,289 B · DER"))
         try tmux.send("Escape")
         try #require(tmux.waitForScreen("the overlay closed") {

@@ -34,16 +34,7 @@ enum DiffOverlay {
         guard r.width > 4, r.height > 2 else { return }
         let all = lines(state, width: r.width - 4)
         let color = state.preferences.color
-        let chrome = Theme.style(.chrome, color: color)
-        grid.fill(x: r.x, y: r.y, width: r.width, height: r.height)
-        for x in r.x..<(r.x + r.width) {
-            grid[x, r.y] = Cell(g.horizontal, style: chrome)
-            grid[x, r.y + r.height - 1] = Cell(g.horizontal, style: chrome)
-        }
-        for y in r.y..<(r.y + r.height) {
-            grid[r.x, y] = Cell(g.vertical, style: chrome)
-            grid[r.x + r.width - 1, y] = Cell(g.vertical, style: chrome)
-        }
+        drawBox(r, into: &grid, glyphs: g, style: Theme.style(.chrome, color: color))
         grid.put(" Diff (d or Esc closes) ", x: r.x + 2, y: r.y, style: Theme.style(.tabActive, color: color), maxWidth: r.width - 4)
         let visible = r.height - 2
         // The selected entry stays in view; the two sides (the last 3 lines) always show.

@@ -255,26 +255,30 @@ public enum StatusBar {
     }
 }
 
+/// An overlay's frame: the rectangle cleared and boxed, corners included (help and diff overlays).
+func drawBox(_ r: Rect, into grid: inout Grid, glyphs g: Glyphs, style: CellStyle) {
+    grid.fill(x: r.x, y: r.y, width: r.width, height: r.height)
+    for x in r.x..<(r.x + r.width) {
+        grid[x, r.y] = Cell(g.horizontal, style: style)
+        grid[x, r.y + r.height - 1] = Cell(g.horizontal, style: style)
+    }
+    for y in r.y..<(r.y + r.height) {
+        grid[r.x, y] = Cell(g.vertical, style: style)
+        grid[r.x + r.width - 1, y] = Cell(g.vertical, style: style)
+    }
+    grid[r.x, r.y] = Cell(g.topLeft, style: style)
+    grid[r.x + r.width - 1, r.y] = Cell(g.topRight, style: style)
+    grid[r.x, r.y + r.height - 1] = Cell(g.bottomLeft, style: style)
+    grid[r.x + r.width - 1, r.y + r.height - 1] = Cell(g.bottomRight, style: style)
+}
+
 /// The `?` overlay: the keymap, drawn from the same table the reducer dispatches on.
 public enum HelpOverlay {
     static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
         let lines = Keymap.helpLines(ascii: state.preferences.ascii)
         let r = Layout.helpFrame(for: size, lineCount: lines.count)
         guard r.width > 4, r.height > 2 else { return }
-        let chrome = Theme.style(.chrome, color: state.preferences.color)
-        grid.fill(x: r.x, y: r.y, width: r.width, height: r.height)
-        for x in r.x..<(r.x + r.width) {
-            grid[x, r.y] = Cell(g.horizontal, style: chrome)
-            grid[x, r.y + r.height - 1] = Cell(g.horizontal, style: chrome)
-        }
-        for y in r.y..<(r.y + r.height) {
-            grid[r.x, y] = Cell(g.vertical, style: chrome)
-            grid[r.x + r.width - 1, y] = Cell(g.vertical, style: chrome)
-        }
-        grid[r.x, r.y] = Cell(g.topLeft, style: chrome)
-        grid[r.x + r.width - 1, r.y] = Cell(g.topRight, style: chrome)
-        grid[r.x, r.y + r.height - 1] = Cell(g.bottomLeft, style: chrome)
-        grid[r.x + r.width - 1, r.y + r.height - 1] = Cell(g.bottomRight, style: chrome)
+        drawBox(r, into: &grid, glyphs: g, style: Theme.style(.chrome, color: state.preferences.color))
         grid.put(" Keys (? or Esc closes, arrows scroll) ", x: r.x + 2, y: r.y, style: Theme.style(.tabActive, color: state.preferences.color),
                  maxWidth: r.width - 4)
         let visible = r.height - 2

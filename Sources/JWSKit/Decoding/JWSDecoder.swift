@@ -84,9 +84,14 @@ extension JWSDocument {
         while end > 0, [0x20, 0x09, 0x0A, 0x0D].contains(text[end - 1]) { end -= 1 }
         var ranges: [Range<Int>] = []
         var start = 0
-        for i in 0..<end where text[i] == UInt8(ascii: ".") {
-            ranges.append(start..<i)
-            start = i + 1
+        // memchr: the byte loop over every character was a third of splitting a history's tokens.
+        text.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while start < end, let dot = memchr(base + start, Int32(UInt8(ascii: ".")), end - start) {
+                let i = base.distance(to: dot.assumingMemoryBound(to: UInt8.self))
+                ranges.append(start..<i)
+                start = i + 1
+            }
         }
         ranges.append(start..<end)
         if ranges.count != 3 {

@@ -48,13 +48,7 @@ struct JSONStringTable: Sendable {
     /// `string(index) == value`, by bytes when both are ASCII (where `String`'s canonical equivalence
     /// is byte equality), else by `String` (so "\u{212A}" still equals "K", as in a `Dictionary`).
     func equals(_ index: Int, _ value: String, input: [UInt8]) -> Bool {
-        let entry = entries[index]
-        let utf8 = value.utf8
-        guard entry.isASCII, utf8.allSatisfy({ $0 < 0x80 }) else { return string(index, input: input) == value }
-        guard entry.count == utf8.count else { return false }
-        return withBytes(index, input: input) { bytes in
-            utf8.withContiguousStorageIfAvailable { bytes.elementsEqual($0) } ?? bytes.elementsEqual(utf8)
-        }
+        JSONKeyQuery(value).matches(index, in: self, input: input)
     }
 
     /// `string(a) == string(b)` (the same rule as `equals`).
@@ -92,5 +86,32 @@ struct SeenKeys {
         let text = strings.string(key, input: input)
         defer { hashed?[text] = member }
         return hashed?[text]
+    }
+}
+
+/// A string to compare with many table entries (a key looked up among an object's members): its
+/// UTF-8 and whether it is ASCII are worked out once, so each entry costs a length test and, when
+/// the lengths agree, a byte loop.
+struct JSONKeyQuery {
+    let text: String
+    let utf8: [UInt8]
+    let isASCII: Bool
+
+    init(_ text: String) {
+        self.text = text
+        utf8 = Array(text.utf8)
+        isASCII = utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    func matches(_ index: Int, in table: JSONStringTable, input: [UInt8]) -> Bool {
+        let entry = table.entries[index]
+        guard entry.isASCII, isASCII else { return table.string(index, input: input) == text }
+        guard entry.count == utf8.count else { return false }
+        return table.withBytes(index, input: input) { bytes in
+            utf8.withUnsafeBufferPointer { query in
+                for i in 0..<bytes.count where bytes[i] != query[i] { return false }
+                return true
+            }
+        }
     }
 }

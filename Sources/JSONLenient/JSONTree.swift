@@ -72,9 +72,12 @@ public struct JSONTree: Sendable {
     /// (JavaScript's `JSON.parse` and many server libraries take the last.)
     public func member(_ key: String, in object: Int) -> Int? {
         guard nodes[object].kind == .object else { return nil }
+        let query = JSONKeyQuery(key)
         var child = object + 1
         while child < nodes[object].subtreeEnd {
-            if memberKey(child, is: key) { return child }
+            if nodes[child].kind == .member, nodes[child].text >= 0, query.matches(nodes[child].text, in: table, input: bytes) {
+                return child
+            }
             child = nodes[child].subtreeEnd
         }
         return nil

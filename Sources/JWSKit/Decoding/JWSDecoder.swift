@@ -62,8 +62,9 @@ extension JWSDocument {
         // Only a notification's kind depends on field values (notificationType, subtype); the
         // other kinds are named by which keys the payload has, so their fields are not decoded.
         let tree = JSONParser.parse(payload.bytes)
-        if let root = tree.root, tree[root].kind == .object, SchemaDecoder.kind(of: tree) != .notification {
-            let kind = StoreKitTokenKind(StoreKitPayload(kind: SchemaDecoder.kind(of: tree), fields: []))
+        let payloadKind = SchemaDecoder.kind(of: tree)
+        if let root = tree.root, tree[root].kind == .object, payloadKind != .notification {
+            let kind = StoreKitTokenKind(StoreKitPayload(kind: payloadKind, fields: []))
             document.readHeader(header)  // as `decode` would next (from `HeaderMemo` after the first token)
             return (kind, Prepared(document: document, payloadTree: tree))
         }

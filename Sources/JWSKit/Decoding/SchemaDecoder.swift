@@ -29,7 +29,9 @@ struct SchemaDecoder {
     }
 
     mutating func decodeObject(_ object: Int, specs: [String: StoreKitFieldSpec], prefix: String) {
-        for member in tree.members(of: object) {
+        let members = tree.members(of: object)
+        fields.reserveCapacity(fields.count + members.count)  // nested objects add more later
+        for member in members {
             guard let key = tree.key(ofMember: member) else { continue }
             let path = prefix + key
             let spec = specs[key]

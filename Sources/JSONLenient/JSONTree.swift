@@ -5,9 +5,13 @@ import ASN1Lenient
 public struct JSONTree: Sendable {
     public let bytes: [UInt8]
     public internal(set) var nodes: [JSONNode]
-    /// Decoded string values and member keys (`JSONNode.text` indexes this).
-    public internal(set) var strings: [String]
+    /// Decoded string values and member keys (`JSONNode.text` indexes it), made into `String`s on access.
+    var table: JSONStringTable
     public internal(set) var diagnostics: [Diagnostic]
+
+    /// Every decoded string value and member key, in `JSONNode.text` order (each made on this call:
+    /// prefer `string(at:)` / `key(ofMember:)`).
+    public var strings: [String] { (0..<table.count).map { table.string($0, input: bytes) } }
 
     /// The top-level value (index 0), when one could be read.
     public var root: Int? { nodes.isEmpty ? nil : 0 }
@@ -44,7 +48,17 @@ public struct JSONTree: Sendable {
 
     /// The decoded key of a member.
     public func key(ofMember member: Int) -> String? {
-        nodes[member].kind == .member && nodes[member].text >= 0 ? strings[nodes[member].text] : nil
+        nodes[member].kind == .member && nodes[member].text >= 0 ? table.string(nodes[member].text, input: bytes) : nil
+    }
+
+    /// `key(ofMember: member) == key`, without making a `String` when both are ASCII.
+    public func memberKey(_ member: Int, is key: String) -> Bool {
+        nodes[member].kind == .member && nodes[member].text >= 0 && table.equals(nodes[member].text, key, input: bytes)
+    }
+
+    /// `string(at: index) == value`, without making a `String` when both are ASCII.
+    public func string(at index: Int, is value: String) -> Bool {
+        nodes[index].kind == .string && nodes[index].text >= 0 && table.equals(nodes[index].text, value, input: bytes)
     }
 
     /// The member nodes of an object, in input order.
@@ -52,10 +66,21 @@ public struct JSONTree: Sendable {
         nodes[object].kind == .object ? children(of: object) : []
     }
 
-    /// The member named `key` in an object. With duplicate keys (always diagnosed) the LAST one wins,
-    /// as in JavaScript's `JSON.parse` and most server libraries.
+    /// The member named `key` in an object. With duplicate keys (always diagnosed) the FIRST one wins:
+    /// what Apple's own readers (`JSONSerialization`, and `JSONDecoder` on it) give an app on the device,
+    /// and what `StoreKitPayload.field` (the summary) takes, so that both name the same value.
+    /// (JavaScript's `JSON.parse` and many server libraries take the last.)
     public func member(_ key: String, in object: Int) -> Int? {
-        members(of: object).last { self.key(ofMember: $0) == key }
+        guard nodes[object].kind == .object else { return nil }
+        let query = JSONKeyQuery(key)
+        var child = object + 1
+        while child < nodes[object].subtreeEnd {
+            if nodes[child].kind == .member, nodes[child].text >= 0, query.matches(nodes[child].text, in: table, input: bytes) {
+                return child
+            }
+            child = nodes[child].subtreeEnd
+        }
+        return nil
     }
 
     /// The value of `key` in an object.
@@ -74,7 +99,7 @@ public struct JSONTree: Sendable {
     }
 
     public func string(at index: Int) -> String? {
-        nodes[index].kind == .string && nodes[index].text >= 0 ? strings[nodes[index].text] : nil
+        nodes[index].kind == .string && nodes[index].text >= 0 ? table.string(nodes[index].text, input: bytes) : nil
     }
 
     public func bool(at index: Int) -> Bool? {

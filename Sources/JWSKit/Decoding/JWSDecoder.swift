@@ -62,8 +62,9 @@ extension JWSDocument {
         // Only a notification's kind depends on field values (notificationType, subtype); the
         // other kinds are named by which keys the payload has, so their fields are not decoded.
         let tree = JSONParser.parse(payload.bytes)
-        if let root = tree.root, tree[root].kind == .object, SchemaDecoder.kind(of: tree) != .notification {
-            let kind = StoreKitTokenKind(StoreKitPayload(kind: SchemaDecoder.kind(of: tree), fields: []))
+        let payloadKind = SchemaDecoder.kind(of: tree)
+        if let root = tree.root, tree[root].kind == .object, payloadKind != .notification {
+            let kind = StoreKitTokenKind(StoreKitPayload(kind: payloadKind, fields: []))
             document.readHeader(header)  // as `decode` would next (from `HeaderMemo` after the first token)
             return (kind, Prepared(document: document, payloadTree: tree))
         }
@@ -84,9 +85,14 @@ extension JWSDocument {
         while end > 0, [0x20, 0x09, 0x0A, 0x0D].contains(text[end - 1]) { end -= 1 }
         var ranges: [Range<Int>] = []
         var start = 0
-        for i in 0..<end where text[i] == UInt8(ascii: ".") {
-            ranges.append(start..<i)
-            start = i + 1
+        // memchr: the byte loop over every character was a third of splitting a history's tokens.
+        text.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while start < end, let dot = memchr(base + start, Int32(UInt8(ascii: ".")), end - start) {
+                let i = base.distance(to: dot.assumingMemoryBound(to: UInt8.self))
+                ranges.append(start..<i)
+                start = i + 1
+            }
         }
         ranges.append(start..<end)
         if ranges.count != 3 {

@@ -14,24 +14,27 @@ struct SchemaDecoder {
 
     static func kind(of tree: JSONTree) -> StoreKitPayloadKind {
         guard let root = tree.root, tree[root].kind == .object else { return .unknown }
-        let keys = Set(tree.members(of: root).compactMap { tree.key(ofMember: $0) })
-        if keys.contains("notificationType") { return .notification }
-        if keys.contains("receiptType") || keys.contains("originalApplicationVersion") { return .appTransaction }
-        if keys.contains("transactionId") { return .transaction }
-        if keys.contains("autoRenewStatus") || keys.contains("autoRenewProductId") { return .renewalInfo }
+        // By bytes, with no `String` per key (this runs for every token of a history).
+        func has(_ key: String) -> Bool { tree.member(key, in: root) != nil }
+        if has("notificationType") { return .notification }
+        if has("receiptType") || has("originalApplicationVersion") { return .appTransaction }
+        if has("transactionId") { return .transaction }
+        if has("autoRenewStatus") || has("autoRenewProductId") { return .renewalInfo }
         return .unknown
     }
 
     mutating func decode(kind: StoreKitPayloadKind) {
         guard let root = tree.root, tree[root].kind == .object else { return }
-        decodeObject(root, specs: StoreKitSchema.fields(of: kind), prefix: "")
+        decodeObject(root, specs: StoreKitSchema.specsByName(of: kind), prefix: "")
     }
 
-    mutating func decodeObject(_ object: Int, specs: [StoreKitFieldSpec], prefix: String) {
-        for member in tree.members(of: object) {
+    mutating func decodeObject(_ object: Int, specs: [String: StoreKitFieldSpec], prefix: String) {
+        let members = tree.members(of: object)
+        fields.reserveCapacity(fields.count + members.count)  // nested objects add more later
+        for member in members {
             guard let key = tree.key(ofMember: member) else { continue }
             let path = prefix + key
-            let spec = specs.first { $0.name == key }
+            let spec = specs[key]
             let valueNode = tree.value(ofMember: member)
             let position = fields.count
             fields.append(StoreKitField(path: path, member: JSONNodeIndex(member), valueNode: valueNode.map(JSONNodeIndex.init),
@@ -74,7 +77,7 @@ struct SchemaDecoder {
             }
         case .object(let schema):
             if n.kind == .object {
-                decodeObject(node, specs: schema.fields, prefix: path + ".")
+                decodeObject(node, specs: schema.specsByName, prefix: path + ".")
                 return .object
             }
         case .stringArray:
@@ -117,34 +120,5 @@ struct SchemaDecoder {
         var diagnostic = code.diagnostic(message, range)
         diagnostic.node = node
         diagnostics.append(diagnostic)
-    }
-}
-
-/// ISO 8601 UTC text for milliseconds since 1970, without Foundation (days → civil date, after
-/// Howard Hinnant's algorithm). Fractional milliseconds (Xcode writes them) are truncated.
-public enum ISODate {
-    public static func string(milliseconds: Double) -> String {
-        guard milliseconds.isFinite, abs(milliseconds) < 1e16 else { return "out of range" }
-        let totalMs = Int64(milliseconds.rounded(.down))
-        let ms = Int(((totalMs % 1000) + 1000) % 1000)
-        let seconds = (totalMs - Int64(ms)) / 1000
-        var days = seconds / 86_400
-        var secondOfDay = seconds % 86_400
-        if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
-        days += 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func pad(_ v: Int64, _ width: Int) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
-            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(Int64(ms), 3))Z"
     }
 }

@@ -1,0 +1,66 @@
+/// ISO 8601 UTC text for milliseconds since 1970, without Foundation (days → civil date, after
+/// Howard Hinnant's algorithm). Fractional milliseconds (Xcode writes them) are truncated.
+public enum ISODate {
+    public static func string(milliseconds: Double) -> String {
+        guard milliseconds.isFinite, abs(milliseconds) < 1e16 else { return "out of range" }
+        let totalMs = Int64(milliseconds.rounded(.down))
+        let ms = Int(((totalMs % 1000) + 1000) % 1000)
+        let seconds = (totalMs - Int64(ms)) / 1000
+        var days = seconds / 86_400
+        var secondOfDay = seconds % 86_400
+        if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        if (0...9999).contains(year) {
+            return fixedWidth(year: Int(year), month: Int(month), day: Int(day), second: Int(secondOfDay), ms: ms)
+        }
+        return padded(year: year, month: month, day: day, second: secondOfDay, ms: Int64(ms))
+    }
+
+    /// The general form: each part zero-padded to its width (a year beyond 9999 or before 0 keeps
+    /// all its digits and its sign).
+    static func padded(year: Int64, month: Int64, day: Int64, second: Int64, ms: Int64) -> String {
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(second / 3600, 2)):"
+            + "\(pad(second / 60 % 60, 2)):\(pad(second % 60, 2)).\(pad(ms, 3))Z"
+    }
+
+    /// The same text as the padded form for years 0-9999, written into one 24-byte `String` (the
+    /// seven interpolated pieces were most of a payload's date fields' cost).
+    static func fixedWidth(year: Int, month: Int, day: Int, second: Int, ms: Int) -> String {
+        String(unsafeUninitializedCapacity: 24) { out in
+            func put(_ value: Int, _ width: Int, at offset: Int) {
+                var v = value
+                for i in stride(from: offset + width - 1, through: offset, by: -1) {
+                    out[i] = UInt8(ascii: "0") + UInt8(v % 10)
+                    v /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            out[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5)
+            out[7] = UInt8(ascii: "-")
+            put(day, 2, at: 8)
+            out[10] = UInt8(ascii: "T")
+            put(second / 3600, 2, at: 11)
+            out[13] = UInt8(ascii: ":")
+            put(second / 60 % 60, 2, at: 14)
+            out[16] = UInt8(ascii: ":")
+            put(second % 60, 2, at: 17)
+            out[19] = UInt8(ascii: ".")
+            put(ms, 3, at: 20)
+            out[23] = UInt8(ascii: "Z")
+            return 24
+        }
+    }
+}

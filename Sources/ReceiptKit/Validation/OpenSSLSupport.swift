@@ -3,7 +3,7 @@ import Foundation
 
 // Internal glue between Swift and OpenSSL: the error queue, memory BIOs, X509 <-> DER, hex and dates.
 // Every OpenSSL object created here is freed by the function that created it (or handed to a caller
-// that frees it with `defer`). `OpenSSLBridge.x509(der:)` is public for JWSKit, the other OpenSSL layer.
+// that frees it with `defer`, or to a `DecodedCertificate`, which frees it in `deinit`).
 
 /// Message digests computed with OpenSSL's EVP interface.
 public enum Digest {

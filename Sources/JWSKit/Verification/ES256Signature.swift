@@ -58,27 +58,27 @@ public enum ES256Signature {
                                            : .signatureTooLong(length: signature.count)
     }
 
-    /// Verifies `derSignature` over `message` with the key of the DER certificate `certificate`.
+    /// Verifies `derSignature` over `message` with the key of `signer` (decoded once per session).
     /// Returns nil when it verifies, otherwise the failure.
-    public static func verify(message: [UInt8], derSignature: [UInt8], certificate: [UInt8]) -> JWSFailure? {
+    public static func verify(message: [UInt8], derSignature: [UInt8], signer: DecodedCertificate) -> JWSFailure? {
         OpenSSLError.clear()
         defer { OpenSSLError.clear() }
-        guard let x = OpenSSLBridge.x509(der: certificate) else { return .leafKeyNotP256(curve: nil) }
-        defer { X509_free(x) }
-        guard let key = X509_get0_pubkey(x) else { return .leafKeyNotP256(curve: nil) }
-        let curve = curveName(key)
-        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, curve == "prime256v1" else {
-            return .leafKeyNotP256(curve: curve)
-        }
-        guard let ctx = EVP_MD_CTX_new() else { return .signatureMismatch }
-        defer { EVP_MD_CTX_free(ctx) }
-        guard EVP_DigestVerifyInit(ctx, nil, EVP_sha256(), nil, key) == 1 else { return .signatureMismatch }
-        let ok = derSignature.withUnsafeBufferPointer { sig in
-            message.withUnsafeBufferPointer { msg in
-                EVP_DigestVerify(ctx, sig.baseAddress, sig.count, msg.baseAddress, msg.count)
+        return signer.withPublicKey { key in
+            guard let key else { return .leafKeyNotP256(curve: nil) }
+            let curve = curveName(key)
+            guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, curve == "prime256v1" else {
+                return .leafKeyNotP256(curve: curve)
             }
+            guard let ctx = EVP_MD_CTX_new() else { return .signatureMismatch }
+            defer { EVP_MD_CTX_free(ctx) }
+            guard EVP_DigestVerifyInit(ctx, nil, EVP_sha256(), nil, key) == 1 else { return .signatureMismatch }
+            let ok = derSignature.withUnsafeBufferPointer { sig in
+                message.withUnsafeBufferPointer { msg in
+                    EVP_DigestVerify(ctx, sig.baseAddress, sig.count, msg.baseAddress, msg.count)
+                }
+            }
+            return ok == 1 ? nil : .signatureMismatch
         }
-        return ok == 1 ? nil : .signatureMismatch
     }
 
     /// OpenSSL's group name ("prime256v1", "secp384r1"), or the key type for non-EC keys.

@@ -1,35 +1,75 @@
-import COpenSSL
 import Foundation
 import ReceiptKit
 
 /// The x5c steps: structure (count, order, links), the trust anchor, the Apple marker extensions
-/// and validity at a date.
+/// and validity at a date, for one x5c and one set of root files.
+///
+/// Each link is verified once. When the chain could link and there is an anchor to check against,
+/// the path check (`X509_verify_cert`) runs first; if it succeeds over exactly the x5c certificates it
+/// has verified both links with the same keys, and the structure step takes that result. Only when it
+/// does not are the links verified one by one, to name the one that is broken.
 struct JWSChainCheck {
     static let xcodeCommonName = "StoreKit Testing in Xcode"
 
     let x5c: [[UInt8]]
+    /// x5c decoded once, nil where an entry is not a certificate.
+    let decoded: [DecodedCertificate?]
     let certificates: [CertificateInfo?]
     let kind: JWSChainKind
     let structure: JWSStepStatus
+    /// The trust-anchor step and, when it passes, the anchor and its certificate.
+    let root: (status: JWSStepStatus, anchor: JWSAnchor?, certificate: CertificateInfo?)
+    /// Whether the structure step's links were taken from the path check (for tests).
+    let linksFromPathCheck: Bool
 
-    init(x5c: [[UInt8]]) {
-        self.x5c = x5c
-        certificates = x5c.map { CertificateInfo(der: $0) }
-        let readable = certificates.compactMap { $0 }
-        if x5c.isEmpty {
-            kind = .missing
-        } else if x5c.count == 3 {
-            kind = .threeCertificates
-        } else if readable.count == 1, x5c.count == 1, let only = readable.first,
-                  only.isSelfSigned, only.commonName == Self.xcodeCommonName {
-            kind = .xcodeStoreKitTesting
-        } else {
-            kind = .other(count: x5c.count)
+    init(x5c: [[UInt8]], userRootFiles: [[UInt8]], certificates cache: CertificateCache) {
+        let decoded = x5c.map { cache.certificate(der: $0) }
+        let certificates = decoded.map { $0?.info }
+        let kind = Self.kind(x5c: x5c, certificates: certificates)
+        var anchorCheck: AnchorCheck?
+        func checkAnchor() -> AnchorCheck {
+            if let anchorCheck { return anchorCheck }
+            let made = AnchorCheck(chain: decoded.compactMap { $0 }, kind: kind, userRootFiles: userRootFiles, cache: cache)
+            anchorCheck = made
+            return made
         }
-        structure = Self.structure(kind: kind, x5c: x5c, certificates: certificates)
+        var linksFromPathCheck = false
+        let structure = Self.structure(kind: kind, x5c: x5c, certificates: certificates) {
+            let chain = decoded.compactMap { $0 }
+            if checkAnchor().verified(exactly: chain) {
+                linksFromPathCheck = true
+                return nil
+            }
+            return (0..<2).first { !chain[$0].isSigned(by: chain[$0 + 1]) }
+        }
+        self.x5c = x5c
+        self.decoded = decoded
+        self.certificates = certificates
+        self.kind = kind
+        self.structure = structure
+        self.linksFromPathCheck = linksFromPathCheck
+        if let skip = Self.roleSkip(kind: kind, structure: structure) {
+            root = (.notChecked(skip), nil, nil)
+        } else {
+            root = checkAnchor().step
+        }
     }
 
-    private static func structure(kind: JWSChainKind, x5c: [[UInt8]], certificates: [CertificateInfo?]) -> JWSStepStatus {
+    private static func kind(x5c: [[UInt8]], certificates: [CertificateInfo?]) -> JWSChainKind {
+        let readable = certificates.compactMap { $0 }
+        if x5c.isEmpty { return .missing }
+        if x5c.count == 3 { return .threeCertificates }
+        if readable.count == 1, x5c.count == 1, let only = readable.first,
+           only.isSelfSigned, only.commonName == Self.xcodeCommonName {
+            return .xcodeStoreKitTesting
+        }
+        return .other(count: x5c.count)
+    }
+
+    /// `brokenLink`: the first child (0 or 1) whose certificate signature does not verify with the
+    /// next certificate's key, nil when both do; asked only once the names link in x5c order.
+    private static func structure(kind: JWSChainKind, x5c: [[UInt8]], certificates: [CertificateInfo?],
+                                  brokenLink: () -> Int?) -> JWSStepStatus {
         if kind == .missing { return .failed(.x5cMissing) }
         if let bad = certificates.firstIndex(where: { $0 == nil }) { return .failed(.certificateUnreadable(index: bad)) }
         if kind == .xcodeStoreKitTesting { return .passed }
@@ -44,67 +84,19 @@ struct JWSChainCheck {
             let child = certs[0].issuer == certs[1].subject ? 1 : 0
             return .failed(.issuerMismatch(child: child, issuer: certs[child].issuer, nextSubject: certs[child + 1].subject))
         }
-        for child in 0..<2 where !signed(x5c[child], by: x5c[child + 1]) {
-            return .failed(.linkSignatureInvalid(child: child))
-        }
+        if let child = brokenLink() { return .failed(.linkSignatureInvalid(child: child)) }
         if !certs[2].isSelfSigned { return .failed(.rootNotSelfSigned(index: 2)) }
         return .passed
     }
 
-    /// Whether `child`'s certificate signature verifies with `parent`'s public key.
-    private static func signed(_ child: [UInt8], by parent: [UInt8]) -> Bool {
-        OpenSSLError.clear()
-        defer { OpenSSLError.clear() }
-        guard let c = OpenSSLBridge.x509(der: child), let p = OpenSSLBridge.x509(der: parent) else { return false }
-        defer { X509_free(c); X509_free(p) }
-        guard let key = X509_get0_pubkey(p) else { return false }
-        return X509_verify(c, key) == 1
-    }
-
     /// The skip every certificate-role step gets when the structure is not usable.
-    private var roleSkip: JWSSkip? {
+    private static func roleSkip(kind: JWSChainKind, structure: JWSStepStatus) -> JWSSkip? {
         if kind == .missing { return .noCertificates }
         if structure.isFailed { return .chainStructureFailed }
         return nil
     }
 
-    // MARK: root
-
-    /// The trust-anchor step and, when it passes, the anchor and its certificate.
-    func root(userRootFiles: [[UInt8]]) -> (JWSStepStatus, JWSAnchor?, CertificateInfo?) {
-        if let skip = roleSkip { return (.notChecked(skip), nil, nil) }
-        var userRoots: [CertificateInfo] = []
-        var unreadable: Int?
-        for (i, file) in userRootFiles.enumerated() {
-            if let certs = try? CertificateInfo.parseCertificates(fileBytes: file) {
-                userRoots += certs
-            } else if unreadable == nil {
-                unreadable = i
-            }
-        }
-        let certs = certificates.compactMap { $0 }
-        let pinned = certs.filter { TrustAnchors.kind(of: $0) == .appleRootCAG3 }
-        let anchors = pinned.map(\.der) + userRoots.map(\.der)
-        let notTrusted: JWSStepStatus = kind == .xcodeStoreKitTesting
-            ? .failed(.xcodeTestingNotTrusted) : .failed(.rootNotPinned(sha256: certs.last?.sha256Fingerprint ?? ""))
-        guard !anchors.isEmpty else {
-            return (unreadable.map { .failed(.userRootUnreadable(index: $0)) } ?? notTrusted, nil, nil)
-        }
-        let outcome = X509PathVerification.verify(
-            leaf: x5c[0], untrusted: Array(x5c.dropFirst()), anchors: anchors, at: nil,
-            partialChain: userRoots.contains { !$0.isSelfSigned })
-        guard outcome.ok, let last = outcome.chain.last else {
-            if let unreadable { return (.failed(.userRootUnreadable(index: unreadable)), nil, nil) }
-            // No issuer in the store, or a self-signed certificate that is not an anchor: untrusted root.
-            let untrustedCodes = [X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
-                                  X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN]
-            if untrustedCodes.contains(Int32(outcome.code)) { return (notTrusted, nil, nil) }
-            return (.failed(.pathVerification(error: outcome.error, depth: outcome.depth)), nil, nil)
-        }
-        let anchor: JWSAnchor = TrustAnchors.kind(of: last) == .appleRootCAG3
-            ? .appleRootCAG3 : .userSupplied(sha256: last.sha256Fingerprint)
-        return (.passed, anchor, last)
-    }
+    private var roleSkip: JWSSkip? { Self.roleSkip(kind: kind, structure: structure) }
 
     // MARK: markers
 

@@ -9,12 +9,8 @@ public enum JWSVerifier {
     /// checked once (see `JWSVerificationSession`); the report is the same without one.
     public static func verify(_ input: JWSVerificationInput, session: JWSVerificationSession? = nil) -> JWSVerificationReport {
         let session = session ?? JWSVerificationSession()
-        return SelfSignatureMemo.$current.withValue(session.selfSignatures) { verify(input, in: session) }
-    }
-
-    private static func verify(_ input: JWSVerificationInput, in session: JWSVerificationSession) -> JWSVerificationReport {
-        let chain = session.chain(input.x5c)
-        let (rootStatus, anchor, anchorCertificate) = session.root(chain, userRootFiles: input.options.roots)
+        let chain = session.chain(input.x5c, userRootFiles: input.options.roots)
+        let (rootStatus, anchor, anchorCertificate) = chain.root
         let userAnchor = anchor == .appleRootCAG3 ? nil : anchorCertificate
         let (signatureStatus, signatureDER) = signature(input, chain: chain)
         let options = input.options
@@ -50,12 +46,12 @@ public enum JWSVerifier {
 
     static func signature(_ input: JWSVerificationInput, chain: JWSChainCheck) -> (JWSStepStatus, [UInt8]?) {
         guard input.alg == "ES256" else { return (.notChecked(.algorithmRejected), nil) }
-        guard let leaf = input.x5c.first else { return (.notChecked(.noCertificates), nil) }
-        guard chain.certificates.first.flatMap({ $0 }) != nil else { return (.notChecked(.leafUnreadable), nil) }
+        guard let first = chain.decoded.first else { return (.notChecked(.noCertificates), nil) }
+        guard let leaf = first else { return (.notChecked(.leafUnreadable), nil) }
         if let problem = ES256Signature.shapeProblem(input.signature) { return (.failed(problem), nil) }
         guard let der = ES256Signature.der(fromRaw: input.signature) else { return (.failed(.signatureEmpty), nil) }
         // RFC 7515 §4.1.6: the key is in the first x5c certificate, whatever the rest of the chain says.
-        if let failure = ES256Signature.verify(message: input.signingInput, derSignature: der, certificate: leaf) {
+        if let failure = ES256Signature.verify(message: input.signingInput, derSignature: der, signer: leaf) {
             return (.failed(failure), der)
         }
         return (.passed, der)
@@ -103,39 +99,33 @@ public enum JWSNotificationConsistency {
 
 
 /// What the tokens of one document share when they are verified one after another: their x5c
-/// chain. A transaction history's tokens, and a notification with the tokens nested in it, carry
-/// the same three certificates, so the chain work (parsing each certificate, the link signatures,
-/// building the path to the anchor: several P-384 verifications) is done once per distinct chain
-/// and set of roots, not once per token; only the ES256 signature is verified per token. Both
-/// results are pure functions of their keys (the path is built without a date), so a report is
-/// the same with or without a session.
+/// certificates and chains. A transaction history's tokens, and a notification with the tokens
+/// nested in it, carry the same three certificates, so each distinct certificate is decoded once
+/// (`certificates`: its `X509` and public key serve the chain, the path check and the ES256 step),
+/// and each distinct chain and set of roots is checked once (the link signatures and the path to the
+/// anchor: several P-384 verifications); only the ES256 signature is verified per token. Both are
+/// pure functions of their keys (the path is built without a date), so a report is the same with
+/// or without a session.
 ///
-/// One session per document (`Document.open` makes one): nothing outlives it.
+/// One session per document (`Document.open` makes one): nothing outlives it, and every decoded
+/// certificate is freed when it goes.
 public final class JWSVerificationSession {
-    private struct RootKey: Hashable {
+    private struct ChainKey: Hashable {
         var x5c: [[UInt8]]
         var roots: [[UInt8]]
     }
 
-    private var chains: [[[UInt8]]: JWSChainCheck] = [:]
-    /// The root's self-signature is checked once, not for each place it is read.
-    let selfSignatures = SelfSignatureMemo()
-    private var roots: [RootKey: (JWSStepStatus, JWSAnchor?, CertificateInfo?)] = [:]
+    /// Every certificate the session's tokens and root files carry, decoded once.
+    public let certificates = CertificateCache()
+    private var chains: [ChainKey: JWSChainCheck] = [:]
 
     public init() {}
 
-    func chain(_ x5c: [[UInt8]]) -> JWSChainCheck {
-        if let known = chains[x5c] { return known }
-        let chain = JWSChainCheck(x5c: x5c)
-        chains[x5c] = chain
+    func chain(_ x5c: [[UInt8]], userRootFiles: [[UInt8]]) -> JWSChainCheck {
+        let key = ChainKey(x5c: x5c, roots: userRootFiles)
+        if let known = chains[key] { return known }
+        let chain = JWSChainCheck(x5c: x5c, userRootFiles: userRootFiles, certificates: certificates)
+        chains[key] = chain
         return chain
-    }
-
-    func root(_ chain: JWSChainCheck, userRootFiles: [[UInt8]]) -> (JWSStepStatus, JWSAnchor?, CertificateInfo?) {
-        let key = RootKey(x5c: chain.x5c, roots: userRootFiles)
-        if let known = roots[key] { return known }
-        let result = chain.root(userRootFiles: userRootFiles)
-        roots[key] = result
-        return result
     }
 }

@@ -46,8 +46,9 @@ public struct CertificateInfo: Sendable, Equatable {
         notAfter = ValidationDate.date(X509_get0_notAfter(x))
         der = OpenSSLBridge.der(of: x)
         sha256Fingerprint = Digest.hex(Digest.sha256(der))
-        isSelfSigned = SelfSignatureMemo.current?.isSelfSigned(der: der) { X509_self_signed(x, 1) == 1 }
-            ?? (X509_self_signed(x, 1) == 1)
+        // A pinned root's bytes are fixed, and so is whether its signature verifies with its own key
+        // (`TrustAnchors.knownSelfSigned`): not re-verified (≈ 1.3 ms for Apple Root CA - G3's P-384).
+        isSelfSigned = TrustAnchors.knownSelfSigned.contains(sha256Fingerprint) || X509_self_signed(x, 1) == 1
         hasReceiptSignerOID = Self.hasExtension(x, oid: Self.receiptSignerOID)
         hasWWDRIntermediateOID = Self.hasExtension(x, oid: Self.wwdrIntermediateOID)
         signatureAlgorithm = OpenSSLBridge.longName(nid: X509_get_signature_nid(x)) ?? "unknown"
@@ -113,15 +114,23 @@ extension CertificateInfo {
     /// Reads every certificate of a `.cer`/`.der`/`.pem`/`.crt` file: PEM (one or more
     /// `BEGIN CERTIFICATE` blocks) or a single DER certificate. Throws with the reason otherwise.
     public static func parseCertificates(fileBytes bytes: [UInt8]) throws -> [CertificateInfo] {
+        try CertificateFile.read(bytes).map { x in
+            defer { X509_free(x) }
+            return CertificateInfo(x509: x)
+        }
+    }
+}
+
+/// The one reader of certificate files, for `parseCertificates` and `CertificateCache`.
+enum CertificateFile {
+    /// The file's certificates as owned `X509`s (the caller frees each), or the reason there are none.
+    static func read(_ bytes: [UInt8]) throws -> [OpaquePointer] {
         if bytes.isEmpty { throw CertificateParseError(description: "the file is empty") }
         OpenSSLError.clear()
         if looksLikePEM(bytes) {
-            var found: [CertificateInfo] = []
+            var found: [OpaquePointer] = []
             _ = OpenSSLBridge.withReadBIO(bytes) { bio in
-                while let x = PEM_read_bio_X509(bio, nil, nil, nil) {
-                    found.append(CertificateInfo(x509: x))
-                    X509_free(x)
-                }
+                while let x = PEM_read_bio_X509(bio, nil, nil, nil) { found.append(x) }
             }
             // Reading stops with a "no start line" error at the end of the file: expected, not reported.
             let reasons = OpenSSLError.drain().filter { $0 != "no start line" }
@@ -135,37 +144,15 @@ extension CertificateInfo {
             let why = OpenSSLError.drainedMessage(fallback: "trailing bytes after the certificate")
             throw CertificateParseError(description: "neither a DER certificate nor PEM (\(why))")
         }
-        defer { X509_free(x) }
-        return [CertificateInfo(x509: x)]
+        return [x]
     }
 
-    private static func looksLikePEM(_ bytes: [UInt8]) -> Bool {
+    static func looksLikePEM(_ bytes: [UInt8]) -> Bool {
         let marker = Array("-----BEGIN".utf8)
         guard bytes.count >= marker.count else { return false }
         for start in 0...(bytes.count - marker.count) where bytes[start] == marker[0] {
             if Array(bytes[start..<start + marker.count]) == marker { return true }
         }
         return false
-    }
-}
-
-/// The self-signature check by certificate DER, remembered while one document is verified: a
-/// StoreKit document's tokens carry the same root, which is also read again from `--root` and from
-/// the path OpenSSL builds, and each check of a P-384 root costs ≈ 1.3 ms. Bound with
-/// `SelfSignatureMemo.$current.withValue(memo) { … }` by whoever verifies several chains at once;
-/// the result for a DER is the same with or without it.
-public final class SelfSignatureMemo: @unchecked Sendable {
-    @TaskLocal public static var current: SelfSignatureMemo?
-
-    private var known: [[UInt8]: Bool] = [:]
-    private let lock = NSLock()
-
-    public init() {}
-
-    func isSelfSigned(der: [UInt8], check: () -> Bool) -> Bool {
-        if let value = lock.withLock({ known[der] }) { return value }
-        let value = check()
-        lock.withLock { known[der] = value }
-        return value
     }
 }

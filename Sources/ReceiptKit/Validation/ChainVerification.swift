@@ -66,14 +66,17 @@ public enum ChainVerification {
         var chainDetails: [String] = []
 
         // User-supplied roots: every certificate of every file; unreadable files are reported, not fatal.
-        var userRoots: [CertificateInfo] = []
+        // Each is decoded once: the same object is read for the report and added to the store.
+        var rootObjects: [OpaquePointer] = []
+        defer { rootObjects.forEach { X509_free($0) } }
         for (i, file) in extraRoots.enumerated() {
             do {
-                userRoots += try CertificateInfo.parseCertificates(fileBytes: file)
+                rootObjects += try CertificateFile.read(file)
             } catch {
                 chainDetails.append("supplied root #\(i + 1) ignored: \(error)")
             }
         }
+        let userRoots = rootObjects.map { CertificateInfo(x509: $0) }
         OpenSSLError.clear()
 
         guard let store = X509_STORE_new() else { return unchecked(.outOfMemory) }
@@ -84,11 +87,7 @@ public enum ChainVerification {
         for (x, info) in zip(certs, infos) where TrustAnchors.kind(of: info) != nil {
             if X509_STORE_add_cert(store, x) == 1 { anchorFingerprints.insert(info.sha256Fingerprint) }
         }
-        var ownedRoots: [OpaquePointer] = []
-        defer { ownedRoots.forEach { X509_free($0) } }
-        for root in userRoots {
-            guard let x = OpenSSLBridge.x509(der: root.der) else { continue }
-            ownedRoots.append(x)
+        for (x, root) in zip(rootObjects, userRoots) {
             if X509_STORE_add_cert(store, x) == 1 { anchorFingerprints.insert(root.sha256Fingerprint) }
         }
         OpenSSLError.clear()
@@ -99,8 +98,10 @@ public enum ChainVerification {
         defer { shim_sk_X509_free(untrusted) }  // borrowed entries: free the stack only
         for x in certs { _ = shim_sk_X509_push(untrusted, x) }
 
+        // The path is built from these objects: their facts are read already (three runs below).
+        let known = Dictionary(zip(certs + rootObjects, infos + userRoots), uniquingKeysWith: { first, _ in first })
         func run(at date: Date?) -> VerifyOutcome {
-            verify(leaf: signer, untrusted: untrusted, store: store, at: date, partial: partial)
+            verify(leaf: signer, untrusted: untrusted, store: store, at: date, partial: partial, known: known)
         }
 
         // Chain: structure, signatures, anchor — dates ignored.
@@ -188,8 +189,9 @@ public enum ChainVerification {
 
     /// The path check itself is `X509PathVerification.run`, shared with JWS `x5c` chains.
     static func verify(leaf: OpaquePointer, untrusted: OpaquePointer, store: OpaquePointer,
-                       at date: Date?, partial: Bool) -> VerifyOutcome {
-        let o = X509PathVerification.run(leaf: leaf, untrusted: untrusted, store: store, at: date, partialChain: partial)
+                       at date: Date?, partial: Bool, known: [OpaquePointer: CertificateInfo]) -> VerifyOutcome {
+        let o = X509PathVerification.run(leaf: leaf, untrusted: untrusted, store: store, at: date, partialChain: partial,
+                                         known: known)
         return VerifyOutcome(ok: o.ok, error: o.error, depth: o.depth, errorCertificate: o.errorCertificate,
                              chain: o.chain, setupFailed: o.setupFailed)
     }

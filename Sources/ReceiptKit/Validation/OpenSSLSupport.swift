@@ -3,7 +3,7 @@ import Foundation
 
 // Internal glue between Swift and OpenSSL: the error queue, memory BIOs, X509 <-> DER, hex and dates.
 // Every OpenSSL object created here is freed by the function that created it (or handed to a caller
-// that frees it with `defer`). `OpenSSLBridge.x509(der:)` is public for JWSKit, the other OpenSSL layer.
+// that frees it with `defer`, or to a `DecodedCertificate`, which frees it in `deinit`).
 
 /// Message digests computed with OpenSSL's EVP interface.
 public enum Digest {
@@ -189,7 +189,7 @@ public enum ValidationDate {
 
 /// Certificate path validation with OpenSSL's X509 store: the one implementation for receipts
 /// (`ChainVerification`, on the CMS's own OpenSSL objects through `run`) and JWS `x5c` chains
-/// (JWSKit, on DER bytes through `verify`, so no OpenSSL object leaves ReceiptKit).
+/// (JWSKit, on `DecodedCertificate`s through `verify`, so no OpenSSL object leaves ReceiptKit).
 public enum X509PathVerification {
     public struct Outcome: Sendable, Equatable {
         public var ok: Bool
@@ -207,39 +207,46 @@ public enum X509PathVerification {
         public var setupFailed = false
     }
 
-    /// Verifies `leaf` through `untrusted` to one of `anchors` (nothing else is trusted).
+    /// Verifies `leaf` through `untrusted` to one of `anchors` (nothing else is trusted), on
+    /// certificates decoded once by the caller (see `CertificateCache`).
     /// `date` nil ignores validity dates; `partialChain` lets a non-self-signed anchor end the path.
-    public static func verify(leaf: [UInt8], untrusted: [[UInt8]], anchors: [[UInt8]], at date: Date?,
-                              partialChain: Bool) -> Outcome {
+    public static func verify(leaf: DecodedCertificate, untrusted: [DecodedCertificate], anchors: [DecodedCertificate],
+                              at date: Date?, partialChain: Bool) -> Outcome {
         OpenSSLError.clear()
         defer { OpenSSLError.clear() }
         func fail(_ why: String) -> Outcome { Outcome(ok: false, code: -1, error: why, depth: 0, chain: []) }
-        guard let leafX = OpenSSLBridge.x509(der: leaf) else { return fail("unreadable leaf certificate") }
-        defer { X509_free(leafX) }
-        guard let store = X509_STORE_new() else { return fail("out of memory") }
-        defer { X509_STORE_free(store) }
-        var owned: [OpaquePointer] = []
-        defer { owned.forEach { X509_free($0) } }
-        for der in anchors {
-            guard let x = OpenSSLBridge.x509(der: der) else { continue }
-            owned.append(x)
-            _ = X509_STORE_add_cert(store, x)  // a duplicate anchor is not an error worth reporting
+        return withExtendedLifetime((leaf, untrusted, anchors)) {
+            guard let store = X509_STORE_new() else { return fail("out of memory") }
+            defer { X509_STORE_free(store) }  // drops the references the store took
+            // The path OpenSSL builds is made of these very objects: their facts are already read.
+            var known: [OpaquePointer: CertificateInfo] = [:]
+            for anchor in anchors {
+                anchor.withX509 { x in
+                    known[x] = anchor.info
+                    _ = X509_STORE_add_cert(store, x)  // a duplicate anchor is not an error worth reporting
+                }
+            }
+            guard let stack = shim_sk_X509_new_null() else { return fail("out of memory") }
+            defer { shim_sk_X509_free(stack) }  // borrowed entries: free the stack only
+            for certificate in untrusted {
+                certificate.withX509 { x in
+                    known[x] = certificate.info
+                    _ = shim_sk_X509_push(stack, x)
+                }
+            }
+            OpenSSLError.clear()
+            return leaf.withX509 { x in
+                known[x] = leaf.info
+                return run(leaf: x, untrusted: stack, store: store, at: date, partialChain: partialChain, known: known)
+            }
         }
-        guard let stack = shim_sk_X509_new_null() else { return fail("out of memory") }
-        defer { shim_sk_X509_free(stack) }  // entries are in `owned`
-        for der in untrusted {
-            guard let x = OpenSSLBridge.x509(der: der) else { continue }
-            owned.append(x)
-            _ = shim_sk_X509_push(stack, x)
-        }
-        OpenSSLError.clear()
-        return run(leaf: leafX, untrusted: stack, store: store, at: date, partialChain: partialChain)
     }
 
     /// Builds and judges the path from `leaf` through the `untrusted` stack to an anchor of `store`
-    /// (all borrowed). `date` nil ignores validity dates.
+    /// (all borrowed). `date` nil ignores validity dates. `known`: the facts of certificates the
+    /// caller has read already, by object, so that the path's are not read again.
     static func run(leaf: OpaquePointer, untrusted: OpaquePointer, store: OpaquePointer, at date: Date?,
-                    partialChain: Bool) -> Outcome {
+                    partialChain: Bool, known: [OpaquePointer: CertificateInfo]) -> Outcome {
         OpenSSLError.clear()
         defer { OpenSSLError.clear() }
         guard let ctx = X509_STORE_CTX_new() else {
@@ -260,11 +267,12 @@ public enum X509PathVerification {
         }
         if flags != 0 { X509_VERIFY_PARAM_set_flags(param, flags) }
         let ok = X509_verify_cert(ctx) == 1
-        let chain = OpenSSLBridge.elements(of: X509_STORE_CTX_get0_chain(ctx)).map { CertificateInfo(x509: $0) }
+        func info(_ x: OpaquePointer) -> CertificateInfo { known[x] ?? CertificateInfo(x509: x) }
+        let chain = OpenSSLBridge.elements(of: X509_STORE_CTX_get0_chain(ctx)).map(info)
         if ok { return Outcome(ok: true, code: 0, error: "ok", depth: 0, chain: chain) }
         let code = X509_STORE_CTX_get_error(ctx)
         let text = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "verification error \(code)"
-        let current = X509_STORE_CTX_get_current_cert(ctx).map { CertificateInfo(x509: $0) }
+        let current = X509_STORE_CTX_get_current_cert(ctx).map(info)
         return Outcome(ok: false, code: Int(code), error: text, depth: Int(X509_STORE_CTX_get_error_depth(ctx)), chain: chain,
                        errorCertificate: current)
     }

@@ -43,6 +43,12 @@ public enum TrustAnchors {
         Pin(kind: .xcodeStoreKitTesting, sha256: "FF0BA36E721D2DB741D2AA11E6112EF78BF7131B46C7F035B00891D045C864FE"),
     ]
 
+    /// Fingerprints of the pinned roots whose signature is known to verify with their own key:
+    /// bytes with one of these SHA-256s are that root, so `CertificateInfo.isSelfSigned` needs no
+    /// verification for them. Only roots whose self-signature the tests verify are listed
+    /// (`TrustAnchorTests`, from the corpus copies); Apple Root CA - G2 is not in the corpus.
+    static let knownSelfSigned: Set<String> = Set(pinned.filter { $0.kind != .appleRootCAG2 }.map(\.sha256))
+
     /// The pinned kind for a fingerprint (hex, any case, separators `:`/space ignored), if any.
     public static func kind(forSHA256 fingerprint: String) -> TrustAnchorKind? {
         let normalized = fingerprint.uppercased().filter { $0 != ":" && $0 != " " }

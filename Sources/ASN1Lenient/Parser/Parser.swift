@@ -112,9 +112,7 @@ struct ParserMachine {
                         continue
                     }
                     if position >= top.end {
-                        let node = nodes[top.node]
-                        report(.missingEOC, at: node.lengthRange.lowerBound, length: 1, node: top.node,
-                               "indefinite length opened at offset \(node.offset) is never closed by an end-of-contents marker (00 00) before offset \(top.end)")
+                        reportMissingEOC(node: top.node, end: top.end)
                         closeTop(bytes, contentEnd: top.end, endOfContents: false)
                         continue
                     }
@@ -125,20 +123,7 @@ struct ParserMachine {
                 limit = top.end
             } else {
                 if position >= count { break }
-                if !roots.isEmpty && !reportedTrailing {
-                    reportedTrailing = true
-                    // Junk after the element (a common copy-paste accident) is one region under
-                    // one warning; only bytes that read cleanly as further elements are shown as such.
-                    let readable = Self.readsCleanly(UnsafeBufferPointer(rebasing: bytes[position...]), maxDepth: maxDepth)
-                    report(.trailingData, at: position, length: count - position, node: nil,
-                           "\(count - position) byte(s) follow the top-level element, which ends at offset \(position)"
-                           + (readable ? "" : "; they do not read as ASN.1"))
-                    if !readable {
-                        appendUnparsedNode(from: position, to: count)
-                        position = count
-                        continue
-                    }
-                }
+                if !roots.isEmpty && !reportedTrailing && !reportTrailingData(bytes) { continue }
                 limit = count
             }
             parseElement(bytes, limit: limit)
@@ -166,6 +151,7 @@ struct ParserMachine {
     /// Reads the element at `position`: almost every element has a one-octet identifier and a
     /// minimal definite length of at most two octets that fits in `limit`, read without the general
     /// header result; anything else takes the general reader.
+    @inline(__always)
     mutating func parseElement(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) {
         let start = position
         if fastPaths, let common = BERHeader.readCommon(bytes, at: start, limit: limit) {
@@ -299,18 +285,6 @@ struct ParserMachine {
         }
     }
 
-    @inline(never)
-    mutating func reportClamped(declared: Int, limit: Int, lengthStart: Int, contentStart: Int, node index: Int) {
-        let available = limit - contentStart
-        if limit == count {
-            report(.truncatedContent, at: lengthStart, length: contentStart - lengthStart, node: index,
-                   "the length claims \(declared) content octets but the input ends after \(available)")
-        } else {
-            report(.lengthExceedsParent, at: lengthStart, length: contentStart - lengthStart, node: index,
-                   "the length claims \(declared) content octets but only \(available) remain before the enclosing element ends at offset \(limit)")
-        }
-    }
-
     /// Pushes a frame for a constructed element, or turns its content into an unparsed region when
     /// nesting is already at the limit.
     mutating func openFrame(index: Int, end: Int, indefinite: Bool, speculative: Bool, contentStart: Int) {
@@ -340,6 +314,7 @@ struct ParserMachine {
         openCount += 1
     }
 
+    @inline(__always)
     mutating func closeTop(_ bytes: UnsafeBufferPointer<UInt8>, contentEnd: Int, endOfContents: Bool) {
         let frame = frames[openCount - 1]
         // A guess must be exactly one element filling the whole content: its first child's

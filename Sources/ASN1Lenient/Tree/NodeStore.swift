@@ -95,15 +95,16 @@ struct NodeBuilder {
     }
 
     /// A large parse writes tens of megabytes of nodes once, front to back: with 2 MB pages the
-    /// first writes fault once per 2 MB instead of once per 4 KB (Linux, where transparent huge
-    /// pages are often `madvise` only).
+    /// first writes fault once per 2 MB instead of once per 4 KB, and the TLB covers them (Linux,
+    /// where transparent huge pages are often `madvise` only; docs/performance.md, 2026-11-23).
+    /// Only a hint: the pages the block shares with its neighbours are not harmed by it.
     static func adviseHugePages(_ raw: UnsafeMutableRawPointer, size: Int) {
-        #if os(Linux)
+        #if canImport(Glibc)
         let hugePage = 2 << 20
         guard size >= 4 * hugePage else { return }
         let start = UInt(bitPattern: raw) & ~UInt(4095)
         let end = UInt(bitPattern: raw) + UInt(size)
-        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), 14 /* MADV_HUGEPAGE */)
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_HUGEPAGE)
         #endif
     }
 

@@ -19,15 +19,36 @@ extension ParserMachine {
         guard innerEnd > innerStart else { return }
         if !onPurpose && !looksLikeOneElement(bytes, from: innerStart, to: innerEnd) { return }
         guard openCount < maxDepth else {
-            if onPurpose {
-                let node = nodes[index]
-                report(.nestingTooDeep, at: Int(node.offset), length: node.headerLength, node: index,
-                       "nesting deeper than \(maxDepth) levels; the encapsulated content is not parsed")
-            }
+            if onPurpose { reportEncapsulationTooDeep(index: index) }
             return
         }
         nodes[index].set(Node.Flag.encapsulated)
         openFrame(index: index, end: innerEnd, indefinite: false, speculative: !onPurpose, contentStart: innerStart)
+        // Most guesses hold one primitive element (a receipt attribute's value): parse it and close
+        // the guess now rather than in two more turns of the main loop.
+        if fastPaths && !onPurpose && !parsingGuessInPlace && bytes[innerStart] & 0x20 == 0 {
+            parseGuessInPlace(bytes, end: innerEnd)
+        }
+    }
+
+    @inline(never)
+    mutating func reportEncapsulationTooDeep(index: Int) {
+        let node = nodes[index]
+        report(.nestingTooDeep, at: Int(node.offset), length: node.headerLength, node: index,
+               "nesting deeper than \(maxDepth) levels; the encapsulated content is not parsed")
+    }
+
+    /// Parses a guess's first element and closes the guess when the main loop's next turn would
+    /// (nothing failed, no frame was opened, the content is used up); otherwise leaves it to the loop.
+    /// Never nests: a guess inside the element goes through the frame stack.
+    mutating func parseGuessInPlace(_ bytes: UnsafeBufferPointer<UInt8>, end: Int) {
+        let openBefore = openCount
+        parsingGuessInPlace = true
+        parseElement(bytes, limit: end)
+        parsingGuessInPlace = false
+        if !abortGuess && !stoppedAtStructural && openCount == openBefore && position >= end {
+            closeTop(bytes, contentEnd: end, endOfContents: false)
+        }
     }
 
     /// A cheap pre-check so that most byte strings are never speculatively parsed: the content must

@@ -118,6 +118,35 @@ public struct BERHeader: Sendable, Equatable {
                                   contentStart: p, length: length))
     }
 
+    /// The header almost every element has, read without building a `BERHeader`: a one-octet
+    /// identifier and a definite length in the short form or the minimal one- or two-octet long
+    /// form, whose content fits before `limit`. Nil for anything else, which `read` then judges
+    /// (what `read` gives for these headers is exactly this, and carries no issue to report).
+    /// Requires `0 <= start < limit <= bytes.count <= UInt32.max`, so the arithmetic cannot overflow.
+    @inline(__always)
+    static func readCommon(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int,
+                           limit: Int) -> (contentStart: Int, length: Int)? {
+        let room = limit &- start
+        guard room >= 2, bytes[start] & 0x1F != 0x1F else { return nil }
+        let lengthOctet = bytes[start &+ 1]
+        if lengthOctet < 0x80 {
+            guard Int(lengthOctet) <= room &- 2 else { return nil }
+            return (start &+ 2, Int(lengthOctet))
+        }
+        if lengthOctet == 0x81 && room >= 3 {
+            let length = Int(bytes[start &+ 2])
+            guard length >= 0x80, length <= room &- 3 else { return nil }
+            return (start &+ 3, length)
+        }
+        if lengthOctet == 0x82 && room >= 4 {
+            let high = Int(bytes[start &+ 2])
+            let length = high &<< 8 | Int(bytes[start &+ 3])
+            guard high != 0, length <= room &- 4 else { return nil }
+            return (start &+ 4, length)
+        }
+        return nil
+    }
+
     /// Whether `bytes[start..<end]` is exactly one element: a header whose definite length spans
     /// the rest, or a constructed element with an indefinite length. A strong sign of DER/BER.
     @inlinable @inline(__always)

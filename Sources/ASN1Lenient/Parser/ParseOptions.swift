@@ -17,6 +17,9 @@ public struct ParseOptions: Sendable {
     /// end-of-contents markers) took ~16 GB; with it, memory stays a small multiple of the input.
     /// No real receipt comes near 10,000 diagnostics of one kind.
     public var maxDiagnosticsPerCode: Int = 10_000
+    /// Tests only: parse every element with the general header reader and close every guess through
+    /// the frame stack, to check the fast paths against (the result must be the same).
+    var generalPathOnly = false
 
     public init(maxDepth: Int = 256, guessEncapsulation: Bool = true, encapsulateOnPurpose: Set<Int> = [],
                 maxDiagnosticsPerCode: Int = 10_000) {

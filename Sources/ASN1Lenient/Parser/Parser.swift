@@ -42,6 +42,11 @@ struct ParserMachine {
     var openCount = 0
     let maxDepth: Int
     let guessEncapsulation: Bool
+    /// False only when a test asks for the general path alone (`ParseOptions.generalPathOnly`).
+    let fastPaths: Bool
+    /// Set while a guessed encapsulation's single element is parsed in place, so that a guess
+    /// inside it goes through the frame stack (the parse stays iterative).
+    var parsingGuessInPlace = false
     let onPurpose: Set<Int>
     let count: Int
     var position = 0
@@ -66,6 +71,7 @@ struct ParserMachine {
         // region inside the element that is too deep).
         self.maxDepth = max(0, min(options.maxDepth, Node.maxDepth - 1))
         self.guessEncapsulation = options.guessEncapsulation
+        self.fastPaths = !options.generalPathOnly
         self.onPurpose = options.encapsulateOnPurpose
         // Sized from the input, never from anything the input claims: receipt payloads average
         // under 4 bytes per node (inner values included), so a third of the size rarely regrows.
@@ -106,9 +112,7 @@ struct ParserMachine {
                         continue
                     }
                     if position >= top.end {
-                        let node = nodes[top.node]
-                        report(.missingEOC, at: node.lengthRange.lowerBound, length: 1, node: top.node,
-                               "indefinite length opened at offset \(node.offset) is never closed by an end-of-contents marker (00 00) before offset \(top.end)")
+                        reportMissingEOC(node: top.node, end: top.end)
                         closeTop(bytes, contentEnd: top.end, endOfContents: false)
                         continue
                     }
@@ -119,20 +123,7 @@ struct ParserMachine {
                 limit = top.end
             } else {
                 if position >= count { break }
-                if !roots.isEmpty && !reportedTrailing {
-                    reportedTrailing = true
-                    // Junk after the element (a common copy-paste accident) is one region under
-                    // one warning; only bytes that read cleanly as further elements are shown as such.
-                    let readable = Self.readsCleanly(UnsafeBufferPointer(rebasing: bytes[position...]), maxDepth: maxDepth)
-                    report(.trailingData, at: position, length: count - position, node: nil,
-                           "\(count - position) byte(s) follow the top-level element, which ends at offset \(position)"
-                           + (readable ? "" : "; they do not read as ASN.1"))
-                    if !readable {
-                        appendUnparsedNode(from: position, to: count)
-                        position = count
-                        continue
-                    }
-                }
+                if !roots.isEmpty && !reportedTrailing && !reportTrailingData(bytes) { continue }
                 limit = count
             }
             parseElement(bytes, limit: limit)
@@ -157,19 +148,31 @@ struct ParserMachine {
 
     // MARK: - One element
 
+    /// Reads the element at `position`: almost every element has a one-octet identifier and a
+    /// minimal definite length of at most two octets that fits in `limit`, read without the general
+    /// header result; anything else takes the general reader.
+    @inline(__always)
     mutating func parseElement(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) {
+        let start = position
+        if fastPaths, let common = BERHeader.readCommon(bytes, at: start, limit: limit) {
+            let first = bytes[start]
+            addElement(bytes, limit: limit, start: start, first: first, tagNumber: UInt32(first & 0x1F),
+                       tagOverflow: false, lengthStart: start &+ 1, contentStart: common.contentStart,
+                       declared: common.length, indefinite: false, clamped: false, lengthIssue: .none, lengthValue: 0)
+        } else {
+            parseElementGenerally(bytes, limit: limit)
+        }
+    }
+
+    @inline(never)
+    mutating func parseElementGenerally(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) {
         let start = position
         let header: BERHeader
         switch BERHeader.read(bytes, at: start, limit: limit) {
         case .success(let read): header = read
         case .failure(let failure): return addUnreadableHeader(failure, from: start, limit: limit)
         }
-        let first = header.first
-        let constructed = first & 0x20 != 0
-        let tagNumber = header.tagNumber
-        let identifierLength = header.identifierLength
         let lengthStart = header.lengthStart
-        let p = header.contentStart
         var declared = 0
         var lengthIssue = LengthIssue.none
         var lengthValue: UInt64 = 0
@@ -181,7 +184,7 @@ struct ParserMachine {
             if longForm {
                 if bytes[lengthStart + 1] == 0 {
                     lengthIssue = .leadingZero
-                } else if p - lengthStart == 2 && n < 128 {
+                } else if header.contentStart - lengthStart == 2 && n < 128 {
                     lengthIssue = .shortFormWouldDo
                 }
             }
@@ -192,66 +195,55 @@ struct ParserMachine {
             lengthIssue = octets > 8 ? .tooManyOctets : .overflow
         }
         let unrepresentable = lengthIssue == .tooManyOctets || lengthIssue == .overflow
-        let contentStart = p
-        let available = limit - contentStart
-        let clamped = !indefinite && (unrepresentable || declared > available)
+        let clamped = !indefinite && (unrepresentable || declared > limit - header.contentStart)
+        addElement(bytes, limit: limit, start: start, first: header.first, tagNumber: header.tagNumber,
+                   tagOverflow: header.tagOverflow, lengthStart: lengthStart, contentStart: header.contentStart,
+                   declared: declared, indefinite: indefinite, clamped: clamped, lengthIssue: lengthIssue,
+                   lengthValue: lengthValue)
+    }
+
+    /// Appends the node for a read header, reports what the header and the value break, and opens
+    /// the element's content (a frame) or moves past it. Positions are below `count <= UInt32.max`,
+    /// so the arithmetic on them cannot overflow; `clamped`: the content is cut at `limit`.
+    @inline(__always)
+    mutating func addElement(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int, start: Int, first: UInt8,
+                             tagNumber: UInt32, tagOverflow: Bool, lengthStart: Int, contentStart: Int,
+                             declared: Int, indefinite: Bool, clamped: Bool, lengthIssue: LengthIssue,
+                             lengthValue: UInt64) {
+        let constructed = first & 0x20 != 0
+        let identifierLength = lengthStart &- start
+        let lengthLength = contentStart &- lengthStart
         let index = nodes.count
-        let parentIndex = openCount > 0 ? frames[openCount - 1].node : -1
+        let parentIndex = openCount > 0 ? frames[openCount &- 1].node : -1
         var node = Node(offset: start, classBits: first >> 6, constructed: constructed, tagNumber: tagNumber,
                         parent: parentIndex, depth: openCount, identifierLength: identifierLength,
-                        lengthLength: p - lengthStart)
-        var eocFound = false
+                        lengthLength: lengthLength)
         if indefinite {
-            node.set(Node.Flag.indefinite)
-            if !constructed {
-                // A BER reader's best recovery: the content runs to the next 00 00.
-                var eoc = contentStart
-                while eoc + 1 < limit && !(bytes[eoc] == 0 && bytes[eoc + 1] == 0) { eoc += 1 }
-                eocFound = eoc + 1 < limit
-                node.contentLength = UInt32(eocFound ? eoc - contentStart : available)
-                if eocFound { node.set(Node.Flag.hasEOC) }
-            }
+            setIndefiniteExtent(&node, bytes, limit: limit)
         } else {
-            node.contentLength = UInt32(clamped ? available : declared)
+            node.contentLength = UInt32(truncatingIfNeeded: clamped ? limit &- contentStart : declared)
         }
-        if !constructed { node.subtreeEnd = Int32(index + 1) }
+        if !constructed { node.subtreeEnd = Int32(truncatingIfNeeded: index &+ 1) }
         nodes.append(node)
         if parentIndex < 0 { roots.append(index) }
 
-        if identifierLength > 1 { reportLongTagProblems(bytes, index: index, overflow: header.tagOverflow) }
+        if identifierLength > 1 { reportLongTagProblems(bytes, index: index, overflow: tagOverflow) }
         if lengthIssue != .none {
-            reportLength(lengthIssue, value: lengthValue, octets: p - lengthStart - 1, at: lengthStart, node: index)
+            reportLength(lengthIssue, value: lengthValue, octets: lengthLength &- 1, at: lengthStart, node: index)
         }
-        if clamped && !unrepresentable {
-            if limit == count {
-                report(.truncatedContent, at: lengthStart, length: p - lengthStart, node: index,
-                       "the length claims \(declared) content octets but the input ends after \(available)")
-            } else {
-                report(.lengthExceedsParent, at: lengthStart, length: p - lengthStart, node: index,
-                       "the length claims \(declared) content octets but only \(available) remain before the enclosing element ends at offset \(limit)")
-            }
+        if clamped && lengthIssue != .tooManyOctets && lengthIssue != .overflow {
+            reportClamped(declared: declared, limit: limit, lengthStart: lengthStart, contentStart: contentStart, node: index)
         }
         let universal = first < 0x40
         if universal {
-            if tagNumber == 0 && !constructed { reportEndOfContentsAsElement(index: index, headerEnd: p) }
+            if tagNumber == 0 && !constructed { reportEndOfContentsAsElement(index: index, headerEnd: contentStart) }
             if StructureRules.hasFormRule(tagNumber, constructed: constructed) {
                 checkConstructedForm(index: index, tagNumber: tagNumber, constructed: constructed)
             }
         }
 
-        if indefinite {
-            if constructed {
-                report(.indefiniteLength, at: lengthStart, length: 1, node: index,
-                       "indefinite length (0x80): the content ends at an end-of-contents marker")
-                openFrame(index: index, end: limit, indefinite: true, speculative: false, contentStart: contentStart)
-            } else {
-                report(.indefinitePrimitive, at: lengthStart, length: 1, node: index,
-                       "a primitive element cannot use the indefinite length form")
-                position = nodes[index].end
-            }
-            return
-        }
-        let contentEnd = contentStart + Int(node.contentLength)
+        if indefinite { return openIndefinite(index: index, constructed: constructed, limit: limit, lengthStart: lengthStart) }
+        let contentEnd = contentStart &+ Int(node.contentLength)
         if constructed {
             openFrame(index: index, end: contentEnd, indefinite: false, speculative: false, contentStart: contentStart)
             return
@@ -266,23 +258,53 @@ struct ParserMachine {
         }
     }
 
+    /// The content of an indefinite-length element: a constructed one's is found by its children
+    /// (set when it closes); a primitive one's runs to the next 00 00, a BER reader's best recovery.
+    @inline(never)
+    func setIndefiniteExtent(_ node: inout Node, _ bytes: UnsafeBufferPointer<UInt8>, limit: Int) {
+        node.set(Node.Flag.indefinite)
+        guard !node.isConstructed else { return }
+        let contentStart = node.contentStart
+        var eoc = contentStart
+        while eoc + 1 < limit && !(bytes[eoc] == 0 && bytes[eoc + 1] == 0) { eoc += 1 }
+        let eocFound = eoc + 1 < limit
+        node.contentLength = UInt32(eocFound ? eoc - contentStart : limit - contentStart)
+        if eocFound { node.set(Node.Flag.hasEOC) }
+    }
+
+    @inline(never)
+    mutating func openIndefinite(index: Int, constructed: Bool, limit: Int, lengthStart: Int) {
+        if constructed {
+            report(.indefiniteLength, at: lengthStart, length: 1, node: index,
+                   "indefinite length (0x80): the content ends at an end-of-contents marker")
+            openFrame(index: index, end: limit, indefinite: true, speculative: false, contentStart: lengthStart + 1)
+        } else {
+            report(.indefinitePrimitive, at: lengthStart, length: 1, node: index,
+                   "a primitive element cannot use the indefinite length form")
+            position = nodes[index].end
+        }
+    }
+
     /// Pushes a frame for a constructed element, or turns its content into an unparsed region when
     /// nesting is already at the limit.
     mutating func openFrame(index: Int, end: Int, indefinite: Bool, speculative: Bool, contentStart: Int) {
-        if openCount + 1 > maxDepth {
-            report(.nestingTooDeep, at: Int(nodes[index].offset), length: nodes[index].headerLength, node: index,
-                   "nesting deeper than \(maxDepth) levels; the content is not parsed")
-            nodes[index].contentLength = UInt32(end - contentStart)
-            push(Frame(node: index, end: end, indefinite: false, speculative: false,
-                       diagnosticMark: diagnostics.count))
-            if end > contentStart { appendUnparsedNode(from: contentStart, to: end) }
-            position = end
-            return
-        }
+        if openCount + 1 > maxDepth { return openTooDeep(index: index, end: end, contentStart: contentStart) }
         if speculative { speculationDepth += 1 }
         push(Frame(node: index, end: end, indefinite: indefinite, speculative: speculative,
                    diagnosticMark: diagnostics.count))
         position = contentStart
+    }
+
+    /// At the nesting limit: the content becomes one unparsed region under the element.
+    @inline(never)
+    mutating func openTooDeep(index: Int, end: Int, contentStart: Int) {
+        report(.nestingTooDeep, at: Int(nodes[index].offset), length: nodes[index].headerLength, node: index,
+               "nesting deeper than \(maxDepth) levels; the content is not parsed")
+        nodes[index].contentLength = UInt32(end - contentStart)
+        push(Frame(node: index, end: end, indefinite: false, speculative: false,
+                   diagnosticMark: diagnostics.count))
+        if end > contentStart { appendUnparsedNode(from: contentStart, to: end) }
+        position = end
     }
 
     @inline(__always)
@@ -292,6 +314,7 @@ struct ParserMachine {
         openCount += 1
     }
 
+    @inline(__always)
     mutating func closeTop(_ bytes: UnsafeBufferPointer<UInt8>, contentEnd: Int, endOfContents: Bool) {
         let frame = frames[openCount - 1]
         // A guess must be exactly one element filling the whole content: its first child's
@@ -302,14 +325,15 @@ struct ParserMachine {
         }
         openCount -= 1
         if frame.speculative { speculationDepth -= 1 }
-        var node = nodes[frame.node]
-        if !node.isEncapsulated { node.contentLength = UInt32(contentEnd - node.contentStart) }
-        if endOfContents { node.set(Node.Flag.hasEOC) }
-        node.subtreeEnd = Int32(nodes.count)
-        nodes[frame.node] = node
-        if node.isEncapsulated {
-            position = node.contentEnd
-        } else if node.isUniversal(17) {
+        // Patched in place, field by field. A definite length's content already ends at
+        // `frame.end`; an indefinite one's ends here (an encapsulating node is never indefinite).
+        let node = nodes.pointer(to: frame.node)
+        if frame.indefinite { node.pointee.contentLength = UInt32(contentEnd - node.pointee.contentStart) }
+        if endOfContents { node.pointee.set(Node.Flag.hasEOC) }
+        node.pointee.subtreeEnd = Int32(truncatingIfNeeded: nodes.count)
+        if node.pointee.isEncapsulated {
+            position = node.pointee.contentEnd
+        } else if node.pointee.isUniversal(17) {
             checkSetOrder(bytes, index: frame.node)
         }
     }

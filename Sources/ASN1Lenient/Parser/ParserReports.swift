@@ -42,6 +42,41 @@ extension ParserMachine {
         }
     }
 
+    /// Junk after the element (a common copy-paste accident) is one region under one warning;
+    /// only bytes that read cleanly as further elements are shown as such. False when the rest
+    /// became that region (nothing is left to parse).
+    @inline(never)
+    mutating func reportTrailingData(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        reportedTrailing = true
+        let readable = Self.readsCleanly(UnsafeBufferPointer(rebasing: bytes[position...]), maxDepth: maxDepth)
+        report(.trailingData, at: position, length: count - position, node: nil,
+               "\(count - position) byte(s) follow the top-level element, which ends at offset \(position)"
+               + (readable ? "" : "; they do not read as ASN.1"))
+        if readable { return true }
+        appendUnparsedNode(from: position, to: count)
+        position = count
+        return false
+    }
+
+    @inline(never)
+    mutating func reportMissingEOC(node index: Int, end: Int) {
+        let node = nodes[index]
+        report(.missingEOC, at: node.lengthRange.lowerBound, length: 1, node: index,
+               "indefinite length opened at offset \(node.offset) is never closed by an end-of-contents marker (00 00) before offset \(end)")
+    }
+
+    @inline(never)
+    mutating func reportClamped(declared: Int, limit: Int, lengthStart: Int, contentStart: Int, node index: Int) {
+        let available = limit - contentStart
+        if limit == count {
+            report(.truncatedContent, at: lengthStart, length: contentStart - lengthStart, node: index,
+                   "the length claims \(declared) content octets but the input ends after \(available)")
+        } else {
+            report(.lengthExceedsParent, at: lengthStart, length: contentStart - lengthStart, node: index,
+                   "the length claims \(declared) content octets but only \(available) remain before the enclosing element ends at offset \(limit)")
+        }
+    }
+
     mutating func reportLongTagProblems(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, overflow: Bool) {
         let node = nodes[index]
         let start = Int(node.offset), length = Int(node.identifierLength)
@@ -91,6 +126,7 @@ extension ParserMachine {
         return index
     }
 
+    @inline(never)  // rare: kept out of the element loop's code
     mutating func report(_ code: ParserCode, at offset: Int, length: Int, node: Int?, _ message: String) {
         if stopAtStructural && code.isStructural { stoppedAtStructural = true }
         if speculationDepth > 0 && code.severity == .error {

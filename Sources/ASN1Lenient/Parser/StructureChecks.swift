@@ -63,6 +63,13 @@ extension ParserMachine {
     /// Ranges lie inside `bytes` (they are parsed nodes).
     func compareZeroPadded(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Int {
         let common = min(a.count, b.count)
+        // Most neighbours differ in their first eight octets (an attribute's type number): compare
+        // them as one big-endian word, the same order as byte by byte, without calling memcmp.
+        if common >= 8, let base = bytes.baseAddress {
+            let x = UInt64(bigEndian: UnsafeRawPointer(base + a.lowerBound).loadUnaligned(as: UInt64.self))
+            let y = UInt64(bigEndian: UnsafeRawPointer(base + b.lowerBound).loadUnaligned(as: UInt64.self))
+            if x != y { return x < y ? -1 : 1 }
+        }
         // Adjacent purchases share long prefixes: memcmp compares them a vector at a time.
         if common > 0, let base = bytes.baseAddress {
             let order = memcmp(base + a.lowerBound, base + b.lowerBound, common)

@@ -88,8 +88,24 @@ struct NodeBuilder {
     }
 
     static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Node> {
-        guard let raw = malloc(capacity * MemoryLayout<Node>.stride) else { fatalError("out of memory for \(capacity) nodes") }
+        let size = capacity * MemoryLayout<Node>.stride
+        guard let raw = malloc(size) else { fatalError("out of memory for \(capacity) nodes") }
+        adviseHugePages(raw, size: size)
         return raw.bindMemory(to: Node.self, capacity: capacity)
+    }
+
+    /// A large parse writes tens of megabytes of nodes once, front to back: with 2 MB pages the
+    /// first writes fault once per 2 MB instead of once per 4 KB, and the TLB covers them (Linux,
+    /// where transparent huge pages are often `madvise` only; docs/performance.md, 2026-11-23).
+    /// Only a hint: the pages the block shares with its neighbours are not harmed by it.
+    static func adviseHugePages(_ raw: UnsafeMutableRawPointer, size: Int) {
+        #if canImport(Glibc)
+        let hugePage = 2 << 20
+        guard size >= 4 * hugePage else { return }
+        let start = UInt(bitPattern: raw) & ~UInt(4095)
+        let end = UInt(bitPattern: raw) + UInt(size)
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_HUGEPAGE)
+        #endif
     }
 
     subscript(index: Int) -> Node {
@@ -101,6 +117,13 @@ struct NodeBuilder {
             precondition(index >= 0 && index < count, "node index out of range")
             base[index] = newValue
         }
+    }
+
+    /// The node at `index`, to patch one field without copying the node out and back.
+    @inline(__always)
+    func pointer(to index: Int) -> UnsafeMutablePointer<Node> {
+        precondition(index >= 0 && index < count, "node index out of range")
+        return base + index
     }
 
     @inline(__always)

@@ -21,6 +21,7 @@ extension ParserMachine {
         checkPrimitiveValueInDetail(bytes, index: index, tagNumber: tagNumber, content: content)
     }
 
+    @inline(never)
     mutating func checkPrimitiveValueInDetail(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, tagNumber: UInt32,
                                               content: Range<Int>) {
         let problem: ValueProblem?

@@ -98,3 +98,20 @@ import ASN1Lenient
         #expect(malformed.first?.message == "an element of the payload is a [16], an attribute SEQUENCE was expected")
     }
 }
+
+extension OpenPathTests {
+    /// A date's text is fixed when it is made, as before texts were rebuilt on access: moving the
+    /// instant afterwards does not rewrite it.
+    @Test func textStaysWhenTheInstantMoves() throws {
+        guard case .date(var parsed) = ReceiptDate.parse("2024-03-01T12:30:00Z") else {
+            Issue.record("did not parse")
+            return
+        }
+        parsed.epochMilliseconds += 1000
+        #expect(parsed.text == "2024-03-01T12:30:00Z")
+        var made = ReceiptDate(epochMilliseconds: 0)
+        made.epochMilliseconds = 86_400_000
+        #expect(made.text == "1970-01-01T00:00:00Z")
+        #expect(made.iso8601 == "1970-01-02T00:00:00Z")
+    }
+}

@@ -5,7 +5,10 @@ import Foundation
 /// seconds are accepted; an empty string means "absent".
 public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Milliseconds since 1970-01-01T00:00:00Z (fractional seconds beyond milliseconds truncated).
-    public var epochMilliseconds: Int64
+    public var epochMilliseconds: Int64 {
+        // The text stays what it was (as when it was stored at init): pin it before the instant moves.
+        didSet { if writtenText == nil && epochMilliseconds != oldValue { writtenText = ReceiptDate(epochMilliseconds: oldValue).iso8601 } }
+    }
     /// The offset written in the string, in minutes east of UTC.
     public var utcOffsetMinutes: Int
     /// The text when it differs from `iso8601`; nil when it is exactly `iso8601` (what nearly every

@@ -7,10 +7,12 @@ import BenchExplorerUI
 /// Targets (issue 12, was 150 ms in the UI issue): first frame < 100 ms and < 2 ms per key at
 /// 10,000 purchases and at 1,000,000 nodes.
 func uiSection(options: Options, say: (String) -> Void, kv: (String, String) -> Void) throws {
-    let cases: [(key: String, name: String, url: URL)] = [
+    var cases: [(key: String, name: String, url: URL)] = [
         ("large10000", "large-10000.receipt (10,000 purchases)", try Inputs.largeReceiptPath()),
         ("nodes1m", "payload, exactly 1,000,000 nodes", try Inputs.payloadPath(arguments: ["--nodes", "1000000"])),
     ]
+    // `BENCH_UI_ONLY=large10000`: one case alone, e.g. under valgrind --tool=callgrind.
+    if let only = ProcessInfo.processInfo.environment["BENCH_UI_ONLY"] { cases = cases.filter { $0.key == only } }
     say("## Terminal UI: first frame and per key (UIBenchmark, wall clock; median of \(options.runs) runs, 120×40; load average \(Measure.loadAverage()))\n")
     var table = Table(["input", "nodes", "load ms", "of which state ms", "first render ms", "first frame ms", "key mean ms", "key max ms (key)", "targets"],
                       rightAligned: [1, 2, 3, 4, 5, 6, 7])

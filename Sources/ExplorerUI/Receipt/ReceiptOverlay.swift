@@ -151,12 +151,41 @@ public struct ReceiptOverlay: Sendable {
         self.defaultExpanded = defaultExpanded
         self.initialSelection = initialSelection
         var widths = PurchaseRow.Column.allCases.map { $0.title.count + 1 }
+        // `row.text(column).unicodeScalars.count` for every cell, without building the number's text
+        // or walking each string scalar by scalar (10,000 rows × 8 columns at open).
+        var widest = (number: 0, product: 0, transaction: 0, original: 0, purchased: 0, expires: 0, quantity: 0, flags: 0)
         for row in self.purchases {
-            for column in PurchaseRow.Column.allCases {
-                widths[column.rawValue] = max(widths[column.rawValue], row.text(column).unicodeScalars.count)
-            }
+            widest.number = max(widest.number, Self.decimalWidth(row.number))
+            widest.product = max(widest.product, Self.scalarCount(row.productID))
+            widest.transaction = max(widest.transaction, Self.scalarCount(row.transactionID))
+            widest.original = max(widest.original, Self.scalarCount(row.originalTransactionID))
+            widest.purchased = max(widest.purchased, Self.scalarCount(row.purchaseDate))
+            widest.expires = max(widest.expires, Self.scalarCount(row.expiresDate))
+            widest.quantity = max(widest.quantity, Self.scalarCount(row.quantity))
+            widest.flags = max(widest.flags, Self.scalarCount(row.flags))
         }
+        let cells = [widest.number, widest.product, widest.transaction, widest.original, widest.purchased, widest.expires,
+                     widest.quantity, widest.flags]
+        for column in PurchaseRow.Column.allCases { widths[column.rawValue] = max(widths[column.rawValue], cells[column.rawValue]) }
         self.columnWidths = widths
+    }
+
+    /// `String(n).count` (digits, and the sign of a negative number).
+    static func decimalWidth(_ n: Int) -> Int {
+        guard n >= 0 else { return String(n).unicodeScalars.count }
+        var width = 1, rest = n / 10
+        while rest > 0 { width += 1; rest /= 10 }
+        return width
+    }
+
+    /// `text.unicodeScalars.count`: the UTF-8 bytes that start a scalar (a String's UTF-8 is always valid).
+    static func scalarCount(_ text: String) -> Int {
+        if let count = text.utf8.withContiguousStorageIfAvailable({ bytes in
+            var n = 0
+            for b in bytes where b & 0xC0 != 0x80 { n += 1 }
+            return n
+        }) { return count }
+        return text.unicodeScalars.count
     }
 
     /// The receipt meaning of a node, if any.

@@ -43,20 +43,30 @@ public struct TreeFacts: Sendable {
             byNode[node, default: []].append(d)
             own[node] = min(own[node], UInt8(diagnostic.severity.rawValue))
         }
+        // Each owner's severity climbs to its ancestors, stopping at one that is already as severe:
+        // whatever made it so climbed further already (or will), so each node is lowered at most
+        // four times (one per severity) and a tree with few diagnostics costs no O(n) pass.
         var subtree = own
-        // Children come after their parent in pre-order: one backwards pass propagates upwards.
-        var i = n - 1
-        while i >= 0 {
-            let p = Int(nodes[i].parent)
-            if p >= 0 && subtree[i] < subtree[p] { subtree[p] = subtree[i] }
-            i -= 1
+        for node in byNode.keys {
+            let severity = own[node]
+            var p = Int(nodes[node].parent)
+            while p >= 0 && subtree[p] > severity {
+                subtree[p] = severity
+                p = Int(nodes[p].parent)
+            }
         }
         var positions = [Int32](repeating: 0, count: n)
-        // Each node's next sibling is its subtreeEnd when that shares the parent.
-        for index in 0..<n {
-            let next = Int(nodes[index].subtreeEnd)
-            if next < n && nodes[next].parent == nodes[index].parent {
-                positions[next] = positions[index] + 1
+        // Each node's next sibling is its subtreeEnd when that shares the parent. Read through the
+        // node buffer: this is the one O(n) pass left at load (950,325 nodes for 10,000 purchases).
+        nodes.withUnsafeBufferPointer { all in
+            positions.withUnsafeMutableBufferPointer { out in
+                for index in 0..<n {
+                    let node = all[index]
+                    let next = Int(node.subtreeEnd)
+                    if next < n && all[next].parent == node.parent {
+                        out[next] = out[index] + 1
+                    }
+                }
             }
         }
         errors.sort { $0.lowerBound < $1.lowerBound }

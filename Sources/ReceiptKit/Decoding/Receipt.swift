@@ -68,6 +68,23 @@ public struct ReceiptField: Sendable, Equatable {
         self.isListed = ReceiptSchema.isListed(type: type, level: level)
     }
 
+    /// The decoder's: it has looked the type up already.
+    init(type: Int, level: AttributeLevel, version: Int64?, attributeNode: Int, typeNode: Int, versionNode: Int,
+         valueNode: Int, innerNode: Int?, valueRange: Range<Int>, value: FieldValue, inAppIndex: Int?, isListed: Bool) {
+        self.type = type
+        self.level = level
+        self.version = version
+        self.attributeNode = attributeNode
+        self.typeNode = typeNode
+        self.versionNode = versionNode
+        self.valueNode = valueNode
+        self.innerNode = innerNode
+        self.valueRange = valueRange
+        self.value = value
+        self.inAppIndex = inAppIndex
+        self.isListed = isListed
+    }
+
     /// False for an attribute outside the table (Apple-private): kept, shown, never an error.
     public var isListed: Bool
 

@@ -5,17 +5,26 @@ import Foundation
 /// seconds are accepted; an empty string means "absent".
 public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Milliseconds since 1970-01-01T00:00:00Z (fractional seconds beyond milliseconds truncated).
-    public var epochMilliseconds: Int64
+    public var epochMilliseconds: Int64 {
+        // The text stays what it was (as when it was stored at init): pin it before the instant moves.
+        didSet { if writtenText == nil && epochMilliseconds != oldValue { writtenText = ReceiptDate(epochMilliseconds: oldValue).iso8601 } }
+    }
     /// The offset written in the string, in minutes east of UTC.
     public var utcOffsetMinutes: Int
+    /// The text when it differs from `iso8601`; nil when it is exactly `iso8601` (what nearly every
+    /// receipt writes), so that opening a receipt does not build a `String` per date.
+    private var writtenText: String?
+
     /// The string exactly as the receipt holds it.
-    public var text: String
+    public var text: String {
+        get { writtenText ?? iso8601 }
+        set { writtenText = newValue }
+    }
 
     public init(epochMilliseconds: Int64, utcOffsetMinutes: Int = 0, text: String? = nil) {
         self.epochMilliseconds = epochMilliseconds
         self.utcOffsetMinutes = utcOffsetMinutes
-        self.text = text ?? ""
-        if text == nil { self.text = iso8601 }
+        self.writtenText = text
     }
 
     public static func < (a: ReceiptDate, b: ReceiptDate) -> Bool { a.epochMilliseconds < b.epochMilliseconds }
@@ -47,14 +56,18 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
 
     public static func parse(_ text: String) -> ParseResult { parse(Array(text.utf8)) }
 
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`; `t`/`z` and a space separator are
-    /// accepted too (RFC 3339 §5.6 note).
     public static func parse<C: Collection>(_ bytes: C) -> ParseResult where C.Element == UInt8 {
         let c = Array(bytes)
+        return c.withUnsafeBufferPointer { parse($0) }
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`; `t`/`z` and a space separator are
+    /// accepted too (RFC 3339 §5.6 note). Reads the bytes in place: the decoder calls it for every
+    /// date of every purchase.
+    public static func parse(_ c: UnsafeBufferPointer<UInt8>) -> ParseResult {
         if c.isEmpty { return .absent }
-        let text = String(decoding: c, as: UTF8.self)
         var i = 0
-        func digits(_ n: Int) -> Int? {
+        @inline(__always) func digits(_ n: Int) -> Int? {
             guard i + n <= c.count else { return nil }
             var v = 0
             for k in 0..<n {
@@ -65,8 +78,9 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
             i += n
             return v
         }
-        func expect(_ chars: UInt8...) -> Bool {
-            guard i < c.count, chars.contains(c[i]) else { return false }
+        // -1: no second or third choice (a byte is never negative).
+        @inline(__always) func expect(_ a: Int, _ b: Int = -1, _ d: Int = -1) -> Bool {
+            guard i < c.count, Int(c[i]) == a || Int(c[i]) == b || Int(c[i]) == d else { return false }
             i += 1
             return true
         }
@@ -113,6 +127,9 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
         guard hour <= 23, minute <= 59, second <= 60 else { return .invalid("the time of day \(two(hour)):\(two(minute)):\(two(second)) is out of range") }
         let days = Int64(daysFromCivil(year: year, month: month, day: day))
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset * 60)
+        // `YYYY-MM-DDThh:mm:ssZ` with a second below 60 is exactly what `iso8601` writes back: keep no copy.
+        let canonical = c.count == 20 && c[10] == 0x54 && c[19] == 0x5A && second <= 59
+        let text: String? = canonical ? nil : String(decoding: c, as: UTF8.self)
         return .date(ReceiptDate(epochMilliseconds: seconds * 1000 + Int64(millis), utcOffsetMinutes: offset, text: text))
     }
 
@@ -143,10 +160,38 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// `2015-05-23T12:18:09Z` (with `.250` when there are milliseconds), in UTC.
     public var iso8601: String {
+        if let fast = Self.fastISO8601(epochMilliseconds) { return fast }
         var s = Self.civil(epochMilliseconds, offsetSeconds: 0).replacingOccurrences(of: " ", with: "T")
         let ms = Int(((epochMilliseconds % 1000) + 1000) % 1000)
         if ms != 0 { s += "." + String(String(ms + 1000).dropFirst()) }
         return s + "Z"
+    }
+
+    /// `iso8601` written digit by digit for years 0000–9999 (what `text` returns for most dates, so
+    /// it must be cheap); nil for other years, which take the general path.
+    static func fastISO8601(_ ms: Int64) -> String? {
+        // Years 0000 to 9999: -62,167,219,200,000 ms (0000-01-01) up to 253,402,300,800,000 (10000-01-01).
+        guard ms >= -62_167_219_200_000, ms < 253_402_300_800_000 else { return nil }
+        let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+        var days = seconds / 86_400
+        var rest = seconds % 86_400
+        if rest < 0 { rest += 86_400; days -= 1 }
+        let (y, m, d) = civilFromDays(Int(days))
+        let h = Int(rest / 3600), mi = Int(rest % 3600 / 60), s = Int(rest % 60)
+        let fraction = Int(((ms % 1000) + 1000) % 1000)
+        let length = fraction == 0 ? 20 : 24
+        return String(unsafeUninitializedCapacity: length) { out in
+            @inline(__always) func put(_ value: Int, _ width: Int, at position: Int) {
+                var v = value
+                var k = position + width - 1
+                while k >= position { out[k] = UInt8(0x30 + v % 10); v /= 10; k -= 1 }
+            }
+            put(y, 4, at: 0); out[4] = 0x2D; put(m, 2, at: 5); out[7] = 0x2D; put(d, 2, at: 8); out[10] = 0x54
+            put(h, 2, at: 11); out[13] = 0x3A; put(mi, 2, at: 14); out[16] = 0x3A; put(s, 2, at: 17)
+            if fraction != 0 { out[19] = 0x2E; put(fraction, 3, at: 20) }
+            out[length - 1] = 0x5A
+            return length
+        }
     }
 
     /// `2015-05-23 12:18:09 UTC`, for reports.

@@ -3,6 +3,10 @@ import ASN1Lenient
 /// Turns the payload SET of a parsed tree into a `Receipt`, with a finding for every structural or
 /// semantic problem. Values are decoded from the bytes of each attribute's OCTET STRING; the
 /// parser's expansion of those bytes (the inner node) is used for links when it exists.
+///
+/// This runs for every attribute of every purchase (190,000 in a 10,000-purchase receipt), so node
+/// facts are read from `Node`'s stored fields and the identifier octet (class and constructed bit)
+/// rather than through its computed accessors, which are calls across the module boundary.
 struct ReceiptDecoder {
     let tree: Tree
     let nodes: NodeStore
@@ -13,6 +17,8 @@ struct ReceiptDecoder {
     /// A value that should have been parsed as ASN.1 was not expanded by the parser: parse again
     /// with it on purpose so that every defect inside is reported.
     var needsPurposefulParse = false
+    /// Node → field links, filled as each field is decoded (see `ReceiptLinks.Builder`).
+    var links: ReceiptLinks.Builder
     /// The purchase loop's "first field index of each type" table, reused from purchase to purchase
     /// (one allocation per receipt instead of one per purchase).
     private var seenScratch = [Int](repeating: -1, count: 22)
@@ -31,11 +37,45 @@ struct ReceiptDecoder {
             }
         }
         cutNodes = cut
+        links = ReceiptLinks.Builder(nodeCount: tree.count, capacity: 0)
     }
 
     /// Whether a node's own bytes are cut short (its declared length ran past the input or its parent).
+    @inline(__always)
     func isCut(_ node: Int) -> Bool {
         !cutNodes.isEmpty && cutNodes.contains(node)
+    }
+
+    // MARK: - Node facts from stored fields
+
+    /// The first identifier octet of a parsed node (class bits, constructed bit), nil for an unparsed region.
+    @inline(__always)
+    func identifier(_ n: Node) -> UInt8? {
+        n.identifierLength != 0 && Int(n.offset) < bytes.count ? bytes[Int(n.offset)] : nil
+    }
+
+    /// `nodes[node].isUniversal(number)`.
+    @inline(__always)
+    func isUniversal(_ node: Int, _ number: UInt32) -> Bool {
+        let n = nodes[node]
+        guard n.tagNumber == number, let first = identifier(n) else { return false }
+        return first & 0xC0 == 0
+    }
+
+    /// `nodes[node].isConstructed`.
+    @inline(__always)
+    func isConstructed(_ node: Int) -> Bool {
+        guard let first = identifier(nodes[node]) else { return false }
+        return first & 0x20 != 0
+    }
+
+    @inline(__always)
+    static func contentStart(_ n: Node) -> Int { Int(n.offset) + Int(n.identifierLength) + Int(n.lengthLength) }
+
+    @inline(__always)
+    static func contentRange(_ n: Node) -> Range<Int> {
+        let start = contentStart(n)
+        return start..<(start + Int(n.contentLength))
     }
 
     // MARK: - Payload
@@ -47,15 +87,20 @@ struct ReceiptDecoder {
         let attributes = tree.childCount(of: set)
         receipt.fields.reserveCapacity(attributes)
         receipt.inApp.reserveCapacity(attributes)
+        links.entries.reserveCapacity(attributes * 20)
         for child in tree.children(of: set) {
-            guard decodeAttribute(child, level: .app, inAppIndex: nil, into: &receipt.fields) else { continue }
+            guard let added = decodeAttribute(child, level: .app, inAppIndex: nil, purchase: receipt.inApp.count,
+                                              into: &receipt.fields) else { continue }
+            let (type, listed) = added
             let last = receipt.fields.count - 1
-            let type = receipt.fields[last].type
             if type == 17 {
                 let index = receipt.inApp.count
                 receipt.fields[last].value = .inAppPurchase(index)
-                receipt.inApp.append(decodePurchase(receipt.fields[last], index: index))
-            } else if receipt.fields[last].isListed {  // 17 is the only repeatable type
+                let field = receipt.fields[last]
+                receipt.inApp.append(InAppPurchase(index: index, attributeNode: field.attributeNode, setNode: nil))
+                decodePurchase(valueNode: field.valueNode, attributeNode: field.attributeNode, innerNode: field.innerNode,
+                               into: &receipt.inApp[index])
+            } else if listed {  // 17 is the only repeatable type
                 checkDuplicate(at: last, seen: &seen[type], fields: receipt.fields)
             }
         }
@@ -64,14 +109,17 @@ struct ReceiptDecoder {
         return receipt
     }
 
-    private mutating func decodePurchase(_ field: ReceiptField, index: Int) -> InAppPurchase {
-        var purchase = InAppPurchase(index: index, attributeNode: field.attributeNode, setNode: nil)
+    /// Decodes the purchase in place (a purchase holds an array and several strings: building it
+    /// apart and copying it into `Receipt.inApp` cost a retain and release of each).
+    private mutating func decodePurchase(valueNode: Int?, attributeNode: Int, innerNode: Int?,
+                                         into purchase: inout InAppPurchase) {
+        let index = purchase.index
         // Complete unless the bytes holding the purchase (its OCTET STRING or SET) are cut short;
         // a SEQUENCE that merely claims too much around a whole value still holds a whole purchase.
-        purchase.isComplete = !isCut(field.valueNode ?? field.attributeNode)
-        guard let inner = field.innerNode, nodes[inner].isUniversal(17), nodes[inner].isConstructed else {
+        purchase.isComplete = !isCut(valueNode ?? attributeNode)
+        guard let inner = innerNode, isUniversal(inner, 17), isConstructed(inner) else {
             purchase.isComplete = false
-            return purchase
+            return
         }
         purchase.setNode = inner
         if isCut(inner) { purchase.isComplete = false }
@@ -80,19 +128,20 @@ struct ReceiptDecoder {
         for i in seen.indices { seen[i] = -1 }
         purchase.fields.reserveCapacity(tree.childCount(of: inner))
         for child in tree.children(of: inner) {
-            guard decodeAttribute(child, level: .inApp, inAppIndex: index, into: &purchase.fields) else { continue }
+            guard let added = decodeAttribute(child, level: .inApp, inAppIndex: index, purchase: index,
+                                              into: &purchase.fields) else { continue }
+            let (type, listed) = added
             let last = purchase.fields.count - 1
-            if purchase.fields[last].isListed {
-                let slot = purchase.fields[last].type - 1701
+            if listed {
+                let slot = type - 1701
                 checkDuplicate(at: last, seen: &seen[slot], fields: purchase.fields)
                 // The first occurrence is the one that counts.
-                if seen[slot] == last { assign(type: slot + 1701, value: purchase.fields[last].value, to: &purchase) }
+                if seen[slot] == last { assign(type: type, value: purchase.fields[last].value, to: &purchase) }
             }
         }
         checkMissing(seen: seen, required: ReceiptSchema.required(at: .inApp), set: inner,
                      inAppIndex: index, level: .inApp)
         swap(&seen, &seenScratch)
-        return purchase
     }
 
     private func assign(type: Int, value: FieldValue, to p: inout InAppPurchase) {
@@ -147,26 +196,30 @@ struct ReceiptDecoder {
 
     // MARK: - One attribute
 
-    /// Appends the attribute's `ReceiptField` to `fields` (built in place: the struct is large and
-    /// copying it per attribute was a measurable cost); false when the node is not an attribute.
-    private mutating func decodeAttribute(_ node: Int, level: AttributeLevel, inAppIndex: Int?,
-                                          into fields: inout [ReceiptField]) -> Bool {
+    /// Appends the attribute's `ReceiptField` to `fields` and its link entry (both from the values at
+    /// hand: copying the large struct, or reading it back, was a measurable cost per attribute), and
+    /// returns its type and whether it is listed; nil when the node is not an attribute.
+    /// `purchase`: the in-app purchase the field belongs to, or (at the app level) the index an
+    /// attribute 17 gets.
+    private mutating func decodeAttribute(_ node: Int, level: AttributeLevel, inAppIndex: Int?, purchase: Int,
+                                          into fields: inout [ReceiptField]) -> (type: Int, listed: Bool)? {
         let n = nodes[node]
-        if n.kind == .unparsed { return false }  // the parser already reported these bytes
+        if n.identifierLength == 0 { return nil }  // unparsed: the parser already reported these bytes
         // Messages are built only on the error paths: this runs for every attribute of every purchase.
         func place() -> String { level == .app ? "the payload" : "in-app purchase #\((inAppIndex ?? 0) + 1)" }
-        guard n.isUniversal(16), n.isConstructed else {
+        guard isUniversal(node, 16), isConstructed(node) else {
             findings.append(.receipt(.attributeMalformed,
                 "an element of \(place()) is \(InnerTLV.describe(tag: firstOctet(node))), an attribute SEQUENCE was expected",
                 node: node, in: tree))
-            return false
+            return nil
         }
         // The first three readable children, and how many there are, without allocating.
         var p0 = -1, p1 = -1, p2 = -1, count = 0
         var c = node + 1
         let end = Int(n.subtreeEnd)
         while c < end {
-            if nodes[c].kind == .tlv {
+            let child = nodes[c]
+            if child.identifierLength != 0 {
                 switch count {
                 case 0: p0 = c
                 case 1: p1 = c
@@ -175,14 +228,14 @@ struct ReceiptDecoder {
                 }
                 count += 1
             }
-            c = Int(nodes[c].subtreeEnd)
+            c = Int(child.subtreeEnd)
         }
         guard count >= 1, let type = smallInteger(p0) else {
             if !isCut(node) {
                 findings.append(.receipt(.attributeMalformed,
                     "an attribute of \(place()) does not start with its type INTEGER", node: node, in: tree))
             }
-            return false
+            return nil
         }
         func label() -> String { ReceiptSchema.label(type: type, level: level) }
         guard count >= 3 else {
@@ -191,7 +244,7 @@ struct ReceiptDecoder {
                     "\(label()): the attribute has \(count) element(s), 3 expected (type, version, value)",
                     node: node, in: tree))
             }
-            return false
+            return nil
         }
         if count > 3 {
             findings.append(.receipt(.attributeMalformed,
@@ -199,7 +252,7 @@ struct ReceiptDecoder {
                 node: node, in: tree, severity: .warning))
         }
         let versionNode = p1
-        let version = nodes[versionNode].isUniversal(2) ? contentInt64(versionNode) : nil
+        let version = isUniversal(versionNode, 2) ? contentInt64(versionNode) : nil
         if version == nil {
             findings.append(.receipt(.attributeMalformed,
                 "\(label()): the version is \(InnerTLV.describe(tag: firstOctet(versionNode))), an INTEGER was expected",
@@ -207,151 +260,34 @@ struct ReceiptDecoder {
         }
         // The value OCTET STRING; a constructed one (BER) is accepted when it has a single segment.
         var valueNode = p2
-        if nodes[valueNode].isUniversal(4) && nodes[valueNode].isConstructed,
+        if isUniversal(valueNode, 4) && isConstructed(valueNode),
            tree.childCount(of: valueNode) == 1, let only = tree.child(of: valueNode, at: 0),
-           nodes[only].isUniversal(4), !nodes[only].isConstructed {
+           isUniversal(only, 4), !isConstructed(only) {
             valueNode = only
         }
-        let vn = nodes[valueNode]
-        guard vn.isUniversal(4), !vn.isConstructed else {
+        guard isUniversal(valueNode, 4), !isConstructed(valueNode) else {
             findings.append(.receipt(.attributeMalformed,
                 "\(label()): the value is \(InnerTLV.describe(tag: firstOctet(valueNode))), a primitive OCTET STRING was expected",
                 node: valueNode, in: tree))
-            return false
+            return nil
         }
+        let vn = nodes[valueNode]
         var inner: Int?
-        if vn.isEncapsulated, tree.hasChildren(valueNode) { inner = valueNode + 1 }
-        let valueRange = vn.contentRange
+        if Int(vn.subtreeEnd) > valueNode + 1, vn.isEncapsulated { inner = valueNode + 1 }
+        let valueRange = Self.contentRange(vn)
         var value = FieldValue.bytes
-        if let expected = ReceiptSchema.expected(type: type, level: level) {
+        let expected = ReceiptSchema.expected(type: type, level: level)
+        if let expected {
             value = decodeValue(expected, type: type, level: level, range: valueRange,
                                 valueNode: valueNode, innerNode: inner)
         }
         fields.append(ReceiptField(type: type, level: level, version: version, attributeNode: node,
                                    typeNode: p0, versionNode: versionNode, valueNode: valueNode,
-                                   innerNode: inner, valueRange: valueRange, value: value, inAppIndex: inAppIndex))
-        return true
+                                   innerNode: inner, valueRange: valueRange, value: value, inAppIndex: inAppIndex,
+                                   isListed: expected != nil))
+        let linkedPurchase = level == .inApp || type == 17 ? purchase : nil
+        links.add(attributeNode: node, type: type, level: level, inApp: linkedPurchase, index: fields.count - 1,
+                  typeNode: p0, versionNode: versionNode, valueNode: valueNode, innerNode: inner)
+        return (type, expected != nil)
     }
-
-    // MARK: - Values
-
-    /// A listed attribute's value. The spec's strings are looked up only to build a finding.
-    private mutating func decodeValue(_ expected: ExpectedValue, type: Int, level: AttributeLevel,
-                                      range: Range<Int>, valueNode: Int, innerNode: Int?) -> FieldValue {
-        var spec: AttributeSpec { ReceiptSchema.spec(type: type, level: level)! }
-        switch expected {
-        case .bytes:
-            return .bytes
-        case .fixedBytes(let count):
-            if range.count != count {
-                findings.append(.receipt(.wrongType,
-                    "\(spec.label): value is \(range.count) raw byte(s), \(count) raw bytes (\(spec.name)) were expected",
-                    node: valueNode, in: tree))
-            }
-            return .bytes
-        default:
-            break
-        }
-        let expectedTag = expected.tagByte!
-        // The inner TLV: the parser's node when it expanded the value, else a header read here.
-        var tag: UInt8?
-        var content: Range<Int>?
-        var cut = false
-        if let inner = innerNode {
-            let n = nodes[inner]
-            if n.kind == .tlv {
-                tag = bytes[Int(n.offset)]
-                content = n.contentRange
-                cut = isCut(inner)
-            }
-            if nodes[inner].subtreeEnd < nodes[valueNode].subtreeEnd {
-                findings.append(.receipt(.wrongType,
-                    "\(spec.label): the value holds more than one element, \(expected.description) was expected",
-                    node: valueNode, in: tree))
-            }
-        } else if let header = InnerTLV.read(bytes, at: range.lowerBound, limit: range.upperBound),
-                  header.fits, !header.indefinite || header.isConstructed {
-            tag = header.tag
-            content = header.contentStart..<header.contentEnd
-            cut = isCut(valueNode)
-            if header.tag == expectedTag && (header.contentEnd == range.upperBound || header.indefinite) {
-                needsPurposefulParse = true
-            }
-        }
-        let pinned = innerNode ?? valueNode
-        guard let tag, let content else {
-            if !isCut(valueNode) {
-                let what = range.isEmpty ? "empty" : "not an ASN.1 element (\(range.count) raw byte(s))"
-                findings.append(.receipt(.wrongType,
-                    "\(spec.label): value is \(what), \(expected.description) was expected",
-                    node: pinned, in: tree))
-            }
-            return .invalid("not \(expected.description)")
-        }
-        if tag != expectedTag {
-            findings.append(.receipt(.wrongType,
-                "\(spec.label): value is \(InnerTLV.describe(tag: tag)), \(expected.description) was expected",
-                node: pinned, in: tree))
-            // Still show what is there when it is text of another string type.
-            guard isStringTag(tag), expected != .integer, expected != .flag, expected != .inAppSet else {
-                return .invalid("\(InnerTLV.describe(tag: tag)) instead of \(expected.description)")
-            }
-        }
-        let slice = bytes[content]
-        switch expected {
-        case .utf8String, .ia5String:
-            return .string(String(decoding: slice, as: UTF8.self))
-        case .integer, .flag:
-            if slice.isEmpty { return .invalid("an empty INTEGER") }
-            if let v = int64(slice) { return .integer(v) }
-            return .bigInteger(IntegerValue.decimal(slice))
-        case .date:
-            switch ReceiptDate.parse(slice) {
-            case .date(let d): return .date(d)
-            case .absent: return .absentDate
-            case .invalid(let why):
-                let text = String(decoding: slice, as: UTF8.self)
-                if !cut {
-                    findings.append(.receipt(.dateInvalid,
-                        "\(spec.label) (\(spec.name)): '\(text)' is not an RFC 3339 date: \(why)",
-                        node: pinned, in: tree))
-                }
-                return .invalid("not an RFC 3339 date: \(why)")
-            }
-        case .inAppSet:
-            return .bytes  // replaced by .inAppPurchase by the caller
-        case .bytes, .fixedBytes:
-            return .bytes
-        }
-    }
-
-    private func isStringTag(_ tag: UInt8) -> Bool {
-        [0x0C, 0x12, 0x13, 0x14, 0x16, 0x1A, 0x1B, 0x1E].contains(tag)
-    }
-
-    private func firstOctet(_ node: Int) -> UInt8 {
-        let n = nodes[node]
-        return n.kind == .tlv && Int(n.offset) < bytes.count ? bytes[Int(n.offset)] : 0
-    }
-
-    /// An INTEGER node's value when it fits in an Int.
-    private func smallInteger(_ node: Int) -> Int? {
-        guard nodes[node].isUniversal(2), !nodes[node].isConstructed else { return nil }
-        return contentInt64(node).flatMap { Int(exactly: $0) }
-    }
-
-    /// `IntegerValue.int64` of a node's content, read in place: slicing `bytes` for it retained and
-    /// released the array twice per attribute.
-    private func contentInt64(_ node: Int) -> Int64? {
-        let n = nodes[node]
-        let start = n.contentStart
-        let count = Int(n.contentLength)
-        guard count >= 1, count <= 8 else { return nil }
-        var value: Int64 = bytes[start] & 0x80 != 0 ? -1 : 0
-        for i in start..<(start + count) { value = (value << 8) | Int64(bytes[i]) }
-        return value
-    }
-
-    private func int64(_ content: ArraySlice<UInt8>) -> Int64? { IntegerValue.int64(content) }
-
 }

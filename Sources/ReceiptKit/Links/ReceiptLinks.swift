@@ -53,7 +53,7 @@ public struct FieldLocation: Sendable, Equatable {
 /// Node indices are those of `ReceiptAnalysis.receiptTree` (the input's tree, or the reassembled
 /// payload's tree when the payload came in several chunks).
 public struct ReceiptLinks: Sendable {
-    private struct Entry: Sendable {
+    struct Entry: Sendable {
         var inApp: Int32
         var field: Int32
         var type: Int32
@@ -62,6 +62,38 @@ public struct ReceiptLinks: Sendable {
         var versionNode: Int32
         var valueNode: Int32
         var innerNode: Int32
+    }
+
+    /// Collects the entries field by field: the decoder fills one as it decodes (so opening a
+    /// receipt does not walk and copy every `ReceiptField` a second time), `init(receipt:tree:)` too.
+    struct Builder {
+        /// For each node: 1 + index into `entries` when the node is an attribute SEQUENCE, else 0.
+        var slots: [Int32]
+        var entries: [Entry] = []
+
+        init(nodeCount: Int, capacity: Int) {
+            slots = [Int32](repeating: 0, count: nodeCount)
+            entries.reserveCapacity(capacity)
+        }
+
+        /// `index`: the field's position in `Receipt.fields` or in its purchase's `fields`.
+        @inline(__always)
+        mutating func add(attributeNode: Int, type: Int, level: AttributeLevel, inApp: Int?, index: Int,
+                          typeNode: Int?, versionNode: Int?, valueNode: Int?, innerNode: Int?) {
+            guard attributeNode >= 0, attributeNode < slots.count else { return }
+            entries.append(Entry(inApp: Int32(inApp ?? -1), field: Int32(index), type: Int32(truncatingIfNeeded: type),
+                                 inAppLevel: level == .inApp,
+                                 typeNode: Int32(typeNode ?? -1), versionNode: Int32(versionNode ?? -1),
+                                 valueNode: Int32(valueNode ?? -1), innerNode: Int32(innerNode ?? -1)))
+            slots[attributeNode] = Int32(entries.count)
+        }
+
+        mutating func add(_ f: ReceiptField, inApp: Int?, index: Int) {
+            add(attributeNode: f.attributeNode, type: f.type, level: f.level, inApp: inApp, index: index,
+                typeNode: f.typeNode, versionNode: f.versionNode, valueNode: f.valueNode, innerNode: f.innerNode)
+        }
+
+        func links(_ tree: Tree) -> ReceiptLinks { ReceiptLinks(nodes: tree.nodes, slots: slots, entries: entries) }
     }
 
     private let nodes: NodeStore
@@ -78,26 +110,16 @@ public struct ReceiptLinks: Sendable {
     }
 
     public init(receipt: Receipt, tree: Tree) {
-        var slots = [Int32](repeating: 0, count: tree.count)
-        var entries: [Entry] = []
-        entries.reserveCapacity(receipt.fields.count + receipt.inApp.count * 24)
-        func add(_ f: ReceiptField, inApp: Int?, index: Int) {
-            guard f.attributeNode >= 0, f.attributeNode < slots.count else { return }
-            entries.append(Entry(inApp: Int32(inApp ?? -1), field: Int32(index), type: Int32(truncatingIfNeeded: f.type),
-                                 inAppLevel: f.level == .inApp,
-                                 typeNode: Int32(f.typeNode ?? -1), versionNode: Int32(f.versionNode ?? -1),
-                                 valueNode: Int32(f.valueNode ?? -1), innerNode: Int32(f.innerNode ?? -1)))
-            slots[f.attributeNode] = Int32(entries.count)
-        }
+        var builder = Builder(nodeCount: tree.count, capacity: receipt.fields.count + receipt.inApp.count * 24)
         for (i, f) in receipt.fields.enumerated() {
             var inApp: Int?
             if case .inAppPurchase(let p) = f.value { inApp = p }
-            add(f, inApp: inApp, index: i)
+            builder.add(f, inApp: inApp, index: i)
         }
         for p in receipt.inApp {
-            for (j, f) in p.fields.enumerated() { add(f, inApp: p.index, index: j) }
+            for (j, f) in p.fields.enumerated() { builder.add(f, inApp: p.index, index: j) }
         }
-        self.init(nodes: tree.nodes, slots: slots, entries: entries)
+        self = builder.links(tree)
     }
 
     /// Number of attributes linked (app level and in-app).

@@ -1,0 +1,126 @@
+import ASN1Lenient
+
+extension ReceiptDecoder {
+    // MARK: - Values
+
+    /// A listed attribute's value. The spec's strings are looked up only to build a finding.
+    mutating func decodeValue(_ expected: ExpectedValue, type: Int, level: AttributeLevel,
+                                      range: Range<Int>, valueNode: Int, innerNode: Int?) -> FieldValue {
+        var spec: AttributeSpec { ReceiptSchema.spec(type: type, level: level)! }
+        switch expected {
+        case .bytes:
+            return .bytes
+        case .fixedBytes(let count):
+            if range.count != count {
+                findings.append(.receipt(.wrongType,
+                    "\(spec.label): value is \(range.count) raw byte(s), \(count) raw bytes (\(spec.name)) were expected",
+                    node: valueNode, in: tree))
+            }
+            return .bytes
+        default:
+            break
+        }
+        let expectedTag = expected.tagByte!
+        // The inner TLV: the parser's node when it expanded the value, else a header read here.
+        var tag: UInt8?
+        var content: Range<Int>?
+        var cut = false
+        if let inner = innerNode {
+            let n = nodes[inner]
+            if n.identifierLength != 0 {
+                tag = bytes[Int(n.offset)]
+                content = Self.contentRange(n)
+                cut = isCut(inner)
+            }
+            if nodes[inner].subtreeEnd < nodes[valueNode].subtreeEnd {
+                findings.append(.receipt(.wrongType,
+                    "\(spec.label): the value holds more than one element, \(expected.description) was expected",
+                    node: valueNode, in: tree))
+            }
+        } else if let header = InnerTLV.read(bytes, at: range.lowerBound, limit: range.upperBound),
+                  header.fits, !header.indefinite || header.isConstructed {
+            tag = header.tag
+            content = header.contentStart..<header.contentEnd
+            cut = isCut(valueNode)
+            if header.tag == expectedTag && (header.contentEnd == range.upperBound || header.indefinite) {
+                needsPurposefulParse = true
+            }
+        }
+        let pinned = innerNode ?? valueNode
+        guard let tag, let content else {
+            if !isCut(valueNode) {
+                let what = range.isEmpty ? "empty" : "not an ASN.1 element (\(range.count) raw byte(s))"
+                findings.append(.receipt(.wrongType,
+                    "\(spec.label): value is \(what), \(expected.description) was expected",
+                    node: pinned, in: tree))
+            }
+            return .invalid("not \(expected.description)")
+        }
+        if tag != expectedTag {
+            findings.append(.receipt(.wrongType,
+                "\(spec.label): value is \(InnerTLV.describe(tag: tag)), \(expected.description) was expected",
+                node: pinned, in: tree))
+            // Still show what is there when it is text of another string type.
+            guard isStringTag(tag), expected != .integer, expected != .flag, expected != .inAppSet else {
+                return .invalid("\(InnerTLV.describe(tag: tag)) instead of \(expected.description)")
+            }
+        }
+        switch expected {
+        case .utf8String, .ia5String:
+            return .string(bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[content]), as: UTF8.self) })
+        case .integer, .flag:
+            if content.isEmpty { return .invalid("an empty INTEGER") }
+            if let v = int64(content) { return .integer(v) }
+            return .bigInteger(IntegerValue.decimal(bytes[content]))
+        case .date:
+            switch bytes.withUnsafeBufferPointer({ ReceiptDate.parse(UnsafeBufferPointer(rebasing: $0[content])) }) {
+            case .date(let d): return .date(d)
+            case .absent: return .absentDate
+            case .invalid(let why):
+                let text = String(decoding: bytes[content], as: UTF8.self)
+                if !cut {
+                    findings.append(.receipt(.dateInvalid,
+                        "\(spec.label) (\(spec.name)): '\(text)' is not an RFC 3339 date: \(why)",
+                        node: pinned, in: tree))
+                }
+                return .invalid("not an RFC 3339 date: \(why)")
+            }
+        case .inAppSet:
+            return .bytes  // replaced by .inAppPurchase by the caller
+        case .bytes, .fixedBytes:
+            return .bytes
+        }
+    }
+
+    private func isStringTag(_ tag: UInt8) -> Bool {
+        [0x0C, 0x12, 0x13, 0x14, 0x16, 0x1A, 0x1B, 0x1E].contains(tag)
+    }
+
+    func firstOctet(_ node: Int) -> UInt8 {
+        let n = nodes[node]
+        return n.kind == .tlv && Int(n.offset) < bytes.count ? bytes[Int(n.offset)] : 0
+    }
+
+    /// An INTEGER node's value when it fits in an Int.
+    func smallInteger(_ node: Int) -> Int? {
+        guard isUniversal(node, 2), !isConstructed(node) else { return nil }
+        return contentInt64(node).flatMap { Int(exactly: $0) }
+    }
+
+    /// `IntegerValue.int64` of a node's content, read in place: slicing `bytes` for it retained and
+    /// released the array twice per attribute.
+    func contentInt64(_ node: Int) -> Int64? {
+        let n = nodes[node]
+        return int64(Self.contentStart(n)..<(Self.contentStart(n) + Int(n.contentLength)))
+    }
+
+    /// `IntegerValue.int64` of `bytes[range]` (1 to 8 octets, two's complement), read in place.
+    @inline(__always)
+    func int64(_ range: Range<Int>) -> Int64? {
+        let count = range.count
+        guard count >= 1, count <= 8, range.upperBound <= bytes.count else { return nil }
+        var value: Int64 = bytes[range.lowerBound] & 0x80 != 0 ? -1 : 0
+        for i in range { value = (value << 8) | Int64(bytes[i]) }
+        return value
+    }
+}

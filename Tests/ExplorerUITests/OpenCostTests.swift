@@ -1,0 +1,66 @@
+import Testing
+import ASN1Lenient
+import TestSupport
+@testable import ExplorerUI
+
+/// The explorer's set-up shortcuts (issue 12) against the plain definitions they replace.
+@Suite struct OpenCostTests {
+    /// The subtree severity climbed from each diagnostic's owner equals the minimum over every
+    /// node of the subtree, computed here the slow way; sibling positions count the earlier siblings.
+    @Test(.enabled(if: Paths.samplesAvailable), arguments: [
+        "malformed-length-past-parent.receipt", "malformed-truncated.receipt", "malformed-bad-date.receipt",
+        "malformed-non-minimal-length.receipt", "malformed-indefinite-in-payload.receipt", "xcode-ber.receipt",
+        "typical.receipt",
+    ])
+    func factsMatchTheirDefinition(_ name: String) throws {
+        let state = try #require(Fixtures.sampleState(name), "samples/\(name) missing")
+        let tree = state.tree, facts = state.facts
+        var expected = [UInt8](repeating: TreeFacts.none, count: tree.count)
+        for node in 0..<tree.count {
+            var worst = TreeFacts.none
+            for inside in node..<Int(tree.nodes[node].subtreeEnd) { worst = min(worst, facts.ownSeverity[inside]) }
+            expected[node] = worst
+        }
+        #expect(facts.subtreeSeverity == expected)
+        for node in 0..<tree.count {
+            let parent = Int(tree.nodes[node].parent)
+            let siblings = parent >= 0 ? Array(tree.children(of: parent)) : tree.roots
+            #expect(Int(facts.siblingPosition[node]) == siblings.firstIndex(of: node), "node \(node)")
+        }
+    }
+
+    @Test func severityClimbsToEveryAncestor() {
+        let s = defects()
+        // Node 2 (the INTEGER with a leading zero) carries an error, node 3 (BOOLEAN 01) a not-DER.
+        #expect(s.facts.severity(ofNode: 2) == .error)
+        #expect(s.facts.severity(ofSubtree: 0) == .error)
+        #expect(s.facts.severity(ofSubtree: 3) == .notDER)
+        #expect(s.facts.severity(ofSubtree: 1) == nil)
+    }
+
+    /// Purchase cells skip `UIText.escape` only where it would return the text unchanged.
+    @Test(arguments: [
+        "com.example.large.item07", "2024-03-01T12:30:00Z", "", "–", "back\\slash", "a \"quote\"",
+        "esc\u{1B}]0;x\u{07}", "tab\there", "caf\u{E9}", "rtl\u{202E}mark", "del\u{7F}", "nul\u{0}",
+    ])
+    func cellTextIsTheEscape(_ text: String) {
+        #expect(ReceiptOverlay.cellText(text) == UIText.escape(text))
+    }
+
+    /// Column widths count Unicode scalars, and a number's digits, without building the texts.
+    @Test func widthsCountScalars() {
+        for text in ["", "abc", "–", "caf\u{E9}", "\u{1F600}x", "\\xc3"] {
+            #expect(ReceiptOverlay.scalarCount(text) == text.unicodeScalars.count, "\(text)")
+        }
+        for n in [0, 9, 10, 99, 100, 10_000, 123_456_789, -1, -10] {
+            #expect(ReceiptOverlay.decimalWidth(n) == String(n).count, "\(n)")
+        }
+        let row = { (n: Int, product: String) in
+            PurchaseRow(number: n, node: n, nodeRange: n..<(n + 1), productID: product, transactionID: "1",
+                        originalTransactionID: "1", purchaseDate: "–", expiresDate: "", quantity: "1", flags: "sub trial")
+        }
+        let overlay = ReceiptOverlay(purchases: [row(1, "caf\u{E9}.pro"), row(12_345, "a")])
+        // #, product id, transaction, original tx, purchased, expires, qty, flags: the widest cell or title + 1.
+        #expect(overlay.columnWidths == [5, 11, 12, 12, 10, 8, 4, 9])
+    }
+}

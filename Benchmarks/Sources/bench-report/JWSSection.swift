@@ -61,7 +61,27 @@ func jwsSection(options: Options, say: (String) -> Void, kv: (String, String) ->
     row("notification.jws: Document.open, validate: true (3 chains, 3 signatures)", "notification_verified", target: 5) {
         Document.open(notificationInput, options: verified).jws?.tokens.count ?? 0
     }
+    // The same shape signed by Apple (root G3, which is pinned, so its self-signature is known and
+    // only the two links and three ES256 signatures are computed), when ../shared/corpus is present.
+    let corpusPath = Inputs.repoRoot.deletingLastPathComponent()
+        .appendingPathComponent("shared/corpus/jws/notification-sandbox-com.loki-project.loki-messenger-2025-10-01-DID_RENEW.jws").path
+    var corpusNote = "../shared/corpus is absent: the Apple-signed notification row is left out."
+    if FileManager.default.fileExists(atPath: corpusPath) {
+        let appleInput = try InputLoader.load(path: corpusPath)
+        let appleOptions = AnalysisOptions(validate: true)
+        let appleReports = Document.open(appleInput, options: appleOptions).jws?.tokens.compactMap(\.report) ?? []
+        guard appleReports.count == 3 else {
+            throw BenchError("corpus DID_RENEW notification: expected 3 verified tokens, got \(appleReports.count)")
+        }
+        row("corpus DID_RENEW notification, Apple-signed: Document.open, validate: true (3 chains, 3 signatures)",
+            "notification_apple_verified", target: 5) {
+            Document.open(appleInput, options: appleOptions).jws?.tokens.count ?? 0
+        }
+        let failed = appleReports.flatMap { $0.steps.filter { $0.status.isFailed } }.count
+        corpusNote = "The Apple-signed row is ../shared/corpus/jws/\(URL(fileURLWithPath: corpusPath).lastPathComponent) with the built-in roots (\(failed) failed step(s) over its 3 tokens)."
+    }
     say(table.render())
+    say("\n\(corpusNote)\n")
     say("\n\(history.lastPathComponent): \(Format.grouped(bytes.count)) bytes, 1,000 signed transactions (Scripts/gen-history.py); "
         + "validate: true passes samples/pki/test-ec-root.cer as the root so every chain is checked to the end.\n")
 }

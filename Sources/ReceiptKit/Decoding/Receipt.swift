@@ -54,23 +54,14 @@ public struct ReceiptField: Sendable, Equatable {
     public init(type: Int, level: AttributeLevel, version: Int64?, attributeNode: Int, typeNode: Int?,
                 versionNode: Int?, valueNode: Int?, innerNode: Int?, valueRange: Range<Int>, value: FieldValue,
                 inAppIndex: Int?) {
-        self.type = type
-        self.level = level
-        self.version = version
-        self.attributeNode = attributeNode
-        self.typeNode = typeNode
-        self.versionNode = versionNode
-        self.valueNode = valueNode
-        self.innerNode = innerNode
-        self.valueRange = valueRange
-        self.value = value
-        self.inAppIndex = inAppIndex
-        self.isListed = ReceiptSchema.isListed(type: type, level: level)
+        self.init(type: type, level: level, version: version, attributeNode: attributeNode, typeNode: typeNode,
+                  versionNode: versionNode, valueNode: valueNode, innerNode: innerNode, valueRange: valueRange,
+                  value: value, inAppIndex: inAppIndex, isListed: ReceiptSchema.isListed(type: type, level: level))
     }
 
     /// The decoder's: it has looked the type up already.
-    init(type: Int, level: AttributeLevel, version: Int64?, attributeNode: Int, typeNode: Int, versionNode: Int,
-         valueNode: Int, innerNode: Int?, valueRange: Range<Int>, value: FieldValue, inAppIndex: Int?, isListed: Bool) {
+    init(type: Int, level: AttributeLevel, version: Int64?, attributeNode: Int, typeNode: Int?, versionNode: Int?,
+         valueNode: Int?, innerNode: Int?, valueRange: Range<Int>, value: FieldValue, inAppIndex: Int?, isListed: Bool) {
         self.type = type
         self.level = level
         self.version = version

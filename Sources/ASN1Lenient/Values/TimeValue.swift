@@ -37,7 +37,22 @@ public struct TimeValue: Sendable, Equatable {
         return era * 146_097 + doe - 719_468
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    /// The proleptic Gregorian (year, month, day) of a day count since 1970-01-01: the inverse of
+    /// `daysFromCivil` (Howard Hinnant's algorithm). The one calendar every layer uses.
+    public static func civilFromDays(_ z0: Int) -> (year: Int, month: Int, day: Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (m <= 2 ? y + 1 : y, m, d)
+    }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30

@@ -1,5 +1,7 @@
-/// ISO 8601 UTC text for milliseconds since 1970, without Foundation (days → civil date, after
-/// Howard Hinnant's algorithm). Fractional milliseconds (Xcode writes them) are truncated.
+import ASN1Lenient
+
+/// ISO 8601 UTC text for milliseconds since 1970, without Foundation (days → civil date by
+/// `TimeValue.civilFromDays`). Fractional milliseconds (Xcode writes them) are truncated.
 public enum ISODate {
     public static func string(milliseconds: Double) -> String {
         guard milliseconds.isFinite, abs(milliseconds) < 1e16 else { return "out of range" }
@@ -9,15 +11,8 @@ public enum ISODate {
         var days = seconds / 86_400
         var secondOfDay = seconds % 86_400
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
-        days += 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let civil = TimeValue.civilFromDays(Int(days))
+        let (year, month, day) = (Int64(civil.year), Int64(civil.month), Int64(civil.day))
         if (0...9999).contains(year) {
             return fixedWidth(year: Int(year), month: Int(month), day: Int(day), second: Int(secondOfDay), ms: ms)
         }

@@ -1,3 +1,4 @@
+import ASN1Lenient
 import Foundation
 
 /// A receipt date: an RFC 3339 timestamp read from an IA5String, kept as written and as epoch
@@ -121,11 +122,11 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
         }
         guard i == c.count else { return .invalid("unexpected characters after the time zone") }
         guard (1...12).contains(month) else { return .invalid("month \(month) does not exist") }
-        guard day >= 1 && day <= daysIn(month: month, year: year) else {
+        guard day >= 1 && day <= TimeValue.daysIn(month: month, year: year) else {
             return .invalid("day \(day) does not exist in \(year)-\(two(month))")
         }
         guard hour <= 23, minute <= 59, second <= 60 else { return .invalid("the time of day \(two(hour)):\(two(minute)):\(two(second)) is out of range") }
-        let days = Int64(daysFromCivil(year: year, month: month, day: day))
+        let days = Int64(TimeValue.daysFromCivil(year: year, month: month, day: day))
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset * 60)
         // `YYYY-MM-DDThh:mm:ssZ` with a second below 60 is exactly what `iso8601` writes back: keep no copy.
         let canonical = c.count == 20 && c[10] == 0x54 && c[19] == 0x5A && second <= 59
@@ -176,7 +177,7 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
         var days = seconds / 86_400
         var rest = seconds % 86_400
         if rest < 0 { rest += 86_400; days -= 1 }
-        let (y, m, d) = civilFromDays(Int(days))
+        let (y, m, d) = TimeValue.civilFromDays(Int(days))
         let h = Int(rest / 3600), mi = Int(rest % 3600 / 60), s = Int(rest % 60)
         let fraction = Int(((ms % 1000) + 1000) % 1000)
         let length = fraction == 0 ? 20 : 24
@@ -207,43 +208,10 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
         var days = seconds / 86_400
         var rest = seconds % 86_400
         if rest < 0 { rest += 86_400; days -= 1 }
-        let (y, m, d) = civilFromDays(Int(days))
+        let (y, m, d) = TimeValue.civilFromDays(Int(days))
         let h = Int(rest / 3600), mi = Int(rest % 3600 / 60), s = Int(rest % 60)
         let year = y >= 0 && y < 10000 ? String(String(y + 10000).dropFirst()) : String(y)
         return "\(year)-\(two(m))-\(two(d)) \(two(h)):\(two(mi)):\(two(s))"
-    }
-
-    // MARK: - Calendar arithmetic (Howard Hinnant's algorithms, proleptic Gregorian)
-
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let y = yoe + era * 400
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (m <= 2 ? y + 1 : y, m, d)
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 
     static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }

@@ -42,7 +42,9 @@ swift test --skip-build --sanitize="$mode" --scratch-path "$scratch" "$@" >>"$lo
 status=$?
 set -e
 end=$(date +%s)
-# The closing lines of both test runners, and any sanitizer report.
+# The closing lines of both test runners, any sanitizer report, and every failing test with its
+# message (CI shows only this output, so a failure must name itself here, not only in the log).
 grep -E "^Test Suite 'All tests' (passed|failed)|Executed [0-9]+ tests|Test run with [0-9]+ tests|ERROR: (AddressSanitizer|ThreadSanitizer)|WARNING: ThreadSanitizer|SUMMARY: " "$log" | sort -u | head -20
+grep -E -A4 "^✘ Test .*recorded an issue|: error: -\[" "$log" | head -60 || true
 echo "sanitizer: $mode  build: $((built - start)) s  tests: $((end - built)) s  exit: $status" | tee -a "$log"
 exit $status

@@ -15,6 +15,11 @@ final class TmuxHarness {
     let directory: URL
     private(set) var started = false
 
+    /// How long a wait polls before it gives up. A wait returns as soon as its screen appears, so
+    /// a long limit costs nothing when all is well; under a sanitizer, with the whole suite running
+    /// in parallel on two cores, the instrumented binary can take many seconds to draw.
+    static let patience: Double = ProcessInfo.processInfo.environment["HOSTILE_SANITIZER"].map { $0.isEmpty ? 20 : 90 } ?? 20
+
     /// - Parameters:
     ///   - arguments: the binary's arguments (relative paths are relative to the package root).
     ///   - stdoutToFile: redirect the binary's stdout to a file (stdin stays the terminal).
@@ -129,7 +134,7 @@ final class TmuxHarness {
     /// Polls the screen until `predicate` holds; returns the matching screen, or records an issue
     /// (with the last screen) and returns nil after `timeout`.
     @discardableResult
-    func waitForScreen(_ what: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+    func waitForScreen(_ what: String, timeout: Double = TmuxHarness.patience, sourceLocation: SourceLocation = #_sourceLocation,
                        _ predicate: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
@@ -145,7 +150,7 @@ final class TmuxHarness {
 
     /// Waits until the screen's lines include one equal to `line`.
     @discardableResult
-    func waitForLine(_ line: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+    func waitForLine(_ line: String, timeout: Double = TmuxHarness.patience, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
         waitForScreen("the line \"\(line)\"", timeout: timeout, sourceLocation: sourceLocation) {
             $0.split(separator: "\n", omittingEmptySubsequences: false).contains { $0 == line }
         }
@@ -153,12 +158,12 @@ final class TmuxHarness {
 
     /// Waits until the screen contains `text`.
     @discardableResult
-    func waitForText(_ text: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+    func waitForText(_ text: String, timeout: Double = TmuxHarness.patience, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
         waitForScreen("\"\(text)\"", timeout: timeout, sourceLocation: sourceLocation) { $0.contains(text) }
     }
 
     /// The binary's exit status once the wrapper recorded it (nil on timeout). 128+N: signal N.
-    func waitForExit(timeout: Double = 10) -> Int32? {
+    func waitForExit(timeout: Double = TmuxHarness.patience) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             if let text = try? String(contentsOf: file("status"), encoding: .utf8),
@@ -180,7 +185,7 @@ final class TmuxHarness {
     func stdout() -> String { (try? String(contentsOf: file("stdout"), encoding: .utf8)) ?? "" }
 
     /// The running binary's pid: the wrapper shell's child (found through /proc, no pgrep needed).
-    func binaryPID(timeout: Double = 10) -> pid_t? {
+    func binaryPID(timeout: Double = TmuxHarness.patience) -> pid_t? {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             if let text = try? String(contentsOf: file("wrapper.pid"), encoding: .utf8),

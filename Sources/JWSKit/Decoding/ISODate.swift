@@ -19,14 +19,16 @@ public enum ISODate {
         return padded(year: year, month: month, day: day, second: secondOfDay, ms: Int64(ms))
     }
 
-    /// The general form: each part zero-padded to its width (a year beyond 9999 or before 0 keeps
-    /// all its digits and its sign).
+    /// The general form: each part zero-padded to its width. A year outside 0-9999 is written in
+    /// ISO 8601's expanded form as JavaScript's `toISOString` writes it (sign and six digits:
+    /// "-000001", "+010000"), so a date from a Node.js server reads the same here.
     static func padded(year: Int64, month: Int64, day: Int64, second: Int64, ms: Int64) -> String {
         func pad(_ v: Int64, _ width: Int) -> String {
-            let s = String(v)
+            let s = String(v.magnitude)
             return String(repeating: "0", count: max(0, width - s.count)) + s
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(second / 3600, 2)):"
+        let yearText = (0...9999).contains(year) ? pad(year, 4) : (year < 0 ? "-" : "+") + pad(year, 6)
+        return "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(second / 3600, 2)):"
             + "\(pad(second / 60 % 60, 2)):\(pad(second % 60, 2)).\(pad(ms, 3))Z"
     }
 

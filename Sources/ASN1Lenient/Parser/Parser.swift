@@ -100,6 +100,10 @@ struct ParserMachine {
         while true {
             if stoppedAtStructural { break }
             if abortGuess { undoInnermostGuess(); continue }
+            if fastPaths && openCount > 0 {
+                runCommon(bytes)
+                if abortGuess || stoppedAtStructural { continue }
+            }
             let limit: Int
             if openCount > 0 {
                 // Read the fields needed, not the whole frame.

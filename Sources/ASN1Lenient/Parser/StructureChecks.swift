@@ -13,6 +13,16 @@ enum StructureRules {
     /// SEQUENCE and SET must be constructed.
     static let constructedOnlyMask: UInt32 = (1 << 16) | (1 << 17)
 
+    /// By a universal element's first identifier octet (below 0x40): whether its header alone is
+    /// reported, i.e. a primitive end-of-contents tag (0x00) or a form `hasFormRule` forbids
+    /// (primitive SEQUENCE / SET in the low 32 bits, constructed primitive-only types in the high 32).
+    static let reportedUniversalForms: UInt64 = UInt64(primitiveOnlyMask) << 32 | UInt64(constructedOnlyMask) | 1
+
+    @inline(__always)
+    static func headerIsReported(universalFirst first: UInt8) -> Bool {
+        reportedUniversalForms &>> UInt64(first) & 1 != 0
+    }
+
     @inline(__always)
     static func hasFormRule(_ tagNumber: UInt32, constructed: Bool) -> Bool {
         guard tagNumber < 32 else { return false }

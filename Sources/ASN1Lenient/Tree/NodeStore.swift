@@ -133,6 +133,14 @@ struct NodeBuilder {
         count += 1
     }
 
+    /// Takes in the nodes a caller initialised itself at `base[count..<newCount]` (the parser's
+    /// common-element loop keeps its cursor in a register and writes the count back once).
+    @inline(__always)
+    mutating func setCount(_ newCount: Int) {
+        precondition(newCount >= count && newCount <= capacity, "node count out of range")
+        count = newCount
+    }
+
     /// Drops the nodes from `index` on (an undone encapsulation guess).
     mutating func removeAll(from index: Int) {
         precondition(index >= 0 && index <= count, "node index out of range")

@@ -3,22 +3,29 @@ extension ParserMachine {
     @inline(__always)
     mutating func checkPrimitiveValue(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, tagNumber: UInt32,
                                       content: Range<Int>) {
-        // Fast paths for what almost every element is: valid INTEGERs, ASCII text, raw octets.
+        if Self.valueIsPlainlySound(bytes, tagNumber: tagNumber, content: content) { return }
+        checkPrimitiveValueInDetail(bytes, index: index, tagNumber: tagNumber, content: content)
+    }
+
+    /// What almost every element is: valid INTEGERs, ASCII text, raw octets. True only when the
+    /// detailed check could find nothing to report (false says "look closer", not "defective").
+    @inline(__always)
+    static func valueIsPlainlySound(_ bytes: UnsafeBufferPointer<UInt8>, tagNumber: UInt32, content: Range<Int>) -> Bool {
         switch tagNumber {
-        case 4: return
+        case 4: return true
         case 2, 10:
-            let n = content.count
-            if n == 1 { return }
+            let n = content.upperBound &- content.lowerBound
+            if n == 1 { return true }
             if n >= 2 {
                 let a = bytes[content.lowerBound], b = bytes[content.lowerBound + 1]
-                if !((a == 0 && b < 0x80) || (a == 0xFF && b >= 0x80)) { return }
+                return !((a == 0 && b < 0x80) || (a == 0xFF && b >= 0x80))
             }
+            return false
         case 12, 22:
-            if StringValue.isASCII(bytes, content) { return }
+            return StringValue.isASCII(bytes, content)
         default:
-            break
+            return false
         }
-        checkPrimitiveValueInDetail(bytes, index: index, tagNumber: tagNumber, content: content)
     }
 
     @inline(never)

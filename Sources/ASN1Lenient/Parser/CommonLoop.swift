@@ -1,0 +1,122 @@
+extension ParserMachine {
+    /// The element loop for what almost every element is (docs/performance.md, "parse loop in
+    /// locals"): inside definite-length content, a one-octet identifier and a minimal definite
+    /// length that fits, nothing to report, and an OCTET STRING whose guess is one plainly sound
+    /// primitive element. Its state (cursor, depth, node count, the open element) stays in locals and
+    /// is written back when it returns; it returns before touching anything at the first element or
+    /// close that is not that, which the general turn in `run` then handles exactly as without it.
+    /// Requires `!abortGuess && !stoppedAtStructural` (the general loop's state between turns).
+    mutating func runCommon(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard openCount > 0, !frames[openCount &- 1].indefinite else { return }
+        // Few locals, so that the loop's state stays in registers; what is needed rarely is read
+        // from `self` where it is needed.
+        var depth = openCount
+        var pos = position
+        var count = nodes.count
+        let capacity = nodes.capacity, base = nodes.base, frames = self.frames
+        var topEnd = frames[depth &- 1].end, topNode = frames[depth &- 1].node
+        defer {
+            position = pos
+            openCount = depth
+            nodes.setCount(count)
+        }
+        while true {
+            if pos >= topEnd {
+                // A close with nothing to check: no guess to judge, no SET order, no encapsulation.
+                if frames[depth &- 1].speculative { return }
+                let node = base + topNode
+                if node.pointee.isEncapsulated || node.pointee.isUniversal(17) { return }
+                node.pointee.subtreeEnd = Int32(truncatingIfNeeded: count)
+                depth &-= 1
+                if depth == 0 { return }
+                if frames[depth &- 1].indefinite { return }
+                topEnd = frames[depth &- 1].end
+                topNode = frames[depth &- 1].node
+                continue
+            }
+            guard count < capacity, let header = BERHeader.readCommon(bytes, at: pos, limit: topEnd) else { return }
+            let first = bytes[pos]
+            let tagNumber = UInt32(first & 0x1F)
+            let constructed = first & 0x20 != 0
+            let universal = first < 0x40
+            // A stray end-of-contents marker or a form X.690 forbids is reported.
+            if universal && StructureRules.headerIsReported(universalFirst: first) { return }
+            let contentStart = header.contentStart, contentEnd = contentStart &+ header.length
+            let index = count
+            var node = Node(offset: pos, classBits: first >> 6, constructed: constructed, tagNumber: tagNumber,
+                            parent: topNode, depth: depth, identifierLength: 1, lengthLength: contentStart &- pos &- 1)
+            node.contentLength = UInt32(truncatingIfNeeded: header.length)
+            if constructed {
+                if depth >= maxDepth { return }
+                (base + index).initialize(to: node)
+                count = index &+ 1
+                (frames + depth).initialize(to: Frame(node: index, end: contentEnd, indefinite: false,
+                                                      speculative: false, diagnosticMark: diagnostics.count))
+                topEnd = contentEnd
+                topNode = index
+                depth &+= 1
+                pos = contentStart
+                continue
+            }
+            node.subtreeEnd = Int32(truncatingIfNeeded: index &+ 1)
+            if universal && (tagNumber == 4 || tagNumber == 3) {
+                if tagNumber == 3 || (!onPurpose.isEmpty && onPurpose.contains(pos)) { return }
+                // `considerEncapsulation`'s decision, in its order; any header `readCommon` does not
+                // take is left to it.
+                if guessEncapsulation && header.length >= 2 && bytes[contentStart] != 0 && depth < maxDepth {
+                    guard let inner = BERHeader.readCommon(bytes, at: contentStart, limit: contentEnd) else { return }
+                    if inner.contentStart &+ inner.length == contentEnd {
+                        let innerFirst = bytes[contentStart]
+                        node.set(Node.Flag.encapsulated)
+                        if innerFirst & 0x20 != 0 {
+                            // A constructed guess: its content goes through the frame stack.
+                            (base + index).initialize(to: node)
+                            count = index &+ 1
+                            speculationDepth += 1
+                            (frames + depth).initialize(to: Frame(node: index, end: contentEnd, indefinite: false,
+                                                                  speculative: true, diagnosticMark: diagnostics.count))
+                            topEnd = contentEnd
+                            topNode = index
+                            depth &+= 1
+                            pos = contentStart
+                            continue
+                        }
+                        // One primitive element filling the content, with nothing to report: the guess
+                        // holds, so both nodes are written as the guess's frame would leave them.
+                        let innerTag = UInt32(innerFirst & 0x1F)
+                        if innerFirst < 0x40 && (innerTag == 4 || innerTag == 3
+                            || StructureRules.headerIsReported(universalFirst: innerFirst)
+                            || !Self.valueIsPlainlySound(bytes, tagNumber: innerTag, content: Range(uncheckedBounds: (inner.contentStart, contentEnd)))) {
+                            return
+                        }
+                        if capacity &- count < 2 { return }
+                        node.subtreeEnd = Int32(truncatingIfNeeded: index &+ 2)
+                        (base + index).initialize(to: node)
+                        var value = Node(offset: contentStart, classBits: innerFirst >> 6, constructed: false,
+                                         tagNumber: innerTag, parent: index, depth: depth &+ 1, identifierLength: 1,
+                                         lengthLength: inner.contentStart &- contentStart &- 1)
+                        value.contentLength = UInt32(truncatingIfNeeded: inner.length)
+                        value.subtreeEnd = Int32(truncatingIfNeeded: index &+ 2)
+                        (base + (index &+ 1)).initialize(to: value)
+                        count = index &+ 2
+                        pos = contentEnd
+                        continue
+                    }
+                }
+                (base + index).initialize(to: node)
+                count = index &+ 1
+                pos = contentEnd
+                continue
+            }
+            (base + index).initialize(to: node)
+            count = index &+ 1
+            pos = contentEnd
+            let content = Range(uncheckedBounds: (contentStart, contentEnd))
+            if universal && !Self.valueIsPlainlySound(bytes, tagNumber: tagNumber, content: content) {
+                // Rare enough to pay the call; a defect inside a guess ends the loop (the guess is undone).
+                checkPrimitiveValueInDetail(bytes, index: index, tagNumber: tagNumber, content: content)
+                if abortGuess || stoppedAtStructural { return }
+            }
+        }
+    }
+}

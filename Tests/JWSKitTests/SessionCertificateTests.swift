@@ -51,12 +51,14 @@ struct SessionCertificateTests {
             #expect(shared.signatureDER == fresh.signatureDER)
             #expect(shared.status(.signature) == .passed)
         }
-        // x5c's three certificates; the DER root file is x5c[2]'s bytes, so it is not decoded again.
-        #expect(session.certificates.decodeCount == 3)
+        // The leaf and the intermediate; the DER root file is x5c[2]'s bytes, decoded once by the
+        // options' prepared anchors (PreparedAnchorTests), so x5c[2] is not decoded in the session.
+        #expect(session.certificates.decodeCount == 2)
+        #expect(options.anchors.prepared().decodeCount == 1)
         #expect(session.chain(tokens[0].x5c, userRootFiles: [root]).linksFromPathCheck)
     }
 
-    @Test("a PEM root is read once more and then shares the x5c root's decoded certificate")
+    @Test("a PEM root is read once, by its anchor set, and x5c[2] is that decoded certificate")
     func pemRootSharesTheDecodedRoot() throws {
         let (leaf, mid, root) = try Self.chain()
         let cache = CertificateCache()
@@ -65,7 +67,8 @@ struct SessionCertificateTests {
         #expect(check.structure == .passed)
         #expect(check.root.status == .passed)
         #expect(check.linksFromPathCheck)
-        #expect(cache.decodeCount == 4)
+        // The PEM root is read by its prepared anchor set, which the cache adopts: x5c[2] is that root.
+        #expect(cache.decodeCount == 2)
         let fromFile = try cache.certificates(fileBytes: try Paths.sample("pki/test-ec-root.pem"))
         #expect(fromFile.count == 1)
         #expect(fromFile[0] === check.decoded[2])

@@ -150,12 +150,12 @@ struct JWSLayerBuilder {
 
     /// Runs `JWSVerifier` on every token, and the consistency check on every notification.
     mutating func verify(options: AnalysisOptions, jws: JWSOptions) {
-        let verification = JWSVerificationOptions(roots: options.roots, expectedBundleID: options.bundleID,
+        let verification = JWSVerificationOptions(anchors: options.anchors, expectedBundleID: options.bundleID,
                                                   expectedEnvironment: jws.expectedEnvironment,
                                                   expectedAppAppleID: jws.expectedAppAppleID, now: options.now)
         // A nested token is held to its notification's data by the consistency step, not to the
         // expectations: a renewal info carries no bundleId and must not fail --bundle-id.
-        let nestedVerification = JWSVerificationOptions(roots: options.roots, now: options.now)
+        let nestedVerification = JWSVerificationOptions(anchors: options.anchors, now: options.now)
         let session = JWSVerificationSession()  // the tokens' shared chains are checked once
         for index in tokens.indices {
             let document = tokens[index].document

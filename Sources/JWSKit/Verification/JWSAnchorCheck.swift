@@ -3,24 +3,18 @@ import Foundation
 import ReceiptKit
 
 /// The trust-anchor step of one x5c chain: the anchors are the chain's certificates pinned as Apple
-/// Root CA - G3 and every certificate of the user's root files; the path from the leaf through the
-/// rest of x5c must end at one of them (dates are the validity steps' business).
+/// Root CA - G3 and every certificate of the user's root files (prepared once, `TrustAnchorSet`);
+/// the path from the leaf through the rest of x5c must end at one of them (dates are the validity
+/// steps' business).
 struct AnchorCheck {
     let step: (status: JWSStepStatus, anchor: JWSAnchor?, certificate: CertificateInfo?)
     /// The path check's result; nil when there was nothing to check against.
     let outcome: X509PathVerification.Outcome?
 
     /// `chain`: the x5c certificates, all readable, in x5c order.
-    init(chain: [DecodedCertificate], kind: JWSChainKind, userRootFiles: [[UInt8]], cache: CertificateCache) {
-        var userRoots: [DecodedCertificate] = []
-        var unreadable: Int?
-        for (i, file) in userRootFiles.enumerated() {
-            if let certs = try? cache.certificates(fileBytes: file) {
-                userRoots += certs
-            } else if unreadable == nil {
-                unreadable = i
-            }
-        }
+    init(chain: [DecodedCertificate], kind: JWSChainKind, roots: TrustAnchorSet.Prepared) {
+        let userRoots = roots.certificates
+        let unreadable = roots.firstUnreadable
         let pinned = chain.filter { TrustAnchors.kind(of: $0.info) == .appleRootCAG3 }
         let anchors = pinned + userRoots
         let notTrusted: JWSStepStatus = kind == .xcodeStoreKitTesting

@@ -22,14 +22,17 @@ struct JWSChainCheck {
     /// Whether the structure step's links were taken from the path check (for tests).
     let linksFromPathCheck: Bool
 
-    init(x5c: [[UInt8]], userRootFiles: [[UInt8]], certificates cache: CertificateCache) {
+    /// `roots`: the user's, prepared once (their facts, self-signatures included, already read);
+    /// x5c entries with their bytes are those very certificates.
+    init(x5c: [[UInt8]], roots: TrustAnchorSet.Prepared, certificates cache: CertificateCache) {
+        cache.adopt(roots.certificates)
         let decoded = x5c.map { cache.certificate(der: $0) }
         let certificates = decoded.map { $0?.info }
         let kind = Self.kind(x5c: x5c, certificates: certificates)
         var anchorCheck: AnchorCheck?
         func checkAnchor() -> AnchorCheck {
             if let anchorCheck { return anchorCheck }
-            let made = AnchorCheck(chain: decoded.compactMap { $0 }, kind: kind, userRootFiles: userRootFiles, cache: cache)
+            let made = AnchorCheck(chain: decoded.compactMap { $0 }, kind: kind, roots: roots)
             anchorCheck = made
             return made
         }
@@ -53,6 +56,11 @@ struct JWSChainCheck {
         } else {
             root = checkAnchor().step
         }
+    }
+
+    /// Root files not prepared before (tests): prepared here, once for this check.
+    init(x5c: [[UInt8]], userRootFiles: [[UInt8]], certificates cache: CertificateCache) {
+        self.init(x5c: x5c, roots: TrustAnchorSet(files: userRootFiles).prepared(), certificates: cache)
     }
 
     private static func kind(x5c: [[UInt8]], certificates: [CertificateInfo?]) -> JWSChainKind {

@@ -20,8 +20,13 @@ public struct JWSClaims: Sendable, Equatable {
 }
 
 public struct JWSVerificationOptions: Sendable {
-    /// User-supplied trust anchors: each element is a file's bytes, DER or PEM (several PEM blocks allowed).
-    public var roots: [[UInt8]]
+    /// User-supplied trust anchors, read once for every verification made with these options (or a copy).
+    public var anchors: TrustAnchorSet
+    /// The anchors' files: each element is a file's bytes, DER or PEM (several PEM blocks allowed).
+    public var roots: [[UInt8]] {
+        get { anchors.files }
+        set { anchors = TrustAnchorSet(files: newValue) }
+    }
     public var expectedBundleID: String?
     public var expectedEnvironment: String?
     public var expectedAppAppleID: Int64?
@@ -30,7 +35,14 @@ public struct JWSVerificationOptions: Sendable {
 
     public init(roots: [[UInt8]] = [], expectedBundleID: String? = nil, expectedEnvironment: String? = nil,
                 expectedAppAppleID: Int64? = nil, now: Date = Date()) {
-        self.roots = roots
+        self.init(anchors: TrustAnchorSet(files: roots), expectedBundleID: expectedBundleID,
+                  expectedEnvironment: expectedEnvironment, expectedAppAppleID: expectedAppAppleID, now: now)
+    }
+
+    /// `anchors` prepared by the caller, e.g. once for many documents (`AnalysisOptions.anchors`).
+    public init(anchors: TrustAnchorSet, expectedBundleID: String? = nil, expectedEnvironment: String? = nil,
+                expectedAppAppleID: Int64? = nil, now: Date = Date()) {
+        self.anchors = anchors
         self.expectedBundleID = expectedBundleID
         self.expectedEnvironment = expectedEnvironment
         self.expectedAppAppleID = expectedAppAppleID

@@ -9,7 +9,7 @@ public enum JWSVerifier {
     /// checked once (see `JWSVerificationSession`); the report is the same without one.
     public static func verify(_ input: JWSVerificationInput, session: JWSVerificationSession? = nil) -> JWSVerificationReport {
         let session = session ?? JWSVerificationSession()
-        let chain = session.chain(input.x5c, userRootFiles: input.options.roots)
+        let chain = session.chain(input.x5c, anchors: input.options.anchors)
         let (rootStatus, anchor, anchorCertificate) = chain.root
         let userAnchor = anchor == .appleRootCAG3 ? nil : anchorCertificate
         let (signatureStatus, signatureDER) = signature(input, chain: chain)
@@ -107,8 +107,9 @@ public enum JWSNotificationConsistency {
 /// pure functions of their keys (the path is built without a date), so a report is the same with
 /// or without a session.
 ///
-/// One session per document (`Document.open` makes one): nothing outlives it, and every decoded
-/// certificate is freed when it goes.
+/// One session per document (`Document.open` makes one): nothing outlives it, and every certificate
+/// it decoded is freed when it goes. The user's roots are not decoded here: they come prepared
+/// (`TrustAnchorSet`, once per run), and the cache starts from them.
 public final class JWSVerificationSession {
     private struct ChainKey: Hashable {
         var x5c: [[UInt8]]
@@ -121,11 +122,16 @@ public final class JWSVerificationSession {
 
     public init() {}
 
-    func chain(_ x5c: [[UInt8]], userRootFiles: [[UInt8]]) -> JWSChainCheck {
-        let key = ChainKey(x5c: x5c, roots: userRootFiles)
+    func chain(_ x5c: [[UInt8]], anchors: TrustAnchorSet) -> JWSChainCheck {
+        let key = ChainKey(x5c: x5c, roots: anchors.files)
         if let known = chains[key] { return known }
-        let chain = JWSChainCheck(x5c: x5c, userRootFiles: userRootFiles, certificates: certificates)
+        let chain = JWSChainCheck(x5c: x5c, roots: anchors.prepared(), certificates: certificates)
         chains[key] = chain
         return chain
+    }
+
+    /// The chain for root files not prepared before (tests).
+    func chain(_ x5c: [[UInt8]], userRootFiles: [[UInt8]]) -> JWSChainCheck {
+        chain(x5c, anchors: TrustAnchorSet(files: userRootFiles))
     }
 }

@@ -6,8 +6,14 @@ public struct AnalysisOptions: Sendable {
     /// Run the OpenSSL steps (signature, chain, time, receipt signer). Off: decode only, the fast
     /// path for huge files and for views that do not need a verdict.
     public var validate: Bool
-    /// Bytes of user-supplied root certificate files (DER or PEM), trusted in addition to the pinned anchors.
-    public var roots: [[UInt8]]
+    /// User-supplied root certificates, trusted in addition to the pinned anchors: read once (and
+    /// their self-signatures checked once) for every document opened with these options or a copy.
+    public var anchors: TrustAnchorSet
+    /// Bytes of the anchors' files (DER or PEM).
+    public var roots: [[UInt8]] {
+        get { anchors.files }
+        set { anchors = TrustAnchorSet(files: newValue) }
+    }
     /// For the device-hash step; nil leaves it unchecked.
     public var deviceID: DeviceIdentifier?
     /// Expected bundle id and app version; nil leaves the step unchecked.
@@ -23,7 +29,7 @@ public struct AnalysisOptions: Sendable {
                 bundleID: String? = nil, appVersion: String? = nil, at: Date? = nil, now: Date = Date(),
                 parseOptions: ParseOptions = ParseOptions()) {
         self.validate = validate
-        self.roots = roots
+        anchors = TrustAnchorSet(files: roots)
         self.deviceID = deviceID
         self.bundleID = bundleID
         self.appVersion = appVersion

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Owns its `X509` and frees it exactly once, in `deinit`. The public key belongs to the `X509`
 /// (`X509_get0_pubkey`), so it lives exactly as long; pointers are only lent inside closures.
-/// Not for sharing between threads (one session is used by one thread at a time).
+/// Immutable once made. A session's certificates are used by one thread; a prepared
+/// `TrustAnchorSet`'s roots may be used by several at once (OpenSSL 3 locks what it caches in an `X509`).
 public final class DecodedCertificate {
     private let x509: OpaquePointer
     public let info: CertificateInfo
@@ -59,6 +60,14 @@ public final class CertificateCache {
     public private(set) var decodeCount = 0
 
     public init() {}
+
+    /// Certificates decoded elsewhere (a prepared `TrustAnchorSet`'s roots), handed out for their
+    /// bytes from now on as if decoded here; one already known keeps its object. Not counted.
+    public func adopt(_ certificates: [DecodedCertificate]) {
+        for certificate in certificates where byDER[certificate.info.der] == nil {
+            byDER[certificate.info.der] = certificate
+        }
+    }
 
     /// The certificate `der` encodes (exactly, nothing after it); nil when it is not one.
     public func certificate(der: [UInt8]) -> DecodedCertificate? {

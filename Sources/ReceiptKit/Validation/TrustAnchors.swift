@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which trust anchor a verified chain ends at.
 public enum TrustAnchorKind: String, Sendable, Equatable, CaseIterable {
     case appleIncRoot = "apple-inc-root"
@@ -46,7 +48,8 @@ public enum TrustAnchors {
     /// Fingerprints of the pinned roots whose signature is known to verify with their own key:
     /// bytes with one of these SHA-256s are that root, so `CertificateInfo.isSelfSigned` needs no
     /// verification for them. Only roots whose self-signature the tests verify are listed
-    /// (`TrustAnchorTests`, from the corpus copies); Apple Root CA - G2 is not in the corpus.
+    /// (`DecodedCertificateTests`, from the corpus copies); Apple Root CA - G2 is not in the corpus.
+    /// A user-supplied root's self-signature is checked once, when its `TrustAnchorSet` is prepared.
     static let knownSelfSigned: Set<String> = Set(pinned.filter { $0.kind != .appleRootCAG2 }.map(\.sha256))
 
     /// The pinned kind for a fingerprint (hex, any case, separators `:`/space ignored), if any.
@@ -62,4 +65,57 @@ public enum TrustAnchors {
     /// The sentence the chain step carries for receipts made by Xcode.
     public static let xcodeTestingNote =
         "signed by Xcode StoreKit Testing — local testing only, not the App Store"
+}
+
+/// The roots a user supplied (`--root` files), prepared once for every verification that trusts
+/// them: each file read once, each certificate decoded once and its facts read once, its
+/// self-signature included. Trusting a root is a decision made once per run, so whether its
+/// signature verifies with its own key is checked here rather than in every verification (a
+/// session's `CertificateCache` starts with these certificates, so a chain carrying the same bytes
+/// reads the fact); a root that is not self-signed is still one, and reported so, from that fact.
+///
+/// Prepared on first use (a value that is never used to verify costs nothing), under a lock;
+/// read-only afterwards, so verifications on several threads may share one.
+public final class TrustAnchorSet: @unchecked Sendable {
+    /// The files' certificates, decoded.
+    public struct Prepared {
+        /// Every certificate of every readable file, in file order (one object per distinct certificate).
+        public let certificates: [DecodedCertificate]
+        /// The first file that holds no readable certificate, by its index in `files`.
+        public let firstUnreadable: Int?
+        /// How many certificates preparing decoded (`CertificateCache.decodeCount`), for tests and benchmarks.
+        public let decodeCount: Int
+    }
+
+    /// Each element is a file's bytes, DER or PEM (several PEM blocks allowed).
+    public let files: [[UInt8]]
+    private let lock = NSLock()
+    private var made: Prepared?
+
+    public init(files: [[UInt8]] = []) {
+        self.files = files
+    }
+
+    /// Whether the files have been read already (for tests and benchmarks).
+    public var isPrepared: Bool { lock.withLock { made != nil } }
+
+    /// The decoded roots, read the first time this is asked and then kept.
+    public func prepared() -> Prepared {
+        lock.withLock {
+            if let made { return made }
+            let cache = CertificateCache()
+            var certificates: [DecodedCertificate] = []
+            var unreadable: Int?
+            for (index, file) in files.enumerated() {
+                if let read = try? cache.certificates(fileBytes: file) {
+                    certificates += read
+                } else if unreadable == nil {
+                    unreadable = index
+                }
+            }
+            let prepared = Prepared(certificates: certificates, firstUnreadable: unreadable, decodeCount: cache.decodeCount)
+            made = prepared
+            return prepared
+        }
+    }
 }

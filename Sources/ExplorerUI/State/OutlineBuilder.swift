@@ -70,6 +70,10 @@ struct OutlineBuilder {
     var blocks: [TokenBlock] = []
     /// Open rows, innermost last (their index), for each new row's parent.
     var parents: [Int] = []
+    /// Set by the search index: a token's header rows (its certificates' included) are counted,
+    /// not built, and recorded here (first row, token), since their text depends only on the
+    /// header's bytes and a history carries the same header in every token.
+    var headerRuns: [(row: Int, token: Int)]?
 
     init(context: OutlineBuildContext, base: Int, lazyTopLevel: Bool, counting: Bool = false) {
         self.context = context
@@ -120,7 +124,13 @@ struct OutlineBuilder {
         let model = self.model
         let row = open(NodeID(ids.token, 0), 0..<token.document.text.count, depth: depth, label: label, value: Self.headValue(model, index))
         if let header = ids.header, let tree = document.layer(header).json, !tree.nodes.isEmpty {
+            let wasCounting = counting
+            if headerRuns != nil, !counting {
+                headerRuns?.append((cursor, index))
+                counting = true
+            }
             json(tree, layer: header, index: 0, depth: depth + 1, label: "header", holder: index)
+            counting = wasCounting
         }
         if let payload = ids.payload, let tree = document.layer(payload).json, !tree.nodes.isEmpty {
             let fields = counting ? [:] : Dictionary(token.document.payload.fields.map { ($0.member.index, $0) }, uniquingKeysWith: { first, _ in first })

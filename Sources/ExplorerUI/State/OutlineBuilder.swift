@@ -1,5 +1,6 @@
 import ASN1Lenient
 import DocumentModel
+import Foundation
 import JSONLenient
 import JWSKit
 
@@ -12,6 +13,8 @@ struct OutlineBuildContext: Sendable {
     let tokensIn: [LayerID: [(start: Int, token: Int)]]
     /// Token index → its nested tokens.
     let nested: [[Int]]
+    /// Schema meanings escaped once each (every transaction's field rows show the same few dozen).
+    let meanings = EscapedTexts()
 
     init(document: Document, model: JWSModel) {
         self.document = document
@@ -163,7 +166,7 @@ struct OutlineBuilder {
             case .nestedToken, .object, .array: break
             default: rows[row].value = UIText.escape(field.value.display)
             }
-            rows[row].meaning = UIText.escape(field.spec?.meaning ?? "not in Apple's schema: kept as it is")
+            rows[row].meaning = context.meanings.escaped(field.spec?.meaning ?? "not in Apple's schema: kept as it is")
             rows[row].raw = UIText.escape(valueIndex.map { String(tree.text(of: $0).prefix(120)) } ?? "")
         }
         if let v = valueIndex {
@@ -221,7 +224,26 @@ struct OutlineBuilder {
     }
 
     static func hex(_ bytes: ArraySlice<UInt8>) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(bytes.prefix(12).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }) + (bytes.count > 12 ? "…" : "")
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        for b in bytes.prefix(12) { out += [digits[Int(b >> 4)], digits[Int(b & 0xF)]] }
+        return String(decoding: out, as: UTF8.self) + (bytes.count > 12 ? "…" : "")
+    }
+}
+
+/// `UIText.escape` of texts that repeat (Apple's field meanings), made once per text and shared by
+/// every copy of the outline's build context.
+final class EscapedTexts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done: [String: String] = [:]
+
+    func escaped(_ text: String) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = done[text] { return known }
+        let escaped = UIText.escape(text)
+        done[text] = escaped
+        return escaped
     }
 }

@@ -16,8 +16,8 @@ public enum UIText {
     public static func escape(_ text: String) -> String {
         // Printable ASCII without a backslash comes out of both steps as it is (quotes included,
         // which `TerminalSafe.escape` copies scalar by scalar): most JSON values an outline shows.
-        var plain = true
-        for b in text.utf8 where b < 0x20 || b > 0x7E || b == 0x5C { plain = false; break }
+        func isPlain(_ b: UInt8) -> Bool { b >= 0x20 && b <= 0x7E && b != 0x5C }
+        let plain = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPlain) } ?? text.utf8.allSatisfy(isPlain)
         if plain { return text }
         return guardDisplay(TerminalSafe.escape(text))
     }

@@ -1,5 +1,6 @@
 import ASN1Lenient
 import BenchExplorerUI
+import BenchSupport
 import DocumentModel
 import ReceiptKit
 
@@ -110,6 +111,51 @@ enum UIBenchmark {
         return Result(nodeCount: s.tree.count, byteCount: bytes.count, loadMilliseconds: milliseconds(load),
                       stateMilliseconds: milliseconds(stateTime),
                       renderMilliseconds: milliseconds(first), keys: timings, searchMilliseconds: searchTime, searchHits: hits)
+    }
+
+    /// Search on a layered document (a StoreKit history): `/`, the query typed, Enter. Times the
+    /// first Enter on a freshly opened state (what the user waits for the first time), a second
+    /// Enter with another query, one key typed into the search prompt, and `n` (next match);
+    /// each with the render that follows. `rows` and `hits` say what was searched and found.
+    public struct SearchTiming: Sendable {
+        /// Wall and thread CPU milliseconds of one step.
+        public struct Step: Sendable { public var wall: Double; public var cpu: Double }
+        public var rows: Int
+        public var hits: Int
+        public var firstEnter: Step
+        public var secondEnter: Step
+        public var promptKey: Step
+        public var next: Step
+    }
+
+    public static func outlineSearch(_ input: LoadedInput, queries: (String, String),
+                                     size: Size = Size(width: 120, height: 40)) -> SearchTiming {
+        let clock = ContinuousClock()
+        // Decode only: search reads the outline, never the verdicts.
+        let document = Document.open(input, options: AnalysisOptions(validate: false))
+        var s = AppState(document: document, screen: size)
+        var grid = render(s, size: size)
+        func timed(_ events: [InputEvent]) -> SearchTiming.Step {
+            let cpu = Measure.threadCPU()
+            let wall = milliseconds(clock.measure {
+                for e in events { reduce(&s, e) }
+                grid = render(s, size: size)
+            })
+            return SearchTiming.Step(wall: wall, cpu: Double(Measure.threadCPU() - cpu) / 1e6)
+        }
+        func type(_ text: String) { for c in text { reduce(&s, .character(c)) } }
+        reduce(&s, .character("/"))
+        let promptKey = timed([.character(queries.0.first!)])
+        type(String(queries.0.dropFirst()))
+        let first = timed([.enter])
+        let hits = s.search.hits.count
+        reduce(&s, .character("/"))
+        type(queries.1)
+        let second = timed([.enter])
+        let next = timed([.character("n")])
+        _ = grid
+        precondition(s.outline != nil, "\(input.name) did not open as a layered (StoreKit) document")
+        return SearchTiming(rows: s.outline?.count ?? 0, hits: hits, firstEnter: first, secondEnter: second, promptKey: promptKey, next: next)
     }
 
     static func milliseconds(_ d: Duration) -> Double {

@@ -1,3 +1,4 @@
+import ASN1Lenient
 import BenchSupport
 import Foundation
 import BenchExplorerUI
@@ -48,6 +49,36 @@ func uiSection(options: Options, say: (String) -> Void, kv: (String, String) -> 
         kv("ui.\(c.key).key_max_ms", Format.fixed(worst.ms, 3))
     }
     say(table.render())
+    try historySearch(options: options, say: say, kv: kv)
     say("\nload = parse + receipt analysis (validate: true) + state set-up; first frame = load + first render; a key = reduce + render, median per key over the runs, then mean and worst over the keys.")
     say("\nKeys: UIBenchmark.defaultKeys (\(UIBenchmark.defaultKeys.count) keys: moves, pages, expand/collapse all, ends, hex cursor, diagnostics, focus, views, resizes).\n")
+}
+
+/// Search in the explorer on a 1,000-transaction history (271,002 outline rows; issue 10 left it at
+/// ≈ 1.7 s per Enter). Targets: Enter < 100 ms, every key < 2 ms.
+func historySearch(options: Options, say: (String) -> Void, kv: (String, String) -> Void) throws {
+    if let only = ProcessInfo.processInfo.environment["BENCH_UI_ONLY"], only != "history_search" { return }
+    let url = try Inputs.historyPath(transactions: 1000)
+    // Through the loader, as `explore` reads a file (it tells the JSON body from DER).
+    let input = try InputLoader.load(path: url.path)
+    // The first query is a transaction id (one transaction), the second a certificate's subject (every token).
+    let queries = ("2000000510000500", "storekit signing")
+    var runs: [UIBenchmark.SearchTiming] = []
+    for _ in 0..<max(1, options.runs) { runs.append(UIBenchmark.outlineSearch(input, queries: queries)) }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    say("\n## Search on \(url.lastPathComponent) (1,000 transactions, \(Format.grouped(runs[0].rows)) outline rows; median of \(runs.count) runs, 120×40; load average \(Measure.loadAverage()))\n")
+    var table = Table(["step", "wall ms", "CPU ms", "target"], rightAligned: [1, 2])
+    func row(_ name: String, _ step: KeyPath<UIBenchmark.SearchTiming, UIBenchmark.SearchTiming.Step>, target: Double, key: String) {
+        let wall = median(runs.map { $0[keyPath: step].wall }), cpu = median(runs.map { $0[keyPath: step].cpu })
+        let digits = target < 10 ? 3 : 2
+        table.add([name, Format.fixed(wall, digits), Format.fixed(cpu, digits), "< \(Int(target)): " + (wall < target ? "met" : "**missed**")])
+        kv("ui.history_search.\(key)_ms", Format.fixed(wall, digits))
+        kv("ui.history_search.\(key)_cpu_ms", Format.fixed(cpu, digits))
+    }
+    row("first Enter (\"\(queries.0)\", \(runs[0].hits) hit; a fresh state)", \.firstEnter, target: 100, key: "first_enter")
+    row("second Enter (\"\(queries.1)\")", \.secondEnter, target: 100, key: "second_enter")
+    row("a key typed in the search prompt", \.promptKey, target: 2, key: "prompt_key")
+    row("n (next match)", \.next, target: 2, key: "next")
+    say(table.render())
+    say("\nOpened with `validate: false` (search reads the outline, not the verdicts); each run opens a fresh state, so the first Enter includes whatever the first search builds. `BENCH_UI_ONLY=history_search` runs this table alone.\n")
 }

@@ -216,10 +216,16 @@ public struct LayerOutline: Sendable {
     /// Builds block `b`'s rows without keeping them (search reads every token once).
     func build(_ b: Int) -> BuiltBlock {
         let block = blocks[b]
-        var builder = OutlineBuilder(context: context, base: block.start, lazyTopLevel: false)
-        builder.parents = [block.parent]
+        var builder = builder(for: b)
         builder.token(block.token, depth: block.depth, label: block.label)
         return BuiltBlock(rows: builder.rows, base: block.start)
+    }
+
+    /// A builder placed at block `b`'s first row, under the row holding it.
+    func builder(for b: Int) -> OutlineBuilder {
+        var builder = OutlineBuilder(context: context, base: blocks[b].start, lazyTopLevel: false)
+        builder.parents = [blocks[b].parent]
+        return builder
     }
 
     /// Rows of block `b` whether built or not, kept only when already built.
@@ -261,6 +267,8 @@ final class OutlineStore: @unchecked Sendable {
     private var blocks: [Int: BuiltBlock] = [:]
     /// Every diagnostic's row in outline order, found on the first `]` / `[`.
     private var diagnostics: [OutlineDiagnostic]?
+    /// Every row's search text, made on the first search.
+    private var searchIndex: OutlineSearchIndex?
 
     func block(_ b: Int) -> BuiltBlock? {
         lock.lock()
@@ -279,6 +287,24 @@ final class OutlineStore: @unchecked Sendable {
         lock.lock()
         blocks[b] = block
         lock.unlock()
+    }
+
+    func searchIndex(_ compute: () -> OutlineSearchIndex) -> OutlineSearchIndex {
+        lock.lock()
+        if let done = searchIndex { lock.unlock(); return done }
+        lock.unlock()
+        let index = compute()
+        lock.lock()
+        searchIndex = index
+        lock.unlock()
+        return index
+    }
+
+    /// Whether the first search has made the index (tests check that it is made once).
+    var hasSearchIndex: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return searchIndex != nil
     }
 
     func diagnostics(_ compute: () -> [OutlineDiagnostic]) -> [OutlineDiagnostic] {

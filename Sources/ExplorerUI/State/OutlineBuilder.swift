@@ -1,5 +1,6 @@
 import ASN1Lenient
 import DocumentModel
+import Foundation
 import JSONLenient
 import JWSKit
 
@@ -12,6 +13,8 @@ struct OutlineBuildContext: Sendable {
     let tokensIn: [LayerID: [(start: Int, token: Int)]]
     /// Token index → its nested tokens.
     let nested: [[Int]]
+    /// Schema meanings escaped once each (every transaction's field rows show the same few dozen).
+    let meanings = EscapedTexts()
 
     init(document: Document, model: JWSModel) {
         self.document = document
@@ -70,6 +73,10 @@ struct OutlineBuilder {
     var blocks: [TokenBlock] = []
     /// Open rows, innermost last (their index), for each new row's parent.
     var parents: [Int] = []
+    /// Set by the search index: a token's header rows (its certificates' included) are counted,
+    /// not built, and recorded here (first row, token), since their text depends only on the
+    /// header's bytes and a history carries the same header in every token.
+    var headerRuns: [(row: Int, token: Int)]?
 
     init(context: OutlineBuildContext, base: Int, lazyTopLevel: Bool, counting: Bool = false) {
         self.context = context
@@ -120,7 +127,13 @@ struct OutlineBuilder {
         let model = self.model
         let row = open(NodeID(ids.token, 0), 0..<token.document.text.count, depth: depth, label: label, value: Self.headValue(model, index))
         if let header = ids.header, let tree = document.layer(header).json, !tree.nodes.isEmpty {
+            let wasCounting = counting
+            if headerRuns != nil, !counting {
+                headerRuns?.append((cursor, index))
+                counting = true
+            }
             json(tree, layer: header, index: 0, depth: depth + 1, label: "header", holder: index)
+            counting = wasCounting
         }
         if let payload = ids.payload, let tree = document.layer(payload).json, !tree.nodes.isEmpty {
             let fields = counting ? [:] : Dictionary(token.document.payload.fields.map { ($0.member.index, $0) }, uniquingKeysWith: { first, _ in first })
@@ -153,7 +166,7 @@ struct OutlineBuilder {
             case .nestedToken, .object, .array: break
             default: rows[row].value = UIText.escape(field.value.display)
             }
-            rows[row].meaning = UIText.escape(field.spec?.meaning ?? "not in Apple's schema: kept as it is")
+            rows[row].meaning = context.meanings.escaped(field.spec?.meaning ?? "not in Apple's schema: kept as it is")
             rows[row].raw = UIText.escape(valueIndex.map { String(tree.text(of: $0).prefix(120)) } ?? "")
         }
         if let v = valueIndex {
@@ -211,7 +224,26 @@ struct OutlineBuilder {
     }
 
     static func hex(_ bytes: ArraySlice<UInt8>) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(bytes.prefix(12).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }) + (bytes.count > 12 ? "…" : "")
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        for b in bytes.prefix(12) { out += [digits[Int(b >> 4)], digits[Int(b & 0xF)]] }
+        return String(decoding: out, as: UTF8.self) + (bytes.count > 12 ? "…" : "")
+    }
+}
+
+/// `UIText.escape` of texts that repeat (Apple's field meanings), made once per text and shared by
+/// every copy of the outline's build context.
+final class EscapedTexts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done: [String: String] = [:]
+
+    func escaped(_ text: String) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = done[text] { return known }
+        let escaped = UIText.escape(text)
+        done[text] = escaped
+        return escaped
     }
 }

@@ -2,35 +2,16 @@ import ASN1Lenient
 import DocumentModel
 
 /// Search and diagnostics over a layer outline: every row of every layer, tokens not built yet
-/// included (each is built for the scan and dropped again unless it was built already).
+/// included (their rows' text is made once, on the first search, without keeping the rows).
 extension LayerOutline {
     /// Rows whose label, value, meaning or raw JSON value holds `query` (case-insensitive), and
     /// JSON leaf rows whose text in the layer holds it (a key, or a string longer than the preview),
-    /// ascending. O(rows) per query, run when Enter is pressed.
+    /// ascending. The first query makes every row's search text (`OutlineSearchIndex`); each
+    /// query then scans that text, O(text), when Enter is pressed.
     public func search(_ query: String) -> [Int] {
         let needle = Array(query.lowercased().utf8)
         guard !needle.isEmpty else { return [] }
-        var hits: [Int] = []
-        func matches(_ row: OutlineRow, _ index: Int) -> Bool {
-            for text in [row.label, row.value, row.meaning, row.raw] where Search.contains(text, needle) { return true }
-            // A JSON leaf's own text (key and whole value): containers' children match on their own.
-            guard row.subtreeEnd == index + 1 else { return false }
-            let layer = context.document.layer(row.node.layer)
-            guard layer.json != nil, row.range.upperBound <= layer.bytes.count else { return false }
-            return layer.bytes.withUnsafeBufferPointer { Search.containsFolded(UnsafeBufferPointer(rebasing: $0[row.range]), needle) }
-        }
-        var eagerRows = eager.keys.sorted()[...]
-        for (b, block) in blocks.enumerated() {
-            while let first = eagerRows.first, first < block.start {
-                if matches(eager[first]!, first) { hits.append(first) }
-                eagerRows = eagerRows.dropFirst()
-            }
-            let rows = rowsOfBlock(b).rows
-            for (i, row) in rows.enumerated() where matches(row, block.start + i) { hits.append(block.start + i) }
-            while let first = eagerRows.first, first < block.start + block.count { eagerRows = eagerRows.dropFirst() }
-        }
-        for first in eagerRows where matches(eager[first]!, first) { hits.append(first) }
-        return hits
+        return store.searchIndex { OutlineSearchIndex(self) }.rows(matching: needle)
     }
 
     /// The rows holding a diagnostic of any layer (the row its range starts in), in outline order,

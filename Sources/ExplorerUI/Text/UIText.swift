@@ -14,7 +14,12 @@ public enum UIText {
     /// format characters; a backslash is doubled so the input cannot forge an escape), then anything
     /// still not one column wide (CJK, emoji, combining marks) as `\u{XXXX}`.
     public static func escape(_ text: String) -> String {
-        guardDisplay(TerminalSafe.escape(text))
+        // Printable ASCII without a backslash comes out of both steps as it is (quotes included,
+        // which `TerminalSafe.escape` copies scalar by scalar): most JSON values an outline shows.
+        func isPlain(_ b: UInt8) -> Bool { b >= 0x20 && b <= 0x7E && b != 0x5C }
+        let plain = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPlain) } ?? text.utf8.allSatisfy(isPlain)
+        if plain { return text }
+        return guardDisplay(TerminalSafe.escape(text))
     }
 
     /// Escapes raw bytes that should be UTF-8: valid sequences are decoded (then escaped as above),

@@ -6,7 +6,8 @@ import Foundation
 import ReceiptKit
 import TerminalAdapter
 
-/// `receipt-explorer diff A B [--format text|json] [--color auto|always|never] [--explore]`
+/// `receipt-explorer diff A B [--format text|json] [--color auto|always|never] [--explore] [--root CERT]...
+/// [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE] [--no-validate]`
 struct DiffCommand: ParsableCommand {
     enum Format: String, CaseIterable, ExpressibleByArgument {
         case text, json
@@ -44,7 +45,11 @@ struct DiffCommand: ParsableCommand {
 
             --explore opens the explorer on A and B instead of printing, with the diff list already \
             shown (the overlay `d` opens; Esc closes it, d shows it again, } and { switch documents). \
-            It needs a terminal on stdin and stdout and cannot be combined with --format json.
+            It needs a terminal on stdin and stdout and cannot be combined with --format json. It \
+            opens A and B as `explore` does, validated (signature, chain, time; --root, --device-id, \
+            --bundle-id, --app-version and --at as for `explore`; --no-validate decodes only), so the \
+            summary shows each document's verdict. The printed diff compares decoded content and \
+            reports no verdict, so it skips the OpenSSL steps.
 
             Exit status: 0 = equivalent; 1 = different; 2 = usage or I/O problem (one line on stderr). \
             With --explore: 0 when the explorer was closed normally.
@@ -69,6 +74,8 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Open the explorer on A and B with the diff list shown, instead of printing it.")
     var explore = false
 
+    @OptionGroup var opening: OpenOptions
+
     func validate() throws {
         if a == "-" && b == "-" { throw ValidationError("only one of A and B can be '-' (standard input)") }
         if structuralLimit < 0 { throw ValidationError("--structural-limit must be 0 or more") }
@@ -77,14 +84,12 @@ struct DiffCommand: ParsableCommand {
     func run() throws {
         let started = ContinuousClock.now
         if explore { try refuseExploreUnlessInteractive() }
-        let options = AnalysisOptions(validate: false)
-        let documentA = try CommandSupport.open(a, options: options)
-        let documentB = try CommandSupport.open(b, options: options)
+        let (documentA, documentB) = try documents()
         if explore {
             // The explorer computes the same list `d` shows; its own exit status is the explorer's.
             return try ExploreCommand.explore([documentA, documentB], color: color, ascii: false, mouse: true,
                                               started: started, phases: [("load", ContinuousClock.now - started)],
-                                              prepare: { $0.openDiffOverlay() })
+                                              prepare: Self.prepareExplorer)
         }
         let diff = DocumentDiff.compare(documentA, documentB, structuralLimit: structuralLimit)
         let out = OutputWriter(.standardOutput)
@@ -102,6 +107,18 @@ struct DiffCommand: ParsableCommand {
         out.flush()
         if !diff.isEquivalent { throw ExitCode(1) }
     }
+
+    /// A and B opened: with --explore as `explore` opens its files (its verdicts are shown); the
+    /// printed diff reads decoded content only, so it skips the OpenSSL steps (the options are
+    /// still read, so that an unreadable --root is reported either way).
+    func documents() throws -> (Document, Document) {
+        var options = try opening.analysisOptions()
+        if !explore { options.validate = false }
+        return (try CommandSupport.open(a, options: options), try CommandSupport.open(b, options: options))
+    }
+
+    /// The explorer opens with the diff list shown.
+    static func prepareExplorer(_ state: inout AppState) { state.openDiffOverlay() }
 
     /// `--explore` draws on the terminal: refuse, before loading, where it cannot (one sentence, exit 2).
     func refuseExploreUnlessInteractive() throws {

@@ -39,10 +39,7 @@ struct ExploreCommand: ParsableCommand {
     @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse.")
     var noMouse = false
 
-    @OptionGroup var check: ReceiptCheckOptions
-
-    @Flag(name: .customLong("no-validate"), help: "Skip the OpenSSL steps (signature, chain, time, receipt signer): decode only.")
-    var noValidate = false
+    @OptionGroup var opening: OpenOptions
 
     func run() throws {
         let started = ContinuousClock.now
@@ -64,7 +61,7 @@ struct ExploreCommand: ParsableCommand {
                                       encoding: .binary, note: "the sample receipt built into the tool, signed by the TEST root"))
         }
         let loaded = ContinuousClock.now
-        var analysisOptions = try check.analysisOptions(validate: !noValidate)
+        var analysisOptions = try opening.analysisOptions()
         if files.isEmpty {
             // The sample is signed by the project's TEST PKI: trust its root for the sample alone,
             // as `--root samples/pki/test-root.cer` would, so the demo shows a whole validation.
@@ -81,8 +78,7 @@ struct ExploreCommand: ParsableCommand {
                         started: ContinuousClock.Instant, phases: [(name: String, duration: Duration)],
                         prepare: (inout AppState) -> Void = { _ in }) throws {
         let before = ContinuousClock.now
-        var state = AppState.opening(documents, ascii: ascii, mouse: mouse)
-        prepare(&state)
+        var state = Self.state(documents, ascii: ascii, mouse: mouse, prepare: prepare)
         let built = ContinuousClock.now
         let environment = ProcessInfo.processInfo.environment
         var options = TerminalOptions(
@@ -99,6 +95,13 @@ struct ExploreCommand: ParsableCommand {
             FileHandle.standardError.write(Data((Self.message(refusal) + "\n").utf8))
             throw ExitCode(ExitStatus.usageOrIO)
         }
+    }
+
+    /// The explorer's state before its first frame (tests build it as the command does).
+    static func state(_ documents: [Document], ascii: Bool, mouse: Bool, prepare: (inout AppState) -> Void = { _ in }) -> AppState {
+        var state = AppState.opening(documents, ascii: ascii, mouse: mouse)
+        prepare(&state)
+        return state
     }
 
     /// The adapter's refusal in the tool's words, pointing to the text commands.

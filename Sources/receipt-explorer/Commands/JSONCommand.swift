@@ -34,15 +34,12 @@ struct JSONCommand: ParsableCommand {
     @Argument(help: "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens; '-' reads standard input.")
     var file: String
 
-    @OptionGroup var check: ReceiptCheckOptions
-
-    @Flag(name: .customLong("no-validate"), help: "Skip the OpenSSL steps (signature, chain, time, receipt signer): decode only.")
-    var noValidate = false
+    @OptionGroup var opening: OpenOptions
 
     @OptionGroup var expectation: ExpectOption
 
     func run() throws {
-        let options = try check.analysisOptions(validate: !noValidate)
+        let options = try opening.analysisOptions()
         let document = Document.open(try CommandSupport.load(file), options: options, reading: .always)
         try expectation.check(document)
         if CommandSupport.isStoreKit(document) {

@@ -105,7 +105,7 @@ struct ReceiptDecoder {
                 decodePurchase(valueNode: Int(field.valueNode), attributeNode: Int(field.attributeNode),
                                innerNode: FieldRecord.optional(field.innerNode), into: &receipt.inApp[index])
             } else if listed {  // 17 is the only repeatable type
-                checkDuplicate(at: last, seen: &seen[type], records: appRecords, start: 0)
+                checkDuplicate(at: last, seen: &seen[type], app: true, start: 0)
             }
         }
         checkMissing(seen: seen, required: ReceiptSchema.required(at: .app), set: set,
@@ -145,9 +145,11 @@ struct ReceiptDecoder {
             let last = inAppRecords.count - 1
             if listed {
                 let slot = type - 1701
-                checkDuplicate(at: last - start, seen: &seen[slot], records: inAppRecords, start: start)
+                checkDuplicate(at: last - start, seen: &seen[slot], app: false, start: start)
                 // The first occurrence is the one that counts.
-                if seen[slot] == last - start { assign(type: type, record: inAppRecords[last], to: &purchase) }
+                if seen[slot] == last - start {
+                    Self.assign(type: type, record: inAppRecords[last], side: sideValues, to: &purchase)
+                }
             }
         }
         // The table is shared once the whole receipt is decoded (see `decode(payloadSet:)`).
@@ -157,13 +159,14 @@ struct ReceiptDecoder {
         swap(&seen, &seenScratch)
     }
 
-    /// The purchase's typed values (its strings are read from the table on access).
-    private func assign(type: Int, record r: FieldRecord, to p: inout InAppPurchase) {
+    /// The purchase's typed values (its strings are read from the table on access). Static: a method
+    /// whose local functions capture `self` copied the whole decoder (and retained all it holds) per call.
+    private static func assign(type: Int, record r: FieldRecord, side: [FieldValue], to p: inout InAppPurchase) {
         @inline(__always) func integer() -> Int64? { r.kind == .integer ? r.scalar : nil }
         @inline(__always) func date() -> ReceiptDate? {
             switch r.kind {
             case .date: return ReceiptDate(epochMilliseconds: r.scalar)
-            case .side: return sideValues[Int(r.scalar)].date
+            case .side: return side[Int(r.scalar)].date
             default: return nil
             }
         }
@@ -182,14 +185,14 @@ struct ReceiptDecoder {
     }
 
     /// Records the first field index of a singleton type; reports later ones. `index`: the field's
-    /// position in its list (from `start` in `records`), which already holds it.
-    private mutating func checkDuplicate(at index: Int, seen: inout Int, records: [FieldRecord], start: Int) {
+    /// position in its list (from `start` in the app-level or in-app records), which already holds it.
+    private mutating func checkDuplicate(at index: Int, seen: inout Int, app: Bool, start: Int) {
         if seen < 0 {
             seen = index
             return
         }
-        let f = records[start + index]
-        let first = records[start + seen]
+        let f = app ? appRecords[start + index] : inAppRecords[start + index]
+        let first = app ? appRecords[start + seen] : inAppRecords[start + seen]
         let firstOffset = nodes[Int(first.attributeNode)].offset
         let spec = ReceiptSchema.spec(type: f.type, level: f.level)!
         findings.append(.receipt(.duplicate,

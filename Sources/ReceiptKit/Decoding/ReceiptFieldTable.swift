@@ -92,7 +92,7 @@ final class ReceiptFieldTable: Sendable {
         }
     }
 
-    /// The text of a `.string` record (nil for any other kind).
+    /// The text of a `.string` record (callers check the kind: any other record has no string range).
     func string(_ r: FieldRecord) -> String {
         let range = r.stringRange
         return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }

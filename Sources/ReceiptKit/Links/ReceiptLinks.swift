@@ -49,7 +49,8 @@ public struct FieldLocation: Sendable, Equatable {
 /// Field → node: every `ReceiptField` keeps `attributeNode`, `typeNode`, `versionNode`,
 /// `valueNode` and `innerNode` (and `Receipt.node(at:)` resolves a `FieldLocation`).
 /// Node → field: `location(of:)` climbs from the node to the nearest attribute SEQUENCE through a
-/// per-node slot table: O(depth), no hashing, cheap enough to call for every visible row.
+/// per-node slot table pointing at the field's record in the receipt's field table: O(depth), no
+/// hashing, cheap enough to call for every visible row.
 /// Node indices are those of `ReceiptAnalysis.receiptTree` (the input's tree, or the reassembled
 /// payload's tree when the payload came in several chunks).
 public struct ReceiptLinks: Sendable {

@@ -71,7 +71,8 @@ enum ReceiptDiff {
     }
 
     /// Attributes grouped by type and paired in file order within a type (a type may repeat).
-    static func fieldEntries(_ xs: [ReceiptField], _ ys: [ReceiptField], a: ReceiptSide, b: ReceiptSide) -> [DiffEntry] {
+    static func fieldEntries<X: Sequence<ReceiptField>, Y: Sequence<ReceiptField>>(_ xs: X, _ ys: Y, a: ReceiptSide,
+                                                                                 b: ReceiptSide) -> [DiffEntry] {
         var byTypeA: [Int: [ReceiptField]] = [:], byTypeB: [Int: [ReceiptField]] = [:]
         for f in xs { byTypeA[f.type, default: []].append(f) }
         for f in ys { byTypeB[f.type, default: []].append(f) }

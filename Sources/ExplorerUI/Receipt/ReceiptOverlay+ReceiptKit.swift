@@ -74,8 +74,7 @@ extension ReceiptOverlay {
             line("age rating", receipt.ageRating, receipt.field(10))
             summary.append(SummaryLine(label: "in-app purchases", value: "\(receipt.inApp.count)"))
             // App-level only: counting inside every purchase would cost O(fields) at load.
-            var unlisted = 0
-            for i in receipt.fields.indices where receipt.fields[i].isUnlisted { unlisted += 1 }
+            let unlisted = receipt.fields.unlistedCount
             if unlisted > 0 {
                 summary.append(SummaryLine(label: "unlisted attributes", value: "\(unlisted) at the top level (Apple-private, kept)"))
             }

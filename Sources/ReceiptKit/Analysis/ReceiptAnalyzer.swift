@@ -99,7 +99,7 @@ public enum ReceiptAnalyzer {
         }
         tree.append(findings)
 
-        let links = receipt == nil ? .empty : linkBuilder?.links(payloadTree ?? tree) ?? .empty
+        let links = receipt == nil ? .empty : linkBuilder?.links(payloadTree ?? tree, table: receipt!.table) ?? .empty
         var analysis = ReceiptAnalysis(tree: tree, payloadTree: payloadTree, payloadMap: payloadMap,
                                        container: container, receipt: receipt, findings: findings, signature: nil,
                                        validationSteps: [], links: links, options: options, parseCount: parseCount,

@@ -95,25 +95,31 @@ public struct InAppPurchase: Sendable, Equatable {
     public var attributeNode: Int
     /// The SET inside its OCTET STRING (nil if the value is not a SET).
     public var setNode: Int?
-    /// Every attribute of the purchase, in file order, unlisted ones included.
-    public var fields: [ReceiptField] = []
+    /// Every attribute of the purchase, in file order, unlisted ones included (built when read).
+    public internal(set) var fields = ReceiptFields()
     /// False when the purchase's bytes are cut short (truncated input, length past its parent).
     public var isComplete = true
 
     public var quantity: Int64?
-    public var productID: String?
-    public var transactionID: String?
     public var purchaseDate: ReceiptDate?
-    public var originalTransactionID: String?
     public var originalPurchaseDate: ReceiptDate?
     public var productType: Int64?
     public var expiresDate: ReceiptDate?
-    public var webOrderLineItemID: String?
     public var cancellationDate: ReceiptDate?
     public var isTrialPeriod: Bool?
     public var isInIntroOfferPeriod: Bool?
     public var cancellationReason: Int64?
-    public var promotionalOfferID: String?
+
+    // The string values are read from the field table when asked for: building them at open (two
+    // ids per purchase longer than Swift's 15-byte inline strings) cost a heap string each.
+    public var productID: String? { fields.string(1702) }
+    public var transactionID: String? { fields.string(1703) }
+    public var originalTransactionID: String? { fields.string(1705) }
+    public var webOrderLineItemID: String? {
+        guard let r = fields.firstRecord(1711) else { return nil }
+        return fields.table.value(r).integerText
+    }
+    public var promotionalOfferID: String? { fields.string(1721) }
 
     public init(index: Int, attributeNode: Int, setNode: Int?) {
         self.index = index
@@ -121,7 +127,7 @@ public struct InAppPurchase: Sendable, Equatable {
         self.setNode = setNode
     }
 
-    public func field(_ type: Int) -> ReceiptField? { fields.first { $0.type == type } }
+    public func field(_ type: Int) -> ReceiptField? { fields.firstRecord(type).map(fields.table.field) }
 
     /// An auto-renewable subscription: product type 3 (as in real receipts) or a subscription
     /// expiration date (1708) present.
@@ -140,57 +146,83 @@ public struct InAppPurchase: Sendable, Equatable {
 public struct Receipt: Sendable {
     /// The payload SET (an index into `ReceiptAnalysis.receiptTree`).
     public var payloadNode: Int
-    /// Every app-level attribute, in file order, unlisted ones and attribute 17 included.
-    public var fields: [ReceiptField] = []
+    /// Every app-level attribute, in file order, unlisted ones and attribute 17 included (built when read).
+    public var fields: ReceiptFields { ReceiptFields(table: table, level: .app, range: 0..<table.app.count) }
     public var inApp: [InAppPurchase] = []
     /// The bytes the node indices and value ranges refer to (`receiptTree.bytes`).
     public var bytes: [UInt8]
     /// False when the payload SET is cut short (truncated input): attributes may be missing.
     public var isComplete = true
+    /// Every attribute, compact (see `ReceiptFieldTable`).
+    var table = ReceiptFieldTable.empty
 
     public init(payloadNode: Int, bytes: [UInt8]) {
         self.payloadNode = payloadNode
         self.bytes = bytes
     }
 
-    /// The first app-level attribute of a type.
-    public func field(_ type: Int) -> ReceiptField? { fields.first { $0.type == type } }
-    public func fields(_ type: Int) -> [ReceiptField] { fields.filter { $0.type == type } }
+    /// The first app-level attribute of a type: O(1) for types below 32 (every listed one).
+    public func field(_ type: Int) -> ReceiptField? { firstRecord(type).map(table.field) }
+
+    func firstRecord(_ type: Int) -> FieldRecord? {
+        if type >= 0 && type < table.firstByType.count {
+            let i = table.firstByType[type]
+            return i >= 0 ? table.app[Int(i)] : nil
+        }
+        return fields.firstRecord(type)
+    }
+
+    /// Every app-level attribute of a type, in file order.
+    public func fields(_ type: Int) -> [ReceiptField] {
+        var out: [ReceiptField] = []
+        for r in table.app where r.type == type { out.append(table.field(r)) }
+        return out
+    }
 
     /// The value bytes of a field (the OCTET STRING's content).
     public func raw(_ field: ReceiptField) -> [UInt8] { Array(bytes[field.valueRange]) }
 
-    public var receiptType: String? { field(0)?.value.string }
-    public var appItemID: String? { field(1)?.value.integerText }
-    public var bundleID: String? { field(2)?.value.string }
-    public var appVersion: String? { field(3)?.value.string }
-    public var opaqueValue: [UInt8]? { field(4).map(raw) }
-    public var sha1Hash: [UInt8]? { field(5).map(raw) }
+    private func string(_ type: Int) -> String? {
+        guard let r = firstRecord(type), r.kind == .string else { return nil }
+        return table.string(r)
+    }
+    private func date(_ type: Int) -> ReceiptDate? { firstRecord(type).flatMap { table.value($0).date } }
+    private func raw(_ type: Int) -> [UInt8]? { firstRecord(type).map { Array(bytes[$0.valueRange]) } }
+
+    public var receiptType: String? { string(0) }
+    public var appItemID: String? { firstRecord(1).flatMap { table.value($0).integerText } }
+    public var bundleID: String? { string(2) }
+    public var appVersion: String? { string(3) }
+    public var opaqueValue: [UInt8]? { raw(4) }
+    public var sha1Hash: [UInt8]? { raw(5) }
     /// Attribute 2's whole value (the UTF8String TLV), as the device hash uses it.
-    public var bundleIDTLV: [UInt8]? { field(2).map(raw) }
-    public var receiptDate: ReceiptDate? { field(8)?.value.date }
-    public var ageRating: String? { field(10)?.value.string }
-    public var creationDate: ReceiptDate? { field(12)?.value.date }
-    public var originalPurchaseDate: ReceiptDate? { field(18)?.value.date }
-    public var originalAppVersion: String? { field(19)?.value.string }
-    public var expirationDate: ReceiptDate? { field(21)?.value.date }
+    public var bundleIDTLV: [UInt8]? { raw(2) }
+    public var receiptDate: ReceiptDate? { date(8) }
+    public var ageRating: String? { string(10) }
+    public var creationDate: ReceiptDate? { date(12) }
+    public var originalPurchaseDate: ReceiptDate? { date(18) }
+    public var originalAppVersion: String? { string(19) }
+    public var expirationDate: ReceiptDate? { date(21) }
 
     /// Made by Xcode's StoreKit Testing (receipt type "Xcode").
     public var isXcode: Bool { receiptType == "Xcode" }
 
-    /// How many attributes are outside the table (app level and in-app), without copying them.
+    /// How many attributes are outside the table (app level and in-app), without building them.
     public var unlistedCount: Int {
-        fields.reduce(0) { $0 + ($1.isUnlisted ? 1 : 0) }
-            + inApp.reduce(0) { n, p in n + p.fields.reduce(0) { $0 + ($1.isUnlisted ? 1 : 0) } }
+        var n = 0
+        for r in table.app where !r.isListed { n += 1 }
+        for r in table.inApp where !r.isListed { n += 1 }
+        return n
     }
 
     /// Attributes outside the table, app level and in-app, in file order.
     public var unlistedFields: [ReceiptField] {
         var out: [ReceiptField] = []
-        for f in fields {
-            if f.isUnlisted { out.append(f) }
-            if case .inAppPurchase(let i) = f.value, i < inApp.count {
-                out += inApp[i].fields.filter(\.isUnlisted)
+        for r in table.app {
+            if !r.isListed { out.append(table.field(r)) }
+            if r.kind == .inAppPurchase, Int(r.scalar) < inApp.count {
+                let list = inApp[Int(r.scalar)].fields
+                for j in list.indices where !list.record(j).isListed { out.append(list[j]) }
             }
         }
         return out

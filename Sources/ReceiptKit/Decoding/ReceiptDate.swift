@@ -22,6 +22,9 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
         set { writtenText = newValue }
     }
 
+    /// Rebuilt exactly by `ReceiptDate(epochMilliseconds:)` (the field table stores only the instant).
+    var isCanonicalUTC: Bool { writtenText == nil && utcOffsetMinutes == 0 }
+
     public init(epochMilliseconds: Int64, utcOffsetMinutes: Int = 0, text: String? = nil) {
         self.epochMilliseconds = epochMilliseconds
         self.utcOffsetMinutes = utcOffsetMinutes

@@ -3,20 +3,33 @@ import ASN1Lenient
 extension ReceiptDecoder {
     // MARK: - Values
 
-    /// A listed attribute's value. The spec's strings are looked up only to build a finding.
-    mutating func decodeValue(_ expected: ExpectedValue, type: Int, level: AttributeLevel,
-                                      range: Range<Int>, valueNode: Int, innerNode: Int?) -> FieldValue {
+    /// A listed attribute's value, stored in its record (see `FieldRecord.Kind`). The spec's strings
+    /// are looked up only to build a finding.
+    mutating func decodeValue(_ expected: ExpectedValue, type: Int, level: AttributeLevel, range: Range<Int>,
+                              valueNode: Int, innerNode: Int?, into record: inout FieldRecord) {
+        record.kind = .bytes
+        guard let value = decodeValue(expected, type: type, level: level, range: range, valueNode: valueNode,
+                                      innerNode: innerNode, record: &record) else { return }
+        record.kind = .side
+        record.scalar = Int64(sideValues.count)
+        sideValues.append(value)
+    }
+
+    /// Fills `record` for the usual values (string, 64-bit integer, canonical UTC date, absent date,
+    /// bytes) and returns nil, or returns a value the record cannot hold.
+    private mutating func decodeValue(_ expected: ExpectedValue, type: Int, level: AttributeLevel, range: Range<Int>,
+                                      valueNode: Int, innerNode: Int?, record: inout FieldRecord) -> FieldValue? {
         var spec: AttributeSpec { ReceiptSchema.spec(type: type, level: level)! }
         switch expected {
         case .bytes:
-            return .bytes
+            return nil
         case .fixedBytes(let count):
             if range.count != count {
                 findings.append(.receipt(.wrongType,
                     "\(spec.label): value is \(range.count) raw byte(s), \(count) raw bytes (\(spec.name)) were expected",
                     node: valueNode, in: tree))
             }
-            return .bytes
+            return nil
         default:
             break
         }
@@ -67,15 +80,27 @@ extension ReceiptDecoder {
         }
         switch expected {
         case .utf8String, .ia5String:
-            return .string(bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[content]), as: UTF8.self) })
+            record.kind = .string
+            record.scalar = FieldRecord.packed(content)
+            return nil
         case .integer, .flag:
             if content.isEmpty { return .invalid("an empty INTEGER") }
-            if let v = int64(content) { return .integer(v) }
+            if let v = int64(content) {
+                record.kind = .integer
+                record.scalar = v
+                return nil
+            }
             return .bigInteger(IntegerValue.decimal(bytes[content]))
         case .date:
             switch bytes.withUnsafeBufferPointer({ ReceiptDate.parse(UnsafeBufferPointer(rebasing: $0[content])) }) {
-            case .date(let d): return .date(d)
-            case .absent: return .absentDate
+            case .date(let d):
+                guard d.isCanonicalUTC else { return .date(d) }
+                record.kind = .date
+                record.scalar = d.epochMilliseconds
+                return nil
+            case .absent:
+                record.kind = .absentDate
+                return nil
             case .invalid(let why):
                 let text = String(decoding: bytes[content], as: UTF8.self)
                 if !cut {
@@ -85,10 +110,8 @@ extension ReceiptDecoder {
                 }
                 return .invalid("not an RFC 3339 date: \(why)")
             }
-        case .inAppSet:
-            return .bytes  // replaced by .inAppPurchase by the caller
-        case .bytes, .fixedBytes:
-            return .bytes
+        case .inAppSet, .bytes, .fixedBytes:
+            return nil  // an attribute 17 becomes `.inAppPurchase` in the caller
         }
     }
 
@@ -108,7 +131,8 @@ extension ReceiptDecoder {
     }
 
     /// `IntegerValue.int64` of a node's content, read in place: slicing `bytes` for it retained and
-    /// released the array twice per attribute.
+    /// released the array twice per attribute. Inlined: twice per attribute (type and version).
+    @inline(__always)
     func contentInt64(_ node: Int) -> Int64? {
         let n = nodes[node]
         return int64(Self.contentStart(n)..<(Self.contentStart(n) + Int(n.contentLength)))

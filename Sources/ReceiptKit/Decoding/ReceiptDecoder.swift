@@ -22,6 +22,10 @@ struct ReceiptDecoder {
     /// The purchase loop's "first field index of each type" table, reused from purchase to purchase
     /// (one allocation per receipt instead of one per purchase).
     private var seenScratch = [Int](repeating: -1, count: 22)
+    /// The field table being built (see `ReceiptFieldTable`).
+    var appRecords: [FieldRecord] = []
+    var inAppRecords: [FieldRecord] = []
+    var sideValues: [FieldValue] = []
 
     init(tree: Tree) {
         self.tree = tree
@@ -37,7 +41,7 @@ struct ReceiptDecoder {
             }
         }
         cutNodes = cut
-        links = ReceiptLinks.Builder(nodeCount: tree.count, capacity: 0)
+        links = ReceiptLinks.Builder(nodeCount: tree.count)
     }
 
     /// Whether a node's own bytes are cut short (its declared length ran past the input or its parent).
@@ -85,40 +89,48 @@ struct ReceiptDecoder {
         receipt.isComplete = !isCut(set)
         var seen = [Int](repeating: -1, count: 22)
         let attributes = tree.childCount(of: set)
-        receipt.fields.reserveCapacity(attributes)
+        appRecords.reserveCapacity(attributes)
         receipt.inApp.reserveCapacity(attributes)
-        links.entries.reserveCapacity(attributes * 20)
         for child in tree.children(of: set) {
             guard let added = decodeAttribute(child, level: .app, inAppIndex: nil, purchase: receipt.inApp.count,
-                                              into: &receipt.fields) else { continue }
+                                              app: true) else { continue }
             let (type, listed) = added
-            let last = receipt.fields.count - 1
+            let last = appRecords.count - 1
             if type == 17 {
                 let index = receipt.inApp.count
-                receipt.fields[last].value = .inAppPurchase(index)
-                let field = receipt.fields[last]
-                receipt.inApp.append(InAppPurchase(index: index, attributeNode: field.attributeNode, setNode: nil))
-                decodePurchase(valueNode: field.valueNode, attributeNode: field.attributeNode, innerNode: field.innerNode,
-                               into: &receipt.inApp[index])
+                appRecords[last].kind = .inAppPurchase
+                appRecords[last].scalar = Int64(index)
+                let field = appRecords[last]
+                receipt.inApp.append(InAppPurchase(index: index, attributeNode: Int(field.attributeNode), setNode: nil))
+                decodePurchase(valueNode: Int(field.valueNode), attributeNode: Int(field.attributeNode),
+                               innerNode: FieldRecord.optional(field.innerNode), into: &receipt.inApp[index])
             } else if listed {  // 17 is the only repeatable type
-                checkDuplicate(at: last, seen: &seen[type], fields: receipt.fields)
+                checkDuplicate(at: last, seen: &seen[type], app: true, start: 0)
             }
         }
         checkMissing(seen: seen, required: ReceiptSchema.required(at: .app), set: set,
                      inAppIndex: nil, level: .app)
+        let table = ReceiptFieldTable(bytes: bytes, app: appRecords, inApp: inAppRecords, side: sideValues)
+        receipt.table = table
+        for i in receipt.inApp.indices {
+            let range = receipt.inApp[i].fields.range
+            receipt.inApp[i].fields = ReceiptFields(table: table, level: .inApp, range: range)
+        }
         return receipt
     }
 
-    /// Decodes the purchase in place (a purchase holds an array and several strings: building it
-    /// apart and copying it into `Receipt.inApp` cost a retain and release of each).
+    /// Decodes the purchase in place (building it apart and copying it into `Receipt.inApp` cost
+    /// a retain and release of what it holds).
     private mutating func decodePurchase(valueNode: Int?, attributeNode: Int, innerNode: Int?,
                                          into purchase: inout InAppPurchase) {
         let index = purchase.index
         // Complete unless the bytes holding the purchase (its OCTET STRING or SET) are cut short;
         // a SEQUENCE that merely claims too much around a whole value still holds a whole purchase.
         purchase.isComplete = !isCut(valueNode ?? attributeNode)
+        let start = inAppRecords.count
         guard let inner = innerNode, isUniversal(inner, 17), isConstructed(inner) else {
             purchase.isComplete = false
+            purchase.fields = ReceiptFields(table: .empty, level: .inApp, range: start..<start)
             return
         }
         purchase.setNode = inner
@@ -126,57 +138,66 @@ struct ReceiptDecoder {
         var seen: [Int] = []
         swap(&seen, &seenScratch)
         for i in seen.indices { seen[i] = -1 }
-        purchase.fields.reserveCapacity(tree.childCount(of: inner))
         for child in tree.children(of: inner) {
             guard let added = decodeAttribute(child, level: .inApp, inAppIndex: index, purchase: index,
-                                              into: &purchase.fields) else { continue }
+                                              app: false, start: start) else { continue }
             let (type, listed) = added
-            let last = purchase.fields.count - 1
+            let last = inAppRecords.count - 1
             if listed {
                 let slot = type - 1701
-                checkDuplicate(at: last, seen: &seen[slot], fields: purchase.fields)
+                checkDuplicate(at: last - start, seen: &seen[slot], app: false, start: start)
                 // The first occurrence is the one that counts.
-                if seen[slot] == last { assign(type: type, value: purchase.fields[last].value, to: &purchase) }
+                if seen[slot] == last - start {
+                    Self.assign(type: type, record: inAppRecords[last], side: sideValues, to: &purchase)
+                }
             }
         }
+        // The table is shared once the whole receipt is decoded (see `decode(payloadSet:)`).
+        purchase.fields = ReceiptFields(table: .empty, level: .inApp, range: start..<inAppRecords.count)
         checkMissing(seen: seen, required: ReceiptSchema.required(at: .inApp), set: inner,
                      inAppIndex: index, level: .inApp)
         swap(&seen, &seenScratch)
     }
 
-    private func assign(type: Int, value: FieldValue, to p: inout InAppPurchase) {
+    /// The purchase's typed values (its strings are read from the table on access). Static: a method
+    /// whose local functions capture `self` copied the whole decoder (and retained all it holds) per call.
+    private static func assign(type: Int, record r: FieldRecord, side: [FieldValue], to p: inout InAppPurchase) {
+        @inline(__always) func integer() -> Int64? { r.kind == .integer ? r.scalar : nil }
+        @inline(__always) func date() -> ReceiptDate? {
+            switch r.kind {
+            case .date: return ReceiptDate(epochMilliseconds: r.scalar)
+            case .side: return side[Int(r.scalar)].date
+            default: return nil
+            }
+        }
         switch type {
-        case 1701: p.quantity = value.integer
-        case 1702: p.productID = value.string
-        case 1703: p.transactionID = value.string
-        case 1704: p.purchaseDate = value.date
-        case 1705: p.originalTransactionID = value.string
-        case 1706: p.originalPurchaseDate = value.date
-        case 1707: p.productType = value.integer
-        case 1708: p.expiresDate = value.date
-        case 1711: p.webOrderLineItemID = value.integerText
-        case 1712: p.cancellationDate = value.date
-        case 1713: p.isTrialPeriod = value.integer.map { $0 != 0 }
-        case 1719: p.isInIntroOfferPeriod = value.integer.map { $0 != 0 }
-        case 1720: p.cancellationReason = value.integer
-        case 1721: p.promotionalOfferID = value.string
+        case 1701: p.quantity = integer()
+        case 1704: p.purchaseDate = date()
+        case 1706: p.originalPurchaseDate = date()
+        case 1707: p.productType = integer()
+        case 1708: p.expiresDate = date()
+        case 1712: p.cancellationDate = date()
+        case 1713: p.isTrialPeriod = integer().map { $0 != 0 }
+        case 1719: p.isInIntroOfferPeriod = integer().map { $0 != 0 }
+        case 1720: p.cancellationReason = integer()
         default: break
         }
     }
 
     /// Records the first field index of a singleton type; reports later ones. `index`: the field's
-    /// position in `fields`, which already holds it.
-    private mutating func checkDuplicate(at index: Int, seen: inout Int, fields: [ReceiptField]) {
+    /// position in its list (from `start` in the app-level or in-app records), which already holds it.
+    private mutating func checkDuplicate(at index: Int, seen: inout Int, app: Bool, start: Int) {
         if seen < 0 {
             seen = index
             return
         }
-        let f = fields[index]
-        let first = fields[seen]
-        let firstOffset = nodes[first.attributeNode].offset
+        let f = app ? appRecords[start + index] : inAppRecords[start + index]
+        let first = app ? appRecords[start + seen] : inAppRecords[start + seen]
+        let firstOffset = nodes[Int(first.attributeNode)].offset
+        let spec = ReceiptSchema.spec(type: f.type, level: f.level)!
         findings.append(.receipt(.duplicate,
-            "\(f.spec!.label) (\(f.spec!.name)) appears more than once; the first occurrence, at offset \(firstOffset), is the one used",
-            node: f.attributeNode, in: tree))
+            "\(spec.label) (\(spec.name)) appears more than once; the first occurrence, at offset \(firstOffset), is the one used",
+            node: Int(f.attributeNode), in: tree))
     }
 
     /// `inAppIndex` nil: the receipt itself. The message is built only when something is missing.
@@ -202,7 +223,7 @@ struct ReceiptDecoder {
     /// `purchase`: the in-app purchase the field belongs to, or (at the app level) the index an
     /// attribute 17 gets.
     private mutating func decodeAttribute(_ node: Int, level: AttributeLevel, inAppIndex: Int?, purchase: Int,
-                                          into fields: inout [ReceiptField]) -> (type: Int, listed: Bool)? {
+                                          app: Bool, start: Int = 0) -> (type: Int, listed: Bool)? {
         let n = nodes[node]
         if n.identifierLength == 0 { return nil }  // unparsed: the parser already reported these bytes
         // Messages are built only on the error paths: this runs for every attribute of every purchase.
@@ -275,19 +296,21 @@ struct ReceiptDecoder {
         var inner: Int?
         if Int(vn.subtreeEnd) > valueNode + 1, vn.isEncapsulated { inner = valueNode + 1 }
         let valueRange = Self.contentRange(vn)
-        var value = FieldValue.bytes
         let expected = ReceiptSchema.expected(type: type, level: level)
+        var record = FieldRecord(type: type, kind: .bytes, inAppLevel: level == .inApp,
+                                 isListed: expected != nil, hasVersion: version != nil, attributeNode: Int32(node),
+                                 typeNode: Int32(p0), versionNode: Int32(versionNode), valueNode: Int32(valueNode),
+                                 innerNode: Int32(inner ?? -1), valueStart: UInt32(valueRange.lowerBound),
+                                 valueEnd: UInt32(valueRange.upperBound), inApp: Int32(inAppIndex ?? -1),
+                                 position: 0, version: version ?? 0, scalar: 0)
         if let expected {
-            value = decodeValue(expected, type: type, level: level, range: valueRange,
-                                valueNode: valueNode, innerNode: inner)
+            decodeValue(expected, type: type, level: level, range: valueRange, valueNode: valueNode, innerNode: inner,
+                        into: &record)
         }
-        fields.append(ReceiptField(type: type, level: level, version: version, attributeNode: node,
-                                   typeNode: p0, versionNode: versionNode, valueNode: valueNode,
-                                   innerNode: inner, valueRange: valueRange, value: value, inAppIndex: inAppIndex,
-                                   isListed: expected != nil))
-        let linkedPurchase = level == .inApp || type == 17 ? purchase : nil
-        links.add(attributeNode: node, type: type, level: level, inApp: linkedPurchase, index: fields.count - 1,
-                  typeNode: p0, versionNode: versionNode, valueNode: valueNode, innerNode: inner)
+        let index = (app ? appRecords.count : inAppRecords.count) - start
+        record.position = Int32(index)
+        if app { appRecords.append(record) } else { inAppRecords.append(record) }
+        links.add(attributeNode: node, record: start + index, app: app)
         return (type, expected != nil)
     }
 }

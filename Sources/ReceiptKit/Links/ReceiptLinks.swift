@@ -49,81 +49,59 @@ public struct FieldLocation: Sendable, Equatable {
 /// Field → node: every `ReceiptField` keeps `attributeNode`, `typeNode`, `versionNode`,
 /// `valueNode` and `innerNode` (and `Receipt.node(at:)` resolves a `FieldLocation`).
 /// Node → field: `location(of:)` climbs from the node to the nearest attribute SEQUENCE through a
-/// per-node slot table: O(depth), no hashing, cheap enough to call for every visible row.
+/// per-node slot table pointing at the field's record in the receipt's field table: O(depth), no
+/// hashing, cheap enough to call for every visible row.
 /// Node indices are those of `ReceiptAnalysis.receiptTree` (the input's tree, or the reassembled
 /// payload's tree when the payload came in several chunks).
 public struct ReceiptLinks: Sendable {
-    struct Entry: Sendable {
-        var inApp: Int32
-        var field: Int32
-        var type: Int32
-        var inAppLevel: Bool
-        var typeNode: Int32
-        var versionNode: Int32
-        var valueNode: Int32
-        var innerNode: Int32
-    }
-
-    /// Collects the entries field by field: the decoder fills one as it decodes (so opening a
-    /// receipt does not walk and copy every `ReceiptField` a second time), `init(receipt:tree:)` too.
+    /// Collects the slots field by field: the decoder fills one as it decodes (so opening a
+    /// receipt does not walk every field a second time), `init(receipt:tree:)` too.
     struct Builder {
-        /// For each node: 1 + index into `entries` when the node is an attribute SEQUENCE, else 0.
+        /// For each node: when the node is an attribute SEQUENCE, 1 + the index of its record in the
+        /// field table's app-level list, or -(1 + the index) in its in-app list; else 0.
         var slots: [Int32]
-        var entries: [Entry] = []
+        var count = 0
 
-        init(nodeCount: Int, capacity: Int) {
+        init(nodeCount: Int) {
             slots = [Int32](repeating: 0, count: nodeCount)
-            entries.reserveCapacity(capacity)
         }
 
-        /// `index`: the field's position in `Receipt.fields` or in its purchase's `fields`.
         @inline(__always)
-        mutating func add(attributeNode: Int, type: Int, level: AttributeLevel, inApp: Int?, index: Int,
-                          typeNode: Int?, versionNode: Int?, valueNode: Int?, innerNode: Int?) {
+        mutating func add(attributeNode: Int, record: Int, app: Bool) {
             guard attributeNode >= 0, attributeNode < slots.count else { return }
-            entries.append(Entry(inApp: Int32(inApp ?? -1), field: Int32(index), type: Int32(truncatingIfNeeded: type),
-                                 inAppLevel: level == .inApp,
-                                 typeNode: Int32(typeNode ?? -1), versionNode: Int32(versionNode ?? -1),
-                                 valueNode: Int32(valueNode ?? -1), innerNode: Int32(innerNode ?? -1)))
-            slots[attributeNode] = Int32(entries.count)
+            slots[attributeNode] = app ? Int32(record + 1) : -Int32(record + 1)
+            count += 1
         }
 
-        mutating func add(_ f: ReceiptField, inApp: Int?, index: Int) {
-            add(attributeNode: f.attributeNode, type: f.type, level: f.level, inApp: inApp, index: index,
-                typeNode: f.typeNode, versionNode: f.versionNode, valueNode: f.valueNode, innerNode: f.innerNode)
+        func links(_ tree: Tree, table: ReceiptFieldTable) -> ReceiptLinks {
+            ReceiptLinks(nodes: tree.nodes, slots: slots, count: count, table: table)
         }
-
-        func links(_ tree: Tree) -> ReceiptLinks { ReceiptLinks(nodes: tree.nodes, slots: slots, entries: entries) }
     }
 
     private let nodes: NodeStore
-    /// For each node: 1 + index into `entries` when the node is an attribute SEQUENCE, else 0.
     private let slots: [Int32]
-    private let entries: [Entry]
+    private let linked: Int
+    private let table: ReceiptFieldTable
 
-    public static let empty = ReceiptLinks(nodes: [], slots: [], entries: [])
+    public static let empty = ReceiptLinks(nodes: [], slots: [], count: 0, table: .empty)
 
-    private init(nodes: NodeStore, slots: [Int32], entries: [Entry]) {
+    private init(nodes: NodeStore, slots: [Int32], count: Int, table: ReceiptFieldTable) {
         self.nodes = nodes
         self.slots = slots
-        self.entries = entries
+        self.linked = count
+        self.table = table
     }
 
     public init(receipt: Receipt, tree: Tree) {
-        var builder = Builder(nodeCount: tree.count, capacity: receipt.fields.count + receipt.inApp.count * 24)
-        for (i, f) in receipt.fields.enumerated() {
-            var inApp: Int?
-            if case .inAppPurchase(let p) = f.value { inApp = p }
-            builder.add(f, inApp: inApp, index: i)
-        }
-        for p in receipt.inApp {
-            for (j, f) in p.fields.enumerated() { builder.add(f, inApp: p.index, index: j) }
-        }
-        self = builder.links(tree)
+        var builder = Builder(nodeCount: tree.count)
+        let table = receipt.table
+        for (i, r) in table.app.enumerated() { builder.add(attributeNode: Int(r.attributeNode), record: i, app: true) }
+        for (i, r) in table.inApp.enumerated() { builder.add(attributeNode: Int(r.attributeNode), record: i, app: false) }
+        self = builder.links(tree, table: table)
     }
 
     /// Number of attributes linked (app level and in-app).
-    public var count: Int { entries.count }
+    public var count: Int { linked }
 
     /// Which field (and which in-app purchase) a node belongs to; nil outside the payload's attributes.
     public func location(of node: Int) -> FieldLocation? {
@@ -132,7 +110,7 @@ public struct ReceiptLinks: Sendable {
         while n >= 0 {
             let slot = slots[n]
             if slot != 0 {
-                let e = entries[Int(slot) - 1]
+                let e = slot > 0 ? table.app[Int(slot) - 1] : table.inApp[Int(-slot) - 1]
                 let part: FieldPart
                 if node == n { part = .attribute }
                 else if node == Int(e.typeNode) { part = .type }
@@ -140,8 +118,9 @@ public struct ReceiptLinks: Sendable {
                 else if node == Int(e.valueNode) { part = .value }
                 else if node == Int(e.innerNode) { part = .innerValue }
                 else { part = .insideValue }
-                return FieldLocation(level: e.inAppLevel ? .inApp : .app, inAppIndex: e.inApp >= 0 ? Int(e.inApp) : nil,
-                                     fieldIndex: Int(e.field), attributeType: Int(e.type), part: part)
+                let inApp = e.inAppLevel ? Int(e.inApp) : e.kind == .inAppPurchase ? Int(e.scalar) : nil
+                return FieldLocation(level: e.level, inAppIndex: inApp, fieldIndex: Int(e.position),
+                                     attributeType: e.type, part: part)
             }
             n = Int(nodes[n].parent)
         }

@@ -38,15 +38,6 @@ import TestSupport
         #expect(s.facts.severity(ofSubtree: 1) == nil)
     }
 
-    /// Purchase cells skip `UIText.escape` only where it would return the text unchanged.
-    @Test(arguments: [
-        "com.example.large.item07", "2024-03-01T12:30:00Z", "", "–", "back\\slash", "a \"quote\"",
-        "esc\u{1B}]0;x\u{07}", "tab\there", "caf\u{E9}", "rtl\u{202E}mark", "del\u{7F}", "nul\u{0}",
-    ])
-    func cellTextIsTheEscape(_ text: String) {
-        #expect(ReceiptOverlay.cellText(text) == UIText.escape(text))
-    }
-
     /// Column widths count Unicode scalars, and a number's digits, without building the texts.
     @Test func widthsCountScalars() {
         for text in ["", "abc", "–", "caf\u{E9}", "\u{1F600}x", "\\xc3"] {

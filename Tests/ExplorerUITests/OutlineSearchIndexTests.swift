@@ -90,7 +90,9 @@ import TestSupport
     /// what its two steps give, on text at each edge of it.
     @Test func escapeFastPathIsTheTwoSteps() {
         let samples = ["", "plain", "\"quoted\"", "{\"a\":1}", "~ !", "back\\slash", "tab\there", "del\u{7F}", "café",
-                       "\u{202E}evil", "中文", "\u{1B}[31m", "\"\u{85}\""]
+                       "\u{202E}evil", "中文", "\u{1B}[31m", "\"\u{85}\"",
+                       // purchase-table cells (ids, dates, the missing-value dash)
+                       "com.example.large.item07", "2024-03-01T12:30:00Z", "–", "esc\u{1B}]0;x\u{07}", "nul\u{0}"]
         for text in samples {
             #expect(UIText.escape(text) == UIText.guardDisplay(TerminalSafe.escape(text)), "\(Array(text.unicodeScalars))")
         }

@@ -69,7 +69,9 @@ extension ParserMachine {
                         let innerFirst = bytes[contentStart]
                         node.set(Node.Flag.encapsulated)
                         if innerFirst & 0x20 != 0 {
-                            // A constructed guess: its content goes through the frame stack.
+                            // A constructed guess: its content goes through the frame stack. (The
+                            // frame opening is written out as above: a shared local function cost
+                            // 5 % more instructions on the payload, callgrind.)
                             (base + index).initialize(to: node)
                             count = index &+ 1
                             speculationDepth += 1

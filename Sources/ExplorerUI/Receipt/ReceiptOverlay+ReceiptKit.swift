@@ -41,11 +41,11 @@ extension ReceiptOverlay {
                 flag(!p.isComplete, "incomplete")
                 purchases.append(PurchaseRow(
                     number: p.index + 1, node: node, nodeRange: (separate ? node : attribute)..<end,
-                    productID: Self.cellText(p.productID ?? "–"),
-                    transactionID: Self.cellText(p.transactionID ?? "–"),
-                    originalTransactionID: Self.cellText(p.originalTransactionID ?? "–"),
-                    purchaseDate: Self.cellText(p.purchaseDate?.text ?? "–"),
-                    expiresDate: Self.cellText(p.expiresDate?.text ?? ""),
+                    productID: UIText.escape(p.productID ?? "–"),
+                    transactionID: UIText.escape(p.transactionID ?? "–"),
+                    originalTransactionID: UIText.escape(p.originalTransactionID ?? "–"),
+                    purchaseDate: UIText.escape(p.purchaseDate?.text ?? "–"),
+                    expiresDate: UIText.escape(p.expiresDate?.text ?? ""),
                     quantity: p.quantity.map(String.init) ?? "–",
                     flags: flags))
             }
@@ -117,17 +117,6 @@ extension ReceiptOverlay {
         if let receipt, !separate {
             self.searcher = { needle in ReceiptOverlay.search(needle, receipt: receipt) }
         }
-    }
-
-    /// `UIText.escape(text)`, with one byte scan for the usual case (five strings per purchase row,
-    /// 10,000 rows at open): printable ASCII without a backslash or a quote is returned as it is,
-    /// which is what both of `UIText.escape`'s passes return for it.
-    static func cellText(_ text: String) -> String {
-        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
-            for b in bytes where b < 0x20 || b >= 0x7F || b == 0x5C || b == 0x22 { return false }
-            return true
-        }
-        return plain == true ? text : UIText.escape(text)
     }
 
     /// Attribute nodes whose field name, label or decoded value contains `needle` (lower-case

@@ -290,14 +290,7 @@ final class OutlineStore: @unchecked Sendable {
     }
 
     func searchIndex(_ compute: () -> OutlineSearchIndex) -> OutlineSearchIndex {
-        lock.lock()
-        if let done = searchIndex { lock.unlock(); return done }
-        lock.unlock()
-        let index = compute()
-        lock.lock()
-        searchIndex = index
-        lock.unlock()
-        return index
+        made(\.searchIndex, compute)
     }
 
     /// Whether the first search has made the index (tests check that it is made once).
@@ -308,14 +301,20 @@ final class OutlineStore: @unchecked Sendable {
     }
 
     func diagnostics(_ compute: () -> [OutlineDiagnostic]) -> [OutlineDiagnostic] {
+        made(\.diagnostics, compute)
+    }
+
+    /// A slot's value, computed on first use outside the lock (it can take long; two racing
+    /// computations give the same value, so the later store is harmless).
+    private func made<Value>(_ slot: ReferenceWritableKeyPath<OutlineStore, Value?>, _ compute: () -> Value) -> Value {
         lock.lock()
-        if let done = diagnostics { lock.unlock(); return done }
+        if let done = self[keyPath: slot] { lock.unlock(); return done }
         lock.unlock()
-        let list = compute()
+        let value = compute()
         lock.lock()
-        diagnostics = list
+        self[keyPath: slot] = value
         lock.unlock()
-        return list
+        return value
     }
 }
 

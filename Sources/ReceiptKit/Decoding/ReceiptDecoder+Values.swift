@@ -124,20 +124,6 @@ extension ReceiptDecoder {
         return n.kind == .tlv && Int(n.offset) < bytes.count ? bytes[Int(n.offset)] : 0
     }
 
-    /// An INTEGER node's value when it fits in an Int.
-    func smallInteger(_ node: Int) -> Int? {
-        guard isUniversal(node, 2), !isConstructed(node) else { return nil }
-        return contentInt64(node).flatMap { Int(exactly: $0) }
-    }
-
-    /// `IntegerValue.int64` of a node's content, read in place: slicing `bytes` for it retained and
-    /// released the array twice per attribute. Inlined: twice per attribute (type and version).
-    @inline(__always)
-    func contentInt64(_ node: Int) -> Int64? {
-        let n = nodes[node]
-        return int64(Self.contentStart(n)..<(Self.contentStart(n) + Int(n.contentLength)))
-    }
-
     /// `IntegerValue.int64` of `bytes[range]` (1 to 8 octets, two's complement), read in place.
     @inline(__always)
     func int64(_ range: Range<Int>) -> Int64? {

@@ -26,6 +26,8 @@ struct ReceiptDecoder {
     var appRecords: [FieldRecord] = []
     var inAppRecords: [FieldRecord] = []
     var sideValues: [FieldValue] = []
+    /// Records of types outside the schema (`Receipt.unlistedCount` without a pass over the table).
+    var unlistedCount = 0
     /// `ReceiptSchema.expected` of each type, indexed by type (app) and type - 1701 (in-app): read
     /// once per receipt, not through the schema's lazily initialised globals per attribute.
     private let appExpected = (0..<22).map { ReceiptSchema.expected(type: $0, level: .app) }
@@ -109,7 +111,8 @@ struct ReceiptDecoder {
         }
         checkMissing(seen: seen, required: ReceiptSchema.required(at: .app), set: set,
                      inAppIndex: nil, level: .app)
-        let table = ReceiptFieldTable(bytes: bytes, app: appRecords, inApp: inAppRecords, side: sideValues)
+        let table = ReceiptFieldTable(bytes: bytes, app: appRecords, inApp: inAppRecords, side: sideValues,
+                                      unlistedCount: unlistedCount)
         receipt.table = table
         for i in receipt.inApp.indices {
             let range = receipt.inApp[i].fields.range
@@ -283,17 +286,20 @@ struct ReceiptDecoder {
         } else {
             expected = type >= 1701 && type - 1701 < inAppExpected.count ? inAppExpected[type - 1701] : nil
         }
+        var stored = StoredValue()
+        if let expected {
+            decodeValue(expected, type: type, level: level, range: valueStart..<valueEnd, valueNode: valueNode,
+                        innerNode: inner >= 0 ? inner : nil, into: &stored)
+        } else {
+            unlistedCount += 1
+        }
         let index = (app ? appRecords.count : inAppRecords.count) - start
-        var record = FieldRecord(type: type, kind: .bytes, inAppLevel: !app,
+        let record = FieldRecord(type: type, kind: stored.kind, inAppLevel: !app,
                                  isListed: expected != nil, hasVersion: version != nil, attributeNode: Int32(node),
                                  typeNode: Int32(shape.typeNode), versionNode: Int32(versionNode),
                                  valueNode: Int32(valueNode), innerNode: Int32(inner), valueStart: UInt32(valueStart),
                                  valueEnd: UInt32(valueEnd), inApp: Int32(inAppIndex ?? -1),
-                                 position: Int32(index), version: version ?? 0, scalar: 0)
-        if let expected {
-            decodeValue(expected, type: type, level: level, range: valueStart..<valueEnd, valueNode: valueNode,
-                        innerNode: inner >= 0 ? inner : nil, into: &record)
-        }
+                                 position: Int32(index), version: version ?? 0, scalar: stored.scalar)
         if app { appRecords.append(record) } else { inAppRecords.append(record) }
         links.add(attributeNode: node, record: start + index, app: app)
         return (type, expected != nil)

@@ -23,13 +23,21 @@ extension ReceiptOverlay {
     /// at its SET. O(fields), through `ReceiptFields`, which builds each `ReceiptField` it returns.
     static func searchEntries(receipt: Receipt) -> SearchEntries {
         var entries = SearchEntries()
-        var named: [Int64: [Int32]] = [:]
-        var order: [(type: Int, level: AttributeLevel)] = []
+        // The fields of each (level, type), in order of first appearance: a slot per type below
+        // 4,096 at each level (every listed type), a dictionary for the rest.
+        var named: [(type: Int, level: AttributeLevel, nodes: [Int32])] = []
+        var slot = [Int](repeating: -1, count: 2 * 4096), otherSlot: [Int64: Int] = [:]
         func add(_ field: ReceiptField) {
             let node = field.attributeNode
-            let key = Int64(field.type) << 1 | (field.level == .app ? 0 : 1)
-            if named[key] == nil { order.append((field.type, field.level)) }
-            named[key, default: []].append(Int32(truncatingIfNeeded: node))
+            let inApp = field.level == .app ? 0 : 1
+            let known = field.type >= 0 && field.type < 4096 ? slot[inApp * 4096 + field.type] : otherSlot[Int64(field.type) << 1 | Int64(inApp)] ?? -1
+            if known >= 0 {
+                named[known].nodes.append(Int32(truncatingIfNeeded: node))
+            } else {
+                named.append((field.type, field.level, [Int32(truncatingIfNeeded: node)]))
+                if field.type >= 0 && field.type < 4096 { slot[inApp * 4096 + field.type] = named.count - 1 }
+                else { otherSlot[Int64(field.type) << 1 | Int64(inApp)] = named.count - 1 }
+            }
             switch field.value {
             case .string(let s): entries.texts.add(s, node: node)
             case .integer(let v): entries.decimals.add(decimal: v, node: node)
@@ -45,9 +53,8 @@ extension ReceiptOverlay {
             if let set = purchase.setNode, let product = purchase.productID { entries.texts.add(product, node: set) }
             for field in purchase.fields { add(field) }
         }
-        for (type, level) in order {
-            entries.addName(ReceiptSchema.displayName(type: type, level: level), label: ReceiptSchema.label(type: type, level: level),
-                            nodes: named[Int64(type) << 1 | (level == .app ? 0 : 1)] ?? [])
+        for (type, level, nodes) in named {
+            entries.addName(ReceiptSchema.displayName(type: type, level: level), label: ReceiptSchema.label(type: type, level: level), nodes: nodes)
         }
         return entries
     }

@@ -32,14 +32,16 @@ struct SearchText: Sendable {
 
     /// One field holding `String(value)`, written digit by digit without making the string.
     mutating func append(decimal value: Int64) {
-        if value < 0 { bytes.append(0x2D) }
-        let start = bytes.count
-        var rest = value.magnitude
-        repeat {
-            bytes.append(0x30 + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        bytes[start...].reverse()
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = value.magnitude, at = digits.count
+            repeat {
+                at -= 1
+                digits[at] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            if value < 0 { bytes.append(0x2D) }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
+        }
         fieldEnds.append(bytes.count)
     }
 

@@ -11,7 +11,10 @@ struct NodeTexts: Sendable {
         nodes.append(Int32(truncatingIfNeeded: node))
     }
 
-    mutating func add(_ string: String, node: Int) { add(string.utf8, node: node) }
+    mutating func add(_ string: String, node: Int) {
+        var string = string
+        string.withUTF8 { add($0, node: node) }
+    }
 
     /// `String(value)`'s digits, written without making the string.
     mutating func add(decimal value: Int64, node: Int) {
@@ -64,46 +67,48 @@ struct TreeSearchIndex: Sendable {
         var texts = NodeTexts(), decimals = NodeTexts()
         let nodes = tree.nodes
         tree.bytes.withUnsafeBufferPointer { buffer in
-            for index in nodes.indices {
-                let node = nodes[index]
-                if node.kind == .unparsed { tagOfNode[index] = 31; continue }
-                if node.tagClass == .universal && node.tagNumber < 31 {
-                    tagOfNode[index] = node.tagNumber
-                } else {
-                    let key = UInt64(node.tagClass.rawValue) << 32 | UInt64(node.tagNumber)
-                    tagOfNode[index] = otherTags[key] ?? {
-                        names.append(field: tree.tagName(of: index).lowercased().utf8)
-                        let row = UInt32(names.rowCount - 1)
-                        otherTags[key] = row
-                        return row
-                    }()
-                }
-                guard node.tagClass == .universal, !node.isConstructed else { continue }
-                let content = UnsafeBufferPointer(rebasing: buffer[node.contentRange.clamped(to: 0..<buffer.count)])
-                switch node.tagNumber {
-                case 12, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27:
-                    texts.add(content, node: index)
-                case 30, 28:
-                    if case .string(let text, _)? = tree.value(of: index) { texts.add(text.lowercased(), node: index) }
-                case 2, 10:
-                    guard content.count <= 64 else { break }
-                    if content.count <= 8, !content.isEmpty, node.kind == .tlv {
-                        decimals.add(decimal: Self.signedValue(content), node: index)
-                    } else if case .integer(let decimal, _)? = tree.value(of: index) {
-                        decimals.add(decimal, node: index)
+            tagOfNode.withUnsafeMutableBufferPointer { tagOfNode in
+                for index in nodes.indices {
+                    let node = nodes[index]
+                    if node.kind == .unparsed { tagOfNode[index] = 31; continue }
+                    if node.tagClass == .universal && node.tagNumber < 31 {
+                        tagOfNode[index] = node.tagNumber
+                    } else {
+                        let key = UInt64(node.tagClass.rawValue) << 32 | UInt64(node.tagNumber)
+                        tagOfNode[index] = otherTags[key] ?? {
+                            names.append(field: tree.tagName(of: index).lowercased().utf8)
+                            let row = UInt32(names.rowCount - 1)
+                            otherTags[key] = row
+                            return row
+                        }()
                     }
-                case 6:
-                    if case .objectIdentifier(let dotted, let name)? = tree.value(of: index) {
-                        texts.add(dotted, node: index)
-                        if let name { texts.add(name.lowercased(), node: index) }
+                    guard node.tagClass == .universal, !node.isConstructed else { continue }
+                    let content = UnsafeBufferPointer(rebasing: buffer[node.contentRange.clamped(to: 0..<buffer.count)])
+                    switch node.tagNumber {
+                    case 12, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27:
+                        texts.add(content, node: index)
+                    case 30, 28:
+                        if case .string(let text, _)? = tree.value(of: index) { texts.add(text.lowercased(), node: index) }
+                    case 2, 10:
+                        guard content.count <= 64 else { break }
+                        if content.count <= 8, !content.isEmpty, node.kind == .tlv {
+                            decimals.add(decimal: Self.signedValue(content), node: index)
+                        } else if case .integer(let decimal, _)? = tree.value(of: index) {
+                            decimals.add(decimal, node: index)
+                        }
+                    case 6:
+                        if case .objectIdentifier(let dotted, let name)? = tree.value(of: index) {
+                            texts.add(dotted, node: index)
+                            if let name { texts.add(name.lowercased(), node: index) }
+                        }
+                    case 4:
+                        // An encapsulating string's bytes are its children's: they match on their own.
+                        if !node.isEncapsulated, content.count <= 4096 { texts.add(content, node: index) }
+                    case 1:
+                        if let first = content.first { texts.add(first == 0 ? "false" : "true", node: index) }
+                    default:
+                        break
                     }
-                case 4:
-                    // An encapsulating string's bytes are its children's: they match on their own.
-                    if !node.isEncapsulated, content.count <= 4096 { texts.add(content, node: index) }
-                case 1:
-                    if let first = content.first { texts.add(first == 0 ? "false" : "true", node: index) }
-                default:
-                    break
                 }
             }
         }

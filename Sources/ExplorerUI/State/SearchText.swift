@@ -40,7 +40,8 @@ struct SearchText: Sendable {
                 rest /= 10
             } while rest > 0
             if value < 0 { bytes.append(0x2D) }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
+            // One by one: most are a few digits, where `append(contentsOf:)` costs more than the copy.
+            for digit in digits[at...] { bytes.append(digit) }
         }
         fieldEnds.append(bytes.count)
     }

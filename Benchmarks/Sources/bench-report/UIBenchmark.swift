@@ -26,7 +26,7 @@ enum UIBenchmark {
         public var firstFrameMilliseconds: Double { loadMilliseconds + renderMilliseconds }
         /// Each key: `reduce` plus the `render` that follows it.
         public var keys: [KeyTiming]
-        /// A search over every node (O(n) once per query), reported apart from the per-key figures.
+        /// One search (`Search.run`; the first one makes the index), reported apart from the per-key figures.
         public var searchMilliseconds: Double?
         public var searchHits: Int?
 

@@ -30,8 +30,12 @@ struct ReceiptDecoder {
     var unlistedCount = 0
     /// `ReceiptSchema.expected` of each type, indexed by type (app) and type - 1701 (in-app): read
     /// once per receipt, not through the schema's lazily initialised globals per attribute.
-    private let appExpected = (0..<22).map { ReceiptSchema.expected(type: $0, level: .app) }
-    private let inAppExpected = (1701..<1733).map { ReceiptSchema.expected(type: $0, level: .inApp) }
+    private let appExpected = (0...(ReceiptSchema.app.map(\.type).max() ?? 0)).map {
+        ReceiptSchema.expected(type: $0, level: .app)
+    }
+    private let inAppExpected = (1701...(ReceiptSchema.inApp.map(\.type).max() ?? 1701)).map {
+        ReceiptSchema.expected(type: $0, level: .inApp)
+    }
 
     init(tree: Tree) {
         self.tree = tree

@@ -1,9 +1,10 @@
 extension ParserMachine {
     /// The element loop for what almost every element is (docs/performance.md, "parse loop in
     /// locals"): inside definite-length content, a one-octet identifier and a minimal definite
-    /// length that fits, nothing to report, and an OCTET STRING whose guess is one plainly sound
-    /// primitive element. Its state (cursor, depth, node count, the open element) stays in locals and
-    /// is written back when it returns; it returns before touching anything at the first element or
+    /// length that fits, nothing to report, an OCTET STRING whose guess is one plainly sound
+    /// primitive element, and closes that report nothing (a guess that holds, a SET in order). Its
+    /// state (cursor, depth, node count, the open element) stays in locals and is written back when
+    /// it returns; it returns before touching anything at the first element or
     /// close that is not that, which the general turn in `run` then handles exactly as without it.
     /// Requires `!abortGuess && !stoppedAtStructural` (the general loop's state between turns).
     mutating func runCommon(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -22,10 +23,22 @@ extension ParserMachine {
         }
         while true {
             if pos >= topEnd {
-                // A close with nothing to check: no guess to judge, no SET order, no encapsulation.
-                if frames[depth &- 1].speculative { return }
+                // A close, judged as `closeTop` would before anything is written: a guess holds when
+                // its first child's subtree ends where the nodes end (exactly one element filling the
+                // content, which ends here), a SET when its children are in DER order. A failed guess,
+                // a SET out of order (both reported or undone by the general turn) and an on-purpose
+                // encapsulation are left to the general turn.
                 let node = base + topNode
-                if node.pointee.isEncapsulated || node.pointee.isUniversal(17) { return }
+                if frames[depth &- 1].speculative {
+                    guard count > topNode &+ 1,
+                          base[topNode &+ 1].subtreeEnd == Int32(truncatingIfNeeded: count) else { return }
+                    speculationDepth -= 1
+                } else if node.pointee.isEncapsulated {
+                    return
+                } else if node.pointee.isUniversal(17) {
+                    guard Self.setChildrenAreInOrder(bytes, nodes: base, first: topNode &+ 1, end: count,
+                                                     contentEnd: topEnd) else { return }
+                }
                 node.pointee.subtreeEnd = Int32(truncatingIfNeeded: count)
                 depth &-= 1
                 if depth == 0 { return }
@@ -43,15 +56,14 @@ extension ParserMachine {
             if universal && StructureRules.headerIsReported(universalFirst: first) { return }
             let contentStart = header.contentStart, contentEnd = contentStart &+ header.length
             let index = count
-            var node = Node(offset: pos, classBits: first >> 6, constructed: constructed, tagNumber: tagNumber,
-                            parent: topNode, depth: depth, identifierLength: 1, lengthLength: contentStart &- pos &- 1)
+            var node = Node(offset: pos, first: first, parent: topNode, depth: depth, lengthLength: contentStart &- pos &- 1)
             node.contentLength = UInt32(truncatingIfNeeded: header.length)
             if constructed {
                 if depth >= maxDepth { return }
                 (base + index).initialize(to: node)
                 count = index &+ 1
                 (frames + depth).initialize(to: Frame(node: index, end: contentEnd, indefinite: false,
-                                                      speculative: false, diagnosticMark: diagnostics.count))
+                                                      speculative: false, diagnosticMark: 0))
                 topEnd = contentEnd
                 topNode = index
                 depth &+= 1
@@ -94,8 +106,7 @@ extension ParserMachine {
                         if capacity &- count < 2 { return }
                         node.subtreeEnd = Int32(truncatingIfNeeded: index &+ 2)
                         (base + index).initialize(to: node)
-                        var value = Node(offset: contentStart, classBits: innerFirst >> 6, constructed: false,
-                                         tagNumber: innerTag, parent: index, depth: depth &+ 1, identifierLength: 1,
+                        var value = Node(offset: contentStart, first: innerFirst, parent: index, depth: depth &+ 1,
                                          lengthLength: inner.contentStart &- contentStart &- 1)
                         value.contentLength = UInt32(truncatingIfNeeded: inner.length)
                         value.subtreeEnd = Int32(truncatingIfNeeded: index &+ 2)
@@ -114,7 +125,11 @@ extension ParserMachine {
             count = index &+ 1
             pos = contentEnd
             let content = Range(uncheckedBounds: (contentStart, contentEnd))
-            if universal && !Self.valueIsPlainlySound(bytes, tagNumber: tagNumber, content: content) {
+            // Most values are INTEGERs: their check is specialised on the identifier octet, so that
+            // it runs without the per-type dispatch (the same function, given a constant tag).
+            let soundValue = first == 0x02 ? Self.valueIsPlainlySound(bytes, tagNumber: 2, content: content)
+                : !universal || Self.valueIsPlainlySound(bytes, tagNumber: tagNumber, content: content)
+            if !soundValue {
                 // Rare enough to pay the call; a defect inside a guess ends the loop (the guess is undone).
                 checkPrimitiveValueInDetail(bytes, index: index, tagNumber: tagNumber, content: content)
                 if abortGuess || stoppedAtStructural { return }

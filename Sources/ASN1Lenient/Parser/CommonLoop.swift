@@ -16,6 +16,7 @@ extension ParserMachine {
         var count = nodes.count
         let capacity = nodes.capacity, base = nodes.base, frames = self.frames
         var topEnd = frames[depth &- 1].end, topNode = frames[depth &- 1].node
+        let anyOnPurpose = !onPurpose.isEmpty
         defer {
             position = pos
             openCount = depth
@@ -72,7 +73,7 @@ extension ParserMachine {
             }
             node.subtreeEnd = Int32(truncatingIfNeeded: index &+ 1)
             if universal && (tagNumber == 4 || tagNumber == 3) {
-                if tagNumber == 3 || (!onPurpose.isEmpty && onPurpose.contains(pos)) { return }
+                if tagNumber == 3 || (anyOnPurpose && onPurpose.contains(pos)) { return }
                 // `considerEncapsulation`'s decision, in its order; any header `readCommon` does not
                 // take is left to it.
                 if guessEncapsulation && header.length >= 2 && bytes[contentStart] != 0 && depth < maxDepth {
@@ -98,11 +99,14 @@ extension ParserMachine {
                         // One primitive element filling the content, with nothing to report: the guess
                         // holds, so both nodes are written as the guess's frame would leave them.
                         let innerTag = UInt32(innerFirst & 0x1F)
-                        if innerFirst < 0x40 && (innerTag == 4 || innerTag == 3
-                            || StructureRules.headerIsReported(universalFirst: innerFirst)
-                            || !Self.valueIsPlainlySound(bytes, tagNumber: innerTag, content: Range(uncheckedBounds: (inner.contentStart, contentEnd)))) {
-                            return
-                        }
+                        let innerContent = Range(uncheckedBounds: (inner.contentStart, contentEnd))
+                        // An INTEGER is checked without the per-type dispatch, as below.
+                        let innerSound = innerFirst == 0x02
+                            ? Self.valueIsPlainlySound(bytes, tagNumber: 2, content: innerContent)
+                            : innerFirst >= 0x40 || !(innerTag == 4 || innerTag == 3
+                                || StructureRules.headerIsReported(universalFirst: innerFirst))
+                                && Self.valueIsPlainlySound(bytes, tagNumber: innerTag, content: innerContent)
+                        if !innerSound { return }
                         if capacity &- count < 2 { return }
                         node.subtreeEnd = Int32(truncatingIfNeeded: index &+ 2)
                         (base + index).initialize(to: node)

@@ -18,14 +18,15 @@ import TestSupport
                 let general = Node(offset: 1234, classBits: first >> 6, constructed: first & 0x20 != 0,
                                    tagNumber: UInt32(first & 0x1F), parent: 17, depth: depth,
                                    identifierLength: 1, lengthLength: lengthLength)
-                let common = Node(offset: 1234, first: first, parent: 17, depth: depth, lengthLength: lengthLength)
+                let common = Node(offset: 1234, first: first, parent: 17, depthBits: UInt16(depth) << Node.Flag.depthShift,
+                                  lengthLength: lengthLength)
                 #expect(common == general, "identifier octet \(first), depth \(depth)")
                 #expect(common.tagClass.rawValue == first >> 6 && common.isConstructed == (first & 0x20 != 0)
                     && Int(common.depth) == depth && !common.isIndefinite && !common.isEncapsulated && common.eocLength == 0)
             }
         }
         // The flags stay apart from the class and the constructed bit.
-        var node = Node(offset: 0, first: 0xFF, parent: -1, depth: Node.maxDepth, lengthLength: 1)
+        var node = Node(offset: 0, first: 0xFF, parent: -1, depthBits: UInt16(Node.maxDepth) << Node.Flag.depthShift, lengthLength: 1)
         node.set(Node.Flag.indefinite)
         node.set(Node.Flag.hasEOC)
         node.set(Node.Flag.encapsulated)

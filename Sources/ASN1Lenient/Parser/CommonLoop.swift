@@ -12,6 +12,9 @@ extension ParserMachine {
         // Few locals, so that the loop's state stays in registers; what is needed rarely is read
         // from `self` where it is needed.
         var depth = openCount
+        // The depth as a node records it, kept beside it: fewer values derived per element
+        // (callgrind: 5 instructions per node fewer than deriving them from `depth`).
+        var depthBits = UInt16(truncatingIfNeeded: depth) &<< Node.Flag.depthShift
         var pos = position
         var count = nodes.count
         let capacity = nodes.capacity, base = nodes.base, frames = self.frames
@@ -42,22 +45,29 @@ extension ParserMachine {
                 }
                 node.pointee.subtreeEnd = Int32(truncatingIfNeeded: count)
                 depth &-= 1
+                depthBits &-= 1 &<< Node.Flag.depthShift
                 if depth == 0 { return }
                 if frames[depth &- 1].indefinite { return }
                 topEnd = frames[depth &- 1].end
                 topNode = frames[depth &- 1].node
                 continue
             }
-            guard count < capacity, let header = BERHeader.readCommon(bytes, at: pos, limit: topEnd) else { return }
+            let room = topEnd &- pos
+            guard count < capacity, room >= 2 else { return }
             let first = bytes[pos]
+            let universal = first < 0x40
+            // `readCommon`'s identifier check and "is this universal header reported?" (a stray
+            // end-of-contents marker, a form X.690 forbids) as one test for universal octets.
+            if universal ? StructureRules.universalFirstsNotTaken &>> UInt64(first) & 1 != 0 : first & 0x1F == 0x1F {
+                return
+            }
+            guard let header = BERHeader.readCommonLength(bytes, at: pos, room: room) else { return }
             let tagNumber = UInt32(first & 0x1F)
             let constructed = first & 0x20 != 0
-            let universal = first < 0x40
-            // A stray end-of-contents marker or a form X.690 forbids is reported.
-            if universal && StructureRules.headerIsReported(universalFirst: first) { return }
             let contentStart = header.contentStart, contentEnd = contentStart &+ header.length
             let index = count
-            var node = Node(offset: pos, first: first, parent: topNode, depth: depth, lengthLength: contentStart &- pos &- 1)
+            var node = Node(offset: pos, first: first, parent: topNode, depthBits: depthBits,
+                            lengthLength: contentStart &- pos &- 1)
             node.contentLength = UInt32(truncatingIfNeeded: header.length)
             if constructed {
                 if depth >= maxDepth { return }
@@ -68,6 +78,7 @@ extension ParserMachine {
                 topEnd = contentEnd
                 topNode = index
                 depth &+= 1
+                depthBits &+= 1 &<< Node.Flag.depthShift
                 pos = contentStart
                 continue
             }
@@ -93,6 +104,7 @@ extension ParserMachine {
                             topEnd = contentEnd
                             topNode = index
                             depth &+= 1
+                            depthBits &+= 1 &<< Node.Flag.depthShift
                             pos = contentStart
                             continue
                         }
@@ -110,7 +122,8 @@ extension ParserMachine {
                         if capacity &- count < 2 { return }
                         node.subtreeEnd = Int32(truncatingIfNeeded: index &+ 2)
                         (base + index).initialize(to: node)
-                        var value = Node(offset: contentStart, first: innerFirst, parent: index, depth: depth &+ 1,
+                        var value = Node(offset: contentStart, first: innerFirst, parent: index,
+                                         depthBits: depthBits &+ 1 &<< Node.Flag.depthShift,
                                          lengthLength: inner.contentStart &- contentStart &- 1)
                         value.contentLength = UInt32(truncatingIfNeeded: inner.length)
                         value.subtreeEnd = Int32(truncatingIfNeeded: index &+ 2)

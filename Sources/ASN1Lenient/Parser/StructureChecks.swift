@@ -18,6 +18,10 @@ enum StructureRules {
     /// (primitive SEQUENCE / SET in the low 32 bits, constructed primitive-only types in the high 32).
     static let reportedUniversalForms: UInt64 = UInt64(primitiveOnlyMask) << 32 | UInt64(constructedOnlyMask) | 1
 
+    /// `reportedUniversalForms` and the two universal octets that start a multi-octet identifier
+    /// (0x1F, 0x3F): the universal first octets the common loop leaves to the general turn.
+    static let universalFirstsNotTaken: UInt64 = reportedUniversalForms | 1 << 0x1F | 1 << 0x3F
+
     @inline(__always)
     static func headerIsReported(universalFirst first: UInt8) -> Bool {
         reportedUniversalForms &>> UInt64(first) & 1 != 0

@@ -111,9 +111,10 @@ public struct Node: Sendable, Equatable {
     }
 
     /// A node with a one-octet identifier: class and constructed bit from `first` as `init` sets
-    /// them (the parser's common loop; `NodeStoreTests` checks it against `init` for every octet).
+    /// them, the depth given as `depth << Flag.depthShift` (the parser's common loop;
+    /// `NodeStoreTests` checks it against `init` for every octet).
     @inline(__always)
-    init(offset: Int, first: UInt8, parent: Int, depth: Int, lengthLength: Int) {
+    init(offset: Int, first: UInt8, parent: Int, depthBits: UInt16, lengthLength: Int) {
         self.offset = UInt32(truncatingIfNeeded: offset)
         self.contentLength = 0
         self.tagNumber = UInt32(first & 0x1F)
@@ -121,7 +122,7 @@ public struct Node: Sendable, Equatable {
         self.subtreeEnd = 0
         self.identifierLength = 1
         self.lengthLength = UInt8(truncatingIfNeeded: lengthLength)
-        self.packed = UInt16(truncatingIfNeeded: depth) << Flag.depthShift | UInt16(first &>> 5)
+        self.packed = depthBits | UInt16(first &>> 5)
     }
 
     @inline(__always)

@@ -7,19 +7,19 @@ import ReceiptKit
 struct ReceiptExplorer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receipt-explorer",
-        abstract: "Explore, explain and check App Store receipts and any other DER/BER data.",
+        abstract: "Explore, explain and verify App Store purchase data: app receipts, StoreKit 2 JWS, any DER/BER.",
         discussion: """
             FILE may be raw DER/BER, base64 (line breaks and whitespace allowed), PEM \
-            (-----BEGIN PKCS7----- and friends) or a verifyReceipt request body \
-            {"receipt-data": "..."}; '-' reads standard input. The encoding is detected \
-            automatically and every offset is an offset into the decoded bytes.
+            (-----BEGIN PKCS7----- and friends), a verifyReceipt request body {"receipt-data": "..."}, \
+            a StoreKit 2 compact JWS (a transaction, renewal info, an app transaction or a \
+            notification's signedPayload) or JSON carrying such tokens (a notification request body, \
+            a transaction history or subscription statuses response); '-' reads standard input. The \
+            form is detected automatically and every offset is an offset into the decoded bytes.
 
             \(ExitStatus.discussion)
             """,
         version: versionLine,
         subcommands: [
-            // Other commands register here: ExploreCommand (the terminal UI, which becomes
-            // `defaultSubcommand`), JSONCommand, VerifyCommand.
             ExploreCommand.self,
             DumpCommand.self,
             ExplainCommand.self, JSONCommand.self, VerifyCommand.self,

@@ -98,6 +98,23 @@ import TestSupport
         #expect(root.stdout.contains("explain"))
     }
 
+    /// Every command that reads a FILE names every form the loader detects (the root help's
+    /// sentence and each argument's help once listed receipts only, long after JWS landed).
+    @Test(arguments: ["dump", "explain", "json", "verify", "explore", "tour", "diff"])
+    func fileHelpNamesEveryInputForm(command: String) throws {
+        let result = try runCLI([command, "--help"])
+        #expect(result.status == 0)
+        let words = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens"))
+    }
+
+    @Test func rootHelpSaysBothKindsOfPurchaseData() throws {
+        let root = try runCLI(["--help"])
+        let words = root.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("OVERVIEW: Explore, explain and verify App Store purchase data: app receipts, StoreKit 2 JWS, any DER/BER."))
+        #expect(words.contains("a StoreKit 2 compact JWS (a transaction, renewal info, an app transaction or a notification's signedPayload)"))
+    }
+
     // MARK: explain
 
     @Test func explainOffsetOutOfRangeExitsTwo() throws {

@@ -195,3 +195,30 @@ import TestSupport
         #expect((doc["findings"] as? [[String: Any]])?.first?["code"] as? String == "storekit-legacy-transaction-receipt")
     }
 }
+
+/// `verify`'s heading shows what was bought before the steps (the receipt report has had its own
+/// block; a token's report used to stop at kind, signed and anchor).
+@Suite(.enabled(if: cliBinary != nil && Paths.jwsCorpusAvailable)) struct VerifyHeadlineTests {
+    @Test func notificationHeadingThenEachNestedTokensOwn() throws {
+        let r = try Binary.run(["verify", "../shared/corpus/jws/notification-sandbox-com.loki-project.loki-messenger-2025-10-01-DID_RENEW.jws"])
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let top = try #require(lines.firstIndex(of: "  kind              App Store Server Notification V2 (DID_RENEW)"))
+        #expect(Array(lines[(top + 3)...(top + 9)]) == [
+            "  notificationType  DID_RENEW (the subscription renewed)",
+            "  notificationUUID  1a7cdc3d-9360-49c3-ae37-0423e4c6e7c7",
+            "  data.bundleId     com.loki-project.loki-messenger",
+            "  data.appAppleId   1470168868",
+            "  data.environment  Sandbox (the sandbox test environment)",
+            "  data.status       1 (active)",
+            "",
+        ])
+        let nested = try #require(lines.firstIndex(of: "Nested data.signedTransactionInfo: VALID"))
+        #expect(Array(lines[(nested + 4)...(nested + 7)]) == [
+            "    productId              com.getsession.org.pro_sub",
+            "    type                   Auto-Renewable Subscription (a subscription that renews until cancelled)",
+            "    transactionId          2000001024998954",
+            "    originalTransactionId  2000001024993299",
+        ])
+    }
+}

@@ -70,9 +70,9 @@ import TestSupport
         press(&s, .character("n"))
         #expect(s.outlineView.selection == second && s.status == StatusMessage("match 2 of 2 for \"2000000510000000\""))
         press(&s, .character("n"))
-        #expect(s.outlineView.selection == first && s.status == StatusMessage("match 1 of 2 for \"2000000510000000\""))
+        #expect(s.outlineView.selection == first && s.status == StatusMessage("match 1 of 2 for \"2000000510000000\" (wrapped to the first)"))
         press(&s, .character("N"))
-        #expect(s.outlineView.selection == second && s.status == StatusMessage("match 2 of 2 for \"2000000510000000\""))
+        #expect(s.outlineView.selection == second && s.status == StatusMessage("match 2 of 2 for \"2000000510000000\" (wrapped to the last)"))
         Self.search(&s, "no such text")
         #expect(s.search.hits.isEmpty && s.status == StatusMessage("no match for \"no such text\"", isError: true))
     }

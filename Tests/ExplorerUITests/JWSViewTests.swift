@@ -57,6 +57,28 @@ import TestSupport
         #expect(render(receipt, size: size).text.split(separator: "\n", omittingEmptySubsequences: false)[1].hasPrefix("┌ Receipt summary ─"))
     }
 
+    /// What was bought comes first in each token's block: the notification's headline, then (after
+    /// its steps) each nested token's, indented under it.
+    @Test func summaryShowsEachTokensHeadlineBeforeItsSteps() throws {
+        let size = Size(width: 100, height: 80)
+        var s = try JWSOutlineTests.state("jws/notification.jws", size: size)
+        press(&s, .character("2"))
+        let lines = render(s, size: size).text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let top = try #require(lines.firstIndex { $0.hasPrefix("│ token: App Store Server Notification V2 (DID_RENEW) · ES256, 3 certificates ") })
+        #expect(lines[(top + 1)...(top + 8)].map { $0.dropFirst().prefix(60).trimmingCharacters(in: .whitespaces) } == [
+            "notificationType  DID_RENEW (the subscription renewed)",
+            "notificationUUID  3f0c6b1e-8d2a-4c5b-9e7f-1a2b3c4d5e6f",
+            "data.bundleId     com.example.receiptexplorer",
+            "data.appAppleId   1450000001",
+            "data.environment  Sandbox (the sandbox test environment)",
+            "data.status       1 (active)",
+            "",
+            "Header algorithm (ES256): passed",
+        ])
+        let nested = try #require(lines.firstIndex { $0.hasPrefix("│   token data.signedTransactionInfo: StoreKit 2 transaction ") })
+        #expect(lines[nested + 1].hasPrefix("│     productId  "))
+    }
+
     @Test func snapshots() throws {
         for size in [Size(width: 80, height: 24), Size(width: 120, height: 40)] {
             let tag = "\(size.width)x\(size.height)"

@@ -26,7 +26,7 @@ enum UIBenchmark {
         public var firstFrameMilliseconds: Double { loadMilliseconds + renderMilliseconds }
         /// Each key: `reduce` plus the `render` that follows it.
         public var keys: [KeyTiming]
-        /// A search over every node (O(n) once per query), reported apart from the per-key figures.
+        /// One search (`Search.run`; the first one makes the index), reported apart from the per-key figures.
         public var searchMilliseconds: Double?
         public var searchHits: Int?
 
@@ -113,25 +113,37 @@ enum UIBenchmark {
                       renderMilliseconds: milliseconds(first), keys: timings, searchMilliseconds: searchTime, searchHits: hits)
     }
 
-    /// Search on a layered document (a StoreKit history): `/`, the query typed, Enter. Times the
-    /// first Enter on a freshly opened state (what the user waits for the first time), a second
-    /// Enter with another query, one key typed into the search prompt, and `n` (next match);
-    /// each with the render that follows. `rows` and `hits` say what was searched and found.
+    /// Search in the explorer: `/`, the query typed, Enter. Times the first Enter on a freshly
+    /// opened state (what the user waits for the first time), a second Enter with another query,
+    /// one key typed into the search prompt, `n` and `N`; each with the render that follows.
+    /// `rows` (outline rows, or tree nodes), `hits` and `secondHits` say what was searched and found.
     public struct SearchTiming: Sendable {
         /// Wall and thread CPU milliseconds of one step.
         public struct Step: Sendable { public var wall: Double; public var cpu: Double }
         public var rows: Int
         public var hits: Int
+        public var secondHits: Int
         public var firstEnter: Step
         public var secondEnter: Step
         public var promptKey: Step
         public var next: Step
+        public var previous: Step
     }
 
     public static func outlineSearch(_ input: LoadedInput, queries: (String, String),
                                      size: Size = Size(width: 120, height: 40)) -> SearchTiming {
+        let (timing, state) = search(input, queries: queries, size: size)
+        precondition(state.outline != nil, "\(input.name) did not open as a layered (StoreKit) document")
+        return timing
+    }
+
+    /// `/`, a query, Enter, then a second query and Enter, `n` and `N`, on a fresh state opened
+    /// with `validate: false` (search reads the tree or the outline, never the verdicts). `view`
+    /// is pressed (untimed) before each `/`: "3" searches from the purchases view, "2" from the
+    /// summary. Returns the timings and the state after the last step.
+    public static func search(_ input: LoadedInput, queries: (String, String), view: InputEvent? = nil,
+                              size: Size = Size(width: 120, height: 40)) -> (SearchTiming, AppState) {
         let clock = ContinuousClock()
-        // Decode only: search reads the outline, never the verdicts.
         let document = Document.open(input, options: AnalysisOptions(validate: false))
         var s = AppState(document: document, screen: size)
         var grid = render(s, size: size)
@@ -144,18 +156,23 @@ enum UIBenchmark {
             return SearchTiming.Step(wall: wall, cpu: Double(Measure.threadCPU() - cpu) / 1e6)
         }
         func type(_ text: String) { for c in text { reduce(&s, .character(c)) } }
+        if let view { reduce(&s, view) }
         reduce(&s, .character("/"))
         let promptKey = timed([.character(queries.0.first!)])
         type(String(queries.0.dropFirst()))
         let first = timed([.enter])
         let hits = s.search.hits.count
+        if let view { reduce(&s, view) }
         reduce(&s, .character("/"))
         type(queries.1)
         let second = timed([.enter])
+        let secondHits = s.search.hits.count
         let next = timed([.character("n")])
+        let previous = timed([.character("N")])
         _ = grid
-        precondition(s.outline != nil, "\(input.name) did not open as a layered (StoreKit) document")
-        return SearchTiming(rows: s.outline?.count ?? 0, hits: hits, firstEnter: first, secondEnter: second, promptKey: promptKey, next: next)
+        let rows = s.outline?.count ?? s.tree.count
+        return (SearchTiming(rows: rows, hits: hits, secondHits: secondHits, firstEnter: first, secondEnter: second,
+                             promptKey: promptKey, next: next, previous: previous), s)
     }
 
     static func milliseconds(_ d: Duration) -> Double {

@@ -50,6 +50,7 @@ func uiSection(options: Options, say: (String) -> Void, kv: (String, String) -> 
     }
     say(table.render())
     try historySearch(options: options, say: say, kv: kv)
+    try receiptSearch(options: options, say: say, kv: kv)
     say("\nload = parse + receipt analysis (validate: true) + state set-up; first frame = load + first render; a key = reduce + render, median per key over the runs, then mean and worst over the keys.")
     say("\nKeys: UIBenchmark.defaultKeys (\(UIBenchmark.defaultKeys.count) keys: moves, pages, expand/collapse all, ends, hex cursor, diagnostics, focus, views, resizes).\n")
 }
@@ -81,4 +82,41 @@ func historySearch(options: Options, say: (String) -> Void, kv: (String, String)
     row("n (next match)", \.next, target: 2, key: "next")
     say(table.render())
     say("\nOpened with `validate: false` (search reads the outline, not the verdicts); each run opens a fresh state, so the first Enter includes whatever the first search builds. `BENCH_UI_ONLY=history_search` runs this table alone.\n")
+}
+
+/// Search (`/`, `n`, `N`) on the 10,000-purchase receipt and the 1,000,000-node payload, from the
+/// tree and from the purchases and summary views (a hit always lands in the tree). Targets as the history's:
+/// first Enter < 100 ms, a later Enter and `n` / `N` < 2 ms.
+func receiptSearch(options: Options, say: (String) -> Void, kv: (String, String) -> Void) throws {
+    if let only = ProcessInfo.processInfo.environment["BENCH_UI_ONLY"], only != "receipt_search" { return }
+    let receipt = try Inputs.largeReceiptPath(), payload = try Inputs.payloadPath(arguments: ["--nodes", "1000000"])
+    // First a transaction id (one purchase), then a product id (every 50th purchase) / a product (every 4th).
+    let cases: [(key: String, name: String, url: URL, queries: (String, String), view: InputEvent?)] = [
+        ("large10000_tree", "large-10000.receipt, tree", receipt, ("3000000000005000", "item07"), nil),
+        ("large10000_purchases", "large-10000.receipt, purchases view", receipt, ("3000000000005000", "item07"), .character("3")),
+        ("large10000_summary", "large-10000.receipt, summary view", receipt, ("3000000000005000", "item07"), .character("2")),
+        ("nodes1m_tree", "payload, 1,000,000 nodes, tree", payload, ("1000000248855692", "coins100"), nil),
+    ]
+    say("\n## Search on a receipt (median of \(max(1, options.runs)) runs, 120×40; wall / thread CPU ms; load average \(Measure.loadAverage()))\n")
+    var table = Table(["input, view", "nodes", "hits (1st / 2nd)", "first Enter", "second Enter", "prompt key", "n", "N", "targets (< 100, < 2)"],
+                      rightAligned: [1, 2, 3, 4, 5, 6, 7])
+    for c in cases {
+        let input = try InputLoader.load(path: c.url.path)
+        var runs: [UIBenchmark.SearchTiming] = []
+        for _ in 0..<max(1, options.runs) { runs.append(UIBenchmark.search(input, queries: c.queries, view: c.view).0) }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func cell(_ step: KeyPath<UIBenchmark.SearchTiming, UIBenchmark.SearchTiming.Step>, _ key: String) -> (String, Double) {
+            let wall = median(runs.map { $0[keyPath: step].wall }), cpu = median(runs.map { $0[keyPath: step].cpu })
+            kv("ui.receipt_search.\(c.key).\(key)_ms", Format.fixed(wall, 3))
+            kv("ui.receipt_search.\(c.key).\(key)_cpu_ms", Format.fixed(cpu, 3))
+            return ("\(Format.fixed(wall, 2)) / \(Format.fixed(cpu, 2))", cpu)
+        }
+        let first = cell(\.firstEnter, "first_enter"), second = cell(\.secondEnter, "second_enter")
+        let key = cell(\.promptKey, "prompt_key"), next = cell(\.next, "next"), previous = cell(\.previous, "previous")
+        let later = max(second.1, next.1, previous.1)
+        let met = (first.1 < 100 ? "met" : "**missed**") + ", " + (later < 2 ? "met" : "**missed**")
+        table.add([c.name, Format.grouped(runs[0].rows), "\(runs[0].hits) / \(runs[0].secondHits)", first.0, second.0, key.0, next.0, previous.0, met])
+    }
+    say(table.render())
+    say("\nQueries: a transaction id, then a product id (\"item07\" on the receipt, \"coins100\" on the payload). Opened with `validate: false`; each run opens a fresh state, so the first Enter includes whatever the first search builds; the purchases view presses `3` before each `/`, the summary `2`; the payload is not a receipt (no purchases or summary view). Targets judged on CPU time. `BENCH_UI_ONLY=receipt_search` runs this table alone.\n")
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JWSKit
 
 // One verification report for every kind of input `verify` reads: a PKCS#7 receipt (from a
 // `ReceiptAnalysis`) or a StoreKit 2 token (from a `JWSVerificationReport`). The text and JSON
@@ -18,13 +19,18 @@ public struct VerificationSubject: Sendable, Equatable {
     public var path: String?
     /// The token's characters in the input file (nil for a receipt: it is the whole file).
     public var range: VerificationRange?
+    /// A token's headline fields (`StoreKitHeadline`): what was bought, when, for which app. Shown
+    /// by the text report under the kind; empty for a receipt, whose report has its own block.
+    public var headline: [StoreKitHeadlineField]
 
-    public init(kind: String, label: String, note: String, path: String? = nil, range: VerificationRange? = nil) {
+    public init(kind: String, label: String, note: String, path: String? = nil, range: VerificationRange? = nil,
+                headline: [StoreKitHeadlineField] = []) {
         self.kind = kind
         self.label = label
         self.note = note
         self.path = path
         self.range = range
+        self.headline = headline
     }
 }
 

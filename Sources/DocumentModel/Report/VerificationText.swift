@@ -29,6 +29,7 @@ public enum VerificationText {
             if let root = r.certificates.last, let anchor = root.anchor {
                 rows.append(("anchored at", "\(anchor) (\(safe(root.subject)))"))
             }
+            rows += r.subject.headline.map { (safe($0.path), safe($0.value)) }
             let width = rows.map(\.0.count).max() ?? 0
             for (k, v) in rows { lines.append(indent + "  " + k.padding(toLength: width + 2, withPad: " ", startingAt: 0) + v) }
             lines.append("")

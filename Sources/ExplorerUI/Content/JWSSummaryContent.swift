@@ -1,8 +1,9 @@
 import DocumentModel
 import JWSKit
 
-/// The summary of a StoreKit 2 document: what it is, then one verification block per token
-/// (nested ones included, in document order), then the verdict over all of them.
+/// The summary of a StoreKit 2 document: what it is, then one block per token (nested ones
+/// included, in document order) with its headline fields and its verification, then the verdict
+/// over all of them.
 enum JWSSummaryContent {
     static func lines(_ state: AppState) -> [StyledLine]? {
         guard let layered = state.layered, let model = layered.document.jws else { return nil }
@@ -14,6 +15,14 @@ enum JWSSummaryContent {
             let indent = String(repeating: "  ", count: depth)
             let name = token.path.map { "token " + $0 } ?? "token"
             out.append(StyledLine(indent + UIText.escape(name) + ": " + token.kind.label + " · " + token.headerSummary, .title))
+            let headline = token.document.payload.headline
+            let width = headline.map { UIText.escape($0.path).count }.max() ?? 0
+            for field in headline {
+                let path = UIText.escape(field.path)
+                let gap = String(repeating: " ", count: width - path.count + 2)
+                out.append(StyledLine(indent + "  " + path + gap + UIText.display(UIText.escape(field.value), ascii: ascii)))
+            }
+            if !headline.isEmpty { out.append(StyledLine("")) }
             guard let report = token.report else {
                 out.append(StyledLine(indent + "  (not verified)", .dim))
                 continue

@@ -115,46 +115,8 @@ extension ReceiptOverlay {
         self.verdictDetail = UIText.escape(([StepText.plain.summary(analysis.verdict)] + StepText.plain.reasons(analysis.verdict)).joined(separator: " · "))
         self.meaningProvider = provider
         if let receipt, !separate {
-            self.searcher = { needle in ReceiptOverlay.search(needle, receipt: receipt) }
+            self.entriesForSearch = { ReceiptOverlay.searchEntries(receipt: receipt) }
         }
-    }
-
-    /// Attribute nodes whose field name, label or decoded value contains `needle` (lower-case
-    /// UTF-8), plus the SET of each purchase whose product id matches. O(fields); no strings built
-    /// except integers' decimal text when the needle is all digits.
-    static func search(_ needle: [UInt8], receipt: Receipt) -> [Int] {
-        let digits = needle.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-        var nameMatch: [String: Bool] = [:]
-        func matches(_ f: ReceiptField) -> Bool {
-            let key = "\(f.level == .app ? "a" : "i")\(f.type)"
-            let named: Bool
-            if let known = nameMatch[key] { named = known } else {
-                named = Search.contains(ReceiptSchema.displayName(type: f.type, level: f.level), needle)
-                    || Search.contains(ReceiptSchema.label(type: f.type, level: f.level), needle)
-                nameMatch[key] = named
-            }
-            if named { return true }
-            switch f.value {
-            case .string(let s): return Search.contains(s, needle)
-            case .integer(let v): return digits && Search.contains(String(v), needle)
-            case .bigInteger(let s): return Search.contains(s, needle)
-            case .date(let d): return Search.contains(d.text, needle)
-            case .inAppPurchase(let i):
-                return i < receipt.inApp.count && receipt.inApp[i].productID.map { Search.contains($0, needle) } == true
-            default: return false
-            }
-        }
-        var out: [Int] = []
-        for i in receipt.fields.indices where matches(receipt.fields[i]) { out.append(receipt.fields[i].attributeNode) }
-        for p in receipt.inApp.indices {
-            if let set = receipt.inApp[p].setNode, receipt.inApp[p].productID.map({ Search.contains($0, needle) }) == true {
-                out.append(set)
-            }
-            for j in receipt.inApp[p].fields.indices where matches(receipt.inApp[p].fields[j]) {
-                out.append(receipt.inApp[p].fields[j].attributeNode)
-            }
-        }
-        return out
     }
 
     /// The meaning of one node: container roles, attribute labels, decoded values. O(depth).

@@ -112,11 +112,12 @@ public struct ReceiptOverlay: Sendable {
     /// Meanings computed on demand, for the rows on screen only (the receipt adapter uses this so a
     /// 10,000-purchase receipt costs nothing per node at load).
     public var meaningProvider: (@Sendable (Int) -> NodeMeaning?)?
-    /// Nodes that have a meaning through `meaningProvider` (searched by `/` when there is no `searcher`).
+    /// Nodes that have a meaning through `meaningProvider` (searched by `/` when there is no
+    /// `entriesForSearch`).
     public var searchableNodes: [Int] = []
-    /// Receipt-aware search: given a lower-case UTF-8 needle, the nodes whose field name or decoded
-    /// value matches (O(fields), no strings built). The receipt adapter provides it.
-    public var searcher: (@Sendable ([UInt8]) -> [Int])?
+    /// What `/` finds through the receipt (field names and values at their nodes), made on the
+    /// first search into the tree's `TreeSearchIndex`. The receipt adapter provides it.
+    var entriesForSearch: (@Sendable () -> SearchEntries)?
     /// Purchases in file order (ascending `node`).
     public var purchases: [PurchaseRow]
     public var summary: [SummaryLine]

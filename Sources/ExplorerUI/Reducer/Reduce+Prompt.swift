@@ -89,6 +89,28 @@ extension AppState {
 
 }
 
+/// `n` / `N` and the first Enter of a search, on the tree and on an outline alike.
+extension AppState {
+    /// The hit `n` (forward) or `N` moves to from `selection` in the ascending `search.hits`, and
+    /// whether it went round the end to get there.
+    func hitIndex(from selection: Int, forward: Bool) -> (index: Int, wrapped: Bool) {
+        let hits = search.hits
+        if forward {
+            let i = firstIndex(in: hits, greaterThan: selection)
+            return i < hits.count ? (i, false) : (0, true)
+        }
+        let i = firstIndex(in: hits, greaterThan: selection - 1) - 1
+        return i >= 0 ? (i, false) : (hits.count - 1, true)
+    }
+
+    /// "match 2 of 9 for "query"", saying when the jump wrapped (not with one hit: it is the only one).
+    mutating func reportHit(_ index: Int, wrapped: Bool, forward: Bool) {
+        var text = "match \(index + 1) of \(search.hits.count) for \"\(UIText.escape(search.query))\""
+        if wrapped && search.hits.count > 1 { text += forward ? " (wrapped to the first)" : " (wrapped to the last)" }
+        status = StatusMessage(text)
+    }
+}
+
 extension String {
     var trimmingSpaces: String {
         var s = Substring(self)

@@ -76,19 +76,11 @@ extension AppState {
 
     mutating func jumpToHit(forward: Bool) {
         if layered != nil { return jumpToOutlineHit(forward: forward) }
-        let hits = search.hits
-        let next: Int
-        if forward {
-            let i = firstIndex(in: hits, greaterThan: treeView.selection)
-            next = i < hits.count ? i : 0
-        } else {
-            let i = firstIndex(in: hits, greaterThan: treeView.selection - 1) - 1
-            next = i >= 0 ? i : hits.count - 1
-        }
+        let (next, wrapped) = hitIndex(from: treeView.selection, forward: forward)
         search.current = next
         if mode != .tree { setMode(.tree) }
-        select(hits[next], expand: true)
-        status = StatusMessage("match \(next + 1) of \(hits.count) for \"\(UIText.escape(search.query))\"")
+        select(search.hits[next], expand: true)
+        reportHit(next, wrapped: wrapped, forward: forward)
     }
 
     mutating func jumpToDiagnostic(forward: Bool) {

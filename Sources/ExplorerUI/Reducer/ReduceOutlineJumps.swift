@@ -23,20 +23,11 @@ extension AppState {
     }
 
     mutating func jumpToOutlineHit(forward: Bool) {
-        let hits = search.hits
-        let selection = outlineView.selection
-        let next: Int
-        if forward {
-            let i = firstIndex(in: hits, greaterThan: selection)
-            next = i < hits.count ? i : 0
-        } else {
-            let i = firstIndex(in: hits, greaterThan: selection - 1) - 1
-            next = i >= 0 ? i : hits.count - 1
-        }
+        let (next, wrapped) = hitIndex(from: outlineView.selection, forward: forward)
         search.current = next
         if mode != .tree { setMode(.tree) }
-        selectOutlineRow(hits[next])
-        status = StatusMessage("match \(next + 1) of \(hits.count) for \"\(UIText.escape(search.query))\"")
+        selectOutlineRow(search.hits[next])
+        reportHit(next, wrapped: wrapped, forward: forward)
     }
 
     /// `:` on an outline: `offset` is a FILE offset (what the CLI's diagnostics print); the deepest

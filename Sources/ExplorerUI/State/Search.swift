@@ -1,27 +1,50 @@
 import ASN1Lenient
 
-/// Search over every node: O(n) once per query (a query runs when Enter is pressed, not per key).
-/// Matches, case-insensitively, a node's tag name, its decoded value (string contents, integers in
-/// decimal, OIDs dotted and by name, hex of short octet strings), and the receipt meaning (field
-/// names, product ids and every other decoded receipt value).
+/// Search over every node (a query runs when Enter is pressed, not per key). Matches,
+/// case-insensitively, a node's tag name, its decoded value (string contents, integers in decimal,
+/// OIDs dotted and by name, hex of short octet strings), and the receipt meaning (field names,
+/// product ids and every other decoded receipt value).
 public enum Search {
+    /// The matching nodes, ascending. The first query makes the tree's `TreeSearchIndex` (kept in
+    /// the state's `RenderCache`); each query then scans its texts, O(text) when Enter is pressed.
     public static func run(_ query: String, in state: AppState) -> [Int] {
         let needle = Array(query.lowercased().utf8)
         guard !needle.isEmpty else { return [] }
-        let tree = state.tree
+        let index = state.cache.searchIndex {
+            TreeSearchIndex(tree: state.tree, entries: state.receipt?.searchEntries() ?? SearchEntries())
+        }
+        let hex = hexNeedle(needle)
+        guard !hex.isEmpty else { return index.nodes(matching: needle, count: state.tree.count) }
+        // A `0x` query also matches values' bytes in hex, which the index does not hold: the tree
+        // is scanned node by node, the receipt's entries come from the index.
+        return TreeSearchIndex.mergeUnique(scan(needle, hexNeedle: hex, in: state.tree),
+                                           index.nodes(matching: needle, count: state.tree.count, treeNodes: false))
+    }
+
+    /// A query of digits and `-` only also matches INTEGER values (and receipt integers) in decimal.
+    static func isDecimalQuery(_ needle: [UInt8]) -> Bool {
+        needle.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+    }
+
+    /// "0x…" searches the bytes of short INTEGER / OCTET STRING / BIT STRING values in hex: the
+    /// hex digits after the prefix (spaces dropped), or nothing when the query is not one.
+    static func hexNeedle(_ needle: [UInt8]) -> [UInt8] {
+        guard needle.count > 2, needle[0] == 0x30, needle[1] == 0x78 else { return [] }
+        let rest = needle.dropFirst(2).filter { $0 != 0x20 }
+        return rest.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) ? Array(rest) : []
+    }
+
+    /// The tree's own matches, node by node, O(n) per query: a node's tag name, its decoded value
+    /// (string contents, integers in decimal, OIDs dotted and by name, hex of short values for a
+    /// `0x` query). `TreeSearchIndex` holds the same for every other query (tests compare the two).
+    static func scan(_ needle: [UInt8], hexNeedle: [UInt8], in tree: Tree) -> [Int] {
         let nodes = tree.nodes
         let bytes = tree.bytes
         var hits: [Int] = []
         // Universal tag names match or not once per tag number, not once per node.
         var universalMatch = [Bool](repeating: false, count: 31)
         for number in 0..<31 { universalMatch[number] = contains(Array(UniversalTag.name(UInt32(number)).lowercased().utf8), needle) }
-        let digitsOnly = needle.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
-        // "0x…" searches the bytes of short INTEGER / OCTET STRING / BIT STRING values in hex.
-        var hexNeedle: [UInt8] = []
-        if needle.count > 2, needle[0] == 0x30, needle[1] == 0x78 {
-            let rest = needle.dropFirst(2).filter { $0 != 0x20 }
-            if rest.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) { hexNeedle = Array(rest) }
-        }
+        let digitsOnly = isDecimalQuery(needle)
         bytes.withUnsafeBufferPointer { buffer in
             for index in nodes.indices {
                 let node = nodes[index]
@@ -70,24 +93,6 @@ public enum Search {
                 default:
                     break
                 }
-            }
-        }
-        if let receipt = state.receipt {
-            var extra: [Int] = []
-            if let searcher = receipt.searcher {
-                extra = searcher(needle)
-            } else {
-                for node in Set(receipt.meanings.keys).union(receipt.searchableNodes) {
-                    guard let meaning = receipt.meaning(of: node) else { continue }
-                    for text in [meaning.label, meaning.fieldName ?? "", meaning.decodedValue ?? "", meaning.rawDate ?? ""]
-                    where contains(Array(text.utf8), needle, fold: true) {
-                        extra.append(node)
-                        break
-                    }
-                }
-            }
-            if !extra.isEmpty {
-                hits = Array(Set(hits).union(extra.filter { $0 >= 0 && $0 < nodes.count })).sorted()
             }
         }
         return hits

@@ -22,6 +22,13 @@ struct ExpectOption: ParsableArguments {
     }
 }
 
+/// The input forms every command's FILE argument accepts, in one sentence (the loader detects them).
+enum InputForms {
+    static let list = "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens"
+    /// The FILE help of commands that read standard input for '-'.
+    static let fileHelp = ArgumentHelp("\(list); '-' reads standard input.")
+}
+
 /// Helpers shared by the text commands.
 enum CommandSupport {
     /// Prints `receipt-explorer: <message>` on stderr.

@@ -56,7 +56,7 @@ struct DiffCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The first input (receipt, JWS, JSON body, or any DER/BER); '-' reads standard input.")
+    @Argument(help: ArgumentHelp("The first input: \(InputForms.list); '-' reads standard input."))
     var a: String
 
     @Argument(help: "The second input.")

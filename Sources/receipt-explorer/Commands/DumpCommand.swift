@@ -12,7 +12,7 @@ struct DumpCommand: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "dump",
-        abstract: "Print the ASN.1 tree with offsets, lengths, decoded values and every diagnostic.",
+        abstract: "Print the ASN.1 tree (or a JWS token's layers) with offsets, lengths, decoded values and every diagnostic.",
         discussion: """
             Formats: 'tree' (default) is an indented tree with each diagnostic under the element it \
             concerns; 'openssl' has the line shape of `openssl asn1parse -inform DER -i` (diagnostics \
@@ -30,7 +30,7 @@ struct DumpCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens; '-' reads standard input.")
+    @Argument(help: InputForms.fileHelp)
     var file: String
 
     @Option(help: "Output format: tree, openssl or json.")

@@ -26,7 +26,7 @@ struct ExplainCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens; '-' reads standard input.")
+    @Argument(help: InputForms.fileHelp)
     var file: String
 
     @Option(help: ArgumentHelp("Explain only the element containing this byte offset (decimal or 0x hex).",

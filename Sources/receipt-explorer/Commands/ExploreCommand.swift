@@ -27,7 +27,7 @@ struct ExploreCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON, one document per file; '-' is not supported here (stdin is the keyboard). Default: the embedded sample receipt.")
+    @Argument(help: ArgumentHelp("\(InputForms.list), one document per file; '-' is not supported here (stdin is the keyboard). Default: the embedded sample receipt."))
     var files: [String] = []
 
     @Option(help: "Colours: auto (unless NO_COLOR is set), always or never.")

@@ -8,7 +8,7 @@ import ReceiptKit
 struct JSONCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "json",
-        abstract: "Print the decoded receipt as JSON in the shape of Apple's verifyReceipt response.",
+        abstract: "Print the decoded receipt (verifyReceipt's shape) or StoreKit 2 token as JSON, with each field's source bytes.",
         discussion: """
             The top-level object holds "receipt" (verifyReceipt's field names and conventions: numbers \
             as strings, *_ms epoch-millisecond strings, dates as "2015-05-23 12:18:09 Etc/GMT" with \
@@ -31,7 +31,7 @@ struct JSONCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens; '-' reads standard input.")
+    @Argument(help: InputForms.fileHelp)
     var file: String
 
     @OptionGroup var opening: OpenOptions

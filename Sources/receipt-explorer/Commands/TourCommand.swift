@@ -19,7 +19,7 @@ struct TourCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "DER/BER, base64, PEM or verifyReceipt JSON ('-' reads standard input with --print). Default: the embedded sample receipt.")
+    @Argument(help: ArgumentHelp("\(InputForms.list) ('-' reads standard input with --print). Default: the embedded sample receipt."))
     var file: String?
 
     @Flag(help: "Write the lessons as plain text instead of opening the explorer.")

@@ -108,7 +108,7 @@ struct VerifyCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "DER/BER, base64, PEM, verifyReceipt JSON, a compact JWS or a StoreKit JSON body; '-' reads standard input.")
+    @Argument(help: InputForms.fileHelp)
     var file: String
 
     @OptionGroup var check: ReceiptCheckOptions

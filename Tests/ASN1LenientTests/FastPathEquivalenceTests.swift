@@ -264,8 +264,6 @@ import TestSupport
 
     @Test func comparisonMatchesByteByByteOrder() {
         var rng = SeededRandom(state: 11)
-        let machine = ParserMachine(count: 0, options: ParseOptions())
-        defer { machine.discard() }
         let alphabet: [UInt8] = [0x00, 0x01, 0x7F, 0x80, 0xFF]
         for _ in 0..<20_000 {
             let a = (0..<Int.random(in: 0...20, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
@@ -277,7 +275,7 @@ import TestSupport
             default: b = (0..<Int.random(in: 0...20, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
             }
             let bytes = a + b
-            let got = bytes.withUnsafeBufferPointer { machine.compareZeroPadded($0, 0..<a.count, a.count..<bytes.count) }
+            let got = bytes.withUnsafeBufferPointer { ParserMachine.compareZeroPadded($0, 0..<a.count, a.count..<bytes.count) }
             #expect(got == Self.reference(a, b), "\(a) vs \(b)")
         }
     }

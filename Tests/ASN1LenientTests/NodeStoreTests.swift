@@ -10,6 +10,32 @@ import TestSupport
         #expect(MemoryLayout<Node>.size == 24)
     }
 
+    /// The common loop's node initialiser (class and constructed bit from the identifier octet's top
+    /// three bits in one shift) gives exactly the general one's node, for every one-octet identifier.
+    @Test func identifierOctetInitMatchesTheGeneralInit() {
+        for first in UInt8.min...UInt8.max {
+            for (depth, lengthLength) in [(0, 1), (1, 2), (37, 3), (Node.maxDepth, 1)] {
+                let general = Node(offset: 1234, classBits: first >> 6, constructed: first & 0x20 != 0,
+                                   tagNumber: UInt32(first & 0x1F), parent: 17, depth: depth,
+                                   identifierLength: 1, lengthLength: lengthLength)
+                let common = Node(offset: 1234, first: first, parent: 17, depthBits: UInt16(depth) << Node.Flag.depthShift,
+                                  lengthLength: lengthLength)
+                #expect(common == general, "identifier octet \(first), depth \(depth)")
+                #expect(common.tagClass.rawValue == first >> 6 && common.isConstructed == (first & 0x20 != 0)
+                    && Int(common.depth) == depth && !common.isIndefinite && !common.isEncapsulated && common.eocLength == 0)
+            }
+        }
+        // The flags stay apart from the class and the constructed bit.
+        var node = Node(offset: 0, first: 0xFF, parent: -1, depthBits: UInt16(Node.maxDepth) << Node.Flag.depthShift, lengthLength: 1)
+        node.set(Node.Flag.indefinite)
+        node.set(Node.Flag.hasEOC)
+        node.set(Node.Flag.encapsulated)
+        #expect(node.tagClass == .private && node.isConstructed && node.isIndefinite && node.eocLength == 2
+            && node.isEncapsulated && node.depth == UInt16(Node.maxDepth))
+        node.set(Node.Flag.encapsulated, false)
+        #expect(node.tagClass == .private && node.isConstructed && node.isIndefinite && !node.isEncapsulated)
+    }
+
     /// Every field of every node, after a parse that opens an encapsulated OCTET STRING.
     @Test func parseStoresExactNodes() {
         // SEQUENCE { INTEGER 5, OCTET STRING { UTF8String "ab" }, [1] { NULL } }

@@ -128,6 +128,14 @@ public struct BERHeader: Sendable, Equatable {
                            limit: Int) -> (contentStart: Int, length: Int)? {
         let room = limit &- start
         guard room >= 2, bytes[start] & 0x1F != 0x1F else { return nil }
+        return readCommonLength(bytes, at: start, room: room)
+    }
+
+    /// `readCommon` after its identifier check, for a caller that made it (`room`: `limit - start`,
+    /// at least 2; the identifier at `start` is one octet).
+    @inline(__always)
+    static func readCommonLength(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int,
+                                 room: Int) -> (contentStart: Int, length: Int)? {
         let lengthOctet = bytes[start &+ 1]
         if lengthOctet < 0x80 {
             guard Int(lengthOctet) <= room &- 2 else { return nil }

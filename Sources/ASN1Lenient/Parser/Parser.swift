@@ -27,6 +27,8 @@ struct Frame {
     var indefinite: Bool
     /// An encapsulation guess: undone, with everything parsed inside it, at the first error.
     var speculative: Bool
+    /// A guess's (speculative) count of diagnostics when it opened, the undo point; not read for
+    /// other frames (the common loop leaves it 0 there).
     var diagnosticMark: Int
 }
 

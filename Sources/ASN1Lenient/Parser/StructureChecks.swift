@@ -18,6 +18,10 @@ enum StructureRules {
     /// (primitive SEQUENCE / SET in the low 32 bits, constructed primitive-only types in the high 32).
     static let reportedUniversalForms: UInt64 = UInt64(primitiveOnlyMask) << 32 | UInt64(constructedOnlyMask) | 1
 
+    /// `reportedUniversalForms` and the two universal octets that start a multi-octet identifier
+    /// (0x1F, 0x3F): the universal first octets the common loop leaves to the general turn.
+    static let universalFirstsNotTaken: UInt64 = reportedUniversalForms | 1 << 0x1F | 1 << 0x3F
+
     @inline(__always)
     static func headerIsReported(universalFirst first: UInt8) -> Bool {
         reportedUniversalForms &>> UInt64(first) & 1 != 0
@@ -60,7 +64,7 @@ extension ParserMachine {
         while child < end {
             let node = nodes[child]
             let range = Int(node.offset)..<node.end
-            if child > index + 1, compareZeroPadded(bytes, previous, range) > 0 {
+            if child > index + 1, Self.compareZeroPadded(bytes, previous, range) > 0 {
                 report(.setNotSorted, at: range.lowerBound, length: range.count, node: child,
                        "this SET element sorts before the previous one (offset \(previous.lowerBound)); DER requires ascending order")
                 return
@@ -70,8 +74,42 @@ extension ParserMachine {
         }
     }
 
+    /// `checkSetOrder`'s judgement without a report, for the common loop's SET close: whether the
+    /// SET's children `first..<end` (its whole subtree, the nodes written last) are in DER order.
+    /// A child's range is read as running to the next child's offset, and the last one's to the
+    /// content end: siblings tile their parent's content (each element starts where the one before
+    /// it ended, end-of-contents octets and unparsed regions included, and a SET closes only when
+    /// its content is used up), so only one field per child is read. Out of line: the loop's
+    /// registers stay its own.
+    @inline(never)
+    static func setChildrenAreInOrder(_ bytes: UnsafeBufferPointer<UInt8>, nodes: UnsafeMutablePointer<Node>,
+                                      first: Int, end: Int, contentEnd: Int) -> Bool {
+        guard first < end, let input = bytes.baseAddress else { return true }
+        // The current child is `b..<c`; `word` holds its first eight octets as one big-endian word
+        // when it has eight (`long`), which decide almost every pair (`compareZeroPadded` the rest).
+        var b = Int(nodes[first].offset)
+        var next = Int(nodes[first].subtreeEnd)
+        var c = next < end ? Int(nodes[next].offset) : contentEnd
+        var long = c &- b >= 8
+        var word = long ? UInt64(bigEndian: UnsafeRawPointer(input + b).loadUnaligned(as: UInt64.self)) : 0
+        while next < end {
+            let a = b, previousWord = word, previousLong = long
+            b = c
+            next = Int(nodes[next].subtreeEnd)
+            c = next < end ? Int(nodes[next].offset) : contentEnd
+            long = c &- b >= 8
+            if long { word = UInt64(bigEndian: UnsafeRawPointer(input + b).loadUnaligned(as: UInt64.self)) }
+            if previousLong && long && previousWord != word {
+                if previousWord > word { return false }
+            } else if compareZeroPadded(bytes, Range(uncheckedBounds: (a, b)), Range(uncheckedBounds: (b, c))) > 0 {
+                return false
+            }
+        }
+        return true
+    }
+
     /// Ranges lie inside `bytes` (they are parsed nodes).
-    func compareZeroPadded(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Int {
+    static func compareZeroPadded(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Int {
         let common = min(a.count, b.count)
         // Most neighbours differ in their first eight octets (an attribute's type number): compare
         // them as one big-endian word, the same order as byte by byte, without calling memcmp.

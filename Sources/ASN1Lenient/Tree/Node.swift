@@ -58,12 +58,14 @@ public struct Node: Sendable, Equatable {
     /// Number of end-of-contents octets present after the content (0 or 2).
     public var eocLength: UInt8 { packed & Flag.hasEOC != 0 ? 2 : 0 }
 
+    /// The constructed bit and the class sit where the identifier octet's top three bits land when
+    /// shifted right by five (`constructedAndClass`), so the parser builds them with one shift.
     enum Flag {
         static let constructed: UInt16 = 1 << 0
-        static let indefinite: UInt16 = 1 << 1
-        static let hasEOC: UInt16 = 1 << 2
-        static let encapsulated: UInt16 = 1 << 3
-        static let classShift: UInt16 = 4  // bits 4-5
+        static let classShift: UInt16 = 1  // bits 1-2
+        static let indefinite: UInt16 = 1 << 3
+        static let hasEOC: UInt16 = 1 << 4
+        static let encapsulated: UInt16 = 1 << 5
         static let mask: UInt16 = 0x3F
         static let depthShift: UInt16 = 6
     }
@@ -106,6 +108,21 @@ public struct Node: Sendable, Equatable {
         self.lengthLength = UInt8(truncatingIfNeeded: lengthLength)
         self.packed = UInt16(truncatingIfNeeded: depth) << Flag.depthShift
             | UInt16(classBits & 0b11) << Flag.classShift | (constructed ? Flag.constructed : 0)
+    }
+
+    /// A node with a one-octet identifier: class and constructed bit from `first` as `init` sets
+    /// them, the depth given as `depth << Flag.depthShift` (the parser's common loop;
+    /// `NodeStoreTests` checks it against `init` for every octet).
+    @inline(__always)
+    init(offset: Int, first: UInt8, parent: Int, depthBits: UInt16, lengthLength: Int) {
+        self.offset = UInt32(truncatingIfNeeded: offset)
+        self.contentLength = 0
+        self.tagNumber = UInt32(first & 0x1F)
+        self.parent = Int32(truncatingIfNeeded: parent)
+        self.subtreeEnd = 0
+        self.identifierLength = 1
+        self.lengthLength = UInt8(truncatingIfNeeded: lengthLength)
+        self.packed = depthBits | UInt16(first &>> 5)
     }
 
     @inline(__always)

@@ -208,12 +208,7 @@ public struct Receipt: Sendable {
     public var isXcode: Bool { receiptType == "Xcode" }
 
     /// How many attributes are outside the table (app level and in-app), without building them.
-    public var unlistedCount: Int {
-        var n = 0
-        for r in table.app where !r.isListed { n += 1 }
-        for r in table.inApp where !r.isListed { n += 1 }
-        return n
-    }
+    public var unlistedCount: Int { table.unlistedCount }
 
     /// Attributes outside the table, app level and in-app, in file order.
     public var unlistedFields: [ReceiptField] {

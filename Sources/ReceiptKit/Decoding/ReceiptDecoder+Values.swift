@@ -1,12 +1,20 @@
 import ASN1Lenient
 
+/// The two parts of a `FieldRecord` that depend on the value. The decoder builds the record once
+/// from them: filling a record on the stack field by field and copying it into the list stalled
+/// on the copy's wide loads (docs/performance.md, 2026-11-23: one-pass attribute reads).
+struct StoredValue {
+    var kind = FieldRecord.Kind.bytes
+    var scalar: Int64 = 0
+}
+
 extension ReceiptDecoder {
     // MARK: - Values
 
-    /// A listed attribute's value, stored in its record (see `FieldRecord.Kind`). The spec's strings
+    /// A listed attribute's value as its record holds it (see `FieldRecord.Kind`). The spec's strings
     /// are looked up only to build a finding.
     mutating func decodeValue(_ expected: ExpectedValue, type: Int, level: AttributeLevel, range: Range<Int>,
-                              valueNode: Int, innerNode: Int?, into record: inout FieldRecord) {
+                              valueNode: Int, innerNode: Int?, into record: inout StoredValue) {
         record.kind = .bytes
         guard let value = decodeValue(expected, type: type, level: level, range: range, valueNode: valueNode,
                                       innerNode: innerNode, record: &record) else { return }
@@ -18,7 +26,7 @@ extension ReceiptDecoder {
     /// Fills `record` for the usual values (string, 64-bit integer, canonical UTC date, absent date,
     /// bytes) and returns nil, or returns a value the record cannot hold.
     private mutating func decodeValue(_ expected: ExpectedValue, type: Int, level: AttributeLevel, range: Range<Int>,
-                                      valueNode: Int, innerNode: Int?, record: inout FieldRecord) -> FieldValue? {
+                                      valueNode: Int, innerNode: Int?, record: inout StoredValue) -> FieldValue? {
         var spec: AttributeSpec { ReceiptSchema.spec(type: type, level: level)! }
         switch expected {
         case .bytes:
@@ -122,20 +130,6 @@ extension ReceiptDecoder {
     func firstOctet(_ node: Int) -> UInt8 {
         let n = nodes[node]
         return n.kind == .tlv && Int(n.offset) < bytes.count ? bytes[Int(n.offset)] : 0
-    }
-
-    /// An INTEGER node's value when it fits in an Int.
-    func smallInteger(_ node: Int) -> Int? {
-        guard isUniversal(node, 2), !isConstructed(node) else { return nil }
-        return contentInt64(node).flatMap { Int(exactly: $0) }
-    }
-
-    /// `IntegerValue.int64` of a node's content, read in place: slicing `bytes` for it retained and
-    /// released the array twice per attribute. Inlined: twice per attribute (type and version).
-    @inline(__always)
-    func contentInt64(_ node: Int) -> Int64? {
-        let n = nodes[node]
-        return int64(Self.contentStart(n)..<(Self.contentStart(n) + Int(n.contentLength)))
     }
 
     /// `IntegerValue.int64` of `bytes[range]` (1 to 8 octets, two's complement), read in place.

@@ -26,6 +26,16 @@ struct ReceiptDecoder {
     var appRecords: [FieldRecord] = []
     var inAppRecords: [FieldRecord] = []
     var sideValues: [FieldValue] = []
+    /// Records of types outside the schema (`Receipt.unlistedCount` without a pass over the table).
+    var unlistedCount = 0
+    /// `ReceiptSchema.expected` of each type, indexed by type (app) and type - 1701 (in-app): read
+    /// once per receipt, not through the schema's lazily initialised globals per attribute.
+    private let appExpected = (0...(ReceiptSchema.app.map(\.type).max() ?? 0)).map {
+        ReceiptSchema.expected(type: $0, level: .app)
+    }
+    private let inAppExpected = (1701...(ReceiptSchema.inApp.map(\.type).max() ?? 1701)).map {
+        ReceiptSchema.expected(type: $0, level: .inApp)
+    }
 
     init(tree: Tree) {
         self.tree = tree
@@ -52,27 +62,6 @@ struct ReceiptDecoder {
 
     // MARK: - Node facts from stored fields
 
-    /// The first identifier octet of a parsed node (class bits, constructed bit), nil for an unparsed region.
-    @inline(__always)
-    func identifier(_ n: Node) -> UInt8? {
-        n.identifierLength != 0 && Int(n.offset) < bytes.count ? bytes[Int(n.offset)] : nil
-    }
-
-    /// `nodes[node].isUniversal(number)`.
-    @inline(__always)
-    func isUniversal(_ node: Int, _ number: UInt32) -> Bool {
-        let n = nodes[node]
-        guard n.tagNumber == number, let first = identifier(n) else { return false }
-        return first & 0xC0 == 0
-    }
-
-    /// `nodes[node].isConstructed`.
-    @inline(__always)
-    func isConstructed(_ node: Int) -> Bool {
-        guard let first = identifier(nodes[node]) else { return false }
-        return first & 0x20 != 0
-    }
-
     @inline(__always)
     static func contentStart(_ n: Node) -> Int { Int(n.offset) + Int(n.identifierLength) + Int(n.lengthLength) }
 
@@ -85,15 +74,31 @@ struct ReceiptDecoder {
     // MARK: - Payload
 
     mutating func decode(payloadSet set: Int) -> Receipt {
+        let nodes = self.nodes, bytes = self.bytes
+        return nodes.withUnsafeBufferPointer { nb in
+            bytes.withUnsafeBufferPointer { bb in decode(payloadSet: set, nb, bb) }
+        }
+    }
+
+    /// `nb`, `bb`: the tree's nodes and bytes, read directly on the per-attribute path.
+    private mutating func decode(payloadSet set: Int, _ nb: UnsafeBufferPointer<Node>,
+                                 _ bb: UnsafeBufferPointer<UInt8>) -> Receipt {
         var receipt = Receipt(payloadNode: set, bytes: bytes)
         receipt.isComplete = !isCut(set)
         var seen = [Int](repeating: -1, count: 22)
         let attributes = tree.childCount(of: set)
+        let end = min(Int(nb[set].subtreeEnd), nb.count)
         appRecords.reserveCapacity(attributes)
+        // Every attribute that makes a record has at least four nodes (itself and three children):
+        // room for all of them at once, instead of growing to 180,000 records (10,000 purchases) by
+        // doubling, copying and faulting in fresh pages at every step.
+        inAppRecords.reserveCapacity(max(0, (end - set - 1) / 4 - appRecords.capacity))
         receipt.inApp.reserveCapacity(attributes)
-        for child in tree.children(of: set) {
-            guard let added = decodeAttribute(child, level: .app, inAppIndex: nil, purchase: receipt.inApp.count,
-                                              app: true) else { continue }
+        var c = set + 1
+        while c < end {
+            let child = c
+            c = max(Int(nb[c].subtreeEnd), c + 1)
+            guard let added = decodeAttribute(child, level: .app, inAppIndex: nil, app: true, nb, bb) else { continue }
             let (type, listed) = added
             let last = appRecords.count - 1
             if type == 17 {
@@ -103,14 +108,15 @@ struct ReceiptDecoder {
                 let field = appRecords[last]
                 receipt.inApp.append(InAppPurchase(index: index, attributeNode: Int(field.attributeNode), setNode: nil))
                 decodePurchase(valueNode: Int(field.valueNode), attributeNode: Int(field.attributeNode),
-                               innerNode: FieldRecord.optional(field.innerNode), into: &receipt.inApp[index])
+                               innerNode: FieldRecord.optional(field.innerNode), into: &receipt.inApp[index], nb, bb)
             } else if listed {  // 17 is the only repeatable type
                 checkDuplicate(at: last, seen: &seen[type], app: true, start: 0)
             }
         }
         checkMissing(seen: seen, required: ReceiptSchema.required(at: .app), set: set,
                      inAppIndex: nil, level: .app)
-        let table = ReceiptFieldTable(bytes: bytes, app: appRecords, inApp: inAppRecords, side: sideValues)
+        let table = ReceiptFieldTable(bytes: bytes, app: appRecords, inApp: inAppRecords, side: sideValues,
+                                      unlistedCount: unlistedCount)
         receipt.table = table
         for i in receipt.inApp.indices {
             let range = receipt.inApp[i].fields.range
@@ -122,13 +128,15 @@ struct ReceiptDecoder {
     /// Decodes the purchase in place (building it apart and copying it into `Receipt.inApp` cost
     /// a retain and release of what it holds).
     private mutating func decodePurchase(valueNode: Int?, attributeNode: Int, innerNode: Int?,
-                                         into purchase: inout InAppPurchase) {
+                                         into purchase: inout InAppPurchase,
+                                         _ nb: UnsafeBufferPointer<Node>, _ bb: UnsafeBufferPointer<UInt8>) {
         let index = purchase.index
         // Complete unless the bytes holding the purchase (its OCTET STRING or SET) are cut short;
         // a SEQUENCE that merely claims too much around a whole value still holds a whole purchase.
         purchase.isComplete = !isCut(valueNode ?? attributeNode)
         let start = inAppRecords.count
-        guard let inner = innerNode, isUniversal(inner, 17), isConstructed(inner) else {
+        guard let inner = innerNode, inner < nb.count, AttributeReader.isUniversal(nb[inner], 17, bb),
+              AttributeReader.isConstructed(nb[inner], bb) else {
             purchase.isComplete = false
             purchase.fields = ReceiptFields(table: .empty, level: .inApp, range: start..<start)
             return
@@ -138,9 +146,13 @@ struct ReceiptDecoder {
         var seen: [Int] = []
         swap(&seen, &seenScratch)
         for i in seen.indices { seen[i] = -1 }
-        for child in tree.children(of: inner) {
-            guard let added = decodeAttribute(child, level: .inApp, inAppIndex: index, purchase: index,
-                                              app: false, start: start) else { continue }
+        var c = inner + 1
+        let end = min(Int(nb[inner].subtreeEnd), nb.count)
+        while c < end {
+            let child = c
+            c = max(Int(nb[c].subtreeEnd), c + 1)
+            guard let added = decodeAttribute(child, level: .inApp, inAppIndex: index, app: false, start: start,
+                                              nb, bb) else { continue }
             let (type, listed) = added
             let last = inAppRecords.count - 1
             if listed {
@@ -217,41 +229,22 @@ struct ReceiptDecoder {
 
     // MARK: - One attribute
 
-    /// Appends the attribute's `ReceiptField` to `fields` and its link entry (both from the values at
-    /// hand: copying the large struct, or reading it back, was a measurable cost per attribute), and
-    /// returns its type and whether it is listed; nil when the node is not an attribute.
-    /// `purchase`: the in-app purchase the field belongs to, or (at the app level) the index an
-    /// attribute 17 gets.
-    private mutating func decodeAttribute(_ node: Int, level: AttributeLevel, inAppIndex: Int?, purchase: Int,
-                                          app: Bool, start: Int = 0) -> (type: Int, listed: Bool)? {
-        let n = nodes[node]
-        if n.identifierLength == 0 { return nil }  // unparsed: the parser already reported these bytes
-        // Messages are built only on the error paths: this runs for every attribute of every purchase.
+    /// Appends the attribute's record to its list and its link entry, and returns its type and
+    /// whether it is listed; nil when the node is not an attribute. The nodes are read in one pass
+    /// by `AttributeReader`; findings are worded only on the error paths.
+    private mutating func decodeAttribute(_ node: Int, level: AttributeLevel, inAppIndex: Int?, app: Bool,
+                                          start: Int = 0, _ nb: UnsafeBufferPointer<Node>,
+                                          _ bb: UnsafeBufferPointer<UInt8>) -> (type: Int, listed: Bool)? {
+        let shape = AttributeReader.read(node, nodes: nb, bytes: bb)
+        guard shape.isParsed else { return nil }  // unparsed: the parser already reported these bytes
         func place() -> String { level == .app ? "the payload" : "in-app purchase #\((inAppIndex ?? 0) + 1)" }
-        guard isUniversal(node, 16), isConstructed(node) else {
+        guard shape.isSequence else {
             findings.append(.receipt(.attributeMalformed,
                 "an element of \(place()) is \(InnerTLV.describe(tag: firstOctet(node))), an attribute SEQUENCE was expected",
                 node: node, in: tree))
             return nil
         }
-        // The first three readable children, and how many there are, without allocating.
-        var p0 = -1, p1 = -1, p2 = -1, count = 0
-        var c = node + 1
-        let end = Int(n.subtreeEnd)
-        while c < end {
-            let child = nodes[c]
-            if child.identifierLength != 0 {
-                switch count {
-                case 0: p0 = c
-                case 1: p1 = c
-                case 2: p2 = c
-                default: break
-                }
-                count += 1
-            }
-            c = Int(child.subtreeEnd)
-        }
-        guard count >= 1, let type = smallInteger(p0) else {
+        guard shape.count >= 1, let type = shape.type else {
             if !isCut(node) {
                 findings.append(.receipt(.attributeMalformed,
                     "an attribute of \(place()) does not start with its type INTEGER", node: node, in: tree))
@@ -259,6 +252,7 @@ struct ReceiptDecoder {
             return nil
         }
         func label() -> String { ReceiptSchema.label(type: type, level: level) }
+        let count = shape.count
         guard count >= 3 else {
             if !isCut(node) {
                 findings.append(.receipt(.attributeMalformed,
@@ -272,43 +266,44 @@ struct ReceiptDecoder {
                 "\(label()): the attribute has \(count) elements, 3 expected (type, version, value); the extra ones are ignored",
                 node: node, in: tree, severity: .warning))
         }
-        let versionNode = p1
-        let version = isUniversal(versionNode, 2) ? contentInt64(versionNode) : nil
+        let versionNode = shape.versionNode
+        let version = shape.version
         if version == nil {
             findings.append(.receipt(.attributeMalformed,
                 "\(label()): the version is \(InnerTLV.describe(tag: firstOctet(versionNode))), an INTEGER was expected",
                 node: versionNode, in: tree))
         }
-        // The value OCTET STRING; a constructed one (BER) is accepted when it has a single segment.
-        var valueNode = p2
-        if isUniversal(valueNode, 4) && isConstructed(valueNode),
-           tree.childCount(of: valueNode) == 1, let only = tree.child(of: valueNode, at: 0),
-           isUniversal(only, 4), !isConstructed(only) {
-            valueNode = only
-        }
-        guard isUniversal(valueNode, 4), !isConstructed(valueNode) else {
+        let valueNode = shape.valueNode
+        guard shape.valueIsOctetString else {
             findings.append(.receipt(.attributeMalformed,
                 "\(label()): the value is \(InnerTLV.describe(tag: firstOctet(valueNode))), a primitive OCTET STRING was expected",
                 node: valueNode, in: tree))
             return nil
         }
-        let vn = nodes[valueNode]
-        var inner: Int?
-        if Int(vn.subtreeEnd) > valueNode + 1, vn.isEncapsulated { inner = valueNode + 1 }
-        let valueRange = Self.contentRange(vn)
-        let expected = ReceiptSchema.expected(type: type, level: level)
-        var record = FieldRecord(type: type, kind: .bytes, inAppLevel: level == .inApp,
-                                 isListed: expected != nil, hasVersion: version != nil, attributeNode: Int32(node),
-                                 typeNode: Int32(p0), versionNode: Int32(versionNode), valueNode: Int32(valueNode),
-                                 innerNode: Int32(inner ?? -1), valueStart: UInt32(valueRange.lowerBound),
-                                 valueEnd: UInt32(valueRange.upperBound), inApp: Int32(inAppIndex ?? -1),
-                                 position: 0, version: version ?? 0, scalar: 0)
+        let vn = nb[valueNode]
+        let inner = Int(vn.subtreeEnd) > valueNode + 1 && vn.isEncapsulated ? valueNode + 1 : -1
+        let valueStart = Self.contentStart(vn)
+        let valueEnd = valueStart + Int(vn.contentLength)
+        let expected: ExpectedValue?
+        if app {
+            expected = type >= 0 && type < appExpected.count ? appExpected[type] : nil
+        } else {
+            expected = type >= 1701 && type - 1701 < inAppExpected.count ? inAppExpected[type - 1701] : nil
+        }
+        var stored = StoredValue()
         if let expected {
-            decodeValue(expected, type: type, level: level, range: valueRange, valueNode: valueNode, innerNode: inner,
-                        into: &record)
+            decodeValue(expected, type: type, level: level, range: valueStart..<valueEnd, valueNode: valueNode,
+                        innerNode: inner >= 0 ? inner : nil, into: &stored)
+        } else {
+            unlistedCount += 1
         }
         let index = (app ? appRecords.count : inAppRecords.count) - start
-        record.position = Int32(index)
+        let record = FieldRecord(type: type, kind: stored.kind, inAppLevel: !app,
+                                 isListed: expected != nil, hasVersion: version != nil, attributeNode: Int32(node),
+                                 typeNode: Int32(shape.typeNode), versionNode: Int32(versionNode),
+                                 valueNode: Int32(valueNode), innerNode: Int32(inner), valueStart: UInt32(valueStart),
+                                 valueEnd: UInt32(valueEnd), inApp: Int32(inAppIndex ?? -1),
+                                 position: Int32(index), version: version ?? 0, scalar: stored.scalar)
         if app { appRecords.append(record) } else { inAppRecords.append(record) }
         links.add(attributeNode: node, record: start + index, app: app)
         return (type, expected != nil)

@@ -64,11 +64,15 @@ final class ReceiptFieldTable: Sendable {
     let side: [FieldValue]
     /// First app-level record of each type below `firstByType.count` (-1: none); other types scan.
     let firstByType: [Int32]
+    /// Records whose type is outside the schema, both lists (counted by the decoder as it appends:
+    /// a pass over 190,000 records to count them cost ≈ 1 ms per open).
+    let unlistedCount: Int
 
-    static let empty = ReceiptFieldTable(bytes: [], app: [], inApp: [], side: [])
+    static let empty = ReceiptFieldTable(bytes: [], app: [], inApp: [], side: [], unlistedCount: 0)
 
-    init(bytes: [UInt8], app: [FieldRecord], inApp: [FieldRecord], side: [FieldValue]) {
+    init(bytes: [UInt8], app: [FieldRecord], inApp: [FieldRecord], side: [FieldValue], unlistedCount: Int) {
         self.bytes = bytes
+        self.unlistedCount = unlistedCount
         self.app = app
         self.inApp = inApp
         self.side = side

@@ -140,7 +140,7 @@ public enum ReceiptSchema {
         case .app:
             return type >= 0 && type < appTable.count ? appTable[type] : nil
         case .inApp:
-            let i = type - 1701
+            let i = type &- 1701  // wraps for types near Int.min (a crafted 8-octet INTEGER) instead of trapping
             return i >= 0 && i < inAppTable.count ? inAppTable[i] : nil
         }
     }
@@ -153,7 +153,7 @@ public enum ReceiptSchema {
         case .app:
             return type >= 0 && type < appExpected.count ? appExpected[type] : nil
         case .inApp:
-            let i = type - 1701
+            let i = type &- 1701  // wraps for types near Int.min (a crafted 8-octet INTEGER) instead of trapping
             return i >= 0 && i < inAppExpected.count ? inAppExpected[i] : nil
         }
     }

@@ -59,7 +59,9 @@ let package = Package(
         .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "TestSupport"]),
         .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient", "DocumentModel", "TestSupport"]),
         .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel", "ReceiptKit", "ASN1Lenient", "JWSKit", "TestSupport"]),
-        .testTarget(name: "ExplorerUITests", dependencies: ["ExplorerUI", "TerminalAdapter", "ReceiptKit", "ASN1Lenient", "DocumentModel", "TestSupport"]),
+        // The snapshots are read from the source tree by path (`Snapshot.directory`), not bundled.
+        .testTarget(name: "ExplorerUITests", dependencies: ["ExplorerUI", "TerminalAdapter", "ReceiptKit", "ASN1Lenient", "DocumentModel", "TestSupport"],
+                    exclude: ["Snapshots"]),
         .testTarget(name: "JSONLenientTests", dependencies: ["JSONLenient", "ASN1Lenient", "TestSupport"]),
         .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "JSONLenient", "ASN1Lenient", "ReceiptKit", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["receipt-explorer", "TestSupport"]),

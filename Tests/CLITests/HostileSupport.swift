@@ -72,7 +72,7 @@ enum Hostile {
     /// Writes a large file in 1 MiB chunks; `fill` gets each chunk and the chunk's offset.
     static func largeFile(name: String, size: Int, fill: (inout [UInt8], Int) -> Void) throws -> URL {
         let url = directory.appendingPathComponent(name)
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         var offset = 0
@@ -186,7 +186,7 @@ enum Hostile {
             handle.write(Data(line.utf8))
             try? handle.close()
         } else {
-            FileManager.default.createFile(atPath: path, contents: Data(line.utf8))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(line.utf8))
         }
     }
 

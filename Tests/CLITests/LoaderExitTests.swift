@@ -32,7 +32,7 @@ import TestSupport
 
     @Test(arguments: [
         ("JSON array", Array("[\"MAMCAQU=\"]\n".utf8), "input-unrecognized-text"),
-        ("UTF-16 text", [0xFF, 0xFE] + Array("MAMCAQU=".utf8).flatMap { [$0, 0x00] }, "input-unrecognized-text"),
+        ("UTF-16 text", [0xFF, 0xFE] + Array("MAMCAQU=".utf8).flatMap { byte -> [UInt8] in [byte, 0x00] }, "input-unrecognized-text"),
         ("NUL padding", Array("MAMCAQU=\n".utf8) + [UInt8](repeating: 0, count: 23), "input-unrecognized-text"),
         ("mostly unread", DER.int(5) + [UInt8](repeating: 0x01, count: 10), "input-mostly-unread"),
     ])

@@ -38,7 +38,7 @@ struct TmuxDiffTests {
         #expect(lines.contains { $0.contains("┌─ Diff (d or Esc closes) ─") })
         #expect(screen.statusBar.hasPrefix(" base.receipt · 5,289 B · DER"))
         try tmux.send("Escape")
-        try #require(tmux.waitForScreen("the overlay closed") {
+        _ = try #require(tmux.waitForScreen("the overlay closed") {
             !$0.contains("Diff (d or Esc closes)") && $0.firstLine.contains(" doc 1/2 ")
         })
         try tmux.send("q")

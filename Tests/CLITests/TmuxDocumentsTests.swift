@@ -45,7 +45,7 @@ struct TmuxDocumentsTests {
         let tmux = try TmuxHarness(arguments: ["samples/diff/base.receipt", "samples/diff/refund.receipt", "--no-validate"],
                                    width: 120, height: 40)
         defer { tmux.close() }
-        try #require(tmux.waitForScreen("the first document") { $0.firstLine.contains(" doc 1/2 ") })
+        _ = try #require(tmux.waitForScreen("the first document") { $0.firstLine.contains(" doc 1/2 ") })
         try tmux.send("d")
         let diff = try #require(tmux.waitForScreen("the diff overlay") {
             $0.contains("refund com.example.receiptexplorer.pro [2000000600000002]")
@@ -54,7 +54,7 @@ struct TmuxDocumentsTests {
         #expect(diff.contains("attribute-added cancellation reason (in-app 1720)"))
         #expect(diff.contains("base.receipt") && diff.contains("refund.receipt"))
         try tmux.send("Escape")
-        try #require(tmux.waitForScreen("the overlay closed") {
+        _ = try #require(tmux.waitForScreen("the overlay closed") {
             !$0.contains("attribute-changed cancellation date (in-app 1712)") && $0.firstLine.contains(" doc 1/2 ")
         })
         try tmux.send("q")

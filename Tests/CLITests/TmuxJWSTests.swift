@@ -11,7 +11,7 @@ struct TmuxJWSTests {
         let tmux = try TmuxHarness(arguments: ["samples/jws/transaction.jws", "--root", "samples/pki/test-ec-root.cer"],
                                    width: 120, height: 40)
         defer { tmux.close() }
-        try #require(tmux.waitForScreen("the token's outline") {
+        _ = try #require(tmux.waitForScreen("the token's outline") {
             $0.statusBar.hasPrefix(" transaction.jws · 4,556 B · JWS · @0x0 · file") && $0.contains("▾ token  StoreKit 2 transaction · ES256, 3")
         })
 

@@ -266,9 +266,9 @@ final class OutlineStore: @unchecked Sendable {
     private let lock = NSLock()
     private var blocks: [Int: BuiltBlock] = [:]
     /// Every diagnostic's row in outline order, found on the first `]` / `[`.
-    private var diagnostics: [OutlineDiagnostic]?
+    private let diagnosticRows = MadeOnce<[OutlineDiagnostic]>()
     /// Every row's search text, made on the first search.
-    private var searchIndex: OutlineSearchIndex?
+    private let searchText = MadeOnce<OutlineSearchIndex>()
 
     func block(_ b: Int) -> BuiltBlock? {
         lock.lock()
@@ -289,33 +289,12 @@ final class OutlineStore: @unchecked Sendable {
         lock.unlock()
     }
 
-    func searchIndex(_ compute: () -> OutlineSearchIndex) -> OutlineSearchIndex {
-        made(\.searchIndex, compute)
-    }
+    func searchIndex(_ compute: () -> OutlineSearchIndex) -> OutlineSearchIndex { searchText.value(compute) }
 
     /// Whether the first search has made the index (tests check that it is made once).
-    var hasSearchIndex: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return searchIndex != nil
-    }
+    var hasSearchIndex: Bool { searchText.isMade }
 
-    func diagnostics(_ compute: () -> [OutlineDiagnostic]) -> [OutlineDiagnostic] {
-        made(\.diagnostics, compute)
-    }
-
-    /// A slot's value, computed on first use outside the lock (it can take long; two racing
-    /// computations give the same value, so the later store is harmless).
-    private func made<Value>(_ slot: ReferenceWritableKeyPath<OutlineStore, Value?>, _ compute: () -> Value) -> Value {
-        lock.lock()
-        if let done = self[keyPath: slot] { lock.unlock(); return done }
-        lock.unlock()
-        let value = compute()
-        lock.lock()
-        self[keyPath: slot] = value
-        lock.unlock()
-        return value
-    }
+    func diagnostics(_ compute: () -> [OutlineDiagnostic]) -> [OutlineDiagnostic] { diagnosticRows.value(compute) }
 }
 
 /// A diagnostic of some layer and the row its range starts in.

@@ -11,27 +11,14 @@ public final class RenderCache: @unchecked Sendable {
     private var order: [Int] = []
     static let capacity = 16
     /// What `/` scans, made on the first search (`Search.run`).
-    private var searchIndex: TreeSearchIndex?
+    private let searchIndexSlot = MadeOnce<TreeSearchIndex>()
 
     init() {}
 
-    func searchIndex(_ compute: () -> TreeSearchIndex) -> TreeSearchIndex {
-        lock.lock()
-        if let made = searchIndex { lock.unlock(); return made }
-        lock.unlock()
-        let index = compute()
-        lock.lock()
-        defer { lock.unlock() }
-        if searchIndex == nil { searchIndex = index }
-        return searchIndex!
-    }
+    func searchIndex(_ compute: () -> TreeSearchIndex) -> TreeSearchIndex { searchIndexSlot.value(compute) }
 
     /// Whether the first search has made the index (tests check when it is made).
-    var hasSearchIndex: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return searchIndex != nil
-    }
+    var hasSearchIndex: Bool { searchIndexSlot.isMade }
 
     func explanation(for node: Int, compute: () -> [ExplanationLine]) -> [ExplanationLine] {
         lock.lock()

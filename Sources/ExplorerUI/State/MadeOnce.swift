@@ -1,0 +1,28 @@
+import Foundation
+
+/// A value made on first use and shared by every copy of the state that holds the slot (search
+/// indexes, the diagnostics' rows). The computation runs outside the lock because it can take
+/// long; two racing computations give the same value, so the first store wins and the other is
+/// dropped.
+final class MadeOnce<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var made: Value?
+
+    func value(_ compute: () -> Value) -> Value {
+        lock.lock()
+        if let made { lock.unlock(); return made }
+        lock.unlock()
+        let value = compute()
+        lock.lock()
+        defer { lock.unlock() }
+        if made == nil { made = value }
+        return made!
+    }
+
+    /// Whether the value has been made (tests check when it is).
+    var isMade: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return made != nil
+    }
+}

@@ -73,6 +73,7 @@ public struct Document: Sendable {
 
     /// The loader's note and what the input is: "raw DER/BER, 7,686 bytes; a PKCS#7 App Store receipt",
     /// "a compact JWS, 4,012 characters; a StoreKit 2 transaction (JWS, ES256, 3 certificates)".
+    /// Terminal-safe as built (`LoadedInput.note`, `JWSToken.headerSummary`): written as it is.
     public var note: String { "\(source.note); \(summary)" }
 
     /// What the input is, with a token's alg and certificates and a notification's nested tokens.

@@ -339,6 +339,33 @@ import TestSupport
         #expect([0, 1].contains(run.status), "\(run.summary)")
     }
 
+    /// FuzzReceipt finding (CI, 2026-11-23): a token whose damaged header decodes to an alg holding
+    /// control characters. `JWSToken.headerSummary` joined the alg into `Document.note` and `explain`'s
+    /// token overview as written, so `explain` wrote raw C0 bytes to the terminal. Every command, on
+    /// every document-target finding: nothing from the input reaches stdout or stderr unescaped.
+    @Test(arguments: ["dump", "explain", "json", "verify", "tour --print"])
+    func documentFindingsPrintNoRawControls(_ command: String) throws {
+        let directory = Paths.packageRoot.appendingPathComponent("Fuzz/regressions")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("receipt-") }.sorted()
+        #expect(names.contains("receipt-jws-alg-control-characters.bin"))
+        for name in names {
+            let run = try Hostile.run(command.split(separator: " ").map(String.init) + [directory.appendingPathComponent(name).path])
+            #expect(run.signal == nil, "\(command) \(name): \(run.summary)")
+            let raw = Self.rawControls(run.stdout) + Self.rawControls(run.stderr)
+            #expect(raw.isEmpty, "\(command) \(name): raw \(raw.prefix(8).map { String(format: "U+%04X", $0.value) })")
+        }
+    }
+
+    /// Scalars a terminal would act on (C0 but newline and tab, DEL, C1, bidi and other format controls).
+    static func rawControls(_ text: String) -> [Unicode.Scalar] {
+        text.unicodeScalars.filter { s in
+            let v = s.value
+            if v == 0x0A || v == 0x09 { return false }
+            if v < 0x20 || (0x7F...0x9F).contains(v) { return true }
+            return v >= 0xA0 && s.properties.generalCategory == .format
+        }
+    }
+
     /// FuzzRender finding: the receipt summary wraps its lines to the pane width minus one; at a
     /// width of 1 or 2, `DetailPane.wrap` computed a continuation room of `width - 2` ≤ 0, which
     /// trapped ("Range requires lowerBound <= upperBound", SIGILL) at width 1 and looped forever at

@@ -12,14 +12,17 @@ import TestSupport
     static let inputs: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
         .filter { $0.hasPrefix("receipt-") }.sorted()
 
-    @Test func theJWSFindingIsAmongTheReplayedInputs() {
+    @Test func theJWSFindingsAreAmongTheReplayedInputs() {
         #expect(Self.inputs.contains("receipt-jws-x5c-diagnostic-range.bin"))
+        #expect(Self.inputs.contains("receipt-jws-alg-control-characters.bin"))
     }
 
     @Test(arguments: inputs) func everyLayerKeepsItsDiagnosticsInside(_ name: String) throws {
         let raw = try Paths.bytes(Self.directory.appendingPathComponent(name))
         let input = try InputLoader.decode(raw, name: name)
         let document = Document.open(input, options: AnalysisOptions(validate: true), reading: .always)
+        // Written as it is by every command (see `Document.note`): nothing in it a terminal acts on.
+        #expect(!document.note.unicodeScalars.contains(where: TerminalSafe.mustEscape), "\(name): \(document.note.debugDescription)")
         for layer in document.layers {
             for d in layer.content.diagnostics {
                 #expect(d.offset >= 0 && d.length >= 0 && d.offset + d.length <= layer.bytes.count,

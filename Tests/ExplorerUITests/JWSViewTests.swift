@@ -79,6 +79,23 @@ import TestSupport
         #expect(lines[nested + 1].hasPrefix("│     productId  "))
     }
 
+    /// The FuzzReceipt finding `receipt-jws-alg-control-characters.bin`: a header whose alg holds an
+    /// escape sequence and a bidi override. The token row and the summary show it escaped, once.
+    @Test func hostileAlgIsEscapedInTheTokenRowAndTheSummary() throws {
+        let parts = try String(decoding: Paths.sample("jws/transaction.jws"), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").map(String.init)
+        let header = JWSDocumentBase64.url(Array("{\"alg\":\"ES\\u001b[2J\u{202E}256\",\"x5c\":[]}".utf8))
+        let input = try InputLoader.decode(Array([header, parts[1], parts[2]].joined(separator: ".").utf8), name: "t.jws")
+        let size = Size(width: 120, height: 40)
+        var s = AppState(document: Document.open(input, options: JWSOutlineTests.options), screen: size)
+        let shown = #"StoreKit 2 transaction · ES\x1b[2J\u{202E}256, 0 certificates"#
+        #expect(s.outline?.rows[0].value == shown)
+        press(&s, .character("2"))
+        let summary = render(s, size: size).text
+        #expect(summary.contains("token: " + shown))
+        #expect(!summary.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
+    }
+
     @Test func snapshots() throws {
         for size in [Size(width: 80, height: 24), Size(width: 120, height: 40)] {
             let tag = "\(size.width)x\(size.height)"
@@ -103,5 +120,13 @@ import TestSupport
             press(&t, .character("3"))
             Snapshot.assert(render(t, size: size), named: "jws-purchases-\(tag)")
         }
+    }
+}
+
+/// Base64url without padding, for hand-built token parts.
+enum JWSDocumentBase64 {
+    static func url(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
     }
 }

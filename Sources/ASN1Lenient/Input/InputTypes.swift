@@ -25,7 +25,9 @@ public struct LoadedInput: Sendable {
     public var name: String
     public var encoding: InputEncoding
     /// One line saying how the bytes were found, e.g. "raw DER/BER, 5,162 bytes" or
-    /// "decoded from base64: 6,884 characters → 5,162 bytes".
+    /// "decoded from base64: 6,884 characters → 5,162 bytes". Terminal-safe as built (the one piece
+    /// of input text in it, a PEM label, is escaped), so it is written as it is: escaping it again
+    /// would show an escape's backslash doubled.
     public var note: String
     /// Problems with the input as a whole that the loader found (`InputCode`): each is an error
     /// pinned to a range of `bytes`, so a command counts them with the parser's and exits 1.

@@ -50,7 +50,7 @@ public enum TreeDump {
 
         if options.decorations {
             if let input {
-                writer.buf.append(paint.paint("# \(TerminalSafe.escape(input.name)): \(TerminalSafe.escape(input.note))", .dim) + "\n")
+                writer.buf.append(paint.paint("# \(TerminalSafe.escape(input.name)): \(input.note)", .dim) + "\n")
             }
             let header = pad("offset", offsetWidth) + "  hl  " + pad("length", lengthWidth) + "  element"
             writer.buf.append(paint.paint(header, .dim) + "\n")

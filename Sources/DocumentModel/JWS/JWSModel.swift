@@ -44,10 +44,11 @@ public struct JWSToken: Sendable {
     /// the document was opened with `validate`; nil otherwise.
     public var report: JWSVerificationReport?
 
-    /// "ES256, 3 certificates".
+    /// "ES256, 3 certificates". Terminal-safe, like the loader's notes it joins in `Document.note`:
+    /// the alg is the input's text (a damaged header decodes to any bytes, controls included).
     public var headerSummary: String {
         let n = document.header.certificates.count
-        return "\(document.header.alg ?? "no alg"), \(n) certificate\(n == 1 ? "" : "s")"
+        return "\(document.header.alg.map(TerminalSafe.escape) ?? "no alg"), \(n) certificate\(n == 1 ? "" : "s")"
     }
 }
 

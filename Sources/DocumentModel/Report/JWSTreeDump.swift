@@ -26,7 +26,7 @@ public struct JWSTreeDump {
 
     public func render() -> String {
         var lines: [String] = []
-        lines.append(paint.paint("# \(TerminalSafe.escape(document.source.name)): \(TerminalSafe.escape(document.note))", .dim))
+        lines.append(paint.paint("# \(TerminalSafe.escape(document.source.name)): \(document.note)", .dim))
         guard let jws = document.jws else {
             return (lines + diagnosticLines(document.fileLayer.content.diagnostics, indent: 0)).joined(separator: "\n") + "\n"
         }

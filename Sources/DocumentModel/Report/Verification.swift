@@ -14,6 +14,7 @@ public struct VerificationSubject: Sendable, Equatable {
     /// "a PKCS#7 App Store receipt", "a StoreKit 2 transaction", …
     public var label: String
     /// How the input was read and what it is: "raw DER/BER, 7,686 bytes; a PKCS#7 App Store receipt".
+    /// Terminal-safe as built (`Document.note`, or a token's escaped path and header summary).
     public var note: String
     /// Where a token was found: "data.signedTransactionInfo", "signedTransactions[1]"; nil for the input itself.
     public var path: String?

@@ -81,7 +81,7 @@ extension VerificationReport {
         }
         self.init(
             subject: VerificationSubject(kind: kind, label: label,
-                                         note: note ?? "\(token.path ?? "token"): \(token.kind.label) (JWS, \(token.headerSummary))",
+                                         note: note ?? "\(token.path.map(TerminalSafe.escape) ?? "token"): \(token.kind.label) (JWS, \(token.headerSummary))",
                                          path: token.path, range: VerificationRange(what: "token", fileRange, inToken: whole),
                                          headline: jws.payload.headline),
             steps: steps, certificates: certificates, dates: VerificationDates(signed: signed, now: now, at: nil),

@@ -14,7 +14,7 @@ public enum VerificationText {
     }
 
     public static func text(_ r: VerificationReport, inputName: String, style: VerifyReport.Style = .init()) -> String {
-        var lines = ["receipt-explorer verify: \(TerminalSafe.escape(inputName)): \(TerminalSafe.escape(r.subject.note))", ""]
+        var lines = ["receipt-explorer verify: \(TerminalSafe.escape(inputName)): \(r.subject.note)", ""]
         body(r, indent: "", style: style, into: &lines)
         lines.append(verdictLine(r))
         for reason in r.verdict.reasons { lines.append("  \(style.unicode ? "•" : "*") \(TerminalSafe.escape(reason.message))") }

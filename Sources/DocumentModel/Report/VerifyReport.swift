@@ -20,7 +20,7 @@ public enum VerifyReport {
                             style: Style = Style(), words: StepText = .plain) -> String {
         var lines: [String] = []
         let safe = TerminalSafe.escape
-        lines.append("receipt-explorer verify: \(safe(inputName)): \(inputNote.map(safe) ?? "\(a.tree.bytes.count) bytes")")
+        lines.append("receipt-explorer verify: \(safe(inputName)): \(inputNote ?? "\(a.tree.bytes.count) bytes")")
         lines.append("")
 
         // Receipt in brief.

@@ -9,7 +9,7 @@ enum JWSSummaryContent {
         guard let layered = state.layered, let model = layered.document.jws else { return nil }
         let ascii = state.preferences.ascii
         var out = [StyledLine("StoreKit 2 document", .title),
-                   StyledLine(UIText.display(UIText.escape(layered.document.note), ascii: ascii)), StyledLine("")]
+                   StyledLine(UIText.display(layered.document.note, ascii: ascii)), StyledLine("")]
         for token in model.tokens {
             let depth = depth(of: token, in: model)
             let indent = String(repeating: "  ", count: depth)

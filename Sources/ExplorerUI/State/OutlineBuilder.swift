@@ -88,12 +88,14 @@ struct OutlineBuilder {
 
     /// Appends a row (its text only when not counting) and opens it; returns its index in `rows`.
     @discardableResult
+    /// `valueIsSafe`: the value is already terminal-safe (a token's head: `JWSToken.headerSummary`
+    /// escapes the alg itself); escaping it again would double an escape's backslash.
     mutating func open(_ node: NodeID, _ range: Range<Int>, depth: Int, label: @autoclosure () -> String,
-                       value: @autoclosure () -> String = "") -> Int {
+                       value: @autoclosure () -> String = "", valueIsSafe: Bool = false) -> Int {
         defer { parents.append(cursor); cursor += 1 }
         guard !counting else { return -1 }
         rows.append(OutlineRow(node: node, range: range, depth: depth, subtreeEnd: cursor + 1, parent: parents.last ?? -1,
-                               label: UIText.escape(label()), value: UIText.escape(value())))
+                               label: UIText.escape(label()), value: valueIsSafe ? value() : UIText.escape(value())))
         positions.append(cursor)
         return rows.count - 1
     }
@@ -113,11 +115,12 @@ struct OutlineBuilder {
         blocks.append(TokenBlock(start: start, count: counter.cursor, token: index, depth: depth, parent: parents.last ?? -1, label: label))
         let head = Self.headValue(model, index)
         let row = open(NodeID(model.tokens[index].layers.token, 0), 0..<model.tokens[index].document.text.count, depth: depth,
-                       label: label, value: head)
+                       label: label, value: head, valueIsSafe: true)
         cursor = start + counter.cursor
         close(row)
     }
 
+    /// Terminal-safe: the kind's label is ours and `headerSummary` escapes the alg.
     static func headValue(_ model: JWSModel, _ index: Int) -> String { "\(model.tokens[index].kind.label) · \(model.tokens[index].headerSummary)" }
 
     /// A token and its parts. The token row is node 0 of its text layer (the whole token).
@@ -125,7 +128,8 @@ struct OutlineBuilder {
         let token = model.tokens[index]
         let ids = token.layers
         let model = self.model
-        let row = open(NodeID(ids.token, 0), 0..<token.document.text.count, depth: depth, label: label, value: Self.headValue(model, index))
+        let row = open(NodeID(ids.token, 0), 0..<token.document.text.count, depth: depth, label: label, value: Self.headValue(model, index),
+                       valueIsSafe: true)
         if let header = ids.header, let tree = document.layer(header).json, !tree.nodes.isEmpty {
             let wasCounting = counting
             if headerRuns != nil, !counting {

@@ -63,7 +63,7 @@ struct ExplainCommand: ParsableCommand {
         try expectation.check(document)
         let tree = document.fileTree
         let out = OutputWriter(.standardOutput)
-        out.write("# \(TerminalSafe.escape(document.source.name)): \(TerminalSafe.escape(document.note))\n")
+        out.write("# \(TerminalSafe.escape(document.source.name)): \(document.note)\n")
         if CommandSupport.isStoreKit(document) { return try explainStoreKit(document, out) }
         if let offset {
             guard offset.value < tree.bytes.count else {

@@ -42,7 +42,7 @@ struct TourCommand: ParsableCommand {
         let document = Document.open(input, options: options)
         if print {
             let out = OutputWriter(.standardOutput)
-            out.write("# \(TerminalSafe.escape(document.source.name)): \(TerminalSafe.escape(document.note))\n\n")
+            out.write("# \(TerminalSafe.escape(document.source.name)): \(document.note)\n\n")
             out.write(document.tour.text(fileRange: document.fileRange(of:)))
             out.flush()
             return

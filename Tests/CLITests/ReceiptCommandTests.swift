@@ -6,7 +6,8 @@ import TestSupport
 enum Binary {
     static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
-        process.executableURL = try #require(cliBinary)
+        let binary: URL = try #require(cliBinary)  // typed: into `URL?` the macro would unwrap nothing
+        process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = Paths.packageRoot
         let out = Pipe(), err = Pipe()

@@ -356,6 +356,25 @@ import TestSupport
         }
     }
 
+    /// A JSON body's keys make a token's path ("data.signedTransactionInfo"): an escape sequence, a
+    /// bidi override and a backslash in a key reach every command's text escaped once (`dump` and
+    /// `explain` printed the path raw).
+    @Test(.enabled(if: Paths.samplesAvailable), arguments: ["dump", "explain", "json", "verify", "tour --print"])
+    func hostileBodyKeyInATokensPath(_ command: String) throws {
+        let token = try String(decoding: Paths.sample("jws/transaction.jws"), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let body = #"{"\u001b[31mX\u202e\\": {"signedTransactionInfo": ""# + token + #""}}"#
+        let file = try Hostile.file(Array(body.utf8), name: "hostile-key.json")
+        let run = try Hostile.run(command.split(separator: " ").map(String.init) + [file.path])
+        #expect(run.status == (command == "verify" ? 1 : 0), "\(command): \(run.summary)")
+        #expect(Self.rawControls(run.stdout + run.stderr).isEmpty, "\(command): \(run.stdout.prefix(400))")
+        let shown = #"\x1b[31mX\u{202E}\\.signedTransactionInfo"#
+        switch command {
+        case "dump": #expect(run.stdout.contains("\n" + shown + ": token StoreKit 2 transaction, 4,556 characters"))
+        case "explain": #expect(run.stdout.contains("\ntoken at " + shown + ": StoreKit 2 transaction, 4,556 characters, ES256, 3 certificates\n"))
+        default: break
+        }
+    }
+
     /// Scalars a terminal would act on (C0 but newline and tab, DEL, C1, bidi and other format controls).
     static func rawControls(_ text: String) -> [Unicode.Scalar] {
         text.unicodeScalars.filter { s in

@@ -14,7 +14,8 @@ import ReceiptKit
 /// - an ASN.1 layer's tree (the input's, a reassembled payload's, an x5c certificate's) breaks an
 ///   invariant (see `checkTree`), or any layer's diagnostic lies outside that layer's bytes,
 /// - a finding's range or node lies outside its tree, or its message holds a control character,
-/// - `verify`'s text report or the `json` document lets a control character or bidi override through.
+/// - `verify`'s text report or the `json` document lets a control character or bidi override through,
+///   or so do a StoreKit document's `dump` tree, `explain` texts or `verify` report.
 let roots = [readFile(repositoryRoot + "/samples/pki/test-root.cer"),
              readFile(repositoryRoot + "/samples/pki/test-storekit.cer"),
              readFile(repositoryRoot + "/samples/pki/test-ec-root.cer")]
@@ -36,6 +37,19 @@ public func fuzzReceipt(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                          "layer \(layer.id.index) diagnostics")
     }
     assertTerminalSafe(document.note, "document note")
+    if document.jws != nil {
+        // The StoreKit texts `dump`, `explain` and `verify` print, at three offsets for `explain`.
+        assertTerminalSafe(JWSTreeDump(document).render(), "JWSTreeDump")
+        let explain = JWSExplain(document)
+        assertTerminalSafe(explain.overview(), "JWSExplain overview")
+        let size = document.fileLayer.bytes.count
+        for offset in Set([0, size / 2, max(0, size - 1)]) {
+            if let text = explain.explain(fileOffset: offset) { assertTerminalSafe(text, "JWSExplain at \(offset)") }
+        }
+        if let report = VerificationReport(storeKitOf: document, now: moment) {
+            assertTerminalSafe(VerificationText.text(report, inputName: "fuzz"), "VerificationText")
+        }
+    }
     guard let analysis = document.receipt else { return 0 }
     checkTree(analysis.tree, "analysis.tree")
     if let payload = analysis.payloadTree { checkTree(payload, "payloadTree") }

@@ -11,6 +11,9 @@ public struct JWSExplain {
 
     public init(_ document: Document) { self.document = document }
 
+    /// "token", "token at data.signedTransactionInfo": the path is made of the body's keys, input text.
+    static func name(of token: JWSToken) -> String { token.path.map { "token at \(TerminalSafe.escape($0))" } ?? "token" }
+
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Nil when no token covers `offset` (a JSON body's own punctuation, say).
@@ -27,7 +30,7 @@ public struct JWSExplain {
     func explain(token index: Int, character c: Int) -> [String] {
         guard let jws = document.jws else { return [] }
         let token = jws.tokens[index]
-        let name = token.path.map { "token at \($0)" } ?? "token"
+        let name = Self.name(of: token)
         guard let segment = token.document.segments.first(where: { $0.characterRange.contains(c) }) else {
             let byte = c < token.document.text.count ? token.document.text[c] : 0
             let what = byte == UInt8(ascii: ".") ? "a dot separating two segments of the compact JWS (header.payload.signature)" : "outside the three segments"
@@ -102,7 +105,7 @@ public struct JWSExplain {
         guard let jws = document.jws else { return "" }
         var lines: [String] = []
         for (index, token) in jws.tokens.enumerated() {
-            let name = token.path.map { "token at \($0)" } ?? "token"
+            let name = Self.name(of: token)
             lines.append("\(name): \(token.kind.label), \(NumberText.grouped(token.document.text.count)) characters, \(token.headerSummary)")
             for segment in token.document.segments {
                 lines.append("  \(segment.role.rawValue): characters \(JWSSpan.text(segment.characterRange)) → \(NumberText.grouped(segment.bytes.count)) bytes")

@@ -48,7 +48,7 @@ public struct JWSTreeDump {
         let token = jws.tokens[index]
         let doc = token.document
         var lines: [String] = []
-        let place = token.path.map { "\($0): " } ?? ""
+        let place = token.path.map { "\(TerminalSafe.escape($0)): " } ?? ""  // the body's keys: input text
         let fileRange = document.fileRange(0..<doc.text.count, in: token.layers.token)
         lines.append(pad(indent) + paint.paint(place + "token", .bold) + " \(StoreKitTokenKind(kindOf: doc).label), "
             + "\(NumberText.grouped(doc.text.count)) characters" + paint.paint("  file bytes \(JWSSpan.text(fileRange)) (layer \(token.layers.token.index))", .dim))

@@ -79,6 +79,40 @@ import TestSupport
         #expect(lines[nested + 1].hasPrefix("│     productId  "))
     }
 
+    /// A token's own row answers what it is made of, what it says and whether it verified.
+    @Test func tokenRowDetailShowsPartsHeadlineAndVerdict() throws {
+        let s = try JWSOutlineTests.state("jws/notification.jws")
+        let lines = OutlineDetail.unwrapped(s).map(\.text)
+        let parts = try #require(lines.firstIndex { $0.hasPrefix("parts ") })
+        #expect(Array(lines[parts...]) == [
+            "parts            header: characters 0-3637 → 2,728 bytes",
+            "                 payload: characters 3639-15764 → 9,094 bytes",
+            "                 signature: characters 15766-15851 → 64 bytes",
+            "nested           2 tokens: data.signedTransactionInfo, data.signedRenewalInfo",
+            "headline",
+            "  notificationType  DID_RENEW (the subscription renewed)",
+            "  notificationUUID  3f0c6b1e-8d2a-4c5b-9e7f-1a2b3c4d5e6f",
+            "  data.bundleId     com.example.receiptexplorer",
+            "  data.appAppleId   1450000001",
+            "  data.environment  Sandbox (the sandbox test environment)",
+            "  data.status       1 (active)",
+            "verification     Verdict: valid, but not signed by Apple",
+        ])
+        // A header row has none of it.
+        var header = s
+        header.selectOutlineRow(try JWSOutlineTests.row(s, "header"))
+        #expect(!OutlineDetail.unwrapped(header).contains { $0.text.hasPrefix("parts ") })
+    }
+
+    @Test func tokenRowDetailNamesTheFailedSteps() throws {
+        let s = try JWSOutlineTests.state("jws/malformed-truncated-signature.jws")
+        let lines = OutlineDetail.unwrapped(s)
+        let verdict = try #require(lines.firstIndex { $0.text.hasPrefix("verification ") })
+        #expect(lines[verdict].style == .fail)
+        #expect(lines[verdict].text.hasPrefix("verification     Verdict: invalid ("))
+        #expect(lines[(verdict + 1)...].contains { $0.text.hasPrefix("                 ") && $0.text.contains(": failed") && $0.style == .fail })
+    }
+
     /// The FuzzReceipt finding `receipt-jws-alg-control-characters.bin`: a header whose alg holds an
     /// escape sequence and a bidi override. The token row and the summary show it escaped, once.
     @Test func hostileAlgIsEscapedInTheTokenRowAndTheSummary() throws {

@@ -14,6 +14,13 @@ public struct JWSExplain {
     /// "token", "token at data.signedTransactionInfo": the path is made of the body's keys, input text.
     static func name(of token: JWSToken) -> String { token.path.map { "token at \(TerminalSafe.escape($0))" } ?? "token" }
 
+    /// "header: characters 0-1595 → 1,197 bytes", one line per segment the token has.
+    public static func segmentLines(_ token: JWSToken) -> [String] {
+        token.document.segments.map {
+            "\($0.role.rawValue): characters \(JWSSpan.text($0.characterRange)) → \(NumberText.grouped($0.bytes.count)) bytes"
+        }
+    }
+
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Nil when no token covers `offset` (a JSON body's own punctuation, say).
@@ -107,9 +114,7 @@ public struct JWSExplain {
         for (index, token) in jws.tokens.enumerated() {
             let name = Self.name(of: token)
             lines.append("\(name): \(token.kind.label), \(NumberText.grouped(token.document.text.count)) characters, \(token.headerSummary)")
-            for segment in token.document.segments {
-                lines.append("  \(segment.role.rawValue): characters \(JWSSpan.text(segment.characterRange)) → \(NumberText.grouped(segment.bytes.count)) bytes")
-            }
+            lines += Self.segmentLines(token).map { "  " + $0 }
             if index == 0, token.parent == nil {
                 lines.append("  every 4 base64url characters carry 3 bytes (6 bits each); the first group:")
                 lines += explain(token: index, character: 0).dropFirst().map { "  " + $0 }

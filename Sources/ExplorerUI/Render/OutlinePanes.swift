@@ -133,6 +133,9 @@ enum OutlineDetail {
                 for line in groups { out.append(StyledLine("  " + UIText.display(line, ascii: state.preferences.ascii))) }
             }
         }
+        if let model = layered.document.jws, let token = TokenDetail.lines(model, row: row, ascii: state.preferences.ascii) {
+            out += token
+        }
         let own = layer.content.diagnostics.filter { $0.range.overlaps(row.range) || (row.range.isEmpty && $0.range.contains(row.range.lowerBound)) }
         for d in own.prefix(8) {
             out.append(StyledLine("\(d.severity) \(d.code.rawValue): \(UIText.escape(d.message))", d.severity == .error ? .fail : .dim))

@@ -8,8 +8,9 @@ import FuzzSupport
 /// Input layout: byte 0 → width 1...200 (small widths included: layouts must not crash at 1×1),
 /// byte 1 → height 1...80, byte 2 → number of keys (low 6 bits) and a hostile file name (bit 7),
 /// then one byte per key (an index into `keys`; mouse and resize events take two more bytes), then
-/// the file. The state loads the file (through the receipt module when it is a receipt), every key
-/// goes through `reduce`, and the grid is rendered after each key. Traps when:
+/// the file. The file is loaded as `explore` loads it (so base64, PEM, a compact JWS and StoreKit JSON
+/// open as they do there, and StoreKit documents get their outline, summary and transaction views),
+/// every key goes through `reduce`, and the grid is rendered after each key. Traps when:
 /// - the grid is not exactly the requested size,
 /// - any cell holds a control scalar (C0, DEL, C1), a bidi override/isolate or another invisible
 ///   format character.
@@ -23,7 +24,7 @@ let keys: [InputEvent] = [
     .character("s"), .character("S"), .character(" "), .character("0"), .character("a"), .character("e"),
     // Characters that may reach a prompt by paste: each must be escaped when the prompt is drawn.
     .character("\u{202E}"), .character("\u{9B}"), .character("é"), .character("\u{1B}"),
-    .control("c"), .control("l"),
+    .control("c"), .control("l"), .character("b"),
 ]
 // Indices ≥ keys.count: mouse click, wheel up, wheel down, resize (two more bytes each).
 
@@ -55,9 +56,11 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         default: events.append(.resize(Size(width: 1 + a % 200, height: 1 + b % 80)))
         }
     }
-    let file = Array(input[p...])
-    // Opened as `explore` opens a file: one Document (parse, locate, decode, validate), then the state.
-    let document = Document.open(LoadedInput(bytes: file, name: name, encoding: .binary, note: "fuzz input"))
+    // Loaded and opened as `explore` does: the loader (which may refuse, with a message checked
+    // here), then one Document (parse, locate, decode, validate), then the state.
+    guard var loaded = loadOrCheckRefusal(Array(input[p...])) else { return 0 }
+    loaded.name = name
+    let document = Document.open(loaded)
     var state = AppState(document: document, screen: screen)
     check(render(state, size: screen), screen, "initial")
     for (i, event) in events.enumerated() {

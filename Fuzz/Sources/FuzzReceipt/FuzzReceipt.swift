@@ -15,7 +15,8 @@ import ReceiptKit
 ///   invariant (see `checkTree`), or any layer's diagnostic lies outside that layer's bytes,
 /// - a finding's range or node lies outside its tree, or its message holds a control character,
 /// - `verify`'s text report or the `json` document lets a control character or bidi override through,
-///   or so do a StoreKit document's `dump` tree, `explain` texts or `verify` report.
+///   or so do `tour --print`'s lessons, or a StoreKit document's `dump` tree, `explain` texts or
+///   `verify` report.
 let roots = [readFile(repositoryRoot + "/samples/pki/test-root.cer"),
              readFile(repositoryRoot + "/samples/pki/test-storekit.cer"),
              readFile(repositoryRoot + "/samples/pki/test-ec-root.cer")]
@@ -37,6 +38,7 @@ public func fuzzReceipt(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                          "layer \(layer.id.index) diagnostics")
     }
     assertTerminalSafe(document.note, "document note")
+    assertTerminalSafe(document.tour.text(fileRange: document.fileRange(of:)), "tour --print")
     if document.jws != nil {
         // The StoreKit texts `dump`, `explain` and `verify` print, at three offsets for `explain`.
         assertTerminalSafe(JWSTreeDump(document).render(), "JWSTreeDump")

@@ -54,10 +54,11 @@ public enum ReceiptJSON {
     /// locales; Foundation's sorted writer collates with ICU and is quadratic-feeling on 100k keys).
     /// Besides the escapes JSON requires, every character a terminal would act on is written as
     /// `\u` (ESC and other controls, DEL, C1, bidi overrides, zero-width characters).
-    public static func serialize(_ object: Any) -> String {
+    /// `compact`: one line, no spaces (NDJSON, one object per input in batch mode).
+    public static func serialize(_ object: Any, compact: Bool = false) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(1 << 16)
-        write(object, indent: 0, into: &out)
+        if compact { writeCompact(object, into: &out) } else { write(object, indent: 0, into: &out) }
         out.append(0x0A)
         return String(decoding: out, as: UTF8.self)
     }
@@ -103,6 +104,29 @@ public enum ReceiptJSON {
             out.append(0x5D)
         default:
             out += Array("null".utf8)
+        }
+    }
+
+    private static func writeCompact(_ value: Any, into out: inout [UInt8]) {
+        switch value {
+        case let d as [String: Any]:
+            out.append(0x7B)
+            for (n, key) in d.keys.sorted().enumerated() {
+                if n > 0 { out.append(0x2C) }
+                writeString(key, into: &out)
+                out.append(0x3A)
+                writeCompact(d[key]!, into: &out)
+            }
+            out.append(0x7D)
+        case let a as [Any]:
+            out.append(0x5B)
+            for (n, element) in a.enumerated() {
+                if n > 0 { out.append(0x2C) }
+                writeCompact(element, into: &out)
+            }
+            out.append(0x5D)
+        default:
+            write(value, indent: 0, into: &out)  // scalars are written the same either way
         }
     }
 

@@ -155,3 +155,17 @@ public struct VerificationReport: Sendable, Equatable {
     /// The first failed step that decides the verdict, in report order.
     public var firstFailure: VerificationStep? { steps.first { $0.status == .failed && $0.decides } }
 }
+
+extension VerificationReport {
+    /// The report `verify` prints for any opened document: its StoreKit tokens', else its receipt's,
+    /// else a report that says it cannot be verified (an iOS 6 transaction receipt).
+    public init(verifying document: Document, now: Date, words: StepText = .plain) {
+        if let storeKit = VerificationReport(storeKitOf: document, now: now, words: words) {
+            self = storeKit
+        } else if let receipt = VerificationReport(receiptOf: document, words: words) {
+            self = receipt
+        } else {
+            self = VerificationReport(unverifiable: document)
+        }
+    }
+}

@@ -7,10 +7,17 @@ import ReceiptKit
 /// reason and the bytes it is about, the x5c certificates with SHA-256 fingerprints, each nested
 /// token's own report, and the verdict. Every string from the input is escaped.
 public enum VerificationText {
-    /// "Verdict: VALID — valid App Store receipt" / "Verdict: INVALID": the last report line's head,
-    /// and all that `verify --quiet` prints.
+    /// "Verdict: VALID — valid App Store receipt" / "Verdict: INVALID": the last report line's head.
     public static func verdictLine(_ r: VerificationReport) -> String {
         "Verdict: \(r.verdict.valid ? "VALID — " + TerminalSafe.escape(r.verdict.summary) : "INVALID")"
+    }
+
+    /// What `verify --quiet` prints, and each batch line after its source: "VALID — valid App Store
+    /// receipt" / "INVALID: PKCS#7 signature: the signature does not verify" (the first reason).
+    public static func quietLine(_ r: VerificationReport, ascii: Bool = false) -> String {
+        if r.verdict.valid { return "VALID \(ascii ? "-" : "—") " + TerminalSafe.escape(r.verdict.summary) }
+        guard let first = r.verdict.reasons.first else { return "INVALID" }
+        return "INVALID: " + TerminalSafe.escape(first.message)
     }
 
     public static func text(_ r: VerificationReport, inputName: String, style: VerifyReport.Style = .init()) -> String {

@@ -27,6 +27,14 @@ enum InputForms {
     static let list = "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens"
     /// The FILE help of commands that read standard input for '-'.
     static let fileHelp = ArgumentHelp("\(list); '-' reads standard input.")
+    /// The FILE help of the commands that take many (`verify`, `json`).
+    static let filesHelp = ArgumentHelp("\(list); '-' reads standard input. Several FILEs, or --lines, run in batch mode.",
+                                        valueName: "file")
+
+    static func requireFiles(_ files: [String]) throws {
+        if files.isEmpty { throw ValidationError("Missing expected argument '<file> ...' (use '-' for standard input)") }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("'-' (standard input) can be given once") }
+    }
 }
 
 /// Helpers shared by the text commands.

@@ -28,19 +28,30 @@ struct JSONCommand: ParsableCommand {
             written, nested tokens decoded in place, "_decoded" meanings of dates, enumerations and \
             prices, and in every object a "_source" giving each member's "json_bytes" and \
             "token_characters" as offset and length), "signature", "verification" and "valid".
+
+            \(BatchOptions.discussion) An input counts as valid when it decodes without error \
+            diagnostics (the single-input exit rule); --expect is checked per input.
             """
     )
 
-    @Argument(help: InputForms.fileHelp)
-    var file: String
+    @Argument(help: InputForms.filesHelp)
+    var files: [String] = []
+
+    @OptionGroup var batch: BatchOptions
 
     @OptionGroup var opening: OpenOptions
 
     @OptionGroup var expectation: ExpectOption
 
+    func validate() throws { try InputForms.requireFiles(files) }
+
     func run() throws {
         let options = try opening.analysisOptions()
-        let document = Document.open(try CommandSupport.load(file), options: options, reading: .always)
+        if batch.isBatch(fileCount: files.count) {
+            let check = BatchCheck(format: .json, options: options, words: .commandLine, expect: expectation.expect)
+            return try CommandSupport.finish(BatchRunner.run(files: files, options: batch, check: check))
+        }
+        let document = Document.open(try CommandSupport.load(files[0]), options: options, reading: .always)
         try expectation.check(document)
         if CommandSupport.isStoreKit(document) {
             FileHandle.standardOutput.write(Data(JWSJSON.text(document).utf8))

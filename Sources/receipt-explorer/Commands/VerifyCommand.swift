@@ -101,15 +101,21 @@ struct VerifyCommand: ParsableCommand {
             Revocation (OCSP) is not checked: this tool works offline.
 
             --format json prints the whole report (docs/verify-schema.json, "schema_version" 1); \
-            --quiet prints only the verdict line and is a usage error with --format json.
+            --quiet prints only the verdict with its first failing reason ("INVALID: …") and is a \
+            usage error with --format json.
 
-            Exit status: 0 = valid; 1 = invalid (a step failed, the input has errors, or it is not \
-            App Store data); 2 = usage or I/O problem (one line on stderr).
+            \(BatchOptions.discussion) In text, each line is "SOURCE: VALID — summary" or \
+            "SOURCE: INVALID: first reason"; with --quiet, the verdict alone.
+
+            Exit status: 0 = valid (in batch: every input); 1 = invalid (a step failed, the input \
+            has errors, or it is not App Store data); 2 = usage or I/O problem (one line on stderr).
             """
     )
 
-    @Argument(help: InputForms.fileHelp)
-    var file: String
+    @Argument(help: InputForms.filesHelp)
+    var files: [String] = []
+
+    @OptionGroup var batch: BatchOptions
 
     @OptionGroup var check: ReceiptCheckOptions
 
@@ -121,31 +127,31 @@ struct VerifyCommand: ParsableCommand {
     @Option(help: ArgumentHelp("text (the readable report) or json (the whole report, docs/verify-schema.json).", valueName: "FORMAT"))
     var format: VerifyFormat = .text
 
-    @Flag(help: "Print only the verdict line (text format only; with --format json it is a usage error).")
+    @Flag(help: "Print only the verdict with its first failing reason (text format only; with --format json it is a usage error).")
     var quiet = false
 
     func validate() throws {
         if quiet && format == .json {
             throw ValidationError("--quiet prints the text verdict line; with --format json read .verdict instead")
         }
+        try InputForms.requireFiles(files)
     }
 
     func run() throws {
         let options = try check.analysisOptions(validate: true)
-        let input = try CommandSupport.load(file)
-        let document = Document.open(input, options: options, reading: .always, jws: try tokenChecks.options())
-        let report: VerificationReport
-        if let storeKit = VerificationReport(storeKitOf: document, now: options.now, words: .commandLine) {
-            report = storeKit
-        } else if let receipt = VerificationReport(receiptOf: document, words: .commandLine) {
-            report = receipt
-        } else {
-            report = VerificationReport(unverifiable: document)  // an iOS 6 transaction receipt
+        let jws = try tokenChecks.options()
+        if batch.isBatch(fileCount: files.count) {
+            let output: BatchCheck.Format = format == .json ? .verifyJSON : (quiet ? .verifyQuiet : .verifyText)
+            let check = BatchCheck(format: output, options: options, jws: jws, words: .commandLine, ascii: ascii)
+            return try CommandSupport.finish(BatchRunner.run(files: files, options: batch, check: check))
         }
+        let input = try CommandSupport.load(files[0])
+        let document = Document.open(input, options: options, reading: .always, jws: jws)
+        let report = VerificationReport(verifying: document, now: options.now, words: .commandLine)
         let text: String
         switch (format, quiet) {
         case (.json, _): text = VerificationJSON.text(report, input: (document.source.name, input.bytes.count))
-        case (.text, true): text = VerificationText.verdictLine(report) + "\n"
+        case (.text, true): text = VerificationText.quietLine(report, ascii: ascii) + "\n"
         case (.text, false):
             if let analysis = document.receipt, document.jws == nil {
                 text = VerifyReport.text(analysis, inputName: document.source.name, inputNote: document.note,

@@ -1,0 +1,194 @@
+import ASN1Lenient
+import Foundation
+import JWSKit
+import ReceiptKit
+
+/// Where one batch input came from: a FILE operand, or line `line` (1-based) of one with `--lines`.
+public struct BatchSource: Sendable, Equatable {
+    /// The operand as given ("stdin" for "-").
+    public var file: String
+    public var line: Int?
+
+    public init(file: String, line: Int? = nil) {
+        self.file = file == "-" ? "stdin" : file
+        self.line = line
+    }
+
+    /// "exports/a.txt:12", "a.receipt": for text lines, terminal-safe.
+    public var label: String { TerminalSafe.escape(line.map { "\(file):\($0)" } ?? file) }
+}
+
+/// One input of a batch run, numbered in input order.
+public struct BatchItem: Sendable {
+    public enum Payload: Sendable {
+        /// A FILE operand, read by the worker that checks it.
+        case path(String)
+        /// One line's bytes (`--lines`), CR/LF already removed.
+        case line([UInt8])
+        /// The operand could not be read at all (an I/O error: exit status 2).
+        case unreadable(String)
+    }
+
+    public var sequence: Int
+    public var source: BatchSource
+    public var payload: Payload
+
+    public init(sequence: Int, source: BatchSource, payload: Payload) {
+        self.sequence = sequence
+        self.source = source
+        self.payload = payload
+    }
+}
+
+/// What checking one input gave: its output, ready to write, and what the summary counts.
+public struct BatchOutcome: Sendable {
+    public enum Status: Sendable, Equatable {
+        case valid
+        case invalid
+        /// The operand could not be read: an I/O error (the run exits 2).
+        case ioError
+    }
+
+    public var sequence: Int
+    public var status: Status
+    /// The first failing reason's code ("signature-invalid", "input-not-loaded", "io-error"); nil when valid.
+    public var reasonCode: String?
+    /// What the input was ("receipt", "notification", …); nil when it could not be opened.
+    public var kind: String?
+    /// The whole output for this input, ending with a newline (one line in every batch format).
+    public var text: String
+}
+
+/// The per-input work of `verify` and `json` in batch mode: load, open, verify, and render one line.
+/// A value (Sendable): every worker thread holds the same one and shares nothing mutable through it;
+/// the caches it reaches (`TrustAnchorSet`, the header memo, the verified-chain cache) lock their own state.
+public struct BatchCheck: Sendable {
+    public enum Format: Sendable, Equatable {
+        /// `verify`: "SOURCE: VALID — summary" / "SOURCE: INVALID: first reason".
+        case verifyText
+        /// `verify --quiet`: the verdict line alone, one per input in input order.
+        case verifyQuiet
+        /// `verify --format json`: the report (docs/verify-schema.json) on one line, with source and line.
+        case verifyJSON
+        /// `json`: the decoded document on one line, with source and line.
+        case json
+    }
+
+    public var format: Format
+    public var options: AnalysisOptions
+    public var jws: JWSOptions
+    public var words: StepText
+    /// `json --expect KIND`: an input of another kind is reported invalid with the reason.
+    public var expect: ExpectedKind?
+    /// `verify --ascii`: "VALID - …" instead of "VALID — …".
+    public var ascii: Bool
+
+    public init(format: Format, options: AnalysisOptions, jws: JWSOptions = JWSOptions(), words: StepText = .plain,
+                expect: ExpectedKind? = nil, ascii: Bool = false) {
+        self.format = format
+        self.ascii = ascii
+        self.options = options
+        self.jws = jws
+        self.words = words
+        self.expect = expect
+    }
+
+    /// Checks one input. Never throws: a refusal becomes that input's outcome.
+    public func evaluate(_ item: BatchItem) -> BatchOutcome {
+        let input: LoadedInput
+        do {
+            switch item.payload {
+            case .unreadable(let message):
+                return failure(item, status: .ioError, code: "io-error", message: message)
+            case .path(let path):
+                input = try InputLoader.load(path: path)
+            case .line(let bytes):
+                input = try InputLoader.decode(bytes, name: item.source.line.map { "line \($0)" } ?? item.source.file)
+            }
+        } catch let error as InputError {
+            // A FILE that cannot be read is I/O; a line that cannot be loaded is bad data.
+            if case .path = item.payload, error.message.hasPrefix("cannot read") {
+                return failure(item, status: .ioError, code: "io-error", message: error.message)
+            }
+            return failure(item, status: .invalid, code: "input-not-loaded", message: error.message)
+        } catch {
+            return failure(item, status: .ioError, code: "io-error", message: "\(error)")
+        }
+        switch format {
+        case .json: return decoded(item, input)
+        case .verifyText, .verifyQuiet, .verifyJSON: return verified(item, input)
+        }
+    }
+
+    private func verified(_ item: BatchItem, _ input: LoadedInput) -> BatchOutcome {
+        let document = Document.open(input, options: options, reading: .always, jws: jws)
+        let report = VerificationReport(verifying: document, now: options.now, words: words)
+        let text: String
+        switch format {
+        case .verifyJSON:
+            var object = VerificationJSON.document(report, input: (document.source.name, input.bytes.count))
+            Self.addSource(item.source, to: &object)
+            text = ReceiptJSON.serialize(object, compact: true)
+        case .verifyQuiet:
+            text = VerificationText.quietLine(report, ascii: ascii) + "\n"
+        default:
+            text = item.source.label + ": " + VerificationText.quietLine(report, ascii: ascii) + "\n"
+        }
+        return BatchOutcome(sequence: item.sequence, status: report.verdict.valid ? .valid : .invalid,
+                            reasonCode: report.verdict.valid ? nil : report.verdict.reasons.first?.code ?? "invalid",
+                            kind: report.subject.kind, text: text)
+    }
+
+    /// `json`: valid means decoded without an error diagnostic (the command's exit rule); the
+    /// summary counts the first error finding's code.
+    private func decoded(_ item: BatchItem, _ input: LoadedInput) -> BatchOutcome {
+        let document = Document.open(input, options: options, reading: .always)
+        if let expect, let why = expect.mismatch(document.kind) {
+            return failure(item, status: .invalid, code: "unexpected-kind", message: why, kind: document.kind.code)
+        }
+        var object: [String: Any]
+        let firstError: String?
+        if document.jws != nil || document.kind == .legacyTransactionReceipt {
+            object = JWSJSON.object(document)
+            firstError = document.diagnostics.first { $0.diagnostic.severity == .error }?.diagnostic.code.rawValue
+        } else if let analysis = document.receipt {
+            object = ReceiptJSON.document(analysis, input: .init(name: document.source.name, encoding: document.source.encoding.rawValue),
+                                          words: words)
+            firstError = analysis.allDiagnostics.first { $0.severity == .error }?.code.rawValue
+                ?? (analysis.receipt == nil ? "not-a-receipt" : nil)
+        } else {
+            return failure(item, status: .invalid, code: "not-a-receipt", message: "not read as a receipt", kind: document.kind.code)
+        }
+        Self.addSource(item.source, to: &object)
+        return BatchOutcome(sequence: item.sequence, status: firstError == nil ? .valid : .invalid, reasonCode: firstError,
+                            kind: document.kind.code, text: ReceiptJSON.serialize(object, compact: true))
+    }
+
+    /// The input's own line: `{"error": {"code", "message"}, "source", "line"}` in JSON, else one text line.
+    private func failure(_ item: BatchItem, status: BatchOutcome.Status, code: String, message: String,
+                         kind: String? = nil) -> BatchOutcome {
+        let text: String
+        switch format {
+        case .json, .verifyJSON:
+            var object: [String: Any] = ["error": ["code": code, "message": message] as [String: Any]]
+            Self.addSource(item.source, to: &object)
+            text = ReceiptJSON.serialize(object, compact: true)
+        case .verifyQuiet:
+            text = Self.failureLine(status: status, message: message) + "\n"
+        case .verifyText:
+            text = item.source.label + ": " + Self.failureLine(status: status, message: message) + "\n"
+        }
+        return BatchOutcome(sequence: item.sequence, status: status, reasonCode: code, kind: kind, text: text)
+    }
+
+    /// "ERROR: cannot read 'x': No such file or directory" / "INVALID: 'line 3' is empty (0 bytes)".
+    /// `message` is terminal-safe already (`InputError`'s contract, or a sentence of ours).
+    static func failureLine(status: BatchOutcome.Status, message: String) -> String {
+        (status == .ioError ? "ERROR: " : "INVALID: ") + message
+    }
+
+    static func addSource(_ source: BatchSource, to object: inout [String: Any]) {
+        object["source"] = source.file
+        if let line = source.line { object["line"] = line }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Runs a batch: one producer thread reads inputs, `jobs` worker threads check them, and the
+/// calling thread writes the outcomes in input order. At most `window` inputs are in flight (read
+/// and not yet written), so memory stays bounded however many inputs there are: the reorder buffer
+/// holds outcomes that finished ahead of an earlier, slower one, and is part of that window.
+public enum BatchPipeline {
+    /// `write` runs on the calling thread only, once per input, in input order.
+    public static func run(inputs: BatchInputs, jobs: Int, window: Int? = nil,
+                           evaluate: @escaping @Sendable (BatchItem) -> BatchOutcome,
+                           write: (BatchOutcome) -> Void) {
+        let state = SharedState(window: max(window ?? jobs * 8, 1))
+        let producer = Thread {
+            inputs.produce { item in state.submit(item) }
+            state.finishInput()
+        }
+        producer.start()
+        for _ in 0..<max(jobs, 1) {
+            let worker = Thread {
+                while let item = state.nextItem() {
+                    state.finished(evaluate(item))
+                }
+            }
+            worker.stackSize = 8 << 20  // as the main thread's: opening a document recurses on nested input
+            worker.start()
+        }
+        while let outcome = state.nextOutcome() {
+            write(outcome)
+            state.written()
+        }
+    }
+}
+
+/// The one piece of state the threads share. Every stored property is read and written only with
+/// `condition` locked, and everything that crosses threads through it (`BatchItem`, `BatchOutcome`)
+/// is a Sendable value; that is what `@unchecked` asserts here.
+private final class SharedState: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let window: Int
+    /// Read, not yet taken by a worker (FIFO: `queue[queueHead...]`).
+    private var queue: [BatchItem] = []
+    private var queueHead = 0
+    /// Checked, waiting for every earlier input to be written (the reorder buffer).
+    private var done: [Int: BatchOutcome] = [:]
+    /// Read and not yet written: never more than `window`.
+    private var inFlight = 0
+    private var submitted = 0
+    private var nextToWrite = 0
+    private var inputEnded = false
+
+    init(window: Int) { self.window = window }
+
+    func submit(_ item: BatchItem) {
+        condition.lock()
+        defer { condition.unlock() }
+        while inFlight >= window { condition.wait() }
+        if queueHead > 1024 && queueHead * 2 > queue.count {  // keep the FIFO's storage bounded
+            queue.removeFirst(queueHead)
+            queueHead = 0
+        }
+        queue.append(item)
+        inFlight += 1
+        submitted += 1
+        condition.broadcast()
+    }
+
+    func finishInput() {
+        condition.lock()
+        inputEnded = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next input for a worker; nil when the input has ended and the queue is empty.
+    func nextItem() -> BatchItem? {
+        condition.lock()
+        defer { condition.unlock() }
+        while queueHead == queue.count && !inputEnded { condition.wait() }
+        guard queueHead < queue.count else { return nil }
+        let item = queue[queueHead]
+        queueHead += 1
+        return item
+    }
+
+    func finished(_ outcome: BatchOutcome) {
+        condition.lock()
+        done[outcome.sequence] = outcome
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next outcome in input order; nil once every input has been written.
+    func nextOutcome() -> BatchOutcome? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let outcome = done.removeValue(forKey: nextToWrite) { return outcome }
+            if inputEnded && nextToWrite == submitted { return nil }
+            condition.wait()
+        }
+    }
+
+    func written() {
+        condition.lock()
+        nextToWrite += 1
+        inFlight -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+}

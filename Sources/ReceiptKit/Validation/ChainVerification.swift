@@ -100,8 +100,11 @@ public enum ChainVerification {
 
         // The path is built from these objects: their facts are read already (three runs below).
         let known = Dictionary(zip(certs + rootObjects, infos + userRoots), uniquingKeysWith: { first, _ in first })
+        // What the store and the stack hold, by DER: the path check's whole input, for the cache.
+        let anchorsDER = zip(certs, infos).filter { TrustAnchors.kind(of: $0.1) != nil }.map(\.1.der) + userRoots.map(\.der)
+        let cacheKey = (leaf: known[signer]?.der ?? OpenSSLBridge.der(of: signer), untrusted: infos.map(\.der), anchors: anchorsDER)
         func run(at date: Date?) -> VerifyOutcome {
-            verify(leaf: signer, untrusted: untrusted, store: store, at: date, partial: partial, known: known)
+            verify(leaf: signer, untrusted: untrusted, store: store, at: date, partial: partial, known: known, cacheKey: cacheKey)
         }
 
         // Chain: structure, signatures, anchor — dates ignored.
@@ -189,9 +192,10 @@ public enum ChainVerification {
 
     /// The path check itself is `X509PathVerification.run`, shared with JWS `x5c` chains.
     static func verify(leaf: OpaquePointer, untrusted: OpaquePointer, store: OpaquePointer,
-                       at date: Date?, partial: Bool, known: [OpaquePointer: CertificateInfo]) -> VerifyOutcome {
+                       at date: Date?, partial: Bool, known: [OpaquePointer: CertificateInfo],
+                       cacheKey: (leaf: [UInt8], untrusted: [[UInt8]], anchors: [[UInt8]])?) -> VerifyOutcome {
         let o = X509PathVerification.run(leaf: leaf, untrusted: untrusted, store: store, at: date, partialChain: partial,
-                                         known: known)
+                                         known: known, cacheKey: cacheKey)
         return VerifyOutcome(ok: o.ok, error: o.error, depth: o.depth, errorCertificate: o.errorCertificate,
                              chain: o.chain, setupFailed: o.setupFailed)
     }

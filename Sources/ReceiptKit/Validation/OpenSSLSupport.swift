@@ -212,6 +212,15 @@ public enum X509PathVerification {
     /// `date` nil ignores validity dates; `partialChain` lets a non-self-signed anchor end the path.
     public static func verify(leaf: DecodedCertificate, untrusted: [DecodedCertificate], anchors: [DecodedCertificate],
                               at date: Date?, partialChain: Bool) -> Outcome {
+        let key = VerifiedPathCache.Key(leaf: leaf.info.der, untrusted: untrusted.map(\.info.der), anchors: anchors.map(\.info.der),
+                                        time: date.map { Int64(ValidationDate.timeT($0)) }, partialChain: partialChain)
+        return VerifiedPathCache.shared.outcome(for: key) {
+            uncached(leaf: leaf, untrusted: untrusted, anchors: anchors, at: date, partialChain: partialChain)
+        }
+    }
+
+    private static func uncached(leaf: DecodedCertificate, untrusted: [DecodedCertificate], anchors: [DecodedCertificate],
+                                 at date: Date?, partialChain: Bool) -> Outcome {
         OpenSSLError.clear()
         defer { OpenSSLError.clear() }
         func fail(_ why: String) -> Outcome { Outcome(ok: false, code: -1, error: why, depth: 0, chain: []) }
@@ -245,6 +254,21 @@ public enum X509PathVerification {
     /// Builds and judges the path from `leaf` through the `untrusted` stack to an anchor of `store`
     /// (all borrowed). `date` nil ignores validity dates. `known`: the facts of certificates the
     /// caller has read already, by object, so that the path's are not read again.
+    /// `cacheKey`: the DER of the leaf, of the `untrusted` stack and of the store's anchors, when the
+    /// caller knows them (receipts): the check is then looked up in `VerifiedPathCache` first.
+    static func run(leaf: OpaquePointer, untrusted: OpaquePointer, store: OpaquePointer, at date: Date?,
+                    partialChain: Bool, known: [OpaquePointer: CertificateInfo],
+                    cacheKey: (leaf: [UInt8], untrusted: [[UInt8]], anchors: [[UInt8]])?) -> Outcome {
+        guard let cacheKey else {
+            return run(leaf: leaf, untrusted: untrusted, store: store, at: date, partialChain: partialChain, known: known)
+        }
+        let key = VerifiedPathCache.Key(leaf: cacheKey.leaf, untrusted: cacheKey.untrusted, anchors: cacheKey.anchors,
+                                        time: date.map { Int64(ValidationDate.timeT($0)) }, partialChain: partialChain)
+        return VerifiedPathCache.shared.outcome(for: key) {
+            run(leaf: leaf, untrusted: untrusted, store: store, at: date, partialChain: partialChain, known: known)
+        }
+    }
+
     static func run(leaf: OpaquePointer, untrusted: OpaquePointer, store: OpaquePointer, at date: Date?,
                     partialChain: Bool, known: [OpaquePointer: CertificateInfo]) -> Outcome {
         OpenSSLError.clear()

@@ -27,6 +27,7 @@ public enum ReceiptJSON {
         doc["validation"] = a.validationSteps.map { stepObject($0, words) }
         doc["verdict"] = ["valid": a.verdict.isValid, "summary": words.summary(a.verdict), "reasons": words.reasons(a.verdict)] as [String: Any]
         doc["unlisted_attributes"] = a.receipt.map { unlisted($0, a) } ?? []
+        if let r = a.receipt { doc["subscriptions"] = ReceiptSubscriptionsJSON.object(r, at: ReceiptDate(a.options.moment)) }
         doc["findings"] = a.allDiagnostics.map(findingObject)
         var inputObject: [String: Any] = ["size": a.tree.bytes.count]
         if let input {

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Batch throughput beside Apple's own Python library, on the same TEST-signed inputs, in one run.
+#
+#   Scripts/bench-batch.sh [COUNT]        (default 10000 notifications and 10000 receipts)
+#
+# 1. Apple's app-store-server-library from PyPI into Benchmarks/.venv (git-ignored), with pip.
+# 2. COUNT notifications (each with its nested transaction and renewal info, all signed ES256 by the
+#    samples' TEST EC PKI) and COUNT receipts (base64, TEST RSA PKI), one per line, from
+#    Scripts/bench-batch-gen.py (generate-samples.py's encoders and keys) into Benchmarks/.batch/.
+# 3. A release build (--scratch-path .build-bench), then, each timed once:
+#    - `verify --lines` of the notifications with --root test-ec-root.cer, --jobs 1 and --jobs 2,
+#      against SignedDataVerifier (online checks off, the same root) verifying each notification
+#      and its two nested tokens, in one process (one core);
+#    - `json --lines` of the receipts, --jobs 1 and 2, against
+#      ReceiptUtility.extract_transaction_id_from_app_receipt.
+#    Per-core ratio: ours at --jobs 1 over Apple's (single-threaded Python). Targets (issue 21):
+#    >= 20x per core both ways, >= 1.8x from --jobs 1 to --jobs 2. The load average is printed
+#    before and after: the machine may be shared.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${1:-10000}
+venv=Benchmarks/.venv
+data=Benchmarks/.batch
+
+[[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check app-store-server-library
+echo "== Apple's library: $("$venv/bin/pip" show app-store-server-library | sed -n 's/^Version: //p')" >&2
+
+if [[ ! -s "$data/notifications.txt" || $(wc -l < "$data/notifications.txt") -ne $count ]]; then
+    echo "== generating $count notifications and $count receipts" >&2
+    "$venv/bin/python" Scripts/bench-batch-gen.py "$data" --count "$count"
+fi
+
+swift build -c release --scratch-path .build-bench --product receipt-explorer >&2
+bin=.build-bench/release/receipt-explorer
+
+"$venv/bin/python" - "$bin" "$data" "$count" <<'PY'
+import base64, os, subprocess, sys, time
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.receipt_utility import ReceiptUtility
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+
+binary, data, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+notifications = open(f"{data}/notifications.txt").read().split()
+receipts = open(f"{data}/receipts.txt").read().split()
+root = open("samples/pki/test-ec-root.cer", "rb").read()
+load = lambda: open("/proc/loadavg").read().split()[:3] if os.path.exists("/proc/loadavg") else ["?"] * 3
+print(f"inputs: {len(notifications)} notifications, {len(receipts)} receipts; cores: {os.cpu_count()}; load before: {' '.join(load())}")
+
+def ours(args):
+    start = time.perf_counter()
+    r = subprocess.run([binary] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - start
+    if r.returncode != 0:
+        sys.exit(f"{' '.join(args)}: exit {r.returncode}: {r.stderr.decode()[:500]}")
+    return elapsed
+
+verifier = SignedDataVerifier([root], False, Environment.SANDBOX, "com.example.receiptexplorer", 1450000001)
+start = time.perf_counter()
+for n in notifications:
+    decoded = verifier.verify_and_decode_notification(n)
+    verifier.verify_and_decode_signed_transaction(decoded.data.signedTransactionInfo)
+    verifier.verify_and_decode_renewal_info(decoded.data.signedRenewalInfo)
+apple_verify = time.perf_counter() - start
+
+utility = ReceiptUtility()
+start = time.perf_counter()
+for r in receipts:
+    if not utility.extract_transaction_id_from_app_receipt(r):
+        sys.exit("ReceiptUtility found no transaction id")
+apple_receipts = time.perf_counter() - start
+
+root_args = ["--root", "samples/pki/test-ec-root.cer"]
+v1 = ours(["verify", "--lines", f"{data}/notifications.txt", "--jobs", "1"] + root_args)
+v2 = ours(["verify", "--lines", f"{data}/notifications.txt", "--jobs", "2"] + root_args)
+j1 = ours(["json", "--lines", f"{data}/receipts.txt", "--jobs", "1", "--root", "samples/pki/test-root.cer"])
+j2 = ours(["json", "--lines", f"{data}/receipts.txt", "--jobs", "2", "--root", "samples/pki/test-root.cer"])
+
+rate = lambda n, s: n / s
+print()
+print(f"{'work':58} {'seconds':>8} {'per second':>11}")
+rows = [
+    ("Apple SignedDataVerifier, notification + 2 nested (1 core)", apple_verify, len(notifications)),
+    ("verify --lines notifications --jobs 1", v1, len(notifications)),
+    ("verify --lines notifications --jobs 2", v2, len(notifications)),
+    ("Apple ReceiptUtility.extract_transaction_id (1 core)", apple_receipts, len(receipts)),
+    ("json --lines receipts --jobs 1", j1, len(receipts)),
+    ("json --lines receipts --jobs 2", j2, len(receipts)),
+]
+for name, seconds, n in rows:
+    print(f"{name:58} {seconds:8.2f} {rate(n, seconds):11.0f}")
+print()
+print(f"verify per core vs SignedDataVerifier: {apple_verify / v1:.1f}x (target >= 20x)")
+print(f"verify --jobs 2 vs --jobs 1:           {v1 / v2:.2f}x (target >= 1.8x)")
+print(f"json per core vs ReceiptUtility:       {apple_receipts / j1:.1f}x (target >= 20x)")
+print(f"json --jobs 2 vs --jobs 1:             {j1 / j2:.2f}x")
+print(f"load after: {' '.join(load())}")
+PY

@@ -50,6 +50,13 @@ let package = Package(
                            .product(name: "ReceiptKit", package: "receipt-explorer"),
                            .product(name: "DocumentModel", package: "receipt-explorer")]
         ),
+        // (f) batch mode: --lines reading, per-line checks on worker threads, reports in order.
+        .executableTarget(
+            name: "FuzzBatch",
+            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
+                           .product(name: "ReceiptKit", package: "receipt-explorer"),
+                           .product(name: "DocumentModel", package: "receipt-explorer")]
+        ),
         // (c) render(state, size) after a key sequence derived from the input.
         .executableTarget(
             name: "FuzzRender",

@@ -162,17 +162,17 @@ import TestSupport
         #expect(Self.steps(without.json).first { $0["id"] as? String == "root" }?["reason_code"] as? String == "root-not-pinned")
     }
 
-    @Test("--quiet prints exactly the verdict line; with --format json it is a usage error", .enabled(if: Paths.samplesAvailable))
+    @Test("--quiet prints exactly the verdict with its first failing reason; with --format json it is a usage error", .enabled(if: Paths.samplesAvailable))
     func quiet() throws {
         let valid = try Binary.run(["verify", "--quiet", "samples/jws/transaction.jws", "--root", "samples/pki/test-ec-root.cer"])
         #expect(valid.status == 0)
-        #expect(valid.stdout == "Verdict: VALID — valid, anchored at a root you supplied\n")
+        #expect(valid.stdout == "VALID — valid, anchored at a root you supplied\n")
         let invalid = try Binary.run(["verify", "--quiet", "samples/jws/transaction.jws"])
         #expect(invalid.status == 1)
-        #expect(invalid.stdout == "Verdict: INVALID\n")
+        #expect(invalid.stdout == "INVALID: Trust anchor (root): the chain ends at a root that is neither Apple Root CA - G3 (SHA-256 63343ABFB89A6A03EBB57E9B3F5FA7BE7C4F5C756F3017B3A8C488C3653E9179) nor a supplied root: its SHA-256 is AD4665FF642C8300A9B8BA3182D5E4B163481A9B0AF9EEB139E12EC04FAB5721\n")
         let receipt = try Binary.run(["verify", "--quiet", "samples/typical.receipt", "--root", "samples/pki/test-root.cer"])
         #expect(receipt.status == 0)
-        #expect(receipt.stdout == "Verdict: VALID — valid, anchored at a root you supplied\n")
+        #expect(receipt.stdout == "VALID — valid, anchored at a root you supplied\n")
         let both = try Binary.run(["verify", "--quiet", "--format", "json", "samples/typical.receipt"])
         #expect(both.status == 2)
         #expect(both.stdout.isEmpty)

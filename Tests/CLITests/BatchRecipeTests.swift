@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// README's "More than one machine" recipe, run as written (split, xargs -P, cat, awk) on a 7-line
+/// export split into pieces of 3 lines instead of 1000.
+@Suite(.enabled(if: cliBinary != nil, "the receipt-explorer binary is not built"),
+       .enabled(if: Paths.samplesAvailable, "samples/ is missing"))
+struct BatchRecipeTests {
+    static func recipe() throws -> String {
+        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let marker = try #require(readme.range(of: "<!-- batch-recipe -->\n```sh\n"))
+        let end = try #require(readme.range(of: "```", range: marker.upperBound..<readme.endIndex))
+        return String(readme[marker.upperBound..<end.lowerBound])
+    }
+
+    @Test("the xargs recipe gives every line's verdict in export order and the summaries added up")
+    func xargsRecipe() throws {
+        let script = try Self.recipe()
+        #expect(script.contains("split -l 1000 "))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("batch-recipe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func token(_ name: String) throws -> String {
+            try String(contentsOf: Paths.samples.appendingPathComponent("jws/" + name), encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let lines = [try token("transaction.jws"), try token("malformed-alg-none.jws"), try token("notification.jws"),
+                     "not base64 at all", try token("renewal-info.jws"), "", try token("transaction.jws")]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("export.txt"))
+        let binaryDirectory = try #require(cliBinary).deletingLastPathComponent().path
+        let r = try runProgram(URL(fileURLWithPath: "/bin/sh"),
+                               ["-c", "cd '\(dir.path)' && " + script.replacingOccurrences(of: "split -l 1000 ", with: "split -l 3 ")],
+                               environment: ["PATH": binaryDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let verdicts = try String(contentsOf: dir.appendingPathComponent("verdicts.ndjson"), encoding: .utf8)
+        let objects = try verdicts.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.map { "\($0["source"] ?? ""):\($0["line"] ?? "")" }
+                == ["piece.00:1", "piece.00:2", "piece.00:3", "piece.01:1", "piece.01:2", "piece.01:3", "piece.02:1"])
+        // No --root in the recipe: the TEST-signed tokens do not chain to Apple, so none is valid.
+        let summary = try String(contentsOf: dir.appendingPathComponent("summary.txt"), encoding: .utf8)
+        #expect(summary == """
+            summary: error 0
+            summary: inputs 7
+            summary: invalid 7
+            summary: kind asn1 1
+            summary: kind notification 1
+            summary: kind renewal-info 1
+            summary: kind transaction 3
+            summary: reason algorithm-none 1
+            summary: reason input-not-loaded 1
+            summary: reason not-a-receipt 1
+            summary: reason root-not-pinned 4
+            summary: valid 0
+
+            """)
+    }
+}

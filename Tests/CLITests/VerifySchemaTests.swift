@@ -81,6 +81,31 @@ struct VerifySchemaTests {
         #expect(r.output.hasSuffix("validated \(runs.count) errors 0\n"))
     }
 
+    @Test("batch NDJSON: each line, reports and error lines alike, with source and line", .enabled(if: Paths.samplesAvailable))
+    func batchLines() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("verify-schema-batch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let token = try String(contentsOf: Paths.samples.appendingPathComponent("jws/notification.jws"), encoding: .utf8)
+        let receipt = try Data(contentsOf: Paths.samples.appendingPathComponent("typical.receipt")).base64EncodedString()
+        let lines = dir.appendingPathComponent("lines.txt")
+        try Data((token.trimmingCharacters(in: .whitespacesAndNewlines) + "\n\n" + receipt + "\r\nnot base64\n").utf8).write(to: lines)
+        let r = try Binary.run(["verify", "--format", "json", "--lines", lines.path, "/nonexistent/x.jws",
+                                "--root", "samples/pki/test-root.cer", "--at", "2024-03-05"])
+        #expect(r.status == 2)
+        let outputs = r.stdout.split(separator: "\n")
+        #expect(outputs.count == 5)  // 4 lines (one empty), then the FILE that cannot be read
+        var files: [URL] = []
+        for (i, line) in outputs.enumerated() {
+            let url = dir.appendingPathComponent("\(i).json")
+            try Data(line.utf8).write(to: url)
+            files.append(url)
+        }
+        let v = try Self.validate(files)
+        #expect(v.status == 0, "\(v.output)")
+        #expect(v.output.hasSuffix("validated 5 errors 0\n"))
+    }
+
     @Test("every corpus receipt and token", .enabled(if: Paths.corpusAvailable && Paths.jwsCorpusAvailable))
     func corpus() throws {
         var runs = corpusReceipts().map { [$0.path] }

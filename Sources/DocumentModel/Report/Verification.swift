@@ -150,6 +150,8 @@ public struct VerificationReport: Sendable, Equatable {
     /// A notification's nested tokens, a history's transactions: each verified on its own.
     public var nested: [VerificationReport]
     public var verdict: VerificationVerdict
+    /// A receipt's fields, purchases and subscriptions (nil for tokens: their headline is in `subject`).
+    public var receipt: VerificationReceiptFacts? = nil
 
     public func step(_ id: String) -> VerificationStep? { steps.first { $0.id == id } }
     /// The first failed step that decides the verdict, in report order.

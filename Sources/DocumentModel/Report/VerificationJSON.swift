@@ -19,6 +19,9 @@ public enum VerificationJSON {
         var subject: [String: Any] = ["kind": r.subject.kind, "label": r.subject.label, "note": r.subject.note]
         if let path = r.subject.path { subject["path"] = path }
         if let range = r.subject.range { subject["range"] = object(range) }
+        if !r.subject.headline.isEmpty {
+            subject["headline"] = r.subject.headline.map { ["path": $0.path, "value": $0.value] as [String: Any] }
+        }
         var dates: [String: Any] = ["now": date(r.dates.now)]
         if let signed = r.dates.signed { dates["signed"] = date(signed) }
         if let at = r.dates.at { dates["at"] = date(at) }
@@ -30,7 +33,7 @@ public enum VerificationJSON {
                 return o
             },
         ]
-        return [
+        var o: [String: Any] = [
             "subject": subject,
             "steps": r.steps.map(object),
             "certificates": r.certificates.map(object),
@@ -41,6 +44,8 @@ public enum VerificationJSON {
             "nested": r.nested.map(object),
             "verdict": verdict,
         ]
+        if let receipt = r.receipt { o["receipt"] = object(receipt) }
+        return o
     }
 
     static func object(_ s: VerificationStep) -> [String: Any] {

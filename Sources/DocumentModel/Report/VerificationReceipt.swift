@@ -39,6 +39,7 @@ extension VerificationReport {
             verdict: VerificationVerdict(
                 valid: verdict.isValid, outcome: verdict.outcome.code, summary: words.summary(verdict),
                 reasons: verdict.reasons.map { .init(code: $0.code, step: $0.step?.rawValue, message: words.reason($0)) }))
+        receipt = a.receipt.map { VerificationReceiptFacts($0, at: a.options.moment) }
     }
 
     /// The report of a document opened as a receipt (nil when it was not read as one).

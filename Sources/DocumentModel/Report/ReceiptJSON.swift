@@ -110,6 +110,8 @@ public enum ReceiptJSON {
 
     private static func writeCompact(_ value: Any, into out: inout [UInt8]) {
         switch value {
+        case let s as String:  // the most common value: tested first, since a failed collection cast is dear
+            writeString(s, into: &out)
         case let d as [String: Any]:
             out.append(0x7B)
             for (n, key) in d.keys.sorted().enumerated() {

@@ -123,6 +123,24 @@ struct BatchCommandTests {
         #expect(sources == (1...120).map { "stdin:\($0):"[...] })
     }
 
+    @Test("the same token three times: the same report each time (the first decodes and verifies the chain, the others reuse both)")
+    func reusedWorkSameReport() throws {
+        let token = try String(contentsOf: Paths.samples.appendingPathComponent("jws/notification.jws"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let input = Data(([token, token, token].joined(separator: "\n") + "\n").utf8)
+        let r = try runCLI(["verify", "--format", "json", "--lines", "-", "--jobs", "1"] + Self.ecRoot, stdin: input)
+        #expect(r.status == 0)
+        var lines = try Self.objects(r.stdout)
+        #expect(lines.count == 3)
+        for i in lines.indices {  // what names the line differs; the report itself must not
+            #expect(lines[i].removeValue(forKey: "line") as? Int == i + 1)
+            #expect((lines[i].removeValue(forKey: "input") as? [String: Any])?["name"] as? String == "line \(i + 1)")
+        }
+        let texts = try lines.map { String(decoding: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self) }
+        #expect(texts[0] == texts[1], "the second report differs from the first")
+        #expect(texts[1] == texts[2], "the third report differs from the second")
+    }
+
     @Test("--summary: counts on stderr, never on stdout")
     func summary() throws {
         let r = try runCLI(["verify", "--summary", Self.path("jws/transaction.jws"), Self.path("jws/malformed-alg-none.jws")] + Self.ecRoot)

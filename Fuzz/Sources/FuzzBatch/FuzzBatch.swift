@@ -21,6 +21,8 @@ let moment = Date(timeIntervalSince1970: 1_709_294_400)
 let options = AnalysisOptions(validate: true, roots: roots, bundleID: "com.example.receiptexplorer", at: nil, now: moment)
 let formats: [BatchCheck.Format] = [.verifyText, .verifyJSON, .json, .verifyQuiet]
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-batch-\(getpid()).txt").path
+/// As `BatchRunner` does: certificates decoded once per process, shared by the worker threads.
+let pool: Void = { DecodedCertificatePool.shared.isEnabled = true }()
 
 /// The lines by the definition `--lines` documents, computed without the reader.
 func expectedLines(_ bytes: [UInt8]) -> [[UInt8]] {
@@ -32,6 +34,7 @@ func expectedLines(_ bytes: [UInt8]) -> [[UInt8]] {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBatch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
+    _ = pool
     precondition(!roots[0].isEmpty, "samples/pki/test-root.cer not found under \(repositoryRoot)")
     var bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
     let control = data[0]
@@ -84,4 +87,12 @@ public func fuzzBatch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     precondition(written == expected.count, "\(written) reports for \(expected.count) lines")
     return 0
+}
+
+@_cdecl("FuzzBatch_main")
+func fuzzBatchMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    // A closure, not `fuzzBatch` itself: converting the @_cdecl function emits a second C symbol.
+    return LLVMFuzzerRunDriver(&argc, &argv, { data, size in fuzzBatch(data, size) })
 }

@@ -114,6 +114,14 @@ public final class JWSVerificationSession {
     private struct ChainKey: Hashable {
         var x5c: [[UInt8]]
         var roots: [[UInt8]]
+
+        /// The certificates' bytes in bulk (`DERKey`), not one byte at a time.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(x5c.count)
+            x5c.forEach { DERKey($0).hash(into: &hasher) }
+            hasher.combine(roots.count)
+            roots.forEach { DERKey($0).hash(into: &hasher) }
+        }
     }
 
     /// Every certificate the session's tokens and root files carry, decoded once.

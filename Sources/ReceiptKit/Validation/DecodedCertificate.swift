@@ -9,8 +9,11 @@ import Foundation
 /// Owns its `X509` and frees it exactly once, in `deinit`. The public key belongs to the `X509`
 /// (`X509_get0_pubkey`), so it lives exactly as long; pointers are only lent inside closures.
 /// Immutable once made. A session's certificates are used by one thread; a prepared
-/// `TrustAnchorSet`'s roots may be used by several at once (OpenSSL 3 locks what it caches in an `X509`).
-public final class DecodedCertificate {
+/// `TrustAnchorSet`'s roots and the certificates of `DecodedCertificatePool` may be used by several
+/// at once: every use only reads the `X509` (verify, get the key, up-reference it into a store or a
+/// stack), and OpenSSL 3 fills what it caches in an `X509` under that object's own lock. That is
+/// what `@unchecked Sendable` asserts.
+public final class DecodedCertificate: @unchecked Sendable {
     private let x509: OpaquePointer
     public let info: CertificateInfo
 
@@ -55,7 +58,7 @@ public final class DecodedCertificate {
 /// decoded once, however many tokens, root files and path checks use it. Entries live as long as the
 /// cache (one document's verification), so a certificate is freed once, when the cache goes.
 public final class CertificateCache {
-    private var byDER: [[UInt8]: DecodedCertificate?] = [:]
+    private var byDER: [DERKey: DecodedCertificate?] = [:]
     /// How many certificates were decoded (`d2i_X509` or one PEM block each), for tests and benchmarks.
     public private(set) var decodeCount = 0
 
@@ -64,34 +67,39 @@ public final class CertificateCache {
     /// Certificates decoded elsewhere (a prepared `TrustAnchorSet`'s roots), handed out for their
     /// bytes from now on as if decoded here; one already known keeps its object. Not counted.
     public func adopt(_ certificates: [DecodedCertificate]) {
-        for certificate in certificates where byDER[certificate.info.der] == nil {
-            byDER[certificate.info.der] = certificate
+        for certificate in certificates where byDER[DERKey(certificate.info.der)] == nil {
+            byDER[DERKey(certificate.info.der)] = certificate
         }
     }
 
     /// The certificate `der` encodes (exactly, nothing after it); nil when it is not one.
     public func certificate(der: [UInt8]) -> DecodedCertificate? {
-        if let known = byDER[der] { return known }
+        if let known = byDER[DERKey(der)] { return known }
+        if let pooled = DecodedCertificatePool.shared.certificate(der: der) {
+            byDER[DERKey(der)] = pooled
+            return pooled
+        }
         decodeCount += 1
         let decoded = DecodedCertificate(der: der)
-        byDER[der] = decoded
+        byDER[DERKey(der)] = decoded
+        if let decoded { DecodedCertificatePool.shared.keep(decoded) }
         return decoded
     }
 
     /// Every certificate of a root file, read as `CertificateInfo.parseCertificates(fileBytes:)`
     /// reads it (DER or PEM, same errors), each one taken from the cache when already decoded.
     public func certificates(fileBytes bytes: [UInt8]) throws -> [DecodedCertificate] {
-        if !CertificateFile.looksLikePEM(bytes), let known = byDER[bytes], let known { return [known] }
+        if !CertificateFile.looksLikePEM(bytes), let known = byDER[DERKey(bytes)], let known { return [known] }
         let read = try CertificateFile.read(bytes)
         decodeCount += read.count
         return read.map { x in
             let der = OpenSSLBridge.der(of: x)
-            if let known = byDER[der], let known {
+            if let known = byDER[DERKey(der)], let known {
                 X509_free(x)  // the same certificate decoded before: keep that one
                 return known
             }
             let decoded = DecodedCertificate(adopting: x)
-            byDER[der] = decoded
+            byDER[DERKey(der)] = decoded
             return decoded
         }
     }

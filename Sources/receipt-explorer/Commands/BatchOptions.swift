@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocumentModel
 import Foundation
+import ReceiptKit
 
 /// `--lines`, `--jobs N`, `--summary`: many inputs in one process (`verify`, `json`).
 struct BatchOptions: ParsableArguments {
@@ -39,6 +40,8 @@ enum BatchRunner {
     static func run(files: [String], options: BatchOptions, check: BatchCheck) -> Int32 {
         let inputs = BatchInputs(paths: files, lines: options.lines)
         let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        // Every input of a batch tends to carry the same certificates: decode each once per run.
+        DecodedCertificatePool.shared.isEnabled = true
         let onTerminal = isatty(2) == 1
         var tally = BatchTally()
         var progress = BatchProgress(total: inputs.knownTotal, enabled: onTerminal)

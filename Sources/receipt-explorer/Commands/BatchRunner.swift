@@ -1,0 +1,100 @@
+import DocumentModel
+import Foundation
+import ReceiptKit
+
+/// Runs a batch and returns the exit status: 0 every input valid, 1 any invalid, 2 any I/O error.
+enum BatchRunner {
+    static func run(files: [String], options: BatchOptions, check: BatchCheck) -> Int32 {
+        let inputs = BatchInputs(paths: files, lines: options.lines)
+        let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        // Every input of a batch tends to carry the same certificates: decode each once per run.
+        DecodedCertificatePool.shared.isEnabled = true
+        let onTerminal = isatty(2) == 1
+        var tally = BatchTally()
+        var progress = BatchProgress(total: inputs.knownTotal, enabled: onTerminal)
+        let out = FileHandle.standardOutput
+        var buffer: [UInt8] = []
+        BatchPipeline.run(inputs: inputs, jobs: jobs, evaluate: { check.evaluate($0) }) { outcome in
+            buffer += outcome.text.utf8
+            // Flush in blocks, and at once when the output might be watched (a terminal, or a slow stream).
+            if buffer.count >= 1 << 16 || progress.shouldFlushEachLine {
+                out.write(Data(buffer))
+                buffer.removeAll(keepingCapacity: true)
+            }
+            tally.add(outcome)
+            progress.advance()
+        }
+        if !buffer.isEmpty { out.write(Data(buffer)) }
+        progress.clear()
+        if onTerminal || options.summary {
+            FileHandle.standardError.write(Data(tally.summary().utf8))
+        }
+        if tally.ioErrors > 0 { return ExitStatus.usageOrIO }
+        return tally.invalid > 0 ? ExitStatus.inputHasErrors : ExitStatus.ok
+    }
+}
+
+/// What the summary counts.
+struct BatchTally {
+    var valid = 0, invalid = 0, ioErrors = 0
+    var reasons: [String: Int] = [:]
+    var kinds: [String: Int] = [:]
+
+    mutating func add(_ outcome: BatchOutcome) {
+        switch outcome.status {
+        case .valid: valid += 1
+        case .invalid: invalid += 1
+        case .ioError: ioErrors += 1
+        }
+        if let code = outcome.reasonCode { reasons[code, default: 0] += 1 }
+        if let kind = outcome.kind { kinds[kind, default: 0] += 1 }
+    }
+
+    /// "summary: inputs 3" … one fact per line, "summary: KEY… COUNT", so summaries of several
+    /// runs add up with awk (README, "More than one machine").
+    func summary() -> String {
+        var lines = ["summary: inputs \(valid + invalid + ioErrors)", "summary: valid \(valid)",
+                     "summary: invalid \(invalid)", "summary: error \(ioErrors)"]
+        lines += reasons.sorted { $0.key < $1.key }.map { "summary: reason \($0.key) \($0.value)" }
+        lines += kinds.sorted { $0.key < $1.key }.map { "summary: kind \($0.key) \($0.value)" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// The progress line on a terminal's stderr: done / total, rate, ETA; redrawn at most 10 times a second.
+struct BatchProgress {
+    let total: Int?
+    let enabled: Bool
+    private let start = Date()
+    private var lastDraw = Date.distantPast
+    private var done = 0
+
+    init(total: Int?, enabled: Bool) {
+        self.total = total
+        self.enabled = enabled
+    }
+
+    /// A watched output (progress on, so a terminal is there) is flushed per input.
+    var shouldFlushEachLine: Bool { enabled && isatty(1) == 1 }
+
+    mutating func advance() {
+        done += 1
+        guard enabled else { return }
+        let now = Date()
+        guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = now
+        let seconds = max(now.timeIntervalSince(start), 0.001)
+        let rate = Double(done) / seconds
+        var text = "\(done)"
+        if let total {
+            text += " / \(total)"
+            if rate > 0 { text += ", ETA \(Int((Double(total - done) / rate).rounded())) s" }
+        }
+        text += String(format: ", %.0f/s", rate)
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    }
+
+    func clear() {
+        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

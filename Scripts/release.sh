@@ -59,7 +59,7 @@ echo "== ${build[*]}"
 built="$("${build[@]}" --show-bin-path)/receipt-explorer"
 build_seconds=$((SECONDS - started))
 
-# 2. The version, from the binary: "receipt-explorer 0.1.0 (OpenSSL 3.0.19 27 Jan 2026)".
+# 2. The version, from the binary: "receipt-explorer X.Y.Z (OpenSSL 3.0.19 27 Jan 2026)".
 version="$("$built" --version | sed -nE '1s/^receipt-explorer ([0-9]+\.[0-9]+\.[0-9]+) \(.*\)$/\1/p')"
 [ -n "$version" ] || die "cannot read a version from '$("$built" --version)'"
 grep -Eq "^## $version - [0-9]{4}-[0-9]{2}-[0-9]{2}$" CHANGELOG.md || die "CHANGELOG.md has no '## $version - DATE' section"

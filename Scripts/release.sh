@@ -102,12 +102,15 @@ install -d "$deb_root/DEBIAN" "$deb_root/usr/bin" "$deb_root/usr/share/man/man1"
     "$deb_root/usr/share/fish/vendor_completions.d"
 install -m 755 "$binary" "$deb_root/usr/bin/receipt-explorer"
 gzip -9n < docs/receipt-explorer.1 > "$deb_root/usr/share/man/man1/receipt-explorer.1.gz"
-install -m 644 "$root/share/bash-completion/completions/receipt-explorer" "$deb_root/usr/share/bash-completion/completions/receipt-explorer"
+# bash-completion sources its scripts: Debian wants them without the #! line the generator writes.
+sed '1{/^#!/d}' "$root/share/bash-completion/completions/receipt-explorer" > "$deb_root/usr/share/bash-completion/completions/receipt-explorer"
 install -m 644 "$root/share/zsh/site-functions/_receipt-explorer" "$deb_root/usr/share/zsh/vendor-completions/_receipt-explorer"
 install -m 644 "$root/share/fish/vendor_completions.d/receipt-explorer.fish" "$deb_root/usr/share/fish/vendor_completions.d/receipt-explorer.fish"
 install -m 644 packaging/debian/copyright "$deb_root/usr/share/doc/receipt-explorer/copyright"
-gzip -9n < CHANGELOG.md > "$deb_root/usr/share/doc/receipt-explorer/changelog.gz"
-chmod 644 "$deb_root/usr/share/man/man1/receipt-explorer.1.gz" "$deb_root/usr/share/doc/receipt-explorer/changelog.gz"
+# changelog.gz would have to be in Debian's changelog format: the upstream one keeps its own name.
+gzip -9n < CHANGELOG.md > "$deb_root/usr/share/doc/receipt-explorer/CHANGELOG.md.gz"
+chmod 644 "$deb_root/usr/share/man/man1/receipt-explorer.1.gz" "$deb_root/usr/share/doc/receipt-explorer/CHANGELOG.md.gz" \
+    "$deb_root/usr/share/bash-completion/completions/receipt-explorer"
 # Depends: whatever the binary's NEEDED libraries resolve to, as dpkg-shlibdeps reads them from the
 # installed packages' shlibs/symbols files (no hand-kept list that could drift from the link line).
 printf 'Source: receipt-explorer\n\nPackage: receipt-explorer\nArchitecture: %s\n' "$arch" > "$work/deb/debian/control"

@@ -107,9 +107,15 @@ sed '1{/^#!/d}' "$root/share/bash-completion/completions/receipt-explorer" > "$d
 install -m 644 "$root/share/zsh/site-functions/_receipt-explorer" "$deb_root/usr/share/zsh/vendor-completions/_receipt-explorer"
 install -m 644 "$root/share/fish/vendor_completions.d/receipt-explorer.fish" "$deb_root/usr/share/fish/vendor_completions.d/receipt-explorer.fish"
 install -m 644 packaging/debian/copyright "$deb_root/usr/share/doc/receipt-explorer/copyright"
-# changelog.gz would have to be in Debian's changelog format: the upstream one keeps its own name.
+# A package without an upstream tarball's Debian revision is native: its changelog.gz must be in
+# Debian's format. One entry points to the upstream changelog, which keeps its own name.
+release_date="$(sed -nE "s/^## $version - ([0-9]{4}-[0-9]{2}-[0-9]{2})$/\1/p" CHANGELOG.md)"
+maintainer="${RELEASE_MAINTAINER:-$(git log -1 --format='%an <%ae>' HEAD)}"
+printf '%s\n' "receipt-explorer ($version) unstable; urgency=medium" "" \
+    "  * Release $version: see /usr/share/doc/receipt-explorer/CHANGELOG.md.gz." "" \
+    " -- $maintainer  $(LC_ALL=C date -u -R -d "$release_date")" | gzip -9n > "$deb_root/usr/share/doc/receipt-explorer/changelog.gz"
 gzip -9n < CHANGELOG.md > "$deb_root/usr/share/doc/receipt-explorer/CHANGELOG.md.gz"
-chmod 644 "$deb_root/usr/share/man/man1/receipt-explorer.1.gz" "$deb_root/usr/share/doc/receipt-explorer/CHANGELOG.md.gz" \
+chmod 644 "$deb_root/usr/share/man/man1/receipt-explorer.1.gz" "$deb_root/usr/share/doc/receipt-explorer/"*.gz \
     "$deb_root/usr/share/bash-completion/completions/receipt-explorer"
 # Depends: whatever the binary's NEEDED libraries resolve to, as dpkg-shlibdeps reads them from the
 # installed packages' shlibs/symbols files (no hand-kept list that could drift from the link line).
@@ -119,7 +125,6 @@ depends="$(cd "$work/deb" && dpkg-shlibdeps -O -e"debian/receipt-explorer/usr/bi
 # A file:// homepage (the default) means nothing on another machine: the field is left out then.
 homepage_field=""
 case "$homepage" in http://*|https://*) homepage_field="Homepage: $homepage"$'\n' ;; esac
-maintainer="${RELEASE_MAINTAINER:-$(git log -1 --format='%an <%ae>' HEAD)}"
 (cd "$deb_root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$deb_root/DEBIAN/md5sums"
 cat > "$deb_root/DEBIAN/control" <<EOF
 Package: receipt-explorer

@@ -107,7 +107,7 @@ sed '1{/^#!/d}' "$root/share/bash-completion/completions/receipt-explorer" > "$d
 install -m 644 "$root/share/zsh/site-functions/_receipt-explorer" "$deb_root/usr/share/zsh/vendor-completions/_receipt-explorer"
 install -m 644 "$root/share/fish/vendor_completions.d/receipt-explorer.fish" "$deb_root/usr/share/fish/vendor_completions.d/receipt-explorer.fish"
 install -m 644 packaging/debian/copyright "$deb_root/usr/share/doc/receipt-explorer/copyright"
-# A package without an upstream tarball's Debian revision is native: its changelog.gz must be in
+# A version without a Debian revision makes a native package, whose changelog.gz must be in
 # Debian's format. One entry points to the upstream changelog, which keeps its own name.
 release_date="$(sed -nE "s/^## $version - ([0-9]{4}-[0-9]{2}-[0-9]{2})$/\1/p" CHANGELOG.md)"
 maintainer="${RELEASE_MAINTAINER:-$(git log -1 --format='%an <%ae>' HEAD)}"

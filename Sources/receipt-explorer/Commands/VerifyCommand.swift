@@ -69,6 +69,8 @@ extension StepText {
         case .deviceID: "--device-id"
         case .bundleID: "--bundle-id"
         case .appVersion: "--app-version"
+        case .environment: "--environment"
+        case .appAppleID: "--app-apple-id"
         }
     }
 }
@@ -131,9 +133,10 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = try check.analysisOptions(validate: true)
+        var options = try check.analysisOptions(validate: true)
+        let jws = try tokenChecks.options(applyingTo: &options)
         let input = try CommandSupport.load(file)
-        let document = Document.open(input, options: options, reading: .always, jws: try tokenChecks.options())
+        let document = Document.open(input, options: options, reading: .always, jws: jws)
         let report: VerificationReport
         if let storeKit = VerificationReport(storeKitOf: document, now: options.now, words: .commandLine) {
             report = storeKit

@@ -154,7 +154,7 @@ public struct VerificationFinding: Sendable, Equatable {
 
 public struct VerificationReport: Sendable, Equatable {
     /// The version of docs/verify-schema.json this report's JSON follows.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public var subject: VerificationSubject
     public var steps: [VerificationStep]

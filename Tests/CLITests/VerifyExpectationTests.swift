@@ -183,6 +183,20 @@ struct VerifyExpectationTests {
         #expect(production.status == 1)
     }
 
+    @Test("json applies --environment to a receipt's validation and a token's verification, as verify does",
+          .enabled(if: Paths.samplesAvailable))
+    func jsonTakesTheExpectations() throws {
+        let receipt = try Binary.run(["json", "samples/typical.receipt", "--root", "samples/pki/test-root.cer", "--environment", "production"])
+        let receiptDoc = try #require(try JSONSerialization.jsonObject(with: Data(receipt.stdout.utf8)) as? [String: Any])
+        let step = (receiptDoc["validation"] as? [[String: Any]])?.first { $0["id"] as? String == "environment" }
+        #expect(step?["reason"] as? String == "the receipt type (attribute 0) is \"ProductionSandbox\", a sandbox receipt, not production")
+        let token = try Binary.run(["json", "samples/jws/transaction.jws"] + Self.tokenRoot + ["--environment", "Production"])
+        let tokenDoc = try #require(try JSONSerialization.jsonObject(with: Data(token.stdout.utf8)) as? [String: Any])
+        let verification = (tokenDoc["token"] as? [String: Any])?["verification"] as? [[String: Any]]
+        #expect(verification?.first { $0["id"] as? String == "environment" }?["reason"] as? String
+                == "expected Production, the payload says Sandbox")
+    }
+
     // MARK: - receipts: --app-apple-id
 
     @Test("--app-apple-id against attribute 1: right, wrong, absent, and 0 in an Xcode receipt", .enabled(if: Paths.samplesAvailable))

@@ -395,6 +395,43 @@ struct VerifyExpectationTests {
         #expect(text.stdout.contains("  ✗ Trust anchor (root): \(reason)\n      Apple's SignedDataVerifier would return VERIFICATION_FAILURE\n"))
     }
 
+    // MARK: - fields and values not in the schema
+
+    @Test("a transaction with a field and a value the schema lacks: kept, shown, flagged at info severity; exit 0",
+          .enabled(if: Paths.samplesAvailable))
+    func notInSchemaFindings() throws {
+        // samples/jws/transaction.jws with "billingPlanType" added and transactionReason "WINBACK": the
+        // payload is re-encoded (the signature no longer matches; decoding does not care).
+        let text = String(decoding: try Paths.sample("jws/transaction.jws"), as: UTF8.self)
+        var parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var b = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while b.count % 4 != 0 { b += "=" }
+        var json = String(decoding: try #require(Data(base64Encoded: b)), as: UTF8.self)
+        #expect(json.contains(#""transactionReason":"RENEWAL""#))
+        json = json.replacingOccurrences(of: #""transactionReason":"RENEWAL""#, with: #""transactionReason":"WINBACK""#)
+        json = String(json.dropLast()) + #","billingPlanType":"MONTHLY"}"#
+        parts[1] = Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("not-in-schema-\(UUID().uuidString).jws")
+        try Data(parts.joined(separator: ".").utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        // Offsets in the payload JSON, found here independently: the quoted value and the quoted key.
+        let bytes = Array(json.utf8)
+        func offset(_ needle: String) -> Int? {
+            let n = Array(needle.utf8)
+            return (0...(bytes.count - n.count)).first { Array(bytes[$0..<($0 + n.count)]) == n }
+        }
+        let value = try #require(offset(#""WINBACK""#))
+        let key = try #require(offset(#""billingPlanType""#))
+        let dump = try Binary.run(["dump", url.path])
+        #expect(dump.status == 0)
+        #expect(dump.stdout.contains("info jws-field-unknown-value bytes \(value)-\(value + 8): transactionReason = WINBACK is not a known transactionReason value: not in this tool's schema (Apple may have added it after 2025)\n"))
+        #expect(dump.stdout.contains("info jws-field-not-in-schema bytes \(key)-\(key + 16): billingPlanType is not in this tool's schema (Apple may have added it after 2025)\n"))
+        let out = try Binary.run(["json", url.path])
+        #expect(out.status == 0)
+        #expect(out.stdout.contains(#""billingPlanType": "MONTHLY","#))  // kept as written
+    }
+
     // MARK: - a mistyped subcommand
 
     @Test("'receipt-explorer verfy FILE' suggests verify and exits 2, printing nothing on stdout")

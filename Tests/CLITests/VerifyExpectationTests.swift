@@ -197,6 +197,20 @@ struct VerifyExpectationTests {
                 == "expected Production, the payload says Sandbox")
     }
 
+    @Test("--environment that names no environment is a usage error (exit 2), for receipts and tokens alike",
+          .enabled(if: Paths.samplesAvailable))
+    func unknownEnvironmentRefused() throws {
+        for file in ["samples/typical.receipt", "samples/jws/transaction.jws"] {
+            let r = try Binary.run(["verify", file, "--environment", "Prodution"])
+            #expect(r.status == 2)
+            #expect(r.stdout.isEmpty)
+            #expect(r.stderr == "receipt-explorer: --environment: 'Prodution' is not an environment (Production, Sandbox, Xcode or LocalTesting)\n")
+        }
+        let json = try Binary.run(["json", "samples/typical.receipt", "--environment", "ProductionSandbox"])
+        #expect(json.status == 2)
+        #expect(json.stderr == "receipt-explorer: --environment: 'ProductionSandbox' is not an environment (Production, Sandbox, Xcode or LocalTesting)\n")
+    }
+
     // MARK: - receipts: --app-apple-id
 
     @Test("--app-apple-id against attribute 1: right, wrong, absent, and 0 in an Xcode receipt", .enabled(if: Paths.samplesAvailable))
@@ -393,6 +407,12 @@ struct VerifyExpectationTests {
         #expect(root["apple_status"] as? String == "VERIFICATION_FAILURE")
         let text = try Binary.run(["verify", "samples/jws/transaction.jws"])
         #expect(text.stdout.contains("  ✗ Trust anchor (root): \(reason)\n      Apple's SignedDataVerifier would return VERIFICATION_FAILURE\n"))
+        // A receipt's chain step names the untrusted root by subject and SHA-256 as well.
+        let receipt = try Self.json(["samples/typical.receipt"])
+        let chain = try #require(Self.step(receipt.doc, "chain"))
+        #expect(chain["apple_status"] as? String == "VERIFICATION_FAILURE")
+        #expect((chain["details"] as? [String])?.first
+                == "the receipt embeds the self-signed certificate CN=receipt-explorer TEST Root CA,OU=TEST ONLY - not Apple,O=receipt-explorer TEST,C=US (SHA-256 52A0AC391EAFC59500998EDEC191AFA71261DF0057EA8D265B8E6CA4D5E38848); it is not a pinned root and was not supplied as a root, so it is not trusted")
     }
 
     // MARK: - fields and values not in the schema

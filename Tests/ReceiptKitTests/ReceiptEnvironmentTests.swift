@@ -15,6 +15,14 @@ import Testing
         #expect(ReceiptEnvironment(receiptType: "") == nil)
     }
 
+    @Test func userTextInAnyCase() {
+        #expect(ReceiptEnvironment(userText: "sandbox") == .sandbox)
+        #expect(ReceiptEnvironment(userText: "PRODUCTION") == .production)
+        #expect(ReceiptEnvironment(userText: "localtesting") == .localTesting)
+        #expect(ReceiptEnvironment(userText: "ProductionSandbox") == nil)  // a receipt type, not an environment
+        #expect(ReceiptEnvironment(userText: "Prod") == nil)
+    }
+
     @Test func verdictLabels() {
         #expect(ReceiptEnvironment.allCases.map(\.receiptLabel) == [nil, "sandbox receipt", "Xcode receipt", "local testing receipt"])
         #expect(ReceiptEnvironment.allCases.filter(\.appItemIDIsZero) == [.sandbox, .xcode, .localTesting])

@@ -152,7 +152,7 @@ enum ValidationChecks {
         guard let type = field.value.string else { return ValidationStep(.environment, .failed(.attributeUnreadable(type: 0))) }
         let environment = ReceiptEnvironment(receiptType: type)
         let details = ["receipt: \"\(type)\" (\(environment?.rawValue ?? "no known environment"))", "expected: \(expected)"]
-        if let environment, environment.rawValue.caseInsensitiveCompare(expected) == .orderedSame {
+        if let environment, environment == ReceiptEnvironment(userText: expected) {
             return ValidationStep(.environment, .passed, details: details)
         }
         return ValidationStep(.environment, .failed(.environmentMismatch(receiptType: type, environment: environment, expected: expected)),

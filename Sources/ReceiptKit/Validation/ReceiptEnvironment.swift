@@ -1,3 +1,5 @@
+import Foundation
+
 /// The environment a receipt's type (attribute 0) names, in the words of Apple's `Environment`
 /// (what `--environment` takes for receipts and StoreKit 2 tokens alike). Apple's server library
 /// reads the same table: Production and ProductionVPP are Production; ProductionSandbox and
@@ -16,6 +18,12 @@ public enum ReceiptEnvironment: String, Sendable, Equatable, CaseIterable {
         case "LocalTesting": self = .localTesting
         default: return nil
         }
+    }
+
+    /// The environment a user named, in any case ("sandbox"); nil for anything else.
+    public init?(userText: String) {
+        guard let match = Self.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(userText) == .orderedSame }) else { return nil }
+        self = match
     }
 
     /// What the verdict calls a receipt of this environment ("sandbox receipt"); nil for production,

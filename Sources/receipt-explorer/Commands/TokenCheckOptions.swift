@@ -25,6 +25,12 @@ struct TokenCheckOptions: ParsableArguments {
 
     /// The options, or a one-line complaint and exit status 2.
     func options() throws -> JWSOptions {
+        // Apple's environments are these four: anything else is a typo, refused rather than failing every token.
+        if let environment, ReceiptEnvironment(userText: environment) == nil {
+            let names = ReceiptEnvironment.allCases.map(\.rawValue)
+            CommandSupport.complain("--environment: '\(environment)' is not an environment (\(names.dropLast().joined(separator: ", ")) or \(names.last!))")
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
         var id: Int64?
         if let appAppleID {
             guard let value = Int64(appAppleID), value >= 0 else {

@@ -9,6 +9,7 @@ import Testing
         #expect(AppleVerifierStatus.forFailure(step: "chain", reason: "link-signature-invalid") == .verificationFailure)
         #expect(AppleVerifierStatus.forFailure(step: "root", reason: "user-root-unreadable") == .invalidCertificate)
         #expect(AppleVerifierStatus.forFailure(step: "root", reason: "root-not-pinned") == .verificationFailure)
+        #expect(AppleVerifierStatus.forFailure(step: "root", reason: "xcode-testing-not-trusted") == .invalidChainLength)
     }
 
     @Test func claimsAndReceiptSteps() {

@@ -38,6 +38,8 @@ public enum AppleVerifierStatus: String, Sendable, Equatable, CaseIterable {
         Row(step: "algorithm", status: .verificationFailure),          // "Algorithm was not ES256"
         Row(step: "root", status: .verificationFailure),               // not anchored at a trusted root
         Row(step: "root", reason: "user-root-unreadable", status: .invalidCertificate),
+        // Xcode's one self-signed certificate: outside its Xcode environment Apple's verifier stops at the count.
+        Row(step: "root", reason: "xcode-testing-not-trusted", status: .invalidChainLength),
         Row(step: "leaf-oid", status: .verificationFailure),
         Row(step: "intermediate-oid", status: .verificationFailure),
         // Python and Swift: the path check fails (VERIFICATION_FAILURE); Node's date check says INVALID_CERTIFICATE.

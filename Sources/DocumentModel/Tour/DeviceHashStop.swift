@@ -20,7 +20,7 @@ extension ReceiptRoute {
         lesson.append("input: device identifier: an iPhone or iPad's identifierForVendor UUID as 16 bytes, a Mac's primary MAC address as 6")
         if let opaque { lesson.append("input: opaque value, attribute 4: \(hex(opaque)) (\(count(opaque.count)))") }
         if let bundle { lesson.append("input: bundle id, attribute 2's value bytes, the UTF8String's tag and length included: \(hex(bundle)) (\(count(bundle.count)))") }
-        if let expected { lesson.append("expected: attribute 5: \(hex(expected)) (\(count(expected.count)))") }
+        if let expected { lesson.append("expected: attribute 5: \(hex(expected))") }
         if !missing.isEmpty {
             lesson.append("meaning: this receipt has no \(missing.joined(separator: ", ")), so the hash cannot be checked")
         }
@@ -46,8 +46,16 @@ extension ReceiptRoute {
                                       ("\(opaque.count + bundle.count)", "the device identifier's \(d) bytes come first; without them the hash would not name a device")],
                               seed: Int(tree.nodes[node].offset))
         }
-        let check2 = check ?? payload.lengthCheck(node)
+        let check2 = check ?? expected.flatMap { sizeCheck($0.count, seed: Int(tree.nodes[node].offset)) } ?? payload.lengthCheck(node)
         return [payload.step(node, .content, "The device hash (attribute 5)", lesson, check: check2,
-                             withheld: check == nil && check2 != nil ? [.length] : [])]
+                             withheld: check == nil && check2 != nil ? [.length, .content] : [])]
+    }
+
+    /// When the hash cannot be computed: how long a SHA-1 digest is, against attribute 5's own length.
+    func sizeCheck(_ length: Int, seed: Int) -> SelfCheck? {
+        SelfCheck("How many bytes does SHA-1 produce?",
+                  right: ("20", "SHA-1 outputs 160 bits, 20 bytes; this attribute 5 holds \(length)" + (length == 20 ? "" : ", so it cannot be a SHA-1 digest")),
+                  wrong: [("32", "32 bytes is SHA-256's output; the receipt's device hash is SHA-1"),
+                          ("16", "16 bytes is MD5's output (and an identifierForVendor's length); SHA-1 gives 20")], seed: seed)
     }
 }

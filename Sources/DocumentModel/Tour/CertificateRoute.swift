@@ -55,7 +55,11 @@ struct CertificateRoute {
                 + c.extensionList(tree).map { "extension: \($0.dotted) = \(CertificateWords.extensionName($0.dotted))" })
         }
         add(c.signatureAlgorithm, .whole, "signatureAlgorithm",
-            ["meaning: how the issuer signed the tbsCertificate; it must repeat the algorithm inside tbsCertificate (which the signature covers, so it cannot be swapped)"])
+            (c.signatureAlgorithm.flatMap { Array(tree.children(of: $0)).first }.flatMap { oid -> String? in
+                guard case .objectIdentifier(let dotted, let name)? = tree.value(of: oid) else { return nil }
+                return "algorithm: \(dotted)" + (name.map { " (\($0))" } ?? "")
+            }.map { [$0] } ?? [])
+            + ["meaning: how the issuer signed the tbsCertificate; it must repeat the algorithm inside tbsCertificate (which the signature covers, so it cannot be swapped)"])
         add(c.signatureValue, .content, "signatureValue: a BIT STRING",
             ["meaning: the issuer's signature over the tbsCertificate bytes; check it with the issuer's public key"],
             check: c.signatureValue.flatMap(unusedBitsCheck))

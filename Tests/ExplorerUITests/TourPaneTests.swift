@@ -1,6 +1,7 @@
 import ASN1Lenient
 import DocumentModel
 import Foundation
+import ReceiptKit
 import Testing
 import TestSupport
 @testable import ExplorerUI
@@ -84,5 +85,19 @@ import TestSupport
         // The next stop starts at the top of its lesson again.
         press(&s, .character("p"))
         #expect(s.detailView.scroll == 0)
+    }
+
+    /// `receipt-explorer FILE --device-id ID`, then t: the explorer's option reaches the device-hash stop.
+    @Test func theExplorersDeviceIDReachesTheDeviceHashStop() throws {
+        var options = Fixtures.options
+        options.deviceID = try DeviceIdentifier.parse("A1B2C3D4-E5F6-4789-9ABC-DEF012345678")
+        let input = LoadedInput(bytes: try Paths.sample("typical.receipt"), name: "typical.receipt", encoding: .binary, note: "")
+        var s = AppState(document: Document.open(input, options: options), screen: Size(width: 120, height: 40))
+        press(&s, .character("t"))
+        for _ in 0..<16 { press(&s, .character("n")) }
+        let lines = DetailContent.lines(s, width: 400).map(\.text)
+        #expect(lines.contains("computed: SHA-1(device ‖ opaque value ‖ bundle id) = C5 47 CA EF A1 D4 56 08 71 9B 0F 5B 03 F7 07 20 2C 49 D2 3A"))
+        #expect(lines.contains("verdict: it matches attribute 5: this receipt was issued to this device for this app"))
+        #expect(lines.contains("check: With this identifierForVendor (16 bytes), how many bytes go into SHA-1? [a] 59  [b] 45  [c] 61"))
     }
 }

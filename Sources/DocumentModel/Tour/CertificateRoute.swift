@@ -142,7 +142,7 @@ struct CertificateRoute {
             let content = tree.content(of: modulus)
             let lead = content.first == 0 ? 1 : 0
             let size = (content.count - lead) * 8
-            lines.append("key: the BIT STRING holds RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }; the modulus has \(content.count) content octets, starting \(content.prefix(2).map(hexByte).joined(separator: " "))")
+            lines.append("key: the BIT STRING holds RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }; the modulus has \(content.count) content octets, starting \(hexText(content.prefix(2)))")
             return (lines, SelfCheck("The modulus INTEGER has \(content.count) content octets: how many bits is the RSA key?",
                                      right: ("\(size)", lead == 1 ? "the leading 00 only keeps the INTEGER positive: \(content.count - 1) octets × 8 = \(size) bits" : "\(content.count) octets × 8 = \(size) bits"),
                                      wrong: [("\(content.count * 8)", lead == 1 ? "the leading 00 is not part of the modulus: it keeps the INTEGER positive" : "that is the right count only with a leading 00, and there is none"),

@@ -47,7 +47,8 @@ extension JWSRoute {
                                           check: asked?.check, withheld: asked == nil ? [] : [.content]))
         } else {
             steps.append(leafLessons.step(0, .length, "x5c[0], the leaf: no marker OID",
-                                          [subject, "meaning: the leaf lacks Apple's marker extension \(CertificateWords.appleLeafMarker), so a verifier refuses it even if the chain verifies"],
+                                          [subject, "meaning: the leaf lacks Apple's marker extension \(CertificateWords.appleLeafMarker), so a verifier refuses it even if the chain verifies"]
+                                          + (layers.count == 1 ? ["meaning: one certificate alone, as Xcode's StoreKit testing signs: such tokens are for local testing and never chain to Apple's root"] : []),
                                           check: leafLessons.lengthCheck(0), withheld: [.length]))
         }
         if layers.count > 1, let tree = document.layer(layers[1]).tree, !tree.nodes.isEmpty {

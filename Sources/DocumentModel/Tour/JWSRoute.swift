@@ -43,8 +43,8 @@ struct JWSRoute {
             var lesson = ["meaning: ES256 writes the signature as raw r‖s: two big-endian integers as long as the curve's size, not DER"]
             var check: SelfCheck?
             if raw.count == 64, let signature = ECDSASignature(raw: raw) {
-                lesson.append("r: " + Self.hex(signature.r))
-                lesson.append("s: " + Self.hex(signature.s))
+                lesson.append("r: " + hexText(signature.r))
+                lesson.append("s: " + hexText(signature.s))
                 lesson.append("der: OpenSSL's verify wants ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }")
                 lesson.append("meaning: INTEGERs are signed and minimal, so a 00 goes before a first octet of 0x80 or more and leading zero octets go: the DER length varies, the raw form never does")
                 check = derLengthCheck(signature)
@@ -109,8 +109,6 @@ struct JWSRoute {
                                  ("\(other)", "a 00 is added only before a first octet of 0x80 or more: here r takes \(rLength) octets and s \(sLength)")],
                          seed: der.count)
     }
-
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map(hexByte).joined(separator: " ") }
 
     /// The first 120 characters of JSON text, terminal-safe.
     static func excerpt(_ bytes: [UInt8]) -> String {

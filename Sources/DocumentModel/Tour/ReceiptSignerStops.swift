@@ -45,7 +45,7 @@ extension ReceiptRoute {
                 var value = ""
                 if let set = kids.dropFirst().first, let v = Array(tree.children(of: set)).first {
                     switch tree.value(of: v) {
-                    case .octets(let bytes)?: value = ": " + bytes.map(hexByte).joined(separator: " ")
+                    case .octets(let bytes)?: value = ": " + hexText(bytes)
                     case .time(let raw, _)?: value = ": " + TerminalSafe.escape(raw)
                     case .objectIdentifier(let d, let n)?: value = ": " + (n ?? d)
                     default: break

@@ -15,7 +15,7 @@ extension TourLessons {
         }
     }
 
-    func hex(_ range: Range<Int>) -> String { tree.bytes[range].map(hexByte).joined(separator: " ") }
+    func hex(_ range: Range<Int>) -> String { hexText(tree.bytes[range]) }
 
     /// Long form: how many content octets do the length octets announce?
     func lengthValueCheck(_ node: Int) -> SelfCheck? {
@@ -30,11 +30,11 @@ extension TourLessons {
             (NumberText.grouped(Int(first)), "\(Int(first)) is 0x\(hexByte(first)) itself; with bit 8 set it only says how many length octets follow (\(rest.count))"),
         ]
         if littleEndian != value {
-            wrong.append((NumberText.grouped(littleEndian), "that reads \(rest.map(hexByte).joined(separator: " ")) backwards: lengths are big-endian, the first octet is the most significant"))
+            wrong.append((NumberText.grouped(littleEndian), "that reads \(hexText(rest)) backwards: lengths are big-endian, the first octet is the most significant"))
         }
         wrong.append((NumberText.grouped(value + x.headerLength), "that is the whole element; the length counts only the content octets, not the \(x.headerLength) identifier and length octets"))
         return SelfCheck("The length octets are \(hex(x.lengthRange)): how many content octets follow?",
-                         right: (NumberText.grouped(value), "0x\(hexByte(first)) has bit 8 set, so its low 7 bits (\(rest.count)) count the length octets; \(rest.map(hexByte).joined(separator: " ")) big-endian is \(NumberText.grouped(value))"),
+                         right: (NumberText.grouped(value), "0x\(hexByte(first)) has bit 8 set, so its low 7 bits (\(rest.count)) count the length octets; \(hexText(rest)) big-endian is \(NumberText.grouped(value))"),
                          wrong: wrong, seed: Int(x.offset) + 1)
     }
 

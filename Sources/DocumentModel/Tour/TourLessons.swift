@@ -87,3 +87,6 @@ func hexByte(_ b: UInt8) -> String {
     let digits = Array("0123456789ABCDEF")
     return String([digits[Int(b >> 4)], digits[Int(b & 0x0F)]])
 }
+
+/// Bytes as `explain` writes them: upper-case pairs separated by spaces.
+func hexText<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 { bytes.map(hexByte).joined(separator: " ") }

@@ -240,6 +240,12 @@ import TestSupport
             }
             let questions = tour.steps.compactMap(\.check).map(\.question)
             #expect(Set(questions).count == questions.count, "\(name): a question asked twice")
+            for step in tour.steps {
+                // The lesson above a question never prints its answer (numbers of 4 characters or
+                // more, and words: shorter numbers also occur as hex octets in the bytes line).
+                guard let right = step.check?.rightChoice?.text, right.count >= 4 else { continue }
+                #expect(!step.lesson.contains { Self.containsWord($0, right) }, "\(name): \(step.title) prints its answer \(right)")
+            }
             for check in tour.steps.compactMap(\.check) {
                 #expect(check.choices.count >= 2 && check.choices.filter { $0.key == check.answer }.count == 1, "\(name): \(check.question)")
                 #expect(Set(check.choices.map(\.text)).count == check.choices.count, "\(name): \(check.question)")
@@ -249,5 +255,18 @@ import TestSupport
                 }
             }
         }
+    }
+
+    /// `text` occurs in `line` not as part of a longer number or word.
+    static func containsWord(_ line: String, _ text: String) -> Bool {
+        var rest = line[...]
+        while let r = rest.range(of: text) {
+            let before = r.lowerBound == line.startIndex ? nil : line[line.index(before: r.lowerBound)]
+            let after = r.upperBound == line.endIndex ? nil : line[r.upperBound]
+            let joins: (Character?) -> Bool = { $0.map { $0.isLetter || $0.isNumber || $0 == "," || $0 == "." } ?? false }
+            if !joins(before) && !joins(after) { return true }
+            rest = line[r.upperBound...]
+        }
+        return false
     }
 }

@@ -142,7 +142,7 @@ public struct BatchCheck: Sendable {
     /// `json`: valid means decoded without an error diagnostic (the command's exit rule); the
     /// summary counts the first error finding's code.
     private func decoded(_ item: BatchItem, _ input: LoadedInput) -> BatchOutcome {
-        let document = Document.open(input, options: options, reading: .always)
+        let document = Document.open(input, options: options, reading: .always, jws: jws)
         if let expect, let why = expect.mismatch(document.kind) {
             return failure(item, status: .invalid, code: "unexpected-kind", message: why, kind: document.kind.code)
         }

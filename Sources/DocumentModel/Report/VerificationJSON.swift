@@ -19,6 +19,7 @@ public enum VerificationJSON {
     static func object(_ r: VerificationReport) -> [String: Any] {
         var subject: [String: Any] = ["kind": r.subject.kind, "label": r.subject.label, "note": r.subject.note]
         if let path = r.subject.path { subject["path"] = path }
+        if let environment = r.subject.environment { subject["environment"] = environment.rawValue }
         if let range = r.subject.range { subject["range"] = object(range) }
         if !r.subject.headline.isEmpty {
             subject["headline"] = r.subject.headline.map { ["path": $0.path, "value": $0.value] as [String: Any] }
@@ -56,6 +57,7 @@ public enum VerificationJSON {
         if let code = s.reasonCode { o["reason_code"] = code }
         if let reason = s.reason { o["reason"] = reason }
         if let at = s.judgedAt { o["judged_at"] = date(at) }
+        if let status = s.appleStatus { o["apple_status"] = status.rawValue }
         return o
     }
 

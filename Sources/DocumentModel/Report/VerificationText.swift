@@ -9,15 +9,24 @@ import ReceiptKit
 public enum VerificationText {
     /// "Verdict: VALID — valid App Store receipt" / "Verdict: INVALID": the last report line's head.
     public static func verdictLine(_ r: VerificationReport) -> String {
-        "Verdict: \(r.verdict.valid ? "VALID — " + TerminalSafe.escape(r.verdict.summary) : "INVALID")"
+        verdictLine(valid: r.verdict.valid, summary: r.verdict.summary, environment: r.subject.environment)
+    }
+
+    /// "Verdict: VALID (sandbox receipt) — valid App Store receipt", "Verdict: INVALID (Xcode receipt)":
+    /// a receipt that is not a production one is named as such, valid or not.
+    public static func verdictLine(valid: Bool, summary: String, environment: ReceiptEnvironment?) -> String {
+        let qualifier = environment?.receiptLabel.map { " (\($0))" } ?? ""
+        return "Verdict: \(valid ? "VALID" : "INVALID")\(qualifier)\(valid ? " — " + TerminalSafe.escape(summary) : "")"
     }
 
     /// What `verify --quiet` prints, and each batch line after its source: "VALID — valid App Store
-    /// receipt" / "INVALID: PKCS#7 signature: the signature does not verify" (the first reason).
+    /// receipt", "VALID (sandbox receipt) — …" / "INVALID: PKCS#7 signature: the signature does not
+    /// verify" (the first reason; a receipt that is not a production one is named as in `verdictLine`).
     public static func quietLine(_ r: VerificationReport, ascii: Bool = false) -> String {
-        if r.verdict.valid { return "VALID \(ascii ? "-" : "—") " + TerminalSafe.escape(r.verdict.summary) }
-        guard let first = r.verdict.reasons.first else { return "INVALID" }
-        return "INVALID: " + TerminalSafe.escape(first.message)
+        let qualifier = r.subject.environment?.receiptLabel.map { " (\($0))" } ?? ""
+        if r.verdict.valid { return "VALID\(qualifier) \(ascii ? "-" : "—") " + TerminalSafe.escape(r.verdict.summary) }
+        guard let first = r.verdict.reasons.first else { return "INVALID\(qualifier)" }
+        return "INVALID\(qualifier): " + TerminalSafe.escape(first.message)
     }
 
     public static func text(_ r: VerificationReport, inputName: String, style: VerifyReport.Style = .init()) -> String {
@@ -66,6 +75,7 @@ public enum VerificationText {
                 }
                 if !step.decides && step.status == .failed { line += " (for information: the verdict judges the certificates at signedDate)" }
                 lines.append(indent + "  \(mark) \(line)")
+                if let status = step.appleStatus { lines.append(indent + "      " + status.sentence(receipt: r.subject.isPKCS7)) }
                 if step.status == .failed {
                     for range in step.ranges {
                         lines.append(indent + "      \(safe(range.what)): offset \(range.offset), \(range.length) byte\(range.length == 1 ? "" : "s")")

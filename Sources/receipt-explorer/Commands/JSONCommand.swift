@@ -4,7 +4,8 @@ import DocumentModel
 import Foundation
 import ReceiptKit
 
-/// `receipt-explorer json FILE [--no-validate] [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE]`
+/// `receipt-explorer json FILE [--no-validate] [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE]
+/// [--environment ENV] [--app-apple-id ID]`
 struct JSONCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "json",
@@ -41,17 +42,20 @@ struct JSONCommand: ParsableCommand {
 
     @OptionGroup var opening: OpenOptions
 
+    @OptionGroup var tokenChecks: TokenCheckOptions
+
     @OptionGroup var expectation: ExpectOption
 
     func validate() throws { try InputForms.requireFiles(files) }
 
     func run() throws {
-        let options = try opening.analysisOptions()
+        var options = try opening.analysisOptions()
+        let jws = try tokenChecks.options(applyingTo: &options)
         if batch.isBatch(fileCount: files.count) {
-            let check = BatchCheck(format: .json, options: options, words: .commandLine, expect: expectation.expect)
+            let check = BatchCheck(format: .json, options: options, jws: jws, words: .commandLine, expect: expectation.expect)
             return try CommandSupport.finish(BatchRunner.run(files: files, options: batch, check: check))
         }
-        let document = Document.open(try CommandSupport.load(files[0]), options: options, reading: .always)
+        let document = Document.open(try CommandSupport.load(files[0]), options: options, reading: .always, jws: jws)
         try expectation.check(document)
         if CommandSupport.isStoreKit(document) {
             FileHandle.standardOutput.write(Data(JWSJSON.text(document).utf8))

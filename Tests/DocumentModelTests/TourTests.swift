@@ -24,7 +24,7 @@ import TestSupport
         "One in-app purchase", "A date", "Certificates", "SignerInfo", "The signature",
     ]
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func typicalReceiptRoute() throws {
+    @Test func typicalReceiptRoute() throws {
         let stops = Self.stops(try Self.open("typical.receipt"))
         #expect(stops == [
             "0:0 length 1..<4 ContentInfo: the PKCS#7 wrapper",
@@ -45,14 +45,14 @@ import TestSupport
         ])
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func everyValidReceiptSampleTakesTheWholeRoute() throws {
+    @Test func everyValidReceiptSampleTakesTheWholeRoute() throws {
         for name in ["typical.receipt", "unlisted-attributes.receipt", "malformed-tampered.receipt"] {
             let titles = try Self.open(name).tour.steps.map(\.title)
             #expect(titles == Self.receiptTitles, "\(name)")
         }
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func aReceiptWithoutPurchasesSkipsThatStopAndSaysSo() throws {
+    @Test func aReceiptWithoutPurchasesSkipsThatStopAndSaysSo() throws {
         let tour = try Self.open("minimal.receipt").tour
         #expect(tour.steps.map(\.title) == Self.receiptTitles.filter { $0 != "One in-app purchase" })
         let date = try #require(tour.steps.first { $0.title == "A date" })
@@ -61,7 +61,7 @@ import TestSupport
         #expect(!(try Self.open("typical.receipt").tour.steps.contains { $0.lesson.contains(Tour.noPurchases) }))
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func xcodeReceiptShowsIndefiniteLengthLongFormAndUnsortedSet() throws {
+    @Test func xcodeReceiptShowsIndefiniteLengthLongFormAndUnsortedSet() throws {
         let tour = try Self.open("xcode-ber.receipt").tour
         let stops = Self.stops(try Self.open("xcode-ber.receipt"))
         #expect(stops[0] == "0:0 length 1..<2 ContentInfo: the PKCS#7 wrapper")
@@ -75,7 +75,7 @@ import TestSupport
         #expect(tour.steps.count == 16)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func oidStopDecodesEveryArc() throws {
+    @Test func oidStopDecodesEveryArc() throws {
         let step = try Self.open("typical.receipt").tour.steps[1]
         #expect(step.lesson.filter { $0.hasPrefix("arc: ") } == [
             "arc: 2A (one octet, bit 8 clear) = 42 = 40 × 1 + 2 → arcs 1.2",
@@ -87,7 +87,7 @@ import TestSupport
         ])
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func firstLongFormLengthCarriesTheSelfCheck() throws {
+    @Test func firstLongFormLengthCarriesTheSelfCheck() throws {
         let step = try Self.open("typical.receipt").tour.steps[0]
         let check = try #require(step.check)
         #expect(check.question == "How many length octets follow 0x82?")
@@ -99,7 +99,7 @@ import TestSupport
         #expect(step.lesson.contains("length: 1E 02 → 7,682 content octets"))
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func certificateGetsTheGenericRoute() throws {
+    @Test func certificateGetsTheGenericRoute() throws {
         let document = Document.open(LoadedInput(bytes: try Paths.sample("pki/test-root.cer"), name: "root", encoding: .binary, note: "raw"))
         #expect(Self.stops(document) == [
             "0:0 length 1..<4 The outermost element",
@@ -147,7 +147,7 @@ import TestSupport
 
 /// The StoreKit 2 route on the committed JWS sample.
 @Suite struct JWSTourTests {
-    @Test(.enabled(if: Paths.samplesAvailable)) func transactionTokenRoute() throws {
+    @Test func transactionTokenRoute() throws {
         let text = try Paths.sample("jws/transaction.jws")
         let input = try InputLoader.decode(text, name: "transaction.jws")
         let document = Document.open(input, options: AnalysisOptions(validate: false))

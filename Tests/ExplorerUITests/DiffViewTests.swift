@@ -32,7 +32,7 @@ import TestSupport
 
     /// Without a stand-in, `d` runs the engine `receipt-explorer diff` prints: a refund pair from
     /// samples/diff lists the refund with its two fields under it, node for node.
-    @Test(.enabled(if: Paths.samplesAvailable)) func theRealEngineListsARefund() throws {
+    @Test func theRealEngineListsARefund() throws {
         func open(_ name: String) throws -> Document {
             Document.open(LoadedInput(bytes: try Paths.sample("diff/" + name), name: name, encoding: .binary, note: ""),
                           options: AnalysisOptions(validate: false))
@@ -54,7 +54,7 @@ import TestSupport
 
     /// The state option behind `diff A B --explore`: before any key the overlay is open with the
     /// list `d` shows, and with one document it refuses as `d` does.
-    @Test(.enabled(if: Paths.samplesAvailable)) func openDiffOverlayBeforeAnyKey() throws {
+    @Test func openDiffOverlayBeforeAnyKey() throws {
         func open(_ name: String) throws -> Document {
             Document.open(LoadedInput(bytes: try Paths.sample("diff/" + name), name: name, encoding: .binary, note: ""),
                           options: AnalysisOptions(validate: false))
@@ -84,7 +84,7 @@ import TestSupport
 
     /// A side without a node (a JWS signature) shows its layer's bytes: the refund of
     /// samples/diff/history-refund.json, whose re-signed transaction lists its signature.
-    @Test(.enabled(if: Paths.samplesAvailable)) func layerOnlySidesShowTheirLayerBytes() throws {
+    @Test func layerOnlySidesShowTheirLayerBytes() throws {
         func open(_ name: String) throws -> Document {
             Document.open(try InputLoader.decode(try Paths.sample("diff/" + name), name: name), options: AnalysisOptions(validate: false))
         }

@@ -12,7 +12,7 @@ import TestSupport
 /// samples/jws/transaction.jws: header segment = characters 0..<3638, payload = 3639..<4469; the
 /// payload's bytes 1..<35 are `"transactionId":"2000000510000004"`. Its x5c[0] is the TEST leaf
 /// whose subject CN is "receipt-explorer TEST ECC StoreKit Signing" (no other certificate has it).
-@Suite(.enabled(if: Paths.samplesAvailable)) struct JWSNavigationTests {
+@Suite struct JWSNavigationTests {
     static func token(_ s: AppState, path: String? = nil) throws -> JWSToken {
         try #require(s.layered?.document.jws?.tokens.first { $0.path == path })
     }
@@ -210,7 +210,7 @@ import TestSupport
 }
 
 /// The tour, the tamper lab, the wheel and a resize on a StoreKit 2 outline.
-@Suite(.enabled(if: Paths.samplesAvailable)) struct JWSTeachingAndMouseTests {
+@Suite struct JWSTeachingAndMouseTests {
     @Test func theTourSelectsEachStepsRow() throws {
         var s = try JWSOutlineTests.state("jws/transaction.jws")
         let document = try #require(s.layered?.document)

@@ -31,7 +31,7 @@ import TestSupport
         return nil
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func aTransactionIdSelectsItsFieldsInTheTreeAndWraps() throws {
+    @Test func aTransactionIdSelectsItsFieldsInTheTreeAndWraps() throws {
         var s = try load("typical.receipt")
         search(&s, "2000000500000003")
         // Purchase #4's transaction id (1703) and original transaction id (1705): each attribute
@@ -60,7 +60,7 @@ import TestSupport
 
     /// From the purchases view: a hit in a purchase's field lands on that field's row in the tree,
     /// and the table then shows that purchase selected.
-    @Test(.enabled(if: Paths.samplesAvailable)) func aHitFromThePurchasesViewSelectsThePurchasesField() throws {
+    @Test func aHitFromThePurchasesViewSelectsThePurchasesField() throws {
         var s = try load("typical.receipt")
         press(&s, .character("3"))
         #expect(s.mode == .purchases && s.table.row == 0)
@@ -76,7 +76,7 @@ import TestSupport
         #expect(render(s, size: Self.size).text.contains("2023-10-02T19:40:00Z"))
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func noHitSaysSoAndNKeepsTheSelection() throws {
+    @Test func noHitSaysSoAndNKeepsTheSelection() throws {
         var s = try load("typical.receipt")
         let before = s.treeView.selection
         search(&s, "no-such-product")
@@ -91,7 +91,7 @@ import TestSupport
 
     /// A control character typed or pasted into the prompt is not taken; data holding ESC, BEL,
     /// NUL and a bidi override is found and shown escaped; no raw control character is drawn.
-    @Test(.enabled(if: Paths.samplesAvailable)) func controlCharactersAreNeverWrittenRaw() throws {
+    @Test func controlCharactersAreNeverWrittenRaw() throws {
         var s = try load("malformed-hostile-strings.receipt")
         press(&s, .character("/"))
         type(&s, "pwn\u{1b}\u{7}ed\u{0}")

@@ -67,7 +67,7 @@ import TestSupport
         "malformed-trailing-bytes.receipt", "malformed-wrong-type.receipt",
     ]
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func indexEqualsThePlainScanOnEverySample() throws {
+    @Test func indexEqualsThePlainScanOnEverySample() throws {
         for file in Self.sampleFiles {
             let s = try #require(Fixtures.sampleState(file), "samples/\(file)")
             Self.expectSame(s, file)
@@ -144,7 +144,7 @@ import TestSupport
     }
 
     /// Made on the first search, once, and shared by copies of the state (the cache is).
-    @Test(.enabled(if: Paths.samplesAvailable)) func theIndexIsMadeOnTheFirstSearchAndKept() throws {
+    @Test func theIndexIsMadeOnTheFirstSearchAndKept() throws {
         var s = try #require(Fixtures.sampleState("typical.receipt"))
         #expect(!s.cache.hasSearchIndex)
         press(&s, .down)

@@ -141,9 +141,9 @@ extension AppState {
             help.visible = true
             help.scroll = 0
         case .quit:
-            return .quit
+            return requestQuit()
         case .escape:
-            if mode != .tree { setMode(.tree) } else { return .quit }
+            if mode != .tree { setMode(.tree) } else { return requestQuit() }
         case .copyNode:
             return copySelectedNode()
         default:
@@ -211,6 +211,7 @@ extension AppState {
                 status = StatusMessage("could not write \(UIText.escape(path)): \(UIText.guardDisplay(error))", isError: true)
             } else {
                 status = StatusMessage("wrote \(bytes.count) bytes to \(UIText.escape(path))")
+                if let lab = teaching.lab, lab.bytes == bytes { teaching.savedBytes = bytes }
             }
         case .copyToClipboard(_, let count, let total):
             if let error {

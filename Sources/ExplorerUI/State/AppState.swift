@@ -1,5 +1,6 @@
 import ASN1Lenient
 import DocumentModel
+import ReceiptKit
 
 /// Which pane receives the navigation keys.
 public enum Focus: String, Sendable, CaseIterable {
@@ -23,7 +24,13 @@ public enum OffsetBase: Sendable { case hex, decimal }
 
 /// A one-line text prompt in the status bar.
 public struct Prompt: Equatable, Sendable {
-    public enum Kind: Sendable, Equatable { case search, goToOffset, writeFile, editByte, insertByte, writeEdited }
+    public enum Kind: Sendable, Equatable {
+        case search, goToOffset, writeFile, editByte, insertByte, writeEdited
+        /// The tamper lab in a text pane: the new byte is the character typed.
+        case editCharacter, insertCharacter
+        /// q / Esc with unsaved tamper-lab edits: y quits, n (or Esc) stays.
+        case confirmQuit
+    }
     public var kind: Kind
     public var text: String
 
@@ -40,6 +47,9 @@ public struct Prompt: Equatable, Sendable {
         case .editByte: "New byte (two hex digits): "
         case .insertByte: "Insert byte (two hex digits): "
         case .writeEdited: "Write the edited bytes to: "
+        case .editCharacter: "New character (type it): "
+        case .insertCharacter: "Insert character (type it): "
+        case .confirmQuit: "Quit without writing the tamper-lab edits? (y/n) "
         }
     }
 }
@@ -153,8 +163,11 @@ public struct AppState: Sendable {
 
     /// The state for an opened document: the UI reads the document's file tree and receipt model
     /// and never parses, locates or validates. `ascii` and `mouse` are the user's preferences (the
-    /// terminal may still turn ASCII on: `.terminalReady`). O(n) plus O(purchases).
-    public init(document: Document, ascii: Bool = false, mouse: Bool = true, screen: Size = Size(width: 80, height: 24)) {
+    /// terminal may still turn ASCII on: `.terminalReady`). `options` are those the document was
+    /// opened with, so the tamper lab re-opens edited bytes the same way (roots, dates, checks); a
+    /// receipt also carries them itself. O(n) plus O(purchases).
+    public init(document: Document, options: AnalysisOptions? = nil, ascii: Bool = false, mouse: Bool = true,
+                screen: Size = Size(width: 80, height: 24)) {
         self.init(tree: document.fileTree, receipt: document.receipt.flatMap(ReceiptOverlay.init(analysis:)) ?? JWSOverlay.make(document),
                   fileName: document.source.name, fileSize: document.fileLayer.bytes.count,
                   encoding: AppState.encodingLabel(document.source.encoding), screen: screen)
@@ -163,7 +176,7 @@ public struct AppState: Sendable {
         adoptOutline(document)
         openedDocument = document
         self.teaching.document = document
-        self.teaching.options = document.receipt?.options ?? teaching.options
+        self.teaching.options = document.receipt?.options ?? options ?? teaching.options
     }
 
     /// How the input was stored, as the status bar says it; nil for raw bytes, which the status

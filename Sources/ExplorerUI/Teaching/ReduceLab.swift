@@ -1,18 +1,17 @@
 import ASN1Lenient
 import DocumentModel
+import JWSKit
 
-/// The tamper lab's keys in the hex pane: e edits the byte under the cursor (two hex digits), i
-/// inserts a byte before it, d deletes it, u undoes, w writes the edited bytes to a new file. Each
-/// edit re-opens the document from the edited bytes and rebuilds the views from it.
+/// The tamper lab's keys in the byte pane: e replaces the byte under the cursor, i inserts a byte
+/// before it, d deletes it, u undoes, w writes the edited bytes to a new file. In a hex pane the
+/// new byte is two hex digits; in a text pane (JSON, token characters) it is the character itself.
+/// Each edit re-opens the document from the edited bytes with the options it was opened with
+/// (parse, locate, decode, verify every token and certificate) and rebuilds the views from it.
 extension AppState {
     mutating func performLab(_ action: Action) -> TeachingResult {
         if layered != nil, [.labEdit, .labInsert, .labDelete].contains(action) {
-            // The lab edits the file's bytes: on an outline, those the byte pane shows when they are the file's.
-            guard let offset = outlineFileCursor else {
-                status = StatusMessage("the tamper lab edits the file's own bytes: b shows the token characters, which are", isError: true)
-                return .done(nil)
-            }
-            hexView.cursor = offset
+            performOutlineLab(action)
+            return .done(nil)
         }
         switch action {
         case .labEdit, .labInsert:
@@ -21,16 +20,53 @@ extension AppState {
         case .labDelete:
             guard ensureLab() else { break }
             teaching.lab?.delete(at: hexView.cursor)
+            teaching.labEdits.append(1)
             labRebuild()
         case .labUndo:
-            guard teaching.lab?.undo() == true else { status = StatusMessage("nothing to undo"); break }
-            labRebuild()
+            guard let lab = teaching.lab, !lab.history.isEmpty else { status = StatusMessage("nothing to undo"); break }
+            // One key press may have made several byte edits (a decoded byte re-encoded as characters).
+            let count = min(teaching.labEdits.popLast() ?? 1, lab.history.count)
+            for _ in 0..<count { teaching.lab?.undo() }
+            labRebuild(previous: lab.document)
         case .labWrite:
             prompt = Prompt(kind: .writeEdited, text: defaultEditedPath)
         default:
             return .notMine
         }
         return .done(nil)
+    }
+
+    /// e / i / d on a layer outline. `e` works on any layer the file's bytes carry (a decoded byte
+    /// is re-encoded into the characters that hold it); `i` and `d` change the length, so they work
+    /// on the file's own characters only. A refusal always says why.
+    mutating func performOutlineLab(_ action: Action) {
+        guard let layered, let id = shownLayer else {
+            status = StatusMessage("no byte pane to edit: select a row first", isError: true)
+            return
+        }
+        let text = TextBytePane.isText(layered.document.layer(id))
+        if action == .labEdit {
+            if case .failure(let refusal) = LabLayerEdit.fileEdits(layered.document, layer: id, offset: outlineView.cursor, value: 0) {
+                status = StatusMessage("the tamper lab cannot edit here: " + refusal.reason, isError: true)
+                return
+            }
+            prompt = Prompt(kind: text ? .editCharacter : .editByte)
+            return
+        }
+        guard let offset = outlineFileCursor else {
+            let verb = action == .labInsert ? "i inserts" : "d deletes"
+            status = StatusMessage("\(verb) only in the file's own characters (b shows them): here a length change would re-encode the rest of the layer; e replaces this byte", isError: true)
+            return
+        }
+        hexView.cursor = offset
+        if action == .labInsert {
+            prompt = Prompt(kind: text ? .insertCharacter : .insertByte)
+        } else {
+            guard ensureLab() else { return }
+            teaching.lab?.delete(at: offset)
+            teaching.labEdits.append(1)
+            labRebuild()
+        }
     }
 
     /// `<input>.edited`.
@@ -43,17 +79,39 @@ extension AppState {
         return teaching.lab != nil
     }
 
-    /// The lab's prompts: two hex digits for e / i, a path for w.
+    /// The byte a lab prompt asks for: two hex digits, or in a text pane one printable ASCII
+    /// character typed as itself. Nil (with the status saying why) otherwise.
+    mutating func labValue(_ prompt: Prompt) -> UInt8? {
+        if prompt.kind == .editCharacter || prompt.kind == .insertCharacter {
+            let scalars = prompt.text.unicodeScalars
+            guard scalars.count == 1, let scalar = scalars.first, scalar.value >= 0x20, scalar.value < 0x7F else {
+                status = StatusMessage("not one character: \"\(UIText.escape(prompt.text))\" (type one printable ASCII character)", isError: true)
+                return nil
+            }
+            return UInt8(scalar.value)
+        }
+        guard prompt.text.count == 2, let value = UInt8(prompt.text, radix: 16) else {
+            status = StatusMessage("not a byte: \"\(UIText.escape(prompt.text))\" (type two hex digits)", isError: true)
+            return nil
+        }
+        return value
+    }
+
+    /// The lab's prompts: a byte or a character for e / i, a path for w.
     mutating func acceptLab(_ prompt: Prompt) -> Effect? {
         switch prompt.kind {
-        case .editByte, .insertByte:
-            guard prompt.text.count == 2, let value = UInt8(prompt.text, radix: 16) else {
-                status = StatusMessage("not a byte: \"\(UIText.escape(prompt.text))\" (type two hex digits)", isError: true)
+        case .editByte, .insertByte, .editCharacter, .insertCharacter:
+            guard let value = labValue(prompt) else { return nil }
+            let replace = prompt.kind == .editByte || prompt.kind == .editCharacter
+            if replace, let layered, let id = shownLayer {
+                applyOutlineEdit(layered.document, layer: id, value: value)
                 return nil
             }
             guard ensureLab() else { return nil }
-            if prompt.kind == .editByte { teaching.lab?.replace(at: hexView.cursor, with: value) } else { teaching.lab?.insert(value, at: hexView.cursor) }
-            labRebuild()
+            let before = teaching.lab?.document
+            if replace { teaching.lab?.replace(at: hexView.cursor, with: value) } else { teaching.lab?.insert(value, at: hexView.cursor) }
+            teaching.labEdits.append(1)
+            labRebuild(previous: before)
         case .writeEdited:
             let path = prompt.text.trimmingSpaces.isEmpty ? defaultEditedPath : prompt.text.trimmingSpaces
             if let name = teaching.document?.source.name, path == name || path.hasSuffix("/" + name) {
@@ -68,15 +126,37 @@ extension AppState {
         return nil
     }
 
-    /// Rebuilds every view from the lab's re-opened document, keeping the panes where they were,
-    /// and says what the edit changed.
-    mutating func labRebuild() {
+    /// Byte `outlineView.cursor` of `layer` becomes `value`: the file characters that carry it are
+    /// edited (one undo step), and the panes come back to the same layer and offset.
+    mutating func applyOutlineEdit(_ document: Document, layer: LayerID, value: UInt8) {
+        let offset = outlineView.cursor
+        switch LabLayerEdit.fileEdits(document, layer: layer, offset: offset, value: value) {
+        case .failure(let refusal):
+            status = StatusMessage("the tamper lab cannot edit here: " + refusal.reason, isError: true)
+        case .success(let edits) where edits.isEmpty:
+            status = StatusMessage("no change: that byte already has this value")
+        case .success(let edits):
+            guard ensureLab() else { return }
+            let before = teaching.lab?.document
+            for (at, byte) in edits.sorted(by: { $0.key < $1.key }) { teaching.lab?.replace(at: at, with: byte) }
+            teaching.labEdits.append(edits.count)
+            hexView.cursor = edits.keys.min() ?? hexView.cursor
+            labRebuild(previous: before, keep: (layer, offset, document.layer(layer).role))
+        }
+    }
+
+    /// Rebuilds every view from the lab's re-opened document, keeping the panes where they were
+    /// (on an outline: the same layer and offset when the edit kept that layer), and says what the
+    /// edit changed: receipt steps and diagnostics, and every token's verification steps.
+    mutating func labRebuild(previous: Document? = nil, keep: (layer: LayerID, offset: Int, role: LayerRole)? = nil) {
         guard let lab = teaching.lab else { return }
         var next = AppState(document: lab.document, ascii: preferences.ascii, mouse: preferences.mouse, screen: screen)
         next.preferences = preferences
         next.teaching = teaching
         next.teaching.document = lab.document
         next.teaching.tour = nil  // the steps belong to the old bytes; t starts a new tour
+        next.documents = documents
+        next.diffProvider = diffProvider
         next.focus = focus
         next.hexView = hexView
         next.hexView.cursor = min(hexView.cursor, max(0, lab.bytes.count - 1))
@@ -85,8 +165,14 @@ extension AppState {
         }
         if next.layered != nil {
             next.selectOutlineAfterEdit(fileOffset: next.hexView.cursor, tokenText: outlineView.showTokenText)
+            if let keep, let document = next.layered?.document, document.layers.indices.contains(keep.layer.index),
+               document.layer(keep.layer).role == keep.role, document.layer(keep.layer).bytes.indices.contains(keep.offset) {
+                next.restoreOutlineCursor(layer: keep.layer, offset: keep.offset, tokenText: outlineView.showTokenText)
+            }
         }
-        next.status = StatusMessage(LabChange.summary(lab.lastChange), isError: lab.document.hasErrors)
+        let tokens = previous.map { LabTokenChange.describe(before: $0, after: lab.document) } ?? []
+        let lines = tokens + lab.lastChange.filter { tokens.isEmpty || $0 != "no change in diagnostics or validation" }
+        next.status = StatusMessage(LabChange.summary(lines), isError: lab.document.hasErrors || !tokens.filter { $0.contains("→ failed") }.isEmpty)
         self = next
     }
 
@@ -94,5 +180,38 @@ extension AppState {
     func labMarked(_ offset: Int) -> Bool {
         guard let lab = teaching.lab, offset < lab.marked.count else { return false }
         return lab.marked[offset]
+    }
+
+    /// Unsaved tamper-lab edits: the lab's bytes differ from the input and were not written since.
+    public var hasUnsavedLabEdits: Bool {
+        guard let lab = teaching.lab, lab.isEdited else { return false }
+        return teaching.savedBytes != lab.bytes
+    }
+}
+
+/// What an edit changed in the tokens' verification, one line per changed step:
+/// "token: ES256 signature: passed → failed".
+enum LabTokenChange {
+    static func describe(before: Document, after: Document) -> [String] {
+        guard let old = before.jws?.tokens, let new = after.jws?.tokens else { return [] }
+        var lines: [String] = []
+        for (index, token) in new.enumerated() where index < old.count {
+            let name = UIText.escape(token.path.map { "token " + $0 } ?? "token")
+            let was = Dictionary((old[index].report?.steps ?? []).map { ($0.step, $0.status) }, uniquingKeysWith: { a, _ in a })
+            for result in token.report?.steps ?? [] {
+                guard let previous = was[result.step], previous.keyword != result.status.keyword else { continue }
+                lines.append("\(name): \(result.step.title): \(word(previous)) → \(word(result.status))")
+            }
+            if old[index].report != nil, token.report == nil { lines.append("\(name): no longer verified") }
+        }
+        return lines
+    }
+
+    static func word(_ status: JWSStepStatus) -> String {
+        switch status {
+        case .passed: "passed"
+        case .failed: "failed"
+        case .notChecked: "not checked"
+        }
     }
 }

@@ -83,7 +83,7 @@ public enum Keymap {
     public static let bindings: [KeyBinding] = [
         // Everywhere
         b("?", "show / hide this help", .global, .help, c("?")),
-        b("q", "quit (with unsaved tamper-lab edits it asks first: y quits, n stays)", .global, .quit, c("q"), .control("c")),
+        b("q", "quit", .global, .quit, c("q"), .control("c")),
         b("Esc", "close the help, a prompt or a receipt view; otherwise quit", .global, .escape, .escape),
         b("Tab", "move focus: tree → hex → detail", .global, .focusNext, .tab),
         b("Shift-Tab", "move focus backwards", .global, .focusPrevious, .backTab),

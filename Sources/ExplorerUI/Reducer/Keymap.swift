@@ -6,7 +6,7 @@ public enum Action: String, Sendable, CaseIterable {
     case pageUp, pageDown, halfPageUp, halfPageDown, first, last
     case hexLeft, hexRight, hexUp, hexDown, hexPageUp, hexPageDown, hexStart, hexEnd
     case scrollUp, scrollDown, scrollPageUp, scrollPageDown
-    case tableUp, tableDown, tablePageUp, tablePageDown, tableFirst, tableLast, tableOpen, sortNext, sortReverse
+    case tableUp, tableDown, tablePageUp, tablePageDown, tableFirst, tableLast, tableOpen, sortNext, sortReverse, tableFilter
     case focusNext, focusPrevious
     case startSearch, nextHit, previousHit, goToOffset, nextDiagnostic, previousDiagnostic, writeNode, copyNode
     case toggleOffsetBase, toggleHexPane, cycleView, showTree, showSummary, showPurchases, jumpToPurchase
@@ -154,6 +154,7 @@ public enum Keymap {
         b("Enter", "show this purchase in the tree", .purchases, .tableOpen, .enter),
         b("s", "sort by the next column", .purchases, .sortNext, c("s")),
         b("S", "reverse the sort order", .purchases, .sortReverse, c("S")),
+        b("f", "filter the rows by product id or transaction id text (Esc clears the filter)", .purchases, .tableFilter, c("f")),
         // Diff
         b("↑ / k", "previous difference", .diff, .moveUp, .up, c("k")),
         b("↓ / j", "next difference", .diff, .moveDown, .down, c("j")),

@@ -81,6 +81,8 @@ extension AppState {
             return .writeFile(path: path, bytes: Array(tree.bytes[node.byteRange]))
         case .editByte, .insertByte, .editCharacter, .insertCharacter, .writeEdited:
             return acceptLab(prompt)
+        case .filterPurchases:
+            applyTableFilter(prompt.text.trimmingSpaces)
         case .confirmQuit:
             break
         }

@@ -143,7 +143,8 @@ extension AppState {
         case .quit:
             return requestQuit()
         case .escape:
-            if mode != .tree { setMode(.tree) } else { return requestQuit() }
+            if mode == .purchases, !table.filter.isEmpty { applyTableFilter("") }
+            else if mode != .tree { setMode(.tree) } else { return requestQuit() }
         case .copyNode:
             return copySelectedNode()
         default:

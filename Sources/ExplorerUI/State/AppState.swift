@@ -26,6 +26,8 @@ public enum OffsetBase: Sendable { case hex, decimal }
 public struct Prompt: Equatable, Sendable {
     public enum Kind: Sendable, Equatable {
         case search, goToOffset, writeFile, editByte, insertByte, writeEdited
+        /// `f` in the purchase table: the text the rows must hold.
+        case filterPurchases
         /// The tamper lab in a text pane: the new byte is the character typed.
         case editCharacter, insertCharacter
         /// q / Esc with unsaved tamper-lab edits: y quits, n (or Esc) stays.
@@ -50,6 +52,7 @@ public struct Prompt: Equatable, Sendable {
         case .editCharacter: "New character (type it): "
         case .insertCharacter: "Insert character (type it): "
         case .confirmQuit: "Quit without writing the tamper-lab edits? (y/n) "
+        case .filterPurchases: "Filter by product id / transaction id: "
         }
     }
 }

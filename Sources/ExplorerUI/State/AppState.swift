@@ -111,6 +111,8 @@ public struct AppState: Sendable {
     public internal(set) var openedDocument: Document?
     public var diffView: DiffViewState?
     public var diffProvider: DiffProvider?
+    /// The diff entry last selected: `d` reopens there after Enter went to a side.
+    var diffRow = 0
     /// The tour and the tamper lab (Teaching/).
     public var teaching = TeachingState()
     /// The one-line message in the header (the outcome of the last key or effect).

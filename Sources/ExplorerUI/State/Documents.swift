@@ -57,6 +57,7 @@ extension AppState {
         next.preferences = preferences
         next.help = help
         next.diffProvider = diffProvider
+        next.diffRow = diffRow
         if next.screen != screen { next.screen = screen }
         next.ensureSelectionVisible()
         self = next

@@ -113,4 +113,48 @@ import TestSupport
         #expect(s.status == StatusMessage("no change: that byte already has this value"))
         #expect(s.teaching.lab == nil)
     }
+
+    /// A nested token's payload byte is carried through two encodings: the nested token's
+    /// base64url characters, then the notification payload's characters that hold them. Both
+    /// tokens' signatures fail, each named; one u restores the exact bytes.
+    @Test func aNestedTokensFieldIsReencodedThroughBothTokens() throws {
+        var s = try Self.state("jws/notification.jws")
+        let nested = try JWSNavigationTests.token(s, path: "data.signedTransactionInfo")
+        let payload = try #require(nested.layers.payload)
+        let row = try #require(s.outline?.rows.indices.first { s.outline?.rows[$0].label == "productId" && s.outline?.rows[$0].node.layer == payload })
+        s.selectOutlineRow(row)
+        press(&s, .tab)
+        // `"productId":"com.example…`: the value's first character is 13 bytes into the member.
+        for _ in 0..<13 { press(&s, .character("l")) }
+        let offset = s.outlineView.cursor
+        #expect(s.shownLayer == payload && s.layered?.document.layer(payload).bytes[offset] == UInt8(ascii: "c"))
+        press(&s, .character("e"), .character("C"))
+        #expect(s.status == StatusMessage("token: ES256 signature: passed → failed; token data.signedTransactionInfo: ES256 signature: passed → failed", isError: true))
+        #expect(s.outlineRow?.value == "Com.example.receiptexplorer.monthly" && s.shownLayer == payload && s.outlineView.cursor == offset)
+        press(&s, .character("u"))
+        #expect(s.status == StatusMessage("token: ES256 signature: failed → passed; token data.signedTransactionInfo: ES256 signature: failed → passed"))
+        #expect(s.teaching.lab.map { $0.bytes == $0.original } == true)
+    }
+
+    /// A certificate's DER byte (hex pane) goes back into its `x5c` entry as standard base64: the
+    /// chain no longer verifies.
+    @Test func anX5cCertificateByteIsReencodedAsStandardBase64() throws {
+        var s = try Self.state("jws/transaction.jws")
+        let leaf = try JWSNavigationTests.token(s).layers.certificates[0]
+        let original = try #require(s.layered?.document.fileLayer.bytes)
+        s.selectOutlineRow(try #require(s.outline?.row(of: NodeID(leaf, 0))))
+        press(&s, .tab)
+        // The last byte of the leaf's DER: a byte of its signature.
+        press(&s, .character("G"))
+        let offset = s.outlineView.cursor
+        let old = try #require(s.layered?.document.layer(leaf).bytes[offset])
+        press(&s, .character("e"))
+        type(&s, old == 0 ? "01" : "00")
+        #expect(s.layered?.document.layer(leaf).bytes[offset] == (old == 0 ? 1 : 0))
+        let changed = try #require(s.teaching.lab).bytes.indices.filter { s.teaching.lab!.bytes[$0] != original[$0] }
+        // The characters changed are base64 characters of the header's x5c entry, inside the header segment.
+        #expect(!changed.isEmpty && changed.allSatisfy { $0 < 3638 })
+        #expect(changed.allSatisfy { [UInt8](Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)).contains(s.teaching.lab!.bytes[$0]) })
+        #expect(s.status == StatusMessage("token: x5c certificate chain: passed → failed; token: Trust anchor (root): passed → not checked (+4 more)", isError: true))
+    }
 }

@@ -157,4 +157,28 @@ import TestSupport
         #expect(changed.allSatisfy { [UInt8](Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)).contains(s.teaching.lab!.bytes[$0]) })
         #expect(s.status == StatusMessage("token: x5c certificate chain: passed → failed; token: Trust anchor (root): passed → not checked (+4 more)", isError: true))
     }
+
+    /// The re-open is an effect: the key press only asks for it (the document is untouched and
+    /// the header says it is re-checking), the result comes back as a message and is shown; a
+    /// result for an older request is dropped.
+    @Test func theReopenIsAnEffectWhoseResultComesBackAsAMessage() throws {
+        var s = try Self.state("jws/transaction.jws")
+        let original = try #require(s.layered?.document.fileLayer.bytes)
+        s.selectOutlineRow(try JWSOutlineTests.row(s, "r"))
+        press(&s, .character("b"), .tab, .character("e"))
+        let effect = reduce(&s, .character(Self.other(original[4470])))
+        guard case .reopenLab(let job)? = effect else { Issue.record("no lab job: \(String(describing: effect))"); return }
+        #expect(job.steps == [.replace(offset: 4470, byte: UInt8(ascii: original[4470] == UInt8(ascii: "A") ? "B" : "A"))])
+        #expect(s.layered?.document.fileLayer.bytes == original && s.status == StatusMessage("re-checking the edited bytes…"))
+        // Another edit while the job runs is refused, never lost silently.
+        press(&s, .character("d"))
+        #expect(s.status == StatusMessage("still re-checking the last edit: try again when it is shown", isError: true))
+        let result = job.run()
+        var stale = s
+        reduce(&stale, .labReopened(LabResult(id: job.id + 1, session: result.session, applied: 1)))
+        #expect(stale.layered?.document.fileLayer.bytes == original)
+        reduce(&s, .labReopened(result))
+        #expect(s.layered?.document.fileLayer.bytes[4470] != original[4470])
+        #expect(s.status == StatusMessage("token: ES256 signature: passed → failed", isError: true))
+    }
 }

@@ -14,6 +14,9 @@ public func reduce(_ state: inout AppState, _ message: Message) -> Effect? {
     case .effectFinished(let effect, let error):
         state.effectFinished(effect, error: error)
         return nil
+    case .labReopened(let result):
+        state.labReopened(result)
+        return nil
     }
 }
 
@@ -222,7 +225,7 @@ extension AppState {
             } else {
                 status = StatusMessage("copied \(count) byte\(count == 1 ? "" : "s") as hex to the clipboard (OSC 52)")
             }
-        case .quit:
+        case .quit, .reopenLab:
             break
         }
     }

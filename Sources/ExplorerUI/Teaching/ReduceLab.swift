@@ -6,28 +6,24 @@ import JWSKit
 /// before it, d deletes it, u undoes, w writes the edited bytes to a new file. In a hex pane the
 /// new byte is two hex digits; in a text pane (JSON, token characters) it is the character itself.
 /// Each edit re-opens the document from the edited bytes with the options it was opened with
-/// (parse, locate, decode, verify every token and certificate) and rebuilds the views from it.
+/// (parse, locate, decode, verify every token and certificate): that slow part is an effect
+/// (`LabJob`), and the views are rebuilt when its result comes back as a message.
 extension AppState {
     mutating func performLab(_ action: Action) -> TeachingResult {
         if layered != nil, [.labEdit, .labInsert, .labDelete].contains(action) {
-            performOutlineLab(action)
-            return .done(nil)
+            return .done(performOutlineLab(action))
         }
         switch action {
         case .labEdit, .labInsert:
             guard teaching.document != nil else { status = StatusMessage("nothing to edit", isError: true); break }
             prompt = Prompt(kind: action == .labEdit ? .editByte : .insertByte)
         case .labDelete:
-            guard ensureLab() else { break }
-            teaching.lab?.delete(at: hexView.cursor)
-            teaching.labEdits.append(1)
-            labRebuild()
+            return .done(requestLab([.delete(offset: hexView.cursor)], editCount: 1, cursor: hexView.cursor))
         case .labUndo:
             guard let lab = teaching.lab, !lab.history.isEmpty else { status = StatusMessage("nothing to undo"); break }
             // One key press may have made several byte edits (a decoded byte re-encoded as characters).
             let count = min(teaching.labEdits.popLast() ?? 1, lab.history.count)
-            for _ in 0..<count { teaching.lab?.undo() }
-            labRebuild(previous: lab.document)
+            return .done(requestLab([.undo(count: count)], editCount: 0, cursor: hexView.cursor))
         case .labWrite:
             prompt = Prompt(kind: .writeEdited, text: defaultEditedPath)
         default:
@@ -39,34 +35,58 @@ extension AppState {
     /// e / i / d on a layer outline. `e` works on any layer the file's bytes carry (a decoded byte
     /// is re-encoded into the characters that hold it); `i` and `d` change the length, so they work
     /// on the file's own characters only. A refusal always says why.
-    mutating func performOutlineLab(_ action: Action) {
+    mutating func performOutlineLab(_ action: Action) -> Effect? {
         guard let layered, let id = shownLayer else {
             status = StatusMessage("no byte pane to edit: select a row first", isError: true)
-            return
+            return nil
         }
         let text = TextBytePane.isText(layered.document.layer(id))
         if action == .labEdit {
             if case .failure(let refusal) = LabLayerEdit.fileEdits(layered.document, layer: id, offset: outlineView.cursor, value: 0) {
                 status = StatusMessage("the tamper lab cannot edit here: " + refusal.reason, isError: true)
-                return
+                return nil
             }
             prompt = Prompt(kind: text ? .editCharacter : .editByte)
-            return
+            return nil
         }
         guard let offset = outlineFileCursor else {
             let verb = action == .labInsert ? "i inserts" : "d deletes"
             status = StatusMessage("\(verb) only in the file's own characters (b shows them): here a length change would re-encode the rest of the layer; e replaces this byte", isError: true)
-            return
+            return nil
         }
         hexView.cursor = offset
         if action == .labInsert {
             prompt = Prompt(kind: text ? .insertCharacter : .insertByte)
-        } else {
-            guard ensureLab() else { return }
-            teaching.lab?.delete(at: offset)
-            teaching.labEdits.append(1)
-            labRebuild()
+            return nil
         }
+        return requestLab([.delete(offset: offset)], editCount: 1, cursor: offset)
+    }
+
+    /// Sends `steps` as a lab job (`Effect.reopenLab`): the edited bytes are re-opened outside
+    /// the reducer, and the views change when `Message.labReopened` brings the result.
+    mutating func requestLab(_ steps: [LabJob.Step], editCount: Int, cursor: Int,
+                             keep: (layer: LayerID, offset: Int, role: LayerRole)? = nil) -> Effect? {
+        guard teaching.pending == nil else {
+            status = StatusMessage("still re-checking the last edit: try again when it is shown", isError: true)
+            return nil
+        }
+        guard ensureLab(), let lab = teaching.lab else { return nil }
+        let id = teaching.nextJob
+        teaching.nextJob += 1
+        teaching.pending = PendingLab(id: id, previous: lab.document, editCount: editCount, keep: keep, cursor: cursor)
+        status = StatusMessage("re-checking the edited bytes…")
+        return .reopenLab(LabJob(id: id, session: lab, steps: steps))
+    }
+
+    /// A lab job's result: the re-opened document replaces the views (a result for an older
+    /// request is dropped).
+    mutating func labReopened(_ result: LabResult) {
+        guard let pending = teaching.pending, pending.id == result.id else { return }
+        teaching.pending = nil
+        teaching.lab = result.session
+        if pending.editCount > 0, result.applied > 0 { teaching.labEdits.append(result.applied) }
+        hexView.cursor = pending.cursor
+        labRebuild(previous: pending.previous, keep: pending.keep)
     }
 
     /// `<input>.edited`.
@@ -104,14 +124,10 @@ extension AppState {
             guard let value = labValue(prompt) else { return nil }
             let replace = prompt.kind == .editByte || prompt.kind == .editCharacter
             if replace, let layered, let id = shownLayer {
-                applyOutlineEdit(layered.document, layer: id, value: value)
-                return nil
+                return applyOutlineEdit(layered.document, layer: id, value: value)
             }
-            guard ensureLab() else { return nil }
-            let before = teaching.lab?.document
-            if replace { teaching.lab?.replace(at: hexView.cursor, with: value) } else { teaching.lab?.insert(value, at: hexView.cursor) }
-            teaching.labEdits.append(1)
-            labRebuild(previous: before)
+            let step: LabJob.Step = replace ? .replace(offset: hexView.cursor, byte: value) : .insert(offset: hexView.cursor, byte: value)
+            return requestLab([step], editCount: 1, cursor: hexView.cursor)
         case .writeEdited:
             let path = prompt.text.trimmingSpaces.isEmpty ? defaultEditedPath : prompt.text.trimmingSpaces
             if let name = teaching.document?.source.name, path == name || path.hasSuffix("/" + name) {
@@ -128,7 +144,7 @@ extension AppState {
 
     /// Byte `outlineView.cursor` of `layer` becomes `value`: the file characters that carry it are
     /// edited (one undo step), and the panes come back to the same layer and offset.
-    mutating func applyOutlineEdit(_ document: Document, layer: LayerID, value: UInt8) {
+    mutating func applyOutlineEdit(_ document: Document, layer: LayerID, value: UInt8) -> Effect? {
         let offset = outlineView.cursor
         switch LabLayerEdit.fileEdits(document, layer: layer, offset: offset, value: value) {
         case .failure(let refusal):
@@ -136,13 +152,11 @@ extension AppState {
         case .success(let edits) where edits.isEmpty:
             status = StatusMessage("no change: that byte already has this value")
         case .success(let edits):
-            guard ensureLab() else { return }
-            let before = teaching.lab?.document
-            for (at, byte) in edits.sorted(by: { $0.key < $1.key }) { teaching.lab?.replace(at: at, with: byte) }
-            teaching.labEdits.append(edits.count)
-            hexView.cursor = edits.keys.min() ?? hexView.cursor
-            labRebuild(previous: before, keep: (layer, offset, document.layer(layer).role))
+            let steps = edits.sorted { $0.key < $1.key }.map { LabJob.Step.replace(offset: $0.key, byte: $0.value) }
+            return requestLab(steps, editCount: edits.count, cursor: edits.keys.min() ?? hexView.cursor,
+                              keep: (layer, offset, document.layer(layer).role))
         }
+        return nil
     }
 
     /// Rebuilds every view from the lab's re-opened document, keeping the panes where they were

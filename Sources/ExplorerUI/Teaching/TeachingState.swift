@@ -26,6 +26,10 @@ public struct TeachingState: Sendable {
     var labEdits: [Int] = []
     /// The lab's bytes as last written by `w`: quitting asks first only while they differ.
     var savedBytes: [UInt8]?
+    /// The lab request whose result (`Message.labReopened`) has not come back yet.
+    var pending: PendingLab?
+    /// The id the next lab request takes.
+    var nextJob = 1
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import DocumentModel
 import Testing
 import TestSupport
 @testable import ExplorerUI
@@ -53,5 +54,20 @@ import TestSupport
         var undone = Self.edited()
         press(&undone, .character("u"))
         #expect(press(&undone, .character("q")) == .quit)
+    }
+
+    /// An edit keeps the other open documents (the lab rebuilds only its own), and q asks while
+    /// any of them, shown or not, has unsaved edits.
+    @Test func editsInAnotherOpenDocumentStillAsk() throws {
+        let open = { (name: String) in
+            Document.open(LoadedInput(bytes: try Paths.sample(name), name: name, encoding: .binary, note: ""), options: Fixtures.options)
+        }
+        var s = AppState.opening([try open("typical.receipt"), try open("minimal.receipt")], options: Fixtures.options)
+        press(&s, .tab, .character("e"))
+        type(&s, "00")
+        #expect(s.teaching.lab?.isEdited == true && s.documents.count == 2)
+        press(&s, .character("}"))
+        #expect(s.file.name == "minimal.receipt" && s.status == StatusMessage("document 2 of 2: minimal.receipt"))
+        #expect(press(&s, .character("q")) == nil && s.prompt == Prompt(kind: .confirmQuit))
     }
 }

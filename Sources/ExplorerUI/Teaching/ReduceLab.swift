@@ -169,8 +169,9 @@ extension AppState {
         next.teaching = teaching
         next.teaching.document = lab.document
         next.teaching.tour = nil  // the steps belong to the old bytes; t starts a new tour
-        next.documents = documents
+        next.documents = documents  // the other open documents stay open
         next.diffProvider = diffProvider
+        next.diffRow = diffRow
         next.focus = focus
         next.hexView = hexView
         next.hexView.cursor = min(hexView.cursor, max(0, lab.bytes.count - 1))

@@ -18,11 +18,12 @@ import TestSupport
                                 "--bundle-id", "com.example.other"])
         #expect(r.status == 1)
         #expect(r.stdout.hasPrefix("{\n  \"certificates\": ["))
-        #expect(r.stdout.contains("\n  \"schema_version\": 1,\n"))
+        #expect(r.stdout.contains("\n  \"schema_version\": 2,\n"))
         #expect(r.stdout.contains("\n  \"input\": {\n    \"name\": \"typical.receipt\",\n    \"size\": 7686\n  },\n"))
         // Attribute 2's value is the UTF8String TLV at offset 305 (samples/README.md).
         #expect(Self.stepBlock(r.stdout, id: "bundle-id") == #"""
                 {
+                  "apple_status": "INVALID_APP_IDENTIFIER",
                   "certificates": [],
                   "decides": true,
                   "details": [
@@ -53,6 +54,7 @@ import TestSupport
         #expect(r.status == 1)
         #expect(Self.stepBlock(r.stdout, id: "signature") == #"""
                 {
+                  "apple_status": "VERIFICATION_FAILURE",
                   "certificates": [],
                   "decides": true,
                   "details": [],

@@ -13,7 +13,7 @@ import TestSupport
         #expect(s.teaching.tour?.index == 0 && s.teaching.tour?.active == true)
         #expect(s.activeContext == .tour)
         #expect(s.treeView.selection == 0 && s.hexView.cursor == 1)   // ContentInfo, its long-form length at 1
-        #expect(s.status?.text == "tour 1/15: ContentInfo: the PKCS#7 wrapper")
+        #expect(s.status?.text == "tour 1/17: ContentInfo: the PKCS#7 wrapper")
         press(&s, .character("n"), .right)
         #expect(s.teaching.tour?.index == 2)
         #expect(s.treeView.selection == 2 && s.hexView.cursor == 15)  // [0] EXPLICIT, its identifier
@@ -39,18 +39,18 @@ import TestSupport
     @Test func selfCheckAnswers() {
         var s = Fixtures.sample(size: Size(width: 120, height: 40))
         press(&s, .character("t"), .character("c"))
-        #expect(s.status == StatusMessage("not quite: 130 is the whole octet; with bit 8 set, it is not a length but a count of length octets (2)", isError: true))
+        #expect(s.status == StatusMessage("not quite: that reads 1E 02 backwards: lengths are big-endian, the first octet is the most significant", isError: true))
         press(&s, .character("b"))
-        #expect(s.status == StatusMessage("right: bit 8 of 0x82 says long form, and its low 7 bits say 2 length octets follow"))
-        #expect(s.teaching.tour?.reply == "right: bit 8 of 0x82 says long form, and its low 7 bits say 2 length octets follow")
+        #expect(s.status == StatusMessage("right: 0x82 has bit 8 set, so its low 7 bits (2) count the length octets; 1E 02 big-endian is 7,682"))
+        #expect(s.teaching.tour?.reply == "right: 0x82 has bit 8 set, so its low 7 bits (2) count the length octets; 1E 02 big-endian is 7,682")
     }
 
     @Test func tourLessonLeadsTheDetailPane() {
         var s = Fixtures.sample(size: Size(width: 120, height: 40))
         press(&s, .character("t"))
         let lines = DetailContent.lines(s, width: 200).map(\.text)
-        #expect(lines.first == "Tour 1/15: ContentInfo: the PKCS#7 wrapper")
-        #expect(lines.contains("check: How many length octets follow 0x82? [a] 1  [b] 2  [c] 130"))
+        #expect(lines.first == "Step 1/17: ContentInfo: the PKCS#7 wrapper")
+        #expect(lines.contains("check: The length octets are 82 1E 02: how many content octets follow? [a] 130  [b] 7,682  [c] 542"))
         #expect(TourOverlay.hexClass(s, 1) == .selected && TourOverlay.hexClass(s, 3) == .selected)
         #expect(TourOverlay.hexClass(s, 0) == nil && TourOverlay.hexClass(s, 4) == nil)
     }

@@ -181,4 +181,16 @@ import TestSupport
         #expect(s.layered?.document.fileLayer.bytes[4470] != original[4470])
         #expect(s.status == StatusMessage("token: ES256 signature: passed → failed", isError: true))
     }
+
+    /// e / i / u outside the byte pane say where the lab works (they did nothing before).
+    @Test func labKeysOutsideTheBytePaneSayWhereTheyWork() throws {
+        var s = try Self.state("jws/transaction.jws")
+        press(&s, .character("e"))
+        #expect(s.prompt == nil && s.status == StatusMessage("e: the tamper lab edits in the byte pane (Tab to it, then e)", isError: true))
+        press(&s, .character("2"), .character("u"))
+        #expect(s.status == StatusMessage("u: the tamper lab edits in the byte pane (1 shows the tree, then Tab to it, then u)", isError: true))
+        var r = Fixtures.sample()
+        press(&r, .character("i"))
+        #expect(r.status == StatusMessage("i: the tamper lab edits in the byte pane (Tab to it, then i)", isError: true))
+    }
 }

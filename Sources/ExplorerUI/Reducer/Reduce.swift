@@ -44,12 +44,24 @@ extension AppState {
         if prompt != nil { return handlePrompt(event) }
         if help.visible { reduceHelp(event); return nil }
         if diffView != nil { reduceDiff(event); return nil }
-        guard let binding = Keymap.binding(for: event, in: activeContext) else { return nil }
+        guard let binding = Keymap.binding(for: event, in: activeContext) else {
+            labKeyOutsideTheBytePane(event)
+            return nil
+        }
         if tree.count == 0 && layered == nil && ![.quit, .escape, .help, .nextDocument, .previousDocument].contains(binding.action) {
             status = StatusMessage("the input holds no ASN.1 nodes", isError: true)
             return nil
         }
         return perform(binding.action, event: event)
+    }
+
+    /// `e` / `i` / `u` are the tamper lab's keys in the byte pane only: elsewhere they say where
+    /// they work instead of doing nothing.
+    mutating func labKeyOutsideTheBytePane(_ event: InputEvent) {
+        guard case .character(let key) = event, ["e", "i", "u"].contains(key),
+              [.tree, .detail, .summary, .purchases].contains(activeContext) else { return }
+        let where_ = mode == .tree ? "Tab to it" : "1 shows the tree, then Tab to it"
+        status = StatusMessage("\(key): the tamper lab edits in the byte pane (\(where_), then \(key))", isError: true)
     }
 
     /// The keymap context for the current mode and focus.

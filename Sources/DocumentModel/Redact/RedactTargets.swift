@@ -164,11 +164,11 @@ struct RedactCollector {
         guard !originals.isEmpty else { return }
         let lengths = Set(originals.keys.map(\.utf8.count)).sorted(by: >)
         let own = Set(targets.map { TargetSpot(layer: $0.layer, range: $0.range) })
-        func scan(_ layer: LayerID, _ content: Range<Int>, bytes: [UInt8], place: String) {
+        func scan(_ layer: LayerID, _ content: Range<Int>, bytes: [UInt8], place: String, literal: ((Range<Int>) -> Bool)? = nil) {
             var i = content.lowerBound
             while i < content.upperBound {
                 var matched = 0
-                for length in lengths where i + length <= content.upperBound {
+                for length in lengths where i + length <= content.upperBound && literal?(i..<(i + length)) != false {
                     let text = String(decoding: bytes[i..<(i + length)], as: UTF8.self)
                     guard let field = originals[text] else { continue }
                     targets.append(RedactTarget(field: field, layer: layer, range: i..<(i + length), original: .text(text),
@@ -201,11 +201,30 @@ struct RedactCollector {
             for node in 0..<tree.count where tree[node].kind == .string {
                 let content = (tree[node].start + 1)..<max(tree[node].start + 1, tree[node].end - 1)
                 let spot = TargetSpot(layer: id, range: content)
-                guard !own.contains(spot), !tokenStrings.contains(spot),
-                      let text = tree.string(at: node), text.utf8.count == content.count else { continue }  // escapes: not scanned
-                scan(id, content, bytes: tree.bytes, place: "\(layerLabel(id)): \(JSONPath.of(node, in: tree))")
+                guard !own.contains(spot), !tokenStrings.contains(spot) else { continue }
+                let literal = Self.literalBytes(tree, string: node, content: content)
+                scan(id, content, bytes: tree.bytes, place: "\(layerLabel(id)): \(JSONPath.of(node, in: tree))",
+                     literal: { range in range.allSatisfy { literal.contains($0) } })
             }
         }
+    }
+
+    /// The bytes of a JSON string's content written as themselves: not part of an escape, not
+    /// part of invalid UTF-8 (a value is replaced only where it is written out literally).
+    static func literalBytes(_ tree: JSONTree, string node: Int, content: Range<Int>) -> Set<Int> {
+        let offsets = tree.sourceOffsets(ofString: node)
+        var literal = Set<Int>()
+        var i = 0
+        while i < offsets.count {
+            var j = i + 1
+            while j < offsets.count && offsets[j] == offsets[i] { j += 1 }
+            let end = j < offsets.count ? offsets[j] : content.upperBound
+            if j - i == 1, end - offsets[i] == 1, tree.bytes[offsets[i]] < 0x80, tree.bytes[offsets[i]] != UInt8(ascii: "\\") {
+                literal.insert(offsets[i])
+            }
+            i = j
+        }
+        return literal
     }
 
     /// UTF8String, NumericString, PrintableString, T61String, IA5String, VisibleString, …

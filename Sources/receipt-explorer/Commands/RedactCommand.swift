@@ -102,6 +102,7 @@ struct RedactCommand: ParsableCommand {
             CommandSupport.complain("cannot redact: \(error.description)")
             throw ExitCode(ExitStatus.inputHasErrors)
         }
+        try createOutputDirectory()
         var status = ExitStatus.ok
         var written = 0
         var report = ""
@@ -177,14 +178,6 @@ struct RedactCommand: ParsableCommand {
             CommandSupport.complain("-o \(out) is a file; with \(files.count) inputs OUT must be a directory")
             throw ExitCode(ExitStatus.usageOrIO)
         }
-        if !exists {
-            do {
-                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
-            } catch {
-                CommandSupport.complain("cannot create the directory \(out): \(error.localizedDescription)")
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-        }
         var seen: [String: Int] = [:]
         for (i, name) in names.enumerated() {
             if let first = seen[name] {
@@ -194,6 +187,17 @@ struct RedactCommand: ParsableCommand {
             seen[name] = i
         }
         return names.map { (out as NSString).appendingPathComponent($0) }
+    }
+
+    /// Creates OUT for several inputs when it is missing, once every refusal has been checked.
+    func createOutputDirectory() throws {
+        guard files.count > 1, let out = output, !FileManager.default.fileExists(atPath: out) else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        } catch {
+            CommandSupport.complain("cannot create the directory \(out): \(error.localizedDescription)")
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
     }
 
     /// Refuses (exit 2) when a path to write is one of the inputs, by name or by file identity

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import JSONLenient
 import ReceiptKit
 
 /// One file given to `redact`: its bytes as stored and as the loader decoded them.
@@ -95,6 +96,10 @@ public enum Redactor {
         let shape = DocumentShape(document)
         var copy = RedactedCopy(name: input.loaded.name, summary: document.summary, inputHasErrors: document.hasErrors)
         copy.notReplaced = collector.notReplaced
+        let body = input.loaded.encoding == .verifyReceiptJSON ? JSONParser.parse(input.raw) : nil
+        if let body, let root = body.root, body.value("password", in: root) != nil {
+            copy.notReplaced.append("the verifyReceipt body's \"password\" (the app's shared secret): remove it before sharing")
+        }
         copy.nodeCount = shape.nodeCount
         copy.layerCount = shape.layers.count
         copy.diagnosticCount = shape.diagnosticCount

@@ -229,7 +229,7 @@ enum RedactSummary {
         }
         let total = copy.replaced.values.reduce(0, +)
         if total == 0 && copy.mentions == 0 {
-            lines.append("  nothing to replace: the copy is the input, byte for byte, and its signatures still verify")
+            lines.append("  nothing to replace: the copy is the input, byte for byte, and its signatures are unchanged")
         } else {
             let counts = copy.replaced.sorted { $0.key < $1.key }.map { "\(NumberText.grouped($0.value)) \($0.key.rawValue)" }
             lines.append("  replaced \(NumberText.grouped(total)) value\(total == 1 ? "" : "s"): \(counts.joined(separator: ", "))")

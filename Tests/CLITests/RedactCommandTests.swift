@@ -180,6 +180,31 @@ import TestSupport
         }
     }
 
+    /// One input read from standard input into an existing directory: OUT/stdin.
+    @Test(.enabled(if: Paths.samplesAvailable))
+    func standardInputIntoADirectory() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let token = try Data(contentsOf: URL(fileURLWithPath: Self.sample("jws/transaction.jws")))
+        let result = try runCLI(["redact", "-", "-o", dir.path], stdin: token)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("stdin → \(dir.path)/stdin: a StoreKit 2 transaction"))
+        let copy = try Data(contentsOf: dir.appendingPathComponent("stdin"))
+        #expect(copy.count == token.count && copy != token)
+    }
+
+    /// A verifyReceipt body's shared secret is not an identifier: left, and said so.
+    @Test(.enabled(if: Paths.samplesAvailable))
+    func passwordOfAVerifyReceiptBodyIsPointedOut() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("t.json").path
+        let result = try runCLI(["redact", Self.sample("typical.json"), "-o", copy])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(#"  left as it is: the verifyReceipt body's "password" (the app's shared secret): remove it before sharing"#))
+        #expect(try Self.text(copy).contains(#""password": "test""#))
+    }
+
     // MARK: - Exit statuses and refusals
 
     @Test(.enabled(if: Paths.samplesAvailable))

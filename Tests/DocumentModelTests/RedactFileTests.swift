@@ -17,7 +17,7 @@ import TestSupport
     @Test(.enabled(if: Paths.samplesAvailable && Paths.corpusAvailable))
     func everyFileIsTested() {
         #expect(RedactSupport.samples.count >= 60)
-        #expect(RedactSupport.corpus.count == 32)
+        #expect(RedactSupport.corpus.count >= 30)
     }
 
     static func shape(_ d: Diagnostic) -> String {

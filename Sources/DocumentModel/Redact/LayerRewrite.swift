@@ -24,7 +24,7 @@ struct LayerRewrite {
     mutating func write(_ target: RedactTarget, standIn: RedactedValue) throws {
         let encoded = try Self.encode(target, standIn: standIn, layer: document.layers[target.layer.index].bytes)
         guard encoded.count == target.range.count else {
-            throw Failure(message: "\(target.place): the stand-in takes \(encoded.count) bytes where the value takes \(target.range.count)")
+            throw Failure(message: "\(target.place): the stand-in takes \(encoded.count) bytes where the value takes \(target.range.count): a bug")
         }
         bytes[target.layer.index].replaceSubrange(target.range, with: encoded)
     }
@@ -102,10 +102,10 @@ struct LayerRewrite {
                 do {
                     bytes[parent.index] = try Base64Rewrite.rewrite(bytes[parent.index], slots: slots, bytes: bytes[index], alphabet: .url)
                 } catch let failure as Base64Rewrite.Failure {
-                    throw Failure(message: "\(layer.name): \(failure.message)")
+                    throw Failure(message: "\(TerminalSafe.escape(layer.name)): \(failure.message)")
                 }
             case .base64Characters:
-                throw Failure(message: "\(layer.name) would change, and it is not redacted: a bug")
+                throw Failure(message: "\(TerminalSafe.escape(layer.name)) would change, and it is not redacted: a bug")
             }
         }
         return bytes[0]
@@ -119,6 +119,6 @@ struct LayerRewrite {
                 : token.layers.payload == layer ? .payload : token.layers.signature == layer ? .signature : nil
             if let role, let segment = token.document.segment(role) { return segment.characterRange }
         }
-        throw Failure(message: "\(document.layers[layer.index].name): no token segment holds this layer")
+        throw Failure(message: "\(TerminalSafe.escape(document.layers[layer.index].name)): no token segment holds this layer: a bug")
     }
 }

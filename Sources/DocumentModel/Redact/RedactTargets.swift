@@ -21,7 +21,8 @@ struct RedactTarget: Sendable {
     var range: Range<Int>
     var original: RedactedValue
     var form: Form
-    /// Where, for the mapping file: "in-app purchase #1, in-app 1703", "signedTransactions[0] payload: transactionId".
+    /// Where, for messages and the mapping file: "in-app purchase #1, in-app 1703",
+    /// "signedTransactions[0] payload: transactionId". Terminal-safe as built (keys are escaped).
     var place: String
     /// A value found inside another value (a history's revision naming a transaction id, a
     /// product id starting with the bundle id).
@@ -121,7 +122,7 @@ struct RedactCollector {
 
     /// "signedTransactions[0] payload", "payload", "body".
     func layerLabel(_ id: LayerID) -> String {
-        id == .file ? "body" : document.layers[id.index].name
+        id == .file ? "body" : TerminalSafe.escape(document.layers[id.index].name)
     }
 
     mutating func collectJSON() {

@@ -32,6 +32,8 @@ public struct RedactedCopy: Sendable {
     public var failure: String?
     /// What the input is ("a PKCS#7 App Store receipt"), from the opened original.
     public var summary: String
+    // `failure`, `notReplaced` and `signatures` are terminal-safe as built (every part taken from
+    // the input is escaped where it is inserted): print them as they are.
     public var inputHasErrors: Bool
     /// Values replaced per field (mentions inside other values counted apart).
     public var replaced: [RedactField: Int] = [:]

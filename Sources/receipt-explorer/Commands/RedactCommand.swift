@@ -109,7 +109,8 @@ struct RedactCommand: ParsableCommand {
         for (copy, path) in zip(run.copies, destinations) {
             report += RedactSummary.text(copy, destination: path)
             guard let bytes = copy.bytes else {
-                CommandSupport.complain("\(copy.name): not redacted: \(copy.failure ?? "unknown reason")")
+                // The failure is terminal-safe as built; the name is escaped by `complain` with it.
+                CommandSupport.complain(InputError("\(InputError.quoted(copy.name)): not redacted: \(copy.failure ?? "unknown reason")"))
                 status = ExitStatus.inputHasErrors
                 continue
             }
@@ -224,7 +225,7 @@ enum RedactSummary {
     static func text(_ copy: RedactedCopy, destination: String) -> String {
         var lines = ["\(TerminalSafe.escape(copy.name)) → \(TerminalSafe.escape(destination)): \(copy.summary)"]
         if copy.bytes == nil {
-            lines.append("  not written: \(TerminalSafe.escape(copy.failure ?? "unknown reason"))")
+            lines.append("  not written: \(copy.failure ?? "unknown reason")")
             return lines.joined(separator: "\n") + "\n"
         }
         let total = copy.replaced.values.reduce(0, +)
@@ -237,7 +238,7 @@ enum RedactSummary {
                 lines.append("  and \(NumberText.grouped(copy.mentions)) mention\(copy.mentions == 1 ? "" : "s") of them inside other values")
             }
         }
-        for note in copy.notReplaced { lines.append("  left as it is: \(TerminalSafe.escape(note))") }
+        for note in copy.notReplaced { lines.append("  left as it is: \(note)") }
         lines.append("  same shape as the original (checked by re-opening the copy): \(NumberText.grouped(copy.nodeCount)) nodes in "
                      + "\(copy.layerCount) layer\(copy.layerCount == 1 ? "" : "s"), \(NumberText.grouped(copy.diagnosticCount)) "
                      + "diagnostic\(copy.diagnosticCount == 1 ? "" : "s") at the same offsets")

@@ -64,6 +64,21 @@ import TestSupport
         #expect(run.copies[0].signatures == ["the PKCS#7 signature no longer verifies: it signs the digest of the receipt payload, whose bytes changed"])
     }
 
+    /// A negative in-app 1711 is no id: left, and said so; the rest of the receipt is redacted.
+    @Test func negativeWebOrderLineItemIsReported() throws {
+        let inApp = DER.set(DER.seq(DER.int(1703), DER.int(1), DER.octets(DER.utf8("2000000123456789"))),
+                            DER.seq(DER.int(1711), DER.int(1), DER.octets(DER.tlv(0x02, [0xFF, 0x00]))))
+        let payload = DER.set(DER.seq(DER.int(17), DER.int(1), DER.octets(inApp)))
+        let encapsulated = DER.seq(DER.oid(DER.hex("2A 86 48 86 F7 0D 01 07 01")), DER.tlv(0xA0, DER.octets(payload)))
+        let raw = DER.seq(DER.oid(DER.hex("2A 86 48 86 F7 0D 01 07 02")),
+                          DER.tlv(0xA0, DER.seq(DER.int(1), DER.set(), encapsulated, DER.set())))
+        let (run, copy) = try Self.redact(raw)
+        let offset = Data(raw).range(of: Data([0x04, 0x04, 0x02, 0x02, 0xFF, 0x00]))!.lowerBound + 2
+        #expect(run.copies[0].notReplaced == ["in-app purchase #1, web order line item id (in-app 1711) at offset \(offset): -256 is not an id (negative or beyond 64 bits), left as it is"])
+        #expect(run.copies[0].replaced == [.transactionID: 1])
+        #expect(Array(copy[offset..<(offset + 4)]) == [0x02, 0x02, 0xFF, 0x00])
+    }
+
     // MARK: - JSON
 
     /// `\u0032` stays a `\u` escape (of another digit), `\/` stays, the lengths stay.

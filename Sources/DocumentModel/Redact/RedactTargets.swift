@@ -93,6 +93,10 @@ struct RedactCollector {
                 notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): not an INTEGER, left as it is")
                 return
             }
+            guard UInt64(text) != nil else {
+                notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): \(text) is not an id (negative or beyond 64 bits), left as it is")
+                return
+            }
             targets.append(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
                                         original: .text(text), form: .derInteger, place: place))
         default:  // UTF8String ids and the bundle id

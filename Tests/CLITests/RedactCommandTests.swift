@@ -36,7 +36,7 @@ import TestSupport
                                 "jws/transaction.jws", "jws/notification.jws", "jws/transaction-history.json",
                                 "jws/app-transaction.jws"]
 
-    @Test(.enabled(if: Paths.samplesAvailable), arguments: openedSamples)
+    @Test(arguments: openedSamples)
     func copyOfSampleOpensInEveryCommand(_ name: String) throws {
         try checkOpensEverywhere(Self.sample(name))
     }
@@ -73,7 +73,7 @@ import TestSupport
 
     /// typical.receipt, transaction.jws and renewal-info.jws share original transaction id
     /// 2000000510000000; the copies share its stand-in, which is 16 digits like it.
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func sharedIdGetsOneStandInAcrossFiles() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -102,7 +102,7 @@ import TestSupport
         #expect(files == ["typical.receipt", "transaction.jws", "renewal-info.jws"])
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func seedMakesCopiesReproducibleAndRandomKeysDoNot() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -120,7 +120,7 @@ import TestSupport
 
     // MARK: - --keep, --bundle-id, --mapping
 
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func keepLeavesThatFieldAlone() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -137,7 +137,7 @@ import TestSupport
         #expect(payload["bundleId"] as? String == "com.example.receiptexplorer")
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func bundleIDIsReplacedOnlyWhenAsked() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -155,7 +155,7 @@ import TestSupport
     }
 
     /// Neither an original nor a stand-in is ever printed; the mapping file is private.
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func mappingOnlyWhenAskedAndNeverPrinted() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -181,7 +181,7 @@ import TestSupport
     }
 
     /// One input read from standard input into an existing directory: OUT/stdin.
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func standardInputIntoADirectory() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -194,7 +194,7 @@ import TestSupport
     }
 
     /// A verifyReceipt body's shared secret is not an identifier: left, and said so.
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func passwordOfAVerifyReceiptBodyIsPointedOut() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -207,7 +207,7 @@ import TestSupport
 
     // MARK: - Exit statuses and refusals
 
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func malformedInputIsCopiedWithStatusOne() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -231,7 +231,7 @@ import TestSupport
         (["redact", "MISSING", "-o", "OUT"], "cannot read"),
     ]
 
-    @Test(.enabled(if: Paths.samplesAvailable), arguments: refusals.indices)
+    @Test(arguments: refusals.indices)
     func refusalsExitTwoAndWriteNothing(_ index: Int) throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -50,7 +50,14 @@ let package = Package(
                            .product(name: "ReceiptKit", package: "receipt-explorer"),
                            .product(name: "DocumentModel", package: "receipt-explorer")]
         ),
-        // (f) batch mode: --lines reading, per-line checks on worker threads, reports in order.
+        // (f) redact: a copy of the input with its identifiers replaced, re-opened to the same shape.
+        .executableTarget(
+            name: "FuzzRedact",
+            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
+                           .product(name: "ReceiptKit", package: "receipt-explorer"),
+                           .product(name: "DocumentModel", package: "receipt-explorer")]
+        ),
+        // (g) batch mode: --lines reading, per-line checks on worker threads, reports in order.
         .executableTarget(
             name: "FuzzBatch",
             dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),

@@ -25,6 +25,7 @@ struct ReceiptExplorer: ParsableCommand {
             ExplainCommand.self, JSONCommand.self, VerifyCommand.self,
             DiffCommand.self,
             TourCommand.self,
+            RedactCommand.self,
         ],
         defaultSubcommand: ExploreCommand.self
     )

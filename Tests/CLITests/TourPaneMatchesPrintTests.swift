@@ -36,8 +36,8 @@ import TestSupport
         }
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func receipt() throws { try Self.compare("typical.receipt") }
-    @Test(.enabled(if: Paths.samplesAvailable)) func xcodeReceipt() throws { try Self.compare("xcode-ber.receipt") }
-    @Test(.enabled(if: Paths.samplesAvailable)) func notificationToken() throws { try Self.compare("jws/notification.jws") }
-    @Test(.enabled(if: Paths.samplesAvailable)) func certificate() throws { try Self.compare("pki/test-root.cer") }
+    @Test func receipt() throws { try Self.compare("typical.receipt") }
+    @Test func xcodeReceipt() throws { try Self.compare("xcode-ber.receipt") }
+    @Test func notificationToken() throws { try Self.compare("jws/notification.jws") }
+    @Test func certificate() throws { try Self.compare("pki/test-root.cer") }
 }

@@ -37,8 +37,7 @@ struct VerifyExpectationTests {
     // MARK: - receipts: --environment
 
     /// samples/typical.receipt is a sandbox receipt: attribute 0 is "ProductionSandbox" (samples/README.md).
-    @Test("a sandbox receipt with --environment absent, Production, Sandbox, sandbox, Xcode: the step, the verdict, the exit status",
-          .enabled(if: Paths.samplesAvailable), arguments: [nil, "Production", "Sandbox", "sandbox", "Xcode"] as [String?])
+    @Test("a sandbox receipt with --environment absent, Production, Sandbox, sandbox, Xcode: the step, the verdict, the exit status", arguments: [nil, "Production", "Sandbox", "sandbox", "Xcode"] as [String?])
     func sandboxReceiptEnvironment(expected: String?) throws {
         let r = try Binary.run(["verify"] + Self.typical + (expected.map { ["--environment", $0] } ?? []))
         #expect(r.stderr.isEmpty)
@@ -91,8 +90,7 @@ struct VerifyExpectationTests {
         #expect(quiet.status == r.status)
     }
 
-    @Test("the environment step in JSON: attribute 0's bytes, the reason code, Apple's status; the subject names the environment",
-          .enabled(if: Paths.samplesAvailable))
+    @Test("the environment step in JSON: attribute 0's bytes, the reason code, Apple's status; the subject names the environment")
     func sandboxReceiptEnvironmentJSON() throws {
         let wrong = try Self.json(Self.typical + ["--environment", "Production"])
         #expect(wrong.status == 1)
@@ -154,7 +152,7 @@ struct VerifyExpectationTests {
         #expect(Self.step(right.doc, "environment")?["apple_status"] == nil)
     }
 
-    @Test("the verdict line names an Xcode receipt, and says nothing more of a production one", .enabled(if: Paths.samplesAvailable))
+    @Test("the verdict line names an Xcode receipt, and says nothing more of a production one")
     func verdictNamesEnvironment() throws {
         // The sample's TEST StoreKit certificate is not Xcode's, so its signer fails; the verdict still names it.
         let xcode = try Binary.run(["verify", "--quiet", "samples/xcode-ber.receipt", "--root", "samples/pki/test-storekit.cer"])
@@ -186,8 +184,7 @@ struct VerifyExpectationTests {
         #expect(production.status == 1)
     }
 
-    @Test("json applies --environment to a receipt's validation and a token's verification, as verify does",
-          .enabled(if: Paths.samplesAvailable))
+    @Test("json applies --environment to a receipt's validation and a token's verification, as verify does")
     func jsonTakesTheExpectations() throws {
         let receipt = try Binary.run(["json", "samples/typical.receipt", "--root", "samples/pki/test-root.cer", "--environment", "production"])
         let receiptDoc = try #require(try JSONSerialization.jsonObject(with: Data(receipt.stdout.utf8)) as? [String: Any])
@@ -200,8 +197,7 @@ struct VerifyExpectationTests {
                 == "expected Production, the payload says Sandbox")
     }
 
-    @Test("--environment that names no environment is a usage error (exit 2), for receipts and tokens alike",
-          .enabled(if: Paths.samplesAvailable))
+    @Test("--environment that names no environment is a usage error (exit 2), for receipts and tokens alike")
     func unknownEnvironmentRefused() throws {
         for file in ["samples/typical.receipt", "samples/jws/transaction.jws"] {
             let r = try Binary.run(["verify", file, "--environment", "Prodution"])
@@ -216,7 +212,7 @@ struct VerifyExpectationTests {
 
     // MARK: - receipts: --app-apple-id
 
-    @Test("--app-apple-id against attribute 1: right, wrong, absent, and 0 in an Xcode receipt", .enabled(if: Paths.samplesAvailable))
+    @Test("--app-apple-id against attribute 1: right, wrong, absent, and 0 in an Xcode receipt")
     func receiptAppAppleID() throws {
         // typical.receipt's attribute 1 is 1450000001 (samples/manifest.json).
         let right = try Binary.run(["verify"] + Self.typical + ["--app-apple-id", "1450000001"])
@@ -276,8 +272,7 @@ struct VerifyExpectationTests {
 
     // MARK: - a notification's nested tokens
 
-    @Test("the expectations reach a notification's nested tokens; a claim a kind never carries is not checked, with that reason",
-          .enabled(if: Paths.samplesAvailable))
+    @Test("the expectations reach a notification's nested tokens; a claim a kind never carries is not checked, with that reason")
     func nestedExpectations() throws {
         let all = ["samples/jws/notification.jws"] + Self.tokenRoot
             + ["--bundle-id", "com.example.receiptexplorer", "--environment", "Sandbox", "--app-apple-id", "1450000001"]
@@ -341,7 +336,7 @@ struct VerifyExpectationTests {
 
     // MARK: - Apple's status names for tokens
 
-    @Test("a tampered token: VERIFICATION_FAILURE on the signature step, in text and JSON", .enabled(if: Paths.samplesAvailable))
+    @Test("a tampered token: VERIFICATION_FAILURE on the signature step, in text and JSON")
     func tamperedStatus() throws {
         let (status, doc, _) = try Self.json(["samples/jws/malformed-tampered-payload.jws"] + Self.tokenRoot)
         #expect(status == 1)
@@ -358,7 +353,7 @@ struct VerifyExpectationTests {
             """))
     }
 
-    @Test("a wrong bundle id is INVALID_APP_IDENTIFIER, a wrong environment INVALID_ENVIRONMENT", .enabled(if: Paths.samplesAvailable))
+    @Test("a wrong bundle id is INVALID_APP_IDENTIFIER, a wrong environment INVALID_ENVIRONMENT")
     func claimStatuses() throws {
         let (status, doc, _) = try Self.json(["samples/jws/transaction.jws"] + Self.tokenRoot
                                              + ["--bundle-id", "com.example.other", "--environment", "Production"])
@@ -388,7 +383,7 @@ struct VerifyExpectationTests {
         return url
     }
 
-    @Test("an x5c of two certificates: INVALID_CHAIN_LENGTH on the chain step", .enabled(if: Paths.samplesAvailable))
+    @Test("an x5c of two certificates: INVALID_CHAIN_LENGTH on the chain step")
     func chainLengthStatus() throws {
         let url = try Self.twoCertificateToken()
         defer { try? FileManager.default.removeItem(at: url) }
@@ -399,7 +394,7 @@ struct VerifyExpectationTests {
         #expect(chain["apple_status"] as? String == "INVALID_CHAIN_LENGTH")
     }
 
-    @Test("a root that is not Apple's is named by its subject, not only by its SHA-256", .enabled(if: Paths.samplesAvailable))
+    @Test("a root that is not Apple's is named by its subject, not only by its SHA-256")
     func rootNamedBySubject() throws {
         let reason = "the chain ends at CN=receipt-explorer TEST ECC Root CA,OU=TEST ONLY - not Apple,O=receipt-explorer TEST,C=US (SHA-256 AD4665FF642C8300A9B8BA3182D5E4B163481A9B0AF9EEB139E12EC04FAB5721), which is neither Apple Root CA - G3 (SHA-256 63343ABFB89A6A03EBB57E9B3F5FA7BE7C4F5C756F3017B3A8C488C3653E9179) nor a supplied root"
         let (status, doc, _) = try Self.json(["samples/jws/transaction.jws"])
@@ -420,8 +415,7 @@ struct VerifyExpectationTests {
 
     // MARK: - fields and values not in the schema
 
-    @Test("a transaction with a field and a value the schema lacks: kept, shown, flagged at info severity; exit 0",
-          .enabled(if: Paths.samplesAvailable))
+    @Test("a transaction with a field and a value the schema lacks: kept, shown, flagged at info severity; exit 0")
     func notInSchemaFindings() throws {
         // samples/jws/transaction.jws with "billingPlanType" added and transactionReason "WINBACK": the
         // payload is re-encoded (the signature no longer matches; decoding does not care).

@@ -9,7 +9,7 @@ import TestSupport
 /// reuses the path check, and the report is the same with the cache, without it and on reuse.
 /// Serialized: the tests switch the process-wide cache off and on (other suites still get correct
 /// results meanwhile; only their reuse changes).
-@Suite(.serialized, .enabled(if: Paths.samplesAvailable, "samples/ is missing"))
+@Suite(.serialized)
 struct VerifiedPathCacheTests {
     static let moment = Date(timeIntervalSince1970: 1_709_294_400)  // 2024-03-01T12:00:00Z
 

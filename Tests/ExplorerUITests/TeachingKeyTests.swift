@@ -7,7 +7,7 @@ import TestSupport
 /// The tour's keys (t, n / →, p / ←, q / Esc, a-c) and the tamper lab's (e, i, d, u, w) through
 /// the one reducer.
 @Suite struct TeachingKeyTests {
-    @Test(.enabled(if: Paths.samplesAvailable)) func tourStartsStepsAndLeaves() {
+    @Test func tourStartsStepsAndLeaves() {
         var s = Fixtures.sample(size: Size(width: 120, height: 40))
         press(&s, .character("t"))
         #expect(s.teaching.tour?.index == 0 && s.teaching.tour?.active == true)
@@ -36,7 +36,7 @@ import TestSupport
         #expect(s.teaching.tour?.active == false)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func selfCheckAnswers() {
+    @Test func selfCheckAnswers() {
         var s = Fixtures.sample(size: Size(width: 120, height: 40))
         press(&s, .character("t"), .character("c"))
         #expect(s.status == StatusMessage("not quite: that reads 1E 02 backwards: lengths are big-endian, the first octet is the most significant", isError: true))
@@ -45,7 +45,7 @@ import TestSupport
         #expect(s.teaching.tour?.reply == "right: 0x82 has bit 8 set, so its low 7 bits (2) count the length octets; 1E 02 big-endian is 7,682")
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func tourLessonLeadsTheDetailPane() {
+    @Test func tourLessonLeadsTheDetailPane() {
         var s = Fixtures.sample(size: Size(width: 120, height: 40))
         press(&s, .character("t"))
         let lines = DetailContent.lines(s, width: 200).map(\.text)
@@ -66,7 +66,7 @@ import TestSupport
         return s
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func editThatBreaksTheSignature() {
+    @Test func editThatBreaksTheSignature() {
         var s = hexAt(307)
         press(&s, .character("e"))
         #expect(s.prompt?.kind == .editByte)
@@ -84,7 +84,7 @@ import TestSupport
         #expect(s.status == StatusMessage("nothing to undo"))
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func editThatBreaksALength() {
+    @Test func editThatBreaksALength() {
         var s = hexAt(296)
         press(&s, .character("e"))
         type(&s, "7F")
@@ -92,7 +92,7 @@ import TestSupport
         #expect(s.tree.diagnostics.contains { $0.code.rawValue == "length-exceeds-parent" && $0.offset == 335 })
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func insertDeleteAndABadByte() {
+    @Test func insertDeleteAndABadByte() {
         var s = hexAt(10)
         press(&s, .character("i"))
         type(&s, "00")
@@ -105,7 +105,7 @@ import TestSupport
         #expect(s.teaching.lab?.history.count == 2)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func writeGivesTheEditedBytesAndNeverTheInput() {
+    @Test func writeGivesTheEditedBytesAndNeverTheInput() {
         var s = hexAt(307)
         press(&s, .character("e"))
         type(&s, "43")

@@ -8,7 +8,7 @@ import TestSupport
 
 /// The tour pane for every kind of document: the lesson and its self-check at the top of the
 /// detail pane, drawn exactly; a-c answer only a question on screen.
-@Suite(.enabled(if: Paths.samplesAvailable)) struct TourPaneTests {
+@Suite struct TourPaneTests {
     static func detail(_ s: AppState) throws -> [String] {
         let rect = try #require(s.viewport.detail)
         return PaneRenderTests.pane(Size(width: rect.width, height: rect.height)) { DetailPane.draw(s, into: &$0, rect: $1) }

@@ -5,11 +5,15 @@
 extension JSONDump {
     struct NodeWriter {
         let tree: Tree
+        let names: NodeNames
         var buf = RawBytes(capacity: OutputWriter.chunkSize + 4096)
         /// Reused for the values that go through the general path.
         var scratch = TextBuffer(capacity: 256)
 
-        init(tree: Tree) { self.tree = tree }
+        init(tree: Tree, names: NodeNames = .none) {
+            self.tree = tree
+            self.names = names
+        }
 
         @inline(__always)
         mutating func int(_ value: Int) {
@@ -68,6 +72,16 @@ extension JSONDump {
             }
             if !unparsed && !node.isConstructed && node.tagClass == .universal {
                 value(UnsafeBufferPointer(rebasing: bytes[node.contentRange]), index, node)
+            }
+            if let name = names[index] {
+                general { out in
+                    out.write(", \"name\": ")
+                    JSONDump.string(name.name, &out)
+                    if let detail = name.detail {
+                        out.write(", \"detail\": ")
+                        JSONDump.string(detail, &out)
+                    }
+                }
             }
             buf.reserve(1)
             buf.put(0x7D)

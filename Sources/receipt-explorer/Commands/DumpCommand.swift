@@ -57,7 +57,7 @@ struct DumpCommand: ParsableCommand {
             // The header line says what the input is besides how it was stored.
             var described = input
             described.note = document.note
-            TreeDump.write(tree, input: described, options: TreeDump.Options(color: colored), to: out)
+            TreeDump.write(tree, input: described, options: TreeDump.Options(color: colored, names: document.names(for: .file)), to: out)
         case .openssl:
             OpenSSLDump.write(tree, to: out)
             // stdout keeps openssl's exact shape; the diagnostics go to stderr, the first few in
@@ -76,7 +76,7 @@ struct DumpCommand: ParsableCommand {
                 err.flush()
             }
         case .json:
-            JSONDump.write(tree, input: input, to: out)
+            JSONDump.write(tree, input: input, names: document.names(for: .file), to: out)
         }
         out.flush()
         try CommandSupport.finish(CommandSupport.status(document))

@@ -40,6 +40,9 @@ public struct NodeNames: Sendable {
         return provider?(node)
     }
 
+    /// The name the schema match gave the node (RFC 5280 / 5652), without asking the provider.
+    public func structureName(_ node: Int) -> NodeName? { table[node] }
+
     /// Nodes named by the table (not by the provider).
     public var tableCount: Int { table.count }
 

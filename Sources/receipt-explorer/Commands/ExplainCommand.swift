@@ -76,11 +76,11 @@ struct ExplainCommand: ParsableCommand {
                 CommandSupport.complain("no element contains offset \(NumberText.grouped(offset.value))")
                 throw ExitCode(ExitStatus.usageOrIO)
             }
-            let path = tree.path(to: index).map { "\(tree.tagName(of: $0)) at \(NumberText.grouped(Int(tree[$0].offset)))" }
-            out.write("path: " + path.joined(separator: " > ") + "\n\n")
-            out.write(Explainer.render(Explainer.explain(tree, node: index)))
+            let names = document.names(for: .file)
+            out.write("path: " + Explainer.pathText(tree, to: index, names: names) + "\n\n")
+            out.write(Explainer.render(Explainer.explain(tree, node: index, name: names[index])))
         } else {
-            Explainer.writeAll(tree, cap: maxElements == 0 ? nil : maxElements, to: out)
+            Explainer.writeAll(tree, cap: maxElements == 0 ? nil : maxElements, names: document.names(for: .file), to: out)
         }
         out.flush()
         try CommandSupport.finish(CommandSupport.status(document))

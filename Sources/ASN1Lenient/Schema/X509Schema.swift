@@ -145,10 +145,10 @@ public enum X509Extensions {
 
     /// What Apple's marker extensions (value: NULL) say about the certificate that carries them.
     public static let appleMarkers: [String: String] = [
-        "1.2.840.113635.100.6.11.1": "receipt / StoreKit signing leaf: the certificate that signs App Store receipts and StoreKit 2 data; a verifier requires it on the leaf (chaining to an Apple root is not enough)",
-        "1.2.840.113635.100.6.2.1": "Apple Worldwide Developer Relations (WWDR) intermediate CA: the certificate that issues the signing leaf",
-        "1.2.840.113635.100.6.2.15": "Apple WWDR intermediate CA (G5 and later generations)",
-        "1.2.840.113635.100.6.25": "Apple StoreKit certificate extension",
+        "1.2.840.113635.100.6.11.1": "marks the leaf that signs App Store receipts and StoreKit data; verifiers require it on the leaf",
+        "1.2.840.113635.100.6.2.1": "marks Apple's WWDR intermediate CA, the issuer of the signing leaf",
+        "1.2.840.113635.100.6.2.15": "marks an Apple WWDR intermediate CA (G5 and later)",
+        "1.2.840.113635.100.6.25": "an Apple StoreKit certificate marker",
     ]
 
     static let appleMarker = ASN1Type("marker", .universal([5]), detail: { _, _ in "present" })

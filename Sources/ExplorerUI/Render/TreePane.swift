@@ -48,11 +48,13 @@ public enum TreePane {
     }
 
     /// A named node's row text cut to `width` at a boundary; when not even the name fits beside its
-    /// detail, the detail alone (`CN=Apple Root CA - G3` for a RelativeDistinguishedName).
+    /// detail or value, the detail or value alone (`CN=Apple Root CA - G3` for a RelativeDistinguishedName).
     public static func fit(_ name: NodeName, preview: String, width: Int, glyphs: Glyphs) -> String {
         let full = label(name, preview: preview)
         if full.unicodeScalars.count <= width { return full }
-        if let detail = name.detail, name.name.unicodeScalars.count + 3 > width { return glyphs.fitAtBoundary(detail, width) }
+        if name.name.unicodeScalars.count + 3 > width, let alone = name.detail ?? (preview.isEmpty ? nil : preview) {
+            return glyphs.fitAtBoundary(alone, width)
+        }
         return glyphs.fitAtBoundary(full, width)
     }
 

@@ -145,7 +145,8 @@ public enum UIText {
     /// Where to cut `scalars` to keep at most `budget` of them without splitting a name: after the
     /// last space or separator (`-` `.` `_` `:` `,` `/` `=` `(` `·`) that fits, so a cut name ends at
     /// one of its own parts. A value may be cut anywhere: a run of hex or decimal digits ("0498E92F…")
-    /// or a run longer than any name (base64, a long identifier). When nothing fits, 0: the whole
+    /// a run longer than any name (base64, a long identifier), or the first word of a quoted string.
+    /// When nothing fits, 0: the whole
     /// first name is left out rather than shown in part.
     public static func boundaryCut(_ scalars: [Unicode.Scalar], within budget: Int) -> Int {
         guard budget < scalars.count else { return scalars.count }
@@ -156,7 +157,8 @@ public enum UIText {
         // The word being cut: from k to the next boundary.
         var end = budget
         while end < scalars.count && !isBoundary(scalars[end]) { end += 1 }
-        if end - k > longestName { return budget }
+        // A quoted string's first word is a value too (`"receipt-explorer TEST …` may read `"rece…`).
+        if end - k > longestName || scalars[k] == "\"" { return budget }
         var digit = false
         for s in scalars[k..<end] {
             if ("0"..."9").contains(s) { digit = true } else if !(("a"..."f").contains(s) || ("A"..."F").contains(s) || s == "x") { return k }

@@ -15,8 +15,11 @@ struct DumpCommand: ParsableCommand {
         abstract: "Print the ASN.1 tree (or a JWS token's layers) with offsets, lengths, decoded values and every diagnostic.",
         discussion: """
             Formats: 'tree' (default) is an indented tree with each diagnostic under the element it \
-            concerns; 'openssl' has the line shape of `openssl asn1parse -inform DER -i` (diagnostics \
-            go to stderr); 'json' is {"input", "nodes", "diagnostics", "summary"} with snake_case keys.
+            concerns and, after ' · ', what the element is (PKCS#7 and certificate parts by their \
+            RFC 5652 / RFC 5280 names with decoded details, receipt attributes by name); 'openssl' \
+            has the line shape of `openssl asn1parse -inform DER -i` (diagnostics go to stderr); \
+            'json' is {"input", "nodes", "diagnostics", "summary"} with snake_case keys, a named \
+            node carrying "name" and "detail".
 
             StoreKit 2 JWS (a compact token, or a JSON body carrying tokens): 'tree' shows the token, \
             its header (each x5c certificate as its ASN.1 tree), payload (dates, enumerations and \

@@ -171,8 +171,8 @@ enum X509Details {
     /// The bits set, by name: "keyCertSign, cRLSign".
     static let keyUsage: @Sendable (Tree, Int) -> String? = { tree, node in
         let content = tree.content(of: node)
-        guard let unused = content.first, unused < 8 else { return nil }
         let bytes = Array(content.dropFirst())
+        guard let unused = content.first, unused < 8, !(bytes.isEmpty && unused > 0) else { return nil }
         var set: [String] = []
         for bit in 0..<(bytes.count * 8 - Int(unused)) where bytes[bit / 8] & (0x80 >> UInt8(bit % 8)) != 0 {
             set.append(bit < keyUsageBits.count ? keyUsageBits[bit] : "bit \(bit)")

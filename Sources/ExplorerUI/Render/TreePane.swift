@@ -52,10 +52,11 @@ public enum TreePane {
     public static func fit(_ name: NodeName, preview: String, width: Int, glyphs: Glyphs) -> String {
         let full = label(name, preview: preview)
         if full.unicodeScalars.count <= width { return full }
-        if name.name.unicodeScalars.count + 3 > width, let alone = name.detail ?? (preview.isEmpty ? nil : preview) {
-            return glyphs.fitAtBoundary(alone, width)
-        }
-        return glyphs.fitAtBoundary(full, width)
+        let cut = glyphs.fitAtBoundary(full, width)
+        // The cut keeps the whole name, or the row shows the detail or value instead of "…".
+        if cut.unicodeScalars.count - glyphs.ellipsis.unicodeScalars.count >= name.name.unicodeScalars.count { return cut }
+        guard let alone = name.detail ?? (preview.isEmpty ? nil : preview) else { return cut }
+        return glyphs.fitAtBoundary(alone, width)
     }
 
     /// A named node's row text: `issuer: CN=…` (the decoded detail), `serialNumber = 1234` (a

@@ -193,6 +193,30 @@ import TestSupport
         }
     }
 
+    /// A corpus SignerInfo with signed attributes (the Apple-signed PKCS#7 that is not a receipt):
+    /// each Attribute by its type with its value.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: Self.signedAttributes.path)))
+    func signedAttributesAreNamedWithTheirValues() throws {
+        let result = try runCLI(["dump", Self.signedAttributes.path])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        for line in [
+            "  3624   4     588        SET · signerInfos: 1 signer",
+            "  3628   4     584          SEQUENCE · SignerInfo",
+            "  3635   3     153            SEQUENCE · sid (issuerAndSerialNumber)",
+            "  3791   2       9            SEQUENCE · digestAlgorithm: sha1",
+            "  3802   3     136            [0] · signedAttrs",
+            "  3805   2      24              SEQUENCE · Attribute: contentType: data",
+            "  3831   2      28              SEQUENCE · Attribute: signingTime: 2020-06-15T07:46:10Z",
+            "  3861   2      35              SEQUENCE · Attribute: messageDigest: 091BF5D269C07B8BEF17A54B8E52F97211BD6BCF",
+            "  3898   2      41              SEQUENCE · Attribute: cmsAlgorithmProtection",
+            "  3941   2      13            SEQUENCE · signatureAlgorithm: rsaEncryption",
+        ] {
+            #expect(lines.contains(line), "missing: \(line)")
+        }
+    }
+
+    static let signedAttributes = Paths.receipts.appendingPathComponent("negative/pkcs7-not-a-receipt-apple-signed-validation-record.p7")
+
     /// `dump --format openssl` keeps openssl asn1parse's shape: no names.
     @Test(.enabled(if: Paths.samplesAvailable)) func theOpenSSLFormatStaysUnnamed() throws {
         let result = try runCLI(["dump", Self.typical.path, "--format", "openssl"])

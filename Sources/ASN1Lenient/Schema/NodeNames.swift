@@ -26,6 +26,9 @@ public struct NodeName: Sendable, Equatable {
 /// named on demand so a 10,000-purchase receipt costs nothing per node until a line is printed).
 public struct NodeNames: Sendable {
     var table: [Int: NodeName]
+    /// One bit per node up to the largest named one: most nodes are not in the table (a receipt's
+    /// payload), and a bit test is cheaper than hashing for each of a million dumped lines.
+    var inTable: [UInt64]
     var provider: (@Sendable (Int) -> NodeName?)?
 
     public static let none = NodeNames(table: [:], provider: nil)
@@ -33,22 +36,30 @@ public struct NodeNames: Sendable {
     public init(table: [Int: NodeName] = [:], provider: (@Sendable (Int) -> NodeName?)? = nil) {
         self.table = table
         self.provider = provider
+        var bits = [UInt64](repeating: 0, count: (table.keys.max() ?? -1) / 64 + 1)
+        for node in table.keys where node >= 0 { bits[node >> 6] |= 1 << UInt64(node & 63) }
+        inTable = bits
+    }
+
+    @inline(__always)
+    func isInTable(_ node: Int) -> Bool {
+        node >= 0 && node >> 6 < inTable.count && inTable[node >> 6] & (1 << UInt64(node & 63)) != 0
     }
 
     public subscript(node: Int) -> NodeName? {
-        if let name = table[node] { return name }
+        if isInTable(node) { return table[node] }
         return provider?(node)
     }
 
     /// The name the schema match gave the node (RFC 5280 / 5652), without asking the provider.
-    public func structureName(_ node: Int) -> NodeName? { table[node] }
+    public func structureName(_ node: Int) -> NodeName? { isInTable(node) ? table[node] : nil }
 
     /// Nodes named by the table (not by the provider).
     public var tableCount: Int { table.count }
 
-    /// These names, then `other`'s provider for the nodes neither table names.
+    /// These names, then `more` for the nodes neither the table nor this provider names.
     public func adding(provider more: @escaping @Sendable (Int) -> NodeName?) -> NodeNames {
-        let first = provider
-        return NodeNames(table: table, provider: { node in first?(node) ?? more(node) })
+        guard let first = provider else { return NodeNames(table: table, provider: more) }
+        return NodeNames(table: table, provider: { node in first(node) ?? more(node) })
     }
 }

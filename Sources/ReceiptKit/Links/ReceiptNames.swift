@@ -11,13 +11,42 @@ import ASN1Lenient
 public enum ReceiptNames {
     /// The name of a part of one attribute (without its value: the explorer adds `= value`).
     public static func name(_ location: FieldLocation) -> String {
-        // A listed type's names are made once (a 10,000-purchase dump names ~900,000 nodes).
-        if let spec = ReceiptSchema.spec(type: location.attributeType, level: location.level),
-           !(location.attributeType == 17 && location.level == .app),
-           let made = (location.level == .app ? appNames : inAppNames)[spec.type]?[location.part] {
-            return made
+        made(location)?.name ?? make(location)
+    }
+
+    /// A type's name and meaning, made once (a 10,000-purchase dump names ~900,000 nodes; flat
+    /// arrays by type and part, as `ReceiptSchema` keeps its table); nil for types outside the
+    /// tables and for attribute 17, whose name says which purchase.
+    @inline(__always)
+    static func made(_ location: FieldLocation) -> (name: String, meaning: String)? {
+        let row: [String]?
+        let meaning: String?
+        switch location.level {
+        case .app:
+            let t = location.attributeType
+            guard t >= 0, t < appNames.count, t != 17 else { return nil }
+            row = appNames[t]
+            meaning = appMeanings[t]
+        case .inApp:
+            let i = location.attributeType &- 1701
+            guard i >= 0, i < inAppNames.count else { return nil }
+            row = inAppNames[i]
+            meaning = inAppMeanings[i]
         }
-        return make(location)
+        guard let row, let meaning else { return nil }
+        return (row[partIndex(location.part)], meaning)
+    }
+
+    @inline(__always)
+    static func partIndex(_ part: FieldPart) -> Int {
+        switch part {
+        case .attribute: 0
+        case .type: 1
+        case .version: 2
+        case .value: 3
+        case .innerValue: 4
+        case .insideValue: 5
+        }
     }
 
     static func make(_ location: FieldLocation) -> String {
@@ -37,20 +66,23 @@ public enum ReceiptNames {
 
     static let parts: [FieldPart] = [.attribute, .type, .version, .value, .innerValue, .insideValue]
 
-    static func table(_ specs: [AttributeSpec]) -> [Int: [FieldPart: String]] {
-        var out: [Int: [FieldPart: String]] = [:]
-        for spec in specs {
-            var names: [FieldPart: String] = [:]
-            for part in parts {
-                names[part] = make(FieldLocation(level: spec.level, inAppIndex: nil, fieldIndex: 0, attributeType: spec.type, part: part))
-            }
-            out[spec.type] = names
+    /// Names of every type in `base ..< base + count`, listed or not ("unlisted type 1709" too:
+    /// real receipts carry several in every purchase).
+    static func table(_ level: AttributeLevel, count: Int, base: Int) -> (names: [[String]?], meanings: [String?]) {
+        var names = [[String]?](repeating: nil, count: count)
+        var meanings = [String?](repeating: nil, count: count)
+        for type in base..<(base + count) where !(level == .app && type == 17) {
+            let location = { (part: FieldPart) in FieldLocation(level: level, inAppIndex: nil, fieldIndex: 0, attributeType: type, part: part) }
+            names[type - base] = parts.map { make(location($0)) }
+            meanings[type - base] = meaning(location(.attribute))
         }
-        return out
+        return (names, meanings)
     }
 
-    static let appNames = table(ReceiptSchema.app)
-    static let inAppNames = table(ReceiptSchema.inApp)
+    static let app = table(.app, count: 64, base: 0)
+    static let inApp = table(.inApp, count: 100, base: 1701)
+    static let appNames = app.names, appMeanings = app.meanings
+    static let inAppNames = inApp.names, inAppMeanings = inApp.meanings
 
     /// What the attribute is for (the table's sentence), or the note for an unlisted one.
     public static func meaning(_ location: FieldLocation) -> String {
@@ -65,8 +97,8 @@ public enum ReceiptNames {
     /// The name of node `node` of the receipt's tree, nil outside the payload.
     public static func name(of node: Int, receipt: Receipt, links: ReceiptLinks) -> NodeName? {
         if let location = links.location(of: node) {
-            // An in-app purchase's fields say which purchase (the explorer's detail pane does too).
-            return NodeName(name(location), meaning: meaning(location))
+            if let made = made(location) { return NodeName(made.name, meaning: made.meaning) }
+            return NodeName(make(location), meaning: meaning(location))
         }
         if node == receipt.payloadNode {
             return NodeName(payloadName(attributes: receipt.fields.count), meaning: payloadMeaning)

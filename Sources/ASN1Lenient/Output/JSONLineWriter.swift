@@ -74,17 +74,41 @@ extension JSONDump {
                 value(UnsafeBufferPointer(rebasing: bytes[node.contentRange]), index, node)
             }
             if let name = names[index] {
-                general { out in
-                    out.write(", \"name\": ")
-                    JSONDump.string(name.name, &out)
-                    if let detail = name.detail {
-                        out.write(", \"detail\": ")
-                        JSONDump.string(detail, &out)
-                    }
+                buf.reserve(16)
+                buf.put(", \"name\": ")
+                jsonString(name.name)
+                if let detail = name.detail {
+                    buf.reserve(16)
+                    buf.put(", \"detail\": ")
+                    jsonString(detail)
                 }
             }
             buf.reserve(1)
             buf.put(0x7D)
+        }
+
+        /// A quoted JSON string written byte by byte: `"` and `\` escaped, a control character as
+        /// `\u00XX` (names are terminal-safe, so that last case is a guard), UTF-8 kept. A million
+        /// named lines go through here.
+        mutating func jsonString(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes in
+                buf.reserve(bytes.count &* 6 &+ 2)
+                buf.put(0x22)
+                for b in bytes {
+                    if b == 0x22 || b == 0x5C {
+                        buf.put(0x5C)
+                        buf.put(b)
+                    } else if b < 0x20 || b == 0x7F {
+                        buf.put("\\u00")
+                        buf.put(TerminalSafe.hexDigits[Int(b >> 4)])
+                        buf.put(TerminalSafe.hexDigits[Int(b & 0xF)])
+                    } else {
+                        buf.put(b)
+                    }
+                }
+                buf.put(0x22)
+            }
         }
 
         /// Runs a `TextBuffer` writer and copies what it wrote.

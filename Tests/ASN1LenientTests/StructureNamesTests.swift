@@ -57,7 +57,7 @@ import TestSupport
 
     /// Every single-byte change (each byte xor 0xFF, and each byte cut off the end) of two sample
     /// certificates: naming and the named tree dump never trap, and every name is terminal-safe.
-    @Test(.enabled(if: Paths.samplesAvailable)) func everyOneByteChangeOfACertificateIsNamedWithoutTrapping() throws {
+    @Test func everyOneByteChangeOfACertificateIsNamedWithoutTrapping() throws {
         var checked = 0
         for file in ["pki/test-root.cer", "pki/test-ec-root.cer"] {
             let original = try Paths.sample(file)

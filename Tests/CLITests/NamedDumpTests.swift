@@ -131,7 +131,7 @@ import TestSupport
 
     /// The receipt's SignerInfo (RFC 5652 names) and its container, and receipt attributes named
     /// as the explorer names them.
-    @Test(.enabled(if: Paths.samplesAvailable)) func aReceiptDumpNamesItsContainerSignerAndFields() throws {
+    @Test func aReceiptDumpNamesItsContainerSignerAndFields() throws {
         let result = try runCLI(["dump", Self.typical.path])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("""
@@ -218,14 +218,14 @@ import TestSupport
     static let signedAttributes = Paths.receipts.appendingPathComponent("negative/pkcs7-not-a-receipt-apple-signed-validation-record.p7")
 
     /// `dump --format openssl` keeps openssl asn1parse's shape: no names.
-    @Test(.enabled(if: Paths.samplesAvailable)) func theOpenSSLFormatStaysUnnamed() throws {
+    @Test func theOpenSSLFormatStaysUnnamed() throws {
         let result = try runCLI(["dump", Self.typical.path, "--format", "openssl"])
         #expect(result.status == 0)
         #expect(!result.stdout.contains(" · "))
         #expect(result.stdout.split(separator: "\n").first == "    0:d=0  hl=4 l=7682 cons: SEQUENCE          ")
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func explainNamesAReceiptFieldAndItsPath() throws {
+    @Test func explainNamesAReceiptFieldAndItsPath() throws {
         let result = try runCLI(["explain", Self.typical.path, "--offset", "241"])
         #expect(result.status == 0)
         #expect(result.stdout == """
@@ -270,7 +270,7 @@ import TestSupport
     }
 
     /// `dump --format json` adds "name" (and "detail") to named nodes; nothing else changes.
-    @Test(.enabled(if: Paths.samplesAvailable)) func jsonNodesCarryTheirNames() throws {
+    @Test func jsonNodesCarryTheirNames() throws {
         let result = try runCLI(["dump", Self.typical.path, "--format", "json"])
         #expect(result.status == 0)
         let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

@@ -124,7 +124,7 @@ import TestSupport
     @Test func explainFallsThroughIntoTheCertificateDER() throws {
         let result = try runCLI(["explain", Self.sample("transaction.jws"), "--offset", "100"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("x5c[0] base64 character 52 → DER byte 39 of the certificate (layer 4)\npath: SEQUENCE at 0 > SEQUENCE at 4 > SEQUENCE at 39\n"))
+        #expect(result.stdout.contains("x5c[0] base64 character 52 → DER byte 39 of the certificate (layer 4)\npath: SEQUENCE at 0 (Certificate) > SEQUENCE at 4 (tbsCertificate) > SEQUENCE at 39 (issuer)\n"))
     }
 
     @Test func legacyTransactionReceiptSaysWhatToUse() throws {

@@ -207,7 +207,7 @@ struct TmuxEndToEndTests {
         defer { tmux.close() }
         let screen = try #require(tmux.waitForScreen("the first frame") { $0.statusBar.hasPrefix(Self.typicalStatus) })
         let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
-        let row = try #require(rows.firstIndex { $0.contains("▾ [0] (4146)  encapsulated content [0]") })
+        let row = try #require(rows.firstIndex { $0.contains("▾ [0] (4146)  eContent") })
         try tmux.click(x: 20, y: row)
         tmux.waitForScreen("the clicked row selected") { $0.statusBar.contains(" · @0x38 · 0 › 1 › 0 › 2 › 1 ") }
         try tmux.send("q")

@@ -45,8 +45,9 @@ import TestSupport
         #expect(s.receipt?.meaning(of: hits[0])?.fieldName == "in-app purchase #4 · transaction id (in-app 1703)")
         #expect(s.receipt?.meaning(of: hits[1])?.fieldName == "in-app purchase #4 · original transaction id (in-app 1705)")
         let line = selectedLine(s)
-        // The tree pane at 120 columns (hex and detail panes beside it) cuts the meaning short.
-        #expect(line?.contains("▸ SEQUENCE (27)  in-app 1703 · t…") == true, "\(line ?? "no selected line")")
+        // The tree pane at 120 columns (hex and detail panes beside it) cuts the meaning short, at a
+        // word boundary (never inside "transaction").
+        #expect(line?.contains("▸ SEQUENCE (27)  in-app 1703 · …") == true, "\(line ?? "no selected line")")
         press(&s, .character("n"))
         #expect(s.treeView.selection == hits[1] && s.status == StatusMessage("match 2 of 2 for \"2000000500000003\""))
         press(&s, .character("n"))

@@ -8,12 +8,12 @@ extension Explainer {
     /// some were left out — one line saying how many and from which offset; then, one line each,
     /// the findings of the elements left out (never dropped with their explanations) and those
     /// that concern no element. Streams: one element at a time.
-    public static func writeAll(_ tree: Tree, cap: Int?, to out: OutputWriter) {
+    public static func writeAll(_ tree: Tree, cap: Int?, names: NodeNames = .none, to out: OutputWriter) {
         let index = DiagnosticIndex(tree)
         let shown = min(tree.count, max(0, cap ?? Int.max))
         for node in 0..<shown {
             if node > 0 { out.write("\n") }
-            out.write(render(explain(tree, node: node, diagnostics: index.diagnostics(for: node))))
+            out.write(render(explain(tree, node: node, diagnostics: index.diagnostics(for: node), name: names[node])))
         }
         var listed: [Diagnostic] = []
         if shown < tree.count {

@@ -3,6 +3,10 @@ public struct ExplanationLine: Sendable, Equatable {
     public enum Section: String, Sendable, CaseIterable {
         /// "SEQUENCE at offset 0 (depth 0, 5,159 bytes)".
         case heading
+        /// What the element is in its module or in the receipt: "tbsCertificate", "issuer: CN=…".
+        case name
+        /// What that part is for, one sentence.
+        case meaning
         /// The element's bytes in hex.
         case bytes
         /// One identifier octet, bit by bit.
@@ -40,21 +44,26 @@ public enum Explainer {
     public static let maxShownBytes = 24
 
     /// The listing for node `index`, with the diagnostics (the tree's and `extra`) that concern it.
-    public static func explain(_ tree: Tree, node index: Int, extra: [Diagnostic] = []) -> [ExplanationLine] {
+    public static func explain(_ tree: Tree, node index: Int, extra: [Diagnostic] = [], name: NodeName? = nil) -> [ExplanationLine] {
         let mine = tree.diagnostics.filter { $0.node == index } + extra.filter { $0.node == index }
-        return explain(tree, node: index, diagnostics: mine)
+        return explain(tree, node: index, diagnostics: mine, name: name)
     }
 
     /// The listing for node `index` with the given diagnostics (already selected for the node; see
     /// `DiagnosticIndex`), so explaining every node of a big file stays linear.
-    public static func explain(_ tree: Tree, node index: Int, diagnostics: [Diagnostic]) -> [ExplanationLine] {
+    public static func explain(_ tree: Tree, node index: Int, diagnostics: [Diagnostic], name: NodeName? = nil) -> [ExplanationLine] {
         let node = tree[index]
         var lines: [ExplanationLine] = []
         let total = NumberText.grouped(node.totalLength)
-        let name = tree.tagName(of: index)
+        let tag = tree.tagName(of: index)
         lines.append(ExplanationLine(.heading,
-            "\(name) at offset \(NumberText.grouped(Int(node.offset))) (depth \(node.depth), \(total) byte\(node.totalLength == 1 ? "" : "s"))",
+            "\(tag) at offset \(NumberText.grouped(Int(node.offset))) (depth \(node.depth), \(total) byte\(node.totalLength == 1 ? "" : "s"))",
             range: node.byteRange))
+        if let name {
+            // Terminal-safe as built (`NodeName`).
+            lines.append(ExplanationLine(.name, name.text, range: node.byteRange))
+            if let meaning = name.meaning { lines.append(ExplanationLine(.meaning, meaning)) }
+        }
         lines.append(ExplanationLine(.bytes, bytesText(tree, node), range: node.byteRange))
 
         if node.kind == .unparsed {
@@ -85,6 +94,15 @@ public enum Explainer {
     ///   bytes       30 82 14 23 06 09 …
     ///   identifier  0x30 = 0b00110000: class bits 00 → UNIVERSAL; …
     /// ```
+    /// "SEQUENCE at 4 (tbsCertificate) > INTEGER at 13 (serialNumber)": the elements from a
+    /// top-level one down to `node`, each with its name when `names` has one.
+    public static func pathText(_ tree: Tree, to node: Int, names: NodeNames = .none, grouped: Bool = true) -> String {
+        tree.path(to: node).map { n in
+            let offset = Int(tree[n].offset)
+            return "\(tree.tagName(of: n)) at \(grouped ? NumberText.grouped(offset) : String(offset))" + (names[n].map { " (\($0.name))" } ?? "")
+        }.joined(separator: " > ")
+    }
+
     public static func render(_ lines: [ExplanationLine]) -> String {
         var out = ""
         for line in lines {

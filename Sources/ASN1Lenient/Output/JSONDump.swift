@@ -21,10 +21,13 @@
 /// `value`: booleans as JSON booleans, INTEGER/ENUMERATED as decimal strings (and `hex` for long
 /// ones), OCTET STRING / BIT STRING content as upper-case hex (`unused_bits` for BIT STRING; no
 /// value when encapsulated, its children carry it), OIDs dotted with `oid_name`, strings as JSON
-/// strings (`lossy` when bytes had to be replaced), times as written with `time` in ISO 8601.
+/// strings (`lossy` when bytes had to be replaced), times as written with `time` in ISO 8601;
+/// and, for a node the document names (`NodeNames`: RFC 5280 / 5652 parts, receipt attributes),
+/// `name` ("tbsCertificate", "attribute 12 · receipt creation date") and, where decoded, `detail`
+/// ("CN=Apple Root CA - G3, OU=…", "keyCertSign, cRLSign").
 /// Every string is escaped so that no control or invisible formatting character appears raw.
 public enum JSONDump {
-    public static func write(_ tree: Tree, input: LoadedInput? = nil, to writer: OutputWriter) {
+    public static func write(_ tree: Tree, input: LoadedInput? = nil, names: NodeNames = .none, to writer: OutputWriter) {
         writer.flush()
         var out = TextBuffer()
         out.write("{\"input\": {\"name\": ")
@@ -37,7 +40,7 @@ public enum JSONDump {
         if let input { string(input.note, &out) } else { out.write("null") }
         out.write("},\n\"nodes\": [\n")
         writer.drain(&out, force: true)
-        var lines = NodeWriter(tree: tree)
+        var lines = NodeWriter(tree: tree, names: names)
         tree.bytes.withUnsafeBufferPointer { bytes in
             tree.nodes.withUnsafeBufferPointer { nodes in
                 for index in 0..<nodes.count {
@@ -89,9 +92,9 @@ public enum JSONDump {
         writer.drain(&out, force: true)
     }
 
-    public static func render(_ tree: Tree, input: LoadedInput? = nil) -> String {
+    public static func render(_ tree: Tree, input: LoadedInput? = nil, names: NodeNames = .none) -> String {
         let out = OutputWriter(.memory)
-        write(tree, input: input, to: out)
+        write(tree, input: input, names: names, to: out)
         return out.text
     }
 

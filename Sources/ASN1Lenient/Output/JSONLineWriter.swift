@@ -5,11 +5,15 @@
 extension JSONDump {
     struct NodeWriter {
         let tree: Tree
+        let names: NodeNames
         var buf = RawBytes(capacity: OutputWriter.chunkSize + 4096)
         /// Reused for the values that go through the general path.
         var scratch = TextBuffer(capacity: 256)
 
-        init(tree: Tree) { self.tree = tree }
+        init(tree: Tree, names: NodeNames = .none) {
+            self.tree = tree
+            self.names = names
+        }
 
         @inline(__always)
         mutating func int(_ value: Int) {
@@ -69,8 +73,42 @@ extension JSONDump {
             if !unparsed && !node.isConstructed && node.tagClass == .universal {
                 value(UnsafeBufferPointer(rebasing: bytes[node.contentRange]), index, node)
             }
+            if let name = names[index] {
+                buf.reserve(16)
+                buf.put(", \"name\": ")
+                jsonString(name.name)
+                if let detail = name.detail {
+                    buf.reserve(16)
+                    buf.put(", \"detail\": ")
+                    jsonString(detail)
+                }
+            }
             buf.reserve(1)
             buf.put(0x7D)
+        }
+
+        /// A quoted JSON string written byte by byte: `"` and `\` escaped, a control character as
+        /// `\u00XX` (names are terminal-safe, so that last case is a guard), UTF-8 kept. A million
+        /// named lines go through here.
+        mutating func jsonString(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes in
+                buf.reserve(bytes.count &* 6 &+ 2)
+                buf.put(0x22)
+                for b in bytes {
+                    if b == 0x22 || b == 0x5C {
+                        buf.put(0x5C)
+                        buf.put(b)
+                    } else if b < 0x20 || b == 0x7F {
+                        buf.put("\\u00")
+                        buf.put(TerminalSafe.hexDigits[Int(b >> 4)])
+                        buf.put(TerminalSafe.hexDigits[Int(b & 0xF)])
+                    } else {
+                        buf.put(b)
+                    }
+                }
+                buf.put(0x22)
+            }
         }
 
         /// Runs a `TextBuffer` writer and copies what it wrote.

@@ -243,7 +243,7 @@ public enum OpenSSLDump {
                 var text: [UInt8]
                 if ObjectIdentifierValue.check(content, 0..<content.count) == nil,
                    let dotted = ObjectIdentifierValue.dotted(content) {
-                    text = [0x3A] + Array((OpenSSLNames.longNames[dotted] ?? dotted).utf8)
+                    text = [0x3A] + Array((OIDNames.openSSLName(for: dotted) ?? dotted).utf8)
                 } else {
                     text = Array(":BAD OBJECT".utf8)
                 }

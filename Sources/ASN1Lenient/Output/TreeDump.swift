@@ -19,18 +19,25 @@
 ///
 /// Columns: offset of the identifier octet, header length (identifier + length octets), content
 /// length (`inf` for an indefinite length), then the tag indented two spaces per depth and the
-/// decoded value (`ValueText`). Strings are quoted and escaped; long values are cut with "…".
+/// decoded value (`ValueText`), then ` · ` and the node's name when `Options.names` has one
+/// (`SEQUENCE · tbsCertificate`, `SEQUENCE · attribute 12 · receipt creation date`). Strings are
+/// quoted and escaped; long values are cut with "…".
 public enum TreeDump {
     public struct Options: Sendable {
         public var color: Bool
         public var limits: ValueText.Limits
         /// Print the "# name: note" line, the column header and the summary line.
         public var decorations: Bool
+        /// What each node is in its module (RFC 5280 / 5652) or in the receipt, printed after the
+        /// value as ` · name: detail`.
+        public var names: NodeNames
 
-        public init(color: Bool = false, limits: ValueText.Limits = .standard, decorations: Bool = true) {
+        public init(color: Bool = false, limits: ValueText.Limits = .standard, decorations: Bool = true,
+                    names: NodeNames = .none) {
             self.color = color
             self.limits = limits
             self.decorations = decorations
+            self.names = names
         }
     }
 

@@ -10,6 +10,7 @@ extension TreeDump {
         static let bold: StaticString = "\u{1B}[1m"
         static let dim: StaticString = "\u{1B}[2m"
         static let red: StaticString = "\u{1B}[1;31m"
+        static let cyan: StaticString = "\u{1B}[36m"
     }
 
     /// `UniversalTag.names` as bytes laid end to end, with their offsets.
@@ -91,7 +92,17 @@ extension TreeDump {
             buf.reserve(16)
             style(SGR.reset)
             let content = UnsafeBufferPointer(rebasing: bytes[node.contentRange])
-            let wrote = value(content, node, index)
+            var wrote = value(content, node, index)
+            if let name = options.names[index] {
+                // Terminal-safe as built (`NodeName`): written as it is.
+                buf.reserve(16)
+                buf.put(" · ")
+                style(SGR.cyan)
+                buf.append(name.text)
+                buf.reserve(8)
+                style(SGR.reset)
+                wrote = true
+            }
             if node.isEncapsulated {
                 buf.reserve(16)
                 buf.put(wrote ? ", encapsulates:" : " encapsulates:")

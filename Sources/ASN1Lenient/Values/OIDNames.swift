@@ -1,6 +1,30 @@
-/// Names of the object identifiers found in receipts and their certificates.
+/// The one registry of object identifier names. Columns: our own name (`table`: the names the
+/// tree, `explain`, `json` and the explorer show, with Apple's arcs), OpenSSL's long name
+/// (`openSSLLongNames`, what `dump --format openssl` prints, as `openssl asn1parse` does), the
+/// RDN abbreviation of X.520 name attributes (`CN`, `O`, …) and the NIST name of elliptic curves.
 public enum OIDNames {
-    public static func name(for dotted: String) -> String? { table[dotted] }
+    /// Our name, else OpenSSL's long name, else nil.
+    public static func name(for dotted: String) -> String? { table[dotted] ?? openSSLLongNames[dotted] }
+
+    /// Exactly what `openssl asn1parse` prints for the OID (nil: it prints the dotted form).
+    public static func openSSLName(for dotted: String) -> String? { openSSLLongNames[dotted] }
+
+    /// `CN` for commonName (2.5.4.3), as in `CN=…, O=…, C=…` (RFC 4514's short names).
+    public static func rdnAbbreviation(for dotted: String) -> String? { rdnAbbreviations[dotted] }
+
+    /// `P-256` for prime256v1 (1.2.840.10045.3.1.7): the NIST name certificate readers know.
+    public static func curveName(for dotted: String) -> String? { nistCurves[dotted] }
+
+    static let rdnAbbreviations: [String: String] = [
+        "2.5.4.3": "CN", "2.5.4.4": "SN", "2.5.4.5": "serialNumber", "2.5.4.6": "C", "2.5.4.7": "L",
+        "2.5.4.8": "ST", "2.5.4.9": "STREET", "2.5.4.10": "O", "2.5.4.11": "OU", "2.5.4.12": "title",
+        "2.5.4.42": "GN", "0.9.2342.19200300.100.1.1": "UID", "0.9.2342.19200300.100.1.25": "DC",
+        "1.2.840.113549.1.9.1": "emailAddress",
+    ]
+
+    static let nistCurves: [String: String] = [
+        "1.2.840.10045.3.1.7": "P-256", "1.3.132.0.34": "P-384", "1.3.132.0.35": "P-521",
+    ]
 
     static let table: [String: String] = [
         // PKCS#7 / CMS content types

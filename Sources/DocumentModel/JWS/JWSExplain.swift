@@ -94,9 +94,9 @@ public struct JWSExplain {
             let tree = certificate.tree
             lines.append("x5c[\(position)] base64 character \(character) → DER byte \(der) of the certificate (layer \(token.layers.certificates[position].index))")
             if let node = tree.deepestNode(containing: der) {
-                let path = tree.path(to: node).map { "\(tree.tagName(of: $0)) at \(tree[$0].offset)" }
-                lines.append("path: " + path.joined(separator: " > "))
-                lines.append(Explainer.render(Explainer.explain(tree, node: node)).trimmingSuffixNewlines)
+                let names = document.names(for: token.layers.certificates[position])
+                lines.append("path: " + Explainer.pathText(tree, to: node, names: names, grouped: false))
+                lines.append(Explainer.render(Explainer.explain(tree, node: node, name: names[node])).trimmingSuffixNewlines)
             }
         }
         return lines

@@ -100,7 +100,7 @@ public struct JWSTreeDump {
             + ": " + paint.paint("chars \(JWSSpan.text(header.characters)), header bytes \(JWSSpan.text(json))", .dim)
             + " → \(NumberText.grouped(der)) bytes of DER " + paint.paint("(layer \(layer.index))", .dim)]
         guard let tree = byteLayer.tree else { return lines }
-        let text = TreeDump.render(tree, options: TreeDump.Options(color: color, decorations: false))
+        let text = TreeDump.render(tree, options: TreeDump.Options(color: color, decorations: false, names: document.names(for: layer)))
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
             lines.append(pad(indent + 2) + line)
         }

@@ -29,7 +29,10 @@ public enum DetailContent {
             copy.node = index
             extra.append(copy)
         }
-        let explanation = state.cache.explanation(for: index) { Explainer.explain(state.tree, node: index, extra: extra) }
+        // The module's name of the node (RFC 5280 / 5652), the very lines `explain` prints; a receipt
+        // field's name comes with its meaning below.
+        let structureName = state.names.structureName(index)
+        let explanation = state.cache.explanation(for: index) { Explainer.explain(state.tree, node: index, extra: extra, name: structureName) }
         out += TourOverlay.lines(state, width: width)
         out.append(StyledLine("node \(index)" + glyphs.separator + "path " + state.pathText(index, ascii: state.preferences.ascii), .dim))
         // Most important first: the heading, the node's diagnostics, the receipt meaning; then the
@@ -53,7 +56,7 @@ public enum DetailContent {
         }
         for line in explanation where line.section == .heading { add(line) }
         for line in explanation where line.section == .diagnostic { add(line) }
-        if let meaning = state.receipt?.meaning(of: index) {
+        if structureName == nil, let meaning = state.receipt?.meaning(of: index) {
             var fields: [(String, String)] = []
             if let name = meaning.fieldName { fields.append(("receipt field", name)) }
             if let value = meaning.decodedValue { fields.append(("decoded value", value)) }

@@ -123,8 +123,8 @@ extension ReceiptOverlay {
     static func meaning(of node: Int, receipt: Receipt, links: ReceiptLinks, container: ContainerInfo?, tree: Tree) -> NodeMeaning? {
         guard let location = links.location(of: node), let field = receipt.field(at: location) else {
             if node == receipt.payloadNode {
-                return NodeMeaning(label: "receipt payload · \(receipt.fields.count) attributes",
-                                   purpose: "The receipt's attributes: a SET of SEQUENCE { type, version, value }.")
+                return NodeMeaning(label: ReceiptNames.payloadName(attributes: receipt.fields.count),
+                                   purpose: ReceiptNames.payloadMeaning)
             }
             return container?.role(of: node).map { NodeMeaning(label: UIText.escape($0)) }
         }
@@ -161,18 +161,16 @@ extension ReceiptOverlay {
             value = "invalid: " + UIText.escape(why)
         }
         // The schema's own sentence (constant text, not input; guarded again when drawn).
-        let purpose = spec?.meaning ?? "Apple-private attribute: kept and shown, never an error."
+        let purpose = ReceiptNames.meaning(location)
+        // The part's name is the one `dump` and `explain` print (`ReceiptNames`); the row adds the value.
+        let partName = ReceiptNames.name(location)
         let line: String
         switch location.part {
-        case .attribute:
-            if case .inAppPurchase = field.value { line = "\(label) · \(value)" } else { line = "\(label) · \(name) = \(value)" }
-        case .type: line = "type \(field.type): \(name)"
-        case .version: line = "attribute version"
-        case .value: line = "value of \(name)"
-        case .innerValue:
-            if case .inAppPurchase = field.value { line = value } else { line = "\(name) = \(value)" }
+        case .attribute, .innerValue:
+            if case .inAppPurchase = field.value { line = location.part == .attribute ? "\(label) · \(value)" : value } else { line = "\(partName) = \(value)" }
+        case .type, .version, .value: line = partName
         case .insideValue:
-            if location.level == .inApp, location.inAppIndex != nil, field.type == 17 { line = value } else { line = "inside \(name)" }
+            if location.level == .inApp, location.inAppIndex != nil, field.type == 17 { line = value } else { line = partName }
         }
         let purchasePrefix = location.level == .inApp ? location.inAppIndex.map { "in-app purchase #\($0 + 1) · " } ?? "" : ""
         return NodeMeaning(label: line, fieldName: purchasePrefix + "\(name) (\(label))", purpose: purpose, decodedValue: value,

@@ -20,10 +20,16 @@ enum OutlinePane {
             }
             x += 2
             guard x < limit else { continue }
-            x = grid.put(UIText.display(row.label, ascii: state.preferences.ascii), x: x, y: y, style: st(.title), maxWidth: limit - x)
+            // A cut label or value ends at a word or name boundary, with the ellipsis.
+            x = grid.put(glyphs.fitAtBoundary(UIText.display(row.label, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.title), maxWidth: limit - x)
             x += 2
             guard x < limit else { continue }
-            grid.put(glyphs.fit(UIText.display(row.value, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.plain), maxWidth: limit - x)
+            if let name = row.name {
+                let text = TreePane.fit(name, preview: row.value, width: limit - x, glyphs: glyphs)
+                grid.put(UIText.display(text, ascii: state.preferences.ascii), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
+            } else {
+                grid.put(glyphs.fitAtBoundary(UIText.display(row.value, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.plain), maxWidth: limit - x)
+            }
         }
     }
 }
@@ -117,6 +123,8 @@ enum OutlineDetail {
         guard let layered = state.layered, let row = state.outlineRow else { return [StyledLine("(no nodes)")] }
         let layer = layered.document.layer(row.node.layer)
         var out = [StyledLine(row.label, .title)]
+        if let name = row.name { out.append(StyledLine("name             " + name.text, .meaning)) }
+        if let meaning = row.name?.meaning { out.append(StyledLine("meaning          " + meaning, .meaning)) }
         if !row.meaning.isEmpty { out.append(StyledLine("meaning          " + row.meaning, .meaning)) }
         if !row.raw.isEmpty { out.append(StyledLine("raw JSON         " + row.raw)) }
         if !row.value.isEmpty { out.append(StyledLine((row.meaning.isEmpty ? "value            " : "decoded          ") + row.value)) }

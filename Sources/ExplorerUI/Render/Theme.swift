@@ -136,6 +136,21 @@ public struct Glyphs: Sendable {
         return String(out)
     }
 
+    /// Truncates to `width` columns at a word or name boundary, ending in the ellipsis glyph (see
+    /// `UIText.boundaryCut`): a cut label never reads as another name ("ecdsa-with-SHA384" is never
+    /// shown as "ecdsa-with-SHA3…", which looks like SHA-3).
+    public func fitAtBoundary(_ text: String, _ width: Int) -> String {
+        guard width > 0 else { return "" }
+        let scalars = Array(text.unicodeScalars)
+        if scalars.count <= width { return text }
+        let mark = Array(ellipsis.unicodeScalars)
+        guard width > mark.count else { return String(String.UnicodeScalarView(mark.prefix(width))) }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: scalars[0..<UIText.boundaryCut(scalars, within: width - mark.count)])
+        out.append(contentsOf: mark)
+        return String(out)
+    }
+
     public func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
         let n = text.unicodeScalars.count
         if n >= width { return fit(text, width) }

@@ -33,13 +33,37 @@ public enum TreePane {
             x = grid.put(" " + lengthText(state.tree.nodes[node]), x: x, y: y, style: st(.dim), maxWidth: limit - x)
             x += 2
             guard x < limit else { continue }
-            if let meaning = state.receipt?.meaning(of: node) {
-                grid.put(glyphs.fit(UIText.display(meaning.label, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
+            // Names of the module (RFC 5280 / 5652) first, then the receipt's, then the bare value;
+            // a cut label ends at a word or name boundary.
+            if let name = state.names.structureName(node) {
+                let text = TreePane.fit(name, preview: TreePane.preview(state.tree, node, maxLength: limit - x), width: limit - x, glyphs: glyphs)
+                grid.put(UIText.display(text, ascii: state.preferences.ascii), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
+            } else if let meaning = state.receipt?.meaning(of: node) {
+                grid.put(glyphs.fitAtBoundary(UIText.display(meaning.label, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
             } else {
                 let preview = UIText.display(TreePane.preview(state.tree, node, maxLength: limit - x), ascii: state.preferences.ascii)
-                grid.put(glyphs.fit(preview, limit - x), x: x, y: y, style: st(.plain), maxWidth: limit - x)
+                grid.put(glyphs.fitAtBoundary(preview, limit - x), x: x, y: y, style: st(.plain), maxWidth: limit - x)
             }
         }
+    }
+
+    /// A named node's row text cut to `width` at a boundary; when not even the name fits beside its
+    /// detail or value, the detail or value alone (`CN=Apple Root CA - G3` for a RelativeDistinguishedName).
+    public static func fit(_ name: NodeName, preview: String, width: Int, glyphs: Glyphs) -> String {
+        let full = label(name, preview: preview)
+        if full.unicodeScalars.count <= width { return full }
+        let cut = glyphs.fitAtBoundary(full, width)
+        // The cut keeps the whole name, or the row shows the detail or value instead of "…".
+        if cut.unicodeScalars.count - glyphs.ellipsis.unicodeScalars.count >= name.name.unicodeScalars.count { return cut }
+        guard let alone = name.detail ?? (preview.isEmpty ? nil : preview) else { return cut }
+        return glyphs.fitAtBoundary(alone, width)
+    }
+
+    /// A named node's row text: `issuer: CN=…` (the decoded detail), `serialNumber = 1234` (a
+    /// value the tag alone shows), or the name. Names are terminal-safe as built; the preview is escaped.
+    public static func label(_ name: NodeName, preview: String) -> String {
+        if name.detail != nil { return name.text }
+        return preview.isEmpty ? name.name : "\(name.name) = \(preview)"
     }
 
     /// `(24)` for a definite length, `(indef 24)` for an indefinite one.

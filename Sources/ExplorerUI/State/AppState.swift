@@ -84,6 +84,9 @@ public struct StatusMessage: Equatable, Sendable {
 public struct AppState: Sendable {
     public let tree: Tree
     public let receipt: ReceiptOverlay?
+    /// What each node is (RFC 5280 / 5652 parts, receipt attributes): the names `dump` and
+    /// `explain` print, from `Document.names(for:)`.
+    public let names: NodeNames
     public let facts: TreeFacts
     /// Memoised per-node render work (see `RenderCache`).
     let cache = RenderCache()
@@ -139,10 +142,11 @@ public struct AppState: Sendable {
     /// Builds the state for an already parsed tree (and optional receipt analysis): O(n).
     /// `encoding` names how the file was stored ("DER", "base64", "PEM", "JSON"); nil says "DER" or
     /// "BER" from the parse.
-    init(tree: Tree, receipt: ReceiptOverlay? = nil, fileName: String, fileSize: Int? = nil,
+    init(tree: Tree, receipt: ReceiptOverlay? = nil, names: NodeNames = .none, fileName: String, fileSize: Int? = nil,
                 encoding: String? = nil, screen: Size = Size(width: 80, height: 24)) {
         self.tree = tree
         self.receipt = receipt
+        self.names = names
         self.facts = TreeFacts(tree: tree)
         self.file = FileLabel(name: fileName, size: fileSize ?? tree.bytes.count,
                               encoding: encoding ?? (facts.notDERCount > 0 ? "BER" : "DER"))
@@ -174,7 +178,7 @@ public struct AppState: Sendable {
     public init(document: Document, options: AnalysisOptions? = nil, ascii: Bool = false, mouse: Bool = true,
                 screen: Size = Size(width: 80, height: 24)) {
         self.init(tree: document.fileTree, receipt: document.receipt.flatMap(ReceiptOverlay.init(analysis:)) ?? JWSOverlay.make(document),
-                  fileName: document.source.name, fileSize: document.fileLayer.bytes.count,
+                  names: document.names(for: .file), fileName: document.source.name, fileSize: document.fileLayer.bytes.count,
                   encoding: AppState.encodingLabel(document.source.encoding), screen: screen)
         self.preferences.ascii = ascii
         self.preferences.mouse = mouse

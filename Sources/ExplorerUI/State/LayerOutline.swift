@@ -22,6 +22,10 @@ public struct OutlineRow: Sendable, Equatable {
     /// For a payload field: what it means (Apple's schema), and its value as written in the JSON.
     public var meaning: String = ""
     public var raw: String = ""
+    /// For an x5c certificate's node: its RFC 5280 name and decoded detail, shown with the value
+    /// ("issuer: CN=…", "serialNumber = 1234"); not searched (the value is, once, so a certificate
+    /// string is one hit).
+    public var name: NodeName?
 }
 
 /// The tree of a StoreKit 2 document across its layers: token → header (fields; each x5c entry

@@ -204,12 +204,16 @@ struct OutlineBuilder {
         guard !counting else { cursor += der.nodes.count; return }
         let first = cursor
         let holderRow = parents.last ?? -1
+        // The certificate's parts by their RFC 5280 names, as the tree pane and `dump` show them.
+        let names = document.names(for: certificates[position])
         for i in der.nodes.indices {
             let n = der.nodes[i]
-            rows.append(OutlineRow(node: NodeID(certificates[position], i), range: n.byteRange, depth: depth + Int(n.depth),
-                                   subtreeEnd: first + Int(n.subtreeEnd), parent: n.parent >= 0 ? first + Int(n.parent) : holderRow,
-                                   label: UIText.escape(der.tagName(of: i) + " " + TreePane.lengthText(n)),
-                                   value: UIText.escape(n.isConstructed ? "" : TreePane.preview(der, i, maxLength: 48))))
+            let preview = UIText.escape(n.isConstructed ? "" : TreePane.preview(der, i, maxLength: 48))
+            var row = OutlineRow(node: NodeID(certificates[position], i), range: n.byteRange, depth: depth + Int(n.depth),
+                                 subtreeEnd: first + Int(n.subtreeEnd), parent: n.parent >= 0 ? first + Int(n.parent) : holderRow,
+                                 label: UIText.escape(der.tagName(of: i) + " " + TreePane.lengthText(n)), value: preview)
+            row.name = names[i]
+            rows.append(row)
             positions.append(cursor)
             cursor += 1
         }

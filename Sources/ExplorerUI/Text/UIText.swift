@@ -142,6 +142,33 @@ public enum UIText {
         return String(out)
     }
 
+    /// Where to cut `scalars` to keep at most `budget` of them without splitting a name: after the
+    /// last space or separator (`-` `.` `_` `:` `,` `/` `=` `(` `·`) that fits, so a cut name ends at
+    /// one of its own parts. A value may be cut anywhere: a run of hex or decimal digits ("0498E92F…")
+    /// a run longer than any name (base64, a long identifier), or the first word of a quoted string.
+    /// When nothing fits, 0: the whole
+    /// first name is left out rather than shown in part.
+    public static func boundaryCut(_ scalars: [Unicode.Scalar], within budget: Int) -> Int {
+        guard budget < scalars.count else { return scalars.count }
+        guard budget > 0 else { return 0 }
+        func isBoundary(_ s: Unicode.Scalar) -> Bool { s == " " || "-._:,/=(·".unicodeScalars.contains(s) }
+        var k = budget
+        while k > 0 && !isBoundary(scalars[k - 1]) { k -= 1 }
+        // The word being cut: from k to the next boundary.
+        var end = budget
+        while end < scalars.count && !isBoundary(scalars[end]) { end += 1 }
+        // A quoted string's first word is a value too (`"receipt-explorer TEST …` may read `"rece…`).
+        if end - k > longestName || scalars[k] == "\"" { return budget }
+        var digit = false
+        for s in scalars[k..<end] {
+            if ("0"..."9").contains(s) { digit = true } else if !(("a"..."f").contains(s) || ("A"..."F").contains(s) || s == "x") { return k }
+        }
+        return digit ? budget : k
+    }
+
+    /// Longer runs without a boundary are values (base64, hex), not names.
+    static let longestName = 32
+
     /// Pads (or truncates) to exactly `width` columns.
     public static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
         let n = text.unicodeScalars.count

@@ -15,8 +15,11 @@ struct DumpCommand: ParsableCommand {
         abstract: "Print the ASN.1 tree (or a JWS token's layers) with offsets, lengths, decoded values and every diagnostic.",
         discussion: """
             Formats: 'tree' (default) is an indented tree with each diagnostic under the element it \
-            concerns; 'openssl' has the line shape of `openssl asn1parse -inform DER -i` (diagnostics \
-            go to stderr); 'json' is {"input", "nodes", "diagnostics", "summary"} with snake_case keys.
+            concerns and, after ' · ', what the element is (PKCS#7 and certificate parts by their \
+            RFC 5652 / RFC 5280 names with decoded details, receipt attributes by name); 'openssl' \
+            has the line shape of `openssl asn1parse -inform DER -i` (diagnostics go to stderr); \
+            'json' is {"input", "nodes", "diagnostics", "summary"} with snake_case keys, a named \
+            node carrying "name" and "detail".
 
             StoreKit 2 JWS (a compact token, or a JSON body carrying tokens): 'tree' shows the token, \
             its header (each x5c certificate as its ASN.1 tree), payload (dates, enumerations and \
@@ -57,7 +60,7 @@ struct DumpCommand: ParsableCommand {
             // The header line says what the input is besides how it was stored.
             var described = input
             described.note = document.note
-            TreeDump.write(tree, input: described, options: TreeDump.Options(color: colored), to: out)
+            TreeDump.write(tree, input: described, options: TreeDump.Options(color: colored, names: document.names(for: .file)), to: out)
         case .openssl:
             OpenSSLDump.write(tree, to: out)
             // stdout keeps openssl's exact shape; the diagnostics go to stderr, the first few in
@@ -76,7 +79,7 @@ struct DumpCommand: ParsableCommand {
                 err.flush()
             }
         case .json:
-            JSONDump.write(tree, input: input, to: out)
+            JSONDump.write(tree, input: input, names: document.names(for: .file), to: out)
         }
         out.flush()
         try CommandSupport.finish(CommandSupport.status(document))

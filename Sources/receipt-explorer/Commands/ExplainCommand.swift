@@ -12,8 +12,9 @@ struct ExplainCommand: ParsableCommand {
         discussion: """
             Without --offset every element is explained in file order. With --offset N (decimal, or \
             hex with 0x) only the innermost element whose bytes contain offset N is explained, after \
-            the path of elements that lead to it. Without --offset, at most --max-elements elements \
-            are explained (default 10,000; 0 means all): each explanation is a few hundred bytes of \
+            the path of elements that lead to it. Each element the tree dump names (certificate \
+            and PKCS#7 parts, receipt attributes) is explained with its name and meaning. Without \
+            --offset, at most --max-elements elements are explained (default 10,000; 0 means all): each explanation is a few hundred bytes of \
             text, so a million-element file would print hundreds of megabytes. The diagnostics of the \
             elements left out are still printed, one line each.
 
@@ -76,11 +77,11 @@ struct ExplainCommand: ParsableCommand {
                 CommandSupport.complain("no element contains offset \(NumberText.grouped(offset.value))")
                 throw ExitCode(ExitStatus.usageOrIO)
             }
-            let path = tree.path(to: index).map { "\(tree.tagName(of: $0)) at \(NumberText.grouped(Int(tree[$0].offset)))" }
-            out.write("path: " + path.joined(separator: " > ") + "\n\n")
-            out.write(Explainer.render(Explainer.explain(tree, node: index)))
+            let names = document.names(for: .file)
+            out.write("path: " + Explainer.pathText(tree, to: index, names: names) + "\n\n")
+            out.write(Explainer.render(Explainer.explain(tree, node: index, name: names[index])))
         } else {
-            Explainer.writeAll(tree, cap: maxElements == 0 ? nil : maxElements, to: out)
+            Explainer.writeAll(tree, cap: maxElements == 0 ? nil : maxElements, names: document.names(for: .file), to: out)
         }
         out.flush()
         try CommandSupport.finish(CommandSupport.status(document))

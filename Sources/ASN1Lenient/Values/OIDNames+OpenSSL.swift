@@ -2,12 +2,13 @@
 // receipts, CMS and X.509. Each line of that listing is `SN = LN, OID` (or `NAME = OID`); this
 // table maps OID → LN. To refresh it, rerun the listing with a newer OpenSSL, same arcs.
 
-/// The names `openssl asn1parse` prints for object identifiers (OpenSSL's *long* names, as
-/// `OBJ_obj2txt(…, no_name = 0)` returns them). Only the PKCS#1/#5/#7/#9/#12, X.500, X.509,
-/// PKIX, NIST, SECG, OIW, Ed25519 and CA/Browser arcs are kept; an OID outside them is printed
-/// dotted, which is also what OpenSSL does for the Apple arcs (1.2.840.113635…).
-enum OpenSSLNames {
-    static let longNames: [String: String] = [
+/// The OID registry's OpenSSL column: the names `openssl asn1parse` prints for object identifiers
+/// (OpenSSL's *long* names, as `OBJ_obj2txt(…, no_name = 0)` returns them). Only the
+/// PKCS#1/#5/#7/#9/#12, X.500, X.509, PKIX, NIST, SECG, OIW, Ed25519 and CA/Browser arcs are kept;
+/// an OID outside them is printed dotted, which is also what OpenSSL does for the Apple arcs
+/// (1.2.840.113635…). `OIDNames.name(for:)` falls back to this column.
+extension OIDNames {
+    static let openSSLLongNames: [String: String] = [
         "0.9.2342.19200300.100.1": "pilotAttributeType",
         "0.9.2342.19200300.100.1.1": "userId",
         "0.9.2342.19200300.100.1.2": "textEncodedORAddress",

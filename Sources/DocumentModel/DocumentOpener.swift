@@ -21,11 +21,14 @@ extension Document {
                             reading: ReceiptReading = .ifSignedData, jws: JWSOptions = JWSOptions()) -> Document {
         if mayBeStoreKit(input), let document = openStoreKit(input, options: options, jws: jws) { return document }
         let source = DocumentSource(input)
-        var tree = ASN1Parser.parse(input.bytes, options: options.parseOptions)
-        let signedData = ReceiptAnalyzer.isSignedData(tree)
+        // Text the loader found no data in is not read as ASN.1: its one finding says what it is.
+        let text = isText(input)
+        var tree = text ? Tree(bytes: input.bytes, nodes: [], diagnostics: [], roots: [])
+                        : ASN1Parser.parse(input.bytes, options: options.parseOptions)
+        let signedData = !text && ReceiptAnalyzer.isSignedData(tree)
         guard signedData || reading == .always else {
             tree.append(input.diagnostics)  // the loader's findings count like the parser's
-            return Document(source: source, kind: looksLikeCertificate(tree) ? .certificate : .asn1,
+            return Document(source: source, kind: text ? .text : looksLikeCertificate(tree) ? .certificate : .asn1,
                             layers: [ByteLayer(id: .file, role: .file, name: "file", tree: tree)])
         }
         let analysis = ReceiptAnalyzer.analyze(bytes: input.bytes, options: options, parsed: tree)
@@ -40,8 +43,13 @@ extension Document {
                                     name: "payload (\(segments.count) chunks)", tree: payload,
                                     parent: .file, map: .segments(segments)))
         }
-        let kind = signedData ? receiptKind(analysis) : looksLikeCertificate(tree) ? .certificate : .asn1
+        let kind = signedData ? receiptKind(analysis) : text ? .text : looksLikeCertificate(tree) ? .certificate : .asn1
         return Document(source: source, kind: kind, layers: layers, receipt: analysis)
+    }
+
+    /// Text, UTF-16 text or base64 padded with NULs: the loader said what it is instead of DER.
+    static func isText(_ input: LoadedInput) -> Bool {
+        input.encoding == .binary && input.diagnostics.contains { $0.code == InputCode.unrecognizedText.code }
     }
 
     /// A receipt is Xcode's when its signer chain ends at (or embeds) the pinned StoreKit Testing

@@ -66,6 +66,7 @@ public enum JWSJSON {
         case .signedData: "signed_data"
         case .certificate: "certificate"
         case .asn1: "asn1"
+        case .text: "text"
         }
     }
 

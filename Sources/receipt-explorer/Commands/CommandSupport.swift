@@ -49,7 +49,7 @@ enum CommandSupport {
     /// Loads FILE, or prints the one-line reason and exits with status 2.
     static func load(_ path: String) throws -> LoadedInput {
         do {
-            return try InputLoader.load(path: path)
+            return try PasteLoader.load(path: path)
         } catch let error as InputError {
             complain(error)
             throw ExitCode(ExitStatus.usageOrIO)

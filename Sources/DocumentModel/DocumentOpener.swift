@@ -21,14 +21,17 @@ extension Document {
                             reading: ReceiptReading = .ifSignedData, jws: JWSOptions = JWSOptions()) -> Document {
         if mayBeStoreKit(input), let document = openStoreKit(input, options: options, jws: jws) { return document }
         let source = DocumentSource(input)
-        // Text the loader found no data in is not read as ASN.1: its one finding says what it is.
-        let text = isText(input)
-        var tree = text ? Tree(bytes: input.bytes, nodes: [], diagnostics: [], roots: [])
-                        : ASN1Parser.parse(input.bytes, options: options.parseOptions)
-        let signedData = !text && ReceiptAnalyzer.isSignedData(tree)
+        // Text the loader found no data in is not read as ASN.1 (nor as a receipt, even for
+        // `.always`): its one finding says what it looks like.
+        if isText(input) {
+            let tree = Tree(bytes: input.bytes, nodes: [], diagnostics: input.diagnostics, roots: [])
+            return Document(source: source, kind: .text, layers: [ByteLayer(id: .file, role: .file, name: "file", tree: tree)])
+        }
+        var tree = ASN1Parser.parse(input.bytes, options: options.parseOptions)
+        let signedData = ReceiptAnalyzer.isSignedData(tree)
         guard signedData || reading == .always else {
             tree.append(input.diagnostics)  // the loader's findings count like the parser's
-            return Document(source: source, kind: text ? .text : looksLikeCertificate(tree) ? .certificate : .asn1,
+            return Document(source: source, kind: looksLikeCertificate(tree) ? .certificate : .asn1,
                             layers: [ByteLayer(id: .file, role: .file, name: "file", tree: tree)])
         }
         let analysis = ReceiptAnalyzer.analyze(bytes: input.bytes, options: options, parsed: tree)
@@ -43,7 +46,7 @@ extension Document {
                                     name: "payload (\(segments.count) chunks)", tree: payload,
                                     parent: .file, map: .segments(segments)))
         }
-        let kind = signedData ? receiptKind(analysis) : text ? .text : looksLikeCertificate(tree) ? .certificate : .asn1
+        let kind = signedData ? receiptKind(analysis) : looksLikeCertificate(tree) ? .certificate : .asn1
         return Document(source: source, kind: kind, layers: layers, receipt: analysis)
     }
 

@@ -40,7 +40,7 @@ public enum PasteLoader {
         if isUnrecognizedText(loaded) {
             return found(in: raw, name: name, inline: inline) ?? unrecognized(raw, name: name)
         }
-        if decodedToText(loaded) || startsLikeToken(raw, loaded), let found = found(in: raw, name: name, inline: inline) { return found }
+        if decodedToText(loaded) || startsLikeToken(raw, loaded) || notOneElement(loaded) || notATokenStart(loaded), let found = found(in: raw, name: name, inline: inline) { return found }
         if loaded.encoding == .jws { markCutOff(&loaded) }
         if inline { loaded.note = inlineNote + loaded.note }
         return loaded
@@ -74,6 +74,18 @@ public enum PasteLoader {
         loaded.encoding == .base64 && loaded.bytes.starts(with: Array("{\"".utf8))
     }
 
+    /// Base64 that decoded to something other than one DER element: words of a log line read as
+    /// base64 (spaces are ignored in base64), or a broken receipt (the finder then finds nothing).
+    static func notOneElement(_ loaded: LoadedInput) -> Bool {
+        loaded.encoding == .base64 && loaded.bytes.first != UInt8(ascii: "{") && !BERHeader.spansExactlyOneElement(loaded.bytes)
+    }
+
+    /// A "token" whose text does not start as a header does (`eyJ`, `{"`): `jws=eyJ…` is a token
+    /// with a prefix (`=` is tolerated in tokens so that a broken one still loads as one).
+    static func notATokenStart(_ loaded: LoadedInput) -> Bool {
+        loaded.encoding == .jws && !loaded.bytes.starts(with: Array("eyJ".utf8))
+    }
+
     /// The other-text step's result: text the loader's steps did not recognise.
     static func isUnrecognizedText(_ loaded: LoadedInput) -> Bool {
         loaded.encoding == .binary && InputLoader.isTextLike(loaded.bytes)
@@ -83,10 +95,10 @@ public enum PasteLoader {
     /// A verifyReceipt body, PEM, or one blob of base64-like characters (few spaces): the loader's
     /// refusal names the broken character; prose, HTML and other JSON are described instead.
     static func looksLikeBrokenData(_ raw: [UInt8]) -> Bool {
-        let description = PasteDescription.describe(raw)
-        if description.hasPrefix("a JSON") || description.hasPrefix("a verifyReceipt response") { return false }
         let head = String(decoding: raw.prefix(1 << 16), as: UTF8.self)
         if head.contains("\"receipt-data\"") || head.contains("-----BEGIN ") { return true }
+        let description = PasteDescription.describe(raw)
+        if description.hasPrefix("a JSON") || description.hasPrefix("a verifyReceipt response") { return false }
         let spaces = raw.filter { $0 == 0x20 || $0 == 0x09 }.count
         let visible = raw.filter { !PasteRuns.isSpace($0) }.count
         return spaces * 20 < visible

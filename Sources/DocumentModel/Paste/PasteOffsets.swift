@@ -35,3 +35,12 @@ extension Document {
         return r
     }
 }
+
+extension PasteOrigin {
+    /// `input.found` in the JSON outputs: where the data was found, the pasted text's size, how
+    /// many base64 layers were decoded on the way, and the other candidates.
+    public var jsonObject: [String: Any] {
+        ["location": location, "pasted_size": text.count,
+         "base64_layers": steps.filter { $0.kind == .base64 }.count, "others": others]
+    }
+}

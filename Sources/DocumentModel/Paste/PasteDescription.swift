@@ -2,7 +2,8 @@ import ASN1Lenient
 import JSONLenient
 
 /// What a text with no data in it looks like, for the one diagnostic it gets: "plain text",
-/// "HTML", "a JSON object without purchase data (its keys are …)".
+/// "HTML", "a JSON object without purchase data (its keys are …)". Not terminal-safe: a key is
+/// inserted as it is, because diagnostics' messages are escaped where they are printed.
 enum PasteDescription {
     static func describe(_ text: [UInt8]) -> String {
         let trimmed = text.drop(while: { PasteRuns.isSpace($0) })
@@ -35,7 +36,8 @@ enum PasteDescription {
         if keys.contains("latest_receipt_info") || (keys.contains("status") && keys.contains("receipt")) {
             return "a verifyReceipt response without the receipt's base64 (no \"latest_receipt\"; \"receipt\" and \"latest_receipt_info\" are Apple's decoded copy, not the signed receipt)"
         }
-        let shown = keys.prefix(8).map { "\"" + TerminalSafe.escape($0) + "\"" }
+        // Raw: this goes into a diagnostic's message, which every printer escapes.
+        let shown = keys.prefix(8).map { "\"" + $0 + "\"" }
         let which = shown.isEmpty ? "it has no keys" : "its keys are " + shown.joined(separator: ", ") + (keys.count > 8 ? ", …" : "")
         return "a JSON object without purchase data (\(which))"
     }

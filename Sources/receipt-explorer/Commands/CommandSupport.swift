@@ -24,7 +24,7 @@ struct ExpectOption: ParsableArguments {
 
 /// The input forms every command's FILE argument accepts, in one sentence (the loader detects them).
 enum InputForms {
-    static let list = "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens"
+    static let list = "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens, or text with one of these in it (a log line, JSON, a HAR capture, a form body)"
     /// The FILE help of commands that read standard input for '-'.
     static let fileHelp = ArgumentHelp("\(list); '-' reads standard input.")
 }

@@ -50,6 +50,13 @@ let package = Package(
                            .product(name: "ReceiptKit", package: "receipt-explorer"),
                            .product(name: "DocumentModel", package: "receipt-explorer")]
         ),
+        // (a'') the paste finder: data inside log lines, JSON, HAR, form bodies; base64 twice; cut-off tokens.
+        .executableTarget(
+            name: "FuzzPaste",
+            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
+                           .product(name: "ReceiptKit", package: "receipt-explorer"),
+                           .product(name: "DocumentModel", package: "receipt-explorer")]
+        ),
         // (c) render(state, size) after a key sequence derived from the input.
         .executableTarget(
             name: "FuzzRender",

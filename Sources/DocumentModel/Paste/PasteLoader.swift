@@ -139,8 +139,9 @@ public enum PasteLoader {
         var bytes = Array(argument.utf8)[...]
         while let c = bytes.first, PasteRuns.isSpace(c) || c == UInt8(ascii: "'") || c == UInt8(ascii: "\"") { bytes = bytes.dropFirst() }
         while let c = bytes.last, PasteRuns.isSpace(c) || c == UInt8(ascii: "'") || c == UInt8(ascii: "\"") { bytes = bytes.dropLast() }
-        guard bytes.allSatisfy(PasteRuns.isData) else { return nil }
-        let token = bytes.starts(with: Array("eyJ".utf8)) && bytes.count >= 20
+        // Base64 pasted with its line breaks (`"$(cat receipt.b64)"`) is one argument too.
+        guard bytes.allSatisfy({ PasteRuns.isData($0) || PasteRuns.isSpace($0) }) else { return nil }
+        let token = bytes.starts(with: Array("eyJ".utf8)) && bytes.count >= 20 && !bytes.contains(where: PasteRuns.isSpace)
         guard token || (bytes.count >= 64 && !bytes.contains(UInt8(ascii: "."))) else { return nil }
         return Array(argument.utf8)
     }

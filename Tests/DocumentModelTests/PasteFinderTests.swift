@@ -181,6 +181,17 @@ struct PasteFinderTests {
         #expect(document.hasErrors)
     }
 
+    /// A whole-file token is named as cut off too when its signature is short; `alg: none` has an
+    /// empty signature by design and is not.
+    @Test func wholeFileTokensCutOffOrUnsigned() throws {
+        let truncated = try PasteLoader.decode(try Paths.sample("jws/malformed-truncated-signature.jws"), name: "t.jws")
+        #expect(truncated.note == "a compact JWS, 4,554 characters (cut off)")
+        #expect(truncated.diagnostics.map(\.message) == ["the token is cut off: the signature segment has 84 of 86 characters (ES256: 64 bytes); 2 are missing"])
+        let none = try PasteLoader.decode(try Paths.sample("jws/malformed-alg-none.jws"), name: "n.jws")
+        #expect(none.note == "a compact JWS, 4,468 characters")
+        #expect(none.diagnostics.isEmpty)
+    }
+
     @Test func tokenCutOffInThePayload() throws {
         let (h, p, _) = Self.tokenParts
         let text = Array("\(h).\(p.prefix(120))".utf8)

@@ -64,6 +64,13 @@ struct PasteCommandTests {
         #expect(Self.firstLine(run) == "# argument: given as the FILE argument (no file of that name): a compact JWS, 4,556 characters; a StoreKit 2 transaction (JWS, ES256, 3 certificates)")
     }
 
+    @Test func base64GivenAsTheArgumentWithItsLineBreaks() throws {
+        let wrapped = (try? String(decoding: Paths.sample("typical.b64"), as: UTF8.self)) ?? ""
+        let run = try runCLI(["dump", "--color", "never", wrapped])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Self.firstLine(run) == "# argument: given as the FILE argument (no file of that name): decoded from base64: 10,248 characters → 7,686 bytes; a PKCS#7 App Store receipt")
+    }
+
     @Test func anArgumentThatIsNotDataKeepsTheIOError() throws {
         let long = String(repeating: "x", count: 300)
         let run = try runCLI(["dump", long])

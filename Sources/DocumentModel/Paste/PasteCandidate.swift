@@ -87,11 +87,7 @@ struct PasteCandidate {
         guard inner.count == 1, var candidate = evaluate(inner[0], view: innerView, decodes: decodes + 1) else { return nil }
         candidate.steps.append(step)
         candidate.start = start
-        candidate.extraDecodes += 1
-        if let cut = candidate.cutOff {
-            // The cut-off finding is pinned to loaded bytes, which are the inner token's: unchanged.
-            candidate.cutOff = cut
-        }
+        candidate.extraDecodes += 1  // a cut-off finding stays pinned to the inner token's characters
         return candidate
     }
 

@@ -87,7 +87,7 @@ struct PasteView {
             }
             start = end + 1
         }
-        return views.count >= 1 ? views : []
+        return views
     }
 
     private func percentDecoded(_ range: Range<Int>) -> (bytes: [UInt8], offsets: [Int]) {

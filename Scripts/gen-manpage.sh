@@ -33,12 +33,19 @@ chmod +x "$work/receipt-explorer"
 sha256() { if command -v sha256sum >/dev/null; then sha256sum | cut -d' ' -f1; else shasum -a 256 | cut -d' ' -f1; fi; }
 help_sha="$(sha256 < "$work/help.json")"
 
+# The page's footer names the version (mdoc's .Os, which the tool leaves empty), read from the
+# binary: ReceiptExplorer.version stays the one source, and a test fails when the page lags it.
+version="$("$binary" --version | sed -nE '1s/^receipt-explorer ([0-9]+\.[0-9]+\.[0-9]+) .*/\1/p')"
+[ -n "$version" ] || { echo "gen-manpage.sh: no version in '$("$binary" --version)'" >&2; exit 1; }
+
 # The tool's first line is its own comment; the hash goes right after it. Its blank lines between
 # paragraphs of a discussion become .Pp, which is what mdoc means by them (groff warns otherwise).
 {
     head -n 1 "$work/receipt-explorer.1"
     printf '.\\" help-sha256: %s (Scripts/gen-manpage.sh)\n' "$help_sha"
-    tail -n +2 "$work/receipt-explorer.1" | sed -E -e 's/QqU([0-9A-F]{4,6})qQ/\\[u\1]/g' -e 's/^$/.Pp/'
+    tail -n +2 "$work/receipt-explorer.1" | sed -E -e 's/QqU([0-9A-F]{4,6})qQ/\\[u\1]/g' -e 's/^$/.Pp/' \
+        -e "s/^\.Os\$/.Os receipt-explorer $version/"
 } > docs/receipt-explorer.1
+grep -qx "\.Os receipt-explorer $version" docs/receipt-explorer.1 || { echo "gen-manpage.sh: the page has no .Os line to carry the version" >&2; exit 1; }
 [ -z "$(tail -c 1 docs/receipt-explorer.1)" ] || echo >> docs/receipt-explorer.1  # the tool ends without one
 echo "wrote docs/receipt-explorer.1 (help-sha256 $help_sha)"

@@ -34,43 +34,7 @@ import argparse
 import hashlib
 import sys
 
-# ---------------------------------------------------------------------------------------------
-# A minimal DER encoder (each function returns a complete TLV).
-# ---------------------------------------------------------------------------------------------
-
-
-def der_length(n: int) -> bytes:
-    if n < 0x80:
-        return bytes([n])
-    body = n.to_bytes((n.bit_length() + 7) // 8, "big")
-    return bytes([0x80 | len(body)]) + body
-
-
-def tlv(tag: int, content: bytes) -> bytes:
-    return bytes([tag]) + der_length(len(content)) + content
-
-
-def integer(n: int) -> bytes:
-    size = max(1, (n + (n < 0)).bit_length() // 8 + 1)
-    return tlv(0x02, n.to_bytes(size, "big", signed=True))
-
-
-def utf8(s: str) -> bytes:
-    return tlv(0x0C, s.encode("utf-8"))
-
-
-def ia5(s: str) -> bytes:
-    return tlv(0x16, s.encode("ascii"))
-
-
-def octets(b: bytes) -> bytes:
-    return tlv(0x04, b)
-
-
-def set_of(items: list[bytes]) -> bytes:
-    # DER orders SET OF elements by their encodings (X.690 11.6). Python's bytes ordering is the
-    # same except for equal-after-zero-padding pairs, which cannot occur between distinct TLVs here.
-    return tlv(0x31, b"".join(sorted(items)))
+from der import ia5, integer, octets, set_of, tlv, utf8  # the one DER encoder
 
 
 def looks_like_one_element(b: bytes) -> bool:

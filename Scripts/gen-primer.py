@@ -2,8 +2,9 @@
 """Regenerates docs/primer.md from Scripts/gen-primer.template.md: the prose is the template's, every
 example is the output of the built tool on the committed samples.
 
-A marker line `<!-- run: ARGS -->` (optionally `<!-- run: ARGS | lines A-B -->`) becomes that
-command line and the tool's output (lines A to B, 1-based, when given) in a fenced block.
+A marker line `<!-- run: ARGS -->` (optionally `<!-- run: ARGS | lines A-B -->`, or for `tour --print`
+`<!-- run: ARGS | steps A-B -->`) becomes that command line and the tool's output (lines A to B,
+1-based, or the tour's steps A to B, when given) in a fenced block.
 
   Scripts/gen-primer.py [--binary PATH]          # rewrite docs/primer.md
   Scripts/gen-primer.py --check [--binary PATH]  # exit 1 and show a diff when it is stale
@@ -15,7 +16,7 @@ import argparse, difflib, os, re, shlex, subprocess, sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATE = os.path.join(ROOT, "Scripts", "gen-primer.template.md")
 PRIMER = os.path.join(ROOT, "docs", "primer.md")
-MARKER = re.compile(r"^<!-- run: (.+?)(?: \| lines (\d+)-(\d+))? -->$")
+MARKER = re.compile(r"^<!-- run: (.+?)(?: \| (lines|steps) (\d+)-(\d+))? -->$")
 
 
 def render(binary):
@@ -33,8 +34,20 @@ def render(binary):
             sys.exit(f"gen-primer: `receipt-explorer {m.group(1)}` failed ({result.returncode}): {result.stderr.strip()}")
         lines = result.stdout.splitlines()
         shown = lines
-        if m.group(2):
-            first, last = int(m.group(2)), int(m.group(3))
+        if m.group(2) == "steps":
+            # A tour's steps are blocks that start "Step N/M:" and end at an empty line.
+            first, last = int(m.group(3)), int(m.group(4))
+            starts = [i for i, line in enumerate(lines) if line.startswith("Step ")]
+            if not starts or last > len(starts):
+                sys.exit(f"gen-primer: `receipt-explorer {m.group(1)}` has {len(starts)} steps, not {last}")
+            end = starts[last] - 1 if last < len(starts) else len(lines)
+            shown = lines[starts[first - 1]:end]
+            while shown and not shown[-1]:
+                shown = shown[:-1]
+            before = f"… (steps {first}-{last} of {len(starts)})"
+            shown = [before] + shown
+        elif m.group(2):
+            first, last = int(m.group(3)), int(m.group(4))
             shown = lines[first - 1:last]
             if first > 1:
                 shown = [f"… (lines {first}-{min(last, len(lines))} of {len(lines)})"] + shown

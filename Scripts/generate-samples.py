@@ -44,6 +44,9 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from der import (TAG_OCTET_STRING, TAG_PRINTABLE, TAG_SEQUENCE, TAG_SET, bit_string, boolean, der_length, explicit,
+                 ia5, integer, null, octets, oid, seq, set_of, tlv, utc_time, utf8)
+
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "samples"
 PKI = SAMPLES / "pki"
@@ -56,85 +59,7 @@ DEVICE_ID = "A1B2C3D4-E5F6-4789-9ABC-DEF012345678"
 OID_RECEIPT_SIGNER = "1.2.840.113635.100.6.11.1"
 OID_WWDR_MARKER = "1.2.840.113635.100.6.2.1"
 
-# ---------------------------------------------------------------------------------------------
-# A tiny DER encoder. Each function returns the complete TLV as bytes.
-# ---------------------------------------------------------------------------------------------
-
-TAG_BOOLEAN, TAG_INTEGER, TAG_BIT_STRING, TAG_OCTET_STRING = 0x01, 0x02, 0x03, 0x04
-TAG_NULL, TAG_OID, TAG_UTF8 = 0x05, 0x06, 0x0C
-TAG_PRINTABLE, TAG_IA5, TAG_UTCTIME = 0x13, 0x16, 0x17
-TAG_SEQUENCE, TAG_SET = 0x30, 0x31
-
-
-def der_length(n: int) -> bytes:
-    """Definite length in the fewest octets (short form below 128), as DER requires."""
-    if n < 0x80:
-        return bytes([n])
-    body = n.to_bytes((n.bit_length() + 7) // 8, "big")
-    return bytes([0x80 | len(body)]) + body
-
-
-def tlv(tag: int, content: bytes) -> bytes:
-    return bytes([tag]) + der_length(len(content)) + content
-
-
-def integer(n: int) -> bytes:
-    # Two's complement in the fewest octets: a leading 0x00 only when the top bit would be set.
-    size = max(1, (n + (n < 0)).bit_length() // 8 + 1)
-    return tlv(TAG_INTEGER, n.to_bytes(size, "big", signed=True))
-
-
-def utf8(s: str | bytes) -> bytes:
-    return tlv(TAG_UTF8, s if isinstance(s, bytes) else s.encode("utf-8"))
-
-
-def ia5(s: str) -> bytes:
-    return tlv(TAG_IA5, s.encode("ascii"))
-
-
-def octets(b: bytes) -> bytes:
-    return tlv(TAG_OCTET_STRING, b)
-
-
-def null() -> bytes:
-    return b"\x05\x00"
-
-
-def boolean(v: bool) -> bytes:
-    return tlv(TAG_BOOLEAN, b"\xff" if v else b"\x00")
-
-
-def bit_string(b: bytes, unused_bits: int = 0) -> bytes:
-    return tlv(TAG_BIT_STRING, bytes([unused_bits]) + b)
-
-
-def oid(dotted: str) -> bytes:
-    arcs = [int(a) for a in dotted.split(".")]
-    body = bytearray()
-    for arc in [arcs[0] * 40 + arcs[1]] + arcs[2:]:
-        chunk = [arc & 0x7F]
-        while arc > 0x7F:
-            arc >>= 7
-            chunk.append(0x80 | (arc & 0x7F))
-        body += bytes(reversed(chunk))
-    return tlv(TAG_OID, bytes(body))
-
-
-def seq(*items: bytes) -> bytes:
-    return tlv(TAG_SEQUENCE, b"".join(items))
-
-
-def set_of(items: list[bytes], der_order: bool = True) -> bytes:
-    """SET OF. DER orders the elements by their encodings (X.690 11.6); Xcode receipts don't."""
-    return tlv(TAG_SET, b"".join(sorted(items) if der_order else items))
-
-
-def explicit(n: int, inner: bytes) -> bytes:
-    return tlv(0xA0 | n, inner)
-
-
-def utc_time(when: dt.datetime) -> bytes:
-    return tlv(TAG_UTCTIME, when.strftime("%y%m%d%H%M%SZ").encode())
+# The DER encoder is Scripts/der.py (shared with gen-payload.py and completeness.py).
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,6 +5,8 @@
 #
 # By default builds with `swift build -c release` first. --bin-path installs the receipt-explorer
 # already built in DIR instead (no SwiftPM call: the test reuses the binary `swift test` built).
+# The binary loads the Swift runtime from the toolchain that built it; for an installation that does
+# not need the toolchain, use the release archive or Debian package (Scripts/release.sh, README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

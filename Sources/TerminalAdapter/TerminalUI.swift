@@ -117,6 +117,9 @@ private final class Session {
                 switch reduce(&state, .input(event)) {
                 case .quit?:
                     quit = true
+                case .reopenLab(let job)?:
+                    // The lab's re-open (parse, verify): its result comes back as a message.
+                    _ = reduce(&state, .labReopened(job.run()))
                 case let effect?:
                     // Flush the frame first so an escape sequence (OSC 52) never lands inside curses' output.
                     _ = doupdate()

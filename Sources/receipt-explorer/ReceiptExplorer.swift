@@ -25,6 +25,7 @@ struct ReceiptExplorer: ParsableCommand {
             ExplainCommand.self, JSONCommand.self, VerifyCommand.self,
             DiffCommand.self,
             TourCommand.self,
+            RedactCommand.self,
         ],
         defaultSubcommand: ExploreCommand.self
     )
@@ -36,6 +37,11 @@ struct ReceiptExplorer: ParsableCommand {
     /// ArgumentParser exits with 64 (EX_USAGE) for usage errors; this tool promises 2 for every
     /// usage or I/O problem, so the error is mapped here.
     static func main() {
+        let names = configuration.subcommands.map { $0.configuration.commandName ?? "" }
+        if let typo = SubcommandSuggestion.complaint(arguments: Array(CommandLine.arguments.dropFirst()), subcommands: names) {
+            CommandSupport.complain(typo)
+            Foundation.exit(ExitStatus.usageOrIO)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -201,8 +201,7 @@ import TestSupport
 
     // MARK: Committed samples in every encoding
 
-    @Test(.enabled(if: Paths.samplesAvailable, "samples/ is absent"),
-          arguments: [("typical.b64", InputEncoding.base64), ("typical.pem", .pem), ("typical.json", .verifyReceiptJSON)])
+    @Test(arguments: [("typical.b64", InputEncoding.base64), ("typical.pem", .pem), ("typical.json", .verifyReceiptJSON)])
     func committedEncodedSamplesDecodeToTypical(_ file: String, _ encoding: InputEncoding) throws {
         let raw = try Paths.sample("typical.receipt")
         let loaded = try InputLoader.load(path: Self.samples.appendingPathComponent(file).path)

@@ -232,7 +232,7 @@ import TestSupport
         }
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func hostileSampleIsEscapedInEveryFormat() throws {
+    @Test func hostileSampleIsEscapedInEveryFormat() throws {
         let file = Paths.samples.appendingPathComponent("malformed-hostile-strings.receipt")
         for format in ["tree", "openssl", "json"] {
             let result = try runCLI(["dump", "--format", format, "--color", "always", file.path])
@@ -245,7 +245,7 @@ import TestSupport
 
     // MARK: Input encodings through the binary
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func stdinAndEncodedInputsGiveTheSameTree() throws {
+    @Test func stdinAndEncodedInputsGiveTheSameTree() throws {
         let typical = Paths.samples.appendingPathComponent("typical.receipt")
         let raw = try #require(FileManager.default.contents(atPath: typical.path))
         let reference = try runCLI(["dump", "--format", "openssl", typical.path]).stdout

@@ -6,7 +6,7 @@ import TestSupport
 @Suite struct DiffCommandTests {
     static func path(_ name: String) -> String { Paths.samples.appendingPathComponent("diff").appendingPathComponent(name).path }
 
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func purchaseAddedTextExactly() throws {
         let r = try runCLI(["diff", Self.path("base.receipt"), Self.path("purchase-added.receipt"), "--color", "never"])
         #expect(r.status == 1)
@@ -38,7 +38,7 @@ import TestSupport
             """)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func exitStatuses() throws {
         #expect(try runCLI(["diff", Self.path("base.receipt"), Self.path("base.receipt")]).status == 0)
         #expect(try runCLI(["diff", Self.path("base.receipt"), Self.path("base-ber.receipt")]).status == 0)
@@ -54,7 +54,7 @@ import TestSupport
         #expect(try runCLI(["diff", Self.path("base.receipt"), Self.path("base.receipt"), "--format", "yaml"]).status == 2)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func jsonShape() throws {
         let r = try runCLI(["diff", Self.path("base.receipt"), Self.path("refund.receipt"), "--format", "json"])
         #expect(r.status == 1)
@@ -81,7 +81,7 @@ import TestSupport
         #expect((signatures["certificates_a"] as? [Any])?.count == 3)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func colour() throws {
         let args = ["diff", Self.path("base.receipt"), Self.path("renewal.receipt")]
         let always = try runCLI(args + ["--color", "always"], environment: ["NO_COLOR": nil])
@@ -95,7 +95,7 @@ import TestSupport
 
     /// `--explore` draws on the terminal: it is refused (exit 2, one sentence, nothing on stdout)
     /// with --format json and when stdout is not a terminal (here it is a pipe).
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func exploreRefusals() throws {
         let pair = [Self.path("base.receipt"), Self.path("refund.receipt")]
         let json = try runCLI(["diff"] + pair + ["--explore", "--format", "json"])

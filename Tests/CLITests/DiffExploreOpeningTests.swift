@@ -10,7 +10,7 @@ import TestSupport
 /// --no-validate and the other validation inputs), so the explorer it starts shows verdicts; the
 /// printed diff opens them decoded only. Parsed and run in process, up to the state before the
 /// first frame (the terminal part is `TmuxDiffTests`').
-@Suite(.enabled(if: Paths.samplesAvailable)) struct DiffExploreOpeningTests {
+@Suite struct DiffExploreOpeningTests {
     static let base = DiffCommandTests.path("base.receipt")
     static let refund = DiffCommandTests.path("refund.receipt")
     static let root = Paths.samples.appendingPathComponent("pki/test-root.cer").path

@@ -5,7 +5,7 @@ import TestSupport
 /// What pasted text does through the real binary: the data found in it (the header says where),
 /// a token given as the argument, a cut-off token, base64 inside base64, and text with no data
 /// (exit 1, never read as ASN.1). Built from the project's samples.
-@Suite(.enabled(if: Paths.samplesAvailable, "samples/ is absent"))
+@Suite
 struct PasteCommandTests {
     static let directory: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("paste-cli-\(getpid())")

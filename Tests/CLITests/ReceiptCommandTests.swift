@@ -72,7 +72,7 @@ enum Binary {
         }
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func samplesWithTheTestRoot() throws {
+    @Test func samplesWithTheTestRoot() throws {
         let ok = try Binary.run(["verify", "samples/typical.receipt", "--root", "samples/pki/test-root.cer",
                                  "--device-id", "A1B2C3D4-E5F6-4789-9ABC-DEF012345678", "--bundle-id", "com.example.receiptexplorer",
                                  "--app-version", "2.3.1", "--at", "2024-03-05T00:00:00Z"])
@@ -111,10 +111,12 @@ enum Binary {
         #expect(inApp.first?["is_trial_period"] as? String == "true")
         let steps = try #require(doc["validation"] as? [[String: Any]])
         #expect(steps.map { $0["id"] as? String } == ["contents", "signature", "chain", "time", "receipt-signer",
-                                                       "device-hash", "bundle-id", "app-version", "expiration"])
+                                                       "device-hash", "bundle-id", "app-version", "environment", "app-apple-id",
+                                                       "expiration"])
         #expect(steps.map { $0["title"] as? String } == ["Receipt contents", "PKCS#7 signature", "Certificate chain",
                                                           "Validity at creation date", "Receipt signing certificate",
-                                                          "Device hash", "Bundle identifier", "App version", "Expiration"])
+                                                          "Device hash", "Bundle identifier", "App version", "Environment",
+                                                          "App Apple ID", "Expiration"])
         #expect(steps[5]["reason"] as? String == "no device identifier given (--device-id: an identifierForVendor UUID or a MAC address)")
         #expect(steps[1]["status"] as? String == "passed")
         #expect((doc["verdict"] as? [String: Any])?["valid"] as? Bool == true)

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// `receipt-explorer diff A B --explore` in the real binary: the explorer opens on both documents
-/// with the diff list already shown (the overlay `d` opens), Esc closes it, and the terminal is
-/// restored afterwards.
+/// with the diff list already shown (the overlay `d` opens, each entry with its decoded old → new),
+/// Enter and 2 go to an entry's node in A and B, and the terminal is restored afterwards.
 @Suite(.serialized, .enabled(if: tmuxPath != nil, "tmux is not installed: the end-to-end terminal tests are skipped"))
 struct TmuxDiffTests {
     @Test func diffExploreOpensWithTheListShown() throws {
@@ -24,23 +24,34 @@ struct TmuxDiffTests {
         #expect(overlay == [
             "1 base.receipt  ⇄  2 refund.receipt",
             "› refund com.example.receiptexplorer.pro [2000000600000002] — cancellation date appeared: 2…",
-            "attribute-changed cancellation date (in-app 1712)",
+            "attribute-changed cancellation date (in-app 1712): \"\" → \"2024-02-28T10:00:00Z\"",
             "attribute-added cancellation reason (in-app 1720)",
-            "signature-changed signature",
+            "signature-changed signature: \"256 bytes 4b8e84d5155f27d7…\" → \"256 bytes 2061fc7452148d03…\"",
             "content-changed SEQUENCE > [0][1] > SEQUENCE > SEQUENCE[2] > [0][1] > OCTET STRING > SET …",
             "node-added SEQUENCE > [0][1] > SEQUENCE > SEQUENCE[2] > [0][1] > OCTET STRING > SET > SEQ…",
-            "content-changed SEQUENCE > [0][1] > SEQUENCE > SET[4] > SEQUENCE > OCTET STRING[4]",
+            "content-changed SEQUENCE > [0][1] > SEQUENCE > SET[4] > SEQUENCE > OCTET STRING[4]: (256 …",
             "",
-            "1 node 56 of layer 0 @304..<664  30 82 01 64 02 01 11 02 01 01 04 82 01 5a 31 82 01 56 30 0…",
-            "2 node 341 of layer 0 @1449..<1843  30 82 01 86 02 01 11 02 01 01 04 82 01 7c 31 82 01 78 3…",
+            "1 node 56 of layer 0 @304..<664  \"com.example.receiptexplorer.pro\"",
+            "2 node 341 of layer 0 @1449..<1843  \"com.example.receiptexplorer.pro\"",
+            "Enter / 1: go to it in 1 · 2: in 2",
             "",
         ])
         #expect(lines.contains { $0.contains("┌─ Diff (d or Esc closes) ─") })
         #expect(screen.statusBar.hasPrefix(" base.receipt · 5,289 B · DER"))
-        try tmux.send("Escape")
-        _ = try #require(tmux.waitForScreen("the overlay closed") {
-            !$0.contains("Diff (d or Esc closes)") && $0.firstLine.contains(" doc 1/2 ")
-        })
+        // Enter goes to the cancellation date's node in A (document 1), d comes back, 2 goes to B's.
+        try tmux.send("j", "Enter")
+        let inA = tmux.waitForScreen("the cancellation date in A") {
+            !$0.contains("Diff (d or Esc closes)") && $0.firstLine.contains(" doc 1/2 ") && $0.firstLine.contains("difference 2 of 7 in document 1")
+                && $0.contains("node 75 · path")
+        }
+        #expect(inA != nil)
+        try tmux.send("d")
+        tmux.waitForText("›   attribute-changed cancellation date (in-app 1712)")
+        try tmux.send("2")
+        let inB = tmux.waitForScreen("the cancellation date in B") {
+            $0.firstLine.contains(" doc 2/2 ") && $0.firstLine.contains("difference 2 of 7 in document 2") && $0.contains("node 435 · path")
+        }
+        #expect(inB != nil)
         try tmux.send("q")
         #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
         #expect(tmux.stderr() == "")

@@ -11,14 +11,14 @@ struct TmuxTeachingTests {
         defer { tmux.close() }
 
         let first = tmux.waitForScreen("the tour's first step") {
-            $0.contains("Tour 1/15: ContentInfo: the PKCS#7 wrapper") && $0.firstLine.contains("tour 1/15: ContentInfo")
+            $0.contains("Step 1/17: ContentInfo: the PKCS#7 wrapper") && $0.firstLine.contains("tour 1/17: ContentInfo")
         }
-        #expect(first?.contains("check: How many length octets follow 0x82? [a] 1  [b] 2  [c] 130") == true)
+        #expect(first?.contains("check: The length octets are 82 1E 02:") == true)
         try tmux.send("n")
-        #expect(tmux.waitForScreen("step 2") { $0.contains("Tour 2/15: The content type OID, arc by arc") } != nil)
+        #expect(tmux.waitForScreen("step 2") { $0.contains("Step 2/17: The content type OID, arc by arc") } != nil)
         try tmux.send("q")
         let left = tmux.waitForScreen("the tour left at step 2") { $0.firstLine.contains("left the tour at step 2") }
-        #expect(left?.contains("Tour 2/15") == false)
+        #expect(left?.contains("Step 2/17") == false)
 
         // Hex pane, byte 307 (the bundle id's first character), replace it with 0x43.
         try tmux.send("Tab")
@@ -38,5 +38,30 @@ struct TmuxTeachingTests {
         #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
         #expect(tmux.sttyBefore != nil)
         #expect(tmux.sttyBefore == tmux.sttyAfter, "the terminal's modes were not restored")
+    }
+
+    /// `tour TOKEN`, n n n (the JWS tour showed no lesson and `a` answered a question never shown):
+    /// each stop's lesson and self-check are on screen, and a answers only a question shown.
+    @Test func tokenTourShowsLessonsAndSelfChecks() throws {
+        let tmux = try TmuxHarness(arguments: ["tour", "samples/jws/notification.jws"], width: 120, height: 40)
+        defer { tmux.close() }
+        let first = tmux.waitForScreen("the token tour's first stop") { $0.contains("Step 1/9: A compact JWS: three base64url parts") }
+        #expect(first?.contains("check: The header is 3,638 base64url characters:") == true)
+        try tmux.send("c")
+        #expect(tmux.waitForScreen("the right answer") { $0.firstLine.contains("right: each character carries 6 bits") } != nil)
+        try tmux.send("n")
+        try tmux.send("n")
+        try tmux.send("n")
+        let data = tmux.waitForScreen("stop 4") { $0.contains("Step 4/9: The notification's data") }
+        #expect(data?.contains("text: data holds appAppleId, bundleId,") == true)
+        try tmux.send("a")
+        #expect(tmux.waitForScreen("no question here") { $0.firstLine.contains("no question at this step: n goes on") } != nil)
+        try tmux.send("n")
+        #expect(tmux.waitForScreen("stop 5 and its question") {
+            $0.contains("Step 5/9: A nested token: data.signedTransactionInfo") && $0.contains("check: How many certificates does the nested")
+        } != nil)
+        try tmux.send("q")
+        try tmux.send("q")
+        #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
     }
 }

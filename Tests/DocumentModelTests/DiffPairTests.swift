@@ -9,7 +9,7 @@ import TestSupport
 @Suite struct DiffPairTests {
     static let names: [String] = (try? DiffFixtures.pairs().map { "\($0["a"]!) \($0["b"]!)" }) ?? []
 
-    @Test(.enabled(if: Paths.samplesAvailable), arguments: names)
+    @Test(arguments: names)
     func pairMatchesManifest(_ names: String) throws {
         let parts = names.split(separator: " ").map(String.init)
         let expected = try DiffFixtures.pair(parts[0], parts[1])
@@ -46,7 +46,7 @@ import TestSupport
         for (f, w) in zip(actual.fields, fields) { check(f, w) }
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func everyPairIsListed() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Paths.samples.appendingPathComponent("diff").path)
         let named = Set(try DiffFixtures.pairs().flatMap { [$0["a"] as? String ?? "", $0["b"] as? String ?? ""] })
@@ -56,7 +56,7 @@ import TestSupport
 
     /// The refund pair in full: one purchase, its two fields with nodes in the file layer, and
     /// the node paths of the structural entries.
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func refundEntriesInDetail() throws {
         let a = try DiffFixtures.open(diff: "base.receipt"), b = try DiffFixtures.open(diff: "refund.receipt")
         let diff = DocumentDiff.compare(a, b)
@@ -82,7 +82,7 @@ import TestSupport
 
     /// DER against OpenSSL's streaming BER of the same payload: nothing but re-encodings, with the
     /// chunked OCTET STRING and the indefinite lengths named.
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func reencodingIsSameContent() throws {
         let diff = DocumentDiff.compare(try DiffFixtures.open(diff: "base.receipt"), try DiffFixtures.open(diff: "base-ber.receipt"))
         #expect(diff.semantic.isEmpty)
@@ -96,7 +96,7 @@ import TestSupport
     }
 
     /// The JWS pair: the price field by its node in the payload layer and its token characters.
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func jwsFieldChangePointsAtPayloadNodes() throws {
         let a = try DiffFixtures.open(diff: "transaction-a.jws"), b = try DiffFixtures.open(diff: "transaction-b.jws")
         let diff = DocumentDiff.compare(a, b)
@@ -111,7 +111,7 @@ import TestSupport
         #expect(diff.signatures?.sameSignature == false)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func structuralListIsBounded() throws {
         let diff = DocumentDiff.compare(try DiffFixtures.open(diff: "base.receipt"), try DiffFixtures.open(diff: "resigned.receipt"),
                                         structuralLimit: 2)
@@ -123,7 +123,7 @@ import TestSupport
 
     /// A notification against the transaction it carries (samples/jws: notification.jws nests
     /// transaction.jws as data.signedTransactionInfo): the nested token is compared, and it is the same.
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func notificationAgainstItsTransaction() throws {
         let notification = try DiffFixtures.open(Paths.samples.appendingPathComponent("jws/notification.jws"))
         let transaction = try DiffFixtures.open(Paths.samples.appendingPathComponent("jws/transaction.jws"))

@@ -8,7 +8,7 @@ import TestSupport
 /// The paste finder on the project's samples wrapped in every form a developer pastes: where the
 /// data was found (exact location), that the document opened equals the clean one's (kind, tree,
 /// diagnostics), and that offsets map back to the very characters pasted.
-@Suite(.enabled(if: Paths.samplesAvailable, "samples/ is absent"))
+@Suite
 struct PasteFinderTests {
     /// A pasted text and where its data starts and ends in it.
     struct Form: CustomTestStringConvertible {

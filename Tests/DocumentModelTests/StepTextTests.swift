@@ -10,6 +10,8 @@ import Testing
         case .deviceID: "--device-id"
         case .bundleID: "--bundle-id"
         case .appVersion: "--app-version"
+        case .environment: "--environment"
+        case .appAppleID: "--app-apple-id"
         }
     }
 
@@ -38,6 +40,22 @@ import Testing
         #expect(StepText.plain.summary(.failed(.expired(on: "2024-01-01 00:00:00 UTC")))
                 == "failed — the receipt expired on 2024-01-01 00:00:00 UTC")
         #expect(StepText.title(.receiptSigner) == "Receipt signing certificate")
+    }
+
+    @Test func environmentAndAppItemIDReasons() {
+        #expect(Self.flags.reason(.notGiven(.environment)) == "no expected environment given (--environment)")
+        #expect(StepText.plain.reason(.notGiven(.appAppleID)) == "no expected app Apple ID given")
+        #expect(StepText.plain.reason(.environmentMismatch(receiptType: "ProductionVPPSandbox", environment: .sandbox, expected: "Production"))
+                == "the receipt type (attribute 0) is \"ProductionVPPSandbox\", a sandbox receipt, not Production")
+        #expect(StepText.plain.reason(.environmentMismatch(receiptType: "Production", environment: .production, expected: "Xcode"))
+                == "the receipt type (attribute 0) is \"Production\", a production receipt, not Xcode")
+        #expect(StepText.plain.reason(.environmentMismatch(receiptType: "Staging", environment: nil, expected: "Sandbox"))
+                == "the receipt type (attribute 0) is \"Staging\", which names no known environment, not Sandbox")
+        // The note on 0 belongs to receipts that carry 0 by design, not to a production receipt's mismatch.
+        #expect(StepText.plain.reason(.appItemIDMismatch(actual: "0", expected: "7", environment: .production))
+                == "the receipt's app item id (attribute 1) is 0, not 7")
+        #expect(StepText.plain.reason(.appItemIDMismatch(actual: "0", expected: "7", environment: .localTesting))
+                == "the receipt's app item id (attribute 1) is 0, not 7: it is 0 in every local testing receipt; only production receipts carry the app's Apple ID")
     }
 
     @Test func verdicts() {

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// The one verification model, built from a receipt analysis and from JWS verification reports.
-@Suite(.enabled(if: Paths.samplesAvailable)) struct VerificationReportTests {
+@Suite struct VerificationReportTests {
     static func open(_ name: String, roots: [String], jws: JWSOptions = JWSOptions()) throws -> Document {
         let options = AnalysisOptions(roots: try roots.map { try Paths.sample($0) }, now: Date(timeIntervalSince1970: 1_767_225_600))
         let input = try InputLoader.load(path: Paths.samples.appendingPathComponent(name).path)
@@ -20,7 +20,7 @@ import TestSupport
         #expect(report.subject.kind == "receipt")
         #expect(report.subject.note == "raw DER/BER, 7,686 bytes; a PKCS#7 App Store receipt")
         #expect(report.steps.map(\.id) == ["contents", "signature", "chain", "time", "receipt-signer", "device-hash",
-                                           "bundle-id", "app-version", "expiration"])
+                                           "bundle-id", "app-version", "environment", "app-apple-id", "expiration"])
         #expect(report.step("device-hash")?.reasonCode == "not-given")
         #expect(report.step("device-hash")?.reason == "no device identifier given (an identifierForVendor UUID or a MAC address)")
         // The SignerInfo's signature is the file's last 256 bytes (RSA-2048).
@@ -32,7 +32,9 @@ import TestSupport
         #expect(report.step("receipt-signer")?.certificates.map(\.markers) == [[CertificateInfo.receiptSignerOID]])
         #expect(report.verdict.valid && report.verdict.outcome == "user-root")
         #expect(report.verdict.reasons.map(\.code) == ["anchored-at-user-root"])
-        #expect(VerificationText.verdictLine(report) == "Verdict: VALID — valid, anchored at a root you supplied")
+        // A sandbox receipt (attribute 0 ProductionSandbox): the subject and the verdict line say so.
+        #expect(report.subject.environment == .sandbox)
+        #expect(VerificationText.verdictLine(report) == "Verdict: VALID (sandbox receipt) — valid, anchored at a root you supplied")
     }
 
     @Test func tamperedReceipt() throws {
@@ -41,7 +43,8 @@ import TestSupport
         #expect(report.step("signature")?.reasonCode == "signature-mismatch")
         #expect(report.firstFailure?.id == "signature")
         #expect(!report.verdict.valid && report.verdict.outcome == "invalid")
-        #expect(VerificationText.verdictLine(report) == "Verdict: INVALID")
+        #expect(report.step("signature")?.appleStatus == .verificationFailure)
+        #expect(VerificationText.verdictLine(report) == "Verdict: INVALID (sandbox receipt)")
     }
 
     @Test func notificationReport() throws {

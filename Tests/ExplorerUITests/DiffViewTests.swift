@@ -32,7 +32,7 @@ import TestSupport
 
     /// Without a stand-in, `d` runs the engine `receipt-explorer diff` prints: a refund pair from
     /// samples/diff lists the refund with its two fields under it, node for node.
-    @Test(.enabled(if: Paths.samplesAvailable)) func theRealEngineListsARefund() throws {
+    @Test func theRealEngineListsARefund() throws {
         func open(_ name: String) throws -> Document {
             Document.open(LoadedInput(bytes: try Paths.sample("diff/" + name), name: name, encoding: .binary, note: ""),
                           options: AnalysisOptions(validate: false))
@@ -54,7 +54,7 @@ import TestSupport
 
     /// The state option behind `diff A B --explore`: before any key the overlay is open with the
     /// list `d` shows, and with one document it refuses as `d` does.
-    @Test(.enabled(if: Paths.samplesAvailable)) func openDiffOverlayBeforeAnyKey() throws {
+    @Test func openDiffOverlayBeforeAnyKey() throws {
         func open(_ name: String) throws -> Document {
             Document.open(LoadedInput(bytes: try Paths.sample("diff/" + name), name: name, encoding: .binary, note: ""),
                           options: AnalysisOptions(validate: false))
@@ -84,7 +84,7 @@ import TestSupport
 
     /// A side without a node (a JWS signature) shows its layer's bytes: the refund of
     /// samples/diff/history-refund.json, whose re-signed transaction lists its signature.
-    @Test(.enabled(if: Paths.samplesAvailable)) func layerOnlySidesShowTheirLayerBytes() throws {
+    @Test func layerOnlySidesShowTheirLayerBytes() throws {
         func open(_ name: String) throws -> Document {
             Document.open(try InputLoader.decode(try Paths.sample("diff/" + name), name: name), options: AnalysisOptions(validate: false))
         }
@@ -100,7 +100,8 @@ import TestSupport
         ])
         press(&s, .character("G"))
         let lines = DiffOverlay.lines(s, width: 116).map(\.text)
-        #expect(lines.suffix(2) == ["1 layer 11 @0..<64  00 ac 9f 1f 17 d7 24 30 8b 47 1f 1e 72 ad 8c f5 14 92 76 6a 2c 4d 38 eb 4b de 1a 38 …",
+        #expect(lines.last == "Enter / 1: go to it in 1 · 2: in 2")
+        #expect(lines.dropLast().suffix(2) == ["1 layer 11 @0..<64  00 ac 9f 1f 17 d7 24 30 8b 47 1f 1e 72 ad 8c f5 14 92 76 6a 2c 4d 38 eb 4b de 1a 38 …",
                                     "2 layer 11 @0..<64  c5 85 a1 46 16 69 30 8b a3 81 86 b2 92 53 b7 cb f7 d5 04 c3 c8 96 86 98 12 e7 47 74 …"])
     }
 
@@ -141,5 +142,64 @@ import TestSupport
         let screen = render(s, size: Size(width: 120, height: 40)).text
         #expect(screen.contains(" Diff (d or Esc closes) "))
         #expect(screen.contains("› only in 2: BOOLEAN"))
+    }
+
+    static func openSample(_ name: String) throws -> Document {
+        Document.open(try InputLoader.decode(try Paths.sample("diff/" + name), name: name), options: AnalysisOptions(validate: false))
+    }
+
+    /// Each entry shows its decoded `old → new` as `receipt-explorer diff` prints it, and the
+    /// selected entry's two sides their decoded values, not raw hex.
+    @Test func entriesShowDecodedOldAndNewValues() throws {
+        var s = AppState.opening([try Self.openSample("base.receipt"), try Self.openSample("refund.receipt")], screen: Size(width: 120, height: 40))
+        press(&s, .character("d"), .character("j"))
+        let lines = DiffOverlay.lines(s, width: 116).map(\.text)
+        #expect(lines[1] == "  refund com.example.receiptexplorer.pro [2000000600000002] — cancellation date appeared: 2024-02-28T10:00:00Z")
+        #expect(lines[2] == "›   attribute-changed cancellation date (in-app 1712): \"\" → \"2024-02-28T10:00:00Z\"")
+        #expect(lines.contains("  signature-changed signature: \"256 bytes 4b8e84d5155f27d7…\" → \"256 bytes 2061fc7452148d03…\""))
+        #expect(lines.suffix(3) == ["1 node 75 of layer 0 @359..<361  \"\"",
+                                    "2 node 435 of layer 0 @1777..<1799  \"2024-02-28T10:00:00Z\"",
+                                    "Enter / 1: go to it in 1 · 2: in 2"])
+        Snapshot.assert(render(s, size: Size(width: 120, height: 40)), named: "diff-decoded-values-120x40")
+
+        var jws = AppState.opening([try Self.openSample("transaction-a.jws"), try Self.openSample("transaction-b.jws")], screen: Size(width: 120, height: 40))
+        jws.openDiffOverlay()
+        let jwsLines = DiffOverlay.lines(jws, width: 116).map(\.text)
+        #expect(jwsLines[1] == "› field-changed price: \"4990 milliunits = 4.990 USD\" → \"5990 milliunits = 5.990 USD\"")
+        #expect(jwsLines.contains("  content-changed payload: price: 4990 → 5990"))
+    }
+
+    /// Enter (or 1) goes to the entry's node in document 1 (A), 2 to document 2 (B); d comes back
+    /// to the same entry; a side the entry does not have says so.
+    @Test func enterGoesToTheNodeInAAndTwoInB() throws {
+        var s = AppState.opening([try Self.openSample("base.receipt"), try Self.openSample("refund.receipt")], screen: Size(width: 120, height: 40))
+        press(&s, .character("d"), .character("j"))
+        press(&s, .enter)
+        #expect(s.diffView == nil && s.documents.current == 0 && s.mode == .tree && s.focus == .tree)
+        #expect(s.treeView.selection == 75 && s.isVisible(75))
+        #expect(s.status == StatusMessage("difference 2 of 7 in document 1 (base.receipt): node 75 of layer 0; d returns to the list"))
+        press(&s, .character("d"))
+        #expect(s.diffView?.row == 1)
+        press(&s, .character("2"))
+        #expect(s.diffView == nil && s.documents.current == 1 && s.treeView.selection == 435 && s.isVisible(435))
+        #expect(s.status == StatusMessage("difference 2 of 7 in document 2 (refund.receipt): node 435 of layer 0; d returns to the list"))
+        // The added cancellation reason is only in document 2.
+        press(&s, .character("d"), .character("j"), .character("1"))
+        #expect(s.diffView?.row == 2)
+        #expect(s.status == StatusMessage("this difference is only in document 2: 1 has no node for it (press 2)", isError: true))
+        press(&s, .character("1"))   // still open: 1 again says the same
+        #expect(s.diffView != nil)
+    }
+
+    /// On StoreKit documents the node is an outline row of its layer (a payload field), and a side
+    /// that is a layer's bytes (a signature) selects the innermost row holding them.
+    @Test func enterSelectsTheOutlineRowOfAJWSField() throws {
+        var s = AppState.opening([try Self.openSample("transaction-a.jws"), try Self.openSample("transaction-b.jws")], screen: Size(width: 120, height: 40))
+        s.openDiffOverlay()
+        press(&s, .character("2"))
+        #expect(s.documents.current == 1 && s.outlineRow?.label == "price" && s.outlineRow?.node.layer == LayerID(2))
+        press(&s, .character("d"), .character("j"), .enter)
+        #expect(s.documents.current == 0 && s.outlineRow?.node.layer == LayerID(3))
+        #expect(s.status == StatusMessage("difference 2 of 4 in document 1 (transaction-a.jws): layer 3 @0; d returns to the list"))
     }
 }

@@ -127,7 +127,7 @@ import TestSupport
         #expect(s.hexView.visible && s.layout.hex != nil)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func viewsCycleOnlyForReceipts() {
+    @Test func viewsCycleOnlyForReceipts() {
         var s = Fixtures.sample()
         press(&s, .character("r"))
         #expect(s.mode == .summary)
@@ -160,7 +160,7 @@ import TestSupport
         #expect(!s.help.visible)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func quitAndEscape() {
+    @Test func quitAndEscape() {
         var s = Fixtures.small()
         #expect(press(&s, .character("q")) == .quit)
         #expect(press(&s, .control("c")) == .quit)

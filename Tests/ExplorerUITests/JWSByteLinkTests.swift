@@ -11,7 +11,7 @@ import TestSupport
 /// its notification. Expected ranges come from DocumentModel's own maps (`fileRange`, `jwsSpan`),
 /// not from the outline. transaction.jws: header JSON `{"alg":"ES256","x5c":["` is 23 bytes, so
 /// x5c[0]'s base64 (667 DER bytes → 890 characters and "==") is header bytes 23..<913.
-@Suite(.enabled(if: Paths.samplesAvailable)) struct JWSByteLinkTests {
+@Suite struct JWSByteLinkTests {
     @Test func tokenCharactersSelectTheCertificateNodeTheyEncode() throws {
         var s = try JWSOutlineTests.state("jws/transaction.jws")
         let document = try #require(s.layered?.document)
@@ -97,7 +97,7 @@ import TestSupport
 
 /// A history-shaped document of 1,000 tokens: the outline opens without building any token's
 /// rows, and keys build only the tokens they land in.
-@Suite(.enabled(if: Paths.samplesAvailable)) struct JWSHistoryOutlineTests {
+@Suite struct JWSHistoryOutlineTests {
     static let count = 1000
 
     /// `{"signedTransactions":["<transaction.jws>",…]}` and where each token's characters start.

@@ -12,7 +12,7 @@ import TestSupport
 /// samples/jws/transaction.jws is TEST-ONLY signed; its payload starts
 /// `{"transactionId":"2000000510000004","originalTransactionId":"2000000510000000",…` and its
 /// header segment is 3,638 characters, so the payload's characters start at 3,639.
-@Suite(.enabled(if: Paths.samplesAvailable)) struct JWSOutlineTests {
+@Suite struct JWSOutlineTests {
     static func state(_ file: String, size: Size = Size(width: 120, height: 40)) throws -> AppState {
         let input = try InputLoader.decode(try Paths.sample(file), name: (file as NSString).lastPathComponent)
         return AppState(document: Document.open(input, options: Self.options), screen: size)
@@ -163,7 +163,7 @@ import TestSupport
 
 /// The summary of a StoreKit 2 document: one block per token, nested tokens indented under their
 /// notification, and the verdict.
-@Suite(.enabled(if: Paths.samplesAvailable)) struct JWSSummaryTests {
+@Suite struct JWSSummaryTests {
     @Test func notificationHasABlockPerToken() throws {
         var s = try JWSOutlineTests.state("jws/notification.jws")
         press(&s, .character("2"))

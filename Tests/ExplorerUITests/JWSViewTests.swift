@@ -7,7 +7,7 @@ import TestSupport
 
 /// The detail pane's base64 groups (the very lines `explain --offset` prints), the summary's title
 /// by document kind, and the snapshots of the JWS views not covered by JWSOutlineTests.
-@Suite(.enabled(if: Paths.samplesAvailable)) struct JWSViewTests {
+@Suite struct JWSViewTests {
     /// The group line `explain --offset` prints for file offset `offset` (after "base64url: ").
     static func explainGroup(_ s: AppState, _ offset: Int) throws -> String {
         let document = try #require(s.layered?.document)

@@ -16,7 +16,7 @@ import TestSupport
         #expect(state.nodeCount == 4)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func receiptIsStillReadAsOne() {
+    @Test func receiptIsStillReadAsOne() {
         let state = Fixtures.sample()
         #expect(state.hasReceipt)
         #expect(state.receipt?.purchases.count == 10)

@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct OpenCostTests {
     /// The subtree severity climbed from each diagnostic's owner equals the minimum over every
     /// node of the subtree, computed here the slow way; sibling positions count the earlier siblings.
-    @Test(.enabled(if: Paths.samplesAvailable), arguments: [
+    @Test(arguments: [
         "malformed-length-past-parent.receipt", "malformed-truncated.receipt", "malformed-bad-date.receipt",
         "malformed-non-minimal-length.receipt", "malformed-indefinite-in-payload.receipt", "xcode-ber.receipt",
         "typical.receipt",

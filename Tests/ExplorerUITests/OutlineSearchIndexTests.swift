@@ -9,7 +9,7 @@ import TestSupport
 /// certificate's rows once per distinct certificate). It must find exactly the rows, in the same
 /// order, that building every row and testing its fields finds (`reference`, the scan the explorer
 /// ran per query before the index).
-@Suite(.enabled(if: Paths.samplesAvailable)) struct OutlineSearchIndexTests {
+@Suite struct OutlineSearchIndexTests {
     /// The search before the index: every row built, its label, value, meaning and raw value, and a
     /// JSON leaf's own text in its layer, each tested for the query on its own.
     static func reference(_ outline: LayerOutline, _ query: String) -> [Int] { reference(outline, 0..<outline.count, query) }

@@ -56,7 +56,7 @@ import TestSupport
         #expect(s.detailView.scroll == 0)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func summaryPagesAndHalfPages() {
+    @Test func summaryPagesAndHalfPages() {
         var s = Fixtures.sample()
         press(&s, .character("2"))
         let height = s.layout.main!.height
@@ -73,7 +73,7 @@ import TestSupport
         #expect(s.summaryView.scroll == paged)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func purchaseTablePagesAndHalfPages() {
+    @Test func purchaseTablePagesAndHalfPages() {
         var s = Fixtures.sample(size: Size(width: 80, height: 16))   // 10 purchases; a page is 10 rows, half 5
         press(&s, .character("3"), .control("d"))
         #expect(s.table.row == 5)

@@ -65,7 +65,7 @@ import TestSupport
         ])
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func purchaseTablePane() {
+    @Test func purchaseTablePane() {
         var s = Fixtures.sample()
         press(&s, .character("3"), .down)
         let out = Self.pane(Size(width: 70, height: 5)) { PurchaseTable.draw(s, into: &$0, rect: $1, glyphs: .unicode) }

@@ -31,36 +31,51 @@ import TestSupport
         return nil
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func aTransactionIdSelectsItsFieldsInTheTreeAndWraps() throws {
+    @Test func aTransactionIdSelectsItsFieldsInTheTreeAndWraps() throws {
         var s = try load("typical.receipt")
         search(&s, "2000000500000003")
-        // Purchase #4's transaction id (1703) and original transaction id (1705): each attribute
-        // SEQUENCE (its meaning) and the UTF8String inside it.
+        // Purchase #4's transaction id (1703) and original transaction id (1705): one hit per
+        // field, its attribute SEQUENCE (the UTF8String inside is the same field, not another hit).
         let hits = s.search.hits
-        #expect(hits.count == 4)
+        #expect(hits.count == 2)
         #expect(hits.allSatisfy { s.receipt?.purchaseIndex(containing: $0) == 3 })
-        #expect(hits.map { s.tree.tagName(of: $0) } == ["SEQUENCE", "UTF8String", "SEQUENCE", "UTF8String"])
+        #expect(hits.map { s.tree.tagName(of: $0) } == ["SEQUENCE", "SEQUENCE"])
         #expect(s.mode == .tree && s.treeView.selection == hits[0] && s.isVisible(hits[0]))
-        #expect(s.status == StatusMessage("match 1 of 4 for \"2000000500000003\""))
+        #expect(s.status == StatusMessage("match 1 of 2 for \"2000000500000003\""))
         #expect(s.receipt?.meaning(of: hits[0])?.fieldName == "in-app purchase #4 · transaction id (in-app 1703)")
+        #expect(s.receipt?.meaning(of: hits[1])?.fieldName == "in-app purchase #4 · original transaction id (in-app 1705)")
         let line = selectedLine(s)
         // The tree pane at 120 columns (hex and detail panes beside it) cuts the meaning short.
         #expect(line?.contains("▸ SEQUENCE (27)  in-app 1703 · t…") == true, "\(line ?? "no selected line")")
-        press(&s, .character("n"), .character("n"), .character("n"))
-        #expect(s.treeView.selection == hits[3] && s.status == StatusMessage("match 4 of 4 for \"2000000500000003\""))
+        press(&s, .character("n"))
+        #expect(s.treeView.selection == hits[1] && s.status == StatusMessage("match 2 of 2 for \"2000000500000003\""))
         press(&s, .character("n"))
         #expect(s.treeView.selection == hits[0])
-        #expect(s.status == StatusMessage("match 1 of 4 for \"2000000500000003\" (wrapped to the first)"))
+        #expect(s.status == StatusMessage("match 1 of 2 for \"2000000500000003\" (wrapped to the first)"))
         press(&s, .character("N"))
-        #expect(s.treeView.selection == hits[3])
-        #expect(s.status == StatusMessage("match 4 of 4 for \"2000000500000003\" (wrapped to the last)"))
-        press(&s, .character("N"))
-        #expect(s.treeView.selection == hits[2] && s.status == StatusMessage("match 3 of 4 for \"2000000500000003\""))
+        #expect(s.treeView.selection == hits[1])
+        #expect(s.status == StatusMessage("match 2 of 2 for \"2000000500000003\" (wrapped to the last)"))
+    }
+
+    /// A product id finds each purchase once (its product id field), not four times (the
+    /// purchase's attribute, its SET, the field and the string).
+    @Test func aProductIdFindsEachPurchaseOnce() throws {
+        var s = try load("typical.receipt")
+        let receipt = try #require(s.openedDocument?.receipt?.receipt)
+        let buying = receipt.inApp.indices.filter { receipt.inApp[$0].productID?.hasSuffix(".monthly") == true }
+        search(&s, "receiptexplorer.monthly")
+        let hits = s.search.hits
+        #expect(!buying.isEmpty && hits.count == buying.count)
+        // Each hit in a different purchase, one per purchase of that product.
+        let purchases = hits.compactMap { s.receipt?.purchaseIndex(containing: $0) }
+        #expect(Set(purchases).count == buying.count && purchases.count == buying.count)
+        #expect(hits.allSatisfy { s.receipt?.meaning(of: $0)?.fieldName?.hasSuffix("product id (in-app 1702)") == true })
+        #expect(s.status == StatusMessage("match 1 of \(buying.count) for \"receiptexplorer.monthly\""))
     }
 
     /// From the purchases view: a hit in a purchase's field lands on that field's row in the tree,
     /// and the table then shows that purchase selected.
-    @Test(.enabled(if: Paths.samplesAvailable)) func aHitFromThePurchasesViewSelectsThePurchasesField() throws {
+    @Test func aHitFromThePurchasesViewSelectsThePurchasesField() throws {
         var s = try load("typical.receipt")
         press(&s, .character("3"))
         #expect(s.mode == .purchases && s.table.row == 0)
@@ -76,7 +91,7 @@ import TestSupport
         #expect(render(s, size: Self.size).text.contains("2023-10-02T19:40:00Z"))
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func noHitSaysSoAndNKeepsTheSelection() throws {
+    @Test func noHitSaysSoAndNKeepsTheSelection() throws {
         var s = try load("typical.receipt")
         let before = s.treeView.selection
         search(&s, "no-such-product")
@@ -91,19 +106,18 @@ import TestSupport
 
     /// A control character typed or pasted into the prompt is not taken; data holding ESC, BEL,
     /// NUL and a bidi override is found and shown escaped; no raw control character is drawn.
-    @Test(.enabled(if: Paths.samplesAvailable)) func controlCharactersAreNeverWrittenRaw() throws {
+    @Test func controlCharactersAreNeverWrittenRaw() throws {
         var s = try load("malformed-hostile-strings.receipt")
         press(&s, .character("/"))
         type(&s, "pwn\u{1b}\u{7}ed\u{0}")
         #expect(s.prompt?.text == "pwned")
         press(&s, .enter)
-        // The first purchase's product id `com.example.\e]0;pwned\a.pro\u{202e}\0`: the purchase's SET,
-        // its attribute, the UTF8String, and the in-app attribute holding the purchase.
-        #expect(s.search.hits.count == 4 && s.search.hits.allSatisfy { s.receipt?.purchaseIndex(containing: $0) == 0 })
+        // The first purchase's product id `com.example.\e]0;pwned\a.pro\u{202e}\0`: its field, once.
+        #expect(s.search.hits.count == 1 && s.search.hits.allSatisfy { s.receipt?.purchaseIndex(containing: $0) == 0 })
         let text = render(s, size: Self.size).text
         #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F || $0 == "\u{202e}" })
         #expect(text.contains("\\x1b]0;pwned\\x07"))
-        #expect(s.status == StatusMessage("match 1 of 4 for \"pwned\""))
+        #expect(s.status == StatusMessage("match 1 of 1 for \"pwned\""))
         // The data's control characters match when escaped text is searched for, never raw.
         search(&s, "red\u{1b}")
         #expect(s.prompt == nil && s.search.query == "red")
@@ -116,7 +130,7 @@ import TestSupport
         var s = try load("generated/large-10000.receipt")
         search(&s, "3000000000005000")
         let purchase = try #require(s.receipt?.purchases.firstIndex { $0.transactionID == "3000000000005000" })
-        #expect(s.search.hits.count == 4 && s.search.hits.allSatisfy { s.receipt?.purchaseIndex(containing: $0) == purchase })
+        #expect(s.search.hits.count == 2 && s.search.hits.allSatisfy { s.receipt?.purchaseIndex(containing: $0) == purchase })
         let number = s.receipt!.purchases[purchase].number
         #expect(s.receipt?.meaning(of: s.treeView.selection)?.fieldName == "in-app purchase #\(number) · transaction id (in-app 1703)")
         press(&s, .character("p"))

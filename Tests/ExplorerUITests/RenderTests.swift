@@ -17,7 +17,7 @@ import ASN1Lenient
         #expect(!render(s, size: Size(width: 60, height: 16)).text.contains("too small"))
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func layoutsAtCommonSizes() {
+    @Test func layoutsAtCommonSizes() {
         let s = Fixtures.sample()
         for (w, h) in [(60, 16), (80, 24), (99, 30), (100, 30), (120, 40), (200, 60)] {
             let size = Size(width: w, height: h)
@@ -31,7 +31,7 @@ import ASN1Lenient
         }
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func endOfContentsAndAncestorStyles() throws {
+    @Test func endOfContentsAndAncestorStyles() throws {
         var s = try #require(Fixtures.sampleState("xcode-ber.receipt", size: Size(width: 120, height: 40)))
         press(&s, .character(":"))
         type(&s, "2184")
@@ -45,7 +45,7 @@ import ASN1Lenient
         #expect(child.contains("a") && child.contains("I") && child.contains("L"))
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func monochromeStillShowsSelectionAndMarkers() throws {
+    @Test func monochromeStillShowsSelectionAndMarkers() throws {
         var s = try #require(Fixtures.sampleState("malformed-length-past-parent.receipt", size: Size(width: 120, height: 40)))
         s.preferences.color = false
         press(&s, .character("]"))
@@ -55,7 +55,7 @@ import ASN1Lenient
         #expect(grid.text.contains("! "))
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func encodingDefaultsFromTheParse() throws {
+    @Test func encodingDefaultsFromTheParse() throws {
         #expect(Fixtures.sample().file.encoding == "DER")
         #expect(try #require(Fixtures.sampleState("xcode-ber.receipt")).file.encoding == "BER")
     }

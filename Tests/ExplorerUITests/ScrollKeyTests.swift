@@ -23,7 +23,7 @@ import TestSupport
         #expect(s.detailView.scroll == total - height)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func summaryScroll() {
+    @Test func summaryScroll() {
         var s = Fixtures.sample()
         press(&s, .character("2"))
         #expect(s.mode == .summary)

@@ -4,7 +4,7 @@ import TestSupport
 @testable import ExplorerUI
 
 @Suite struct TableKeyTests {
-    @Test(.enabled(if: Paths.samplesAvailable)) func viewsAndRows() {
+    @Test func viewsAndRows() {
         var s = Fixtures.sample()
         #expect(s.receipt?.purchases.count == 10)
         press(&s, .character("3"))
@@ -27,7 +27,7 @@ import TestSupport
         #expect(s.table.row == 0)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func enterJumpsToTheTreeAndPJumpsBack() {
+    @Test func enterJumpsToTheTreeAndPJumpsBack() {
         var s = Fixtures.sample()
         press(&s, .character("3"), .down, .down)
         let purchase = s.receipt!.purchases[s.table.order[2]]
@@ -46,7 +46,7 @@ import TestSupport
         #expect(s.mode == .tree && s.status?.isError == true)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func sortCyclesColumnsAndReverses() {
+    @Test func sortCyclesColumnsAndReverses() {
         var s = Fixtures.sample()
         press(&s, .character("3"))
         press(&s, .character("s"))

@@ -7,13 +7,13 @@ import TestSupport
 /// The tour's keys (t, n / →, p / ←, q / Esc, a-c) and the tamper lab's (e, i, d, u, w) through
 /// the one reducer.
 @Suite struct TeachingKeyTests {
-    @Test(.enabled(if: Paths.samplesAvailable)) func tourStartsStepsAndLeaves() {
+    @Test func tourStartsStepsAndLeaves() {
         var s = Fixtures.sample(size: Size(width: 120, height: 40))
         press(&s, .character("t"))
         #expect(s.teaching.tour?.index == 0 && s.teaching.tour?.active == true)
         #expect(s.activeContext == .tour)
         #expect(s.treeView.selection == 0 && s.hexView.cursor == 1)   // ContentInfo, its long-form length at 1
-        #expect(s.status?.text == "tour 1/15: ContentInfo: the PKCS#7 wrapper")
+        #expect(s.status?.text == "tour 1/17: ContentInfo: the PKCS#7 wrapper")
         press(&s, .character("n"), .right)
         #expect(s.teaching.tour?.index == 2)
         #expect(s.treeView.selection == 2 && s.hexView.cursor == 15)  // [0] EXPLICIT, its identifier
@@ -36,21 +36,21 @@ import TestSupport
         #expect(s.teaching.tour?.active == false)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func selfCheckAnswers() {
+    @Test func selfCheckAnswers() {
         var s = Fixtures.sample(size: Size(width: 120, height: 40))
         press(&s, .character("t"), .character("c"))
-        #expect(s.status == StatusMessage("not quite: 130 is the whole octet; with bit 8 set, it is not a length but a count of length octets (2)", isError: true))
+        #expect(s.status == StatusMessage("not quite: that reads 1E 02 backwards: lengths are big-endian, the first octet is the most significant", isError: true))
         press(&s, .character("b"))
-        #expect(s.status == StatusMessage("right: bit 8 of 0x82 says long form, and its low 7 bits say 2 length octets follow"))
-        #expect(s.teaching.tour?.reply == "right: bit 8 of 0x82 says long form, and its low 7 bits say 2 length octets follow")
+        #expect(s.status == StatusMessage("right: 0x82 has bit 8 set, so its low 7 bits (2) count the length octets; 1E 02 big-endian is 7,682"))
+        #expect(s.teaching.tour?.reply == "right: 0x82 has bit 8 set, so its low 7 bits (2) count the length octets; 1E 02 big-endian is 7,682")
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func tourLessonLeadsTheDetailPane() {
+    @Test func tourLessonLeadsTheDetailPane() {
         var s = Fixtures.sample(size: Size(width: 120, height: 40))
         press(&s, .character("t"))
         let lines = DetailContent.lines(s, width: 200).map(\.text)
-        #expect(lines.first == "Tour 1/15: ContentInfo: the PKCS#7 wrapper")
-        #expect(lines.contains("check: How many length octets follow 0x82? [a] 1  [b] 2  [c] 130"))
+        #expect(lines.first == "Step 1/17: ContentInfo: the PKCS#7 wrapper")
+        #expect(lines.contains("check: The length octets are 82 1E 02: how many content octets follow? [a] 130  [b] 7,682  [c] 542"))
         #expect(TourOverlay.hexClass(s, 1) == .selected && TourOverlay.hexClass(s, 3) == .selected)
         #expect(TourOverlay.hexClass(s, 0) == nil && TourOverlay.hexClass(s, 4) == nil)
     }
@@ -66,7 +66,7 @@ import TestSupport
         return s
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func editThatBreaksTheSignature() {
+    @Test func editThatBreaksTheSignature() {
         var s = hexAt(307)
         press(&s, .character("e"))
         #expect(s.prompt?.kind == .editByte)
@@ -84,7 +84,7 @@ import TestSupport
         #expect(s.status == StatusMessage("nothing to undo"))
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func editThatBreaksALength() {
+    @Test func editThatBreaksALength() {
         var s = hexAt(296)
         press(&s, .character("e"))
         type(&s, "7F")
@@ -92,7 +92,7 @@ import TestSupport
         #expect(s.tree.diagnostics.contains { $0.code.rawValue == "length-exceeds-parent" && $0.offset == 335 })
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func insertDeleteAndABadByte() {
+    @Test func insertDeleteAndABadByte() {
         var s = hexAt(10)
         press(&s, .character("i"))
         type(&s, "00")
@@ -105,7 +105,7 @@ import TestSupport
         #expect(s.teaching.lab?.history.count == 2)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func writeGivesTheEditedBytesAndNeverTheInput() {
+    @Test func writeGivesTheEditedBytesAndNeverTheInput() {
         var s = hexAt(307)
         press(&s, .character("e"))
         type(&s, "43")

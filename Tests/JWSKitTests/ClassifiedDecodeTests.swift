@@ -59,7 +59,7 @@ struct ClassifiedDecodeTests {
         #expect(carried.nested.first?.document.payload.string("transactionId") == "7")
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func everySampleHistoryTokenDecodesLikeAFreshDecode() throws {
         let history = try Array(Data(contentsOf: Paths.samples.appendingPathComponent("jws/transaction-history.json")))
         let (kind, json) = StoreKitInput.classifyKeepingJSON(history)

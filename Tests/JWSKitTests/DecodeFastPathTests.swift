@@ -98,7 +98,7 @@ struct DecodeFastPathTests {
         #expect(document.codes(.payload) == [JSONCode.duplicateKey.code, JSONCode.duplicateKey.code])
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func theDuplicateKeySampleNamesOneMemberPerKey() throws {
         let document = JWSDocument.decode(text: try Paths.bytes(Paths.samples.appendingPathComponent("jws/malformed-duplicate-keys.jws")))
         guard let tree = document.payloadJSON, let root = tree.root else {

@@ -80,11 +80,31 @@ struct MalformedTokenTests {
 
     @Test func wrongTypeAndUnknownValues() {
         let d = JWSDocument.decode(text: token(payload: #"{"transactionId":"1","purchaseDate":"yesterday","offerType":9,"newField":true}"#))
-        #expect(d.codes(.payload) == [JWSCode.fieldWrongType.code, JWSCode.fieldUnknownValue.code])
+        #expect(d.codes(.payload) == [JWSCode.fieldWrongType.code, JWSCode.fieldUnknownValue.code, JWSCode.fieldNotInSchema.code])
         #expect(d.diagnostics[0].diagnostic.range == 36..<47)
+        // The unknown value and the unknown member are kept and flagged at info severity: the value
+        // itself (offset 60, "9"), the member's quoted key (offset 62, "\"newField\"").
+        #expect(d.diagnostics.map(\.diagnostic.severity) == [.error, .info, .info])
+        #expect(d.diagnostics[1].diagnostic.range == 60..<61)
+        #expect(d.diagnostics[1].diagnostic.message
+                == "offerType = 9 is not a known offerType value: not in this tool's schema (Apple may have added it after 2025)")
+        #expect(d.diagnostics[2].diagnostic.range == 62..<72)
+        #expect(d.diagnostics[2].diagnostic.message == "newField is not in this tool's schema (Apple may have added it after 2025)")
         #expect(d.payload.value("offerType") == .enumerated(raw: "9", meaning: nil))
         #expect(d.payload.unknownFields == ["newField"])
         #expect(d.payload.value("newField") == .bool(true))
+    }
+
+    @Test("only a recognised kind's unknown members are flagged; members of its nested objects too")
+    func notInSchemaNeedsAKnownKind() {
+        let unrecognised = JWSDocument.decode(text: token(payload: #"{"foo":1,"bar":"x"}"#))
+        #expect(unrecognised.payload.kind == .unknown)
+        #expect(unrecognised.codes(.payload).isEmpty)
+        let notification = JWSDocument.decode(text: token(payload: #"{"notificationType":"TEST","data":{"bundleId":"a","appData":"x"}}"#))
+        #expect(notification.codes(.payload) == [JWSCode.fieldNotInSchema.code])
+        #expect(notification.diagnostics.first?.diagnostic.message
+                == "data.appData is not in this tool's schema (Apple may have added it after 2025)")
+        #expect(notification.payload.unknownFields == ["data.appData"])
     }
 
     @Test func garbageNeverCrashes() {

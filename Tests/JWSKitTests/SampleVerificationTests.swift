@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Every JWS in samples/jws verifies, or fails at exactly the step and reason samples/manifest.json records.
-@Suite(.enabled(if: Paths.samplesAvailable))
+@Suite
 struct SampleVerificationTests {
     static let now = Date()
 
@@ -74,8 +74,9 @@ struct SampleVerificationTests {
             switch root {
             case .failed(let f):
                 #expect(f.code == expected["reason"])
-                if case .rootNotPinned(let sha) = f {
+                if case .rootNotPinned(let sha, let subject) = f {
                     #expect(sha == fingerprintHex(try Paths.sample("pki/test-ec-root.cer")))
+                    #expect(subject == "CN=receipt-explorer TEST ECC Root CA,OU=TEST ONLY - not Apple,O=receipt-explorer TEST,C=US")
                 }
             case .notChecked(let skip): #expect(skip.code == expected["reason"])
             case .passed: Issue.record("a TEST root must not pass unsupplied")

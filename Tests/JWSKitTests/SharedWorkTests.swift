@@ -24,7 +24,7 @@ struct SharedWorkTests {
         #expect(second.payload.string("transactionId") == "2")
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func classifyReadsEachTokensKindFromItsPayload() throws {
         let history = try Array(Data(contentsOf: Paths.samples.appendingPathComponent("jws/transaction-history.json")))
         guard case .body(_, let tokens) = StoreKitInput.classify(history) else {
@@ -39,7 +39,7 @@ struct SharedWorkTests {
         #expect(StoreKitInput.classify(renewal) == .token(.renewalInfo))
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable))
+    @Test
     func aSessionGivesTheSameReportsAsFreshVerifications() throws {
         let root = try Array(Data(contentsOf: Paths.samples.appendingPathComponent("pki/test-ec-root.cer")))
         let options = JWSVerificationOptions(roots: [root], expectedBundleID: "com.example.receiptexplorer")

@@ -80,8 +80,7 @@ struct SignatureConversionVerificationTests {
                 == "not checked — asking Apple's OCSP responder needs the network, and this tool works offline; a revoked certificate would pass here")
     }
 
-    @Test("every prefix of a certificate and of a signature is refused by reason, never a crash",
-          .enabled(if: Paths.samplesAvailable))
+    @Test("every prefix of a certificate and of a signature is refused by reason, never a crash")
     func hostilePrefixes() throws {
         let pem = String(decoding: try Paths.sample("pki/test-ec-signer.pem"), as: UTF8.self)
         let leaf = [UInt8](try #require(Data(base64Encoded: pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined())))
@@ -95,7 +94,7 @@ struct SignatureConversionVerificationTests {
         }
     }
 
-    @Test("two certificates, an unreadable entry, a link whose signature fails", .enabled(if: Paths.samplesAvailable))
+    @Test("two certificates, an unreadable entry, a link whose signature fails")
     func chainStructure() throws {
         func der(_ name: String) throws -> [UInt8] {
             let pem = String(decoding: try Paths.sample("pki/\(name).pem"), as: UTF8.self)

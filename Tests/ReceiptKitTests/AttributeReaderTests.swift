@@ -78,7 +78,7 @@ import ASN1Lenient
         }
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable), arguments: ["typical.receipt", "xcode-ber.receipt",
+    @Test(arguments: ["typical.receipt", "xcode-ber.receipt",
         "malformed-truncated.receipt", "malformed-indefinite-in-payload.receipt", "malformed-length-past-parent.receipt",
         "malformed-wrong-type.receipt", "unlisted-attributes.receipt"])
     func samplesReadTheSameBothWays(_ name: String) throws {

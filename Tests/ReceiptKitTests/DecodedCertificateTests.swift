@@ -46,8 +46,7 @@ struct DecodedCertificateTests {
         }
     }
 
-    @Test("the cache decodes a DER once, remembers an unreadable one, and hands out the same object",
-          .enabled(if: Paths.samplesAvailable))
+    @Test("the cache decodes a DER once, remembers an unreadable one, and hands out the same object")
     func cacheDecodesOnce() throws {
         let root = try Paths.sample("pki/test-ec-root.cer")
         let cache = CertificateCache()
@@ -65,8 +64,7 @@ struct DecodedCertificateTests {
         #expect(first.info == CertificateInfo(der: root))
     }
 
-    @Test("the cache reads root files as parseCertificates does: the same certificates and the same errors",
-          .enabled(if: Paths.samplesAvailable))
+    @Test("the cache reads root files as parseCertificates does: the same certificates and the same errors")
     func cacheReadsFilesLikeParseCertificates() throws {
         let files: [[UInt8]] = [
             try Paths.sample("pki/test-ec-root.cer"), try Paths.sample("pki/test-ec-root.pem"),
@@ -85,7 +83,7 @@ struct DecodedCertificateTests {
         }
     }
 
-    @Test("a path check reports the very facts its certificates were decoded with", .enabled(if: Paths.samplesAvailable))
+    @Test("a path check reports the very facts its certificates were decoded with")
     func pathCheckReusesFacts() throws {
         func der(_ name: String) throws -> [UInt8] {
             try #require(CertificateInfo.parseCertificates(fileBytes: try Paths.sample("pki/\(name).pem")).first).der

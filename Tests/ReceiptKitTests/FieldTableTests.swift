@@ -16,7 +16,7 @@ import ASN1Lenient
         "diff/base.receipt", "diff/refund.receipt", "diff/base-ber.receipt",
     ]
 
-    @Test(.enabled(if: Paths.samplesAvailable), arguments: sampleNames)
+    @Test(arguments: sampleNames)
     func samplesReadBackFromTheirBytes(_ name: String) throws {
         #expect(try checkAgainstBytes(try Paths.sample(name), name))
     }

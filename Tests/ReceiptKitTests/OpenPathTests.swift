@@ -64,7 +64,7 @@ import ASN1Lenient
 
     /// The links the decoder fills while decoding are the links built from the decoded receipt
     /// (`ReceiptLinks(receipt:tree:)`): same count, same answer for every node.
-    @Test(.enabled(if: Paths.samplesAvailable), arguments: [
+    @Test(arguments: [
         "typical.receipt", "unlisted-attributes.receipt", "malformed-duplicate-attribute.receipt",
         "malformed-wrong-type.receipt", "malformed-truncated.receipt", "malformed-bad-date.receipt",
         "malformed-indefinite-in-payload.receipt", "xcode-ber.receipt",

@@ -28,7 +28,7 @@ struct SplitMix64: RandomNumberGenerator {
             bases.append(try Paths.corpusReceipt("production-net.shinyfrog.bear-2019-09-26-1iap.receipt"))
             bases.append(try Paths.corpusReceipt("xcode-net.zachariadis.cyclemaps-2020-07-22-1iap.receipt"))
         }
-        if Paths.samplesAvailable { bases.append(try Paths.sample("typical.receipt")) }
+        bases.append(try Paths.sample("typical.receipt"))
         var rng = SplitMix64(state: 0x5EED)
         for (b, base) in bases.enumerated() {
             for round in 0..<150 {

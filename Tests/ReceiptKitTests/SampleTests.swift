@@ -34,11 +34,11 @@ let sampleCases: [SampleCase] = {
 }()
 
 @Suite struct SampleTests {
-    @Test(.enabled(if: Paths.samplesAvailable)) func manifestListsEverySample() {
+    @Test func manifestListsEverySample() {
         #expect(sampleCases.count >= 18)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable), arguments: sampleCases)
+    @Test(arguments: sampleCases)
     func matchesManifest(_ c: SampleCase) throws {
         let entry = try sampleEntry(c.file)
         let bytes = try Paths.sample(c.file)
@@ -185,7 +185,7 @@ let sampleCases: [SampleCase] = {
         }
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func typicalSubscriptions() throws {
+    @Test func typicalSubscriptions() throws {
         let entry = try sampleEntry("typical.receipt")
         let sub = try #require(entry["subscription"] as? [String: Any])
         let a = decode(try Paths.sample("typical.receipt"))
@@ -204,14 +204,14 @@ let sampleCases: [SampleCase] = {
         #expect(r.inApp.filter(\.isAutoRenewable).count == 5)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func xcodeSampleWithTestRootFailsTheChain() throws {
+    @Test func xcodeSampleWithTestRootFailsTheChain() throws {
         let root = try certificateBytes(Paths.packageRoot.appendingPathComponent("samples/pki/test-root.cer").path)
         let a = ReceiptAnalyzer.analyze(bytes: try Paths.sample("xcode-ber.receipt"), options: AnalysisOptions(roots: [root]))
         #expect(a.step(StepID.chain)?.status.isFailed == true)
         #expect(!a.verdict.isValid)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func expiredSignerFailsToday() throws {
+    @Test func expiredSignerFailsToday() throws {
         let root = try certificateBytes(Paths.packageRoot.appendingPathComponent("samples/pki/test-root.cer").path)
         let a = ReceiptAnalyzer.analyze(bytes: try Paths.sample("malformed-expired-cert.receipt"), options: AnalysisOptions(roots: [root]))
         #expect(a.step(StepID.time)?.status == .passed)
@@ -219,7 +219,7 @@ let sampleCases: [SampleCase] = {
         #expect(a.verdict.isValid)
     }
 
-    @Test(.enabled(if: Paths.samplesAvailable)) func validSamplesAreValidWithTheTestRoot() throws {
+    @Test func validSamplesAreValidWithTheTestRoot() throws {
         let root = try certificateBytes(Paths.packageRoot.appendingPathComponent("samples/pki/test-root.cer").path)
         for file in ["minimal.receipt", "typical.receipt", "unlisted-attributes.receipt", "malformed-trailing-bytes.receipt"] {
             let a = ReceiptAnalyzer.analyze(bytes: try Paths.sample(file), options: AnalysisOptions(roots: [root]))

@@ -5,7 +5,7 @@ import TestSupport
 
 /// `TrustAnchorSet`: the user's root files read once, each certificate's facts (its self-signature
 /// included) the same as reading the file on its own gives, the pinned G2 exception unchanged.
-@Suite("Trust anchor set: supplied roots prepared once", .enabled(if: Paths.samplesAvailable))
+@Suite("Trust anchor set: supplied roots prepared once")
 struct TrustAnchorSetTests {
     @Test("prepared facts are parseCertificates' facts: good, forged and not-self-signed roots, DER and PEM")
     func preparedFactsMatchAFreshRead() throws {

@@ -155,9 +155,9 @@ struct JWSLayerBuilder {
         let verification = JWSVerificationOptions(anchors: options.anchors, expectedBundleID: options.bundleID,
                                                   expectedEnvironment: jws.expectedEnvironment,
                                                   expectedAppAppleID: jws.expectedAppAppleID, now: options.now)
-        // A nested token is held to its notification's data by the consistency step, not to the
-        // expectations: a renewal info carries no bundleId and must not fail --bundle-id.
-        let nestedVerification = JWSVerificationOptions(anchors: options.anchors, now: options.now)
+        // A nested token is held to the same expectations as its notification (Apple's verifier checks
+        // each one it is given), and to the notification's data by the consistency step; a claim its
+        // kind never carries (a renewal info's bundleId) is not checked, with that reason.
         let session = JWSVerificationSession()  // the tokens' shared chains are checked once
         for index in tokens.indices {
             let document = tokens[index].document
@@ -166,8 +166,9 @@ struct JWSLayerBuilder {
                 signingInput: document.signingInput, signature: document.signatureBytes, alg: document.header.alg,
                 x5c: document.header.certificates.map(\.der),
                 signedDate: payload.validityDate.map { Date(timeIntervalSince1970: $0 / 1000) },
-                claims: JWSClaims(bundleID: payload.bundleId, environment: payload.environment, appAppleID: payload.appAppleId),
-                options: tokens[index].parent == nil ? verification : nestedVerification)
+                claims: JWSClaims(bundleID: payload.bundleId, environment: payload.environment, appAppleID: payload.appAppleId,
+                                  kind: payload.kind),
+                options: verification)
             var report = JWSVerifier.verify(input, session: session)
             if case .notification = tokens[index].kind {
                 let nested = tokens.filter { $0.parent == index }.map { token in

@@ -24,6 +24,8 @@ public struct StepText: Sendable {
         case .deviceHash: "Device hash"
         case .bundleID: "Bundle identifier"
         case .appVersion: "App version"
+        case .environment: "Environment"
+        case .appAppleID: "App Apple ID"
         case .expiration: "Expiration"
         }
     }
@@ -79,6 +81,8 @@ public struct StepText: Sendable {
             case .bundleID: return "no expected bundle identifier given\(hint(input))"
             case .appVersion: return "no expected app version given\(hint(input))"
             case .root: return "no root given\(hint(input))"
+            case .environment: return "no expected environment given\(hint(input))"
+            case .appAppleID: return "no expected app Apple ID given\(hint(input))"
             }
         case .noReceiptPayload: return "no receipt payload"
         case .ambiguousAttributes(let types):
@@ -95,6 +99,16 @@ public struct StepText: Sendable {
                               : "the \(ReceiptSchema.displayName(type: type, level: .app)) cannot be read"
         case .valueMismatch(let type, let actual, let expected):
             return "the receipt's \(ReceiptSchema.displayName(type: type, level: .app)) is \"\(actual)\", not \"\(expected)\""
+        case .environmentMismatch(let type, let environment, let expected):
+            let named = environment.map { $0 == .xcode ? "an Xcode receipt" : "a \($0.receiptLabel ?? "production receipt")" }
+                ?? "which names no known environment"
+            return "the receipt type (attribute 0) is \"\(type)\", \(named), not \(expected)"
+        case .appItemIDMismatch(let actual, let expected, let environment):
+            var text = "the receipt's app item id (attribute 1) is \(actual), not \(expected)"
+            if actual == "0", let environment, environment.appItemIDIsZero, let label = environment.receiptLabel {
+                text += ": it is 0 in every \(label); only production receipts carry the app's Apple ID"
+            }
+            return text
         case .expired(let date): return "the receipt expired on \(date)"
         case .validationNotRequested: return "validation was not requested"
         }

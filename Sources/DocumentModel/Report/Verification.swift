@@ -1,5 +1,6 @@
 import Foundation
 import JWSKit
+import ReceiptKit
 
 // One verification report for every kind of input `verify` reads: a PKCS#7 receipt (from a
 // `ReceiptAnalysis`) or a StoreKit 2 token (from a `JWSVerificationReport`). The text and JSON
@@ -18,11 +19,17 @@ public struct VerificationSubject: Sendable, Equatable {
     public var note: String
     /// Where a token was found: "data.signedTransactionInfo", "signedTransactions[1]"; nil for the input itself.
     public var path: String?
+    /// Receipts: the environment the receipt type (attribute 0) names; nil when it names none (and for tokens,
+    /// whose environment is a headline field).
+    public var environment: ReceiptEnvironment?
     /// The token's characters in the input file (nil for a receipt: it is the whole file).
     public var range: VerificationRange?
     /// A token's headline fields (`StoreKitHeadline`): what was bought, when, for which app. Shown
     /// by the text report under the kind; empty for a receipt, whose report has its own block.
     public var headline: [StoreKitHeadlineField]
+
+    /// A PKCS#7 input (a receipt, an Xcode one, other SignedData) rather than StoreKit 2 tokens.
+    public var isPKCS7: Bool { ["receipt", "xcode-testing-receipt", "signed-data"].contains(kind) }
 
     public init(kind: String, label: String, note: String, path: String? = nil, range: VerificationRange? = nil,
                 headline: [StoreKitHeadlineField] = []) {
@@ -99,6 +106,14 @@ public struct VerificationStep: Sendable, Equatable {
     /// False for steps shown for information that do not decide the verdict (JWS "today" when
     /// there is a signedDate; revocation, never checked offline).
     public var decides: Bool = true
+    /// For a failed step: the status Apple's verifier would return for it (`AppleVerifierStatus`),
+    /// nil when Apple's verifiers do not check this.
+    public var appleStatus: AppleVerifierStatus?
+
+    /// Sets `appleStatus` from the table when the step failed.
+    mutating func mapAppleStatus() {
+        appleStatus = status == .failed ? AppleVerifierStatus.forFailure(step: id, reason: reasonCode) : nil
+    }
 }
 
 public struct VerificationVerdict: Sendable, Equatable {
@@ -139,7 +154,7 @@ public struct VerificationFinding: Sendable, Equatable {
 
 public struct VerificationReport: Sendable, Equatable {
     /// The version of docs/verify-schema.json this report's JSON follows.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public var subject: VerificationSubject
     public var steps: [VerificationStep]

@@ -18,6 +18,7 @@ public enum VerificationJSON {
     static func object(_ r: VerificationReport) -> [String: Any] {
         var subject: [String: Any] = ["kind": r.subject.kind, "label": r.subject.label, "note": r.subject.note]
         if let path = r.subject.path { subject["path"] = path }
+        if let environment = r.subject.environment { subject["environment"] = environment.rawValue }
         if let range = r.subject.range { subject["range"] = object(range) }
         var dates: [String: Any] = ["now": date(r.dates.now)]
         if let signed = r.dates.signed { dates["signed"] = date(signed) }
@@ -50,6 +51,7 @@ public enum VerificationJSON {
         if let code = s.reasonCode { o["reason_code"] = code }
         if let reason = s.reason { o["reason"] = reason }
         if let at = s.judgedAt { o["judged_at"] = date(at) }
+        if let status = s.appleStatus { o["apple_status"] = status.rawValue }
         return o
     }
 

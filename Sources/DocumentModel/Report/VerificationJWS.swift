@@ -56,6 +56,7 @@ extension VerificationReport {
                                          reasonCode: result.status.reasonCode, reason: result.status.reason,
                                          message: result.status.summary)
                 s.decides = deciding.contains(result.step)
+                s.mapAppleStatus()
                 s.ranges = Self.ranges(result.step, token, model: model, index: index, in: document)
                 s.certificates = Self.certificates(for: result.step, certificates)
                 if result.step == .validityAtSignedDate { s.judgedAt = signed }

@@ -37,6 +37,8 @@ extension StepReason {
         case .attributeRepeated: "attribute-repeated"
         case .attributeUnreadable: "attribute-unreadable"
         case .valueMismatch: "value-mismatch"
+        case .environmentMismatch: "environment-mismatch"
+        case .appItemIDMismatch: "app-item-id-mismatch"
         case .expired: "expired"
         case .validationNotRequested: "validation-not-requested"
         }

@@ -16,6 +16,7 @@ extension VerificationReport {
                                      reasonCode: step.status.reason?.code, reason: words.reason(step.status),
                                      message: words.summary(step.status), details: step.details)
             s.ranges = Self.ranges(step.id, a, embedded: embedded)
+            s.mapAppleStatus()
             switch step.id {
             case .chain, .time:
                 s.certificates = Self.chainCertificates(a, embedded: embedded)
@@ -29,8 +30,10 @@ extension VerificationReport {
             steps.append(s)
         }
         let verdict = a.verdict
+        var subject = VerificationSubject(kind: kind, label: label, note: note)
+        subject.environment = a.receipt?.environment
         self.init(
-            subject: VerificationSubject(kind: kind, label: label, note: note),
+            subject: subject,
             steps: steps,
             certificates: Self.chainCertificates(a, embedded: embedded),
             dates: VerificationDates(signed: creation, now: a.options.now, at: a.options.moment),
@@ -112,6 +115,8 @@ extension VerificationReport {
         case .deviceHash: return attribute(4) + attribute(2) + attribute(5)
         case .bundleID: return attribute(2)
         case .appVersion: return attribute(3)
+        case .environment: return attribute(0)
+        case .appAppleID: return attribute(1)
         case .expiration: return attribute(21)
         }
     }

@@ -10,7 +10,14 @@ public enum VerificationText {
     /// "Verdict: VALID — valid App Store receipt" / "Verdict: INVALID": the last report line's head,
     /// and all that `verify --quiet` prints.
     public static func verdictLine(_ r: VerificationReport) -> String {
-        "Verdict: \(r.verdict.valid ? "VALID — " + TerminalSafe.escape(r.verdict.summary) : "INVALID")"
+        verdictLine(valid: r.verdict.valid, summary: r.verdict.summary, environment: r.subject.environment)
+    }
+
+    /// "Verdict: VALID (sandbox receipt) — valid App Store receipt", "Verdict: INVALID (Xcode receipt)":
+    /// a receipt that is not a production one is named as such, valid or not.
+    public static func verdictLine(valid: Bool, summary: String, environment: ReceiptEnvironment?) -> String {
+        let qualifier = environment?.receiptLabel.map { " (\($0))" } ?? ""
+        return "Verdict: \(valid ? "VALID" : "INVALID")\(qualifier)\(valid ? " — " + TerminalSafe.escape(summary) : "")"
     }
 
     public static func text(_ r: VerificationReport, inputName: String, style: VerifyReport.Style = .init()) -> String {
@@ -59,6 +66,7 @@ public enum VerificationText {
                 }
                 if !step.decides && step.status == .failed { line += " (for information: the verdict judges the certificates at signedDate)" }
                 lines.append(indent + "  \(mark) \(line)")
+                if let status = step.appleStatus { lines.append(indent + "      " + status.sentence(receipt: r.subject.isPKCS7)) }
                 if step.status == .failed {
                     for range in step.ranges {
                         lines.append(indent + "      \(safe(range.what)): offset \(range.offset), \(range.length) byte\(range.length == 1 ? "" : "s")")

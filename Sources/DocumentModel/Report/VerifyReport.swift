@@ -85,6 +85,9 @@ public enum VerifyReport {
                 line = "\(title): not checked — \(safe(words.reason(why)))"
             }
             lines.append("  \(mark) \(line)")
+            if case .failed(let why) = step.status, let status = AppleVerifierStatus.forFailure(step: step.id.rawValue, reason: why.code) {
+                lines.append("      " + status.sentence(receipt: true))
+            }
             for d in step.details { lines.append("      \(safe(d))") }
         }
         lines.append("")
@@ -134,7 +137,7 @@ public enum VerifyReport {
 
         // Verdict.
         let v = a.verdict
-        lines.append("Verdict: \(v.isValid ? "VALID" : "INVALID")\(v.isValid ? " — " + words.summary(v) : "")")
+        lines.append(VerificationText.verdictLine(valid: v.isValid, summary: words.summary(v), environment: a.receipt?.environment))
         for reason in words.reasons(v) { lines.append("  \(style.unicode ? "•" : "*") \(safe(reason))") }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -2,8 +2,10 @@ import ASN1Lenient
 import ReceiptKit
 
 /// A guided walk through an opened document, computed from the document (never fixed offsets):
-/// a receipt gets the PKCS#7 → payload → attribute → signature route, a StoreKit 2 JWS the token →
-/// JSON → x5c → signature route, anything else a walk of its ASN.1 structure.
+/// a receipt gets the PKCS#7 → payload → attribute → signature → device hash route, a StoreKit 2
+/// JWS the token → JSON → data → nested token → x5c → signedDate → signature route, a certificate
+/// the RFC 5280 route, anything else a walk of its ASN.1 structure. Every stop's text comes from
+/// `page(_:fileRange:)`, which both `tour --print` and the explorer's tour pane show.
 public struct Tour: Sendable, Equatable {
     public var steps: [TourStep]
 
@@ -14,6 +16,9 @@ public struct Tour: Sendable, Equatable {
             steps = JWSRoute(document: document, token: token).steps()
         } else if let analysis = document.receipt, let container = analysis.container, analysis.receipt != nil {
             steps = ReceiptRoute(document: document, analysis: analysis, container: container).steps()
+        } else if case .certificate = document.kind, let root = document.fileTree.roots.first,
+                  let route = CertificateRoute(lessons: TourLessons(tree: document.fileTree, layer: .file), root: root) {
+            steps = route.steps()
         } else {
             steps = GenericRoute(tree: document.fileTree).steps()
         }
@@ -22,18 +27,33 @@ public struct Tour: Sendable, Equatable {
     /// The sentence that replaces the in-app purchase step when a receipt has none.
     public static let noPurchases = "This receipt holds no in-app purchase (no attribute 17), so the tour skips that stop."
 
+    /// The text of stop `index` as the learner sees it before answering: its title, where its
+    /// bytes are, the lesson and the self-check's question. The one source of a stop's words.
+    public func page(_ index: Int, fileRange r: Range<Int>) -> [String] {
+        let step = steps[index]
+        var lines = ["Step \(index + 1)/\(steps.count): \(step.title)",
+                     "\(step.node): bytes \(NumberText.grouped(r.lowerBound))..<\(NumberText.grouped(r.upperBound)) (\(step.focus.phrase)"
+                        + (step.node.layer == .file ? ")" : ", in file offsets)")]
+        lines += step.lesson
+        if let check = step.check { lines.append(check.line) }
+        return lines
+    }
+
+    /// The answer key printed after a stop's question: the right key, then why each choice is
+    /// right or wrong (the explorer shows the one the learner picks).
+    public static func answerKey(_ check: SelfCheck) -> [String] {
+        ["answer: [\(check.answer)]"] + check.choices.compactMap { choice in check.reply(to: choice.key).map { "[\(choice.key)] \($0.text)" } }
+    }
+
     /// The lessons as plain text: `tour --print`.
     public func text(fileRange: (TourStep) -> Range<Int>) -> String {
         var out = ""
         for (i, step) in steps.enumerated() {
-            let r = fileRange(step)
-            out += "Step \(i + 1)/\(steps.count): \(step.title)\n"
-            out += "  \(step.node): bytes \(NumberText.grouped(r.lowerBound))..<\(NumberText.grouped(r.upperBound)) (\(step.focus.phrase)"
-                + (step.node.layer == .file ? ")" : ", in file offsets)") + "\n"
-            for line in step.lesson { out += "  " + line + "\n" }
+            let page = page(i, fileRange: fileRange(step))
+            out += page[0] + "\n"
+            for line in page.dropFirst() { out += "  " + line + "\n" }
             if let check = step.check {
-                out += "  check: \(check.question) " + check.choices.map { "[\($0.key)] \($0.text)" }.joined(separator: "  ") + "\n"
-                out += "  answer: [\(check.answer)]\n"
+                for line in Self.answerKey(check) { out += "  " + line + "\n" }
             }
             out += "\n"
         }
@@ -91,8 +111,26 @@ struct GenericRoute {
                 n.isUniversal(6) ? lessons.oidArcs(i) : ["meaning: bit 6 is clear, so the content octets are the value itself"])
         }
         picked.sort { $0.0 < $1.0 }
-        return picked.map { node, focus, title, meaning in
-            lessons.step(node, focus, title, meaning, check: node == longForm && focus == .length ? lessons.lengthCheck(node) : nil)
+        // A self-check at least every third stop, the kind varying with the stop's focus.
+        var sinceCheck = 0
+        return picked.enumerated().map { i, pick in
+            let (node, focus, title, meaning) = pick
+            var check: SelfCheck?
+            if node == longForm && focus == .length {
+                check = lessons.lengthCountCheck(node)
+            } else if sinceCheck >= 2 || (i == picked.count - 1 && sinceCheck >= picked.count - 1) || i % 3 == 0 {
+                switch focus {
+                case .length: check = lessons.lengthCheck(node)
+                case .identifier: check = lessons.identifierCheck(node)
+                case .content: check = lessons.oidCheck(node)?.check ?? lessons.identifierCheck(node)
+                case .whole: check = lessons.shortLengthCheck(node) ?? lessons.identifierCheck(node)
+                }
+            }
+            sinceCheck = check == nil ? sinceCheck + 1 : 0
+            let hiddenArc = focus == .content && check != nil ? lessons.oidCheck(node)?.hiddenArc : nil
+            let shown = hiddenArc.map { _ in lessons.oidArcs(node, hiding: hiddenArc) } ?? meaning
+            let withheld: Set<ExplanationLine.Section> = check == nil ? [] : (focus == .content && hiddenArc == nil ? [.identifier] : TourLessons.withheld(for: focus))
+            return lessons.step(node, focus, title, shown, check: check, withheld: withheld)
         }
     }
 }

@@ -6,7 +6,9 @@ struct TourLessons {
     let tree: Tree
     let layer: LayerID
 
-    func step(_ node: Int, _ focus: TourFocus, _ title: String, _ meaning: [String], check: SelfCheck? = nil) -> TourStep {
+    /// `withheld`: the `explain` sections left out because the self-check asks what they say.
+    func step(_ node: Int, _ focus: TourFocus, _ title: String, _ meaning: [String], check: SelfCheck? = nil,
+              withheld: Set<ExplanationLine.Section> = []) -> TourStep {
         let n = tree.nodes[node]
         let range: Range<Int>
         let sections: [ExplanationLine.Section]
@@ -18,15 +20,16 @@ struct TourLessons {
         }
         let lines = Explainer.explain(tree, node: node)
         var lesson = lines.filter { $0.section == .heading || $0.section == .bytes }.map(\.text)
-        lesson += lines.filter { sections.contains($0.section) || $0.section == .diagnostic }
+        lesson += lines.filter { (sections.contains($0.section) && !withheld.contains($0.section)) || $0.section == .diagnostic }
             .map { "\($0.section.rawValue): \($0.text)" }
         lesson += meaning
         return TourStep(node: NodeID(layer, node), focus: focus, range: range, title: title, lesson: lesson, check: check)
     }
 
     /// The content octets of an OBJECT IDENTIFIER, one subidentifier (VLQ: 7 bits per octet, bit 8
-    /// set on all but the last octet) per line.
-    func oidArcs(_ node: Int) -> [String] {
+    /// set on all but the last octet) per line; the arc at `hiding` (a self-check asks how it is
+    /// written) shows only its value.
+    func oidArcs(_ node: Int, hiding: Int? = nil) -> [String] {
         var lines: [String] = []
         var group: [UInt8] = []
         var first = true
@@ -40,6 +43,12 @@ struct TourLessons {
                 let bits = String(g & 0x7F, radix: 2)
                 return String(repeating: "0", count: 7 - bits.count) + bits
             }.joined(separator: " ")
+            if lines.count == hiding {
+                lines.append("arc: \(value) (how is it written? the self-check below asks)")
+                first = false
+                group = []
+                continue
+            }
             let how = group.count == 1 ? "one octet, bit 8 clear" : "\(group.count) octets, bit 8 set on all but the last; 7-bit groups \(sevens)"
             if first {
                 let x: UInt64 = value < 40 ? 0 : (value < 80 ? 1 : 2)
@@ -61,7 +70,7 @@ struct TourLessons {
         where tree.bytes[tree.nodes[b].byteRange].lexicographicallyPrecedes(tree.bytes[tree.nodes[a].byteRange]) {
             return "order: member at offset \(NumberText.grouped(Int(tree.nodes[b].offset))) sorts before the one at \(NumberText.grouped(Int(tree.nodes[a].offset))): not in DER order (BER allows any order; DER sorts a SET OF by the members' encodings)"
         }
-        return "order: its \(members.count) members are sorted by their encodings, as DER requires for a SET OF (a DER writer sorts; a BER writer need not)"
+        return "order: its members are sorted by their encodings, as DER requires for a SET OF (a DER writer sorts; a BER writer need not)"
     }
 
     /// The first node, in file order, whose length is in long form (not indefinite).
@@ -71,24 +80,6 @@ struct TourLessons {
             return n.kind == .tlv && n.lengthLength > 1
         }
     }
-
-    /// "how many length octets follow 0x82?" for a node whose length is in long form.
-    func lengthCheck(_ node: Int) -> SelfCheck? {
-        let n = tree.nodes[node]
-        guard n.kind == .tlv, n.lengthLength > 1 else { return nil }
-        let first = tree.bytes[n.lengthRange.lowerBound]
-        let count = Int(first & 0x7F)
-        let wrong1 = count == 1 ? 2 : 1
-        let wrong2 = Int(first)
-        var choices = [
-            SelfCheck.Choice(key: "a", text: "\(wrong1)", why: "the low 7 bits of 0x\(hexByte(first)) count the octets that follow, and they say \(count)"),
-            SelfCheck.Choice(key: "b", text: "\(count)", why: "bit 8 of 0x\(hexByte(first)) says long form, and its low 7 bits say \(count) length octets follow"),
-            SelfCheck.Choice(key: "c", text: "\(wrong2)", why: "\(wrong2) is the whole octet; with bit 8 set, it is not a length but a count of length octets (\(count))"),
-        ]
-        if count == 1 { choices.swapAt(0, 1) }
-        let answer: Character = count == 1 ? "a" : "b"
-        return SelfCheck(question: "How many length octets follow 0x\(hexByte(first))?", choices: choices, answer: answer)
-    }
 }
 
 /// Two hex digits, upper case, as `explain` writes bytes.
@@ -96,3 +87,6 @@ func hexByte(_ b: UInt8) -> String {
     let digits = Array("0123456789ABCDEF")
     return String([digits[Int(b >> 4)], digits[Int(b & 0x0F)]])
 }
+
+/// Bytes as `explain` writes them: upper-case pairs separated by spaces.
+func hexText<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 { bytes.map(hexByte).joined(separator: " ") }

@@ -15,7 +15,7 @@ public struct StyledLine: Equatable, Sendable {
 /// does not already list (receipt findings, diagnostics without a node).
 public enum DetailContent {
     public static func lines(_ state: AppState, width: Int) -> [StyledLine] {
-        if state.layered != nil { return OutlineDetail.lines(state, width: width) }
+        if state.layered != nil { return TourOverlay.lines(state, width: width) + OutlineDetail.lines(state, width: width) }
         guard state.treeView.selection >= 0 else { return [StyledLine("(no nodes)")] }
         let index = state.treeView.selection
         var out: [StyledLine] = []

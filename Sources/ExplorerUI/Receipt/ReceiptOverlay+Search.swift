@@ -18,9 +18,10 @@ extension ReceiptOverlay {
 
     /// A decoded receipt's entries: each field's name and label (once per level and type, with the
     /// attribute node of every field that has it), its value (strings, dates as written, big
-    /// integers; integers as decimals, which only a query of digits and `-` tests; a purchase
-    /// field by the purchase's product id) at its attribute node, and each purchase's product id
-    /// at its SET. O(fields), through `ReceiptFields`, which builds each `ReceiptField` it returns.
+    /// integers; integers as decimals, which only a query of digits and `-` tests) at its
+    /// attribute node, and its value nodes, so that the tree's own match on a value counts as the
+    /// field: one hit per field, a purchase found once (by its product id field). O(fields),
+    /// through `ReceiptFields`, which builds each `ReceiptField` it returns.
     static func searchEntries(receipt: Receipt) -> SearchEntries {
         var entries = SearchEntries()
         // The fields of each (level, type), in order of first appearance: a slot per type below
@@ -38,19 +39,17 @@ extension ReceiptOverlay {
                 if field.type >= 0 && field.type < 4096 { slot[inApp * 4096 + field.type] = named.count - 1 }
                 else { otherSlot[Int64(field.type) << 1 | Int64(inApp)] = named.count - 1 }
             }
+            entries.addField(attribute: node, values: [field.valueNode, field.innerNode])
             switch field.value {
             case .string(let s): entries.texts.add(s, node: node)
             case .integer(let v): entries.decimals.add(decimal: v, node: node)
             case .bigInteger(let s): entries.texts.add(s, node: node)
             case .date(let d): entries.texts.add(d.text, node: node)
-            case .inAppPurchase(let i):
-                if i >= 0, i < receipt.inApp.count, let product = receipt.inApp[i].productID { entries.texts.add(product, node: node) }
-            default: break
+            default: break  // a purchase is found through its own fields (its product id once)
             }
         }
         for field in receipt.fields { add(field) }
         for purchase in receipt.inApp {
-            if let set = purchase.setNode, let product = purchase.productID { entries.texts.add(product, node: set) }
             for field in purchase.fields { add(field) }
         }
         for (type, level, nodes) in named {

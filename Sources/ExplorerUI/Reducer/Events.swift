@@ -20,6 +20,9 @@ public enum Effect: Equatable, Sendable {
     /// Put `text` on the terminal's clipboard (OSC 52). `byteCount` of the node's `totalBytes`
     /// bytes are in `text` (as hex); fewer when the node was too large to copy whole.
     case copyToClipboard(text: String, byteCount: Int, totalBytes: Int)
+    /// Apply tamper-lab edits and re-open the document from the edited bytes (slow: parse and
+    /// verify everything); the adapter sends `.labReopened(job.run())` back.
+    case reopenLab(LabJob)
 }
 
 /// Everything that reaches the reducer, the one place state changes (bubbletea's `Msg`): input,
@@ -30,4 +33,6 @@ public enum Message: Equatable, Sendable {
     case terminalReady(colors: Bool, unicode: Bool)
     /// `effect` was performed; `error` is nil on success, else a short reason.
     case effectFinished(Effect, error: String?)
+    /// A `reopenLab` effect's result: the edited bytes re-opened.
+    case labReopened(LabResult)
 }

@@ -6,12 +6,12 @@ public enum Action: String, Sendable, CaseIterable {
     case pageUp, pageDown, halfPageUp, halfPageDown, first, last
     case hexLeft, hexRight, hexUp, hexDown, hexPageUp, hexPageDown, hexStart, hexEnd
     case scrollUp, scrollDown, scrollPageUp, scrollPageDown
-    case tableUp, tableDown, tablePageUp, tablePageDown, tableFirst, tableLast, tableOpen, sortNext, sortReverse
+    case tableUp, tableDown, tablePageUp, tablePageDown, tableFirst, tableLast, tableOpen, sortNext, sortReverse, tableFilter
     case focusNext, focusPrevious
     case startSearch, nextHit, previousHit, goToOffset, nextDiagnostic, previousDiagnostic, writeNode, copyNode
     case toggleOffsetBase, toggleHexPane, cycleView, showTree, showSummary, showPurchases, jumpToPurchase
     case help, quit, escape
-    case nextDocument, previousDocument, toggleTokenText, showDiff
+    case nextDocument, previousDocument, toggleTokenText, showDiff, diffGoLeft, diffGoRight
     case promptAccept, promptCancel, promptErase
     case click, wheelUp, wheelDown, resize
     case tourStart, tourNext, tourPrevious, tourLeave, tourAnswer, labEdit, labInsert, labDelete, labUndo, labWrite
@@ -93,7 +93,7 @@ public enum Keymap {
         b("3", "purchase table: a receipt's in-app purchases, or a StoreKit 2 document's transactions", .global, .showPurchases, c("3")),
         b("}", "next open document (receipt-explorer FILE FILE… opens several; each keeps its selection)", .global, .nextDocument, c("}")),
         b("{", "previous open document", .global, .previousDocument, c("{")),
-        b("d", "with two documents open: the differences between them, each with both sides' bytes", .global, .showDiff, c("d")),
+        b("d", "with two documents open: the differences between them, each with both sides' decoded values", .global, .showDiff, c("d")),
         b("/", "search tags, values, OID names, field names, product ids; in StoreKit 2 documents every layer's labels, values, meanings and JSON text", .global, .startSearch, c("/")),
         b("n", "next search hit", .global, .nextHit, c("n")),
         b("N", "previous search hit", .global, .previousHit, c("N")),
@@ -154,11 +154,14 @@ public enum Keymap {
         b("Enter", "show this purchase in the tree", .purchases, .tableOpen, .enter),
         b("s", "sort by the next column", .purchases, .sortNext, c("s")),
         b("S", "reverse the sort order", .purchases, .sortReverse, c("S")),
+        b("f", "filter the rows by product id or transaction id text (Esc clears the filter)", .purchases, .tableFilter, c("f")),
         // Diff
         b("↑ / k", "previous difference", .diff, .moveUp, .up, c("k")),
         b("↓ / j", "next difference", .diff, .moveDown, .down, c("j")),
         b("g / Home", "first difference", .diff, .first, c("g"), .home),
         b("G / End", "last difference", .diff, .last, c("G"), .end),
+        b("Enter / 1", "go to this difference in document 1 (A): its node selected in the tree (d comes back here)", .diff, .diffGoLeft, .enter, c("1")),
+        b("2", "go to this difference in document 2 (B)", .diff, .diffGoRight, c("2")),
         b("d / Esc / q", "close the diff", .diff, .showDiff, c("d"), .escape, c("q")),
         // Prompt
         b("Enter", "accept", .prompt, .promptAccept, .enter),

@@ -2,6 +2,7 @@
 extension AppState {
     mutating func handlePrompt(_ event: InputEvent) -> Effect? {
         guard var current = prompt else { return nil }
+        if current.kind == .confirmQuit { return confirmQuit(event) }
         if let binding = Keymap.binding(for: event, in: .prompt) {
             switch binding.action {
             case .promptCancel:
@@ -23,6 +24,10 @@ extension AppState {
             if (current.kind == .editByte || current.kind == .insertByte) && current.text.count == 2 {
                 prompt = nil
                 return accept(current)  // two hex digits are the whole answer
+            }
+            if current.kind == .editCharacter || current.kind == .insertCharacter {
+                prompt = nil
+                return accept(current)  // in a text pane the character typed is the answer
             }
         }
         return nil
@@ -74,9 +79,37 @@ extension AppState {
             let node = tree.nodes[treeView.selection]
             status = StatusMessage("writing \(node.totalLength) bytes to \(UIText.escape(path))…")
             return .writeFile(path: path, bytes: Array(tree.bytes[node.byteRange]))
-        case .editByte, .insertByte, .writeEdited:
+        case .editByte, .insertByte, .editCharacter, .insertCharacter, .writeEdited:
             return acceptLab(prompt)
+        case .filterPurchases:
+            applyTableFilter(prompt.text.trimmingSpaces)
+        case .confirmQuit:
+            break
         }
+        return nil
+    }
+
+    /// The quit question: y quits; n or Esc stays (and says how to keep the edits); any other
+    /// key asks again.
+    mutating func confirmQuit(_ event: InputEvent) -> Effect? {
+        switch event {
+        case .character("y"), .character("Y"):
+            prompt = nil
+            return .quit
+        case .character("n"), .character("N"), .escape, .control("c"):
+            prompt = nil
+            status = StatusMessage("not quitting: w in the byte pane writes the edited bytes to a new file")
+        default:
+            status = StatusMessage("y quits and drops the tamper-lab edits; n stays", isError: true)
+        }
+        return nil
+    }
+
+    /// q / Esc: quit at once, or ask first while any open document has unsaved tamper-lab edits.
+    mutating func requestQuit() -> Effect? {
+        let unsaved = hasUnsavedLabEdits || documents.parked.contains { $0?.hasUnsavedLabEdits == true }
+        guard unsaved else { return .quit }
+        prompt = Prompt(kind: .confirmQuit)
         return nil
     }
 

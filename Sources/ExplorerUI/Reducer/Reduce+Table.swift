@@ -15,6 +15,9 @@ extension AppState {
             focus = .tree
             select(row.node, expand: true)
             status = StatusMessage("in-app purchase #\(row.number) in the tree (p goes back)")
+        case .tableFilter:
+            guard receipt != nil else { break }
+            prompt = Prompt(kind: .filterPurchases, text: table.filter)
         case .sortNext, .sortReverse:
             if action == .sortNext {
                 let all = PurchaseRow.Column.allCases
@@ -47,7 +50,43 @@ extension AppState {
         if table.row < table.top { table.top = table.row }
     }
 
-    /// The purchase table row order after a sort change (O(p log p), p = purchases; on `s` / `S` only).
+    /// Keeps only the rows whose product id, transaction id or original transaction id hold
+    /// `text` (ASCII case-insensitive), in the current sort; empty `text` shows every row. The
+    /// selected purchase stays selected when the filter keeps it.
+    mutating func applyTableFilter(_ text: String) {
+        guard let receipt else { return }
+        table.filter = text
+        sortTable()
+        ensureTableVisible()
+        let total = receipt.purchases.count
+        if text.isEmpty {
+            status = StatusMessage("filter cleared: all \(total) rows")
+        } else if table.order.isEmpty {
+            status = StatusMessage("no row holds \"\(UIText.escape(text))\" (Esc clears the filter)", isError: true)
+        } else {
+            status = StatusMessage("\(table.order.count) of \(total) rows hold \"\(UIText.escape(text))\" (Esc clears the filter)")
+        }
+    }
+
+    /// The table row of purchase `index`; a filter that hides it is cleared first (`p` always
+    /// lands on the purchase it names).
+    mutating func tableRow(showing index: Int) -> Int {
+        if !table.order.contains(index), !table.filter.isEmpty {
+            table.filter = ""
+            sortTable()
+        }
+        return table.order.firstIndex(of: index) ?? 0
+    }
+
+    /// Whether purchase row `row` passes the table's filter.
+    func passesTableFilter(_ row: PurchaseRow) -> Bool {
+        let needle = Array(table.filter.lowercased().utf8)
+        guard !needle.isEmpty else { return true }
+        return [row.productID, row.transactionID, row.originalTransactionID].contains { Search.contains($0, needle) }
+    }
+
+    /// The purchase table row order after a sort or filter change (O(p log p), p = purchases; on
+    /// `s` / `S` / `f` only).
     mutating func sortTable() {
         guard let receipt else { return }
         let rows = receipt.purchases
@@ -68,7 +107,7 @@ extension AppState {
             }
         }
         let descending = table.descending
-        let order = rows.indices.sorted { descending ? less($1, $0) : less($0, $1) }
+        let order = rows.indices.filter { passesTableFilter(rows[$0]) }.sorted { descending ? less($1, $0) : less($0, $1) }
         table.order = order
         if let selected, let row = order.firstIndex(of: selected) { table.row = row }
     }

@@ -49,7 +49,7 @@ extension AppState {
             }
             mode = .purchases
             focus = .table
-            table.row = table.order.firstIndex(of: index) ?? 0
+            table.row = tableRow(showing: index)
             ensureTableVisible()
             status = StatusMessage("in-app purchase #\(receipt.purchases[index].number)")
         default: return false

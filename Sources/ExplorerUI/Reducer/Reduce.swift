@@ -14,6 +14,9 @@ public func reduce(_ state: inout AppState, _ message: Message) -> Effect? {
     case .effectFinished(let effect, let error):
         state.effectFinished(effect, error: error)
         return nil
+    case .labReopened(let result):
+        state.labReopened(result)
+        return nil
     }
 }
 
@@ -41,12 +44,24 @@ extension AppState {
         if prompt != nil { return handlePrompt(event) }
         if help.visible { reduceHelp(event); return nil }
         if diffView != nil { reduceDiff(event); return nil }
-        guard let binding = Keymap.binding(for: event, in: activeContext) else { return nil }
+        guard let binding = Keymap.binding(for: event, in: activeContext) else {
+            labKeyOutsideTheBytePane(event)
+            return nil
+        }
         if tree.count == 0 && layered == nil && ![.quit, .escape, .help, .nextDocument, .previousDocument].contains(binding.action) {
             status = StatusMessage("the input holds no ASN.1 nodes", isError: true)
             return nil
         }
         return perform(binding.action, event: event)
+    }
+
+    /// `e` / `i` / `u` are the tamper lab's keys in the byte pane only: elsewhere they say where
+    /// they work instead of doing nothing.
+    mutating func labKeyOutsideTheBytePane(_ event: InputEvent) {
+        guard case .character(let key) = event, ["e", "i", "u"].contains(key),
+              [.tree, .detail, .summary, .purchases].contains(activeContext) else { return }
+        let where_ = mode == .tree ? "Tab to it" : "1 shows the tree, then Tab to it"
+        status = StatusMessage("\(key): the tamper lab edits in the byte pane (\(where_), then \(key))", isError: true)
     }
 
     /// The keymap context for the current mode and focus.
@@ -141,9 +156,10 @@ extension AppState {
             help.visible = true
             help.scroll = 0
         case .quit:
-            return .quit
+            return requestQuit()
         case .escape:
-            if mode != .tree { setMode(.tree) } else { return .quit }
+            if mode == .purchases, !table.filter.isEmpty { applyTableFilter("") }
+            else if mode != .tree { setMode(.tree) } else { return requestQuit() }
         case .copyNode:
             return copySelectedNode()
         default:
@@ -211,6 +227,7 @@ extension AppState {
                 status = StatusMessage("could not write \(UIText.escape(path)): \(UIText.guardDisplay(error))", isError: true)
             } else {
                 status = StatusMessage("wrote \(bytes.count) bytes to \(UIText.escape(path))")
+                if let lab = teaching.lab, lab.bytes == bytes { teaching.savedBytes = bytes }
             }
         case .copyToClipboard(_, let count, let total):
             if let error {
@@ -220,7 +237,7 @@ extension AppState {
             } else {
                 status = StatusMessage("copied \(count) byte\(count == 1 ? "" : "s") as hex to the clipboard (OSC 52)")
             }
-        case .quit:
+        case .quit, .reopenLab:
             break
         }
     }

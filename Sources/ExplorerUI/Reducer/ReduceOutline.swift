@@ -88,7 +88,7 @@ extension AppState {
             if let index = receipt.purchases.firstIndex(where: { $0.node == t }) {
                 mode = .purchases
                 focus = .table
-                table.row = table.order.firstIndex(of: index) ?? 0
+                table.row = tableRow(showing: index)
                 ensureTableVisible()
                 status = StatusMessage("transaction #\(receipt.purchases[index].number)")
                 return

@@ -124,6 +124,21 @@ extension AppState {
         return offset
     }
 
+    /// After a tamper-lab edit of a derived layer (decoded JSON, signature, certificate DER): the
+    /// byte cursor back on `offset` of that layer, the row holding it selected.
+    mutating func restoreOutlineCursor(layer: LayerID, offset: Int, tokenText: Bool) {
+        guard let outline else { return }
+        if tokenText {
+            outlineView.showTokenText = true
+            outlineView.textLayer = layer
+            setOutlineCursor(offset)
+        } else if let row = outline.deepestRow(in: layer, containing: offset) {
+            outlineView.showTokenText = false
+            selectOutlineRow(row)
+            outlineView.cursor = offset
+        }
+    }
+
     /// After a tamper-lab edit rebuilt the state: the innermost row at the edited file offset.
     mutating func selectOutlineAfterEdit(fileOffset: Int, tokenText: Bool) {
         guard let outline, let (row, _) = outline.innermost(from: .file, offset: fileOffset) else { return }

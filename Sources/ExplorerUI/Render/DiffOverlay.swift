@@ -1,45 +1,50 @@
 import DocumentModel
 
-/// The diff overlay: the list of differences (document 1 against document 2), then the selected
-/// entry's two sides: each side's node and its first bytes in hex.
+/// The diff overlay: the list of differences (document 1 against document 2), each with its
+/// decoded `old → new` as `diff` prints it, then the selected entry's two sides side by side: each
+/// side's node and its decoded value (its first bytes in hex where there is no value).
 enum DiffOverlay {
     static func lines(_ state: AppState, width: Int) -> [StyledLine] {
         guard let diff = state.diffView else { return [] }
         var out = [StyledLine("1 \(diff.names.left)  ⇄  2 \(diff.names.right)", .title)]
         if diff.entries.isEmpty { out.append(StyledLine("no differences: the two documents are equivalent", .ok)) }
         for (i, entry) in diff.entries.enumerated() {
-            out.append(StyledLine((i == diff.row ? "› " : "  ") + UIText.escape(entry.title), i == diff.row ? .selected : .plain))
+            out.append(StyledLine((i == diff.row ? "› " : "  ") + UIText.escape(entry.line), i == diff.row ? .selected : .plain))
         }
         guard diff.row < diff.entries.count else { return out }
         let entry = diff.entries[diff.row]
         let perSide = max(4, (width - 30) / 3)
         out.append(StyledLine(""))
-        let sides = [("1", diff.left, entry.left, entry.leftLayer, entry.leftRange),
-                     ("2", diff.right, entry.right, entry.rightLayer, entry.rightRange)]
-        for (label, document, node, layerOnly, range) in sides {
+        let sides = [("1", diff.left, entry.left, entry.leftLayer, entry.leftRange, entry.leftValue),
+                     ("2", diff.right, entry.right, entry.rightLayer, entry.rightRange, entry.rightValue)]
+        for (label, document, node, layerOnly, range, value) in sides {
             guard let layer = node?.layer ?? layerOnly, let range else {
                 out.append(StyledLine("\(label) absent", .dim))
                 continue
             }
-            let bytes = DiffViewState.bytes(document, layer, range, limit: perSide)
-            let hex = bytes.map { TextBytePane.hexByte($0) }.joined(separator: " ") + (range.count > bytes.count ? " …" : "")
+            // The decoded value, as `diff` prints it; the bytes only where the engine has none.
+            let shown = value.map { UIText.escape($0) } ?? {
+                let bytes = DiffViewState.bytes(document, layer, range, limit: perSide)
+                return bytes.map { TextBytePane.hexByte($0) }.joined(separator: " ") + (range.count > bytes.count ? " …" : "")
+            }()
             let place = node.map { "\($0)" } ?? "\(layer)"
-            out.append(StyledLine("\(label) \(place) @\(range.lowerBound)..<\(range.upperBound)  \(hex)", .content))
+            out.append(StyledLine("\(label) \(place) @\(range.lowerBound)..<\(range.upperBound)  \(shown)", .content))
         }
+        out.append(StyledLine("Enter / 1: go to it in 1 · 2: in 2", .dim))
         return out
     }
 
     static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
-        let r = Layout.helpFrame(for: size, lineCount: max(6, (state.diffView?.entries.count ?? 0) + 5))
+        let r = Layout.helpFrame(for: size, lineCount: max(7, (state.diffView?.entries.count ?? 0) + 6))
         guard r.width > 4, r.height > 2 else { return }
         let all = lines(state, width: r.width - 4)
         let color = state.preferences.color
         drawBox(r, into: &grid, glyphs: g, style: Theme.style(.chrome, color: color))
         grid.put(" Diff (d or Esc closes) ", x: r.x + 2, y: r.y, style: Theme.style(.tabActive, color: color), maxWidth: r.width - 4)
         let visible = r.height - 2
-        // The selected entry stays in view; the two sides (the last 3 lines) always show.
+        // The selected entry stays in view; the two sides and the keys (the last 4 lines) always show.
         let row = (state.diffView?.row ?? 0) + 1
-        let sides = all.count > 3 && (state.diffView?.entries.isEmpty == false) ? 3 : 0
+        let sides = all.count > 4 && (state.diffView?.entries.isEmpty == false) ? 4 : 0
         let listRoom = max(1, visible - sides)
         let listLines = Array(all.dropLast(sides))
         let start = max(0, min(row - listRoom + 1, listLines.count - listRoom))

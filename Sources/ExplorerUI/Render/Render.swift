@@ -131,7 +131,9 @@ enum PaneBorders {
 
     static func purchasesTitle(_ state: AppState) -> String {
         let count = state.receipt?.purchases.count ?? 0
-        return (state.layered != nil ? "Transactions" : "In-app purchases") + " (\(count))"
+        let name = state.layered != nil ? "Transactions" : "In-app purchases"
+        guard !state.table.filter.isEmpty else { return name + " (\(count))" }
+        return name + " (\(state.table.order.count) of \(count)) · filter \"\(UIText.escape(state.table.filter))\" (Esc clears)"
     }
 
     /// A document kind as a title.

@@ -1,5 +1,6 @@
 import ASN1Lenient
 import DocumentModel
+import ReceiptKit
 
 /// Which pane receives the navigation keys.
 public enum Focus: String, Sendable, CaseIterable {
@@ -23,7 +24,15 @@ public enum OffsetBase: Sendable { case hex, decimal }
 
 /// A one-line text prompt in the status bar.
 public struct Prompt: Equatable, Sendable {
-    public enum Kind: Sendable, Equatable { case search, goToOffset, writeFile, editByte, insertByte, writeEdited }
+    public enum Kind: Sendable, Equatable {
+        case search, goToOffset, writeFile, editByte, insertByte, writeEdited
+        /// `f` in the purchase table: the text the rows must hold.
+        case filterPurchases
+        /// The tamper lab in a text pane: the new byte is the character typed.
+        case editCharacter, insertCharacter
+        /// q / Esc with unsaved tamper-lab edits: y quits, n (or Esc) stays.
+        case confirmQuit
+    }
     public var kind: Kind
     public var text: String
 
@@ -40,6 +49,10 @@ public struct Prompt: Equatable, Sendable {
         case .editByte: "New byte (two hex digits): "
         case .insertByte: "Insert byte (two hex digits): "
         case .writeEdited: "Write the edited bytes to: "
+        case .editCharacter: "New character (type it): "
+        case .insertCharacter: "Insert character (type it): "
+        case .confirmQuit: "Quit without writing the tamper-lab edits? (y/n) "
+        case .filterPurchases: "Filter by product id / transaction id: "
         }
     }
 }
@@ -98,6 +111,8 @@ public struct AppState: Sendable {
     public internal(set) var openedDocument: Document?
     public var diffView: DiffViewState?
     public var diffProvider: DiffProvider?
+    /// The diff entry last selected: `d` reopens there after Enter went to a side.
+    var diffRow = 0
     /// The tour and the tamper lab (Teaching/).
     public var teaching = TeachingState()
     /// The one-line message in the header (the outcome of the last key or effect).
@@ -153,8 +168,11 @@ public struct AppState: Sendable {
 
     /// The state for an opened document: the UI reads the document's file tree and receipt model
     /// and never parses, locates or validates. `ascii` and `mouse` are the user's preferences (the
-    /// terminal may still turn ASCII on: `.terminalReady`). O(n) plus O(purchases).
-    public init(document: Document, ascii: Bool = false, mouse: Bool = true, screen: Size = Size(width: 80, height: 24)) {
+    /// terminal may still turn ASCII on: `.terminalReady`). `options` are those the document was
+    /// opened with, so the tamper lab re-opens edited bytes the same way (roots, dates, checks); a
+    /// receipt also carries them itself. O(n) plus O(purchases).
+    public init(document: Document, options: AnalysisOptions? = nil, ascii: Bool = false, mouse: Bool = true,
+                screen: Size = Size(width: 80, height: 24)) {
         self.init(tree: document.fileTree, receipt: document.receipt.flatMap(ReceiptOverlay.init(analysis:)) ?? JWSOverlay.make(document),
                   fileName: document.source.name, fileSize: document.fileLayer.bytes.count,
                   encoding: AppState.encodingLabel(document.source.encoding), screen: screen)
@@ -163,7 +181,7 @@ public struct AppState: Sendable {
         adoptOutline(document)
         openedDocument = document
         self.teaching.document = document
-        self.teaching.options = document.receipt?.options ?? teaching.options
+        self.teaching.options = document.receipt?.options ?? options ?? teaching.options
     }
 
     /// How the input was stored, as the status bar says it; nil for raw bytes, which the status

@@ -1,3 +1,4 @@
+import ASN1Lenient
 import DocumentModel
 
 extension DiffListEntry {
@@ -9,10 +10,16 @@ extension DiffListEntry {
             var title = indent + entry.kind.rawValue + " " + entry.subject
             if let key = entry.key { title += " [\(key)]" }
             if let note = entry.note { title += " — " + note }
+            // Values as `diff` prints them: structural ones as ValueText wrote them (quoted where they
+            // are strings), semantic ones quoted; both terminal safe.
+            let show: (String) -> String = entry.a?.path != nil || entry.b?.path != nil ? TerminalSafe.escape : TerminalSafe.quoted
+            let left = entry.a?.value.map(show), right = entry.b?.value.map(show)
+            let change = entry.kind != .reencoded && entry.fields.isEmpty ? left.flatMap { l in right.map { l + " → " + $0 } } : nil
             out.append(DiffListEntry(title: UIText.escape(title), left: entry.a?.node, leftRange: entry.a?.range,
                                      right: entry.b?.node, rightRange: entry.b?.range,
                                      leftLayer: entry.a.flatMap { $0.node == nil ? $0.layer : nil },
-                                     rightLayer: entry.b.flatMap { $0.node == nil ? $0.layer : nil }))
+                                     rightLayer: entry.b.flatMap { $0.node == nil ? $0.layer : nil },
+                                     leftValue: left, rightValue: right, change: change))
             for field in entry.fields { add(field, indent: indent + "  ") }
         }
         for entry in diff.entries { add(entry, indent: "") }

@@ -11,9 +11,17 @@ public struct DiffListEntry: Sendable, Equatable {
     /// The layer of a range that has no node (a token's characters, a signature).
     public var leftLayer: LayerID?
     public var rightLayer: LayerID?
+    /// Each side's decoded value as the `diff` command prints it (quoted and escaped: terminal
+    /// safe), nil where the engine gives none; the overlay shows bytes only without one.
+    public var leftValue: String?
+    public var rightValue: String?
+    /// The change the list line shows after the title: `old → new` (an entry whose own fields
+    /// are listed under it shows none, as the command prints it).
+    public var change: String?
 
     public init(title: String, left: NodeID? = nil, leftRange: Range<Int>? = nil, right: NodeID? = nil, rightRange: Range<Int>? = nil,
-                leftLayer: LayerID? = nil, rightLayer: LayerID? = nil) {
+                leftLayer: LayerID? = nil, rightLayer: LayerID? = nil, leftValue: String? = nil, rightValue: String? = nil,
+                change: String? = nil) {
         self.title = title
         self.left = left
         self.leftRange = leftRange
@@ -21,7 +29,13 @@ public struct DiffListEntry: Sendable, Equatable {
         self.rightRange = rightRange
         self.leftLayer = leftLayer
         self.rightLayer = rightLayer
+        self.leftValue = leftValue
+        self.rightValue = rightValue
+        self.change = change
     }
+
+    /// The list line: the title, then the change.
+    var line: String { change.map { title + ": " + $0 } ?? title }
 }
 
 /// Computes the diff list of two documents: `documentDiffProvider` (the engine) unless a test sets
@@ -65,6 +79,7 @@ extension AppState {
         let entries = provider(left, right)
         diffView = DiffViewState(entries: entries, names: (UIText.escape(documents.names[0]), UIText.escape(documents.names[1])),
                                  left: left, right: right)
+        diffView?.row = min(diffRow, max(0, entries.count - 1))  // back on the entry Enter left from
         status = StatusMessage(entries.isEmpty ? "the two documents are equivalent" : "\(entries.count) difference\(entries.count == 1 ? "" : "s")")
     }
 
@@ -78,8 +93,50 @@ extension AppState {
         case .showDiff:
             diffView = nil
             return
+        case .diffGoLeft, .diffGoRight:
+            goToDiffSide(left: binding.action == .diffGoLeft)
+            return
         default: return
         }
         diffView = diff
+        diffRow = diff.row
+    }
+
+    /// Enter / 1 (document 1, A) or 2 (document 2, B): closes the overlay, shows that document
+    /// and selects the entry's node there (the innermost row holding its range for a side that is
+    /// a layer's bytes); `d` comes back to the same entry.
+    mutating func goToDiffSide(left: Bool) {
+        guard let diff = diffView, diff.entries.indices.contains(diff.row) else { return }
+        let entry = diff.entries[diff.row]
+        let number = left ? 1 : 2
+        let node = left ? entry.left : entry.right
+        let range = left ? entry.leftRange : entry.rightRange
+        guard let range, let layer = node?.layer ?? (left ? entry.leftLayer : entry.rightLayer) ?? (node == nil ? nil : .file) else {
+            status = StatusMessage("this difference is only in document \(3 - number): \(number) has no node for it (press \(3 - number))", isError: true)
+            return
+        }
+        let row = diff.row
+        diffView = nil
+        switchDocument(to: number - 1)
+        diffRow = row
+        setMode(.tree)
+        focus = .tree
+        let place: String
+        if let outline {
+            let target = node.flatMap { outline.row(of: $0) } ?? outline.deepestRow(in: layer, containing: range.lowerBound)
+            if let target { selectOutlineRow(target) }
+            place = node.map { "\($0)" } ?? "\(layer) @\(range.lowerBound)"
+        } else if let node, node.layer == .file, node.index < tree.count {
+            select(node.index, expand: true)
+            place = "\(node)"
+        } else {
+            // A node of a derived layer (a BER receipt's reassembled payload): the deepest file node
+            // holding its first byte.
+            let offset = openedDocument.map { $0.fileRange(range, in: layer).lowerBound } ?? range.lowerBound
+            if let found = TreeFacts.deepestNode(tree.nodes, containing: offset) { select(found, expand: true) }
+            place = "file offset \(offset)"
+        }
+        ensureSelectionVisible()
+        status = StatusMessage("difference \(row + 1) of \(diff.entries.count) in document \(number) (\(UIText.escape(file.name))): \(place); d returns to the list")
     }
 }

@@ -35,8 +35,11 @@ public struct TableViewState: Sendable {
     public var top = 0
     public var sort: PurchaseRow.Column = .number
     public var descending = false
-    /// Display order: indices into `receipt.purchases`.
+    /// Display order: indices into `receipt.purchases` (only the rows the filter keeps).
     public var order: [Int] = []
+    /// `f` in the purchase table: rows whose product id, transaction id or original transaction
+    /// id hold this text (case-insensitive); empty shows every row.
+    public var filter = ""
 }
 
 /// What the user chose (flags, `x`) and what the terminal allows (`.terminalReady`).

@@ -17,8 +17,10 @@ public enum Search {
         guard !hex.isEmpty else { return index.nodes(matching: needle, count: state.tree.count) }
         // A `0x` query also matches values' bytes in hex, which the index does not hold: the tree
         // is scanned node by node, the receipt's entries come from the index.
-        return TreeSearchIndex.mergeUnique(scan(needle, hexNeedle: hex, in: state.tree),
-                                           index.nodes(matching: needle, count: state.tree.count, treeNodes: false))
+        // is scanned node by node (no tag name holds "0x", so every hit is a value: it counts as
+        // its field's), the receipt's entries come from the index.
+        let values = scan(needle, hexNeedle: hex, in: state.tree).map(index.entries.field(of:)).sorted()
+        return TreeSearchIndex.mergeUnique(values, index.nodes(matching: needle, count: state.tree.count, treeNodes: false))
     }
 
     /// A query of digits and `-` only also matches INTEGER values (and receipt integers) in decimal.

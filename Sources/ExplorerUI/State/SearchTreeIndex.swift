@@ -36,6 +36,21 @@ struct SearchEntries: Sendable {
     private(set) var names = SearchText(fieldsPerRow: 2)
     private(set) var namedNodes: [[Int32]] = []
 
+    /// A field's value nodes (the OCTET STRING and the value parsed inside it) → the field's
+    /// attribute node: a value found in the tree is one hit on its field, not one per level.
+    private(set) var fieldOfValueNode: [Int32: Int32] = [:]
+
+    mutating func addField(attribute: Int, values: [Int?]) {
+        for case let value? in values where value != attribute {
+            fieldOfValueNode[Int32(truncatingIfNeeded: value)] = Int32(truncatingIfNeeded: attribute)
+        }
+    }
+
+    /// `node`, or the attribute node of the field whose value it is.
+    func field(of node: Int) -> Int {
+        fieldOfValueNode[Int32(truncatingIfNeeded: node)].map(Int.init) ?? node
+    }
+
     mutating func addName(_ name: String, label: String, nodes: [Int32]) {
         names.append(field: name.utf8)
         names.append(field: label.utf8)
@@ -142,8 +157,9 @@ struct TreeSearchIndex: Sendable {
         var other = entries.texts.nodes(matching: needle)
         if digits { other += entries.decimals.nodes(matching: needle) }
         if treeNodes {
-            other += texts.nodes(matching: needle)
-            if digits { other += decimals.nodes(matching: needle) }
+            // A field's value matches as its field (one hit per field), its tag name as itself.
+            other += texts.nodes(matching: needle).map(entries.field(of:))
+            if digits { other += decimals.nodes(matching: needle).map(entries.field(of:)) }
         }
         for row in entries.names.matchingRows(needle) { other += entries.namedNodes[row].map(Int.init) }
         other = other.filter { $0 >= 0 && $0 < count }

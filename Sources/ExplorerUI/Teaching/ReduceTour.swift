@@ -48,8 +48,19 @@ extension AppState {
             teaching.tour?.active = false
             status = StatusMessage("left the tour at step \((teaching.tour?.index ?? 0) + 1): browse freely, t resumes")
         case .tourAnswer:
-            guard case .character(let key) = event, let check = teaching.tour?.step?.check,
-                  let reply = check.reply(to: key) else { return .done(nil) }
+            guard case .character(let key) = event else { return .done(nil) }
+            // An answer counts only for a question the learner can see.
+            guard let check = teaching.tour?.step?.check, let detail = layout.detail,
+                  let rows = TourOverlay.questionRows(self, width: detail.width) else {
+                status = StatusMessage("no question at this step: n goes on")
+                return .done(nil)
+            }
+            let shown = detailView.scroll..<(detailView.scroll + detail.height)
+            guard shown.contains(rows.lowerBound) && shown.contains(rows.upperBound - 1) else {
+                status = StatusMessage("the question is \(rows.lowerBound < shown.lowerBound ? "above" : "below"): \(rows.lowerBound < shown.lowerBound ? "↑" : "↓") scrolls the lesson to it")
+                return .done(nil)
+            }
+            guard let reply = check.reply(to: key) else { return .done(nil) }
             teaching.tour?.reply = reply.text
             status = StatusMessage(reply.text, isError: !reply.correct)
         default:
@@ -58,8 +69,10 @@ extension AppState {
         return .done(nil)
     }
 
-    /// Selects the step's node, scrolls the hex pane to its bytes and puts the cursor on them.
+    /// Selects the step's node, scrolls the hex pane to its bytes and puts the cursor on them; the
+    /// lesson starts at the top of the detail pane.
     mutating func showTourStep() {
+        defer { detailView.scroll = 0 }
         guard let tour = teaching.tour, let step = tour.step, let document = teaching.document else { return }
         let range = document.fileRange(of: step)
         if let outline {

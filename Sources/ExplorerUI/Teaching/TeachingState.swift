@@ -21,6 +21,15 @@ public struct TeachingState: Sendable {
     public var options = AnalysisOptions(validate: false)
     public var tour: TourState?
     public var lab: LabSession?
+    /// How many of the lab's byte edits each key press made, so `u` undoes a key press (a decoded
+    /// byte re-encoded into its base64 characters is several byte edits).
+    var labEdits: [Int] = []
+    /// The lab's bytes as last written by `w`: quitting asks first only while they differ.
+    var savedBytes: [UInt8]?
+    /// The lab request whose result (`Message.labReopened`) has not come back yet.
+    var pending: PendingLab?
+    /// The id the next lab request takes.
+    var nextJob = 1
 
     public init() {}
 

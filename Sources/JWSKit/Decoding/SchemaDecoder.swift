@@ -23,8 +23,13 @@ struct SchemaDecoder {
         return .unknown
     }
 
+    /// Whether members missing from the schema are findings: only for a recognised kind, whose
+    /// schema is complete (an unrecognised payload's fields are unknown by definition).
+    var flagsUnlisted = false
+
     mutating func decode(kind: StoreKitPayloadKind) {
         guard let root = tree.root, tree[root].kind == .object else { return }
+        flagsUnlisted = kind != .unknown
         decodeObject(root, specs: StoreKitSchema.specsByName(of: kind), prefix: "")
     }
 
@@ -35,6 +40,9 @@ struct SchemaDecoder {
             guard let key = tree.key(ofMember: member) else { continue }
             let path = prefix + key
             let spec = specs[key]
+            if spec == nil && flagsUnlisted {
+                report(.fieldNotInSchema, "\(path) is \(StoreKitSchema.notInSchemaNote)", tree[member].keyRange, node: member)
+            }
             let valueNode = tree.value(ofMember: member)
             let position = fields.count
             fields.append(StoreKitField(path: path, member: JSONNodeIndex(member), valueNode: valueNode.map(JSONNodeIndex.init),
@@ -61,7 +69,8 @@ struct SchemaDecoder {
             if let raw {
                 let meaning = enumeration.meaning(of: raw)
                 if meaning == nil {
-                    report(.fieldUnknownValue, "\(path) = \(raw) is not a known \(enumeration.name) value", n.range, node: node)
+                    report(.fieldUnknownValue, "\(path) = \(raw) is not a known \(enumeration.name) value: \(StoreKitSchema.notInSchemaNote)",
+                           n.range, node: node)
                 }
                 return .enumerated(raw: raw, meaning: meaning)
             }

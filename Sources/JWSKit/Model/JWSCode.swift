@@ -19,6 +19,8 @@ public enum JWSCode: String, Sendable, CaseIterable {
     case signatureIsDER = "jws-signature-is-der"
     case fieldWrongType = "jws-field-wrong-type"
     case fieldUnknownValue = "jws-field-unknown-value"
+    /// A payload member the schema of its (recognised) kind does not list: kept and shown.
+    case fieldNotInSchema = "jws-field-not-in-schema"
     case nestedTooDeep = "jws-nested-too-deep"
     /// JSON named like a StoreKit body whose `signed…` fields hold no token.
     case noTokens = "jws-no-tokens"
@@ -27,7 +29,9 @@ public enum JWSCode: String, Sendable, CaseIterable {
 
     public var severity: Severity {
         switch self {
-        case .base64NonCanonical, .fieldUnknownValue: .warning
+        case .base64NonCanonical: .warning
+        // Apple adds fields and values often: "not in this tool's schema" informs, it accuses nothing.
+        case .fieldUnknownValue, .fieldNotInSchema: .info
         default: .error
         }
     }

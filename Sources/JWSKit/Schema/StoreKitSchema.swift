@@ -58,6 +58,13 @@ public struct StoreKitFieldSpec: Sendable, Equatable {
 /// The App Store Server API payload schemas (Apple's documentation, as of 2025). Unknown fields are
 /// kept and listed by the decoder; Apple adds fields often.
 public enum StoreKitSchema {
+    /// When the schema below was read from Apple's documentation: a field or value it lacks is
+    /// flagged "not in this tool's schema (Apple may have added it after <this>)".
+    public static let documentationDate = "2025"
+
+    /// The sentence that ends every not-in-schema finding.
+    public static let notInSchemaNote = "not in this tool's schema (Apple may have added it after \(documentationDate))"
+
     public static func fields(of kind: StoreKitPayloadKind) -> [StoreKitFieldSpec] {
         switch kind {
         case .transaction: transaction

@@ -18,7 +18,8 @@ struct AnchorCheck {
         let pinned = chain.filter { TrustAnchors.kind(of: $0.info) == .appleRootCAG3 }
         let anchors = pinned + userRoots
         let notTrusted: JWSStepStatus = kind == .xcodeStoreKitTesting
-            ? .failed(.xcodeTestingNotTrusted) : .failed(.rootNotPinned(sha256: chain.last?.info.sha256Fingerprint ?? ""))
+            ? .failed(.xcodeTestingNotTrusted) : .failed(.rootNotPinned(sha256: chain.last?.info.sha256Fingerprint ?? "",
+                                                                   subject: chain.last?.info.subject ?? ""))
         guard let leaf = chain.first, !anchors.isEmpty else {
             step = (unreadable.map { .failed(.userRootUnreadable(index: $0)) } ?? notTrusted, nil, nil)
             outcome = nil

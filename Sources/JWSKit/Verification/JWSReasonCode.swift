@@ -39,6 +39,7 @@ extension JWSSkip {
     public var code: String {
         switch self {
         case .noExpectation: return "no-expectation"
+        case .claimNotInKind: return "claim-not-in-kind"
         case .algorithmRejected: return "algorithm-rejected"
         case .noCertificates: return "no-certificates"
         case .leafUnreadable: return "leaf-unreadable"

@@ -75,8 +75,8 @@ extension JWSFailure {
             return "x5c[\(child)]'s certificate signature does not verify with x5c[\(child + 1)]'s key"
         case .rootNotSelfSigned(let i):
             return "x5c[\(i)], the last certificate, is not a self-signed root"
-        case .rootNotPinned(let sha):
-            return "the chain ends at a root that is neither Apple Root CA - G3 (SHA-256 \(JWSPins.appleRootCAG3)) nor a supplied root: its SHA-256 is \(sha)"
+        case .rootNotPinned(let sha, let subject):
+            return "the chain ends at \(subject.isEmpty ? "a root" : subject) (SHA-256 \(sha)), which is neither Apple Root CA - G3 (SHA-256 \(JWSPins.appleRootCAG3)) nor a supplied root"
         case .xcodeTestingNotTrusted:
             return "signed by Xcode's \"StoreKit Testing in Xcode\" certificate for local testing, not by Apple; it verifies only when that certificate is supplied as the root"
         case .userRootUnreadable(let i):
@@ -127,6 +127,8 @@ extension JWSSkip {
     public var sentence: String {
         switch self {
         case .noExpectation: return "no expected value was given"
+        case .claimNotInKind(let kind, let field):
+            return "a \(kind.label) has no \(field) field (Apple's verifier does not check it either)"
         case .algorithmRejected: return "the header algorithm is not ES256, so no ES256 signature check was made"
         case .noCertificates: return "the header carries no certificates"
         case .leafUnreadable: return "x5c[0] is not a readable certificate, so there is no key"

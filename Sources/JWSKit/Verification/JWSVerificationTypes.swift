@@ -11,11 +11,35 @@ public struct JWSClaims: Sendable, Equatable {
     /// `environment`, or `receiptType` for an AppTransaction.
     public var environment: String?
     public var appAppleID: Int64?
+    /// The payload's kind, when its schema says which claims it can carry: an expectation for a
+    /// claim the kind never carries (a renewal info's bundleId, a transaction's appAppleId) is not
+    /// checked, with that reason, rather than failed.
+    public var kind: StoreKitPayloadKind?
 
-    public init(bundleID: String? = nil, environment: String? = nil, appAppleID: Int64? = nil) {
+    public init(bundleID: String? = nil, environment: String? = nil, appAppleID: Int64? = nil,
+                kind: StoreKitPayloadKind? = nil) {
         self.bundleID = bundleID
         self.environment = environment
         self.appAppleID = appAppleID
+        self.kind = kind
+    }
+
+    /// The payload field a claim step compares: "bundleId", "environment" ("receiptType" in an app
+    /// transaction), "appAppleId".
+    public static func field(_ step: JWSStep, kind: StoreKitPayloadKind?) -> String? {
+        switch step {
+        case .bundleID: "bundleId"
+        case .environment: kind == .appTransaction ? "receiptType" : "environment"
+        case .appAppleID: "appAppleId"
+        default: nil
+        }
+    }
+
+    /// Whether the kind's schema has the field `step` compares (a notification's are in data or
+    /// summary, and an unrecognised payload's are unknown: both count as carried).
+    public func carries(_ step: JWSStep) -> Bool {
+        guard let kind, kind != .notification, kind != .unknown, let field = Self.field(step, kind: kind) else { return true }
+        return StoreKitSchema.fields(of: kind).contains { $0.name == field }
     }
 }
 
@@ -167,7 +191,8 @@ public enum JWSFailure: Sendable, Equatable {
     case linkSignatureInvalid(child: Int)
     case rootNotSelfSigned(index: Int)
     // root
-    case rootNotPinned(sha256: String)
+    /// The root the chain ends at, named by its subject (a Huawei or test root is recognisable) and SHA-256.
+    case rootNotPinned(sha256: String, subject: String)
     case xcodeTestingNotTrusted
     case userRootUnreadable(index: Int)
     case pathVerification(error: String, depth: Int)
@@ -192,6 +217,9 @@ public enum JWSFailure: Sendable, Equatable {
 public enum JWSSkip: Sendable, Equatable {
     /// No expectation was given for this claim.
     case noExpectation
+    /// An expectation was given, but this kind of payload has no such field (Apple's verifier does
+    /// not check it either): a renewal info's bundleId, a transaction's appAppleId.
+    case claimNotInKind(kind: StoreKitPayloadKind, field: String)
     /// The header's `alg` is not ES256, so no ES256 verification was attempted.
     case algorithmRejected
     case noCertificates

@@ -23,12 +23,12 @@ public enum JWSVerifier {
             JWSStepResult(.validityAtSignedDate, chain.validity(at: input.signedDate, anchor: userAnchor)),
             JWSStepResult(.validityToday, chain.validity(at: options.now, anchor: userAnchor)),
             JWSStepResult(.signature, signatureStatus),
-            JWSStepResult(.bundleID, claim(expected: options.expectedBundleID, found: input.claims.bundleID, ==)),
-            JWSStepResult(.environment, claim(expected: options.expectedEnvironment, found: input.claims.environment) {
+            claim(.bundleID, input.claims, expected: options.expectedBundleID, found: input.claims.bundleID, ==),
+            claim(.environment, input.claims, expected: options.expectedEnvironment, found: input.claims.environment) {
                 $0.caseInsensitiveCompare($1) == .orderedSame  // "sandbox" means "Sandbox"
-            }),
-            JWSStepResult(.appAppleID, claim(expected: options.expectedAppAppleID.map(String.init),
-                                             found: input.claims.appAppleID.map(String.init), ==)),
+            },
+            claim(.appAppleID, input.claims, expected: options.expectedAppAppleID.map(String.init),
+                  found: input.claims.appAppleID.map(String.init), ==),
             JWSStepResult(.revocation, .notChecked(.revocationOffline)),
         ]
         return JWSVerificationReport(steps: steps, certificates: chain.certificates, chainKind: chain.kind,
@@ -55,6 +55,15 @@ public enum JWSVerifier {
             return (.failed(failure), der)
         }
         return (.passed, der)
+    }
+
+    static func claim(_ step: JWSStep, _ claims: JWSClaims, expected: String?, found: String?,
+                      _ same: (String, String) -> Bool) -> JWSStepResult {
+        if expected != nil, found == nil, !claims.carries(step), let kind = claims.kind,
+           let field = JWSClaims.field(step, kind: kind) {
+            return JWSStepResult(step, .notChecked(.claimNotInKind(kind: kind, field: field)))
+        }
+        return JWSStepResult(step, claim(expected: expected, found: found, same))
     }
 
     static func claim(expected: String?, found: String?, _ same: (String, String) -> Bool) -> JWSStepStatus {

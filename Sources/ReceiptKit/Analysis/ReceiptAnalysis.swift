@@ -19,6 +19,10 @@ public struct AnalysisOptions: Sendable {
     /// Expected bundle id and app version; nil leaves the step unchecked.
     public var bundleID: String?
     public var appVersion: String?
+    /// Expected environment (Production, Sandbox, Xcode, LocalTesting; any case) and app Apple ID
+    /// (attribute 1); nil leaves the step unchecked.
+    public var environment: String?
+    public var appAppleID: Int64?
     /// The moment for the expiration step and active subscriptions; nil = `now`.
     public var at: Date?
     /// "Today", for whether the chain would still verify now.
@@ -26,13 +30,15 @@ public struct AnalysisOptions: Sendable {
     public var parseOptions: ParseOptions
 
     public init(validate: Bool = true, roots: [[UInt8]] = [], deviceID: DeviceIdentifier? = nil,
-                bundleID: String? = nil, appVersion: String? = nil, at: Date? = nil, now: Date = Date(),
-                parseOptions: ParseOptions = ParseOptions()) {
+                bundleID: String? = nil, appVersion: String? = nil, environment: String? = nil, appAppleID: Int64? = nil,
+                at: Date? = nil, now: Date = Date(), parseOptions: ParseOptions = ParseOptions()) {
         self.validate = validate
         anchors = TrustAnchorSet(files: roots)
         self.deviceID = deviceID
         self.bundleID = bundleID
         self.appVersion = appVersion
+        self.environment = environment
+        self.appAppleID = appAppleID
         self.at = at
         self.now = now
         self.parseOptions = parseOptions

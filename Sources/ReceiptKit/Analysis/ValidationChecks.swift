@@ -38,6 +38,8 @@ enum ValidationChecks {
         steps.append(deviceHashStep(receipt, options.deviceID))
         steps.append(compareStep(.bundleID, receipt, type: 2, expected: options.bundleID, input: .bundleID))
         steps.append(compareStep(.appVersion, receipt, type: 3, expected: options.appVersion, input: .appVersion))
+        steps.append(environmentStep(receipt, expected: options.environment))
+        steps.append(appAppleIDStep(receipt, expected: options.appAppleID))
         steps.append(expirationStep(receipt, at: moment))
         a.validationSteps = steps
         a.verdict = verdict(a)
@@ -138,6 +140,38 @@ enum ValidationChecks {
         let details = ["receipt: \"\(actual)\"", "expected: \"\(expected)\""]
         if actual == expected { return ValidationStep(id, .passed, details: details) }
         return ValidationStep(id, .failed(.valueMismatch(type: type, actual: actual, expected: expected)), details: details)
+    }
+
+    /// The receipt type (attribute 0) names an environment; the expected one matches it case-insensitively.
+    static func environmentStep(_ receipt: Receipt?, expected: String?) -> ValidationStep {
+        guard let expected else { return ValidationStep(.environment, .notChecked(.notGiven(.environment))) }
+        guard let receipt else { return ValidationStep(.environment, .failed(.noReceiptPayload)) }
+        let all = receipt.fields(0)
+        guard let field = all.first else { return ValidationStep(.environment, .failed(.attributeMissing(type: 0))) }
+        if all.count > 1 { return ValidationStep(.environment, .failed(.attributeRepeated(type: 0, count: all.count))) }
+        guard let type = field.value.string else { return ValidationStep(.environment, .failed(.attributeUnreadable(type: 0))) }
+        let environment = ReceiptEnvironment(receiptType: type)
+        let details = ["receipt: \"\(type)\" (\(environment?.rawValue ?? "no known environment"))", "expected: \(expected)"]
+        if let environment, environment == ReceiptEnvironment(userText: expected) {
+            return ValidationStep(.environment, .passed, details: details)
+        }
+        return ValidationStep(.environment, .failed(.environmentMismatch(receiptType: type, environment: environment, expected: expected)),
+                              details: details)
+    }
+
+    /// Attribute 1 (app item id, an INTEGER) against the app's Apple ID.
+    static func appAppleIDStep(_ receipt: Receipt?, expected: Int64?) -> ValidationStep {
+        guard let expected else { return ValidationStep(.appAppleID, .notChecked(.notGiven(.appAppleID))) }
+        guard let receipt else { return ValidationStep(.appAppleID, .failed(.noReceiptPayload)) }
+        let all = receipt.fields(1)
+        guard let field = all.first else { return ValidationStep(.appAppleID, .failed(.attributeMissing(type: 1))) }
+        if all.count > 1 { return ValidationStep(.appAppleID, .failed(.attributeRepeated(type: 1, count: all.count))) }
+        guard let actual = field.value.integerText else { return ValidationStep(.appAppleID, .failed(.attributeUnreadable(type: 1))) }
+        let details = ["receipt: \(actual)", "expected: \(expected)"]
+        if actual == String(expected) { return ValidationStep(.appAppleID, .passed, details: details) }
+        return ValidationStep(.appAppleID, .failed(.appItemIDMismatch(actual: actual, expected: String(expected),
+                                                                      environment: receipt.environment)),
+                              details: details)
     }
 
     static func expirationStep(_ receipt: Receipt?, at moment: ReceiptDate) -> ValidationStep {

@@ -204,6 +204,9 @@ public struct Receipt: Sendable {
     public var originalAppVersion: String? { string(19) }
     public var expirationDate: ReceiptDate? { date(21) }
 
+    /// The environment the receipt type (attribute 0) names; nil when it is absent or unknown.
+    public var environment: ReceiptEnvironment? { receiptType.flatMap(ReceiptEnvironment.init(receiptType:)) }
+
     /// Made by Xcode's StoreKit Testing (receipt type "Xcode").
     public var isXcode: Bool { receiptType == "Xcode" }
 

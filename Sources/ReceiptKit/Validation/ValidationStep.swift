@@ -14,6 +14,9 @@ public enum StepID: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The receipt's own comparisons.
     case bundleID = "bundle-id"
     case appVersion = "app-version"
+    /// The receipt type (attribute 0) against `--environment`, and attribute 1 against `--app-apple-id`.
+    case environment
+    case appAppleID = "app-apple-id"
     case expiration
 
     public var description: String { rawValue }
@@ -23,7 +26,7 @@ public enum StepID: String, CaseIterable, Sendable, CustomStringConvertible {
 
 /// Something the caller supplies for a step (the CLI names it by its flag, the UI by its own words).
 public enum UserInput: Sendable, Equatable {
-    case root, deviceID, bundleID, appVersion
+    case root, deviceID, bundleID, appVersion, environment, appAppleID
 }
 
 /// A certificate a reason is about: enough to name it without the OpenSSL objects.
@@ -88,6 +91,10 @@ public indirect enum StepReason: Sendable, Equatable {
     case attributeRepeated(type: Int, count: Int)
     case attributeUnreadable(type: Int)
     case valueMismatch(type: Int, actual: String, expected: String)
+    /// The receipt type (attribute 0) names another environment (`environment` nil: none that is known).
+    case environmentMismatch(receiptType: String, environment: ReceiptEnvironment?, expected: String)
+    /// Attribute 1 differs from the expected app Apple ID; `environment` says why it may be 0.
+    case appItemIDMismatch(actual: String, expected: String, environment: ReceiptEnvironment?)
     case expired(on: String)
     // Anything validation was not asked for.
     case validationNotRequested

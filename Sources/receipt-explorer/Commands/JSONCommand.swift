@@ -4,7 +4,8 @@ import DocumentModel
 import Foundation
 import ReceiptKit
 
-/// `receipt-explorer json FILE [--no-validate] [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE]`
+/// `receipt-explorer json FILE [--no-validate] [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE]
+/// [--environment ENV] [--app-apple-id ID]`
 struct JSONCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "json",
@@ -36,11 +37,14 @@ struct JSONCommand: ParsableCommand {
 
     @OptionGroup var opening: OpenOptions
 
+    @OptionGroup var tokenChecks: TokenCheckOptions
+
     @OptionGroup var expectation: ExpectOption
 
     func run() throws {
-        let options = try opening.analysisOptions()
-        let document = Document.open(try CommandSupport.load(file), options: options, reading: .always)
+        var options = try opening.analysisOptions()
+        let jws = try tokenChecks.options(applyingTo: &options)
+        let document = Document.open(try CommandSupport.load(file), options: options, reading: .always, jws: jws)
         try expectation.check(document)
         // Text without data has no receipt to describe: the input, its kind and the one finding.
         if CommandSupport.isStoreKit(document) || document.kind == .text {

@@ -1,16 +1,36 @@
 import ArgumentParser
 import DocumentModel
+import ReceiptKit
 
-/// The expectations only StoreKit 2 tokens have (`--bundle-id` and `--root` are shared with receipts).
+/// The expectations `verify` applies to receipts and StoreKit 2 tokens alike, beside `--bundle-id`:
+/// the environment and the app's Apple ID.
 struct TokenCheckOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("StoreKit 2: expected environment (Production, Sandbox, Xcode; any case).", valueName: "ENV"))
+    @Option(help: ArgumentHelp("Expected environment (Production, Sandbox, Xcode; any case): a receipt's type (attribute 0; ProductionSandbox is Sandbox) or a token's environment.",
+                               valueName: "ENV"))
     var environment: String?
 
-    @Option(name: .customLong("app-apple-id"), help: ArgumentHelp("StoreKit 2: expected appAppleId (a number).", valueName: "ID"))
+    @Option(name: .customLong("app-apple-id"),
+            help: ArgumentHelp("Expected app Apple ID (a number): a receipt's attribute 1 (0 in sandbox and Xcode receipts) or a token's appAppleId.",
+                               valueName: "ID"))
     var appAppleID: String?
+
+    /// The token options, with the same expectations set on `analysis` for receipts; or a one-line
+    /// complaint and exit status 2.
+    func options(applyingTo analysis: inout AnalysisOptions) throws -> JWSOptions {
+        let jws = try options()
+        analysis.environment = jws.expectedEnvironment
+        analysis.appAppleID = jws.expectedAppAppleID
+        return jws
+    }
 
     /// The options, or a one-line complaint and exit status 2.
     func options() throws -> JWSOptions {
+        // Apple's environments are these four: anything else is a typo, refused rather than failing every token.
+        if let environment, ReceiptEnvironment(userText: environment) == nil {
+            let names = ReceiptEnvironment.allCases.map(\.rawValue)
+            CommandSupport.complain("--environment: '\(environment)' is not an environment (\(names.dropLast().joined(separator: ", ")) or \(names.last!))")
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
         var id: Int64?
         if let appAppleID {
             guard let value = Int64(appAppleID), value >= 0 else {

@@ -13,9 +13,13 @@ struct TourCommand: ParsableCommand {
         abstract: "A guided tour of FILE's encoding, step by step (in the explorer, or as text with --print).",
         discussion: """
             The steps come from the document: a receipt is toured from its PKCS#7 ContentInfo through \
-            the payload's attributes to the signature; other ASN.1 is toured by its structure. In the \
-            explorer, n / → is the next step, p / ← the previous, q / Esc leaves the tour at the \
-            current node and t resumes it. --print writes every step's lesson as plain text.
+            the payload's attributes to the signature and the device hash; a StoreKit 2 token from \
+            its base64url parts through the JSON, nested tokens and x5c chain to the ES256 signature; \
+            a certificate by its RFC 5280 parts; other ASN.1 by its structure. At least every third \
+            step asks a self-check (a-c answer it in the explorer; --print adds the answer key). In \
+            the explorer, n / → is the next step, p / ← the previous, ↑ / ↓ scroll the lesson, \
+            q / Esc leaves the tour at the current node and t resumes it. --print writes every \
+            step's lesson as plain text.
             """
     )
 
@@ -24,6 +28,10 @@ struct TourCommand: ParsableCommand {
 
     @Flag(help: "Write the lessons as plain text instead of opening the explorer.")
     var print = false
+
+    @Option(name: .customLong("device-id"),
+            help: ArgumentHelp("A receipt's device: identifierForVendor UUID or MAC address; the device-hash step computes attribute 5 with it and says whether it matches.", valueName: "ID"))
+    var deviceID: String?
 
     func run() throws {
         if !print, let refusal = TerminalPreflight.check() {
@@ -38,8 +46,21 @@ struct TourCommand: ParsableCommand {
                                 encoding: .binary, note: "the sample receipt built into the tool, signed by the TEST root")
         }
         // The lessons do not depend on validation; the lab's status line does (the sample's TEST root is trusted).
-        let options = AnalysisOptions(validate: !print, roots: file == nil ? [EmbeddedSample.testRootCertificate] : [])
+        var options = AnalysisOptions(validate: !print, roots: file == nil ? [EmbeddedSample.testRootCertificate] : [])
+        if let deviceID {
+            do {
+                options.deviceID = try DeviceIdentifier.parse(deviceID)
+            } catch {
+                CommandSupport.complain("--device-id: \(error)")
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
+        }
         let document = Document.open(input, options: options)
+        if deviceID != nil, document.receipt?.receipt == nil {
+            // Only a receipt has a device hash: say so rather than ignore the option.
+            CommandSupport.complain("--device-id: \(TerminalSafe.escape(document.source.name)) is \(document.kind.summary), not an app receipt; only a receipt's attribute 5 is a device hash")
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
         if print {
             let out = OutputWriter(.standardOutput)
             out.write("# \(TerminalSafe.escape(document.source.name)): \(document.note)\n\n")
@@ -47,7 +68,7 @@ struct TourCommand: ParsableCommand {
             out.flush()
             return
         }
-        var state = AppState(document: document)
+        var state = AppState(document: document, options: options)  // the lab re-opens edits the same way
         state.startTour()
         do {
             try TerminalUI.run(options: TerminalOptions(color: .auto, mouse: true, timingLogPath: nil, startedAt: .now),

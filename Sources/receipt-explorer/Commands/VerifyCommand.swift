@@ -69,6 +69,8 @@ extension StepText {
         case .deviceID: "--device-id"
         case .bundleID: "--bundle-id"
         case .appVersion: "--app-version"
+        case .environment: "--environment"
+        case .appAppleID: "--app-apple-id"
         }
     }
 }
@@ -89,6 +91,10 @@ struct VerifyCommand: ParsableCommand {
             receipt carries it. The chain is judged at the receipt's creation date (attribute 12), since \
             older signing certificates have expired since; whether it would pass today is shown too.
 
+            --environment compares the environment a receipt's type (attribute 0) names \
+            (ProductionSandbox is Sandbox) and --app-apple-id its attribute 1 (0 in every sandbox and \
+            Xcode receipt); the verdict names a sandbox or Xcode receipt as such.
+
             Xcode StoreKit Testing receipts are reported as "signed by Xcode StoreKit Testing — local \
             testing only, not the App Store" and are INVALID (exit 1) unless you pass that certificate \
             with --root, which accepts them for local testing.
@@ -97,10 +103,14 @@ struct VerifyCommand: ParsableCommand {
             alg ES256, x5c leaf ← intermediate ← root pinned to Apple Root CA - G3 (or a --root), the \
             marker extensions, validity at the token's signedDate (today is shown for information; --at \
             is not used), the ES256 signature, and --bundle-id / --environment / --app-apple-id. A \
-            notification's nested tokens are verified on their own and must agree with its data. \
-            Revocation (OCSP) is not checked: this tool works offline.
+            notification's nested tokens are verified on their own, held to the same expectations, \
+            and must agree with its data. Revocation (OCSP) is not checked: this tool works offline.
 
-            --format json prints the whole report (docs/verify-schema.json, "schema_version" 1); \
+            Each failing step also names the status Apple's server library would return for it \
+            (VERIFICATION_FAILURE, INVALID_CHAIN_LENGTH, INVALID_CERTIFICATE, INVALID_APP_IDENTIFIER, \
+            INVALID_ENVIRONMENT), so a server log and this report can be matched.
+
+            --format json prints the whole report (docs/verify-schema.json, "schema_version" 2); \
             --quiet prints only the verdict line and is a usage error with --format json.
 
             Exit status: 0 = valid; 1 = invalid (a step failed, the input has errors, or it is not \
@@ -131,9 +141,10 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = try check.analysisOptions(validate: true)
+        var options = try check.analysisOptions(validate: true)
+        let jws = try tokenChecks.options(applyingTo: &options)
         let input = try CommandSupport.load(file)
-        let document = Document.open(input, options: options, reading: .always, jws: try tokenChecks.options())
+        let document = Document.open(input, options: options, reading: .always, jws: jws)
         let report: VerificationReport
         if let storeKit = VerificationReport(storeKitOf: document, now: options.now, words: .commandLine) {
             report = storeKit

@@ -46,8 +46,8 @@ enum Fixtures {
         return AppState(document: Document.open(input, options: options), screen: size)
     }
 
-    /// samples/typical.receipt (the bytes the tool embeds as its demo). Tests that use it are
-    /// `.enabled(if: Paths.samplesAvailable)`.
+    /// samples/typical.receipt (the bytes the tool embeds as its demo; samples/ is committed, so a
+    /// missing file is a failure, never a skip).
     static func sample(size: Size = Size(width: 80, height: 24)) -> AppState {
         state(try! Paths.sample("typical.receipt"), name: "typical.receipt", size: size)
     }

@@ -10,15 +10,27 @@ func allVisible(_ s: AppState) -> [Int] {
     return out
 }
 
+/// One event through the reducer; a tamper-lab job it asks for is run and its result sent back,
+/// as the terminal adapter does (`TerminalUI.run`), so the next event sees the re-opened bytes.
+@discardableResult
+func step(_ s: inout AppState, _ event: InputEvent) -> Effect? {
+    let effect = reduce(&s, event)
+    if case .reopenLab(let job)? = effect {
+        reduce(&s, .labReopened(job.run()))
+        return nil
+    }
+    return effect
+}
+
 @discardableResult
 func press(_ s: inout AppState, _ events: InputEvent...) -> Effect? {
     var last: Effect?
-    for e in events { last = reduce(&s, e) }
+    for e in events { last = step(&s, e) }
     return last
 }
 
 func type(_ s: inout AppState, _ text: String) {
-    for ch in text { reduce(&s, .character(ch)) }
+    for ch in text { step(&s, .character(ch)) }
 }
 
 /// Hand-built defects at known offsets: SEQUENCE { INTEGER 1, INTEGER 02 02 00 01 (not minimal:

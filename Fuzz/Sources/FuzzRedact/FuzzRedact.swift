@@ -1,0 +1,60 @@
+import ASN1Lenient
+import DocumentModel
+import Foundation
+import FuzzSupport
+import ReceiptKit
+
+/// Fuzz target (f): `redact`. The input is a file's bytes, loaded as the commands load it and
+/// redacted twice in one run (bundle id included, a fixed seed), as `redact FILE FILE` would.
+/// Traps when:
+/// - a copy is written but, loaded and opened again, does not have the original's shape (layers,
+///   nodes, diagnostics' codes and ranges: `DocumentShape`),
+/// - the two copies of the same input differ (the same value must get the same stand-in),
+/// - a copy was refused for a reason that names a bug, or a message holds a control character,
+/// - a written copy holds a replaced value's text where it was (checked by re-collecting the
+///   copy's values, inside `Redactor`, and here by comparing the two runs' tables).
+let options = RedactOptions(bundleID: true, key: .seeded("fuzz"))
+let openOptions = AnalysisOptions(validate: false)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRedact(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let raw = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let loaded = loadOrCheckRefusal(raw) else { return 0 }
+    let input = RedactInput(raw: raw, loaded: loaded)
+    let run: RedactRun
+    do {
+        run = try Redactor.run([input, input], options: options)
+    } catch let error as StandInError {
+        assertTerminalSafe(error.description, "StandInError", allowNewlines: false)
+        return 0
+    } catch {
+        fatalError("Redactor.run threw something other than StandInError: \(error)")
+    }
+    precondition(run.copies.count == 2, "one copy per input")
+    let (first, second) = (run.copies[0], run.copies[1])
+    precondition(first.bytes == second.bytes, "two copies of one input differ")
+    for copy in run.copies {
+        for line in copy.notReplaced + copy.signatures + [copy.failure ?? ""] { assertTerminalSafe(line, "redact message") }
+        if let failure = copy.failure { precondition(!failure.contains("a bug"), "redact: \(failure)") }
+    }
+    guard let bytes = first.bytes else { return 0 }
+    let original = Document.open(loaded, options: openOptions)
+    guard let reloaded = try? InputLoader.decode(bytes, name: "copy") else { fatalError("a written copy does not load") }
+    let copy = Document.open(reloaded, options: openOptions)
+    if let difference = DocumentShape(original).firstDifference(from: DocumentShape(copy)) {
+        fatalError("the copy's shape differs: \(difference)")
+    }
+    let replaced = first.replaced.values.reduce(0, +) + first.mentions
+    precondition(replaced > 0 || bytes == raw, "nothing replaced, yet the copy differs from the input")
+    for layer in copy.layers {
+        if let tree = layer.tree { checkTree(tree, "copy layer \(layer.id.index)") }
+    }
+    return 0
+}
+
+@_cdecl("FuzzRedact_main")
+func fuzzRedactMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv, { data, size in fuzzRedact(data, size) })
+}

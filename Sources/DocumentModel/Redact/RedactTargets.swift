@@ -1,0 +1,269 @@
+import ASN1Lenient
+import JSONLenient
+import ReceiptKit
+
+/// One place in a document's layer where a value is replaced.
+struct RedactTarget: Sendable {
+    enum Form: Sendable {
+        /// The value's bytes as they are (a DER string's or OCTET STRING's content, a part of one).
+        case plain
+        /// A JSON string's content between the quotes; `offsets`: the layer offset of each decoded
+        /// byte (escapes such as `\/` and `\u0041` take several layer bytes).
+        case jsonString(offsets: [Int])
+        /// A JSON number's digits.
+        case jsonNumber
+        /// A DER INTEGER's content octets, the value being its decimal text.
+        case derInteger
+    }
+
+    var field: RedactField
+    var layer: LayerID
+    var range: Range<Int>
+    var original: RedactedValue
+    var form: Form
+    /// Where, for messages and the mapping file: "in-app purchase #1, in-app 1703",
+    /// "signedTransactions[0] payload: transactionId". Terminal-safe as built (keys are escaped).
+    var place: String
+    /// A value found inside another value (a history's revision naming a transaction id, a
+    /// product id starting with the bundle id).
+    var isMention = false
+}
+
+/// Finds what to replace in an opened document.
+struct RedactCollector {
+    let document: Document
+    let fields: Set<RedactField>
+    var targets: [RedactTarget] = []
+    /// Values of a redacted field that are left as they are, with why (never silently).
+    var notReplaced: [String] = []
+
+    init(document: Document, fields: Set<RedactField>) {
+        self.document = document
+        self.fields = fields
+    }
+
+    static func collect(_ document: Document, fields: Set<RedactField>) -> RedactCollector {
+        var collector = RedactCollector(document: document, fields: fields)
+        collector.collectReceipt()
+        collector.collectJSON()
+        return collector
+    }
+
+    // MARK: - Receipts
+
+    /// The layer whose bytes the receipt's node indices and value ranges refer to.
+    var receiptLayer: LayerID? {
+        guard let analysis = document.receipt, let receipt = analysis.receipt else { return nil }
+        let id: LayerID = analysis.payloadTree != nil ? LayerID(1) : .file
+        guard id.index < document.layers.count, document.layers[id.index].bytes == receipt.bytes,
+              document.layers[id.index].tree != nil else { return nil }
+        return id
+    }
+
+    mutating func collectReceipt() {
+        guard let receipt = document.receipt?.receipt else { return }
+        guard let layer = receiptLayer, let tree = document.layers[layer.index].tree else {
+            notReplaced.append("the receipt's payload is not a layer of this document: nothing in it was replaced")
+            return
+        }
+        for field in receipt.fields { consider(field, purchase: nil, layer: layer, tree: tree) }
+        for purchase in receipt.inApp {
+            for field in purchase.fields { consider(field, purchase: purchase.index, layer: layer, tree: tree) }
+        }
+    }
+
+    static func redactField(type: Int, level: AttributeLevel) -> RedactField? {
+        RedactField.allCases.first { field in
+            guard let attribute = field.receiptAttribute else { return false }
+            return attribute.type == type && attribute.inApp == (level == .inApp)
+        }
+    }
+
+    mutating func consider(_ field: ReceiptField, purchase: Int?, layer: LayerID, tree: Tree) {
+        guard let redact = Self.redactField(type: field.type, level: field.level), fields.contains(redact) else { return }
+        let place = (purchase.map { "in-app purchase #\($0 + 1), " } ?? "") + field.displayName
+        switch redact.receiptAttribute?.type {
+        case 4, 5:
+            guard !field.valueRange.isEmpty else { return }
+            targets.append(RedactTarget(field: redact, layer: layer, range: field.valueRange,
+                                        original: .bytes(Array(tree.bytes[field.valueRange])), form: .plain, place: place))
+        case 1711:
+            guard let inner = field.innerNode, tree.nodes[inner].isUniversal(2), !tree.nodes[inner].isConstructed,
+                  let text = field.value.integerText else {
+                notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): not an INTEGER, left as it is")
+                return
+            }
+            guard UInt64(text) != nil else {
+                notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): \(text) is not an id (negative or beyond 64 bits), left as it is")
+                return
+            }
+            targets.append(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
+                                        original: .text(text), form: .derInteger, place: place))
+        default:  // UTF8String ids and the bundle id
+            guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
+                  let text = String(validating: tree.bytes[tree.nodes[inner].contentRange], as: UTF8.self) else {
+                notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): not a string, left as it is")
+                return
+            }
+            guard !text.isEmpty else { return }
+            targets.append(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
+                                        original: .text(text), form: .plain, place: place))
+        }
+    }
+
+    // MARK: - StoreKit JSON
+
+    /// The JSON layers that hold values: token payloads and a JSON body (headers hold none).
+    var jsonLayers: [LayerID] {
+        document.layers.compactMap { layer in
+            guard layer.json != nil else { return nil }
+            switch layer.role {
+            case .jwsPayload, .file: return layer.id
+            default: return nil
+            }
+        }
+    }
+
+    /// "signedTransactions[0] payload", "payload", "body".
+    func layerLabel(_ id: LayerID) -> String {
+        id == .file ? "body" : TerminalSafe.escape(document.layers[id.index].name)
+    }
+
+    mutating func collectJSON() {
+        for id in jsonLayers {
+            guard let tree = document.layers[id.index].json else { continue }
+            for member in 0..<tree.count where tree[member].kind == .member {
+                guard let key = tree.key(ofMember: member), let redact = RedactField.byJSONKey[key], fields.contains(redact),
+                      let value = tree.value(ofMember: member) else { continue }
+                let place = "\(layerLabel(id)): \(JSONPath.of(member, in: tree))"
+                let node = tree[value]
+                switch node.kind {
+                case .string:
+                    guard let text = tree.string(at: value), !text.isEmpty else { continue }
+                    let content = (node.start + 1)..<max(node.start + 1, node.end - 1)
+                    targets.append(RedactTarget(field: redact, layer: id, range: content, original: .text(text),
+                                                form: .jsonString(offsets: tree.sourceOffsets(ofString: value)), place: place))
+                case .number:
+                    let digits = Array(tree.bytes[node.range])
+                    guard digits.allSatisfy(StandIns.isDigit) else {
+                        notReplaced.append("\(place): the number \(TerminalSafe.escape(tree.text(of: value))) is not a plain integer, left as it is")
+                        continue
+                    }
+                    targets.append(RedactTarget(field: redact, layer: id, range: node.range,
+                                                original: .text(String(decoding: digits, as: UTF8.self)), form: .jsonNumber, place: place))
+                case .null:
+                    continue
+                default:
+                    notReplaced.append("\(place): a JSON \(node.kind.name), not a string or number, left as it is")
+                }
+            }
+        }
+    }
+
+    // MARK: - Mentions
+
+    /// Every occurrence of a run value (of at least `JSONPath.minimumMention` bytes) inside a
+    /// string that is not itself a target or a token: a history's `revision`, a product id that
+    /// starts with the bundle id.
+    mutating func collectMentions(of originals: [String: RedactField]) {
+        guard !originals.isEmpty else { return }
+        let lengths = Set(originals.keys.map(\.utf8.count)).sorted(by: >)
+        let own = Set(targets.map { TargetSpot(layer: $0.layer, range: $0.range) })
+        func scan(_ layer: LayerID, _ content: Range<Int>, bytes: [UInt8], place: String, literal: ((Range<Int>) -> Bool)? = nil) {
+            var i = content.lowerBound
+            while i < content.upperBound {
+                var matched = 0
+                for length in lengths where i + length <= content.upperBound && literal?(i..<(i + length)) != false {
+                    let text = String(decoding: bytes[i..<(i + length)], as: UTF8.self)
+                    guard let field = originals[text] else { continue }
+                    targets.append(RedactTarget(field: field, layer: layer, range: i..<(i + length), original: .text(text),
+                                                form: .plain, place: place, isMention: true))
+                    matched = length
+                    break
+                }
+                i += max(matched, 1)
+            }
+        }
+        if let receipt = document.receipt?.receipt, let layer = receiptLayer, let tree = document.layers[layer.index].tree {
+            let all = Array(receipt.fields.map { ($0, nil as Int?) })
+                + receipt.inApp.flatMap { purchase in purchase.fields.map { ($0, purchase.index as Int?) } }
+            for (field, purchase) in all {
+                guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
+                      Self.isStringTag(tree.nodes[inner].tagNumber) else { continue }
+                let content = tree.nodes[inner].contentRange
+                guard !own.contains(TargetSpot(layer: layer, range: content)) else { continue }
+                scan(layer, content, bytes: tree.bytes, place: (purchase.map { "in-app purchase #\($0 + 1), " } ?? "") + field.displayName)
+            }
+        }
+        var tokenStrings = Set<TargetSpot>()
+        for token in document.jws?.tokens ?? [] {
+            if let holder = document.layers[token.layers.token.index].parent {
+                tokenStrings.insert(TargetSpot(layer: holder, range: token.rangeInParent))
+            }
+        }
+        for id in jsonLayers {
+            guard let tree = document.layers[id.index].json else { continue }
+            for node in 0..<tree.count where tree[node].kind == .string {
+                let content = (tree[node].start + 1)..<max(tree[node].start + 1, tree[node].end - 1)
+                let spot = TargetSpot(layer: id, range: content)
+                guard !own.contains(spot), !tokenStrings.contains(spot) else { continue }
+                let literal = Self.literalBytes(tree, string: node, content: content)
+                scan(id, content, bytes: tree.bytes, place: "\(layerLabel(id)): \(JSONPath.of(node, in: tree))",
+                     literal: { range in range.allSatisfy { literal.contains($0) } })
+            }
+        }
+    }
+
+    /// The bytes of a JSON string's content written as themselves: not part of an escape, not
+    /// part of invalid UTF-8 (a value is replaced only where it is written out literally).
+    static func literalBytes(_ tree: JSONTree, string node: Int, content: Range<Int>) -> Set<Int> {
+        let offsets = tree.sourceOffsets(ofString: node)
+        var literal = Set<Int>()
+        var i = 0
+        while i < offsets.count {
+            var j = i + 1
+            while j < offsets.count && offsets[j] == offsets[i] { j += 1 }
+            let end = j < offsets.count ? offsets[j] : content.upperBound
+            if j - i == 1, end - offsets[i] == 1, tree.bytes[offsets[i]] < 0x80, tree.bytes[offsets[i]] != UInt8(ascii: "\\") {
+                literal.insert(offsets[i])
+            }
+            i = j
+        }
+        return literal
+    }
+
+    /// UTF8String, NumericString, PrintableString, T61String, IA5String, VisibleString, …
+    static func isStringTag(_ tag: UInt32) -> Bool { [12, 18, 19, 20, 21, 22, 25, 26, 27, 28, 30].contains(tag) }
+}
+
+struct TargetSpot: Hashable {
+    var layer: LayerID
+    var range: Range<Int>
+}
+
+/// A JSON node's path for messages: `data.signedTransactionInfo`, `lastTransactions[1].originalTransactionId`.
+enum JSONPath {
+    /// Shorter values are not looked for inside other strings: a one-digit Xcode id would match
+    /// everywhere.
+    static let minimumMention = 6
+
+    static func of(_ node: Int, in tree: JSONTree) -> String {
+        var parts: [String] = []
+        var current = node
+        while let parent = tree.parent(of: current) {
+            if tree[current].kind == .member {
+                parts.append(TerminalSafe.escape(tree.key(ofMember: current) ?? "?"))
+            } else if tree[parent].kind == .array {
+                let index = tree.children(of: parent).firstIndex(of: current) ?? 0
+                parts.append("[\(index)]")
+            }
+            current = parent
+        }
+        if tree[current].kind == .member { parts.append(TerminalSafe.escape(tree.key(ofMember: current) ?? "?")) }
+        var path = ""
+        for part in parts.reversed() {
+            if part.hasPrefix("[") || path.isEmpty { path += part } else { path += "." + part }
+        }
+        return path.isEmpty ? "(root)" : path
+    }
+}

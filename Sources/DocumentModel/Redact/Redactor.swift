@@ -1,0 +1,173 @@
+import ASN1Lenient
+import JSONLenient
+import ReceiptKit
+
+/// One file given to `redact`: its bytes as stored and as the loader decoded them.
+public struct RedactInput: Sendable {
+    public var raw: [UInt8]
+    public var loaded: LoadedInput
+
+    public init(raw: [UInt8], loaded: LoadedInput) {
+        self.raw = raw
+        self.loaded = loaded
+    }
+}
+
+/// A value replaced at one place, for the mapping file.
+public struct RedactOccurrence: Sendable {
+    public var file: Int
+    public var field: RedactField
+    public var place: String
+    /// The layer's name and the offset there.
+    public var layer: String
+    public var offset: Int
+    public var isMention: Bool
+}
+
+/// The outcome for one file.
+public struct RedactedCopy: Sendable {
+    public var name: String
+    /// The copy, in the input's text form; nil when the file could not be redacted (`failure`).
+    public var bytes: [UInt8]?
+    public var failure: String?
+    /// What the input is ("a PKCS#7 App Store receipt"), from the opened original.
+    public var summary: String
+    // `failure`, `notReplaced` and `signatures` are terminal-safe as built (every part taken from
+    // the input is escaped where it is inserted): print them as they are.
+    public var inputHasErrors: Bool
+    /// Values replaced per field (mentions inside other values counted apart).
+    public var replaced: [RedactField: Int] = [:]
+    public var mentions = 0
+    /// Values of a redacted field left as they are, with why.
+    public var notReplaced: [String] = []
+    /// Which signatures the changes break, and why.
+    public var signatures: [String] = []
+    /// The shape both the original and the copy have (checked).
+    public var nodeCount = 0
+    public var layerCount = 0
+    public var diagnosticCount = 0
+}
+
+/// The outcome of one run: every copy, and the table that made them consistent.
+public struct RedactRun: Sendable {
+    public var copies: [RedactedCopy]
+    public var standIns: StandIns
+    public var occurrences: [RedactedValue: [RedactOccurrence]]
+}
+
+/// `redact`: copies of receipts and StoreKit documents with every identifying value replaced by a
+/// stand-in of the same length and class, the same stand-in for the same value in every file of
+/// the run, written back in place so that the copy parses to the same tree, offsets and
+/// diagnostics as the original (checked on every copy by re-opening it).
+public enum Redactor {
+    /// Decode-only: the check compares parses; verification would only say what `signatures` says.
+    static let openOptions = AnalysisOptions(validate: false)
+
+    public static func run(_ inputs: [RedactInput], options: RedactOptions) throws -> RedactRun {
+        let fields = options.fields
+        let documents = inputs.map { Document.open($0.loaded, options: openOptions) }
+        var collectors = documents.map { RedactCollector.collect($0, fields: fields) }
+        // Values long enough to look for inside other values, with their field.
+        var mentionable: [String: RedactField] = [:]
+        for collector in collectors {
+            for target in collector.targets {
+                if case .text(let text) = target.original, text.utf8.count >= JSONPath.minimumMention { mentionable[text] = target.field }
+            }
+        }
+        for i in collectors.indices { collectors[i].collectMentions(of: mentionable) }
+        let originals = Set(collectors.flatMap { $0.targets.map(\.original) })
+        let standIns = try StandIns(key: options.key, originals: originals)
+        var copies: [RedactedCopy] = []
+        var occurrences: [RedactedValue: [RedactOccurrence]] = [:]
+        for (index, input) in inputs.enumerated() {
+            let copy = redact(input, document: documents[index], collector: collectors[index], standIns: standIns, fields: fields)
+            if copy.bytes != nil {
+                for target in collectors[index].targets {
+                    occurrences[target.original, default: []].append(RedactOccurrence(
+                        file: index, field: target.field, place: target.place, layer: documents[index].layers[target.layer.index].name,
+                        offset: target.range.lowerBound, isMention: target.isMention))
+                }
+            }
+            copies.append(copy)
+        }
+        return RedactRun(copies: copies, standIns: standIns, occurrences: occurrences)
+    }
+
+    static func redact(_ input: RedactInput, document: Document, collector: RedactCollector, standIns: StandIns,
+                       fields: Set<RedactField>) -> RedactedCopy {
+        let shape = DocumentShape(document)
+        var copy = RedactedCopy(name: input.loaded.name, summary: document.summary, inputHasErrors: document.hasErrors)
+        copy.notReplaced = collector.notReplaced
+        let body = input.loaded.encoding == .verifyReceiptJSON ? JSONParser.parse(input.raw) : nil
+        if let body, let root = body.root, body.value("password", in: root) != nil {
+            copy.notReplaced.append("the verifyReceipt body's \"password\" (the app's shared secret): remove it before sharing")
+        }
+        copy.nodeCount = shape.nodeCount
+        copy.layerCount = shape.layers.count
+        copy.diagnosticCount = shape.diagnosticCount
+        if document.kind == .legacyTransactionReceipt {
+            copy.failure = "an iOS 6 style transaction receipt is not read by this tool, so its identifiers cannot be found"
+            return copy
+        }
+        var rewrite = LayerRewrite(document)
+        do {
+            for target in collector.targets {
+                guard let standIn = standIns[target.original] else { continue }
+                try rewrite.write(target, standIn: standIn)
+                if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
+            }
+            let file = try rewrite.propagate()
+            let out = try TextFormRewrap.rewrap(raw: input.raw, loaded: input.loaded, newBytes: file)
+            try check(out, input: input, shape: shape, standIns: standIns, fields: fields, collector: collector)
+            copy.bytes = out
+        } catch let failure as LayerRewrite.Failure {
+            copy.failure = failure.message
+        } catch let failure as TextFormRewrap.Failure {
+            copy.failure = failure.message
+        } catch let failure as CheckFailure {
+            copy.failure = failure.message
+        } catch {
+            copy.failure = "\(error)"
+        }
+        copy.signatures = signatures(document, rewrite: rewrite)
+        return copy
+    }
+
+    struct CheckFailure: Error {
+        var message: String
+    }
+
+    /// Re-opens the copy: the same shape, and at every place a value was, now its stand-in.
+    static func check(_ out: [UInt8], input: RedactInput, shape: DocumentShape, standIns: StandIns,
+                      fields: Set<RedactField>, collector: RedactCollector) throws {
+        guard let reloaded = try? InputLoader.decode(out, name: input.loaded.name) else {
+            throw CheckFailure(message: "the copy does not load")
+        }
+        let copy = Document.open(reloaded, options: openOptions)
+        if let difference = shape.firstDifference(from: DocumentShape(copy)) {
+            throw CheckFailure(message: "the copy would not parse like the original: \(difference)")
+        }
+        let found = RedactCollector.collect(copy, fields: fields).targets
+        let expected = collector.targets.filter { !$0.isMention }
+        guard found.count == expected.count else {
+            throw CheckFailure(message: "the copy has \(found.count) values to replace where the original had \(expected.count)")
+        }
+        for (new, old) in zip(found, expected) where standIns[old.original] != nil && new.original != standIns[old.original] {
+            throw CheckFailure(message: "\(old.place): the copy does not hold the stand-in")
+        }
+    }
+
+    /// What no longer verifies in the copy, and why.
+    static func signatures(_ document: Document, rewrite: LayerRewrite) -> [String] {
+        var notes: [String] = []
+        if let analysis = document.receipt, analysis.receipt != nil,
+           let layer = RedactCollector(document: document, fields: []).receiptLayer, rewrite.changed(layer) || rewrite.changed(.file) {
+            notes.append("the PKCS#7 signature no longer verifies: it signs the digest of the receipt payload, whose bytes changed")
+        }
+        for token in document.jws?.tokens ?? [] where rewrite.changed(token.layers.token) {
+            let name = token.path.map { "token \(TerminalSafe.escape($0))" } ?? "the token"
+            notes.append("\(name): its ES256 signature no longer verifies: it signs the token's header.payload text, which changed")
+        }
+        return notes
+    }
+}

@@ -1,0 +1,29 @@
+import DocumentModel
+import JWSKit
+
+/// What an edit changed in the tokens' verification, one line per changed step:
+/// "token: ES256 signature: passed → failed".
+enum LabTokenChange {
+    static func describe(before: Document, after: Document) -> [String] {
+        guard let old = before.jws?.tokens, let new = after.jws?.tokens else { return [] }
+        var lines: [String] = []
+        for (index, token) in new.enumerated() where index < old.count {
+            let name = UIText.escape(token.path.map { "token " + $0 } ?? "token")
+            let was = Dictionary((old[index].report?.steps ?? []).map { ($0.step, $0.status) }, uniquingKeysWith: { a, _ in a })
+            for result in token.report?.steps ?? [] {
+                guard let previous = was[result.step], previous.keyword != result.status.keyword else { continue }
+                lines.append("\(name): \(result.step.title): \(word(previous)) → \(word(result.status))")
+            }
+            if old[index].report != nil, token.report == nil { lines.append("\(name): no longer verified") }
+        }
+        return lines
+    }
+
+    static func word(_ status: JWSStepStatus) -> String {
+        switch status {
+        case .passed: "passed"
+        case .failed: "failed"
+        case .notChecked: "not checked"
+        }
+    }
+}

@@ -1,0 +1,258 @@
+import ArgumentParser
+import ASN1Lenient
+import DocumentModel
+import Foundation
+import ReceiptKit
+
+/// `receipt-explorer redact FILE... -o OUT [--keep FIELD]... [--bundle-id] [--seed TEXT] [--mapping FILE]`
+struct RedactCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "redact",
+        abstract: "Write copies with transaction ids, device values and other identifiers replaced, to share.",
+        discussion: """
+            Replaced, in receipts and StoreKit 2 documents (tokens, notifications, history and \
+            statuses responses, nested tokens included): \(RedactCommand.fieldList). The bundle id \
+            (attribute 2, bundleId) only with --bundle-id. A value is also replaced where another \
+            value mentions it (a history's revision naming a transaction id; with --bundle-id, a \
+            product id starting with the bundle id).
+
+            Each value gets a stand-in of the same length and kind (digits for digit ids, a UUID for \
+            a UUID, letters and digits in place, bytes for the opaque value and hash), the same one \
+            for the same value in every file of the run, drawn from a random key (or --seed) and \
+            never derived from the value. The copy is written in the input's form (DER, base64 with \
+            the same line breaks, PEM, a verifyReceipt body, a token, a JSON body) and parses to the \
+            same tree, offsets and diagnostics as the original: every copy is re-opened and checked \
+            before it is written. Its signatures no longer verify, since the signed bytes changed: \
+            the summary says which.
+
+            The mapping from stand-ins to originals is written only with --mapping FILE (JSON, \
+            readable by you only); never to the terminal.
+
+            Exit status: 0 = every copy written; 1 = an input has errors (its copy is still written) \
+            or a file could not be redacted (no copy, the reason on stderr); 2 = usage or I/O problem \
+            (nothing written).
+            """
+    )
+
+    static let fieldList = RedactField.allCases.filter { $0 != .bundleID }
+        .map { "\($0.rawValue) (\($0.source))" }.joined(separator: ", ")
+
+    @Argument(help: ArgumentHelp("The inputs: \(InputForms.list); '-' reads standard input."))
+    var files: [String] = []
+
+    @Option(name: [.customShort("o"), .customLong("output")],
+            help: ArgumentHelp("Where to write: a file for one input, a directory for several (created when missing).", valueName: "OUT"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Leave this field as it is (repeatable): \(RedactField.allCases.filter { $0 != .bundleID }.map(\.rawValue).joined(separator: ", ")).",
+                               valueName: "FIELD"))
+    var keep: [String] = []
+
+    @Flag(name: .customLong("bundle-id"), help: "Also replace the bundle id (attribute 2, bundleId, and where other values mention it).")
+    var bundleID = false
+
+    @Option(help: ArgumentHelp("Draw the stand-ins from this text instead of a random key: the same seed gives the same copies.",
+                               valueName: "TEXT"))
+    var seed: String?
+
+    @Option(help: ArgumentHelp("Write the stand-in → original mapping to this JSON file (private: it undoes the redaction).",
+                               valueName: "FILE"))
+    var mapping: String?
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("redact needs at least one FILE") }
+        guard output != nil else {
+            throw ValidationError("-o OUT is missing: give the file (one input) or directory (several) to write the copies to")
+        }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
+        _ = try keptFields()
+    }
+
+    /// `--keep`, checked against the redactable fields.
+    func keptFields() throws -> Set<RedactField> {
+        var kept = Set<RedactField>()
+        for name in keep {
+            guard let field = RedactField(rawValue: name) else {
+                throw ValidationError("--keep: '\(TerminalSafe.escape(name))' is not a redactable field; the fields are \(RedactField.names)")
+            }
+            if field == .bundleID {
+                throw ValidationError(bundleID
+                    ? "--keep bundle-id contradicts --bundle-id: drop one of them"
+                    : "--keep bundle-id: the bundle id is kept already (it is replaced only with --bundle-id)")
+            }
+            kept.insert(field)
+        }
+        return kept
+    }
+
+    func run() throws {
+        let inputs = try files.map(Self.load)
+        let destinations = try outputPaths(names: inputs.map(\.loaded.name))
+        try refuseOverwritingInputs(destinations + (mapping.map { [$0] } ?? []))
+        if let mapping, destinations.contains(where: { Self.samePath($0, mapping) }) {
+            CommandSupport.complain("--mapping \(mapping) is also where a copy would be written")
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
+        let options = RedactOptions(keep: try keptFields(), bundleID: bundleID,
+                                    key: seed.map(StandInKey.seeded) ?? .random())
+        let run: RedactRun
+        do {
+            run = try Redactor.run(inputs, options: options)
+        } catch let error as StandInError {
+            CommandSupport.complain("cannot redact: \(error.description)")
+            throw ExitCode(ExitStatus.inputHasErrors)
+        }
+        try createOutputDirectory()
+        var status = ExitStatus.ok
+        var written = 0
+        var report = ""
+        for (copy, path) in zip(run.copies, destinations) {
+            report += RedactSummary.text(copy, destination: path)
+            guard let bytes = copy.bytes else {
+                // The failure is terminal-safe as built; the name is escaped by `complain` with it.
+                CommandSupport.complain(InputError("\(InputError.quoted(copy.name)): not redacted: \(copy.failure ?? "unknown reason")"))
+                status = ExitStatus.inputHasErrors
+                continue
+            }
+            do {
+                try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                CommandSupport.complain("cannot write \(path): \(error.localizedDescription)")
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
+            written += 1
+            if copy.inputHasErrors { status = ExitStatus.inputHasErrors }
+        }
+        report += RedactSummary.footer(written: written, of: run.copies.count, mapping: mapping, bundleID: bundleID,
+                                       kept: options.keep)
+        if let mapping {
+            let files = zip(run.copies, destinations).map { (input: $0.name, copy: $1) }
+            let text = ReceiptJSON.serialize(RedactMapping.document(run, files: files))
+            // Readable by the user only: it undoes the redaction.
+            guard FileManager.default.createFile(atPath: mapping, contents: Data(text.utf8),
+                                                 attributes: [.posixPermissions: 0o600]) else {
+                CommandSupport.complain("cannot write --mapping \(mapping)")
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
+        }
+        FileHandle.standardOutput.write(Data(report.utf8))
+        try CommandSupport.finish(status)
+    }
+
+    // MARK: - Files
+
+    /// The file's bytes as stored and as the loader decodes them; exit 2 with the loader's reason.
+    static func load(_ path: String) throws -> RedactInput {
+        let raw: [UInt8]
+        if path == "-" {
+            raw = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        } else {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                CommandSupport.complain("cannot read \(path): it is a directory")
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                CommandSupport.complain("cannot read \(path): no such file, or not readable")
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
+            raw = [UInt8](data)
+        }
+        let name = path == "-" ? "stdin" : (path.split(separator: "/").last.map(String.init) ?? path)
+        do {
+            return RedactInput(raw: raw, loaded: try InputLoader.decode(raw, name: name))
+        } catch let error as InputError {
+            CommandSupport.complain(error)
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
+    }
+
+    /// One path per input: OUT itself for one input (OUT/name when OUT is a directory), OUT/name for several.
+    func outputPaths(names: [String]) throws -> [String] {
+        let out = output ?? ""
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory)
+        if files.count == 1 {
+            return [exists && isDirectory.boolValue ? (out as NSString).appendingPathComponent(names[0]) : out]
+        }
+        if exists && !isDirectory.boolValue {
+            CommandSupport.complain("-o \(out) is a file; with \(files.count) inputs OUT must be a directory")
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
+        var seen: [String: Int] = [:]
+        for (i, name) in names.enumerated() {
+            if let first = seen[name] {
+                CommandSupport.complain("\(files[first]) and \(files[i]) would both be written to \(out)/\(name); redact them in two runs")
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
+            seen[name] = i
+        }
+        return names.map { (out as NSString).appendingPathComponent($0) }
+    }
+
+    /// Creates OUT for several inputs when it is missing, once every refusal has been checked.
+    func createOutputDirectory() throws {
+        guard files.count > 1, let out = output, !FileManager.default.fileExists(atPath: out) else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        } catch {
+            CommandSupport.complain("cannot create the directory \(out): \(error.localizedDescription)")
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
+    }
+
+    /// Refuses (exit 2) when a path to write is one of the inputs, by name or by file identity
+    /// (a link, another spelling of the path).
+    func refuseOverwritingInputs(_ paths: [String]) throws {
+        for path in paths {
+            for input in files where input != "-" && Self.samePath(input, path) {
+                CommandSupport.complain("refusing to overwrite the input \(input) (with \(path)): write the copy elsewhere")
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
+        }
+    }
+
+    static func samePath(_ a: String, _ b: String) -> Bool {
+        if URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path { return true }
+        var sa = stat(), sb = stat()
+        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+}
+
+/// The words `redact` prints on stdout (never a value or a stand-in).
+enum RedactSummary {
+    static func text(_ copy: RedactedCopy, destination: String) -> String {
+        var lines = ["\(TerminalSafe.escape(copy.name)) → \(TerminalSafe.escape(destination)): \(copy.summary)"]
+        if copy.bytes == nil {
+            lines.append("  not written: \(copy.failure ?? "unknown reason")")
+            return lines.joined(separator: "\n") + "\n"
+        }
+        let total = copy.replaced.values.reduce(0, +)
+        if total == 0 && copy.mentions == 0 {
+            lines.append("  nothing to replace: the copy is the input, byte for byte, and its signatures are unchanged")
+        } else {
+            let counts = copy.replaced.sorted { $0.key < $1.key }.map { "\(NumberText.grouped($0.value)) \($0.key.rawValue)" }
+            lines.append("  replaced \(NumberText.grouped(total)) value\(total == 1 ? "" : "s"): \(counts.joined(separator: ", "))")
+            if copy.mentions > 0 {
+                lines.append("  and \(NumberText.grouped(copy.mentions)) mention\(copy.mentions == 1 ? "" : "s") of them inside other values")
+            }
+        }
+        for note in copy.notReplaced { lines.append("  left as it is: \(note)") }
+        lines.append("  same shape as the original (checked by re-opening the copy): \(NumberText.grouped(copy.nodeCount)) nodes in "
+                     + "\(copy.layerCount) layer\(copy.layerCount == 1 ? "" : "s"), \(NumberText.grouped(copy.diagnosticCount)) "
+                     + "diagnostic\(copy.diagnosticCount == 1 ? "" : "s") at the same offsets")
+        for note in copy.signatures { lines.append("  \(note)") }
+        if copy.inputHasErrors { lines.append("  the input has errors; so does the copy, at the same offsets") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func footer(written: Int, of count: Int, mapping: String?, bundleID: Bool, kept: Set<RedactField>) -> String {
+        var lines = ["wrote \(written) of \(count) cop\(count == 1 ? "y" : "ies"); the same value has the same stand-in in every copy of this run"]
+        if !kept.isEmpty { lines.append("kept as they are (--keep): \(kept.sorted().map(\.rawValue).joined(separator: ", "))") }
+        if !bundleID { lines.append("the bundle id is kept (--bundle-id replaces it)") }
+        lines.append(mapping.map { "mapping from stand-ins to originals written to \(TerminalSafe.escape($0)) (private)" }
+                     ?? "no mapping written (--mapping FILE writes one)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,215 @@
+import ASN1Lenient
+import DocumentModel
+import Foundation
+import ReceiptKit
+import Testing
+import TestSupport
+
+/// Redaction on hand-made inputs whose layout is known: chunked payloads, JSON escapes and
+/// numbers, text forms, and the stand-in classes.
+@Suite struct RedactUnitTests {
+    static func base64url(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// `{"alg":"ES256"}.payload.<64 zero bytes>`.
+    static func token(payload: String) -> [UInt8] {
+        Array((base64url(Array(#"{"alg":"ES256"}"#.utf8)) + "." + base64url(Array(payload.utf8)) + "."
+               + base64url([UInt8](repeating: 0, count: 64))).utf8)
+    }
+
+    static func redact(_ raw: [UInt8], bundleID: Bool = false, keep: Set<RedactField> = []) throws -> (RedactRun, [UInt8]) {
+        let run = try Redactor.run([try RedactSupport.input(raw)], options: RedactSupport.options(bundleID: bundleID, keep: keep))
+        let copy = try #require(run.copies.first)
+        return (run, try #require(copy.bytes, "\(copy.failure ?? "")"))
+    }
+
+    // MARK: - A payload in two BER chunks
+
+    /// A SignedData whose payload SET { attribute 2 "com.x", attribute 17 { in-app 1703
+    /// "2000000123456789" } } comes in two OCTET STRING chunks cut inside the transaction id.
+    static let chunked: (bytes: [UInt8], idFileOffsets: [Int]) = {
+        let inApp = DER.set(DER.seq(DER.int(1703), DER.int(1), DER.octets(DER.utf8("2000000123456789"))))
+        let payload = DER.set(DER.seq(DER.int(2), DER.int(1), DER.octets(DER.utf8("com.x"))),
+                              DER.seq(DER.int(17), DER.int(1), DER.octets(inApp)))
+        let idStart = payload.count - 16  // the id is the payload's last 16 bytes
+        let cut = idStart + 7
+        let chunks = DER.tlv(0x24, DER.octets(Array(payload[..<cut])) + DER.octets(Array(payload[cut...])))
+        let encapsulated = DER.seq(DER.oid(DER.hex("2A 86 48 86 F7 0D 01 07 01")), DER.tlv(0xA0, chunks))
+        let signedData = DER.seq(DER.int(1), DER.set(), encapsulated, DER.set())
+        let bytes = DER.seq(DER.oid(DER.hex("2A 86 48 86 F7 0D 01 07 02")), DER.tlv(0xA0, signedData))
+        // File offsets of the id's bytes: 7 at the end of chunk 1, 9 at the start of chunk 2.
+        let firstChunkContent = Data(bytes).range(of: Data(Array(payload[..<cut])))!.lowerBound
+        let secondChunkContent = firstChunkContent + cut + 2  // past chunk 2's header (04 LL)
+        return (bytes, Array((firstChunkContent + idStart)..<(firstChunkContent + cut)) + Array(secondChunkContent..<(secondChunkContent + 9)))
+    }()
+
+    @Test func idAcrossTwoChunksIsWrittenIntoBoth() throws {
+        let original = try RedactSupport.open(Self.chunked.bytes)
+        #expect(original.layers.count == 2)  // the reassembled payload
+        #expect(original.receipt?.receipt?.inApp.first?.transactionID == "2000000123456789")
+        let (run, copy) = try Self.redact(Self.chunked.bytes)
+        // Exactly the id's 16 bytes changed, 7 in the first chunk and 9 in the second.
+        let changed = Self.chunked.bytes.indices.filter { Self.chunked.bytes[$0] != copy[$0] }
+        #expect(copy.count == Self.chunked.bytes.count)
+        #expect(Set(changed).isSubset(of: Set(Self.chunked.idFileOffsets)))
+        #expect(changed.count >= 14)  // two digits may happen to match
+        let redacted = try RedactSupport.open(copy)
+        let standIn = try #require(redacted.receipt?.receipt?.inApp.first?.transactionID)
+        #expect(run.standIns[.text("2000000123456789")] == .text(standIn))
+        #expect(standIn.count == 16 && standIn.allSatisfy(\.isNumber) && !standIn.hasPrefix("0"))
+        #expect(DocumentShape(original) == DocumentShape(redacted))
+        #expect(run.copies[0].replaced == [.transactionID: 1])
+        #expect(run.copies[0].signatures == ["the PKCS#7 signature no longer verifies: it signs the digest of the receipt payload, whose bytes changed"])
+    }
+
+    /// A negative in-app 1711 is no id: left, and said so; the rest of the receipt is redacted.
+    @Test func negativeWebOrderLineItemIsReported() throws {
+        let inApp = DER.set(DER.seq(DER.int(1703), DER.int(1), DER.octets(DER.utf8("2000000123456789"))),
+                            DER.seq(DER.int(1711), DER.int(1), DER.octets(DER.tlv(0x02, [0xFF, 0x00]))))
+        let payload = DER.set(DER.seq(DER.int(17), DER.int(1), DER.octets(inApp)))
+        let encapsulated = DER.seq(DER.oid(DER.hex("2A 86 48 86 F7 0D 01 07 01")), DER.tlv(0xA0, DER.octets(payload)))
+        let raw = DER.seq(DER.oid(DER.hex("2A 86 48 86 F7 0D 01 07 02")),
+                          DER.tlv(0xA0, DER.seq(DER.int(1), DER.set(), encapsulated, DER.set())))
+        let (run, copy) = try Self.redact(raw)
+        let offset = Data(raw).range(of: Data([0x04, 0x04, 0x02, 0x02, 0xFF, 0x00]))!.lowerBound + 2
+        #expect(run.copies[0].notReplaced == ["in-app purchase #1, web order line item id (in-app 1711) at offset \(offset): -256 is not an id (negative or beyond 64 bits), left as it is"])
+        #expect(run.copies[0].replaced == [.transactionID: 1])
+        #expect(Array(copy[offset..<(offset + 4)]) == [0x02, 0x02, 0xFF, 0x00])
+    }
+
+    // MARK: - JSON
+
+    /// `\u0032` stays a `\u` escape (of another digit), `\/` stays, the lengths stay.
+    @Test func escapesKeepTheirForm() throws {
+        let payload = #"{"transactionId":"\u0032000000510000004","deviceVerification":"Ab\/cD+e","productId":"p"}"#
+        let raw = Self.token(payload: payload)
+        let (_, copy) = try Self.redact(raw)
+        #expect(copy.count == raw.count)
+        let document = try RedactSupport.open(copy)
+        let layer = try #require(document.layers.first { $0.role == .jwsPayload })
+        let text = String(decoding: layer.bytes, as: UTF8.self)
+        #expect(text.count == payload.count)
+        let escaped = try #require(text.range(of: #"{"transactionId":"\u00"#))
+        let hexDigits = text[escaped.upperBound...].prefix(2).filter { $0.isHexDigit }.count
+        #expect(hexDigits == 2)
+        let verification = try #require(text.range(of: #""deviceVerification":""#))
+        let value = String(text[verification.upperBound...].prefix(9))
+        #expect(value.dropFirst(2).hasPrefix(#"\/"#) && value.dropFirst(6).hasPrefix("+"))
+        #expect(value != #"Ab\/cD+e""#)
+        #expect(text.hasSuffix(#","productId":"p"}"#))
+        let json = try #require(layer.json)
+        let id = try #require(json.lookup(["transactionId"]).flatMap(json.string(at:)))
+        #expect(id.count == 16 && id.allSatisfy(\.isNumber) && id != "2000000510000004")
+    }
+
+    /// A legacy numeric id is replaced by digits in place; the JSON stays a number.
+    @Test func numericIdStaysANumber() throws {
+        let raw = Self.token(payload: #"{"transactionId":2000000510000004,"originalTransactionId":null,"quantity":1}"#)
+        let (run, copy) = try Self.redact(raw)
+        let layer = try #require(try RedactSupport.open(copy).layers.first { $0.role == .jwsPayload })
+        let json = try #require(layer.json)
+        let node = try #require(json.lookup(["transactionId"]))
+        #expect(json[node].kind == .number)
+        let text = json.text(of: node)
+        #expect(text.count == 16 && text != "2000000510000004")
+        #expect(run.standIns[.text("2000000510000004")] == .text(text))
+        let quantity = try #require(json.lookup(["quantity"]))
+        #expect(json.text(of: quantity) == "1")
+        #expect(run.copies[0].replaced == [.transactionID: 1])
+    }
+
+    @Test func fractionalNumberIsReportedNotReplaced() throws {
+        let raw = Self.token(payload: #"{"transactionId":2.5}"#)
+        let (run, copy) = try Self.redact(raw)
+        #expect(copy == raw)
+        #expect(run.copies[0].notReplaced == ["payload: transactionId: the number 2.5 is not a plain integer, left as it is"])
+    }
+
+    // MARK: - Text forms
+
+    @Test
+    func base64AndPEMKeepTheirLines() throws {
+        for name in ["typical.b64", "typical.pem", "typical.json"] {
+            let raw = try Paths.sample(name)
+            let (_, copy) = try Self.redact(raw)
+            let lines = { (bytes: [UInt8]) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) }
+            #expect(lines(copy).map(\.count) == lines(raw).map(\.count), "\(name)")
+            #expect(copy != raw, "\(name)")
+            // Armour and JSON around the base64 are untouched.
+            let changed = raw.indices.filter { raw[$0] != copy[$0] }
+            let text = String(decoding: raw, as: UTF8.self)
+            let bodyStart = name == "typical.pem" ? text.utf8.count - text.drop { $0 != "\n" }.utf8.count
+                : name == "typical.json" ? Array(raw).firstIndex(of: UInt8(ascii: "M"))! : 0
+            #expect(changed.allSatisfy { $0 >= bodyStart }, "\(name)")
+            let encodings = (try InputLoader.decode(copy, name: name).encoding, try InputLoader.decode(raw, name: name).encoding)
+            #expect(encodings.0 == encodings.1)
+        }
+    }
+
+    @Test
+    func quotedTokenIsSplicedBackInItsQuotes() throws {
+        let token = try Paths.sample("jws/transaction.jws").filter { $0 != 0x0A }
+        let raw = Array("  \"".utf8) + token + Array("\"\n".utf8)
+        let (_, copy) = try Self.redact(raw)
+        #expect(copy.prefix(3) == raw.prefix(3) && copy.suffix(2) == raw.suffix(2))
+        let encoding = try InputLoader.decode(copy, name: "t").encoding
+        #expect(encoding == .jws)
+    }
+
+    // MARK: - Stand-ins
+
+    @Test func digitStandInsKeepLengthDERLengthAndOrder() throws {
+        let originals: [String] = ["1000000000000001", "2000000510000000", "2000000510000004", "9007199254740993", "127", "128", "5"]
+        let table = try StandIns(key: .seeded("t"), originals: Set(originals.map(RedactedValue.text)))
+        for original in originals {
+            guard case .text(let standIn)? = table[.text(original)] else { Issue.record("no stand-in for \(original)"); continue }
+            #expect(standIn.count == original.count)
+            #expect(standIn != original)
+            #expect(!originals.contains(standIn))
+            #expect(standIn.count == 1 || !standIn.hasPrefix("0"))
+            // 127 fits one INTEGER octet, 128 needs two (00 80): their stand-ins do too.
+            if original == "127" { #expect(UInt64(standIn)! <= 127) }
+            if original == "128" { #expect(UInt64(standIn)! >= 128) }
+        }
+        let sixteen = ["1000000000000001", "2000000510000000", "2000000510000004", "9007199254740993"]
+        let standIns = sixteen.map { table[.text($0)]! }
+        #expect(standIns == standIns.sorted())
+    }
+
+    /// Xcode's one-digit ids 0…5: every stand-in differs from its own value, all are distinct.
+    @Test func smallClassesHaveNoFixedPoint() throws {
+        let originals = (0...5).map { RedactedValue.text(String($0)) }
+        let table = try StandIns(key: .seeded("x"), originals: Set(originals))
+        let standIns = originals.map { table[$0]! }
+        #expect(Set(standIns).count == 6)
+        for (a, b) in zip(originals, standIns) { #expect(a != b) }
+        #expect(standIns == standIns.sorted())
+    }
+
+    @Test func uuidTextAndBytesKeepTheirClass() throws {
+        let uuid = "207262da-1ac8-4e0a-a399-5aa62a82800f"
+        let upper = "3B76A7BD-8F5B-46A4-BCB1-CCE8DBD1B3CD"
+        let text = "Com.VoiceRecording.Telephone"
+        let bytes: [UInt8] = Array(0..<20)
+        let table = try StandIns(key: .seeded("u"), originals: [.text(uuid), .text(upper), .text(text), .bytes(bytes)])
+        guard case .text(let a)? = table[.text(uuid)], case .text(let b)? = table[.text(upper)],
+              case .text(let c)? = table[.text(text)], case .bytes(let d)? = table[.bytes(bytes)] else {
+            Issue.record("missing stand-ins"); return
+        }
+        let shape = try Regex("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
+        let matches = (try shape.wholeMatch(in: a), try shape.wholeMatch(in: b.lowercased()))
+        #expect(matches.0 != nil)
+        #expect(matches.1 != nil && b == b.uppercased())
+        #expect(c.count == text.count && c.split(separator: ".").map(\.count) == [3, 14, 9])
+        #expect(c.first!.isUppercase && c.dropFirst().prefix(2).allSatisfy(\.isLowercase))
+        #expect(c != text)
+        #expect(d.count == 20 && d != bytes)
+        // The same key gives the same table; another key another one.
+        let again = try StandIns(key: .seeded("u"), originals: [.text(uuid), .text(upper), .text(text), .bytes(bytes)])
+        #expect(again.table == table.table)
+        let other = try StandIns(key: .seeded("v"), originals: [.text(uuid)])
+        #expect(other[.text(uuid)] != table[.text(uuid)])
+    }
+}

@@ -50,6 +50,13 @@ let package = Package(
                            .product(name: "ReceiptKit", package: "receipt-explorer"),
                            .product(name: "DocumentModel", package: "receipt-explorer")]
         ),
+        // (a'') the paste finder: data inside log lines, JSON, HAR, form bodies; base64 twice; cut-off tokens.
+        .executableTarget(
+            name: "FuzzPaste",
+            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
+                           .product(name: "ReceiptKit", package: "receipt-explorer"),
+                           .product(name: "DocumentModel", package: "receipt-explorer")]
+        ),
         // (f) redact: a copy of the input with its identifiers replaced, re-opened to the same shape.
         .executableTarget(
             name: "FuzzRedact",

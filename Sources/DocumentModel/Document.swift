@@ -9,15 +9,18 @@ public struct DocumentSource: Sendable {
     public var encoding: InputEncoding
     /// The loader's one line ("raw DER/BER, 7,686 bytes", "decoded from base64: …").
     public var note: String
+    /// The pasted text the bytes were found in, and where (nil for a clean input).
+    public var origin: PasteOrigin?
 
-    public init(name: String, encoding: InputEncoding, note: String) {
+    public init(name: String, encoding: InputEncoding, note: String, origin: PasteOrigin? = nil) {
         self.name = name
         self.encoding = encoding
         self.note = note
+        self.origin = origin
     }
 
     public init(_ input: LoadedInput) {
-        self.init(name: input.name, encoding: input.encoding, note: input.note)
+        self.init(name: input.name, encoding: input.encoding, note: input.note, origin: input.origin)
     }
 }
 
@@ -48,7 +51,7 @@ public struct Document: Sendable {
     public var fileLayer: ByteLayer { layers[0] }
     /// The input as the loader gave it (the file layer's bytes), for the text outputs' headers.
     public var input: LoadedInput {
-        LoadedInput(bytes: fileLayer.bytes, name: source.name, encoding: source.encoding, note: source.note)
+        LoadedInput(bytes: fileLayer.bytes, name: source.name, encoding: source.encoding, note: source.note, origin: source.origin)
     }
     public func layer(_ id: LayerID) -> ByteLayer { layers[id.index] }
     /// The ASN.1 tree of the file layer: the whole input for receipts and other ASN.1 (empty for

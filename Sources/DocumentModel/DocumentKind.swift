@@ -10,6 +10,8 @@ public enum DocumentKind: Sendable, Equatable {
     case certificate
     /// Any other ASN.1.
     case asn1
+    /// Text with no data in it (prose, HTML, JSON without purchase data): never read as ASN.1.
+    case text
 
     // StoreKit 2 (JWS). A token's details (alg, certificates, nested tokens) are in `Document.jws`.
     /// JWSTransactionDecodedPayload.
@@ -51,6 +53,7 @@ public enum DocumentKind: Sendable, Equatable {
         case .signedData: "a PKCS#7 SignedData that is not a receipt"
         case .certificate: "an X.509 certificate"
         case .asn1: "other ASN.1 (not a receipt or a certificate)"
+        case .text: "text without purchase data"
         case .transaction: "a StoreKit 2 transaction"
         case .renewalInfo: "a StoreKit 2 renewal info"
         case .appTransaction: "a StoreKit 2 app transaction"

@@ -21,6 +21,12 @@ extension Document {
                             reading: ReceiptReading = .ifSignedData, jws: JWSOptions = JWSOptions()) -> Document {
         if mayBeStoreKit(input), let document = openStoreKit(input, options: options, jws: jws) { return document }
         let source = DocumentSource(input)
+        // Text the loader found no data in is not read as ASN.1 (nor as a receipt, even for
+        // `.always`): its one finding says what it looks like.
+        if isText(input) {
+            let tree = Tree(bytes: input.bytes, nodes: [], diagnostics: input.diagnostics, roots: [])
+            return Document(source: source, kind: .text, layers: [ByteLayer(id: .file, role: .file, name: "file", tree: tree)])
+        }
         var tree = ASN1Parser.parse(input.bytes, options: options.parseOptions)
         let signedData = ReceiptAnalyzer.isSignedData(tree)
         guard signedData || reading == .always else {
@@ -42,6 +48,11 @@ extension Document {
         }
         let kind = signedData ? receiptKind(analysis) : looksLikeCertificate(tree) ? .certificate : .asn1
         return Document(source: source, kind: kind, layers: layers, receipt: analysis)
+    }
+
+    /// Text, UTF-16 text or base64 padded with NULs: the loader said what it is instead of DER.
+    static func isText(_ input: LoadedInput) -> Bool {
+        input.encoding == .binary && input.diagnostics.contains { $0.code == InputCode.unrecognizedText.code }
     }
 
     /// A receipt is Xcode's when its signer chain ends at (or embeds) the pinned StoreKit Testing

@@ -105,7 +105,7 @@ import TestSupport
         let result = try runCLI([command, "--help"])
         #expect(result.status == 0)
         let words = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(words.contains("DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens"))
+        #expect(words.contains("DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens, or text with one of these in it (a log line, JSON, a HAR capture, a form body)"))
     }
 
     @Test func rootHelpSaysBothKindsOfPurchaseData() throws {

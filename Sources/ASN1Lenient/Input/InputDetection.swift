@@ -42,10 +42,12 @@ public enum InputCode: String, Sendable, CaseIterable {
     case unrecognizedText = "input-unrecognized-text"
     /// The first element ends early and most of the input is not part of it.
     case mostlyUnread = "input-mostly-unread"
+    /// A token found in pasted text ends early: a segment is missing or shorter than it must be.
+    case cutOff = "input-cut-off"
 
     public var severity: Severity { .error }
 
-    func diagnostic(_ range: Range<Int>, _ message: String) -> Diagnostic {
+    public func diagnostic(_ range: Range<Int>, _ message: String) -> Diagnostic {
         Diagnostic(severity: severity, code: code, message: message,
                    offset: range.lowerBound, length: range.count, node: nil)
     }

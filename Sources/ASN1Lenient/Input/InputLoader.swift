@@ -27,16 +27,15 @@ public enum InputLoader {
 
     /// Loads `path`; "-" reads standard input.
     public static func load(path: String) throws -> LoadedInput {
-        let raw: [UInt8]
-        let name: String
-        if path == "-" {
-            raw = try readAll(fd: 0, display: "stdin")
-            name = "stdin"
-        } else {
-            raw = try readFile(path)
-            name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
-        }
+        let (raw, name) = try readInput(path: path)
         return try decode(raw, name: name)
+    }
+
+    /// The bytes of `path` ("-": standard input) and the name notes use for it.
+    public static func readInput(path: String) throws -> (raw: [UInt8], name: String) {
+        if path == "-" { return (try readAll(fd: 0, display: "stdin"), "stdin") }
+        let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+        return (try readFile(path), name)
     }
 
     /// Finds the DER/BER in `raw`. `name` is used in notes and messages.
@@ -115,7 +114,7 @@ public enum InputLoader {
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
 
     /// No control bytes other than whitespace (see `RawInput.isTextLike`).
-    static func isTextLike(_ raw: [UInt8]) -> Bool {
+    public static func isTextLike(_ raw: [UInt8]) -> Bool {
         for b in raw where (b < 0x20 && !isSpace(b)) || b == 0x7F { return false }
         return true
     }

@@ -33,13 +33,18 @@ public struct LoadedInput: Sendable {
     /// pinned to a range of `bytes`, so a command counts them with the parser's and exits 1.
     /// Empty for every input the loader fully recognised.
     public var diagnostics: [Diagnostic]
+    /// Set when the bytes were found inside a larger pasted text (DocumentModel's paste finder):
+    /// the text and how each loaded byte maps into it. Nil for a clean input.
+    public var origin: PasteOrigin?
 
-    public init(bytes: [UInt8], name: String, encoding: InputEncoding, note: String, diagnostics: [Diagnostic] = []) {
+    public init(bytes: [UInt8], name: String, encoding: InputEncoding, note: String, diagnostics: [Diagnostic] = [],
+                origin: PasteOrigin? = nil) {
         self.bytes = bytes
         self.name = name
         self.encoding = encoding
         self.note = note
         self.diagnostics = diagnostics
+        self.origin = origin
     }
 }
 

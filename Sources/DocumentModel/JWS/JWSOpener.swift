@@ -12,7 +12,9 @@ extension Document {
         let source = DocumentSource(input)
         var builder = JWSLayerBuilder()
         let kind: DocumentKind
-        let (classified, json) = StoreKitInput.classifyKeepingJSON(input.bytes)
+        var (classified, json) = StoreKitInput.classifyKeepingJSON(input.bytes)
+        // A cut-off token the paste finder found (fewer than 3 parts) is still shown as far as it goes.
+        if case .notStoreKit = classified, input.encoding == .jws { classified = .token(.unknown) }
         switch classified {
         case .notStoreKit:
             guard input.encoding == .storeKitText, input.bytes.first == UInt8(ascii: "{") else { return nil }

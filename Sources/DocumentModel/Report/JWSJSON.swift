@@ -19,8 +19,10 @@ public enum JWSJSON {
 
     public static func object(_ document: Document) -> [String: Any] {
         var doc: [String: Any] = [:]
-        doc["input"] = ["name": document.source.name, "encoding": document.source.encoding.rawValue,
-                        "size": document.fileLayer.bytes.count, "summary": document.summary] as [String: Any]
+        var input: [String: Any] = ["name": document.source.name, "encoding": document.source.encoding.rawValue,
+                                    "size": document.fileLayer.bytes.count, "summary": document.summary]
+        if let origin = document.source.origin { input["found"] = origin.jsonObject }
+        doc["input"] = input
         doc["kind"] = kindName(document.kind)
         doc["findings"] = document.fileLayer.content.diagnostics.map(ReceiptJSON.findingObject)
         guard let jws = document.jws else { return doc }
@@ -66,6 +68,7 @@ public enum JWSJSON {
         case .signedData: "signed_data"
         case .certificate: "certificate"
         case .asn1: "asn1"
+        case .text: "text"
         }
     }
 

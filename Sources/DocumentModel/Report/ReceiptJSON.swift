@@ -13,9 +13,12 @@ public enum ReceiptJSON {
     public struct InputInfo: Sendable {
         public var name: String
         public var encoding: String
-        public init(name: String, encoding: String) {
+        /// Where the receipt was found in pasted text (`input.found`); nil for a clean input.
+        public var origin: PasteOrigin?
+        public init(name: String, encoding: String, origin: PasteOrigin? = nil) {
             self.name = name
             self.encoding = encoding
+            self.origin = origin
         }
     }
 
@@ -33,6 +36,7 @@ public enum ReceiptJSON {
         if let input {
             inputObject["name"] = input.name
             inputObject["encoding"] = input.encoding
+            if let origin = input.origin { inputObject["found"] = origin.jsonObject }
         }
         if let c = a.container {
             inputObject["container"] = c.isBER ? "BER" : "DER"

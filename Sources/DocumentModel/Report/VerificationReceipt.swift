@@ -148,6 +148,7 @@ extension DocumentKind {
         case .signedData: "signed-data"
         case .certificate: "certificate"
         case .asn1: "asn1"
+        case .text: "text"
         case .transaction: "transaction"
         case .renewalInfo: "renewal-info"
         case .appTransaction: "app-transaction"

@@ -151,6 +151,7 @@ enum PaneBorders {
         case .signedData: "PKCS#7 SignedData"
         case .certificate: "Certificate"
         case .asn1: "ASN.1"
+        case .text: "Text"
         case .legacyTransactionReceipt: "Transaction receipt"
         }
     }

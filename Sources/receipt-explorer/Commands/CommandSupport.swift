@@ -24,7 +24,7 @@ struct ExpectOption: ParsableArguments {
 
 /// The input forms every command's FILE argument accepts, in one sentence (the loader detects them).
 enum InputForms {
-    static let list = "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens"
+    static let list = "DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens, or text with one of these in it (a log line, JSON, a HAR capture, a form body)"
     /// The FILE help of commands that read standard input for '-'.
     static let fileHelp = ArgumentHelp("\(list); '-' reads standard input.")
     /// The FILE help of the commands that take many (`verify`, `json`).
@@ -57,7 +57,7 @@ enum CommandSupport {
     /// Loads FILE, or prints the one-line reason and exits with status 2.
     static func load(_ path: String) throws -> LoadedInput {
         do {
-            return try InputLoader.load(path: path)
+            return try PasteLoader.load(path: path)
         } catch let error as InputError {
             complain(error)
             throw ExitCode(ExitStatus.usageOrIO)

@@ -57,12 +57,14 @@ struct JSONCommand: ParsableCommand {
         }
         let document = Document.open(try CommandSupport.load(files[0]), options: options, reading: .always, jws: jws)
         try expectation.check(document)
-        if CommandSupport.isStoreKit(document) {
+        // Text without data has no receipt to describe: the input, its kind and the one finding.
+        if CommandSupport.isStoreKit(document) || document.kind == .text {
             FileHandle.standardOutput.write(Data(JWSJSON.text(document).utf8))
             return try CommandSupport.finish(CommandSupport.status(document))
         }
         guard let analysis = document.receipt else { throw ExitCode(ExitStatus.inputHasErrors) }  // `.always` always analyses
-        let text = ReceiptJSON.text(analysis, input: .init(name: document.source.name, encoding: document.source.encoding.rawValue), words: .commandLine)
+        let text = ReceiptJSON.text(analysis, input: .init(name: document.source.name, encoding: document.source.encoding.rawValue,
+                                                                     origin: document.source.origin), words: .commandLine)
         FileHandle.standardOutput.write(Data(text.utf8))
         let hasErrors = analysis.receipt == nil || analysis.allDiagnostics.contains { $0.severity == .error }
         if hasErrors { throw ExitCode(ExitStatus.inputHasErrors) }

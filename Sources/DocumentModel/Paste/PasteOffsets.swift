@@ -1,0 +1,46 @@
+import ASN1Lenient
+
+extension PasteOrigin {
+    /// The origin's steps as offset maps, from the file layer outwards: copied characters as
+    /// segments, decoded base64 as a character map (the same maps every other layer uses).
+    public var offsetMaps: [OffsetMap] {
+        steps.map { step in
+            switch step.kind {
+            case .base64: return .base64Characters(step.parentOffsets)
+            case .copied: return .segments(Self.segments(step.parentOffsets))
+            }
+        }
+    }
+
+    /// Consecutive offsets merged into runs.
+    static func segments(_ offsets: [Int]) -> [OffsetMap.Segment] {
+        var segments: [OffsetMap.Segment] = []
+        for (i, offset) in offsets.enumerated() {
+            if let last = segments.last, last.parentOffset + last.length == offset, last.layerOffset + last.length == i {
+                segments[segments.count - 1].length += 1
+            } else {
+                segments.append(OffsetMap.Segment(layerOffset: i, parentOffset: offset, length: 1))
+            }
+        }
+        return segments
+    }
+}
+
+extension Document {
+    /// A range of `layer` in the pasted text the data was found in: through every enclosing layer
+    /// to the file layer, then through the paste's own layers. The file range itself for a clean input.
+    public func pastedRange(_ range: Range<Int>, in layer: LayerID) -> Range<Int> {
+        var r = fileRange(range, in: layer)
+        for map in source.origin?.offsetMaps ?? [] { r = map.parentRange(r) }
+        return r
+    }
+}
+
+extension PasteOrigin {
+    /// `input.found` in the JSON outputs: where the data was found, the pasted text's size, how
+    /// many base64 layers were decoded on the way, and the other candidates.
+    public var jsonObject: [String: Any] {
+        ["location": location, "pasted_size": text.count,
+         "base64_layers": steps.filter { $0.kind == .base64 }.count, "others": others]
+    }
+}

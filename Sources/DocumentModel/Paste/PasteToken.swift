@@ -1,0 +1,54 @@
+import ASN1Lenient
+
+/// A compact JWS in pasted text, whole or cut off: which segment ends early, and how many
+/// characters are there and missing where that is knowable (an ES256 signature is 86 characters).
+enum PasteToken {
+    /// base64url of a 64-byte ES256 signature (r ‖ s), without padding.
+    static let es256SignatureCharacters = 86
+
+    /// Nil when `text` is not a token's start (its first segment must decode to a JSON header).
+    static func read(_ text: [UInt8], offsets: [Int]) -> PasteCandidate? {
+        let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count <= 3, let headerText = parts.first, !headerText.isEmpty,
+              !text.contains(UInt8(ascii: "=")) else { return nil }
+        let header = decodeURL(Array(headerText))
+        let headerString = String(decoding: header, as: UTF8.self)
+        guard headerString.contains("\"alg\"") || headerString.contains("\"typ\"") || headerString.contains("\"kid\"")
+                || headerString.contains("\"x5c\"") || parts.count == 3 else { return nil }
+        let step = PasteOrigin.Step(kind: .copied, parentOffsets: offsets)
+        let count = NumberText.grouped(text.count)
+        func cut(_ message: String) -> PasteCandidate {
+            PasteCandidate(kind: .cutOffToken, bytes: text, steps: [step], what: "a compact JWS cut off, \(count) characters",
+                           start: 0, cutOff: ("the token is cut off: " + message, max(0, text.count - 1)..<text.count))
+        }
+        switch parts.count {
+        case 1:
+            return cut("it ends in the header segment after \(NumberText.grouped(headerText.count)) characters; the payload and signature segments are missing")
+        case 2:
+            let payload = parts[1]
+            if payload.isEmpty { return cut("it ends after the header segment; the payload and signature segments are missing") }
+            return cut("it ends in the payload segment after \(NumberText.grouped(payload.count)) characters; the signature segment is missing")
+        default:
+            let signature = parts[2]
+            let es256 = headerString.contains("\"ES256\"")
+            // `alg: none` has an empty signature by design: not cut off (verification says why it fails).
+            let unsigned = headerString.replacingOccurrences(of: " ", with: "").contains("\"alg\":\"none\"")
+            if signature.isEmpty && !unsigned {
+                let expected = es256 ? " (ES256: \(es256SignatureCharacters) characters)" : ""
+                return cut("the signature segment is empty\(expected)")
+            }
+            if es256 && signature.count < es256SignatureCharacters {
+                let missing = es256SignatureCharacters - signature.count
+                return cut("the signature segment has \(signature.count) of \(es256SignatureCharacters) characters (ES256: 64 bytes); \(missing) are missing")
+            }
+            return PasteCandidate(kind: .token, bytes: text, steps: [step], what: "a compact JWS, \(count) characters", start: 0)
+        }
+    }
+
+    /// base64url without padding, as far as it goes (a cut-off header decodes to its first bytes).
+    static func decodeURL(_ text: [UInt8]) -> [UInt8] {
+        let usable = text.count % 4 == 1 ? Array(text.dropLast()) : text
+        if case .success(let decoded) = Base64Text.decode(usable) { return decoded.bytes }
+        return []
+    }
+}

@@ -44,6 +44,17 @@ enum CommandSupport {
         write(TerminalSafe.escape(message))
     }
 
+    /// `--device-id` as every command reads it: absent, parsed, or refused with exit 2.
+    static func deviceID(_ text: String?) throws -> DeviceIdentifier? {
+        guard let text else { return nil }
+        do {
+            return try DeviceIdentifier.parse(text)
+        } catch {
+            complain("--device-id: \(error)")
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
+    }
+
     /// A loader refusal: its message is terminal-safe already (`InputError`'s contract), so it is
     /// printed as it is; escaping it again would double every backslash.
     static func complain(_ error: InputError) {

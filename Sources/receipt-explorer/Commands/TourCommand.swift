@@ -47,14 +47,7 @@ struct TourCommand: ParsableCommand {
         }
         // The lessons do not depend on validation; the lab's status line does (the sample's TEST root is trusted).
         var options = AnalysisOptions(validate: !print, roots: file == nil ? [EmbeddedSample.testRootCertificate] : [])
-        if let deviceID {
-            do {
-                options.deviceID = try DeviceIdentifier.parse(deviceID)
-            } catch {
-                CommandSupport.complain("--device-id: \(error)")
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-        }
+        if let parsed = try CommandSupport.deviceID(deviceID) { options.deviceID = parsed }
         let document = Document.open(input, options: options)
         if deviceID != nil, document.receipt?.receipt == nil {
             // Only a receipt has a device hash: say so rather than ignore the option.

@@ -42,14 +42,7 @@ struct ReceiptCheckOptions: ParsableArguments {
             }
             options.roots.append(bytes)
         }
-        if let deviceID {
-            do {
-                options.deviceID = try DeviceIdentifier.parse(deviceID)
-            } catch {
-                CommandSupport.complain("--device-id: \(error)")
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-        }
+        if let parsed = try CommandSupport.deviceID(deviceID) { options.deviceID = parsed }
         if let at {
             guard let date = ReceiptDate.parseUserDate(at) else {
                 CommandSupport.complain("--at: '\(at)' is not a date (use RFC 3339 like 2024-03-05T10:00:00Z, or YYYY-MM-DD, or now)")

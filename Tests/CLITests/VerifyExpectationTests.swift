@@ -417,7 +417,7 @@ struct VerifyExpectationTests {
 
     @Test("a transaction with a field and a value the schema lacks: kept, shown, flagged at info severity; exit 0")
     func notInSchemaFindings() throws {
-        // samples/jws/transaction.jws with "billingPlanType" added and transactionReason "WINBACK": the
+        // samples/jws/transaction.jws with "cadenceType" (a made-up field) added and transactionReason "WINBACK": the
         // payload is re-encoded (the signature no longer matches; decoding does not care).
         let text = String(decoding: try Paths.sample("jws/transaction.jws"), as: UTF8.self)
         var parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -426,7 +426,7 @@ struct VerifyExpectationTests {
         var json = String(decoding: try #require(Data(base64Encoded: b)), as: UTF8.self)
         #expect(json.contains(#""transactionReason":"RENEWAL""#))
         json = json.replacingOccurrences(of: #""transactionReason":"RENEWAL""#, with: #""transactionReason":"WINBACK""#)
-        json = String(json.dropLast()) + #","billingPlanType":"MONTHLY"}"#
+        json = String(json.dropLast()) + #","cadenceType":"MONTHLY"}"#
         parts[1] = Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("not-in-schema-\(UUID().uuidString).jws")
@@ -439,14 +439,14 @@ struct VerifyExpectationTests {
             return (0...(bytes.count - n.count)).first { Array(bytes[$0..<($0 + n.count)]) == n }
         }
         let value = try #require(offset(#""WINBACK""#))
-        let key = try #require(offset(#""billingPlanType""#))
+        let key = try #require(offset(#""cadenceType""#))
         let dump = try Binary.run(["dump", url.path])
         #expect(dump.status == 0)
-        #expect(dump.stdout.contains("info jws-field-unknown-value bytes \(value)-\(value + 8): transactionReason = WINBACK is not a known transactionReason value: not in this tool's schema (Apple may have added it after 2025)\n"))
-        #expect(dump.stdout.contains("info jws-field-not-in-schema bytes \(key)-\(key + 16): billingPlanType is not in this tool's schema (Apple may have added it after 2025)\n"))
+        #expect(dump.stdout.contains("info jws-field-unknown-value bytes \(value)-\(value + 8): transactionReason = WINBACK is not a known transactionReason value: not in this tool's schema (Apple may have added it after 2026-04-27)\n"))
+        #expect(dump.stdout.contains("info jws-field-not-in-schema bytes \(key)-\(key + 13): cadenceType is not in this tool's schema (Apple may have added it after 2026-04-27)\n"))
         let out = try Binary.run(["json", url.path])
         #expect(out.status == 0)
-        #expect(out.stdout.contains(#""billingPlanType": "MONTHLY","#))  // kept as written
+        #expect(out.stdout.contains(#""cadenceType": "MONTHLY","#))  // kept as written
     }
 
     // MARK: - a mistyped subcommand

@@ -87,9 +87,9 @@ struct MalformedTokenTests {
         #expect(d.diagnostics.map(\.diagnostic.severity) == [.error, .info, .info])
         #expect(d.diagnostics[1].diagnostic.range == 60..<61)
         #expect(d.diagnostics[1].diagnostic.message
-                == "offerType = 9 is not a known offerType value: not in this tool's schema (Apple may have added it after 2025)")
+                == "offerType = 9 is not a known offerType value: not in this tool's schema (Apple may have added it after 2026-04-27)")
         #expect(d.diagnostics[2].diagnostic.range == 62..<72)
-        #expect(d.diagnostics[2].diagnostic.message == "newField is not in this tool's schema (Apple may have added it after 2025)")
+        #expect(d.diagnostics[2].diagnostic.message == "newField is not in this tool's schema (Apple may have added it after 2026-04-27)")
         #expect(d.payload.value("offerType") == .enumerated(raw: "9", meaning: nil))
         #expect(d.payload.unknownFields == ["newField"])
         #expect(d.payload.value("newField") == .bool(true))
@@ -103,7 +103,7 @@ struct MalformedTokenTests {
         let notification = JWSDocument.decode(text: token(payload: #"{"notificationType":"TEST","data":{"bundleId":"a","appData":"x"}}"#))
         #expect(notification.codes(.payload) == [JWSCode.fieldNotInSchema.code])
         #expect(notification.diagnostics.first?.diagnostic.message
-                == "data.appData is not in this tool's schema (Apple may have added it after 2025)")
+                == "data.appData is not in this tool's schema (Apple may have added it after 2026-04-27)")
         #expect(notification.payload.unknownFields == ["data.appData"])
     }
 

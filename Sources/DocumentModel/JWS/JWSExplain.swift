@@ -87,6 +87,7 @@ public struct JWSExplain {
         if !header, let field = token.document.payload.fields.first(where: { $0.member.index == member }) {
             let meaning = field.spec.map { _ in field.value.display } ?? "not in the schema (kept as written)"
             lines.append("meaning: \(TerminalSafe.escape(meaning))")
+            if let introduced = field.spec?.introduced { lines.append("introduced in: \(introduced)") }
         }
         if header, let (position, certificate) = token.document.header.certificates.enumerated().first(where: { $0.element.headerOffsets.contains(byte) }),
            let character = certificate.headerOffsets.firstIndex(of: byte), position < token.layers.certificates.count {

@@ -170,7 +170,7 @@ struct OutlineBuilder {
             case .nestedToken, .object, .array: break
             default: rows[row].value = UIText.escape(field.value.display)
             }
-            rows[row].meaning = context.meanings.escaped(field.spec?.meaning ?? "not in Apple's schema: kept as it is")
+            rows[row].meaning = context.meanings.escaped(field.spec?.meaningWithVersion ?? "not in Apple's schema: kept as it is")
             rows[row].raw = UIText.escape(valueIndex.map { String(tree.text(of: $0).prefix(120)) } ?? "")
         }
         if let v = valueIndex {

@@ -89,7 +89,7 @@ struct SchemaDecoder {
                 decodeObject(node, specs: schema.specsByName, prefix: path + ".")
                 return .object
             }
-        case .stringArray:
+        case .stringArray, .array:
             if n.kind == .array { return .array(count: tree.children(of: node).count) }
         }
         report(.fieldWrongType, "\(path) should be \(describe(spec.type)), found \(n.kind.name)", n.range, node: node)
@@ -122,6 +122,7 @@ struct SchemaDecoder {
         case .token: "a compact JWS in a string"
         case .object: "an object"
         case .stringArray: "an array of strings"
+        case .array: "an array"
         }
     }
 

@@ -72,6 +72,7 @@ public struct StoreKitEnumeration: Sendable, Equatable {
         ("TEST", "a test notification requested through the App Store Server API"),
         ("METADATA_UPDATE", "subscription metadata changed"), ("MIGRATION", "the subscription migrated"),
         ("PRICE_CHANGE", "the price changed"),
+        ("RESCIND_CONSENT", "a parent or guardian withdrew consent for the app (see appData; Notifications before 2.21)"),
     ])
     public static let subtype = StoreKitEnumeration(name: "subtype", numeric: false, cases: [
         ("INITIAL_BUY", "first purchase of the subscription group"), ("RESUBSCRIBE", "subscribed again after expiry"),
@@ -84,5 +85,20 @@ public struct StoreKitEnumeration: Sendable, Equatable {
         ("ACCEPTED", "price increase accepted"), ("SUMMARY", "a mass renewal extension finished"),
         ("FAILURE", "renewal extension failed for this subscription"), ("UNREPORTED", "an external purchase token was not reported"),
         ("ACTIVE_TOKEN_REMINDER", "reminder to report an active external purchase token"),
+        ("CREATED", "an external purchase token was created (Notifications before 2.21)"),
+    ])
+    // Enumerations added in 2025–2026; where each came from is in StoreKitSchema's field specs.
+    public static let revocationType = StoreKitEnumeration(name: "revocationType", numeric: false, cases: [
+        ("REFUND_FULL", "refunded in full"), ("REFUND_PRORATED", "refunded in part (see revocationPercentage)"),
+        ("FAMILY_REVOKE", "Family Sharing access was revoked"),
+    ])
+    public static let billingPlanType = StoreKitEnumeration(name: "billingPlanType", numeric: false, cases: [
+        ("BILLED_UPFRONT", "the whole period is paid at once"),
+        ("MONTHLY", "paid monthly within a 12-month commitment"),
+    ])
+    /// Apple's own name for the same values on renewal info.
+    public static let renewalBillingPlanType = StoreKitEnumeration(name: "renewalBillingPlanType", numeric: false, cases: billingPlanType.cases)
+    public static let tokenType = StoreKitEnumeration(name: "tokenType", numeric: false, cases: [
+        ("ACQUISITION", "a token for acquiring a new customer"), ("SERVICES", "a token for ongoing services"),
     ])
 }

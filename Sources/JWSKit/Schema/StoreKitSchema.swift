@@ -15,6 +15,8 @@ public enum StoreKitValueType: Sendable, Equatable {
     /// An object whose members follow the named schema.
     case object(StoreKitObjectSchema)
     case stringArray
+    /// An array of objects (Advanced Commerce items): counted, members not checked.
+    case array
 }
 
 /// Names the nested object schemas (an enum, since specs refer to each other).
@@ -22,12 +24,22 @@ public enum StoreKitObjectSchema: String, Sendable, Equatable {
     case notificationData = "data"
     case summary
     case externalPurchaseToken
+    case appData
+    case transactionCommitment
+    case renewalCommitment
+    case advancedCommerce
+    case advancedCommerceDescriptors
 
     public var fields: [StoreKitFieldSpec] {
         switch self {
         case .notificationData: StoreKitSchema.notificationData
         case .summary: StoreKitSchema.summary
         case .externalPurchaseToken: StoreKitSchema.externalPurchaseToken
+        case .appData: StoreKitSchema.appData
+        case .transactionCommitment: StoreKitSchema.transactionCommitment
+        case .renewalCommitment: StoreKitSchema.renewalCommitment
+        case .advancedCommerce: StoreKitSchema.advancedCommerce
+        case .advancedCommerceDescriptors: StoreKitSchema.advancedCommerceDescriptors
         }
     }
 
@@ -37,6 +49,11 @@ public enum StoreKitObjectSchema: String, Sendable, Equatable {
         case .notificationData: StoreKitSchema.Index.notificationData
         case .summary: StoreKitSchema.Index.summary
         case .externalPurchaseToken: StoreKitSchema.Index.externalPurchaseToken
+        case .appData: StoreKitSchema.Index.appData
+        case .transactionCommitment: StoreKitSchema.Index.transactionCommitment
+        case .renewalCommitment: StoreKitSchema.Index.renewalCommitment
+        case .advancedCommerce: StoreKitSchema.Index.advancedCommerce
+        case .advancedCommerceDescriptors: StoreKitSchema.Index.advancedCommerceDescriptors
         }
     }
 }
@@ -47,20 +64,30 @@ public struct StoreKitFieldSpec: Sendable, Equatable {
     public var type: StoreKitValueType
     /// One sentence for the explanation pane.
     public var meaning: String
+    /// The version of Apple's documentation that introduced the field ("App Store Server API 1.21"),
+    /// or "before <version>" where the introducing one is not known; nil for fields from the start.
+    public var introduced: String?
 
-    public init(_ name: String, _ type: StoreKitValueType, _ meaning: String) {
+    public init(_ name: String, _ type: StoreKitValueType, _ meaning: String, introduced: String? = nil) {
         self.name = name
         self.type = type
         self.meaning = meaning
+        self.introduced = introduced
+    }
+
+    /// `meaning` with where Apple introduced the field, for the explanation pane.
+    public var meaningWithVersion: String {
+        introduced.map { "\(meaning) (introduced in \($0))" } ?? meaning
     }
 }
 
-/// The App Store Server API payload schemas (Apple's documentation, as of 2025). Unknown fields are
+/// The App Store Server API payload schemas (Apple's documentation, as of App Store Server API 1.21
+/// and App Store Server Notifications 2.21, 2026-04-27). Unknown fields are
 /// kept and listed by the decoder; Apple adds fields often.
 public enum StoreKitSchema {
     /// When the schema below was read from Apple's documentation: a field or value it lacks is
     /// flagged "not in this tool's schema (Apple may have added it after <this>)".
-    public static let documentationDate = "2025"
+    public static let documentationDate = "2026-04-27"
 
     /// The sentence that ends every not-in-schema finding.
     public static let notInSchemaNote = "not in this tool's schema (Apple may have added it after \(documentationDate))"
@@ -100,6 +127,11 @@ public enum StoreKitSchema {
         static let notificationData = byName(StoreKitSchema.notificationData)
         static let summary = byName(StoreKitSchema.summary)
         static let externalPurchaseToken = byName(StoreKitSchema.externalPurchaseToken)
+        static let appData = byName(StoreKitSchema.appData)
+        static let transactionCommitment = byName(StoreKitSchema.transactionCommitment)
+        static let renewalCommitment = byName(StoreKitSchema.renewalCommitment)
+        static let advancedCommerce = byName(StoreKitSchema.advancedCommerce)
+        static let advancedCommerceDescriptors = byName(StoreKitSchema.advancedCommerceDescriptors)
     }
 
     static let common: [StoreKitFieldSpec] = [
@@ -130,15 +162,18 @@ public enum StoreKitSchema {
         .init("offerType", .enumeration(.offerType), "The kind of offer applied."),
         .init("offerIdentifier", .string, "The promotional offer or offer code reference."),
         .init("offerDiscountType", .enumeration(.offerDiscountType), "How an introductory or other offer discounts."),
-        .init("offerPeriod", .string, "The offer's duration (ISO 8601 duration)."),
+        .init("offerPeriod", .string, "The offer's duration (ISO 8601 duration).", introduced: api115),
         .init("storefront", .string, "The App Store storefront, an ISO 3166-1 alpha-3 code."),
         .init("storefrontId", .string, "Apple's storefront identifier."),
         .init("transactionReason", .enumeration(.transactionReason), "Purchase or renewal."),
         .init("price", .price, "The price in milliunits of the currency."),
         .init("currency", .string, "ISO 4217 currency code of the price."),
-        .init("appTransactionId", .identifier, "The app download's id (AppTransaction.appTransactionId)."),
-        .init("revocationType", .string, "Full or prorated refund, or family revocation."),
-        .init("revocationPercentage", .integer, "Refunded share in thousandths of a percent."),
+        .init("appTransactionId", .identifier, "The app download's id (AppTransaction.appTransactionId).", introduced: api115),
+        .init("revocationType", .enumeration(.revocationType), "Full or prorated refund, or family revocation.", introduced: beforeAPI121),
+        .init("revocationPercentage", .integer, "Refunded share in thousandths of a percent.", introduced: beforeAPI121),
+        .init("advancedCommerceInfo", .object(.advancedCommerce), "Advanced Commerce API details of the purchase.", introduced: api114),
+        .init("billingPlanType", .enumeration(.billingPlanType), "How the subscription period is billed.", introduced: api121),
+        .init("commitmentInfo", .object(.transactionCommitment), "The 12-month commitment a monthly-billed subscription is part of.", introduced: api121),
     ]
 
     public static let renewalInfo: [StoreKitFieldSpec] = common.filter { $0.name != "bundleId" } + [
@@ -152,7 +187,7 @@ public enum StoreKitSchema {
         .init("offerIdentifier", .string, "The offer that applies at renewal."),
         .init("offerType", .enumeration(.offerType), "The kind of offer that applies at renewal."),
         .init("offerDiscountType", .enumeration(.offerDiscountType), "How the renewal offer discounts."),
-        .init("offerPeriod", .string, "The renewal offer's duration (ISO 8601 duration)."),
+        .init("offerPeriod", .string, "The renewal offer's duration (ISO 8601 duration).", introduced: api115),
         .init("priceIncreaseStatus", .enumeration(.priceIncreaseStatus), "The customer's answer to a price increase."),
         .init("recentSubscriptionStartDate", .date, "Start of the latest run of uninterrupted paid periods."),
         .init("renewalDate", .date, "When the subscription renews next."),
@@ -160,7 +195,9 @@ public enum StoreKitSchema {
         .init("currency", .string, "ISO 4217 currency code of the renewal price."),
         .init("eligibleWinBackOfferIds", .stringArray, "Win-back offers the customer can get."),
         .init("appAccountToken", .string, "The UUID the app set to link the customer account."),
-        .init("appTransactionId", .identifier, "The app download's id."),
+        .init("appTransactionId", .identifier, "The app download's id.", introduced: api115),
+        .init("renewalBillingPlanType", .enumeration(.renewalBillingPlanType), "How the next period will be billed.", introduced: api121),
+        .init("commitmentInfo", .object(.renewalCommitment), "What happens when the 12-month commitment ends.", introduced: api121),
     ]
 
     public static let appTransaction: [StoreKitFieldSpec] = [
@@ -176,8 +213,8 @@ public enum StoreKitSchema {
         .init("preorderDate", .date, "When the customer pre-ordered the app."),
         .init("deviceVerification", .string, "Base64 SHA-384 of the device id and the nonce."),
         .init("deviceVerificationNonce", .string, "The UUID mixed into deviceVerification."),
-        .init("appTransactionId", .identifier, "A unique id of this app download for the Apple Account."),
-        .init("originalPlatform", .string, "The platform the customer first bought the app on."),
+        .init("appTransactionId", .identifier, "A unique id of this app download for the Apple Account.", introduced: api115),
+        .init("originalPlatform", .string, "The platform the customer first bought the app on.", introduced: api115),
         .init("signedDate", .date, "When the App Store signed this token."),
     ]
 
@@ -189,7 +226,8 @@ public enum StoreKitSchema {
         .init("signedDate", .date, "When the App Store signed the notification."),
         .init("data", .object(.notificationData), "The app and its signed transaction and renewal info."),
         .init("summary", .object(.summary), "For a mass renewal extension: what it did."),
-        .init("externalPurchaseToken", .object(.externalPurchaseToken), "For an external purchase notification."),
+        .init("externalPurchaseToken", .object(.externalPurchaseToken), "For an external purchase notification.", introduced: notifications210),
+        .init("appData", .object(.appData), "For a RESCIND_CONSENT notification: the app and its signed app transaction.", introduced: beforeNotifications221),
     ]
 
     static let notificationData: [StoreKitFieldSpec] = [
@@ -219,5 +257,54 @@ public enum StoreKitSchema {
         .init("tokenCreationDate", .date, "When the token was created."),
         .init("appAppleId", .integer, "The app's Apple ID."),
         .init("bundleId", .string, "The app's bundle identifier."),
+        .init("tokenType", .enumeration(.tokenType), "Whether the token is for acquiring a customer or for services.", introduced: beforeNotifications221),
     ]
+
+    static let appData: [StoreKitFieldSpec] = [
+        .init("appAppleId", .integer, "The app's Apple ID."),
+        .init("bundleId", .string, "The app's bundle identifier."),
+        .init("environment", .enumeration(.environment), "Production or Sandbox."),
+        .init("signedAppTransactionInfo", .token(.appTransaction), "The app transaction, signed on its own."),
+    ]
+
+    /// All milliunit amounts here are in the transaction's `currency`.
+    static let transactionCommitment: [StoreKitFieldSpec] = [
+        .init("billingPeriodNumber", .integer, "Which billing period of the commitment this transaction pays for."),
+        .init("totalBillingPeriods", .integer, "How many billing periods the commitment has."),
+        .init("commitmentExpiresDate", .date, "When the commitment ends."),
+        .init("commitmentPrice", .integer, "The commitment's total price, in milliunits of the transaction's currency."),
+    ]
+
+    static let renewalCommitment: [StoreKitFieldSpec] = [
+        .init("commitmentAutoRenewProductId", .string, "The product the commitment renews to."),
+        .init("commitmentAutoRenewStatus", .enumeration(.autoRenewStatus), "Whether the commitment renews."),
+        .init("commitmentRenewalBillingPlanType", .enumeration(.renewalBillingPlanType), "How the renewed commitment is billed."),
+        .init("commitmentRenewalDate", .date, "When the commitment renews."),
+        .init("commitmentRenewalPrice", .integer, "The renewed commitment's price, in milliunits of the renewal currency."),
+    ]
+
+    static let advancedCommerce: [StoreKitFieldSpec] = [
+        .init("requestReferenceId", .string, "The id of the app's Advanced Commerce request."),
+        .init("descriptors", .object(.advancedCommerceDescriptors), "The display name and description the customer saw."),
+        .init("items", .array, "The items bought (one object each)."),
+        .init("period", .string, "The subscription period (ISO 8601 duration)."),
+        .init("estimatedTax", .integer, "The estimated tax, in milliunits of the currency."),
+        .init("taxCode", .string, "The tax code of the product."),
+        .init("taxExclusivePrice", .integer, "The price before tax, in milliunits of the currency."),
+        .init("taxRate", .string, "The tax rate applied."),
+    ]
+
+    static let advancedCommerceDescriptors: [StoreKitFieldSpec] = [
+        .init("displayName", .string, "The name the customer saw."),
+        .init("description", .string, "The description the customer saw."),
+    ]
+
+    // Where Apple's documentation introduced a field; "before" where the introducing version was not
+    // found (the schema was read at `documentationDate`).
+    static let api114 = "App Store Server API 1.14"
+    static let api115 = "App Store Server API 1.15"
+    static let api121 = "App Store Server API 1.21 / Notifications 2.21"
+    static let notifications210 = "App Store Server Notifications 2.10"
+    static let beforeAPI121 = "App Store Server API before 1.21"
+    static let beforeNotifications221 = "App Store Server Notifications before 2.21"
 }

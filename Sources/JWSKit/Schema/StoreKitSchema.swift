@@ -213,8 +213,8 @@ public enum StoreKitSchema {
         .init("preorderDate", .date, "When the customer pre-ordered the app."),
         .init("deviceVerification", .string, "Base64 SHA-384 of the device id and the nonce."),
         .init("deviceVerificationNonce", .string, "The UUID mixed into deviceVerification."),
-        .init("appTransactionId", .identifier, "A unique id of this app download for the Apple Account.", introduced: api115),
-        .init("originalPlatform", .string, "The platform the customer first bought the app on.", introduced: api115),
+        .init("appTransactionId", .identifier, "A unique id of this app download for the Apple Account.", introduced: beforeAPI121),
+        .init("originalPlatform", .string, "The platform the customer first bought the app on.", introduced: beforeAPI121),
         .init("signedDate", .date, "When the App Store signed this token."),
     ]
 

@@ -52,12 +52,13 @@ import Testing
         }
     }
 
-    @Test("renewal info's commitment")
+    @Test("renewal info's commitment and Advanced Commerce info")
     func renewalCommitment() {
         let d = decodeClean(#"""
             {"autoRenewStatus":1,"renewalBillingPlanType":"BILLED_UPFRONT","commitmentInfo":{"commitmentAutoRenewProductId":"pro.monthly",\#
             "commitmentAutoRenewStatus":0,"commitmentRenewalBillingPlanType":"MONTHLY","commitmentRenewalDate":1767225600000,\#
-            "commitmentRenewalPrice":119880}}
+            "commitmentRenewalPrice":119880},"advancedCommerceInfo":{"consistencyToken":"c","requestReferenceId":"r",\#
+            "descriptors":{"displayName":"Pro","description":"All"},"items":[],"period":"P1M","taxCode":"C003"}}
             """#, as: .renewalInfo)
         let p = d.payload
         #expect(p.value("renewalBillingPlanType") == .enumerated(raw: "BILLED_UPFRONT", meaning: "the whole period is paid at once"))
@@ -65,6 +66,8 @@ import Testing
         #expect(p.value("commitmentInfo.commitmentAutoRenewStatus") == .enumerated(raw: "0", meaning: "automatic renewal is off"))
         #expect(p.value("commitmentInfo.commitmentRenewalBillingPlanType") == .enumerated(raw: "MONTHLY", meaning: "paid monthly within a 12-month commitment"))
         #expect(p.value("commitmentInfo.commitmentRenewalPrice") == .integer(119880))
+        #expect(p.value("advancedCommerceInfo.consistencyToken") == .string("c"))
+        #expect(p.value("advancedCommerceInfo.items") == .array(count: 0))
     }
 
     @Test("RESCIND_CONSENT with its appData and the app transaction nested in it")

@@ -28,6 +28,7 @@ public enum StoreKitObjectSchema: String, Sendable, Equatable {
     case transactionCommitment
     case renewalCommitment
     case advancedCommerce
+    case advancedCommerceRenewal
     case advancedCommerceDescriptors
 
     public var fields: [StoreKitFieldSpec] {
@@ -39,6 +40,7 @@ public enum StoreKitObjectSchema: String, Sendable, Equatable {
         case .transactionCommitment: StoreKitSchema.transactionCommitment
         case .renewalCommitment: StoreKitSchema.renewalCommitment
         case .advancedCommerce: StoreKitSchema.advancedCommerce
+        case .advancedCommerceRenewal: StoreKitSchema.advancedCommerceRenewal
         case .advancedCommerceDescriptors: StoreKitSchema.advancedCommerceDescriptors
         }
     }
@@ -53,6 +55,7 @@ public enum StoreKitObjectSchema: String, Sendable, Equatable {
         case .transactionCommitment: StoreKitSchema.Index.transactionCommitment
         case .renewalCommitment: StoreKitSchema.Index.renewalCommitment
         case .advancedCommerce: StoreKitSchema.Index.advancedCommerce
+        case .advancedCommerceRenewal: StoreKitSchema.Index.advancedCommerceRenewal
         case .advancedCommerceDescriptors: StoreKitSchema.Index.advancedCommerceDescriptors
         }
     }
@@ -131,6 +134,7 @@ public enum StoreKitSchema {
         static let transactionCommitment = byName(StoreKitSchema.transactionCommitment)
         static let renewalCommitment = byName(StoreKitSchema.renewalCommitment)
         static let advancedCommerce = byName(StoreKitSchema.advancedCommerce)
+        static let advancedCommerceRenewal = byName(StoreKitSchema.advancedCommerceRenewal)
         static let advancedCommerceDescriptors = byName(StoreKitSchema.advancedCommerceDescriptors)
     }
 
@@ -198,6 +202,7 @@ public enum StoreKitSchema {
         .init("appTransactionId", .identifier, "The app download's id.", introduced: api115),
         .init("renewalBillingPlanType", .enumeration(.renewalBillingPlanType), "How the next period will be billed.", introduced: api121),
         .init("commitmentInfo", .object(.renewalCommitment), "What happens when the 12-month commitment ends.", introduced: api121),
+        .init("advancedCommerceInfo", .object(.advancedCommerceRenewal), "Advanced Commerce API details of the next renewal.", introduced: api114),
     ]
 
     public static let appTransaction: [StoreKitFieldSpec] = [
@@ -292,6 +297,15 @@ public enum StoreKitSchema {
         .init("taxCode", .string, "The tax code of the product."),
         .init("taxExclusivePrice", .integer, "The price before tax, in milliunits of the currency."),
         .init("taxRate", .string, "The tax rate applied."),
+    ]
+
+    static let advancedCommerceRenewal: [StoreKitFieldSpec] = [
+        .init("consistencyToken", .string, "The token the app sends back to change this subscription."),
+        .init("requestReferenceId", .string, "The id of the app's Advanced Commerce request."),
+        .init("descriptors", .object(.advancedCommerceDescriptors), "The display name and description the customer sees."),
+        .init("items", .array, "The items that renew (one object each)."),
+        .init("period", .string, "The subscription period (ISO 8601 duration)."),
+        .init("taxCode", .string, "The tax code of the product."),
     ]
 
     static let advancedCommerceDescriptors: [StoreKitFieldSpec] = [

@@ -24,7 +24,7 @@ extension Document {
         // Text the loader found no data in is not read as ASN.1 (nor as a receipt, even for
         // `.always`): its one finding says what it looks like.
         if isText(input) {
-            let tree = Tree(bytes: input.bytes, nodes: [], diagnostics: input.diagnostics, roots: [])
+            let tree = Tree.unparsed(input.bytes, diagnostics: input.diagnostics)
             return Document(source: source, kind: .text, layers: [ByteLayer(id: .file, role: .file, name: "file", tree: tree)])
         }
         var tree = ASN1Parser.parse(input.bytes, options: options.parseOptions)

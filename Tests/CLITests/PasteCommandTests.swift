@@ -106,8 +106,9 @@ struct PasteCommandTests {
         #expect(dump.stdout == """
             # note.txt: text, 54 bytes; text without purchase data
             offset  hl  length  element
+                 0   0      54  UNPARSED (54 bytes) 546865207265636569707420776173206E6F742061747461636865642E20506C…
             error input-unrecognized-text bytes 0-53: this looks like plain text (9 words): no receipt (base64, PEM, verifyReceipt JSON) or StoreKit token (JWS) was found in it
-            # 0 elements; 1 error, 0 der, 0 warnings, 0 info
+            # 1 element; 1 error, 0 der, 0 warnings, 0 info
 
             """)
         let verify = try runCLI(["verify", path])

@@ -30,4 +30,20 @@ import TestSupport
             }
         }
     }
+
+    /// FuzzRedact (CI smoke run, 2026-11-27): text the loader finds no data in became a document
+    /// whose one layer had a tree with no nodes over 240 bytes, breaking the coverage invariant
+    /// every layer keeps. Its tree is now one unparsed region over every byte.
+    @Test func textWithoutDataIsCoveredByOneUnparsedRegion() throws {
+        let name = "redact-text-layer-coverage.bin"
+        let raw = try Paths.bytes(Self.directory.appendingPathComponent(name))
+        let document = Document.open(try InputLoader.decode(raw, name: name), options: AnalysisOptions(validate: false))
+        #expect(document.kind == .text)
+        let tree = try #require(document.layers.first?.tree)
+        #expect(tree.coverageViolations() == [])
+        #expect(tree.roots == [0])
+        #expect(tree[0].kind == .unparsed)
+        #expect(tree[0].byteRange == 0..<240)
+        #expect(tree.diagnostics.map(\.code.rawValue) == ["input-unrecognized-text"])
+    }
 }

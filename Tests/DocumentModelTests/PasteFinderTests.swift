@@ -232,7 +232,10 @@ struct PasteFinderTests {
         for reading in [ReceiptReading.ifSignedData, .always] {
             let document = Document.open(loaded, options: AnalysisOptions(validate: false), reading: reading)
             #expect(document.kind == .text)
-            #expect(document.fileTree.nodes.isEmpty)
+            // Not parsed: one unparsed region over every byte (the coverage invariant holds).
+            #expect(document.fileTree.count == 1)
+            #expect(document.fileTree[0].kind == .unparsed)
+            #expect(document.fileTree[0].byteRange == 0..<text.utf8.count)
             #expect(Self.findings(document) == ["0 input-unrecognized-text 0+\(text.utf8.count)"])
             #expect(document.receipt == nil)
         }

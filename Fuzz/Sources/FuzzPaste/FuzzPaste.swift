@@ -32,9 +32,15 @@ public func fuzzPaste(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let origin = loaded.origin { checkOrigin(origin, loaded: loaded, raw: raw) }
     let document = Document.open(loaded, options: AnalysisOptions(validate: false))
     if document.kind == .text {
-        guard document.fileTree.nodes.isEmpty, document.diagnostics.count == 1 else {
-            fatalError("text without data was read as ASN.1 or lost its finding: \(document.fileTree.nodes.count) nodes")
+        // Not read as ASN.1: one unparsed region over every byte (or none for no bytes), one finding.
+        let tree = document.fileTree
+        let oneRegion = tree.count == 1 && tree[0].kind == .unparsed && tree[0].byteRange == 0..<tree.bytes.count
+        guard oneRegion || (tree.count == 0 && tree.bytes.isEmpty), document.diagnostics.count == 1 else {
+            fatalError("text without data was read as ASN.1 or lost its finding: \(tree.count) nodes")
         }
+    }
+    for layer in document.layers {
+        if let tree = layer.tree { checkTree(tree, "layer \(layer.id.index)") }
     }
     guard loaded.origin != nil else { return 0 }
     for layer in document.layers {

@@ -54,7 +54,8 @@ final class TmuxHarness {
             \(command)
             status=$?
             while [ $status -eq 148 ]; do
-                stty -g > \(Self.quote(file("stty.suspended").path))
+                # Written whole, then renamed: the test must never read a half-written file.
+                stty -g > \(Self.quote(file("stty.suspended.tmp").path)) && mv \(Self.quote(file("stty.suspended.tmp").path)) \(Self.quote(file("stty.suspended").path))
                 while [ ! -e \(Self.quote(file("resume").path)) ]; do sleep 0.05; done
                 rm -f \(Self.quote(file("resume").path))
                 fg > /dev/null
@@ -177,7 +178,16 @@ final class TmuxHarness {
 
     var sttyBefore: String? { try? String(contentsOf: file("stty.before"), encoding: .utf8) }
     /// `stty -g` while the binary was stopped by Ctrl-Z (the wrapper records it, then waits for `resume()`).
-    var sttySuspended: String? { try? String(contentsOf: file("stty.suspended"), encoding: .utf8) }
+    /// The shell may print "Stopped" before the wrapper has recorded the modes, so this waits for the
+    /// file (nil after the harness's patience).
+    var sttySuspended: String? {
+        let deadline = Date().addingTimeInterval(TmuxHarness.patience)
+        repeat {
+            if let text = try? String(contentsOf: file("stty.suspended"), encoding: .utf8) { return text }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        return nil
+    }
     /// Lets the wrapper `fg` the stopped binary.
     func resume() throws { try Data().write(to: file("resume")) }
     var sttyAfter: String? { try? String(contentsOf: file("stty.after"), encoding: .utf8) }

@@ -7,7 +7,7 @@ enum EffectPerformer {
     static func perform(_ effect: Effect) -> String? {
         switch effect {
         case .quit: return nil
-        case .reopenLab: return nil  // TerminalUI runs the job and sends `.labReopened` instead
+        case .reopenLab, .compareDocuments: return nil  // slow work: `BackgroundWork` runs `effect.work` instead
         case let .writeFile(path, bytes): return FileWriter.write(bytes, to: path)
         case let .copyToClipboard(text, _, _): return POSIX.writeAll(POSIX.standardOutput, Clipboard.osc52(text))
         }

@@ -12,7 +12,9 @@ public enum TerminalUI {
     /// normally and a big file's parse does not stare at a blank screen). Everything the adapter
     /// learns or does reaches the state as a message through `reduce`: first
     /// `.terminalReady(colors:unicode:)` and `.input(.resize(size))`, then each input event, and
-    /// `.effectFinished` after performing an effect the reducer asked for.
+    /// `.effectFinished` after performing an effect the reducer asked for. Slow work an effect
+    /// stands for (`Effect.work`) runs on a worker thread; its message arrives when it is done,
+    /// while the screen keeps answering keys.
     public static func run<State>(
         options: TerminalOptions,
         state: inout State,
@@ -44,6 +46,9 @@ private final class Session {
     let screen: Screen
     let timing: FrameTimingLog?
     private var mouseOn = false
+    private let background = BackgroundWork()
+    /// How often the loop looks for finished background work while some is running.
+    private static let workPollMilliseconds: Int32 = 20
 
     init(options: TerminalOptions) {
         self.options = options
@@ -95,7 +100,12 @@ private final class Session {
 
         var errors = 0
         while true {
-            guard let first = readEvent(blocking: true) else {
+            // While background work runs, wait for a key only briefly, then look for its result.
+            let waiting = background.outstanding > 0
+            let first = readEvent(blocking: true, timeout: waiting ? Session.workPollMilliseconds : -1)
+            let results = background.collect()
+            guard first != nil || !results.isEmpty else {
+                if waiting { continue }
                 // get_wch failed without a signal to blame: the terminal is gone (EOF / hang-up).
                 if !POSIX.interrupted { errors += 1 }
                 if errors > 50 { return }
@@ -103,23 +113,24 @@ private final class Session {
             }
             errors = 0
             let started = ContinuousClock.now
-            var events = [first]
+            var events = first.map { [$0] } ?? []
             // Typeahead (a held-down key) is reduced in one go and drawn once.
-            while events.count < 64, let more = readEvent(blocking: false) { events.append(more) }
+            while !events.isEmpty, events.count < 64, let more = readEvent(blocking: false) { events.append(more) }
             var quit = false
-            for event in events {
-                var event = event
-                if case .resize = event {
+            for message in results + events.map(Message.input) {
+                var message = message
+                if case .input(.resize) = message {
                     size = Session.currentSize()
-                    event = .resize(size)
+                    message = .input(.resize(size))
                     screen.invalidate()
                 }
-                switch reduce(&state, .input(event)) {
+                switch reduce(&state, message) {
                 case .quit?:
                     quit = true
-                case .reopenLab(let job)?:
-                    // The lab's re-open (parse, verify): its result comes back as a message.
-                    _ = reduce(&state, .labReopened(job.run()))
+                case let effect? where effect.work != nil:
+                    // Slow work (a lab re-open, a diff): off the key-press path; the frame drawn
+                    // now shows the state's "re-checking…" status.
+                    background.start(effect.work!)
                 case let effect?:
                     // Flush the frame first so an escape sequence (OSC 52) never lands inside curses' output.
                     _ = doupdate()
@@ -144,8 +155,9 @@ private final class Session {
     }
 
     /// One decoded event, or nil (nothing pending when not blocking; an error when blocking).
-    private func readEvent(blocking: Bool) -> InputEvent? {
-        wtimeout(cn_stdscr(), blocking ? -1 : 0)
+    /// `timeout` (milliseconds, -1 for none) bounds a blocking wait.
+    private func readEvent(blocking: Bool, timeout: Int32 = -1) -> InputEvent? {
+        wtimeout(cn_stdscr(), blocking ? timeout : 0)
         while true {
             var code: UInt32 = 0
             let status = cn_get_wch(&code)

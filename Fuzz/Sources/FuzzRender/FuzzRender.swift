@@ -66,8 +66,8 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for (i, event) in events.enumerated() {
         if case .resize(let newSize) = event { screen = newSize }
         let effect = reduce(&state, event)
-        // A tamper-lab edit re-opens the edited bytes as the adapter does: the job, then its result.
-        if case .reopenLab(let job)? = effect { reduce(&state, .labReopened(job.run())) }
+        // Slow work (a tamper-lab re-open, a diff) runs at once here; the adapter runs it on a worker thread.
+        if let work = effect?.work { reduce(&state, work()) }
         check(render(state, size: screen), screen, "after key \(i) \(event)")
         if effect == .quit { break }
     }

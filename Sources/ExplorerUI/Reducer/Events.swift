@@ -11,8 +11,9 @@ public enum InputEvent: Equatable, Sendable {
     case resize(Size)
 }
 
-/// What the reducer asks the outside world to do; the reducer itself never performs I/O. The
-/// adapter performs it and sends `.effectFinished` back into the same reducer.
+/// What the reducer asks the outside world to do; the reducer itself never performs I/O nor slow
+/// work. The adapter performs I/O and sends `.effectFinished` back into the same reducer; slow work
+/// (`work`) it runs off the key-press path and sends the message the work returns.
 public enum Effect: Equatable, Sendable {
     case quit
     /// Write `bytes` to a new file at `path`.
@@ -23,6 +24,21 @@ public enum Effect: Equatable, Sendable {
     /// Apply tamper-lab edits and re-open the document from the edited bytes (slow: parse and
     /// verify everything); the adapter sends `.labReopened(job.run())` back.
     case reopenLab(LabJob)
+    /// Compare the two open documents (slow: the diff engine walks both); the adapter sends
+    /// `.documentsCompared(job.run())` back.
+    case compareDocuments(DiffJob)
+
+    /// The slow work this effect stands for, with the message that brings its result back; nil for
+    /// the I/O the adapter performs itself. The terminal adapter runs it on a worker thread (the
+    /// screen keeps answering keys meanwhile); tests run it at once, so reducer tests stay
+    /// deterministic.
+    public var work: (@Sendable () -> Message)? {
+        switch self {
+        case .reopenLab(let job): { .labReopened(job.run()) }
+        case .compareDocuments(let job): { .documentsCompared(job.run()) }
+        case .quit, .writeFile, .copyToClipboard: nil
+        }
+    }
 }
 
 /// Everything that reaches the reducer, the one place state changes (bubbletea's `Msg`): input,
@@ -35,4 +51,6 @@ public enum Message: Equatable, Sendable {
     case effectFinished(Effect, error: String?)
     /// A `reopenLab` effect's result: the edited bytes re-opened.
     case labReopened(LabResult)
+    /// A `compareDocuments` effect's result: the diff list.
+    case documentsCompared(DiffResult)
 }

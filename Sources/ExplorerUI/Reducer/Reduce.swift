@@ -17,6 +17,9 @@ public func reduce(_ state: inout AppState, _ message: Message) -> Effect? {
     case .labReopened(let result):
         state.labReopened(result)
         return nil
+    case .documentsCompared(let result):
+        state.documentsCompared(result)
+        return nil
     }
 }
 
@@ -40,7 +43,7 @@ extension AppState {
             default: break
             }
         }
-        status = nil
+        status = workInFlight
         if prompt != nil { return handlePrompt(event) }
         if help.visible { reduceHelp(event); return nil }
         if diffView != nil { reduceDiff(event); return nil }
@@ -53,6 +56,14 @@ extension AppState {
             return nil
         }
         return perform(binding.action, event: event)
+    }
+
+    /// What the header says while slow work the reducer asked for has not come back: it stays
+    /// there across other keys until the result replaces it.
+    var workInFlight: StatusMessage? {
+        if teaching.pending != nil { return StatusMessage("re-checking the edited bytes…") }
+        if diffJobs.pending != nil { return StatusMessage("comparing the two documents…") }
+        return nil
     }
 
     /// `e` / `i` / `u` are the tamper lab's keys in the byte pane only: elsewhere they say where
@@ -92,7 +103,7 @@ extension AppState {
             moveHalfPage(down: action == .halfPageDown)
             return nil
         }
-        if performDocuments(action) { return nil }
+        if let outcome = performDocuments(action) { return outcome }
         if case .done(let effect) = performTeaching(action, event: event) { return effect }
         if let outcome = performOutlineGlobal(action) { return outcome }
         if layered != nil, performOutlineMouse(action, event: event) { return nil }
@@ -237,7 +248,7 @@ extension AppState {
             } else {
                 status = StatusMessage("copied \(count) byte\(count == 1 ? "" : "s") as hex to the clipboard (OSC 52)")
             }
-        case .quit, .reopenLab:
+        case .quit, .reopenLab, .compareDocuments:
             break
         }
     }

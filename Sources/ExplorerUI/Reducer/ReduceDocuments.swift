@@ -1,13 +1,14 @@
-/// The keys that act on the set of open documents: switching between them.
+/// The keys that act on the set of open documents: switching between them, comparing them.
 extension AppState {
-    mutating func performDocuments(_ action: Action) -> Bool {
+    /// nil when `action` is not one of these keys, else the effect it asks for.
+    mutating func performDocuments(_ action: Action) -> Effect?? {
         switch action {
         case .nextDocument: cycleDocument(forward: true)
         case .previousDocument: cycleDocument(forward: false)
-        case .showDiff: openDiff()
+        case .showDiff: return .some(openDiff())
         case .toggleTokenText: status = StatusMessage("b switches the byte pane of a JWS document; this one is ASN.1", isError: true)
-        default: return false
+        default: return nil
         }
-        return true
+        return .some(nil)
     }
 }

@@ -116,6 +116,8 @@ public struct AppState: Sendable {
     public var diffProvider: DiffProvider?
     /// The diff entry last selected: `d` reopens there after Enter went to a side.
     var diffRow = 0
+    /// The comparison `d` asked for and has not seen the result of.
+    var diffJobs = DiffJobs()
     /// The tour and the tamper lab (Teaching/).
     public var teaching = TeachingState()
     /// The one-line message in the header (the outcome of the last key or effect).

@@ -62,23 +62,39 @@ public struct DiffViewState: Sendable {
 
 extension AppState {
     /// The state option behind `receipt-explorer diff A B --explore`: the diff overlay opened before
-    /// the first frame, exactly as `d` opens it (the same list, status and refusal).
+    /// the first frame, exactly as `d` opens it (the same list, status and refusal). The comparison
+    /// runs here, at once: there is no screen yet to keep answering.
     public mutating func openDiffOverlay() {
-        openDiff()
+        if case .compareDocuments(let job)? = openDiff() { documentsCompared(job.run()) }
     }
 
-    /// `d`: the diff of document 1 against document 2 (exactly two must be open).
-    mutating func openDiff() {
+    /// `d`: asks for the diff of document 1 against document 2 (exactly two must be open) as an
+    /// effect; the overlay opens when `Message.documentsCompared` brings the list.
+    mutating func openDiff() -> Effect? {
         guard documents.count == 2 else {
             status = StatusMessage("d compares two documents: open exactly two (receipt-explorer A B)", isError: true)
-            return
+            return nil
         }
-        let provider = diffProvider ?? documentDiffProvider
-        guard let mine = openedDocument, let other = documents.parkedState(1 - documents.current)?.openedDocument else { return }
+        guard diffJobs.pending == nil else {
+            status = StatusMessage("still comparing the two documents: the list opens when it is ready", isError: true)
+            return nil
+        }
+        guard let mine = openedDocument, let other = documents.parkedState(1 - documents.current)?.openedDocument else { return nil }
         let (left, right) = documents.current == 0 ? (mine, other) : (other, mine)
-        let entries = provider(left, right)
+        let job = DiffJob(id: diffJobs.next, left: left, right: right, provider: diffProvider ?? documentDiffProvider)
+        diffJobs.next += 1
+        diffJobs.pending = job.id
+        status = workInFlight
+        return .compareDocuments(job)
+    }
+
+    /// A diff job's result: the overlay opens on it (a result for an older request is dropped).
+    mutating func documentsCompared(_ result: DiffResult) {
+        guard diffJobs.pending == result.id else { return }
+        diffJobs.pending = nil
+        let entries = result.entries
         diffView = DiffViewState(entries: entries, names: (UIText.escape(documents.names[0]), UIText.escape(documents.names[1])),
-                                 left: left, right: right)
+                                 left: result.left, right: result.right)
         diffView?.row = min(diffRow, max(0, entries.count - 1))  // back on the entry Enter left from
         status = StatusMessage(entries.isEmpty ? "the two documents are equivalent" : "\(entries.count) difference\(entries.count == 1 ? "" : "s")")
     }

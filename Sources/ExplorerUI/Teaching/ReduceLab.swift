@@ -73,7 +73,7 @@ extension AppState {
         let id = teaching.nextJob
         teaching.nextJob += 1
         teaching.pending = PendingLab(id: id, previous: lab.document, editCount: editCount, keep: keep, cursor: cursor)
-        status = StatusMessage("re-checking the edited bytes…")
+        status = workInFlight
         return .reopenLab(LabJob(id: id, session: lab, steps: steps))
     }
 
@@ -171,6 +171,7 @@ extension AppState {
         next.documents = documents  // the other open documents stay open
         next.diffProvider = diffProvider
         next.diffRow = diffRow
+        next.diffJobs = diffJobs
         next.focus = focus
         next.hexView = hexView
         next.hexView.cursor = min(hexView.cursor, max(0, lab.bytes.count - 1))

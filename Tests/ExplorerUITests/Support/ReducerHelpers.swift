@@ -10,13 +10,14 @@ func allVisible(_ s: AppState) -> [Int] {
     return out
 }
 
-/// One event through the reducer; a tamper-lab job it asks for is run and its result sent back,
-/// as the terminal adapter does (`TerminalUI.run`), so the next event sees the re-opened bytes.
+/// One event through the reducer; slow work it asks for (a tamper-lab job, a diff: `Effect.work`)
+/// is run at once and its message sent back, as the terminal adapter does on a worker thread
+/// (`TerminalUI.run`), so the next event sees the result and tests stay deterministic.
 @discardableResult
 func step(_ s: inout AppState, _ event: InputEvent) -> Effect? {
     let effect = reduce(&s, event)
-    if case .reopenLab(let job)? = effect {
-        reduce(&s, .labReopened(job.run()))
+    if let work = effect?.work {
+        reduce(&s, work())
         return nil
     }
     return effect

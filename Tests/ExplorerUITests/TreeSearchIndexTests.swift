@@ -23,7 +23,7 @@ import TestSupport
     static func plainScan(_ query: String, _ s: AppState) -> [Int] {
         let needle = Array(query.lowercased().utf8)
         var hits = Set(Search.scan(needle, hexNeedle: Search.hexNeedle(needle), in: s.tree))
-        if let analysis = s.openedDocument?.receipt, analysis.payloadTree == nil, let receipt = analysis.receipt {
+        if let analysis = s.document?.receipt, analysis.payloadTree == nil, let receipt = analysis.receipt {
             var fieldOf: [Int: Int] = [:]
             for f in Array(receipt.fields) + receipt.inApp.flatMap({ Array($0.fields) }) {
                 for case let v? in [f.valueNode, f.innerNode] where v != f.attributeNode { fieldOf[v] = f.attributeNode }

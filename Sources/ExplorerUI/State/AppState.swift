@@ -75,7 +75,8 @@ public struct StatusMessage: Equatable, Sendable {
     }
 }
 
-/// The whole UI state. Mutated only by `reduce`; read by `render`.
+/// The whole UI state. Mutated only by `reduce` (every stored field's setter is internal to ExplorerUI:
+/// the adapter and the commands send messages), read by `render`.
 ///
 /// Cost model: `init` is O(n) once (plus the parse). Afterwards no key and no frame touches more
 /// than the visible rows plus O(log n + depth): the visible tree rows are never materialised; they
@@ -94,40 +95,41 @@ public struct AppState: Sendable {
     public let file: FileLabel
 
     /// What the main area shows, and which of its panes takes the navigation keys.
-    public var mode: ViewMode = .tree { didSet { if mode != oldValue { relayout() } } }
-    public var focus: Focus = .tree
-    public var treeView: TreeViewState
-    public var hexView = HexViewState() { didSet { if hexView.visible != oldValue.visible { relayout() } } }
-    public var detailView = ScrollState()
-    public var summaryView = ScrollState()
-    public var table = TableViewState()
+    public internal(set) var mode: ViewMode = .tree { didSet { if mode != oldValue { relayout() } } }
+    public internal(set) var focus: Focus = .tree
+    public internal(set) var treeView: TreeViewState
+    public internal(set) var hexView = HexViewState() { didSet { if hexView.visible != oldValue.visible { relayout() } } }
+    public internal(set) var detailView = ScrollState()
+    public internal(set) var summaryView = ScrollState()
+    public internal(set) var table = TableViewState()
     /// The status-bar prompt while one is open, and the last search.
-    public var prompt: Prompt?
-    public var search = SearchState()
-    public var help = HelpState()
+    public internal(set) var prompt: Prompt?
+    public internal(set) var search = SearchState()
+    public internal(set) var help = HelpState()
     /// The other open documents (empty with one file): see `DocumentSwitcher`.
     public internal(set) var documents = DocumentSwitcher()
     /// StoreKit 2 documents: the layer outline the tree pane shows instead of `tree`, and its state.
     public internal(set) var layered: OutlineContext?
-    public var outlineView = OutlineViewState()
-    /// The document this state shows (the diff engine reads it), the diff overlay and its engine.
-    public internal(set) var openedDocument: Document?
-    public var diffView: DiffViewState?
-    public var diffProvider: DiffProvider?
+    public internal(set) var outlineView = OutlineViewState()
+    /// The document this state shows, the one copy every feature reads (outline, tour, tamper lab,
+    /// diff); nil only for a state built from a bare tree (tests). Then the diff overlay and its engine.
+    public let document: Document?
+    public internal(set) var diffView: DiffViewState?
+    public internal(set) var diffProvider: DiffProvider?
     /// The diff entry last selected: `d` reopens there after Enter went to a side.
     var diffRow = 0
     /// The comparison `d` asked for and has not seen the result of.
     var diffJobs = DiffJobs()
     /// The tour and the tamper lab (Teaching/).
-    public var teaching = TeachingState()
+    public internal(set) var teaching = TeachingState()
     /// The one-line message in the header (the outcome of the last key or effect).
-    public var status: StatusMessage?
-    public var preferences = Preferences() {
+    public internal(set) var status: StatusMessage?
+    public internal(set) var preferences = Preferences() {
         didSet { if preferences.offsetBase != oldValue.offsetBase { relayout() } }
     }
     /// The terminal size the reducer lays out for (page sizes, mouse hit tests). The adapter sends
     /// `.resize` whenever it changes; `render` takes the size explicitly.
-    public var screen: Size { didSet { relayout() } }
+    public internal(set) var screen: Size { didSet { relayout() } }
     /// The panes' rectangles for `screen`, `mode`, the hex pane and the offset base, stored when one
     /// of them changes (O(1)), so the reducer pages and hit-tests without asking the renderer.
     public private(set) var viewport: Layout
@@ -144,9 +146,10 @@ public struct AppState: Sendable {
     /// Builds the state for an already parsed tree (and optional receipt analysis): O(n).
     /// `encoding` names how the file was stored ("DER", "base64", "PEM", "JSON"); nil says "DER" or
     /// "BER" from the parse.
-    init(tree: Tree, receipt: ReceiptOverlay? = nil, names: NodeNames = .none, fileName: String, fileSize: Int? = nil,
+    init(tree: Tree, document: Document? = nil, receipt: ReceiptOverlay? = nil, names: NodeNames = .none, fileName: String, fileSize: Int? = nil,
                 encoding: String? = nil, screen: Size = Size(width: 80, height: 24)) {
         self.tree = tree
+        self.document = document
         self.receipt = receipt
         self.names = names
         self.facts = TreeFacts(tree: tree)
@@ -179,14 +182,12 @@ public struct AppState: Sendable {
     /// receipt also carries them itself. O(n) plus O(purchases).
     public init(document: Document, options: AnalysisOptions? = nil, ascii: Bool = false, mouse: Bool = true,
                 screen: Size = Size(width: 80, height: 24)) {
-        self.init(tree: document.fileTree, receipt: document.receipt.flatMap(ReceiptOverlay.init(analysis:)) ?? JWSOverlay.make(document),
+        self.init(tree: document.fileTree, document: document, receipt: document.receipt.flatMap(ReceiptOverlay.init(analysis:)) ?? JWSOverlay.make(document),
                   names: document.names(for: .file), fileName: document.source.name, fileSize: document.fileLayer.bytes.count,
                   encoding: AppState.encodingLabel(document.source.encoding), screen: screen)
         self.preferences.ascii = ascii
         self.preferences.mouse = mouse
         adoptOutline(document)
-        openedDocument = document
-        self.teaching.document = document
         self.teaching.options = document.receipt?.options ?? options ?? teaching.options
     }
 

@@ -79,7 +79,7 @@ extension AppState {
             status = StatusMessage("still comparing the two documents: the list opens when it is ready", isError: true)
             return nil
         }
-        guard let mine = openedDocument, let other = documents.parkedState(1 - documents.current)?.openedDocument else { return nil }
+        guard let mine = document, let other = documents.parkedState(1 - documents.current)?.document else { return nil }
         let (left, right) = documents.current == 0 ? (mine, other) : (other, mine)
         let job = DiffJob(id: diffJobs.next, left: left, right: right, provider: diffProvider ?? documentDiffProvider)
         diffJobs.next += 1
@@ -148,7 +148,7 @@ extension AppState {
         } else {
             // A node of a derived layer (a BER receipt's reassembled payload): the deepest file node
             // holding its first byte.
-            let offset = openedDocument.map { $0.fileRange(range, in: layer).lowerBound } ?? range.lowerBound
+            let offset = document.map { $0.fileRange(range, in: layer).lowerBound } ?? range.lowerBound
             if let found = TreeFacts.deepestNode(tree.nodes, containing: offset) { select(found, expand: true) }
             place = "file offset \(offset)"
         }

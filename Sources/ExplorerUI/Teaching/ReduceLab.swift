@@ -14,7 +14,7 @@ extension AppState {
         }
         switch action {
         case .labEdit, .labInsert:
-            guard teaching.document != nil else { status = StatusMessage("nothing to edit", isError: true); break }
+            guard document != nil else { status = StatusMessage("nothing to edit", isError: true); break }
             prompt = Prompt(kind: action == .labEdit ? .editByte : .insertByte)
         case .labDelete:
             return .done(requestLab([.delete(offset: hexView.cursor)], editCount: 1, cursor: hexView.cursor))
@@ -89,10 +89,10 @@ extension AppState {
     }
 
     /// `<input>.edited`.
-    var defaultEditedPath: String { (teaching.document?.source.name ?? "receipt") + ".edited" }
+    var defaultEditedPath: String { (document?.source.name ?? "receipt") + ".edited" }
 
     mutating func ensureLab() -> Bool {
-        if teaching.lab == nil, let document = teaching.document {
+        if teaching.lab == nil, let document = document {
             teaching.lab = LabSession(document: document, options: teaching.options)
         }
         return teaching.lab != nil
@@ -129,7 +129,7 @@ extension AppState {
             return requestLab([step], editCount: 1, cursor: hexView.cursor)
         case .writeEdited:
             let path = prompt.text.trimmingSpaces.isEmpty ? defaultEditedPath : prompt.text.trimmingSpaces
-            if let name = teaching.document?.source.name, path == name || path.hasSuffix("/" + name) {
+            if let name = document?.source.name, path == name || path.hasSuffix("/" + name) {
                 status = StatusMessage("\(UIText.escape(path)) is the input: the lab never writes over it; choose a new name", isError: true)
                 return nil
             }
@@ -166,7 +166,6 @@ extension AppState {
         var next = AppState(document: lab.document, ascii: preferences.ascii, mouse: preferences.mouse, screen: screen)
         next.preferences = preferences
         next.teaching = teaching
-        next.teaching.document = lab.document
         next.teaching.tour = nil  // the steps belong to the old bytes; t starts a new tour
         next.documents = documents  // the other open documents stay open
         next.diffProvider = diffProvider

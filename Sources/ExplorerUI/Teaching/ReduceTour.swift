@@ -14,7 +14,7 @@ extension AppState {
     /// Starts the tour at its first step, or resumes it where the learner left it.
     public mutating func startTour() {
         if teaching.tour == nil {
-            guard let document = teaching.document else {
+            guard let document = document else {
                 status = StatusMessage("no document to tour", isError: true)
                 return
             }
@@ -73,7 +73,7 @@ extension AppState {
     /// lesson starts at the top of the detail pane.
     mutating func showTourStep() {
         defer { detailView.scroll = 0 }
-        guard let tour = teaching.tour, let step = tour.step, let document = teaching.document else { return }
+        guard let tour = teaching.tour, let step = tour.step, let document = document else { return }
         let range = document.fileRange(of: step)
         if let outline {
             if let row = outline.row(of: step.node) ?? outline.innermost(from: .file, offset: range.lowerBound)?.row { selectOutlineRow(row) }

@@ -13,10 +13,9 @@ public struct TourState: Sendable {
     public var step: TourStep? { tour.steps.indices.contains(index) ? tour.steps[index] : nil }
 }
 
-/// The teaching features' state: the opened document (the tour is computed from it, the lab
-/// re-opens it), the tour, and the tamper lab's edit session.
+/// The teaching features' state: the tour and the tamper lab's edit session (both read the
+/// state's one `document`: the tour is computed from it, the lab re-opens it).
 public struct TeachingState: Sendable {
-    public var document: Document?
     /// How the document was opened, so the lab re-opens edited bytes the same way.
     public var options = AnalysisOptions(validate: false)
     public var tour: TourState?
@@ -34,7 +33,7 @@ public struct TeachingState: Sendable {
     public init() {}
 
     /// The tour's highlighted bytes in file offsets, while the tour has the keys.
-    var tourRange: Range<Int>? {
+    func tourRange(in document: Document?) -> Range<Int>? {
         guard let tour, tour.active, let step = tour.step, let document else { return nil }
         return document.fileRange(of: step)
     }

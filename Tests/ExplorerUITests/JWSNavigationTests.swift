@@ -167,6 +167,19 @@ import TestSupport
         #expect(s.mode == .tree && s.status == StatusMessage("this row is not inside a transaction token", isError: true))
     }
 
+    /// A transaction row's target is its token, never a node: the history's rows name the
+    /// transaction tokens in order, and no tree node counts as "inside" one (an Int that meant a
+    /// node here and a token there used to make node 1 a member of the row of token 1).
+    @Test func transactionRowsTargetTheirTokens() throws {
+        let s = try JWSOutlineTests.state("jws/transaction-history.json")
+        let model = try #require(s.document?.jws)
+        let transactions = model.tokens.indices.filter { model.tokens[$0].kind == .transaction }
+        let receipt = try #require(s.receipt)
+        #expect(!transactions.isEmpty)
+        #expect(receipt.purchases.map(\.target) == transactions.map { .token($0) })
+        #expect(transactions.allSatisfy { receipt.purchaseIndex(containing: $0) == nil })
+    }
+
     /// What a key can change, for "did it do anything".
     struct Fingerprint: Equatable {
         var selection: Int, cursor: Int, expanded: [Bool], tokenText: Bool, mode: ViewMode, focus: Focus

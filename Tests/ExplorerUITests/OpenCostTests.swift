@@ -1,5 +1,6 @@
 import Testing
 import ASN1Lenient
+import DocumentModel
 import TestSupport
 @testable import ExplorerUI
 
@@ -47,7 +48,7 @@ import TestSupport
             #expect(ReceiptOverlay.decimalWidth(n) == String(n).count, "\(n)")
         }
         let row = { (n: Int, product: String) in
-            PurchaseRow(number: n, node: n, nodeRange: n..<(n + 1), productID: product, transactionID: "1",
+            PurchaseRow(number: n, target: .node(NodeID(.file, n), members: n..<(n + 1)), productID: product, transactionID: "1",
                         originalTransactionID: "1", purchaseDate: "–", expiresDate: "", quantity: "1", flags: "sub trial")
         }
         let overlay = ReceiptOverlay(purchases: [row(1, "caf\u{E9}.pro"), row(12_345, "a")])

@@ -54,7 +54,8 @@ import TestSupport
         press(&s, .character("3"), .character("f"))
         type(&s, "monthly")
         press(&s, .enter, .character("1"))
-        s.select(receipt.purchases[hidden].node, expand: true)
+        guard case .node(let node, _) = receipt.purchases[hidden].target else { Issue.record("not a node"); return }
+        s.select(node.index, expand: true)
         press(&s, .character("p"))
         #expect(s.mode == .purchases && s.table.filter.isEmpty && s.table.order[s.table.row] == hidden)
     }

@@ -2,7 +2,7 @@ import DocumentModel
 import JWSKit
 
 /// The purchase table and status-bar verdict of a StoreKit 2 document: one row per transaction
-/// token (the one transaction, a history response's, a notification's nested one). A row's `node`
+/// token (the one transaction, a history response's, a notification's nested one). A row's target
 /// is the token's index in `JWSModel.tokens`: Enter jumps to the outline row that shows it, built
 /// then (the table never builds the outline's rows).
 enum JWSOverlay {
@@ -15,7 +15,7 @@ enum JWSOverlay {
             var flags: [String] = []
             if payload.value("revocationDate") != nil { flags.append("revoked") }
             if payload.value("isUpgraded") == .bool(true) { flags.append("upgraded") }
-            purchases.append(PurchaseRow(number: purchases.count + 1, node: index, nodeRange: index..<(index + 1),
+            purchases.append(PurchaseRow(number: purchases.count + 1, target: .token(index),
                                          productID: text("productId"), transactionID: text("transactionId"),
                                          originalTransactionID: text("originalTransactionId"),
                                          purchaseDate: date(payload.value("purchaseDate")), expiresDate: date(payload.value("expiresDate")),

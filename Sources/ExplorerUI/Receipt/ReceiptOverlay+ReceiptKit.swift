@@ -40,7 +40,7 @@ extension ReceiptOverlay {
                 flag(p.cancellationDate != nil, "refunded")
                 flag(!p.isComplete, "incomplete")
                 purchases.append(PurchaseRow(
-                    number: p.index + 1, node: node, nodeRange: (separate ? node : attribute)..<end,
+                    number: p.index + 1, target: .node(NodeID(.file, node), members: (separate ? node : attribute)..<end),
                     productID: UIText.escape(p.productID ?? "–"),
                     transactionID: UIText.escape(p.transactionID ?? "–"),
                     originalTransactionID: UIText.escape(p.originalTransactionID ?? "–"),

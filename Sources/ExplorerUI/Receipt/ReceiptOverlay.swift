@@ -1,3 +1,4 @@
+import DocumentModel
 import ReceiptKit
 
 /// What the receipt module says about one node, in the words the UI shows.
@@ -32,10 +33,8 @@ public struct NodeMeaning: Sendable, Equatable {
 public struct PurchaseRow: Sendable, Equatable {
     /// 1-based position in file order ("in-app purchase #3").
     public var number: Int
-    /// The node to select when jumping to the purchase (its SET, or its attribute SEQUENCE).
-    public var node: Int
-    /// The nodes that belong to this purchase: `node ..< subtreeEnd` of its attribute SEQUENCE.
-    public var nodeRange: Range<Int>
+    /// What Enter on the row goes to: a receipt's node or a StoreKit transaction token.
+    public var target: Target
     public var productID: String
     public var transactionID: String
     public var originalTransactionID: String
@@ -44,11 +43,27 @@ public struct PurchaseRow: Sendable, Equatable {
     public var quantity: String
     public var flags: String
 
-    public init(number: Int, node: Int, nodeRange: Range<Int>, productID: String, transactionID: String,
+    /// Where a purchase lives in its document.
+    public enum Target: Sendable, Equatable {
+        /// An in-app purchase of a receipt: the node to select (its SET, or its attribute SEQUENCE)
+        /// and the file-tree nodes that belong to it (`node ..< subtreeEnd` of its attribute SEQUENCE).
+        case node(NodeID, members: Range<Int>)
+        /// A StoreKit transaction: the token's index in `JWSModel.tokens` (Enter builds its outline row).
+        case token(Int)
+
+        /// File order of the rows: the node's or the token's index.
+        var order: Int {
+            switch self {
+            case .node(let node, _): node.index
+            case .token(let index): index
+            }
+        }
+    }
+
+    public init(number: Int, target: Target, productID: String, transactionID: String,
                 originalTransactionID: String, purchaseDate: String, expiresDate: String, quantity: String, flags: String) {
         self.number = number
-        self.node = node
-        self.nodeRange = nodeRange
+        self.target = target
         self.productID = productID
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
@@ -118,7 +133,7 @@ public struct ReceiptOverlay: Sendable {
     /// What `/` finds through the receipt (field names and values at their nodes), made on the
     /// first search into the tree's `TreeSearchIndex`. The receipt adapter provides it.
     var entriesForSearch: (@Sendable () -> SearchEntries)?
-    /// Purchases in file order (ascending `node`).
+    /// Purchases in file order (ascending node or token index).
     public var purchases: [PurchaseRow]
     public var summary: [SummaryLine]
     public var steps: [ValidationStep]
@@ -142,8 +157,8 @@ public struct ReceiptOverlay: Sendable {
         self.meanings = meanings
         // Usually in file order already; sort only when not (sorting 10,000 rows costs moves).
         var ordered = true
-        for i in purchases.indices.dropFirst() where purchases[i - 1].node > purchases[i].node { ordered = false; break }
-        self.purchases = ordered ? purchases : purchases.sorted { $0.node < $1.node }
+        for i in purchases.indices.dropFirst() where purchases[i - 1].target.order > purchases[i].target.order { ordered = false; break }
+        self.purchases = ordered ? purchases : purchases.sorted { $0.target.order < $1.target.order }
         self.summary = summary
         self.steps = steps
         self.activeSubscriptions = activeSubscriptions
@@ -195,14 +210,20 @@ public struct ReceiptOverlay: Sendable {
         return meaningProvider?(node)
     }
 
-    /// The purchase (index into `purchases`) whose nodes include `node`: O(log purchases).
+    /// The purchase (index into `purchases`) whose file-tree nodes include `node`: O(log purchases).
+    /// Nil for StoreKit transactions, which are tokens, not nodes.
     public func purchaseIndex(containing node: Int) -> Int? {
+        func members(_ i: Int) -> Range<Int>? {
+            if case .node(_, let members) = purchases[i].target { return members }
+            return nil
+        }
         var lo = 0, hi = purchases.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if purchases[mid].nodeRange.lowerBound <= node { lo = mid + 1 } else { hi = mid }
+            guard let range = members(mid) else { return nil }
+            if range.lowerBound <= node { lo = mid + 1 } else { hi = mid }
         }
         guard lo > 0 else { return nil }
-        return purchases[lo - 1].nodeRange.contains(node) ? lo - 1 : nil
+        return members(lo - 1)?.contains(node) == true ? lo - 1 : nil
     }
 }

@@ -11,9 +11,10 @@ extension AppState {
         case .tableOpen:
             guard let receipt, table.order.indices.contains(table.row) else { break }
             let row = receipt.purchases[table.order[table.row]]
+            guard case .node(let node, _) = row.target else { break }
             mode = .tree
             focus = .tree
-            select(row.node, expand: true)
+            select(node.index, expand: true)
             status = StatusMessage("in-app purchase #\(row.number) in the tree (p goes back)")
         case .tableFilter:
             guard receipt != nil else { break }

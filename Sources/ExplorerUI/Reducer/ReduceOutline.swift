@@ -55,7 +55,7 @@ extension AppState {
                 break
             }
             let purchase = receipt.purchases[table.order[table.row]]
-            guard let tokenRow = outline.tokenRow(purchase.node) else { break }
+            guard case .token(let token) = purchase.target, let tokenRow = outline.tokenRow(token) else { break }
             mode = .tree
             focus = .tree
             outlineView.expanded[tokenRow] = true
@@ -85,7 +85,7 @@ extension AppState {
         guard let outline, let receipt, let row = outlineRow else { return }
         var token = outline.token(of: row.node.layer)
         while let t = token {
-            if let index = receipt.purchases.firstIndex(where: { $0.node == t }) {
+            if let index = receipt.purchases.firstIndex(where: { $0.target == .token(t) }) {
                 mode = .purchases
                 focus = .table
                 table.row = tableRow(showing: index)

@@ -59,8 +59,11 @@ public protocol DocumentFormat: Sendable {
     func describe(_ kind: DocumentKind) -> KindDescription?
     /// What an opened document of one of this format's kinds is, in one line (`Document.summary`).
     func summary(of document: Document) -> String
+    /// The views the explorer adds for an opened document of this format (see `ExplorerViews`).
+    func explorerViews(of document: Document) -> ExplorerViews
 }
 
 extension DocumentFormat {
     public func summary(of document: Document) -> String { document.kind.summary }
+    public func explorerViews(of document: Document) -> ExplorerViews { [] }
 }

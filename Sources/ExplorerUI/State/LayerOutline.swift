@@ -58,9 +58,9 @@ public struct LayerOutline: Sendable {
     let childLayers: [[(range: Range<Int>, layer: LayerID)]]
     let store = OutlineStore()
 
-    /// Nil for documents without tokens (receipts and other ASN.1 keep the file tree).
+    /// Nil unless the document's format asks for the outline (receipts and other ASN.1 keep the file tree).
     public init?(document: Document) {
-        guard let model = document.jws, !model.tokens.isEmpty || model.body != nil else { return nil }
+        guard document.explorerViews.contains(.layerOutline), let model = document.jws else { return nil }
         let context = OutlineBuildContext(document: document, model: model)
         var builder = OutlineBuilder(context: context, base: 0, lazyTopLevel: true)
         if let body = model.body {

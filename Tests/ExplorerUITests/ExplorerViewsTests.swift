@@ -1,0 +1,25 @@
+import ASN1Lenient
+import DocumentModel
+import ReceiptKit
+import Foundation
+import Testing
+import TestSupport
+@testable import ExplorerUI
+
+/// The explorer asks the document's format which views it adds (issue 19, item 3) instead of
+/// testing which kind the document is: StoreKit tokens and JSON bodies add the layer outline,
+/// receipts and other ASN.1 keep the node tree.
+@Suite struct ExplorerViewsTests {
+    static func open(_ file: String) throws -> Document {
+        Document.open(try InputLoader.decode(try Paths.sample(file), name: (file as NSString).lastPathComponent),
+                      options: AnalysisOptions(validate: false))
+    }
+
+    @Test(arguments: [("jws/transaction.jws", true), ("jws/notification.jws", true), ("jws/transaction-history.json", true),
+                      ("typical.receipt", false), ("typical.b64", false), ("xcode-ber.receipt", false), ("malformed-truncated.receipt", false)])
+    func theFormatSaysWhetherTheOutlineIsShown(file: String, outline: Bool) throws {
+        let document = try Self.open(file)
+        #expect(document.explorerViews == (outline ? .layerOutline : []))
+        #expect((AppState(document: document).layered != nil) == outline)
+    }
+}

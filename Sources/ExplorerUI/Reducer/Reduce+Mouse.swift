@@ -84,7 +84,7 @@ extension AppState {
                 return true
             }
             if let r = l.hex, r.contains(x: x, y: y) {
-                guard let offset = TextBytePane.offset(self, rect: r, x: x, y: y) else { return true }
+                guard let offset = LayerByteGeometry.offset(self, rect: r, x: x, y: y) else { return true }
                 focus = .hex
                 setOutlineCursor(offset)
                 return true

@@ -36,49 +36,18 @@ enum OutlinePane {
 
 /// The byte pane for a layer outline: JSON and token text as text (one byte a cell, control and
 /// non-ASCII bytes as `.`), DER and signature bytes as hex; the selected node's range highlighted
-/// and the cursor shown when the pane has focus. Only the rows on screen are read.
+/// and the cursor shown when the pane has focus. Only the rows on screen are read. Where bytes sit
+/// on screen is `LayerByteGeometry` (the reducer's click hit test uses the same).
 enum TextBytePane {
-    /// Whether the layer's bytes read as text (JSON, token characters).
-    static func isText(_ layer: ByteLayer) -> Bool {
-        switch layer.content {
-        case .json, .token: true
-        case .asn1, .raw: false
-        }
-    }
-
-    /// Bytes a row of the pane shows for `layer`: one a cell as text, three cells each as hex.
-    static func bytesPerRow(_ layer: ByteLayer, width: Int) -> Int {
-        isText(layer) ? max(1, width - 1) : max(1, (width - 1) / 3)
-    }
-
-    /// The first byte row on screen: the selected range's first row (one row of context above
-    /// it) unless the cursor would fall below the pane. The click hit test uses the same.
-    static func topRow(_ state: AppState, rect: Rect, perRow: Int) -> Int {
-        let cursorRow = state.outlineView.cursor / perRow
-        let firstRow = max(0, min(state.shownRange.lowerBound / perRow, cursorRow) - 1)
-        return cursorRow >= firstRow + rect.height ? cursorRow - rect.height + 1 : firstRow
-    }
-
-    /// The byte offset (in the shown layer) under a click at column `x`, row `y` of the pane.
-    static func offset(_ state: AppState, rect: Rect, x: Int, y: Int) -> Int? {
-        guard let layered = state.layered, let id = state.shownLayer else { return nil }
-        let layer = layered.document.layer(id)
-        let perRow = bytesPerRow(layer, width: rect.width)
-        let column = (x - rect.x) / (isText(layer) ? 1 : 3)
-        guard column < perRow else { return nil }
-        let offset = (topRow(state, rect: rect, perRow: perRow) + (y - rect.y)) * perRow + column
-        return offset < layer.bytes.count ? offset : nil
-    }
-
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect) {
         guard let layered = state.layered, let id = state.shownLayer else { return }
         let layer = layered.document.layer(id)
         let bytes = layer.bytes
         let range = state.shownRange
-        let text = isText(layer)
-        let perRow = bytesPerRow(layer, width: rect.width)
+        let text = LayerByteGeometry.isText(layer)
+        let perRow = LayerByteGeometry.bytesPerRow(layer, width: rect.width)
         let color = state.preferences.color
-        let top = topRow(state, rect: rect, perRow: perRow)
+        let top = LayerByteGeometry.topRow(state, rect: rect, perRow: perRow)
         for r in 0..<rect.height {
             let start = (top + r) * perRow
             guard start < bytes.count else { break }
@@ -104,7 +73,7 @@ enum TextBytePane {
     static func title(_ state: AppState) -> String {
         guard let layered = state.layered, let id = state.shownLayer else { return "Bytes" }
         let layer = layered.document.layer(id)
-        let what = isText(layer) ? "text" : "hex"
+        let what = LayerByteGeometry.isText(layer) ? "text" : "hex"
         return "Bytes: \(UIText.escape(layer.name)) (\(what))" + (state.outlineView.showTokenText ? ", b: decoded" : ", b: token chars")
     }
 }

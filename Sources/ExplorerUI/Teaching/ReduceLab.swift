@@ -39,7 +39,7 @@ extension AppState {
             status = StatusMessage("no byte pane to edit: select a row first", isError: true)
             return nil
         }
-        let text = TextBytePane.isText(layered.document.layer(id))
+        let text = LayerByteGeometry.isText(layered.document.layer(id))
         if action == .labEdit {
             if case .failure(let refusal) = LabLayerEdit.fileEdits(layered.document, layer: id, offset: outlineView.cursor, value: 0) {
                 status = StatusMessage("the tamper lab cannot edit here: " + refusal.reason, isError: true)

@@ -66,6 +66,22 @@ import TestSupport
         reduce(&s, .right)
         #expect(s.status == nil)
     }
+    /// A view chosen while the re-open runs is still shown when its result comes (the result
+    /// used to rebuild the state on the tree view, losing the key).
+    @Test func aViewChosenWhileRecheckingStays() throws {
+        var s = try LabJWSTests.state("jws/transaction.jws")
+        let original = try #require(s.layered?.document.fileLayer.bytes)
+        s.selectOutlineRow(try JWSOutlineTests.row(s, "r"))
+        press(&s, .character("b"), .tab, .character("e"))
+        let effect = reduce(&s, .character(LabJWSTests.other(original[4470])))
+        reduce(&s, .character("2"))
+        #expect(s.mode == .summary)
+        let work = try #require(effect?.work)
+        reduce(&s, work())
+        #expect(s.mode == .summary)
+        #expect(s.status == StatusMessage("token: ES256 signature: passed → failed", isError: true))
+        #expect(render(s, size: Size(width: 120, height: 40)).text.contains("ES256 signature: failed"))
+    }
 }
 
 /// The adapter's worker: the work runs on another thread and its message is collected by the loop.

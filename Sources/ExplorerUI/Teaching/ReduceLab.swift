@@ -172,6 +172,12 @@ extension AppState {
         next.diffRow = diffRow
         next.diffJobs = diffJobs
         next.focus = focus
+        // Keys pressed while the re-open ran stay in effect: the view chosen (when the edited
+        // document still has it), an open prompt, the help overlay.
+        if mode != .tree, next.receipt != nil || (mode == .summary && next.layered != nil) { next.mode = mode }
+        else if focus == .table { next.focus = .tree }
+        next.prompt = prompt
+        next.help = help
         next.hexView = hexView
         next.hexView.cursor = min(hexView.cursor, max(0, lab.bytes.count - 1))
         if let node = TreeFacts.deepestNode(next.tree.nodes, containing: next.hexView.cursor) {

@@ -58,6 +58,7 @@ extension AppState {
         next.help = help
         next.diffProvider = diffProvider
         next.diffRow = diffRow
+        next.timelineRow = timelineRow
         if next.screen != screen { next.screen = screen }
         next.ensureSelectionVisible()
         self = next

@@ -78,7 +78,7 @@ extension TimelineGroup {
         if let i = entitled.firstIndex(where: { $0.contains(date) }) {
             let period = events.last { $0.kind.startsPeriod && $0.date <= date && $0.date >= entitled[i].lowerBound }
             let what = period.map { [$0.productID, $0.transactionID.map { "transaction \($0)" }].compactMap { $0 }.joined(separator: ", ") }
-            return EntitlementState(entitled: true, text: "entitled" + (what.map { $0.isEmpty ? "" : ": \($0)" } ?? "")
+            return EntitlementState(entitled: true, text: "entitled" + (what.map { $0.isEmpty ? "" : " (\($0))" } ?? "")
                                     + " until \(Timeline.iso(entitled[i].upperBound)) (then \(endings[i]))")
         }
         if date < first.lowerBound {

@@ -104,7 +104,7 @@ extension AppState {
     /// `T`: the timeline of every open document, back on the row Enter left from.
     mutating func openTimeline() {
         var view = TimelineViewState(documents: openDocuments)
-        if view.rows.indices.contains(timelineRow) { view.row = timelineRow }
+        if view.rows.indices.contains(timelineRow), view.rows[timelineRow].takesCursor { view.row = timelineRow }
         timelineView = view
         let t = view.timeline
         status = StatusMessage("\(t.eventCount) event\(t.eventCount == 1 ? "" : "s") in \(t.names.count) document\(t.names.count == 1 ? "" : "s")"

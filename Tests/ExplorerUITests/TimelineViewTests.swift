@@ -21,8 +21,8 @@ import TestSupport
         let view = try #require(s.timelineView)
         #expect(view.rows.map(\.text).prefix(3) == [
             "subscription group 21400001 · original transaction 2000000700000000",
-            "2024-01-05T12:00:00Z  purchase            com.example.receiptexplorer.monthly · transaction 2000000700000000  [1,2]",
-            "2024-01-05T12:00:00Z  offer-redeemed      com.example.receiptexplorer.monthly · transaction 2000000700000000 · introductory offer (PAY_AS_YOU_GO, period P1M)  [1,2]",
+            "2024-01-05T12:00:00Z  purchase            [1,2]  com.example.receiptexplorer.monthly · transaction 2000000700000000",
+            "2024-01-05T12:00:00Z  offer-redeemed      [1,2]  com.example.receiptexplorer.monthly · transaction 2000000700000000 · introductory offer (PAY_AS_YOU_GO, period P1M)",
         ])
         #expect(view.row == 1, "the cursor starts on the first event")
         #expect(s.status == StatusMessage("8 events in 3 documents; 1 conflict"))

@@ -3,16 +3,20 @@ import DocumentModel
 /// The timeline view: every event of every open document (or where one transaction is), the
 /// cursor's sources and the entitlement at its moment below, over the whole screen but the bars.
 enum TimelineOverlay {
-    /// The footer under the list: the selected row's sources, the cursor's entitlement, the keys.
-    static func footer(_ view: TimelineViewState) -> [StyledLine] {
+    /// The footer under the list, wrapped to `width`: the selected row whole, its sources, the
+    /// cursor's entitlement, the keys.
+    static func footer(_ view: TimelineViewState, width: Int) -> [StyledLine] {
         var out: [StyledLine] = []
-        let sources = view.rows.indices.contains(view.row) ? view.rows[view.row].sources : []
-        out.append(StyledLine(sources.isEmpty ? "no source document" : "from " + sources.enumerated().map { i, s in
+        func add(_ text: String, _ style: StyleClass) { out += DetailContent.wrap(text, width: width, style: style, indent: 2) }
+        let selected = view.rows.indices.contains(view.row) ? view.rows[view.row] : nil
+        add(selected?.text ?? "", .plain)
+        let sources = selected?.sources ?? []
+        add(sources.isEmpty ? "no source document" : "from " + sources.enumerated().map { i, s in
             "\(i + 1): [\(s.document + 1)] \(UIText.escape(view.timeline.names[s.document])) \(UIText.escape(s.place))"
-        }.joined(separator: " · "), .content))
-        out.append(StyledLine(view.cursorState ?? "", .content))
-        out.append(StyledLine(view.lookup == nil ? "Enter / 1…9: go to the node in that source · f: find a transaction · T / Esc: close"
-                              : "Enter: go to the node · f: another id · T / Esc: back to the events", .dim))
+        }.joined(separator: " · "), .content)
+        if let cursor = view.cursorState { add(cursor, .content) }
+        add(view.lookup == nil ? "Enter / 1…9: go to the node in that source · f: find a transaction · T / Esc: close"
+            : "Enter: go to the node · f: another id · T / Esc: back to the events", .dim)
         return out
     }
 
@@ -24,10 +28,10 @@ enum TimelineOverlay {
         drawBox(r, into: &grid, glyphs: g, style: Theme.style(.chrome, color: color))
         let t = view.timeline
         let title = view.lookup == nil
-            ? " Timeline: \(t.names.count) documents · \(t.eventCount) events · \(t.gapCount) gaps · \(t.findings.count) conflicts (T or Esc closes) "
+            ? " Timeline: \(t.names.count) documents · \(t.eventCount) events · \(t.gapCount) gaps · \(t.findings.count) conflict\(t.findings.count == 1 ? "" : "s") (T or Esc closes) "
             : " Where is \(UIText.escape(view.lookup?.id ?? "")) (Esc: back to the events) "
         grid.put(title, x: r.x + 2, y: r.y, style: Theme.style(.tabActive, color: color), maxWidth: r.width - 4)
-        let foot = footer(view)
+        let foot = footer(view, width: r.width - 4)
         let listRoom = max(1, r.height - 2 - foot.count)
         let start = max(0, min(view.row - listRoom / 2, view.rows.count - listRoom))
         var y = r.y + 1

@@ -34,10 +34,14 @@ public struct TimelineViewState: Sendable {
         var rows: [TimelineRow] = []
         for (g, group) in timeline.groups.enumerated() {
             rows.append(TimelineRow(text: UIText.escape(group.title), style: .title, group: g, sources: []))
+            // Date, kind, the source documents' numbers, then what the event says (cut at the edge;
+            // the footer shows the selected one whole).
+            let width = group.events.map { numbers($0).count }.max() ?? 0
             for event in group.events {
-                let numbers = event.sources.map { String($0.document + 1) }.joined(separator: ",")
-                let text = TimelineText.line(event, sources: false).dropFirst(2) + (numbers.isEmpty ? "" : "  [\(numbers)]")
-                rows.append(TimelineRow(text: UIText.escape(String(text)), style: event.kind == .gap ? .dim : .plain,
+                let kind = event.kind.rawValue.padding(toLength: max(18, event.kind.rawValue.count), withPad: " ", startingAt: 0)
+                let text = "\(Timeline.iso(event.date))  \(kind)  \(numbers(event).padding(toLength: width, withPad: " ", startingAt: 0))  "
+                    + TimelineText.summary(event)
+                rows.append(TimelineRow(text: UIText.escape(text), style: event.kind == .gap ? .dim : .plain,
                                         date: event.date, group: g, sources: event.sources))
             }
         }
@@ -49,6 +53,11 @@ public struct TimelineViewState: Sendable {
         }
         if rows.isEmpty { rows.append(TimelineRow(text: "no events in these documents", style: .dim, sources: [])) }
         return rows
+    }
+
+    /// "[1,2,4]": the documents that report the event.
+    static func numbers(_ event: TimelineEvent) -> String {
+        event.sources.isEmpty ? "" : "[" + event.sources.map { String($0.document + 1) }.joined(separator: ",") + "]"
     }
 
     static func lookupRows(_ lookup: TransactionLookup, names: [String]) -> [TimelineRow] {

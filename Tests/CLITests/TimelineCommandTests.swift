@@ -255,4 +255,17 @@ import TestSupport
         #expect(explorePiped.status == 2)
         #expect(explorePiped.stderr == "receipt-explorer: --explore needs a terminal on stdin and stdout; drop --explore to print the timeline as text (or add --format json)\n")
     }
+
+    /// README's example is the command's output, word for word.
+    @Test func readmeExampleIsTheOutput() throws {
+        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let prompt = "$ cd samples/timeline && receipt-explorer timeline "
+        let start = try #require(readme.range(of: prompt))
+        let block = readme[start.upperBound...].prefix { $0 != "`" }
+        let lines = block.split(separator: "\n", omittingEmptySubsequences: false)
+        let arguments = lines[0].split(separator: " ").map { a in a.hasSuffix(".receipt") || a.hasSuffix(".json") || a.hasSuffix(".jws") ? Self.path(String(a)) : String(a) }
+        let result = try runCLI(["timeline"] + arguments)
+        #expect(result.status == 1)
+        #expect(result.stdout == lines.dropFirst().joined(separator: "\n"))
+    }
 }

@@ -9,7 +9,10 @@ enum ReceiptEvents {
         let created = receipt.creationDate?.epochMilliseconds
         let creationNode = receipt.field(12).map { NodeID(side.layer, $0.primaryNode) }
         reading.receipts.append(ReceiptSnapshot(document: index, created: created,
-                                                source: source(side, creationNode, "receipt creation date (attribute 12)", index)))
+                                                source: source(side, creationNode, "receipt creation date (attribute 12)", index),
+                                                bundleID: receipt.bundleID))
+        let marks = (reading.facts.count, reading.observations.count)
+        defer { reading.scope(receipt.bundleID, facts: marks.0, observations: marks.1, graces: reading.graces.count) }
         for purchase in receipt.inApp {
             guard let id = purchase.transactionID, let start = purchase.purchaseDate?.epochMilliseconds else { continue }
             let original = purchase.originalTransactionID ?? id

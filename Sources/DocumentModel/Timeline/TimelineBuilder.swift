@@ -7,24 +7,30 @@ extension Timeline {
 
     static func build(_ documents: [Document], reading: TimelineReading) -> Timeline {
         let groupOf = subscriptionGroups(reading)
-        var byOriginal: [String: [TimelineEvent]] = [:]
+        var byChain: [ChainKey: [TimelineEvent]] = [:]
         for event in merge(reading.facts) {
-            byOriginal[event.original, default: []].append(event.event)
+            byChain[event.chain, default: []].append(event.event)
         }
+        // Apps are named in the titles only when the documents are about more than one.
+        let showsApp = Set(byChain.keys.map(\.bundleID)).count > 1
         var groups: [TimelineGroup] = []
-        for (original, events) in byOriginal {
+        for (chain, events) in byChain {
             let sorted = events.sorted(by: before)
-            let periods = Entitlement.periods(original, reading)
+            let periods = Entitlement.periods(chain, reading)
             let named = nameStarts(sorted, periods: periods)
-            let (entitled, endings) = Entitlement.union(periods, graces: reading.graces.filter { $0.originalTransactionID == original })
+            let (entitled, endings) = Entitlement.union(periods, graces: reading.graces.filter {
+                ChainKey(bundleID: $0.bundleID, original: $0.originalTransactionID) == chain
+            })
             let gaps = zip(entitled, entitled.dropFirst()).enumerated().map { i, pair in
                 TimelineEvent(kind: .gap, date: pair.0.upperBound, detail: "no entitlement for \(duration(pair.1.lowerBound - pair.0.upperBound)) (\(endings[i]))",
                               until: pair.1.lowerBound, sources: [])
             }
-            groups.append(TimelineGroup(subscriptionGroup: groupOf[original], originalTransactionID: original,
+            groups.append(TimelineGroup(subscriptionGroup: groupOf[chain], originalTransactionID: chain.original,
+                                        bundleID: showsApp ? chain.bundleID : nil,
                                         events: (named + gaps).sorted(by: before), entitled: entitled, endings: endings))
         }
-        groups.sort { ($0.events.first?.date ?? 0, $0.originalTransactionID) < ($1.events.first?.date ?? 0, $1.originalTransactionID) }
+        groups.sort { ($0.events.first?.date ?? 0, $0.originalTransactionID, $0.bundleID ?? "")
+            < ($1.events.first?.date ?? 0, $1.originalTransactionID, $1.bundleID ?? "") }
         return Timeline(names: documents.map(\.source.name), summaries: documents.map(\.summary), groups: groups,
                         findings: TimelineConflicts.findings(reading, names: documents.map(\.source.name)))
     }
@@ -37,24 +43,25 @@ extension Timeline {
     }
 
     /// The group id any document gives an original transaction (receipts give none).
-    static func subscriptionGroups(_ reading: TimelineReading) -> [String: String] {
-        var out: [String: String] = [:]
-        for f in reading.facts { if let g = f.group, out[f.originalTransactionID] == nil { out[f.originalTransactionID] = g } }
-        for o in reading.observations { if let g = o.group, out[o.originalTransactionID] == nil { out[o.originalTransactionID] = g } }
+    static func subscriptionGroups(_ reading: TimelineReading) -> [ChainKey: String] {
+        var out: [ChainKey: String] = [:]
+        for f in reading.facts { if let g = f.group { out[ChainKey(bundleID: f.bundleID, original: f.originalTransactionID)] = out[ChainKey(bundleID: f.bundleID, original: f.originalTransactionID)] ?? g } }
+        for o in reading.observations { if let g = o.group { out[ChainKey(bundleID: o.bundleID, original: o.originalTransactionID)] = out[ChainKey(bundleID: o.bundleID, original: o.originalTransactionID)] ?? g } }
         return out
     }
 
     /// Facts about the same moment of the same transaction become one event: the most specific
     /// name, the longest detail, one source per document (the first it gave).
-    static func merge(_ facts: [TimelineFact]) -> [(original: String, event: TimelineEvent)] {
+    static func merge(_ facts: [TimelineFact]) -> [(chain: ChainKey, event: TimelineEvent)] {
         var order: [String] = []
-        var merged: [String: (original: String, event: TimelineEvent)] = [:]
+        var merged: [String: (chain: ChainKey, event: TimelineEvent)] = [:]
         for f in facts {
-            let key = [f.kind.startsPeriod ? "start" : f.kind.rawValue, f.originalTransactionID, f.transactionID ?? "", String(f.date)]
-                .joined(separator: "|")
+            // Receipts write whole seconds, StoreKit milliseconds: the same moment to the second.
+            let key = [f.kind.startsPeriod ? "start" : f.kind.rawValue, f.bundleID ?? "", f.originalTransactionID, f.transactionID ?? "",
+                       String(f.date / 1000)].joined(separator: "\u{0}")
             guard var entry = merged[key] else {
                 order.append(key)
-                merged[key] = (f.originalTransactionID, TimelineEvent(kind: f.kind, date: f.date, transactionID: f.transactionID,
+                merged[key] = (ChainKey(bundleID: f.bundleID, original: f.originalTransactionID), TimelineEvent(kind: f.kind, date: f.date, transactionID: f.transactionID,
                                                                       productID: f.productID, detail: f.detail, sources: [f.source]))
                 continue
             }

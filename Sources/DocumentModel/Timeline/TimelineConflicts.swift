@@ -18,7 +18,8 @@ enum TimelineConflicts {
                 let ids = Set(mine.map(\.transactionID))
                 guard !mine.contains(where: { covers($0, created) }), let lastEnd = mine.compactMap(\.expires).max() else { continue }
                 let others = reading.observations.filter {
-                    $0.source.document != snapshot.document && $0.originalTransactionID == original && !ids.contains($0.transactionID)
+                    $0.source.document != snapshot.document && $0.originalTransactionID == original && $0.bundleID == snapshot.bundleID
+                        && !ids.contains($0.transactionID)
                         && covers($0, created)
                 }
                 guard let first = others.first, let start = first.purchase, let end = first.expires else { continue }
@@ -37,11 +38,14 @@ enum TimelineConflicts {
     /// Purchase or expiry dates, or products, that two documents give differently for one transaction.
     static func disagreements(_ reading: TimelineReading, names: [String]) -> [TimelineFinding] {
         var out: [TimelineFinding] = []
-        for id in ordered(reading.observations.map(\.transactionID)) {
-            let seen = reading.observations.filter { $0.transactionID == id }
+        for key in ordered(reading.observations.map { [$0.bundleID ?? "", $0.transactionID] }) {
+            let id = key[1]
+            let seen = reading.observations.filter { $0.transactionID == id && ($0.bundleID ?? "") == key[0] }
             guard let first = seen.first else { continue }
-            for (label, value) in [("purchase date", { (o: TransactionObservation) in o.purchase.map(Timeline.iso) }),
-                                   ("expires date", { (o: TransactionObservation) in o.expires.map(Timeline.iso) }),
+            // To the second: receipts write no milliseconds.
+            let second = { (ms: Int64) in Timeline.iso(ms - ((ms % 1000) + 1000) % 1000) }
+            for (label, value) in [("purchase date", { (o: TransactionObservation) in o.purchase.map(second) }),
+                                   ("expires date", { (o: TransactionObservation) in o.expires.map(second) }),
                                    ("product", { (o: TransactionObservation) in o.productID })] {
                 guard let other = seen.first(where: { value($0) != nil && value(first) != nil && value($0) != value(first) }) else { continue }
                 out.append(TimelineFinding(
@@ -57,8 +61,9 @@ enum TimelineConflicts {
     /// A refund one document reports, and another document made after it does not show.
     static func unreportedRefunds(_ reading: TimelineReading, names: [String]) -> [TimelineFinding] {
         var out: [TimelineFinding] = []
-        for id in ordered(reading.observations.map(\.transactionID)) {
-            let seen = reading.observations.filter { $0.transactionID == id }
+        for key in ordered(reading.observations.map { [$0.bundleID ?? "", $0.transactionID] }) {
+            let id = key[1]
+            let seen = reading.observations.filter { $0.transactionID == id && ($0.bundleID ?? "") == key[0] }
             guard let refunded = seen.first(where: { $0.revocation != nil }), let at = refunded.revocation,
                   let silent = seen.first(where: { $0.revocation == nil && ($0.issued ?? .min) >= at }) else { continue }
             out.append(TimelineFinding(

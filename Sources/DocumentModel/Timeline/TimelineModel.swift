@@ -72,6 +72,8 @@ public struct TimelineEvent: Sendable, Equatable {
 public struct TimelineGroup: Sendable, Equatable {
     public var subscriptionGroup: String?
     public var originalTransactionID: String
+    /// The app, named only when the documents are about more than one (ids repeat across apps).
+    public var bundleID: String?
     public var events: [TimelineEvent]
     /// The periods with entitlement, merged (empty for a purchase that is no subscription).
     public var entitled: [Range<Int64>]
@@ -80,7 +82,7 @@ public struct TimelineGroup: Sendable, Equatable {
 
     /// "subscription group 21400001 · original transaction 2000000700000000".
     public var title: String {
-        let original = "original transaction \(originalTransactionID)"
+        let original = "original transaction \(originalTransactionID)" + (bundleID.map { " of \($0)" } ?? "")
         return subscriptionGroup.map { "subscription group \($0) · \(original)" } ?? "\(original) (no subscription group)"
     }
 }

@@ -11,6 +11,8 @@ struct TimelineFact {
     var productID: String?
     var detail: String?
     var source: TimelineSource
+    /// The app the document is about: ids are unique within one app only (Xcode numbers from 0).
+    var bundleID: String? = nil
 }
 
 /// One document's view of one transaction: what entitlement, conflicts and `--transaction` read.
@@ -31,6 +33,7 @@ struct TransactionObservation {
     var issued: Int64?
     var isReceipt: Bool
     var source: TimelineSource
+    var bundleID: String? = nil
 }
 
 /// A billing grace period a notification announced: entitlement continues until `to`.
@@ -38,6 +41,7 @@ struct GraceWindow {
     var originalTransactionID: String
     var from: Int64
     var to: Int64
+    var bundleID: String? = nil
 }
 
 /// A receipt among the inputs: when it was created, and the node that says so.
@@ -45,6 +49,7 @@ struct ReceiptSnapshot {
     var document: Int
     var created: Int64?
     var source: TimelineSource
+    var bundleID: String? = nil
 }
 
 /// Everything the documents say, read once: each source family's reader (ReceiptEvents,
@@ -60,7 +65,32 @@ struct TimelineReading {
             ReceiptEvents.read(document, index: index, into: &self)
             StoreKitTokens.read(document, index: index, into: &self)
         }
+        adoptBundles()
     }
+
+    /// What a reader added since `facts`, `observations`, `graces` belongs to `bundle`.
+    mutating func scope(_ bundle: String?, facts: Int, observations: Int, graces: Int) {
+        for i in facts..<self.facts.count where self.facts[i].bundleID == nil { self.facts[i].bundleID = bundle }
+        for i in observations..<self.observations.count where self.observations[i].bundleID == nil { self.observations[i].bundleID = bundle }
+        for i in graces..<self.graces.count where self.graces[i].bundleID == nil { self.graces[i].bundleID = bundle }
+    }
+
+    /// A document that names no app (a renewal info) joins the one app that has its original transaction.
+    mutating func adoptBundles() {
+        var apps: [String: Set<String>] = [:]
+        for f in facts { if let b = f.bundleID { apps[f.originalTransactionID, default: []].insert(b) } }
+        for o in observations { if let b = o.bundleID { apps[o.originalTransactionID, default: []].insert(b) } }
+        func only(_ original: String) -> String? { apps[original].flatMap { $0.count == 1 ? $0.first : nil } }
+        for i in facts.indices where facts[i].bundleID == nil { facts[i].bundleID = only(facts[i].originalTransactionID) }
+        for i in observations.indices where observations[i].bundleID == nil { observations[i].bundleID = only(observations[i].originalTransactionID) }
+        for i in graces.indices where graces[i].bundleID == nil { graces[i].bundleID = only(graces[i].originalTransactionID) }
+    }
+}
+
+/// One subscription chain: an original transaction within one app.
+struct ChainKey: Hashable {
+    var bundleID: String?
+    var original: String
 }
 
 /// The tokens of a StoreKit 2 document, each handed to the reader of its payload kind.
@@ -70,6 +100,8 @@ enum StoreKitTokens {
         for (i, token) in side.model.tokens.enumerated() {
             let payload = token.document.payload
             let source = Self.source(side, i, document: index)
+            let marks = (reading.facts.count, reading.observations.count, reading.graces.count)
+            defer { reading.scope(payload.bundleId, facts: marks.0, observations: marks.1, graces: marks.2) }
             let parentKind = token.parent.map { side.model.tokens[$0].document.payload.kind }
             switch payload.kind {
             // A notification's transaction: the notification says which of its events it is about.

@@ -77,8 +77,10 @@ public struct TransactionLookup: Sendable {
         if !mentions.isEmpty, mentions.allSatisfy({ $0.field == "appTransactionId" }) {
             return ("the id is an appTransactionId, which receipts do not carry", true)
         }
-        guard let known = reading.observations.first(where: { !$0.isReceipt && $0.transactionID == id })
-                ?? reading.observations.first(where: { !$0.isReceipt && ($0.originalTransactionID == id || $0.webOrderLineItemID == id) }) else {
+        // What another document of the same app says about the id.
+        let sameApp = reading.observations.filter { !$0.isReceipt && ($0.bundleID == nil || snapshot.bundleID == nil || $0.bundleID == snapshot.bundleID) }
+        guard let known = sameApp.first(where: { $0.transactionID == id })
+                ?? sameApp.first(where: { $0.originalTransactionID == id || $0.webOrderLineItemID == id }) else {
             return (mentions.isEmpty ? "\(none) (no document mentions the id)" : none, false)
         }
         let from = TimelineConflicts.name(known.source, names)

@@ -268,4 +268,44 @@ import TestSupport
         #expect(result.status == 1)
         #expect(result.stdout == lines.dropFirst().joined(separator: "\n"))
     }
+
+    /// Real documents (corpus/jws/MANIFEST.md): one Session subscription's renewal notification and
+    /// transaction (one event, two sources), its resubscribe a day later after the 3-minute sandbox
+    /// period lapsed, and a renewal info with automatic renewal off.
+    @Test(.enabled(if: Paths.corpusAvailable, "../shared/corpus is missing"))
+    func corpusSubscriptionAcrossFourDocuments() throws {
+        let names = ["notification-sandbox-com.loki-project.loki-messenger-2025-10-01-DID_RENEW.jws",
+                     "notification-sandbox-com.loki-project.loki-messenger-2025-10-02-SUBSCRIBED-RESUBSCRIBE.jws",
+                     "renewal-sandbox-com.loki-project.loki-messenger-2025-10-02-autorenew-off.jws",
+                     "transaction-sandbox-com.loki-project.loki-messenger-2025-10-01-RENEWAL.jws"]
+        let result = try runCLI(["timeline"] + names.map { Paths.corpus.appendingPathComponent("jws/" + $0).path })
+        #expect(result.status == 0)
+        #expect(result.stdout.hasSuffix("""
+            subscription group 21752814 · original transaction 2000001024993299
+              2025-10-01T07:09:12Z      renewal             com.getsession.org.pro_sub · transaction 2000001024998954
+                                        from [1] notification DID_RENEW · [4] transaction
+              2025-10-01T07:12:12Z      gap                 no entitlement for 23 hours (expired)
+              2025-10-02T07:06:07Z      resubscribe         com.getsession.org.pro_sub · transaction 2000001025686313
+                                        from [2] notification SUBSCRIBED/RESUBSCRIBE
+              2025-10-02T07:07:35.473Z  renewal-status      com.getsession.org.pro_sub · automatic renewal off, renews with com.getsession.org.pro_sub
+                                        from [3] renewal info
+
+            """))
+    }
+
+    /// Every corpus receipt and token at once: ids repeat across apps (Xcode numbers transactions
+    /// from 0), so chains are per app and no two apps' transactions conflict.
+    @Test(.enabled(if: Paths.corpusAvailable, "../shared/corpus is missing"))
+    func corpusAppsStayApart() throws {
+        let files = try ["receipts", "jws"].flatMap { dir in
+            try FileManager.default.contentsOfDirectory(atPath: Paths.corpus.appendingPathComponent(dir).path)
+                .filter { $0.hasSuffix(".receipt") || $0.hasSuffix(".jws") }.sorted()
+                .map { Paths.corpus.appendingPathComponent("\(dir)/\($0)").path }
+        }
+        let result = try runCLI(["timeline"] + files)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(", 0 conflicts\n"))
+        #expect(result.stdout.contains("\noriginal transaction 0 of ch.protonmail.protonmail (no subscription group)\n"))
+        #expect(result.stdout.contains("\noriginal transaction 0 of net.zachariadis.cyclemaps (no subscription group)\n"))
+    }
 }

@@ -9,9 +9,11 @@ public enum TimelineText {
         var out = "timeline of \(count(timeline.names.count, "document")): \(count(timeline.groups.count, "group")), "
             + "\(count(timeline.eventCount, "event")), \(count(timeline.gapCount, "gap")), \(count(timeline.findings.count, "conflict"))\n"
         for (i, name) in timeline.names.enumerated() { out += "  [\(i + 1)] \(e(name)): \(timeline.summaries[i])\n" }
+        // Dates with milliseconds (StoreKit's) are wider than a receipt's: one column width for all.
+        let dateWidth = timeline.groups.flatMap(\.events).map { Timeline.iso($0.date).count }.max() ?? 20
         for group in timeline.groups {
             out += "\n\(e(group.title))\n"
-            for event in group.events { out += line(event) + "\n" }
+            for event in group.events { out += line(event, dateWidth: dateWidth) + "\n" }
         }
         if let at {
             out += "\nat \(Timeline.iso(at)):\n"
@@ -28,11 +30,12 @@ public enum TimelineText {
 
     /// "  2024-01-05T12:00:00Z  purchase        …monthly · transaction 2000000700000000" and the
     /// sources on the next line.
-    public static func line(_ event: TimelineEvent, sources: Bool = true) -> String {
+    public static func line(_ event: TimelineEvent, sources: Bool = true, dateWidth: Int = 20) -> String {
         let what = event.kind.rawValue.padding(toLength: max(18, event.kind.rawValue.count), withPad: " ", startingAt: 0)
-        var text = "  \(Timeline.iso(event.date))  \(what)  \(summary(event))"
+        let date = Timeline.iso(event.date).padding(toLength: max(dateWidth, Timeline.iso(event.date).count), withPad: " ", startingAt: 0)
+        var text = "  \(date)  \(what)  \(summary(event))"
         if sources, !event.sources.isEmpty {
-            text += "\n" + String(repeating: " ", count: 24) + "from " + event.sources.map(sourceText).joined(separator: " · ")
+            text += "\n" + String(repeating: " ", count: dateWidth + 4) + "from " + event.sources.map(sourceText).joined(separator: " · ")
         }
         return text
     }

@@ -14,11 +14,11 @@ public enum Entitlement {
 
     /// The subscription periods of an original transaction, one per transaction id, every
     /// document's view combined (a refund or an upgrade any document reports counts).
-    static func periods(_ chain: ChainKey, _ reading: TimelineReading) -> [Period] {
+    static func periods(_ chain: ChainKey, _ observations: [TransactionObservation]) -> [Period] {
         let original = chain.original
         var byID: [String: [TransactionObservation]] = [:]
         var order: [String] = []
-        for o in reading.observations where o.originalTransactionID == original && o.bundleID == chain.bundleID && o.expires != nil && o.purchase != nil {
+        for o in observations where o.originalTransactionID == original && o.bundleID == chain.bundleID && o.expires != nil && o.purchase != nil {
             if byID[o.transactionID] == nil { order.append(o.transactionID) }
             byID[o.transactionID, default: []].append(o)
         }

@@ -13,10 +13,12 @@ extension Timeline {
         }
         // Apps are named in the titles only when the documents are about more than one.
         let showsApp = Set(byChain.keys.map(\.bundleID)).count > 1
+        var observed: [ChainKey: [TransactionObservation]] = [:]
+        for o in reading.observations { observed[ChainKey(bundleID: o.bundleID, original: o.originalTransactionID), default: []].append(o) }
         var groups: [TimelineGroup] = []
         for (chain, events) in byChain {
             let sorted = events.sorted(by: before)
-            let periods = Entitlement.periods(chain, reading)
+            let periods = Entitlement.periods(chain, observed[chain] ?? [])
             let named = nameStarts(sorted, periods: periods)
             let (entitled, endings) = Entitlement.union(periods, graces: reading.graces.filter {
                 ChainKey(bundleID: $0.bundleID, original: $0.originalTransactionID) == chain
@@ -82,8 +84,9 @@ extension Timeline {
     static func nameStarts(_ events: [TimelineEvent], periods: [Entitlement.Period]) -> [TimelineEvent] {
         var out = events
         var previous: Entitlement.Period?
+        let byID = Dictionary(periods.map { ($0.transactionID, $0) }, uniquingKeysWith: { a, _ in a })
         for i in out.indices where out[i].kind.startsPeriod {
-            let period = periods.first { $0.transactionID == out[i].transactionID }
+            let period = out[i].transactionID.flatMap { byID[$0] }
             defer { if period != nil { previous = period } }
             guard out[i].kind == .purchase, let period, let previous, period.originalTransactionID != period.transactionID else { continue }
             if previous.isUpgraded {

@@ -38,10 +38,9 @@ enum TimelineConflicts {
     /// Purchase or expiry dates, or products, that two documents give differently for one transaction.
     static func disagreements(_ reading: TimelineReading, names: [String]) -> [TimelineFinding] {
         var out: [TimelineFinding] = []
-        for key in ordered(reading.observations.map { [$0.bundleID ?? "", $0.transactionID] }) {
-            let id = key[1]
-            let seen = reading.observations.filter { $0.transactionID == id && ($0.bundleID ?? "") == key[0] }
+        for seen in byTransaction(reading) {
             guard let first = seen.first else { continue }
+            let id = first.transactionID
             // To the second: receipts write no milliseconds.
             let second = { (ms: Int64) in Timeline.iso(ms - ((ms % 1000) + 1000) % 1000) }
             for (label, value) in [("purchase date", { (o: TransactionObservation) in o.purchase.map(second) }),
@@ -61,9 +60,8 @@ enum TimelineConflicts {
     /// A refund one document reports, and another document made after it does not show.
     static func unreportedRefunds(_ reading: TimelineReading, names: [String]) -> [TimelineFinding] {
         var out: [TimelineFinding] = []
-        for key in ordered(reading.observations.map { [$0.bundleID ?? "", $0.transactionID] }) {
-            let id = key[1]
-            let seen = reading.observations.filter { $0.transactionID == id && ($0.bundleID ?? "") == key[0] }
+        for seen in byTransaction(reading) {
+            let id = seen[0].transactionID
             guard let refunded = seen.first(where: { $0.revocation != nil }), let at = refunded.revocation,
                   let silent = seen.first(where: { $0.revocation == nil && ($0.issued ?? .min) >= at }) else { continue }
             out.append(TimelineFinding(
@@ -71,6 +69,17 @@ enum TimelineConflicts {
                 message: "transaction \(id) was refunded or revoked \(Timeline.iso(at)) (\(name(refunded.source, names))), but "
                     + "\(name(silent.source, names)), made \(Timeline.iso(silent.issued!)), shows no refund",
                 sources: [refunded.source, silent.source]))
+        }
+        return out
+    }
+
+    /// Every document's view of each transaction (per app), in first-seen order.
+    static func byTransaction(_ reading: TimelineReading) -> [[TransactionObservation]] {
+        var index: [[String]: Int] = [:]
+        var out: [[TransactionObservation]] = []
+        for o in reading.observations {
+            let key = [o.bundleID ?? "", o.transactionID]
+            if let i = index[key] { out[i].append(o) } else { index[key] = out.count; out.append([o]) }
         }
         return out
     }

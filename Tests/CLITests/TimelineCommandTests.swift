@@ -308,4 +308,14 @@ import TestSupport
         #expect(result.stdout.contains("\noriginal transaction 0 of ch.protonmail.protonmail (no subscription group)\n"))
         #expect(result.stdout.contains("\noriginal transaction 0 of net.zachariadis.cyclemaps (no subscription group)\n"))
     }
+
+    /// A product id with ESC, an OSC title, a bidi override and NUL: escaped once, in text and JSON.
+    @Test func hostileProductIdIsEscaped() throws {
+        let file = Paths.samples.appendingPathComponent("malformed-hostile-strings.receipt").path
+        let text = try runCLI(["timeline", file]).stdout
+        #expect(text.contains("  2023-06-01T09:30:00Z  purchase            com.example.\\x1b]0;pwned\\x07.pro\\u{202E}\\x00 · transaction 2000000500000004\n"))
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x202E })
+        let json = try runCLI(["timeline", file, "--format", "json"]).stdout
+        #expect(json.contains(#""product_id": "com.example.\u001b]0;pwned\u0007.pro\u202e\u0000""#))
+    }
 }

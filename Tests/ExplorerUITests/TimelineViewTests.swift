@@ -77,4 +77,15 @@ import TestSupport
         press(&s, .character("j"), .enter)
         #expect(s.status == StatusMessage("this line has no source document", isError: true))
     }
+
+    /// The hostile product id shows escaped once (not `\\x1b`), with no control character in a row.
+    @Test func hostileProductIdShowsEscapedOnce() throws {
+        let document = Document.open(try PasteLoader.load(path: Paths.samples.appendingPathComponent("malformed-hostile-strings.receipt").path),
+                                     options: AnalysisOptions(validate: false))
+        var s = AppState.opening([document], screen: Size(width: 120, height: 40))
+        press(&s, .character("T"))
+        let rows = try #require(s.timelineView?.rows)
+        #expect(rows[1].text == "2023-06-01T09:30:00Z  purchase            [1]  com.example.\\x1b]0;pwned\\x07.pro\\u{202E}\\x00 · transaction 2000000500000004")
+        #expect(rows.allSatisfy { !$0.text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x202E } })
+    }
 }

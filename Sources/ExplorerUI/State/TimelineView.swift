@@ -41,7 +41,8 @@ public struct TimelineViewState: Sendable {
                 let kind = event.kind.rawValue.padding(toLength: max(18, event.kind.rawValue.count), withPad: " ", startingAt: 0)
                 let text = "\(Timeline.iso(event.date))  \(kind)  \(numbers(event).padding(toLength: width, withPad: " ", startingAt: 0))  "
                     + TimelineText.summary(event)
-                rows.append(TimelineRow(text: UIText.escape(text), style: event.kind == .gap ? .dim : .plain,
+                // The summary is escaped already (TimelineText): guarded, not escaped twice.
+                rows.append(TimelineRow(text: UIText.guardDisplay(text), style: event.kind == .gap ? .dim : .plain,
                                         date: event.date, group: g, sources: event.sources))
             }
         }
@@ -61,7 +62,8 @@ public struct TimelineViewState: Sendable {
     }
 
     static func lookupRows(_ lookup: TransactionLookup, names: [String]) -> [TimelineRow] {
-        var rows = [TimelineRow(text: UIText.escape(String(TimelineText.render(lookup, names: names).prefix { $0 != "\n" })), style: .title, sources: [])]
+        var rows = [TimelineRow(text: UIText.guardDisplay(String(TimelineText.render(lookup, names: names).prefix { $0 != "\n" })),
+                                style: .title, sources: [])]
         for m in lookup.mentions {
             rows.append(TimelineRow(text: UIText.escape("[\(m.source.document + 1)] \(names[m.source.document]): \(m.source.place)"),
                                     style: .plain, sources: [m.source]))

@@ -131,7 +131,7 @@ import TestSupport
 
     @Test(arguments: [
         ("2024-01-01", "not entitled: the first period starts 2024-01-05T12:00:00Z", false),
-        ("2024-04-08", "entitled (com.example.receiptexplorer.monthly, transaction 2000000700000002) until 2024-04-11T12:00:00Z (then grace period ended)", true),
+        ("2024-04-08", "entitled in a billing grace period until 2024-04-11T12:00:00Z (after transaction 2000000700000002)", true),
         ("2024-04-12", "not entitled: in a gap from 2024-04-11T12:00:00Z (grace period ended) until 2024-04-14T12:00:00Z", false),
         ("2024-04-25", "entitled (com.example.receiptexplorer.pro.monthly, transaction 2000000700000004) until 2024-05-02T12:00:00Z (then refunded)", true),
         ("2024-05-10", "not entitled: in a gap from 2024-05-02T12:00:00Z (refunded) until 2024-06-10T12:00:00Z", false),

@@ -78,6 +78,11 @@ extension TimelineGroup {
         }
         if let i = entitled.firstIndex(where: { $0.contains(date) }) {
             let period = events.last { $0.kind.startsPeriod && $0.date <= date && $0.date >= entitled[i].lowerBound }
+            // A grace period that began after the last period started: entitled by the grace period.
+            if let grace = graces.first(where: { $0.contains(date) && (period?.date ?? .min) < $0.lowerBound }) {
+                return EntitlementState(entitled: true, text: "entitled in a billing grace period until \(Timeline.iso(grace.upperBound))"
+                                        + (period?.transactionID.map { " (after transaction \($0))" } ?? ""))
+            }
             let what = period.map { [$0.productID, $0.transactionID.map { "transaction \($0)" }].compactMap { $0 }.joined(separator: ", ") }
             return EntitlementState(entitled: true, text: "entitled" + (what.map { $0.isEmpty ? "" : " (\($0))" } ?? "")
                                     + " until \(Timeline.iso(entitled[i].upperBound)) (then \(endings[i]))")

@@ -20,16 +20,16 @@ extension Timeline {
             let sorted = events.sorted(by: before)
             let periods = Entitlement.periods(chain, observed[chain] ?? [])
             let named = nameStarts(sorted, periods: periods)
-            let (entitled, endings) = Entitlement.union(periods, graces: reading.graces.filter {
-                ChainKey(bundleID: $0.bundleID, original: $0.originalTransactionID) == chain
-            })
+            let graces = reading.graces.filter { ChainKey(bundleID: $0.bundleID, original: $0.originalTransactionID) == chain }
+            let (entitled, endings) = Entitlement.union(periods, graces: graces)
             let gaps = zip(entitled, entitled.dropFirst()).enumerated().map { i, pair in
                 TimelineEvent(kind: .gap, date: pair.0.upperBound, detail: "no entitlement for \(duration(pair.1.lowerBound - pair.0.upperBound)) (\(endings[i]))",
                               until: pair.1.lowerBound, sources: [])
             }
             groups.append(TimelineGroup(subscriptionGroup: groupOf[chain], originalTransactionID: chain.original,
                                         bundleID: showsApp ? chain.bundleID : nil,
-                                        events: (named + gaps).sorted(by: before), entitled: entitled, endings: endings))
+                                        events: (named + gaps).sorted(by: before), entitled: entitled, endings: endings,
+                                        graces: graces.map { $0.from..<max($0.from, $0.to) }))
         }
         groups.sort { ($0.events.first?.date ?? 0, $0.originalTransactionID, $0.bundleID ?? "")
             < ($1.events.first?.date ?? 0, $1.originalTransactionID, $1.bundleID ?? "") }

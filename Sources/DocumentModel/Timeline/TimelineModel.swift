@@ -79,6 +79,8 @@ public struct TimelineGroup: Sendable, Equatable {
     public var entitled: [Range<Int64>]
     /// Why entitlement ended at each `entitled` range's end ("expired", "refunded"…).
     public var endings: [String]
+    /// The billing grace periods notifications announced (part of `entitled`).
+    public var graces: [Range<Int64>] = []
 
     /// "subscription group 21400001 · original transaction 2000000700000000".
     public var title: String {

@@ -71,6 +71,13 @@ let package = Package(
                            .product(name: "ReceiptKit", package: "receipt-explorer"),
                            .product(name: "DocumentModel", package: "receipt-explorer")]
         ),
+        // (h) timeline: several inputs cut from one on one time line, and where a transaction is.
+        .executableTarget(
+            name: "FuzzTimeline",
+            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
+                           .product(name: "ReceiptKit", package: "receipt-explorer"),
+                           .product(name: "DocumentModel", package: "receipt-explorer")]
+        ),
         // (c) render(state, size) after a key sequence derived from the input.
         .executableTarget(
             name: "FuzzRender",

@@ -2,7 +2,7 @@
 # Builds and runs one libFuzzer target of the Fuzz/ package.
 #
 #   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
-#   TARGET: parse | load | paste | receipt | render | diff | edit | redact | batch   (or the product name: FuzzParse, FuzzLoad, ...)
+#   TARGET: parse | load | paste | receipt | render | diff | edit | redact | batch | timeline   (or the product name: FuzzParse, FuzzLoad, ...)
 #   SECONDS: -max_total_time (default 60)
 #
 # Scratch path: .build-fuzz (never the main .build). Everything the run writes goes to fuzz-out/TARGET/
@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target=${1:?usage: Scripts/fuzz.sh parse|load|paste|receipt|render|diff|edit|redact|batch [SECONDS] [libFuzzer flags...]}
+target=${1:?usage: Scripts/fuzz.sh parse|load|paste|receipt|render|diff|edit|redact|batch|timeline [SECONDS] [libFuzzer flags...]}
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 case "$target" in
@@ -29,7 +29,8 @@ case "$target" in
   edit|FuzzEdit) name=edit; product=FuzzEdit ;;
   redact|FuzzRedact) name=redact; product=FuzzRedact ;;
   batch|FuzzBatch) name=batch; product=FuzzBatch ;;
-  *) echo "fuzz.sh: unknown target '$target' (parse, load, paste, receipt, render, diff, edit, redact, batch)" >&2; exit 2 ;;
+  timeline|FuzzTimeline) name=timeline; product=FuzzTimeline ;;
+  *) echo "fuzz.sh: unknown target '$target' (parse, load, paste, receipt, render, diff, edit, redact, batch, timeline)" >&2; exit 2 ;;
 esac
 config=${FUZZ_CONFIG:-release}
 # A target's own dictionary when it has one (load: base64/PEM/JSON tokens), else the ASN.1 one.

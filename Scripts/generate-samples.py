@@ -44,6 +44,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import timeline_samples
 from der import (TAG_OCTET_STRING, TAG_PRINTABLE, TAG_SEQUENCE, TAG_SET, bit_string, boolean, der_length, explicit,
                  ia5, integer, null, octets, oid, seq, set_of, tlv, utc_time, utf8)
 
@@ -2096,6 +2097,7 @@ def generate(out_dir: Path, swift_file: Path) -> list[str]:
         "equivalent": "same decoded content (a re-encoding alone is equivalent): exit status 0, else 1",
     }
     m["diff_pairs"] = diff_pairs
+    timeline_files, m["timeline"] = timeline_samples.build(sys.modules[__name__], certs)
 
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
@@ -2117,8 +2119,13 @@ def generate(out_dir: Path, swift_file: Path) -> list[str]:
     for name_, data in diff_files.items():
         (out_dir / DIFF_DIR / name_).write_bytes(data)
         written.append(f"{DIFF_DIR}/{name_}")
+    (out_dir / timeline_samples.DIR).mkdir(exist_ok=True)
+    for name_, data in timeline_files.items():
+        (out_dir / timeline_samples.DIR / name_).write_bytes(data)
+        written.append(f"{timeline_samples.DIR}/{name_}")
     (out_dir / "manifest.json").write_text(json.dumps(m, indent=2, ensure_ascii=True) + "\n")
-    (out_dir / "README.md").write_text(readme(m) + "\n".join(jws_readme(m["jws_samples"]) + diff_readme(diff_pairs)))
+    (out_dir / "README.md").write_text(readme(m) + "\n".join(jws_readme(m["jws_samples"]) + diff_readme(diff_pairs)
+                                                   + timeline_samples.readme(m["timeline"])))
     written += ["manifest.json", "README.md"]
     swift_file.parent.mkdir(parents=True, exist_ok=True)
     swift_file.write_text(swift_source(typical.data, (PKI / "test-root.cer").read_bytes()))
@@ -2149,7 +2156,7 @@ def check() -> int:
         if not SWIFT_FILE.exists() or not filecmp.cmp(swift, SWIFT_FILE, shallow=False):
             differ.append(str(SWIFT_FILE.relative_to(REPO)))
         committed = {p.name for p in SAMPLES.iterdir() if p.is_file()}
-        for sub in (JWS_DIR, DIFF_DIR):
+        for sub in (JWS_DIR, DIFF_DIR, timeline_samples.DIR):
             if (SAMPLES / sub).is_dir():
                 committed |= {f"{sub}/{p.name}" for p in (SAMPLES / sub).iterdir() if p.is_file()}
         extra = sorted(committed - set(written))

@@ -26,6 +26,7 @@ struct ReceiptExplorer: ParsableCommand {
             DiffCommand.self,
             TourCommand.self,
             RedactCommand.self,
+            TimelineCommand.self,
         ],
         defaultSubcommand: ExploreCommand.self
     )

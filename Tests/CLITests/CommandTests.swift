@@ -100,7 +100,7 @@ import TestSupport
 
     /// Every command that reads a FILE names every form the loader detects (the root help's
     /// sentence and each argument's help once listed receipts only, long after JWS landed).
-    @Test(arguments: ["dump", "explain", "json", "verify", "explore", "tour", "diff"])
+    @Test(arguments: ["dump", "explain", "json", "verify", "explore", "tour", "diff", "timeline"])
     func fileHelpNamesEveryInputForm(command: String) throws {
         let result = try runCLI([command, "--help"])
         #expect(result.status == 0)

@@ -12,6 +12,7 @@ public enum Action: String, Sendable, CaseIterable {
     case toggleOffsetBase, toggleHexPane, cycleView, showTree, showSummary, showPurchases, jumpToPurchase
     case help, quit, escape
     case nextDocument, previousDocument, toggleTokenText, showDiff, diffGoLeft, diffGoRight
+    case showTimeline, timelineGo, timelineFind
     case promptAccept, promptCancel, promptErase
     case click, wheelUp, wheelDown, resize
     case tourStart, tourNext, tourPrevious, tourLeave, tourAnswer, labEdit, labInsert, labDelete, labUndo, labWrite
@@ -19,7 +20,7 @@ public enum Action: String, Sendable, CaseIterable {
 
 /// Where a binding applies. The reducer looks up the active context first, then `global`.
 public enum KeyContext: String, Sendable, CaseIterable {
-    case global, tree, hex, detail, summary, purchases, diff, prompt, help, mouse, tour
+    case global, tree, hex, detail, summary, purchases, diff, timeline, prompt, help, mouse, tour
 
     public var title: String {
         switch self {
@@ -30,6 +31,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
         case .summary: "Summary view"
         case .purchases: "Purchase table"
         case .diff: "Diff of two documents (d)"
+        case .timeline: "Timeline of every open document (T)"
         case .prompt: "Prompts (search, go to offset, write)"
         case .help: "Help overlay"
         case .mouse: "Mouse"
@@ -94,6 +96,7 @@ public enum Keymap {
         b("}", "next open document (receipt-explorer FILE FILE… opens several; each keeps its selection)", .global, .nextDocument, c("}")),
         b("{", "previous open document", .global, .previousDocument, c("{")),
         b("d", "with two documents open: the differences between them, each with both sides' decoded values", .global, .showDiff, c("d")),
+        b("T", "timeline: every event of every open document on one time line (purchases, renewals, offers, billing retry, expiry, refunds), gaps and conflicts", .global, .showTimeline, c("T")),
         b("/", "search tags, values, OID names, field names, product ids; in StoreKit 2 documents every layer's labels, values, meanings and JSON text", .global, .startSearch, c("/")),
         b("n", "next search hit", .global, .nextHit, c("n")),
         b("N", "previous search hit", .global, .previousHit, c("N")),
@@ -163,6 +166,17 @@ public enum Keymap {
         b("Enter / 1", "go to this difference in document 1 (A): its node selected in the tree (d comes back here)", .diff, .diffGoLeft, .enter, c("1")),
         b("2", "go to this difference in document 2 (B)", .diff, .diffGoRight, c("2")),
         b("d / Esc / q", "close the diff", .diff, .showDiff, c("d"), .escape, c("q")),
+        // Timeline
+        b("↑ / k", "previous event", .timeline, .moveUp, .up, c("k")),
+        b("↓ / j", "next event (the line under the list: the group's entitlement at the event's moment)", .timeline, .moveDown, .down, c("j")),
+        b("PgUp / Ctrl-B", "page up", .timeline, .pageUp, .pageUp, ctrl("b")),
+        b("PgDn / Ctrl-F", "page down", .timeline, .pageDown, .pageDown, ctrl("f")),
+        b("g / Home", "first event", .timeline, .first, c("g"), .home),
+        b("G / End", "last event", .timeline, .last, c("G"), .end),
+        b("Enter / 1…9", "go to the event's node in its first (Enter, 1) … ninth source document (T comes back here)", .timeline, .timelineGo,
+          .enter, c("1"), c("2"), c("3"), c("4"), c("5"), c("6"), c("7"), c("8"), c("9")),
+        b("f", "where is a transaction: every document and node with any of its ids, and why a receipt lacks it", .timeline, .timelineFind, c("f")),
+        b("T / Esc / q", "back from a transaction to the events; otherwise close the timeline", .timeline, .showTimeline, c("T"), .escape, c("q")),
         // Prompt
         b("Enter", "accept", .prompt, .promptAccept, .enter),
         b("Esc", "cancel", .prompt, .promptCancel, .escape, .control("c")),
@@ -186,7 +200,7 @@ public enum Keymap {
     /// The binding for `event` in `context` (falling back to `global`, then `mouse`).
     public static func binding(for event: InputEvent, in context: KeyContext) -> KeyBinding? {
         for b in bindings where b.context == context && b.triggers.contains(where: { $0.matches(event) }) { return b }
-        if context == .prompt || context == .help || context == .diff { return nil }
+        if context == .prompt || context == .help || context == .diff || context == .timeline { return nil }
         for b in bindings where b.context == .global && b.triggers.contains(where: { $0.matches(event) }) { return b }
         for b in bindings where b.context == .mouse && b.triggers.contains(where: { $0.matches(event) }) { return b }
         return nil

@@ -83,6 +83,8 @@ extension AppState {
             return acceptLab(prompt)
         case .filterPurchases:
             applyTableFilter(prompt.text.trimmingSpaces)
+        case .findTransaction:
+            findTimelineTransaction(prompt.text)
         case .confirmQuit:
             break
         }

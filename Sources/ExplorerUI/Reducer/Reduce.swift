@@ -47,6 +47,7 @@ extension AppState {
         if prompt != nil { return handlePrompt(event) }
         if help.visible { reduceHelp(event); return nil }
         if diffView != nil { reduceDiff(event); return nil }
+        if timelineView != nil { reduceTimeline(event); return nil }
         guard let binding = Keymap.binding(for: event, in: activeContext) else {
             labKeyOutsideTheBytePane(event)
             return nil
@@ -80,6 +81,7 @@ extension AppState {
         if prompt != nil { return .prompt }
         if help.visible { return .help }
         if diffView != nil { return .diff }
+        if timelineView != nil { return .timeline }
         if tourHasKeys { return .tour }
         switch mode {
         case .summary: return .summary

@@ -6,6 +6,7 @@ extension AppState {
         case .nextDocument: cycleDocument(forward: true)
         case .previousDocument: cycleDocument(forward: false)
         case .showDiff: return .some(openDiff())
+        case .showTimeline: openTimeline()
         case .toggleTokenText: status = StatusMessage("b switches the byte pane of a JWS document; this one is ASN.1", isError: true)
         default: return nil
         }

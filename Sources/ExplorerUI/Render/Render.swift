@@ -30,6 +30,7 @@ public func render(_ state: AppState, size: Size) -> Grid {
     }
     StatusBar.draw(state, into: &grid, size: size, glyphs: glyphs)
     if state.diffView != nil { DiffOverlay.draw(state, into: &grid, size: size, glyphs: glyphs) }
+    if state.timelineView != nil { TimelineOverlay.draw(state, into: &grid, size: size, glyphs: glyphs) }
     if state.help.visible { HelpOverlay.draw(state, into: &grid, size: size, glyphs: glyphs) }
     if state.preferences.ascii {
         // Safety net: in ASCII mode every cell is ASCII, whatever a pane wrote.

@@ -28,6 +28,8 @@ public struct Prompt: Equatable, Sendable {
         case search, goToOffset, writeFile, editByte, insertByte, writeEdited
         /// `f` in the purchase table: the text the rows must hold.
         case filterPurchases
+        /// `f` in the timeline view: the id whose documents and nodes to list.
+        case findTransaction
         /// The tamper lab in a text pane: the new byte is the character typed.
         case editCharacter, insertCharacter
         /// q / Esc with unsaved tamper-lab edits: y quits, n (or Esc) stays.
@@ -53,6 +55,7 @@ public struct Prompt: Equatable, Sendable {
         case .insertCharacter: "Insert character (type it): "
         case .confirmQuit: "Quit without writing the tamper-lab edits? (y/n) "
         case .filterPurchases: "Filter by product id / transaction id: "
+        case .findTransaction: "Transaction (any of its ids): "
         }
     }
 }
@@ -120,6 +123,9 @@ public struct AppState: Sendable {
     var diffRow = 0
     /// The comparison `d` asked for and has not seen the result of.
     var diffJobs = DiffJobs()
+    /// The timeline of every open document (`T`), and the row Enter left from.
+    public internal(set) var timelineView: TimelineViewState?
+    var timelineRow = 0
     /// The tour and the tamper lab (Teaching/).
     public internal(set) var teaching = TeachingState()
     /// The one-line message in the header (the outcome of the last key or effect).

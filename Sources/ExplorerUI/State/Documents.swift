@@ -59,6 +59,7 @@ extension AppState {
         next.diffProvider = diffProvider
         next.diffRow = diffRow
         next.diffJobs = diffJobs
+        next.timelineRow = timelineRow
         if next.screen != screen { next.screen = screen }
         next.ensureSelectionVisible()
         self = next

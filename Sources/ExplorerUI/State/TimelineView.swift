@@ -106,7 +106,7 @@ public struct TimelineViewState: Sendable {
 extension AppState {
     /// Every open document, in command-line order (the active one and the parked ones).
     var openDocuments: [Document] {
-        (0..<documents.count).compactMap { i in i == documents.current ? openedDocument : documents.parkedState(i)?.openedDocument }
+        (0..<documents.count).compactMap { i in i == documents.current ? document : documents.parkedState(i)?.document }
     }
 
     /// The state option behind `receipt-explorer timeline FILE… --explore`: the view `T` opens.

@@ -51,8 +51,9 @@ public enum ReceiptJSON {
 
     /// The document as pretty-printed JSON with sorted keys. Characters a terminal would act on
     /// (bidi overrides, zero-width characters, C1 controls) are written as `\u` escapes too.
+    /// Written by `streamed` (ReceiptJSONStream.swift): the same bytes as `serialize(document(…))`.
     public static func text(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain) -> String {
-        serialize(document(a, input: input, words: words))
+        String(decoding: streamed(a, input: input, words: words, compact: false), as: UTF8.self)
     }
 
     /// Pretty-printed JSON with keys sorted by their UTF-8 bytes (stable across platforms and
@@ -68,7 +69,7 @@ public enum ReceiptJSON {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func write(_ value: Any, indent: Int, into out: inout [UInt8]) {
+    static func write(_ value: Any, indent: Int, into out: inout [UInt8]) {
         switch value {
         case let s as String:
             writeString(s, into: &out)
@@ -112,7 +113,7 @@ public enum ReceiptJSON {
         }
     }
 
-    private static func writeCompact(_ value: Any, into out: inout [UInt8]) {
+    static func writeCompact(_ value: Any, into out: inout [UInt8]) {
         switch value {
         case let s as String:  // the most common value: tested first, since a failed collection cast is dear
             writeString(s, into: &out)
@@ -137,7 +138,7 @@ public enum ReceiptJSON {
         }
     }
 
-    private static func writeString(_ s: String, into out: inout [UInt8]) {
+    static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(0x22)
         var plain = true
         for b in s.utf8 where b < 0x20 || b >= 0x7F || b == 0x22 || b == 0x5C {

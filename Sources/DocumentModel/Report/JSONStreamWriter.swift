@@ -81,6 +81,19 @@ struct JSONStreamWriter {
         }
     }
 
+    /// `"02030298d8"`: `ReceiptJSON.hex`, quoted.
+    mutating func hex(_ bytes: ArraySlice<UInt8>) {
+        let digits: StaticString = "0123456789abcdef"
+        out.append(0x22)
+        digits.withUTF8Buffer { d in
+            for b in bytes {
+                out.append(d[Int(b >> 4)])
+                out.append(d[Int(b & 0x0F)])
+            }
+        }
+        out.append(0x22)
+    }
+
     mutating func bool(_ value: Bool) { out += (value ? "true" : "false").utf8 }
 
     /// A value of no fixed shape, as `ReceiptJSON.serialize` writes it.

@@ -32,20 +32,7 @@ public enum ReceiptJSON {
         doc["unlisted_attributes"] = a.receipt.map { unlisted($0, a) } ?? []
         if let r = a.receipt { doc["subscriptions"] = ReceiptSubscriptionsJSON.object(r, at: ReceiptDate(a.options.moment)) }
         doc["findings"] = a.allDiagnostics.map(findingObject)
-        var inputObject: [String: Any] = ["size": a.tree.bytes.count]
-        if let input {
-            inputObject["name"] = input.name
-            inputObject["encoding"] = input.encoding
-            if let origin = input.origin { inputObject["found"] = origin.jsonObject }
-        }
-        if let c = a.container {
-            inputObject["container"] = c.isBER ? "BER" : "DER"
-            if let chunk = c.payloadChunks.first, c.payloadChunks.count == 1 {
-                let n = a.tree.nodes[chunk]
-                inputObject["payload"] = ["offset": n.contentStart, "length": Int(n.contentLength)]
-            }
-        }
-        doc["input"] = inputObject
+        doc["input"] = inputObject(a, input)
         return doc
     }
 

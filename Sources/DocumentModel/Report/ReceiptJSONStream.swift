@@ -28,8 +28,14 @@ extension ReceiptJSON {
         w.key("source")
         if let batchSource { w.string(batchSource.file) } else { ranges.write(into: &w) }
         if let receipt { w.key("subscriptions"); writeSubscriptions(receipt, at: ReceiptDate(a.options.moment), into: &w) }
-        w.key("unlisted_attributes"); w.any(receipt.map { unlisted($0, a) } ?? [])
-        w.key("validation"); w.any(a.validationSteps.map { stepObject($0, words) })
+        w.key("unlisted_attributes")
+        w.openArray()
+        if let receipt { writeUnlisted(receipt, a, into: &w) }
+        w.closeArray()
+        w.key("validation")
+        w.openArray()
+        for step in a.validationSteps { w.element(); writeStep(step, words, into: &w) }
+        w.closeArray()
         w.key("verdict")
         w.any(["valid": a.verdict.isValid, "summary": words.summary(a.verdict), "reasons": words.reasons(a.verdict)] as [String: Any])
         w.closeObject()
@@ -188,6 +194,53 @@ extension ReceiptJSON {
             }
             w.closeObject()
         }
+    }
+
+    // MARK: - unlisted attributes and steps (`unlisted`, `stepObject`)
+
+    private static func writeUnlisted(_ r: Receipt, _ a: ReceiptAnalysis, into w: inout JSONStreamWriter) {
+        let tree = a.receiptTree
+        for f in r.unlistedFields {
+            w.element()
+            w.openObject()
+            if let i = f.inAppIndex { w.key("in_app_index"); w.int(i) }
+            if let inner = f.innerNode {  // `InnerValue.describe`
+                w.key("inner")
+                w.openObject()
+                w.key("asn1_type"); w.string(tree.tagName(of: inner))
+                if let text = InnerValue.text(of: inner, in: tree) { w.key("value"); w.string(text) }
+                w.closeObject()
+            }
+            let range = a.fileRange(f.valueRange)
+            w.key("length"); w.int(range.count)
+            w.key("level"); w.string(f.level == .app ? "app" : "in_app")
+            w.key("offset"); w.int(range.lowerBound)
+            w.key("type"); w.int(f.type)
+            w.key("value_hex"); w.hex(r.bytes[f.valueRange])
+            if let v = f.version { w.key("version"); w.int64(v) }
+            w.closeObject()
+        }
+    }
+
+    private static func writeStep(_ s: ValidationStep, _ words: StepText, into w: inout JSONStreamWriter) {
+        w.openObject()
+        w.key("details")
+        w.openArray()
+        for line in s.details { w.element(); w.string(line) }
+        w.closeArray()
+        w.key("id"); w.string(s.id.rawValue)
+        switch s.status {
+        case .passed: break
+        case .failed(let why), .notChecked(let why): w.key("reason"); w.string(words.reason(why))
+        }
+        w.key("status")
+        switch s.status {
+        case .passed: w.string("passed")
+        case .failed: w.string("failed")
+        case .notChecked: w.string("not-checked")
+        }
+        w.key("title"); w.string(StepText.title(s.id))
+        w.closeObject()
     }
 
     // MARK: - subscriptions (`ReceiptSubscriptionsJSON.object`)

@@ -75,3 +75,49 @@ import ASN1Lenient
         }
     }
 }
+
+/// The streamed `verify --format json` report (`VerificationJSON.streamed`) equals the dictionary one.
+@Suite struct VerificationJSONStreamTests {
+    static let names = ["typical.receipt", "minimal.receipt", "xcode-ber.receipt", "malformed-expired-cert.receipt",
+                        "malformed-tampered.receipt", "malformed-truncated.receipt", "typical.b64",
+                        "jws/notification.jws", "jws/transaction.jws", "jws/renewal-info.jws", "jws/app-transaction.jws",
+                        "jws/transaction-history.json", "jws/xcode-transaction.jws", "jws/malformed-alg-none.jws",
+                        "jws/malformed-tampered-payload.jws", "jws/malformed-x5c-wrong-order.jws",
+                        "jws/malformed-expired-at-signed-date.jws", "jws/malformed-invalid-utf8.jws"]
+
+    static func expectSameBytes(path: String, label: String) throws {
+        let roots = [try Paths.sample("pki/test-root.cer"), try Paths.sample("pki/test-ec-root.cer")]
+        for (roots, at) in [([[UInt8]](), nil), (roots, Date(timeIntervalSince1970: 1_700_000_000))] {
+            let options = AnalysisOptions(roots: roots, at: at, now: Date(timeIntervalSince1970: 1_767_225_600))
+            let input = try InputLoader.load(path: path)
+            let document = Document.open(input, options: options, reading: .always, jws: JWSOptions())
+            let report = VerificationReport(verifying: document, now: options.now, words: .plain)
+            let size = (name: document.source.name, size: input.bytes.count)
+            #expect(VerificationJSON.text(report, input: size) == ReceiptJSON.serialize(VerificationJSON.document(report, input: size)),
+                    "\(label) pretty, \(roots.count) roots")
+            var object = VerificationJSON.document(report, input: size)
+            BatchCheck.addSource(BatchSource(file: "-", line: 3), to: &object)
+            let streamed = VerificationJSON.streamed(report, input: size, compact: true, batchSource: .init(file: "stdin", line: 3))
+            #expect(String(decoding: streamed, as: UTF8.self) == ReceiptJSON.serialize(object, compact: true), "\(label) compact")
+        }
+    }
+
+    @Test(arguments: names)
+    func sampleReportMatchesTheDictionaryDocument(_ name: String) throws {
+        try Self.expectSameBytes(path: Paths.samples.appendingPathComponent(name).path, label: name)
+    }
+
+    @Test(.enabled(if: Paths.jwsCorpusAvailable && Paths.corpusAvailable))
+    func corpusReportsMatchTheDictionaryDocument() throws {
+        var paths: [String] = []
+        for dir in [Paths.receipts, Paths.jws] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { !$0.hasSuffix(".md") }.sorted()
+            paths += names.map { dir.appendingPathComponent($0).path }.filter {
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue
+            }
+        }
+        #expect(paths.count >= 20)
+        for path in paths { try Self.expectSameBytes(path: path, label: path) }
+    }
+}

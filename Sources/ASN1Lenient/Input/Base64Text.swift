@@ -49,7 +49,39 @@ public enum Base64Text {
         var characters = 0
         var padding = 0
         var urlSafe = false
-        for i in range {
+        // The common case first: alphabet characters and whitespace, read through raw pointers (a
+        // batch of receipts spent more time here than in parsing them). It stops at the first other
+        // byte ('=' or an error), and the checked loop below takes over from there with the same state.
+        precondition(range.lowerBound >= 0 && range.upperBound <= text.count, "range outside the text")
+        var resume = range.lowerBound
+        text.withUnsafeBufferPointer { chars in
+            table.withUnsafeBufferPointer { table in
+                var i = range.lowerBound
+                let end = range.upperBound
+                while i < end {
+                    let b = chars[i]
+                    let v = table[Int(b)]
+                    if v >= 64 {
+                        if v == space { i += 1; continue }
+                        break
+                    }
+                    if b == 0x2D || b == 0x5F { urlSafe = true }
+                    characters += 1
+                    quad = (quad << 6) | UInt32(v)
+                    position += 1
+                    if position == 4 {
+                        out.append(UInt8(truncatingIfNeeded: quad >> 16))
+                        out.append(UInt8(truncatingIfNeeded: quad >> 8))
+                        out.append(UInt8(truncatingIfNeeded: quad))
+                        quad = 0
+                        position = 0
+                    }
+                    i += 1
+                }
+                resume = i
+            }
+        }
+        for i in resume..<range.upperBound {
             let b = text[i]
             let v = table[Int(b)]
             if v == space { continue }

@@ -126,9 +126,9 @@ public struct BatchCheck: Sendable {
         let text: String
         switch format {
         case .verifyJSON:
-            var object = VerificationJSON.document(report, input: (document.source.name, input.bytes.count))
-            Self.addSource(item.source, to: &object)
-            text = ReceiptJSON.serialize(object, compact: true)
+            let bytes = VerificationJSON.streamed(report, input: (document.source.name, input.bytes.count), compact: true,
+                                                  batchSource: .init(file: item.source.file, line: item.source.line))
+            text = String(decoding: bytes, as: UTF8.self)
         case .verifyQuiet:
             text = VerificationText.quietLine(report, ascii: ascii) + "\n"
         default:

@@ -126,6 +126,16 @@ public enum ReceiptJSON {
     }
 
     static func writeString(_ s: String, into out: inout [UInt8]) {
+        // Native strings are contiguous UTF-8: a plain one (the usual case) is scanned and copied
+        // through a pointer, which is most of what a batch `json` line costs.
+        let copied = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for b in bytes where b < 0x20 || b >= 0x7F || b == 0x22 || b == 0x5C { return false }
+            out.append(0x22)
+            out.append(contentsOf: bytes)
+            out.append(0x22)
+            return true
+        }
+        if copied == true { return }
         out.append(0x22)
         var plain = true
         for b in s.utf8 where b < 0x20 || b >= 0x7F || b == 0x22 || b == 0x5C {

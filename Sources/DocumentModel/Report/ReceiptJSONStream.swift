@@ -23,7 +23,8 @@ extension ReceiptJSON {
         w.key("input"); w.any(inputObject(a, input))
         if let line = batchSource?.line { w.key("line"); w.int(line) }
         w.key("receipt")
-        var ranges = SourceRanges()
+        // A batch line's "source" is the file: the byte ranges are not written, so not gathered.
+        var ranges = SourceRanges(gathering: batchSource == nil)
         if let receipt { writeReceipt(receipt, a, ranges: &ranges, into: &w) } else { w.openObject(); w.closeObject() }
         w.key("source")
         if let batchSource { w.string(batchSource.file) } else { ranges.write(into: &w) }
@@ -132,7 +133,7 @@ extension ReceiptJSON {
         for f in r.fields {
             if case .inAppPurchase(let i) = f.value, i < holders.count { holders[i] = f }
             guard !f.isUnlisted, f.type != 17, let k = keys.app(f.type), seen.insert(f.type).inserted else { continue }
-            if members(f, k, into: &list) { ranges.app.append((k.rank, list.count, range(f, a))) }
+            if members(f, k, into: &list) && ranges.gathering { ranges.app.append((k.rank, list.count, range(f, a))) }
         }
         write(&list, extraRank: keys.inAppRank, extra: { w in
             w.openArray()
@@ -142,7 +143,7 @@ extension ReceiptJSON {
                 purchase.removeAll(keepingCapacity: true)
                 var seenTypes: UInt64 = 0  // in-app types are 1700…1763 in the table; others use the set
                 var seenOther = Set<Int>()
-                let prefix = "in_app[\(p.index)]"
+                let prefix = ranges.gathering ? "in_app[\(p.index)]" : ""
                 for f in p.fields {
                     guard !f.isUnlisted, let k = keys.inApp(f.type) else { continue }
                     let bit = f.type - 1700
@@ -150,9 +151,11 @@ extension ReceiptJSON {
                         guard seenTypes & (1 << UInt64(bit)) == 0 else { continue }
                         seenTypes |= 1 << UInt64(bit)
                     } else if !seenOther.insert(f.type).inserted { continue }
-                    if members(f, k, into: &purchase) { ranges.inApp.append((prefix + "." + keys.names[k.rank], range(f, a))) }
+                    if members(f, k, into: &purchase) && ranges.gathering {
+                        ranges.inApp.append((prefix + "." + keys.names[k.rank], range(f, a)))
+                    }
                 }
-                if let attr = holders[p.index] { ranges.inApp.append((prefix, range(attr, a))) }
+                if ranges.gathering, let attr = holders[p.index] { ranges.inApp.append((prefix, range(attr, a))) }
                 w.element()
                 write(&purchase, extraRank: nil, extra: { _ in }, into: &w)
             }
@@ -164,6 +167,7 @@ extension ReceiptJSON {
 
     /// The `source` object: app keys by rank, `in_app[…]` keys sorted as strings, merged in key order.
     private struct SourceRanges {
+        let gathering: Bool
         var app: [(rank: Int, order: Int, range: Range<Int>)] = []
         var inApp: [(key: String, range: Range<Int>)] = []
 

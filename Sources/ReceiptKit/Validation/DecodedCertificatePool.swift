@@ -62,12 +62,27 @@ public final class DecodedCertificatePool: @unchecked Sendable {
         return decoded.info
     }
 
+    /// `CertificateInfo.parseCertificates(fileBytes:)`, read once per distinct file while the pool is on.
+    public func rootFileInfos(_ bytes: [UInt8]) throws -> [CertificateInfo] {
+        guard isEnabled else { return try CertificateInfo.parseCertificates(fileBytes: bytes) }
+        return try decodedRootFile(bytes).map(\.info)
+    }
+
     /// `CertificateFile.read(bytes)` (same certificates, same errors) with the facts of each: owned
     /// `X509`s, which the caller frees. Each distinct file is read once while the pool is on.
     func rootFile(_ bytes: [UInt8]) throws -> [(x509: OpaquePointer, info: CertificateInfo)] {
         guard isEnabled else {
             return try CertificateFile.read(bytes).map { ($0, CertificateInfo(x509: $0)) }
         }
+        return try decodedRootFile(bytes).map { certificate in
+            certificate.withX509 { x in
+                X509_up_ref(x)
+                return (x, certificate.info)
+            }
+        }
+    }
+
+    private func decodedRootFile(_ bytes: [UInt8]) throws -> [DecodedCertificate] {
         let key = DERKey(bytes)
         var known = lock.withLock { rootFiles[key] }
         if known == nil {
@@ -81,11 +96,6 @@ public final class DecodedCertificatePool: @unchecked Sendable {
                 rootFiles[key] = known
             }
         }
-        return try known!.get().map { certificate in
-            certificate.withX509 { x in
-                X509_up_ref(x)
-                return (x, certificate.info)
-            }
-        }
+        return try known!.get()
     }
 }

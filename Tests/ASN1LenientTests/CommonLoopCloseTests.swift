@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 @testable import ASN1Lenient
 
-/// Closes the common loop takes itself (docs/performance.md, "2026-11-23: parse at a hundred
+/// Closes the common loop takes itself (the history of docs/performance.md, "2026-11-23: parse at a hundred
 /// instructions per node"): a SET whose children are in DER order (`setChildrenAreInOrder`, which
 /// reads a child's range as running to the next child's offset) and a guess that holds. Each is
 /// compared with the general path alone, in every placement of `CommonLoopEquivalenceTests`, with

@@ -1,5 +1,5 @@
 extension ParserMachine {
-    /// The element loop for what almost every element is (docs/performance.md, "parse loop in
+    /// The element loop for what almost every element is (git log -p docs/performance.md, "parse loop in
     /// locals"): inside definite-length content, a one-octet identifier and a minimal definite
     /// length that fits, nothing to report, an OCTET STRING whose guess is one plainly sound
     /// primitive element, and closes that report nothing (a guess that holds, a SET in order; see

@@ -97,7 +97,7 @@ struct NodeBuilder {
 
     /// A large parse writes tens of megabytes of nodes once, front to back: with 2 MB pages the
     /// first writes fault once per 2 MB instead of once per 4 KB, and the TLB covers them (Linux,
-    /// where transparent huge pages are often `madvise` only; docs/performance.md, 2026-11-23).
+    /// where transparent huge pages are often `madvise` only; git log -p docs/performance.md, 2026-11-23).
     /// Only a hint: the pages the block shares with its neighbours are not harmed by it.
     static func adviseHugePages(_ raw: UnsafeMutableRawPointer, size: Int) {
         #if canImport(Glibc)

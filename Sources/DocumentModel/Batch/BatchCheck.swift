@@ -126,9 +126,9 @@ public struct BatchCheck: Sendable {
         let text: String
         switch format {
         case .verifyJSON:
-            var object = VerificationJSON.document(report, input: (document.source.name, input.bytes.count))
-            Self.addSource(item.source, to: &object)
-            text = ReceiptJSON.serialize(object, compact: true)
+            let bytes = VerificationJSON.streamed(report, input: (document.source.name, input.bytes.count), compact: true,
+                                                  batchSource: .init(file: item.source.file, line: item.source.line))
+            text = String(decoding: bytes, as: UTF8.self)
         case .verifyQuiet:
             text = VerificationText.quietLine(report, ascii: ascii) + "\n"
         default:
@@ -146,22 +146,26 @@ public struct BatchCheck: Sendable {
         if let expect, let why = expect.mismatch(document.kind) {
             return failure(item, status: .invalid, code: "unexpected-kind", message: why, kind: document.kind.id)
         }
-        var object: [String: Any]
+        let text: String
         let firstError: String?
         if document.jws != nil || document.kind == .legacyTransactionReceipt {
-            object = JWSJSON.object(document)
+            var object = JWSJSON.object(document)
+            Self.addSource(item.source, to: &object)
+            text = ReceiptJSON.serialize(object, compact: true)
             firstError = document.diagnostics.first { $0.diagnostic.severity == .error }?.diagnostic.code.rawValue
         } else if let analysis = document.receipt {
-            object = ReceiptJSON.document(analysis, input: .init(name: document.source.name, encoding: document.source.encoding.rawValue),
-                                          words: words)
+            // Streamed: the receipt document with the source fields as `addSource` sets them.
+            let bytes = ReceiptJSON.streamed(analysis, input: .init(name: document.source.name, encoding: document.source.encoding.rawValue),
+                                             words: words, compact: true,
+                                             batchSource: .init(file: item.source.file, line: item.source.line))
+            text = String(decoding: bytes, as: UTF8.self)
             firstError = analysis.allDiagnostics.first { $0.severity == .error }?.code.rawValue
                 ?? (analysis.receipt == nil ? "not-a-receipt" : nil)
         } else {
             return failure(item, status: .invalid, code: "not-a-receipt", message: "not read as a receipt", kind: document.kind.id)
         }
-        Self.addSource(item.source, to: &object)
         return BatchOutcome(sequence: item.sequence, status: firstError == nil ? .valid : .invalid, reasonCode: firstError,
-                            kind: document.kind.id, text: ReceiptJSON.serialize(object, compact: true))
+                            kind: document.kind.id, text: text)
     }
 
     /// The input's own line: `{"error": {"code", "message"}, "source", "line"}` in JSON, else one text line.

@@ -32,27 +32,15 @@ public enum ReceiptJSON {
         doc["unlisted_attributes"] = a.receipt.map { unlisted($0, a) } ?? []
         if let r = a.receipt { doc["subscriptions"] = ReceiptSubscriptionsJSON.object(r, at: ReceiptDate(a.options.moment)) }
         doc["findings"] = a.allDiagnostics.map(findingObject)
-        var inputObject: [String: Any] = ["size": a.tree.bytes.count]
-        if let input {
-            inputObject["name"] = input.name
-            inputObject["encoding"] = input.encoding
-            if let origin = input.origin { inputObject["found"] = origin.jsonObject }
-        }
-        if let c = a.container {
-            inputObject["container"] = c.isBER ? "BER" : "DER"
-            if let chunk = c.payloadChunks.first, c.payloadChunks.count == 1 {
-                let n = a.tree.nodes[chunk]
-                inputObject["payload"] = ["offset": n.contentStart, "length": Int(n.contentLength)]
-            }
-        }
-        doc["input"] = inputObject
+        doc["input"] = inputObject(a, input)
         return doc
     }
 
     /// The document as pretty-printed JSON with sorted keys. Characters a terminal would act on
     /// (bidi overrides, zero-width characters, C1 controls) are written as `\u` escapes too.
+    /// Written by `streamed` (ReceiptJSONStream.swift): the same bytes as `serialize(document(…))`.
     public static func text(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain) -> String {
-        serialize(document(a, input: input, words: words))
+        String(decoding: streamed(a, input: input, words: words, compact: false), as: UTF8.self)
     }
 
     /// Pretty-printed JSON with keys sorted by their UTF-8 bytes (stable across platforms and
@@ -68,7 +56,7 @@ public enum ReceiptJSON {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func write(_ value: Any, indent: Int, into out: inout [UInt8]) {
+    static func write(_ value: Any, indent: Int, into out: inout [UInt8]) {
         switch value {
         case let s as String:
             writeString(s, into: &out)
@@ -112,7 +100,7 @@ public enum ReceiptJSON {
         }
     }
 
-    private static func writeCompact(_ value: Any, into out: inout [UInt8]) {
+    static func writeCompact(_ value: Any, into out: inout [UInt8]) {
         switch value {
         case let s as String:  // the most common value: tested first, since a failed collection cast is dear
             writeString(s, into: &out)
@@ -137,7 +125,17 @@ public enum ReceiptJSON {
         }
     }
 
-    private static func writeString(_ s: String, into out: inout [UInt8]) {
+    static func writeString(_ s: String, into out: inout [UInt8]) {
+        // Native strings are contiguous UTF-8: a plain one (the usual case) is scanned and copied
+        // through a pointer, which is most of what a batch `json` line costs.
+        let copied = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for b in bytes where b < 0x20 || b >= 0x7F || b == 0x22 || b == 0x5C { return false }
+            out.append(0x22)
+            out.append(contentsOf: bytes)
+            out.append(0x22)
+            return true
+        }
+        if copied == true { return }
         out.append(0x22)
         var plain = true
         for b in s.utf8 where b < 0x20 || b >= 0x7F || b == 0x22 || b == 0x5C {

@@ -12,8 +12,9 @@ public enum VerificationJSON {
         return doc
     }
 
+    /// Written by `streamed` (VerificationJSONStream.swift): the same bytes as `serialize(document(…))`.
     public static func text(_ report: VerificationReport, input: (name: String, size: Int)) -> String {
-        ReceiptJSON.serialize(document(report, input: input))
+        String(decoding: streamed(report, input: input, compact: false), as: UTF8.self)
     }
 
     static func object(_ r: VerificationReport) -> [String: Any] {

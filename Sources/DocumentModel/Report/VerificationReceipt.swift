@@ -56,7 +56,7 @@ extension VerificationReport {
         guard let c = a.container else { return [] }
         return c.certificates.compactMap { node in
             guard node < a.tree.count else { return nil }
-            return CertificateInfo(der: Array(a.tree.bytes[a.tree.nodes[node].byteRange])).map { (node, $0) }
+            return DecodedCertificatePool.shared.info(der: Array(a.tree.bytes[a.tree.nodes[node].byteRange])).map { (node, $0) }
         }
     }
 

@@ -209,7 +209,7 @@ enum ValidationChecks {
         for id in [StepID.signature, .chain, .time] {
             if case .notChecked(let why)? = report.step(id)?.status { reasons.append(.stepNotChecked(id, why)) }
         }
-        let userRoots = Set(a.options.roots.flatMap { (try? CertificateInfo.parseCertificates(fileBytes: $0)) ?? [] }
+        let userRoots = Set(a.options.roots.flatMap { (try? DecodedCertificatePool.shared.rootFileInfos($0)) ?? [] }
             .map(\.sha256Fingerprint))
         let anchorFingerprint = report.anchorCertificate?.sha256Fingerprint
         let userTrusted = anchorFingerprint.map { userRoots.contains($0) } ?? false

@@ -27,7 +27,7 @@ struct AttributeShape: Equatable {
 /// Reads an attribute in one pass over the node buffer and the bytes: a 10,000-purchase receipt
 /// has 190,000 attributes, and reading each child through `NodeStore`'s and `Array`'s checked
 /// accessors from a method of the (large, mutable) decoder cost ≈ 460 instructions per attribute
-/// (docs/performance.md, 2026-11-23). Stateless; every read is checked against the buffers' ends.
+/// (git log -p docs/performance.md, 2026-11-23). Stateless; every read is checked against the buffers' ends.
 enum AttributeReader {
     @inline(__always)
     static func identifier(_ n: Node, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt8? {

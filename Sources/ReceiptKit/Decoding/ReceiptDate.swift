@@ -155,9 +155,11 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// `2015-05-23 05:18:09 America/Los_Angeles`, verifyReceipt's `_pst` form (daylight saving applied).
     public var pstString: String {
-        let offset = Self.losAngeles?.secondsFromGMT(for: date) ?? -8 * 3600
-        return Self.civil(epochMilliseconds, offsetSeconds: offset) + " America/Los_Angeles"
+        Self.civil(epochMilliseconds, offsetSeconds: losAngelesOffsetSeconds) + " America/Los_Angeles"
     }
+
+    /// America/Los_Angeles's offset from UTC at this instant (daylight saving applied), as `pstString` uses it.
+    public var losAngelesOffsetSeconds: Int { Self.losAngeles?.secondsFromGMT(for: date) ?? -8 * 3600 }
 
     /// `1432383489000`, verifyReceipt's `_ms` form.
     public var millisecondsString: String { String(epochMilliseconds) }

@@ -2,7 +2,7 @@ import ASN1Lenient
 
 /// The two parts of a `FieldRecord` that depend on the value. The decoder builds the record once
 /// from them: filling a record on the stack field by field and copying it into the list stalled
-/// on the copy's wide loads (docs/performance.md, 2026-11-23: one-pass attribute reads).
+/// on the copy's wide loads (git log -p docs/performance.md, 2026-11-23: one-pass attribute reads).
 struct StoredValue {
     var kind = FieldRecord.Kind.bytes
     var scalar: Int64 = 0

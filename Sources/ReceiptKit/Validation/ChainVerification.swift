@@ -68,15 +68,18 @@ public enum ChainVerification {
         // User-supplied roots: every certificate of every file; unreadable files are reported, not fatal.
         // Each is decoded once: the same object is read for the report and added to the store.
         var rootObjects: [OpaquePointer] = []
+        var userRoots: [CertificateInfo] = []
         defer { rootObjects.forEach { X509_free($0) } }
         for (i, file) in extraRoots.enumerated() {
             do {
-                rootObjects += try CertificateFile.read(file)
+                for root in try DecodedCertificatePool.shared.rootFile(file) {
+                    rootObjects.append(root.x509)
+                    userRoots.append(root.info)
+                }
             } catch {
                 chainDetails.append("supplied root #\(i + 1) ignored: \(error)")
             }
         }
-        let userRoots = rootObjects.map { CertificateInfo(x509: $0) }
         OpenSSLError.clear()
 
         guard let store = X509_STORE_new() else { return unchecked(.outOfMemory) }

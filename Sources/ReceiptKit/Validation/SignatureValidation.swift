@@ -99,7 +99,7 @@ public enum SignatureValidation {
         let certStack = CMS_get1_certs(cms)
         defer { if let certStack { shim_sk_X509_pop_free(certStack) } }
         let certs = OpenSSLBridge.elements(of: certStack)
-        report.certificates = certs.map { CertificateInfo(x509: $0) }
+        report.certificates = certs.map { DecodedCertificatePool.shared.info(x509: $0) }
 
         // 3. SignerInfo: algorithms and the signer's certificate.
         let signerInfos = CMS_get0_SignerInfos(cms)

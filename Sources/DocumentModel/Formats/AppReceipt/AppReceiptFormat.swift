@@ -42,7 +42,7 @@ public struct AppReceiptFormat: DocumentFormat {
         if let anchor = analysis.signature?.anchor { return anchor == .xcodeStoreKitTesting ? .xcodeTestingReceipt : .receipt }
         let tree = analysis.tree
         let xcode = analysis.container?.certificates.contains { node in
-            guard node < tree.count, let cert = CertificateInfo(der: Array(tree.bytes[tree.nodes[node].byteRange])) else { return false }
+            guard node < tree.count, let cert = DecodedCertificatePool.shared.info(der: Array(tree.bytes[tree.nodes[node].byteRange])) else { return false }
             return TrustAnchors.kind(of: cert) == .xcodeStoreKitTesting
         } ?? false
         return xcode ? .xcodeTestingReceipt : .receipt

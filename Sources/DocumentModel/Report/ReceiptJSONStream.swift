@@ -1,0 +1,342 @@
+import ASN1Lenient
+import ReceiptKit
+
+/// The `json` document of a receipt written straight into bytes: exactly
+/// `ReceiptJSON.serialize(ReceiptJSON.document(…))` (the tests compare the two on every sample and
+/// corpus receipt), without the dictionaries. The receipt, its purchases, `source` and
+/// `subscriptions` are most of a document and are streamed; the small parts of no fixed size
+/// (validation, verdict, findings, unlisted attributes, input) are built as before.
+extension ReceiptJSON {
+    /// Where a batch input came from: written as `"source"` (the file, replacing the byte ranges,
+    /// as `BatchCheck.addSource` does to the dictionary) and `"line"`.
+    struct BatchSourceFields {
+        var file: String
+        var line: Int?
+    }
+
+    static func streamed(_ a: ReceiptAnalysis, input: InputInfo?, words: StepText, compact: Bool,
+                         batchSource: BatchSourceFields? = nil) -> [UInt8] {
+        var w = JSONStreamWriter(compact: compact, capacity: 4096 + (a.receipt?.inApp.count ?? 0) * 2048)
+        let receipt = a.receipt
+        w.openObject()
+        w.key("findings"); w.any(a.allDiagnostics.map(findingObject))
+        w.key("input"); w.any(inputObject(a, input))
+        if let line = batchSource?.line { w.key("line"); w.int(line) }
+        w.key("receipt")
+        // A batch line's "source" is the file: the byte ranges are not written, so not gathered.
+        var ranges = SourceRanges(gathering: batchSource == nil)
+        if let receipt { writeReceipt(receipt, a, ranges: &ranges, into: &w) } else { w.openObject(); w.closeObject() }
+        w.key("source")
+        if let batchSource { w.string(batchSource.file) } else { ranges.write(into: &w) }
+        if let receipt { w.key("subscriptions"); writeSubscriptions(receipt, at: ReceiptDate(a.options.moment), into: &w) }
+        w.key("unlisted_attributes")
+        w.openArray()
+        if let receipt { writeUnlisted(receipt, a, into: &w) }
+        w.closeArray()
+        w.key("validation")
+        w.openArray()
+        for step in a.validationSteps { w.element(); writeStep(step, words, into: &w) }
+        w.closeArray()
+        w.key("verdict")
+        w.any(["valid": a.verdict.isValid, "summary": words.summary(a.verdict), "reasons": words.reasons(a.verdict)] as [String: Any])
+        w.closeObject()
+        w.out.append(0x0A)
+        return w.out
+    }
+
+    static func inputObject(_ a: ReceiptAnalysis, _ input: InputInfo?) -> [String: Any] {
+        var inputObject: [String: Any] = ["size": a.tree.bytes.count]
+        if let input {
+            inputObject["name"] = input.name
+            inputObject["encoding"] = input.encoding
+            if let origin = input.origin { inputObject["found"] = origin.jsonObject }
+        }
+        if let c = a.container {
+            inputObject["container"] = c.isBER ? "BER" : "DER"
+            if let chunk = c.payloadChunks.first, c.payloadChunks.count == 1 {
+                let n = a.tree.nodes[chunk]
+                inputObject["payload"] = ["offset": n.contentStart, "length": Int(n.contentLength)]
+            }
+        }
+        return inputObject
+    }
+
+    // MARK: - receipt
+
+    /// One member of a receipt or purchase object: `put`'s keys and values, without the dictionary.
+    private struct Member {
+        enum Value { case text(String), gmt(ReceiptDate), ms(ReceiptDate), pst(ReceiptDate) }
+        var rank: Int
+        var order: Int
+        var value: Value
+    }
+
+    /// The members `put` makes of one field, appended in `put`'s order; false when it makes none.
+    private static func members(_ f: ReceiptField, _ keys: JSONFieldKeys.Keys, into list: inout [Member]) -> Bool {
+        let order = list.count
+        switch f.value {
+        case .string(let s): list.append(Member(rank: keys.rank, order: order, value: .text(s)))
+        case .integer(let v):
+            list.append(Member(rank: keys.rank, order: order, value: .text(keys.isFlag ? (v != 0 ? "true" : "false") : String(v))))
+        case .bigInteger(let s): list.append(Member(rank: keys.rank, order: order, value: .text(s)))
+        case .date(let d):
+            list.append(Member(rank: keys.rank, order: order, value: .gmt(d)))
+            list.append(Member(rank: keys.msRank, order: order + 1, value: .ms(d)))
+            list.append(Member(rank: keys.pstRank, order: order + 2, value: .pst(d)))
+        case .absentDate, .bytes, .inAppPurchase, .invalid:
+            return false
+        }
+        return true
+    }
+
+    /// Writes members sorted by key; of equal keys the last one set wins, as in a dictionary.
+    /// `extraRank`: a member `extra` writes, set after the fields (`in_app`); nil for none.
+    private static func write(_ list: inout [Member], extraRank: Int?, extra: (inout JSONStreamWriter) -> Void,
+                              into w: inout JSONStreamWriter) {
+        list.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.order < $1.order }
+        w.openObject()
+        var extraDone = extraRank == nil
+        var i = 0
+        while i < list.count {
+            var last = i
+            while last + 1 < list.count && list[last + 1].rank == list[i].rank { last += 1 }
+            let m = list[last]
+            if !extraDone, let extraRank, extraRank <= m.rank {
+                extraDone = true
+                w.key(JSONFieldKeys.shared.names[extraRank])
+                extra(&w)
+                if extraRank == m.rank { i = last + 1; continue }  // the extra member is set after the fields: it wins
+            }
+            w.key(JSONFieldKeys.shared.names[m.rank])
+            switch m.value {
+            case .text(let s): w.string(s)
+            case .gmt(let d): w.gmtString(d)
+            case .ms(let d): w.millisecondsString(d)
+            case .pst(let d): w.pstString(d)
+            }
+            i = last + 1
+        }
+        if !extraDone, let extraRank {
+            w.key(JSONFieldKeys.shared.names[extraRank])
+            extra(&w)
+        }
+        w.closeObject()
+    }
+
+    private static func writeReceipt(_ r: Receipt, _ a: ReceiptAnalysis, ranges: inout SourceRanges,
+                                     into w: inout JSONStreamWriter) {
+        let keys = JSONFieldKeys.shared
+        var list: [Member] = []
+        list.reserveCapacity(64)
+        var seen = Set<Int>()
+        var holders = [ReceiptField?](repeating: nil, count: r.inApp.count)
+        for f in r.fields {
+            if case .inAppPurchase(let i) = f.value, i < holders.count { holders[i] = f }
+            guard !f.isUnlisted, f.type != 17, let k = keys.app(f.type), seen.insert(f.type).inserted else { continue }
+            if members(f, k, into: &list) && ranges.gathering { ranges.app.append((k.rank, list.count, range(f, a))) }
+        }
+        write(&list, extraRank: keys.inAppRank, extra: { w in
+            w.openArray()
+            var purchase: [Member] = []
+            purchase.reserveCapacity(64)
+            for p in r.inApp {
+                purchase.removeAll(keepingCapacity: true)
+                var seenTypes: UInt64 = 0  // in-app types are 1700…1763 in the table; others use the set
+                var seenOther = Set<Int>()
+                let prefix = ranges.gathering ? "in_app[\(p.index)]" : ""
+                for f in p.fields {
+                    guard !f.isUnlisted, let k = keys.inApp(f.type) else { continue }
+                    let bit = f.type - 1700
+                    if bit >= 0 && bit < 64 {
+                        guard seenTypes & (1 << UInt64(bit)) == 0 else { continue }
+                        seenTypes |= 1 << UInt64(bit)
+                    } else if !seenOther.insert(f.type).inserted { continue }
+                    if members(f, k, into: &purchase) && ranges.gathering {
+                        ranges.inApp.append((prefix + "." + keys.names[k.rank], range(f, a)))
+                    }
+                }
+                if ranges.gathering, let attr = holders[p.index] { ranges.inApp.append((prefix, range(attr, a))) }
+                w.element()
+                write(&purchase, extraRank: nil, extra: { _ in }, into: &w)
+            }
+            w.closeArray()
+        }, into: &w)
+    }
+
+    private static func range(_ f: ReceiptField, _ a: ReceiptAnalysis) -> Range<Int> { a.fileRange(f.valueRange) }
+
+    /// The `source` object: app keys by rank, `in_app[…]` keys sorted as strings, merged in key order.
+    private struct SourceRanges {
+        let gathering: Bool
+        var app: [(rank: Int, order: Int, range: Range<Int>)] = []
+        var inApp: [(key: String, range: Range<Int>)] = []
+
+        mutating func write(into w: inout JSONStreamWriter) {
+            let names = JSONFieldKeys.shared.names
+            var appKeys = app.map { (key: names[$0.rank], order: $0.order, range: $0.range) }
+            appKeys.sort { $0.key != $1.key ? $0.key < $1.key : $0.order < $1.order }
+            var purchaseKeys = inApp.enumerated().map { (key: $0.element.key, order: $0.offset, range: $0.element.range) }
+            purchaseKeys.sort { $0.key != $1.key ? $0.key < $1.key : $0.order < $1.order }
+            w.openObject()
+            var i = 0, j = 0
+            func emit(_ list: [(key: String, order: Int, range: Range<Int>)], _ k: inout Int) {
+                var last = k
+                while last + 1 < list.count && list[last + 1].key == list[k].key { last += 1 }
+                let r = list[last].range
+                w.key(list[last].key)
+                w.openObject(); w.key("length"); w.int(r.count); w.key("offset"); w.int(r.lowerBound); w.closeObject()
+                k = last + 1
+            }
+            while i < appKeys.count || j < purchaseKeys.count {
+                if j == purchaseKeys.count || (i < appKeys.count && appKeys[i].key < purchaseKeys[j].key) {
+                    emit(appKeys, &i)
+                } else if i < appKeys.count && appKeys[i].key == purchaseKeys[j].key {
+                    emit(appKeys, &i)  // cannot happen with the schema's keys; the purchase's would win
+                } else {
+                    emit(purchaseKeys, &j)
+                }
+            }
+            w.closeObject()
+        }
+    }
+
+    // MARK: - unlisted attributes and steps (`unlisted`, `stepObject`)
+
+    private static func writeUnlisted(_ r: Receipt, _ a: ReceiptAnalysis, into w: inout JSONStreamWriter) {
+        let tree = a.receiptTree
+        for f in r.unlistedFields {
+            w.element()
+            w.openObject()
+            if let i = f.inAppIndex { w.key("in_app_index"); w.int(i) }
+            if let inner = f.innerNode {  // `InnerValue.describe`
+                w.key("inner")
+                w.openObject()
+                w.key("asn1_type"); w.string(tree.tagName(of: inner))
+                if let text = InnerValue.text(of: inner, in: tree) { w.key("value"); w.string(text) }
+                w.closeObject()
+            }
+            let range = a.fileRange(f.valueRange)
+            w.key("length"); w.int(range.count)
+            w.key("level"); w.string(f.level == .app ? "app" : "in_app")
+            w.key("offset"); w.int(range.lowerBound)
+            w.key("type"); w.int(f.type)
+            w.key("value_hex"); w.hex(r.bytes[f.valueRange])
+            if let v = f.version { w.key("version"); w.int64(v) }
+            w.closeObject()
+        }
+    }
+
+    private static func writeStep(_ s: ValidationStep, _ words: StepText, into w: inout JSONStreamWriter) {
+        w.openObject()
+        w.key("details")
+        w.openArray()
+        for line in s.details { w.element(); w.string(line) }
+        w.closeArray()
+        w.key("id"); w.string(s.id.rawValue)
+        switch s.status {
+        case .passed: break
+        case .failed(let why), .notChecked(let why): w.key("reason"); w.string(words.reason(why))
+        }
+        w.key("status")
+        switch s.status {
+        case .passed: w.string("passed")
+        case .failed: w.string("failed")
+        case .notChecked: w.string("not-checked")
+        }
+        w.key("title"); w.string(StepText.title(s.id))
+        w.closeObject()
+    }
+
+    // MARK: - subscriptions (`ReceiptSubscriptionsJSON.object`)
+
+    private static func writeSubscriptions(_ r: Receipt, at moment: ReceiptDate, into w: inout JSONStreamWriter) {
+        var latestByProduct: [String: ReceiptDate] = [:]
+        var latestByOriginal: [String: ReceiptDate] = [:]
+        for p in r.inApp where p.isAutoRenewable {
+            guard let expires = p.expiresDate else { continue }
+            if let product = p.productID, latestByProduct[product].map({ $0 < expires }) ?? true { latestByProduct[product] = expires }
+            if let original = p.originalTransactionID ?? p.transactionID,
+               latestByOriginal[original].map({ $0 < expires }) ?? true { latestByOriginal[original] = expires }
+        }
+        func dates(_ d: ReceiptDate, _ w: inout JSONStreamWriter) {
+            w.openObject()
+            w.key("expires_date"); w.gmtString(d)
+            w.key("expires_date_ms"); w.millisecondsString(d)
+            w.closeObject()
+        }
+        func latest(_ map: [String: ReceiptDate], _ w: inout JSONStreamWriter) {
+            w.openObject()
+            for key in map.keys.sorted() {
+                w.key(key)
+                dates(map[key]!, &w)
+            }
+            w.closeObject()
+        }
+        w.openObject()
+        w.key("active")
+        w.openArray()
+        for p in r.activeSubscriptions(at: moment) {
+            w.element()
+            w.openObject()
+            if let d = p.expiresDate {
+                w.key("expires_date"); w.gmtString(d)
+                w.key("expires_date_ms"); w.millisecondsString(d)
+            }
+            w.key("in_app_index"); w.int(p.index)
+            if let v = p.originalTransactionID { w.key("original_transaction_id"); w.string(v) }
+            if let v = p.productID { w.key("product_id"); w.string(v) }
+            if let v = p.transactionID { w.key("transaction_id"); w.string(v) }
+            w.closeObject()
+        }
+        w.closeArray()
+        w.key("at"); w.gmtString(moment)
+        w.key("at_ms"); w.millisecondsString(moment)
+        w.key("latest_expiry_by_original_transaction"); latest(latestByOriginal, &w)
+        w.key("latest_expiry_by_product"); latest(latestByProduct, &w)
+        w.closeObject()
+    }
+}
+
+/// The `json` keys of every listed attribute (`AttributeSpec.jsonKey` and its `_ms` / `_pst`
+/// forms), made once, each with its rank in byte order, so that members sort by an integer.
+struct JSONFieldKeys: Sendable {
+    struct Keys: Sendable {
+        var rank: Int
+        var msRank: Int
+        var pstRank: Int
+        var isFlag: Bool
+    }
+
+    static let shared = JSONFieldKeys()
+
+    /// Every key, sorted: `names[rank]`.
+    let names: [String]
+    let inAppRank: Int
+    private let appKeys: [Int: Keys]
+    private let inAppKeys: [Int: Keys]
+
+    private init() {
+        var all = Set<String>(["in_app"])
+        for spec in ReceiptSchema.app + ReceiptSchema.inApp {
+            guard let key = spec.jsonKey else { continue }
+            all.formUnion([key, key + "_ms", key + "_pst"])
+        }
+        names = all.sorted()
+        let rank = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($0.element, $0.offset) })
+        func table(_ specs: [AttributeSpec]) -> [Int: Keys] {
+            var t: [Int: Keys] = [:]
+            for spec in specs {
+                guard let key = spec.jsonKey, t[spec.type] == nil else { continue }  // `spec(type:)` finds the first
+                t[spec.type] = Keys(rank: rank[key]!, msRank: rank[key + "_ms"]!, pstRank: rank[key + "_pst"]!,
+                                    isFlag: spec.expected == .flag)
+            }
+            return t
+        }
+        appKeys = table(ReceiptSchema.app)
+        inAppKeys = table(ReceiptSchema.inApp)
+        inAppRank = rank["in_app"]!
+    }
+
+    func app(_ type: Int) -> Keys? { appKeys[type] }
+    func inApp(_ type: Int) -> Keys? { inAppKeys[type] }
+}

@@ -146,19 +146,11 @@ public struct BatchCheck: Sendable {
         if let expect, let why = expect.mismatch(document.kind) {
             return failure(item, status: .invalid, code: "unexpected-kind", message: why, kind: document.kind.id)
         }
-        var object: [String: Any]
-        let firstError: String?
-        if document.jws != nil || document.kind == .legacyTransactionReceipt {
-            object = JWSJSON.object(document)
-            firstError = document.diagnostics.first { $0.diagnostic.severity == .error }?.diagnostic.code.rawValue
-        } else if let analysis = document.receipt {
-            object = ReceiptJSON.document(analysis, input: .init(name: document.source.name, encoding: document.source.encoding.rawValue),
-                                          words: words)
-            firstError = analysis.allDiagnostics.first { $0.severity == .error }?.code.rawValue
-                ?? (analysis.receipt == nil ? "not-a-receipt" : nil)
-        } else {
+        guard let reading = document.format.json(document, words: words) else {
             return failure(item, status: .invalid, code: "not-a-receipt", message: "not read as a receipt", kind: document.kind.id)
         }
+        var object = reading.object
+        let firstError = reading.firstError
         Self.addSource(item.source, to: &object)
         return BatchOutcome(sequence: item.sequence, status: firstError == nil ? .valid : .invalid, reasonCode: firstError,
                             kind: document.kind.id, text: ReceiptJSON.serialize(object, compact: true))

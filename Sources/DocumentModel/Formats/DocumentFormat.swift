@@ -46,9 +46,9 @@ public struct KindDescription: Sendable, Equatable {
     public var title: String
 }
 
-/// One kind of input: how to recognise it, how to open it into a `Document`, and what it says
-/// about the kinds it produces. Every format is listed once in `FormatRegistry.formats`.
-public protocol DocumentFormat: Sendable {
+/// One kind of input: how to recognise it, how to open it into a `Document`, what it says about
+/// the kinds it produces, and (`DocumentOutputs`) what it adds to the commands' outputs. Every format is listed once in `FormatRegistry.formats`.
+public protocol DocumentFormat: DocumentOutputs, Sendable {
     var id: FormatID { get }
     /// Nil when the input is not this format's; else how sure and why. Cheap: the probe parses
     /// lazily and shares what it parsed between formats.

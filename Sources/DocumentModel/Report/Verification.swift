@@ -177,12 +177,6 @@ extension VerificationReport {
     /// The report `verify` prints for any opened document: its StoreKit tokens', else its receipt's,
     /// else a report that says it cannot be verified (an iOS 6 transaction receipt).
     public init(verifying document: Document, now: Date, words: StepText = .plain) {
-        if let storeKit = VerificationReport(storeKitOf: document, now: now, words: words) {
-            self = storeKit
-        } else if let receipt = VerificationReport(receiptOf: document, words: words) {
-            self = receipt
-        } else {
-            self = VerificationReport(unverifiable: document)
-        }
+        self = document.format.verification(document, now: now, words: words)
     }
 }

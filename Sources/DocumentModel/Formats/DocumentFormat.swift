@@ -59,8 +59,20 @@ public protocol DocumentFormat: DocumentOutputs, Sendable {
     func describe(_ kind: DocumentKind) -> KindDescription?
     /// What an opened document of one of this format's kinds is, in one line (`Document.summary`).
     func summary(of document: Document) -> String
+    /// The `--expect` value `kind` satisfies; nil when none does.
+    func expectation(_ kind: DocumentKind) -> ExpectedKind?
+    /// How a mismatch names what was found: "a renewal info token (JWSRenewalInfoDecodedPayload)".
+    func foundPhrase(_ kind: DocumentKind) -> String
+    /// What to do instead when `--expect expected` met `kind`; nil when there is nothing useful to say.
+    func hint(expected: ExpectedKind, found kind: DocumentKind) -> String?
+    /// The tour's stops through a document of this format's kinds; nil for the generic ASN.1 route.
+    func tourSteps(_ document: Document) -> [TourStep]?
+    /// Why `redact` cannot rewrite such a document; nil when it can.
+    func redactionRefusal(_ document: Document) -> String?
 }
 
 extension DocumentFormat {
     public func summary(of document: Document) -> String { document.kind.summary }
+    public func tourSteps(_ document: Document) -> [TourStep]? { nil }
+    public func redactionRefusal(_ document: Document) -> String? { nil }
 }

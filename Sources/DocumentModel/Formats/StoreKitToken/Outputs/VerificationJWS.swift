@@ -18,14 +18,11 @@ extension VerificationReport {
         if top.first.map({ model.tokens[$0].layers.token != .file }) ?? true {
             fileFindings = document.fileLayer.content.diagnostics.map(VerificationFinding.init)
         }
-        switch document.kind {
-        case .transactionHistory, .subscriptionStatuses, .storeKitJSON: break
-        default:
-            if top.count == 1 {
-                self.init(token: top[0], of: document, now: now, words: words, note: document.note)
-                findings = fileFindings + findings
-                return
-            }
+        // A body without tokens (no shape) has no token to report as the document either.
+        if model.shape?.isCollection != true, top.count == 1 {
+            self.init(token: top[0], of: document, now: now, words: words, note: document.note)
+            findings = fileFindings + findings
+            return
         }
         let nested = top.map { VerificationReport(token: $0, of: document, now: now, words: words) }
         var reasons = nested.filter { !$0.verdict.valid }.map(Self.nestedReason)

@@ -11,6 +11,14 @@ enum StoreKitOutputs {
     static func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         VerificationReport(storeKitOf: document, now: now, words: words) ?? VerificationReport(unverifiable: document)
     }
+
+    /// `--expect receipt` given StoreKit 2 input.
+    static let notAReceiptHint = "StoreKit 2 JWS is not the PKCS#7 app receipt; drop --expect receipt to read it"
+
+    /// The token route through the first top-level token (a body's first token).
+    static func tourSteps(_ document: Document) -> [TourStep]? {
+        document.jws?.topLevel.first.map { JWSRoute(document: document, token: $0).steps() }
+    }
 }
 
 extension StoreKitTokenFormat {
@@ -30,6 +38,10 @@ extension StoreKitJSONFormat {
 }
 
 extension LegacyTransactionReceiptFormat {
+    public func redactionRefusal(_ document: Document) -> String? {
+        "an iOS 6 style transaction receipt is not read by this tool, so its identifiers cannot be found"
+    }
+
     public var layout: DocumentLayout { .layers }
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {

@@ -135,7 +135,7 @@ public struct BatchCheck: Sendable {
             text = item.source.label + ": " + VerificationText.quietLine(report, ascii: ascii) + "\n"
         }
         return BatchOutcome(sequence: item.sequence, status: report.verdict.valid ? .valid : .invalid,
-                            reasonCode: report.verdict.valid ? nil : report.verdict.reasons.first?.code ?? "invalid",
+                            reasonCode: report.verdict.valid ? nil : report.verdict.reasons.first?.code.rawValue ?? "invalid",
                             kind: report.subject.kind, text: text)
     }
 

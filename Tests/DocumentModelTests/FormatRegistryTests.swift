@@ -107,3 +107,52 @@ import TestSupport
         #expect(DocumentKind.subscriptionStatuses(tokens: 1).summary == "a subscription statuses response: 1 signed token")
     }
 }
+
+/// What the formats add to the commands: layout, `--expect`, tour route, redaction refusal.
+@Suite struct FormatHookTests {
+    static func open(_ path: String) throws -> Document {
+        Document.open(try InputLoader.load(path: Paths.samples.appendingPathComponent(path).path), options: AnalysisOptions(validate: false))
+    }
+
+    @Test func layoutFollowsTheFormat() throws {
+        #expect(try Self.open("typical.receipt").format.layout == .asn1File)
+        #expect(try Self.open("jws/transaction.jws").format.layout == .layers)
+        #expect(try Self.open("jws/transaction-history.json").format.layout == .layers)
+        #expect(try Self.open("pki/test-ec-intermediate.pem").format.layout == .asn1File)
+    }
+
+    @Test func expectationsComeFromTheKindsFormat() throws {
+        let renewal = try Self.open("jws/renewal-info.jws")
+        #expect(ExpectedKind.renewal.mismatch(renewal.kind) == nil)
+        #expect(ExpectedKind.transaction.mismatch(renewal.kind)
+                == "this is a renewal info token (JWSRenewalInfoDecodedPayload), not a transaction: a notification's data carries both, signedTransactionInfo (the transaction) and signedRenewalInfo (the renewal info); decode each with its own type")
+        let history = try Self.open("jws/transaction-history.json")
+        #expect(ExpectedKind.history.mismatch(history.kind) == nil)
+        #expect(ExpectedKind.receipt.mismatch(history.kind)
+                == "this is a transaction history response: 2 transactions, not an App Store receipt: StoreKit 2 JWS is not the PKCS#7 app receipt; drop --expect receipt to read it")
+        let receipt = try Self.open("typical.receipt")
+        #expect(ExpectedKind.receipt.mismatch(receipt.kind) == nil)
+        #expect(ExpectedKind.notification.mismatch(receipt.kind)
+                == "this is a PKCS#7 App Store receipt, not a notification: the app receipt (StoreKit 1) holds in_app purchases; a StoreKit 2 notification is a JWS (Transaction.jwsRepresentation or the App Store Server API)")
+        let certificate = try Self.open("pki/test-ec-intermediate.pem")
+        #expect(ExpectedKind.receipt.mismatch(certificate.kind) == "this is an X.509 certificate, not an App Store receipt")
+    }
+
+    @Test func tourRouteComesFromTheFormat() throws {
+        let receipt = try Self.open("typical.receipt")
+        #expect(receipt.format.tourSteps(receipt)?.isEmpty == false)
+        let asn1 = Document.open(LoadedInput(bytes: [0x30, 0x03, 0x02, 0x01, 0x05], name: "int", encoding: .binary, note: "raw"))
+        #expect(asn1.kind == .asn1)
+        #expect(asn1.format.tourSteps(asn1) == nil)
+    }
+
+    @Test func legacyTransactionReceiptRefusesRedaction() throws {
+        let plist = #"{ "signature" = "AQ=="; "purchase-info" = "ew=="; }"#
+        let document = Document.open(LoadedInput(bytes: Array(plist.utf8), name: "legacy", encoding: .storeKitText, note: "plist"))
+        #expect(document.kind == .legacyTransactionReceipt)
+        #expect(document.format.redactionRefusal(document)
+                == "an iOS 6 style transaction receipt is not read by this tool, so its identifiers cannot be found")
+        let receipt = try Self.open("typical.receipt")
+        #expect(receipt.format.redactionRefusal(receipt) == nil)
+    }
+}

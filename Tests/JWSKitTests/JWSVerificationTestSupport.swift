@@ -61,7 +61,7 @@ extension JWSVerificationReport {
     }
 
     var failureCode: String? {
-        if case .failed(let f)? = firstFailure?.status { return f.code }
+        if case .failed(let f)? = firstFailure?.status { return f.code.rawValue }
         return nil
     }
 }

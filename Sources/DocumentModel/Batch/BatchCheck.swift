@@ -135,7 +135,7 @@ public struct BatchCheck: Sendable {
             text = item.source.label + ": " + VerificationText.quietLine(report, ascii: ascii) + "\n"
         }
         return BatchOutcome(sequence: item.sequence, status: report.verdict.valid ? .valid : .invalid,
-                            reasonCode: report.verdict.valid ? nil : report.verdict.reasons.first?.code ?? "invalid",
+                            reasonCode: report.verdict.valid ? nil : report.verdict.reasons.first?.code.rawValue ?? "invalid",
                             kind: report.subject.kind, text: text)
     }
 
@@ -146,24 +146,11 @@ public struct BatchCheck: Sendable {
         if let expect, let why = expect.mismatch(document.kind) {
             return failure(item, status: .invalid, code: "unexpected-kind", message: why, kind: document.kind.id)
         }
-        let text: String
-        let firstError: String?
-        if document.jws != nil || document.kind == .legacyTransactionReceipt {
-            var object = JWSJSON.object(document)
-            Self.addSource(item.source, to: &object)
-            text = ReceiptJSON.serialize(object, compact: true)
-            firstError = document.diagnostics.first { $0.diagnostic.severity == .error }?.diagnostic.code.rawValue
-        } else if let analysis = document.receipt {
-            // Streamed: the receipt document with the source fields as `addSource` sets them.
-            let bytes = ReceiptJSON.streamed(analysis, input: .init(name: document.source.name, encoding: document.source.encoding.rawValue),
-                                             words: words, compact: true,
-                                             batchSource: .init(file: item.source.file, line: item.source.line))
-            text = String(decoding: bytes, as: UTF8.self)
-            firstError = analysis.allDiagnostics.first { $0.severity == .error }?.code.rawValue
-                ?? (analysis.receipt == nil ? "not-a-receipt" : nil)
-        } else {
+        guard let line = document.format.jsonLine(document, words: words, source: .init(file: item.source.file, line: item.source.line)) else {
             return failure(item, status: .invalid, code: "not-a-receipt", message: "not read as a receipt", kind: document.kind.id)
         }
+        let text = line.text
+        let firstError = line.firstError
         return BatchOutcome(sequence: item.sequence, status: firstError == nil ? .valid : .invalid, reasonCode: firstError,
                             kind: document.kind.id, text: text)
     }

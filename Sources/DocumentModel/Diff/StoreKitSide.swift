@@ -11,7 +11,7 @@ struct StoreKitSide {
 
     /// Nil when the document is not StoreKit 2 (or carries no token).
     init?(_ document: Document) {
-        guard document.kind.isStoreKit2, let model = document.jws, !model.tokens.isEmpty else { return nil }
+        guard let model = document.jws, !model.tokens.isEmpty else { return nil }
         self.document = document
         self.model = model
     }

@@ -46,9 +46,9 @@ public struct KindDescription: Sendable, Equatable {
     public var title: String
 }
 
-/// One kind of input: how to recognise it, how to open it into a `Document`, and what it says
-/// about the kinds it produces. Every format is listed once in `FormatRegistry.formats`.
-public protocol DocumentFormat: Sendable {
+/// One kind of input: how to recognise it, how to open it into a `Document`, what it says about
+/// the kinds it produces, and (`DocumentOutputs`) what it adds to the commands' outputs. Every format is listed once in `FormatRegistry.formats`.
+public protocol DocumentFormat: DocumentOutputs, Sendable {
     var id: FormatID { get }
     /// Nil when the input is not this format's; else how sure and why. Cheap: the probe parses
     /// lazily and shares what it parsed between formats.
@@ -61,9 +61,21 @@ public protocol DocumentFormat: Sendable {
     func summary(of document: Document) -> String
     /// The views the explorer adds for an opened document of this format (see `ExplorerViews`).
     func explorerViews(of document: Document) -> ExplorerViews
+    /// The `--expect` value `kind` satisfies; nil when none does.
+    func expectation(_ kind: DocumentKind) -> ExpectedKind?
+    /// How a mismatch names what was found: "a renewal info token (JWSRenewalInfoDecodedPayload)".
+    func foundPhrase(_ kind: DocumentKind) -> String
+    /// What to do instead when `--expect expected` met `kind`; nil when there is nothing useful to say.
+    func hint(expected: ExpectedKind, found kind: DocumentKind) -> String?
+    /// The tour's stops through a document of this format's kinds; nil for the generic ASN.1 route.
+    func tourSteps(_ document: Document) -> [TourStep]?
+    /// Why `redact` cannot rewrite such a document; nil when it can.
+    func redactionRefusal(_ document: Document) -> String?
 }
 
 extension DocumentFormat {
     public func summary(of document: Document) -> String { document.kind.summary }
     public func explorerViews(of document: Document) -> ExplorerViews { [] }
+    public func tourSteps(_ document: Document) -> [TourStep]? { nil }
+    public func redactionRefusal(_ document: Document) -> String? { nil }
 }

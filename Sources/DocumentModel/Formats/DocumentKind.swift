@@ -34,18 +34,6 @@ public enum DocumentKind: Sendable, Equatable {
     /// An iOS 6 style transaction receipt (SKPaymentTransaction.transactionReceipt): not readable.
     case legacyTransactionReceipt
 
-    /// Both kinds of receipt.
-    public var isReceipt: Bool { self == .receipt || self == .xcodeTestingReceipt }
-
-    /// Read from StoreKit 2 JWS (a token or a JSON body of tokens).
-    public var isStoreKit2: Bool {
-        switch self {
-        case .transaction, .renewalInfo, .appTransaction, .notification, .unknownToken, .transactionHistory,
-             .subscriptionStatuses, .storeKitJSON: true
-        default: false
-        }
-    }
-
     /// "a PKCS#7 App Store receipt", "an X.509 certificate", … (from the kind's format).
     public var summary: String { FormatRegistry.describe(self).summary }
 

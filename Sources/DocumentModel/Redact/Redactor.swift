@@ -105,8 +105,8 @@ public enum Redactor {
         copy.nodeCount = shape.nodeCount
         copy.layerCount = shape.layers.count
         copy.diagnosticCount = shape.diagnosticCount
-        if document.kind == .legacyTransactionReceipt {
-            copy.failure = "an iOS 6 style transaction receipt is not read by this tool, so its identifiers cannot be found"
+        if let refusal = document.format.redactionRefusal(document) {
+            copy.failure = refusal
             return copy
         }
         var rewrite = LayerRewrite(document)

@@ -9,9 +9,13 @@ import ReceiptKit
 extension ReceiptJSON {
     /// Where a batch input came from: written as `"source"` (the file, replacing the byte ranges,
     /// as `BatchCheck.addSource` does to the dictionary) and `"line"`.
-    struct BatchSourceFields {
-        var file: String
-        var line: Int?
+    public struct BatchSourceFields: Sendable {
+        public var file: String
+        public var line: Int?
+        public init(file: String, line: Int?) {
+            self.file = file
+            self.line = line
+        }
     }
 
     static func streamed(_ a: ReceiptAnalysis, input: InputInfo?, words: StepText, compact: Bool,

@@ -91,8 +91,8 @@ public struct VerificationStep: Sendable, Equatable {
     public var id: String
     public var title: String
     public var status: VerificationStatus
-    /// Stable kebab-case reason for a failed or unchecked step (nil when passed).
-    public var reasonCode: String?
+    /// Why a failed or unchecked step is so, in the one vocabulary of every kind (nil when passed).
+    public var reasonCode: ReasonCode?
     /// The reason in words (nil when passed).
     public var reason: String?
     /// "passed", "failed — <reason>", "not checked — <reason>".
@@ -112,14 +112,14 @@ public struct VerificationStep: Sendable, Equatable {
 
     /// Sets `appleStatus` from the table when the step failed.
     mutating func mapAppleStatus() {
-        appleStatus = status == .failed ? AppleVerifierStatus.forFailure(step: id, reason: reasonCode) : nil
+        appleStatus = status == .failed ? AppleVerifierStatus.forFailure(step: id, reason: reasonCode?.rawValue) : nil
     }
 }
 
 public struct VerificationVerdict: Sendable, Equatable {
     public struct Reason: Sendable, Equatable {
-        /// Kebab-case: a step's reason code, or a verdict-level one ("xcode-testing-not-supplied", …).
-        public var code: String
+        /// A step's reason code, or a verdict-level one (`.xcodeTestingNotSupplied`, …).
+        public var code: ReasonCode
         /// The step it is about, when there is one.
         public var step: String?
         public var message: String
@@ -177,12 +177,6 @@ extension VerificationReport {
     /// The report `verify` prints for any opened document: its StoreKit tokens', else its receipt's,
     /// else a report that says it cannot be verified (an iOS 6 transaction receipt).
     public init(verifying document: Document, now: Date, words: StepText = .plain) {
-        if let storeKit = VerificationReport(storeKitOf: document, now: now, words: words) {
-            self = storeKit
-        } else if let receipt = VerificationReport(receiptOf: document, words: words) {
-            self = receipt
-        } else {
-            self = VerificationReport(unverifiable: document)
-        }
+        self = document.format.verification(document, now: now, words: words)
     }
 }

@@ -31,7 +31,7 @@ public enum VerificationJSON {
         let verdict: [String: Any] = [
             "valid": r.verdict.valid, "outcome": r.verdict.outcome, "summary": r.verdict.summary,
             "reasons": r.verdict.reasons.map { reason -> [String: Any] in
-                var o: [String: Any] = ["code": reason.code, "message": reason.message]
+                var o: [String: Any] = ["code": reason.code.rawValue, "message": reason.message]
                 if let step = reason.step { o["step"] = step }
                 return o
             },
@@ -55,7 +55,7 @@ public enum VerificationJSON {
         var o: [String: Any] = ["id": s.id, "title": s.title, "status": s.status.rawValue, "message": s.message,
                                 "decides": s.decides, "details": s.details, "ranges": s.ranges.map(object),
                                 "certificates": s.certificates.map(object)]
-        if let code = s.reasonCode { o["reason_code"] = code }
+        if let code = s.reasonCode { o["reason_code"] = code.rawValue }
         if let reason = s.reason { o["reason"] = reason }
         if let at = s.judgedAt { o["judged_at"] = date(at) }
         if let status = s.appleStatus { o["apple_status"] = status.rawValue }

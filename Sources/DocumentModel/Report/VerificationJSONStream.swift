@@ -65,7 +65,7 @@ extension VerificationJSON {
         w.key("reasons"); w.openArray()
         for reason in r.verdict.reasons {
             w.element(); w.openObject()
-            w.key("code"); w.string(reason.code)
+            w.key("code"); w.string(reason.code.rawValue)
             w.key("message"); w.string(reason.message)
             if let step = reason.step { w.key("step"); w.string(step) }
             w.closeObject()
@@ -115,7 +115,7 @@ extension VerificationJSON {
         for range in s.ranges { w.element(); write(range, into: &w) }
         w.closeArray()
         if let reason = s.reason { w.key("reason"); w.string(reason) }
-        if let code = s.reasonCode { w.key("reason_code"); w.string(code) }
+        if let code = s.reasonCode { w.key("reason_code"); w.string(code.rawValue) }
         w.key("status"); w.string(s.status.rawValue)
         w.key("title"); w.string(s.title)
         w.closeObject()

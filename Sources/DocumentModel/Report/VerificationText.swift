@@ -116,7 +116,7 @@ extension VerificationReport {
                   steps: [], certificates: [], dates: VerificationDates(signed: nil, now: Date(), at: nil),
                   findings: document.diagnostics.map { VerificationFinding($0.diagnostic) }, nested: [],
                   verdict: VerificationVerdict(valid: false, outcome: "invalid", summary: "INVALID",
-                                               reasons: [.init(code: "not-verifiable", step: nil,
+                                               reasons: [.init(code: .notVerifiable, step: nil,
                                                                message: "nothing to verify: \(document.kind.summary)")]))
     }
 }

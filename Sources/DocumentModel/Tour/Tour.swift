@@ -12,16 +12,8 @@ public struct Tour: Sendable, Equatable {
     public init(steps: [TourStep]) { self.steps = steps }
 
     public init(document: Document) {
-        if let token = document.jws?.topLevel.first {
-            steps = JWSRoute(document: document, token: token).steps()
-        } else if let analysis = document.receipt, let container = analysis.container, analysis.receipt != nil {
-            steps = ReceiptRoute(document: document, analysis: analysis, container: container).steps()
-        } else if case .certificate = document.kind, let root = document.fileTree.roots.first,
-                  let route = CertificateRoute(lessons: TourLessons(tree: document.fileTree, layer: .file), root: root) {
-            steps = route.steps()
-        } else {
-            steps = GenericRoute(tree: document.fileTree).steps()
-        }
+        // The kind's format knows its route; any other input gets the generic ASN.1 route.
+        steps = document.format.tourSteps(document) ?? GenericRoute(tree: document.fileTree).steps()
     }
 
     /// The sentence that replaces the in-app purchase step when a receipt has none.

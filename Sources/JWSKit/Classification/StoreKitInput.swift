@@ -200,6 +200,14 @@ public enum StoreKitBodyShape: Sendable, Equatable {
         }
     }
 
+    /// Several tokens reported one by one (a notification body or a single token is its token).
+    public var isCollection: Bool {
+        switch self {
+        case .transactionHistory, .subscriptionStatuses, .tokens: true
+        case .notification, .single: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .transactionHistory(let n): "App Store Server API transaction history (\(n) transaction\(n == 1 ? "" : "s"))"

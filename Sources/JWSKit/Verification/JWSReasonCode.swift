@@ -1,53 +1,56 @@
-// Stable kebab-case identifiers for failures and skips: what JSON output, samples/manifest.json and
-// tests key on, independent of the wording in JWSVerificationText.swift.
+// Failures and skips as codes of the one vocabulary (`ReasonCode`, ReceiptKit): what JSON output,
+// samples/manifest.json and tests key on, independent of the wording in JWSVerificationText.swift.
+// A token step without an expected value is `not-given`, as a receipt step is.
+
+import ReceiptKit
 
 extension JWSFailure {
-    public var code: String {
+    public var code: ReasonCode {
         switch self {
-        case .algorithmMissing: return "algorithm-missing"
-        case .algorithmNone: return "algorithm-none"
-        case .algorithmSymmetric: return "algorithm-symmetric"
-        case .algorithmNotES256: return "algorithm-not-es256"
-        case .x5cMissing: return "x5c-missing"
-        case .certificateUnreadable: return "certificate-unreadable"
-        case .certificateCount: return "certificate-count"
-        case .wrongOrder: return "wrong-order"
-        case .issuerMismatch: return "issuer-mismatch"
-        case .linkSignatureInvalid: return "link-signature-invalid"
-        case .rootNotSelfSigned: return "root-not-self-signed"
-        case .rootNotPinned: return "root-not-pinned"
-        case .xcodeTestingNotTrusted: return "xcode-testing-not-trusted"
-        case .userRootUnreadable: return "user-root-unreadable"
-        case .pathVerification: return "path-verification"
-        case .leafMarkerMissing: return "leaf-marker-missing"
-        case .intermediateMarkerMissing: return "intermediate-marker-missing"
-        case .certificatesNotValid: return "certificates-not-valid"
-        case .signatureEmpty: return "signature-empty"
-        case .signatureIsDER: return "signature-is-der"
-        case .signatureTruncated: return "signature-truncated"
-        case .signatureTooLong: return "signature-too-long"
-        case .leafKeyNotP256: return "leaf-key-not-p256"
-        case .signatureMismatch: return "signature-mismatch"
-        case .claimMissing: return "claim-missing"
-        case .claimMismatch: return "claim-mismatch"
-        case .nestedDisagrees: return "nested-disagrees"
+        case .algorithmMissing: return .algorithmMissing
+        case .algorithmNone: return .algorithmNone
+        case .algorithmSymmetric: return .algorithmSymmetric
+        case .algorithmNotES256: return .algorithmNotES256
+        case .x5cMissing: return .x5cMissing
+        case .certificateUnreadable: return .certificateUnreadable
+        case .certificateCount: return .certificateCount
+        case .wrongOrder: return .wrongOrder
+        case .issuerMismatch: return .issuerMismatch
+        case .linkSignatureInvalid: return .linkSignatureInvalid
+        case .rootNotSelfSigned: return .rootNotSelfSigned
+        case .rootNotPinned: return .rootNotPinned
+        case .xcodeTestingNotTrusted: return .xcodeTestingNotTrusted
+        case .userRootUnreadable: return .userRootUnreadable
+        case .pathVerification: return .pathVerification
+        case .leafMarkerMissing: return .leafMarkerMissing
+        case .intermediateMarkerMissing: return .intermediateMarkerMissing
+        case .certificatesNotValid: return .certificatesNotValid
+        case .signatureEmpty: return .signatureEmpty
+        case .signatureIsDER: return .signatureIsDER
+        case .signatureTruncated: return .signatureTruncated
+        case .signatureTooLong: return .signatureTooLong
+        case .leafKeyNotP256: return .leafKeyNotP256
+        case .signatureMismatch: return .signatureMismatch
+        case .claimMissing: return .claimMissing
+        case .claimMismatch: return .claimMismatch
+        case .nestedDisagrees: return .nestedDisagrees
         }
     }
 }
 
 extension JWSSkip {
-    public var code: String {
+    public var code: ReasonCode {
         switch self {
-        case .noExpectation: return "no-expectation"
-        case .claimNotInKind: return "claim-not-in-kind"
-        case .algorithmRejected: return "algorithm-rejected"
-        case .noCertificates: return "no-certificates"
-        case .leafUnreadable: return "leaf-unreadable"
-        case .chainStructureFailed: return "chain-structure-failed"
-        case .xcodeSingleCertificate: return "xcode-single-certificate"
-        case .noSignedDate: return "no-signed-date"
-        case .nothingNested: return "nothing-nested"
-        case .revocationOffline: return "revocation-offline"
+        case .noExpectation: return .notGiven
+        case .claimNotInKind: return .claimNotInKind
+        case .algorithmRejected: return .algorithmRejected
+        case .noCertificates: return .noCertificates
+        case .leafUnreadable: return .leafUnreadable
+        case .chainStructureFailed: return .chainStructureFailed
+        case .xcodeSingleCertificate: return .xcodeSingleCertificate
+        case .noSignedDate: return .noSignedDate
+        case .nothingNested: return .nothingNested
+        case .revocationOffline: return .revocationOffline
         }
     }
 }

@@ -81,16 +81,15 @@ enum CommandSupport {
         Document.open(try load(path), options: options)
     }
 
-    /// Status 1 when any diagnostic of the file layer (where the receipt findings are merged) is
-    /// an error, else 0. StoreKit documents have no ASN.1 file tree: any layer's error counts.
+    /// Status 1 when the layers the document's format shows have an error (for a receipt the file
+    /// layer, where the receipt findings are merged), else 0.
     static func status(_ document: Document) -> Int32 {
-        let errors = isStoreKit(document) ? document.hasErrors : document.fileTree.hasErrors
-        return errors ? ExitStatus.inputHasErrors : ExitStatus.ok
+        document.format.hasErrors(document) ? ExitStatus.inputHasErrors : ExitStatus.ok
     }
 
-    /// A JWS document, or StoreKit text this tool recognised but does not read (iOS 6 receipts).
-    static func isStoreKit(_ document: Document) -> Bool {
-        document.jws != nil || document.kind == .legacyTransactionReceipt
+    /// A document shown layer by layer (tokens, bodies, an iOS 6 receipt) rather than as one ASN.1 tree.
+    static func isLayered(_ document: Document) -> Bool {
+        document.format.layout == .layers
     }
 
     static func finish(_ status: Int32) throws {

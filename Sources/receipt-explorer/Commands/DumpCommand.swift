@@ -49,7 +49,7 @@ struct DumpCommand: ParsableCommand {
     func run() throws {
         let document = try CommandSupport.open(file, options: AnalysisOptions(validate: false))
         try expectation.check(document)
-        if CommandSupport.isStoreKit(document) { return try dumpStoreKit(document) }
+        if CommandSupport.isLayered(document) { return try dumpStoreKit(document) }
         let tree = document.fileTree
         let input = document.input
         let out = OutputWriter(.standardOutput)

@@ -65,7 +65,7 @@ struct ExplainCommand: ParsableCommand {
         let tree = document.fileTree
         let out = OutputWriter(.standardOutput)
         out.write("# \(TerminalSafe.escape(document.source.name)): \(document.note)\n")
-        if CommandSupport.isStoreKit(document) { return try explainStoreKit(document, out) }
+        if CommandSupport.isLayered(document) { return try explainStoreKit(document, out) }
         if let offset {
             guard offset.value < tree.bytes.count else {
                 out.flush()

@@ -57,16 +57,10 @@ struct JSONCommand: ParsableCommand {
         }
         let document = Document.open(try CommandSupport.load(files[0]), options: options, reading: .always, jws: jws)
         try expectation.check(document)
-        // Text without data has no receipt to describe: the input, its kind and the one finding.
-        if CommandSupport.isStoreKit(document) || document.kind == .text {
-            FileHandle.standardOutput.write(Data(JWSJSON.text(document).utf8))
-            return try CommandSupport.finish(CommandSupport.status(document))
+        guard let reading = document.format.json(document, words: .commandLine) else {
+            throw ExitCode(ExitStatus.inputHasErrors)  // `.always` reads every ASN.1 input as a receipt
         }
-        guard let analysis = document.receipt else { throw ExitCode(ExitStatus.inputHasErrors) }  // `.always` always analyses
-        let text = ReceiptJSON.text(analysis, input: .init(name: document.source.name, encoding: document.source.encoding.rawValue,
-                                                                     origin: document.source.origin), words: .commandLine)
-        FileHandle.standardOutput.write(Data(text.utf8))
-        let hasErrors = analysis.receipt == nil || analysis.allDiagnostics.contains { $0.severity == .error }
-        if hasErrors { throw ExitCode(ExitStatus.inputHasErrors) }
+        FileHandle.standardOutput.write(Data(ReceiptJSON.serialize(reading.object).utf8))
+        if reading.firstError != nil { throw ExitCode(ExitStatus.inputHasErrors) }
     }
 }

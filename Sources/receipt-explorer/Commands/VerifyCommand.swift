@@ -156,12 +156,7 @@ struct VerifyCommand: ParsableCommand {
         case (.json, _): text = VerificationJSON.text(report, input: (document.source.name, input.bytes.count))
         case (.text, true): text = VerificationText.quietLine(report, ascii: ascii) + "\n"
         case (.text, false):
-            if let analysis = document.receipt, document.jws == nil {
-                text = VerifyReport.text(analysis, inputName: document.source.name, inputNote: document.note,
-                                         style: VerifyReport.Style(unicode: !ascii), words: .commandLine)
-            } else {
-                text = VerificationText.text(report, inputName: document.source.name, style: VerifyReport.Style(unicode: !ascii))
-            }
+            text = document.format.verifyText(document, report: report, style: VerifyReport.Style(unicode: !ascii), words: .commandLine)
         }
         FileHandle.standardOutput.write(Data(text.utf8))
         if !report.verdict.valid { throw ExitCode(1) }

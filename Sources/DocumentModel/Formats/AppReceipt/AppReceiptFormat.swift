@@ -57,4 +57,19 @@ public struct AppReceiptFormat: DocumentFormat {
         default: nil
         }
     }
+
+    public func expectation(_ kind: DocumentKind) -> ExpectedKind? {
+        kind == .receipt || kind == .xcodeTestingReceipt ? .receipt : nil
+    }
+
+    public func hint(expected: ExpectedKind, found kind: DocumentKind) -> String? {
+        guard kind == .receipt || kind == .xcodeTestingReceipt else { return nil }
+        return "the app receipt (StoreKit 1) holds in_app purchases; a StoreKit 2 \(expected.rawValue) is a JWS (Transaction.jwsRepresentation or the App Store Server API)"
+    }
+
+    /// The receipt route when the receipt was found and decoded; the generic route otherwise.
+    public func tourSteps(_ document: Document) -> [TourStep]? {
+        guard let analysis = document.receipt, let container = analysis.container, analysis.receipt != nil else { return nil }
+        return ReceiptRoute(document: document, analysis: analysis, container: container).steps()
+    }
 }

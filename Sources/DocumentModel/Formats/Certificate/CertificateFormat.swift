@@ -31,4 +31,9 @@ public struct CertificateFormat: DocumentFormat {
     public func describe(_ kind: DocumentKind) -> KindDescription? {
         kind == .certificate ? KindDescription(summary: "an X.509 certificate", title: "Certificate") : nil
     }
+
+    public func tourSteps(_ document: Document) -> [TourStep]? {
+        guard let root = document.fileTree.roots.first else { return nil }
+        return CertificateRoute(lessons: TourLessons(tree: document.fileTree, layer: .file), root: root)?.steps()
+    }
 }

@@ -40,9 +40,10 @@ public struct StoreKitJSONFormat: DocumentFormat {
             let document = JWSDocument.decode(token, in: input.bytes)
             builder.addToken(document, path: token.path, parent: nil, holder: (.file, token.range), extra: [])
         }
-        let kind = Self.kind(StoreKitBodyShape(tree, embedded))
+        let shape = StoreKitBodyShape(tree, embedded)
         if probe.options.validate { builder.verify(options: probe.options, jws: probe.jws) }
-        return Document(source: probe.source, kind: kind, layers: builder.layers, jws: JWSModel(tokens: builder.tokens, body: tree))
+        return Document(source: probe.source, kind: Self.kind(shape), layers: builder.layers,
+                        jws: JWSModel(tokens: builder.tokens, body: tree, shape: shape))
     }
 
     /// A notification body or a single token is the kind of its token; the rest are body kinds.
@@ -66,4 +67,19 @@ public struct StoreKitJSONFormat: DocumentFormat {
         default: nil
         }
     }
+
+    public func expectation(_ kind: DocumentKind) -> ExpectedKind? {
+        if case .transactionHistory = kind { return .history }
+        return nil
+    }
+
+    public func hint(expected: ExpectedKind, found kind: DocumentKind) -> String? {
+        switch (expected, kind) {
+        case (.transaction, .transactionHistory): "each of its signedTransactions is one; `json` lists them decoded"
+        case (.receipt, _): StoreKitOutputs.notAReceiptHint
+        default: nil
+        }
+    }
+
+    public func tourSteps(_ document: Document) -> [TourStep]? { StoreKitOutputs.tourSteps(document) }
 }

@@ -61,4 +61,41 @@ public struct StoreKitTokenFormat: DocumentFormat {
         let with = nested == 0 ? "" : ", with \(nested) nested token\(nested == 1 ? "" : "s")"
         return "\(kind.summary) (JWS, \(jws.tokens[main].headerSummary))\(with)"
     }
+
+    public func expectation(_ kind: DocumentKind) -> ExpectedKind? {
+        switch kind {
+        case .transaction: .transaction
+        case .renewalInfo: .renewal
+        case .appTransaction: .appTransaction
+        case .notification: .notification
+        default: nil
+        }
+    }
+
+    public func foundPhrase(_ kind: DocumentKind) -> String {
+        switch kind {
+        case .transaction: "a transaction token (\(StoreKitPayloadKind.transaction.rawValue))"
+        case .renewalInfo: "a renewal info token (\(StoreKitPayloadKind.renewalInfo.rawValue))"
+        case .appTransaction: "an app transaction token (\(StoreKitPayloadKind.appTransaction.rawValue))"
+        case .notification: "an App Store Server Notification V2 (\(StoreKitPayloadKind.notification.rawValue))"
+        default: kind.summary
+        }
+    }
+
+    public func hint(expected: ExpectedKind, found kind: DocumentKind) -> String? {
+        switch (expected, kind) {
+        case (.transaction, .renewalInfo), (.renewal, .transaction):
+            "a notification's data carries both, signedTransactionInfo (the transaction) and signedRenewalInfo (the renewal info); decode each with its own type"
+        case (.transaction, .notification), (.renewal, .notification):
+            "the notification nests it at data.\(expected == .transaction ? "signedTransactionInfo" : "signedRenewalInfo"); `dump` and `json` show it decoded in place"
+        case (.transaction, .appTransaction), (.appTransaction, .transaction):
+            "AppTransaction (AppTransaction.shared) describes the app's purchase; a Transaction describes one in-app purchase"
+        case (.notification, .transaction), (.notification, .renewalInfo):
+            "a notification is the signedPayload of an App Store Server Notification V2 request body"
+        case (.receipt, _): StoreKitOutputs.notAReceiptHint
+        default: nil
+        }
+    }
+
+    public func tourSteps(_ document: Document) -> [TourStep]? { StoreKitOutputs.tourSteps(document) }
 }

@@ -27,16 +27,13 @@ public enum JWSJSON {
         doc["findings"] = document.fileLayer.content.diagnostics.map(ReceiptJSON.findingObject)
         guard let jws = document.jws else { return doc }
         let top = jws.tokens.indices.filter { jws.tokens[$0].parent == nil }
-        switch document.kind {
-        case .transactionHistory:
+        if case .transactionHistory = jws.shape {
             doc["transactions"] = top.filter { jws.tokens[$0].path?.hasPrefix("signedTransactions[") == true }
                 .map { tokenObject(document, $0) }
-        default:
-            if jws.body == nil, let only = top.first {
-                doc["token"] = tokenObject(document, only)
-            } else {
-                doc["tokens"] = top.map { tokenObject(document, $0) }
-            }
+        } else if jws.body == nil, let only = top.first {
+            doc["token"] = tokenObject(document, only)
+        } else {
+            doc["tokens"] = top.map { tokenObject(document, $0) }
         }
         if let body = jws.body, let root = body.root {
             // The body's other members (revision, hasMore, bundleId…) as written.

@@ -7,7 +7,7 @@ import ReceiptKit
 // payload field compared, nested tokens) and the certificates.
 
 extension JWSStepStatus {
-    var reasonCode: String? {
+    var reasonCode: ReasonCode? {
         switch self {
         case .passed: nil
         case .failed(let f): f.code

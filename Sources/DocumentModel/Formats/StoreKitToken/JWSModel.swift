@@ -57,6 +57,15 @@ public struct JWSModel: Sendable {
     public var tokens: [JWSToken]
     /// The JSON body's tree when the input was a JSON body (also the file layer's content).
     public var body: JSONTree?
+    /// What the body is (`StoreKitBodyShape`): a history lists its transactions, a collection of
+    /// tokens is verified token by token. Nil for a token alone and for a body without tokens.
+    public var shape: StoreKitBodyShape?
+
+    public init(tokens: [JWSToken], body: JSONTree?, shape: StoreKitBodyShape? = nil) {
+        self.tokens = tokens
+        self.body = body
+        self.shape = shape
+    }
 
     /// Tokens not nested in another token: the token pasted alone, or each token of a JSON body.
     public var topLevel: [JWSToken] { tokens.filter { $0.parent == nil } }

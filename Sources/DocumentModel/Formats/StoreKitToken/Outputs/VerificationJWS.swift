@@ -18,19 +18,16 @@ extension VerificationReport {
         if top.first.map({ model.tokens[$0].layers.token != .file }) ?? true {
             fileFindings = document.fileLayer.content.diagnostics.map(VerificationFinding.init)
         }
-        switch document.kind {
-        case .transactionHistory, .subscriptionStatuses, .storeKitJSON: break
-        default:
-            if top.count == 1 {
-                self.init(token: top[0], of: document, now: now, words: words, note: document.note)
-                findings = fileFindings + findings
-                return
-            }
+        // A body without tokens (no shape) has no token to report as the document either.
+        if model.shape?.isCollection != true, top.count == 1 {
+            self.init(token: top[0], of: document, now: now, words: words, note: document.note)
+            findings = fileFindings + findings
+            return
         }
         let nested = top.map { VerificationReport(token: $0, of: document, now: now, words: words) }
         var reasons = nested.filter { !$0.verdict.valid }.map(Self.nestedReason)
         if nested.isEmpty {
-            reasons.append(.init(code: "no-tokens", step: nil, message: "the input holds no StoreKit 2 token to verify"))
+            reasons.append(.init(code: .noTokens, step: nil, message: "the input holds no StoreKit 2 token to verify"))
         }
         let valid = reasons.isEmpty
         self.init(subject: VerificationSubject(kind: document.kind.id, label: document.kind.summary, note: document.note),
@@ -93,7 +90,7 @@ extension VerificationReport {
     static func verdict(_ report: JWSVerificationReport?, nested: [VerificationReport], words: StepText) -> VerificationVerdict {
         guard let report else {
             return VerificationVerdict(valid: false, outcome: "not-validated", summary: "not validated (decoding only)",
-                                       reasons: [.init(code: "validation-not-requested", step: nil, message: "validation was not requested")])
+                                       reasons: [.init(code: .validationNotRequested, step: nil, message: "validation was not requested")])
         }
         var reasons: [VerificationVerdict.Reason] = report.decidingSteps.compactMap { result in
             guard case .failed(let f) = result.status else { return nil }
@@ -103,7 +100,7 @@ extension VerificationReport {
         let valid = reasons.isEmpty
         let xcode = report.chainKind == .xcodeStoreKitTesting
         if xcode && report.status(.root) == .failed(.xcodeTestingNotTrusted) {
-            reasons.append(.init(code: "xcode-testing-not-supplied", step: JWSStep.root.rawValue, message: words.reason(.xcodeTestingNotSupplied)))
+            reasons.append(.init(code: .xcodeTestingNotSupplied, step: JWSStep.root.rawValue, message: words.reason(.xcodeTestingNotSupplied)))
         }
         var outcome = "invalid"
         var summary = "INVALID"
@@ -116,9 +113,9 @@ extension VerificationReport {
                 outcome = xcode ? "local-testing" : "user-root"
                 summary = xcode ? "valid for local testing only" : "valid, anchored at a root you supplied"
                 if xcode {
-                    reasons.append(.init(code: "accepted-for-local-testing", step: nil, message: words.reason(.acceptedForLocalTesting)))
+                    reasons.append(.init(code: .acceptedForLocalTesting, step: nil, message: words.reason(.acceptedForLocalTesting)))
                 } else if let anchor = report.anchor {
-                    reasons.append(.init(code: "anchored-at-user-root", step: nil,
+                    reasons.append(.init(code: .anchoredAtUserRoot, step: nil,
                                          message: "anchored at \(anchor.sentence): not signed by Apple"))
                 }
             }
@@ -131,7 +128,7 @@ extension VerificationReport {
 
     static func nestedReason(_ r: VerificationReport) -> VerificationVerdict.Reason {
         let first = r.verdict.reasons.first
-        return .init(code: "nested-invalid", step: nil,
+        return .init(code: .nestedInvalid, step: nil,
                      message: "\(r.subject.path ?? "token") is invalid" + (first.map { ": \($0.message)" } ?? ""))
     }
 

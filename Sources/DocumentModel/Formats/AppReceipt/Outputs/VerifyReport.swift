@@ -85,7 +85,7 @@ public enum VerifyReport {
                 line = "\(title): not checked — \(safe(words.reason(why)))"
             }
             lines.append("  \(mark) \(line)")
-            if case .failed(let why) = step.status, let status = AppleVerifierStatus.forFailure(step: step.id.rawValue, reason: why.code) {
+            if case .failed(let why) = step.status, let status = AppleVerifierStatus.forFailure(step: step.id.rawValue, reason: why.code.rawValue) {
                 lines.append("      " + status.sentence(receipt: true))
             }
             for d in step.details { lines.append("      \(safe(d))") }

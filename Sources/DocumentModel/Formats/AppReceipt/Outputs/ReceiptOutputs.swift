@@ -1,0 +1,80 @@
+import Foundation
+import ReceiptKit
+
+/// The outputs of a document read as a receipt: the app receipt format's, and the certificate's and
+/// other ASN.1's when `json` and `verify` read them as receipts to say why they are not one.
+enum ReceiptOutputs {
+    static func json(_ document: Document, words: StepText) -> JSONReading? {
+        guard let analysis = document.receipt else { return nil }
+        let source = document.source
+        let object = ReceiptJSON.document(analysis, input: .init(name: source.name, encoding: source.encoding.rawValue, origin: source.origin),
+                                          words: words)
+        let firstError = analysis.allDiagnostics.first { $0.severity == .error }?.code.rawValue
+            ?? (analysis.receipt == nil ? "not-a-receipt" : nil)
+        return JSONReading(object: object, firstError: firstError)
+    }
+
+    /// The batch line streamed into bytes: the same text as the default `jsonLine`, without the
+    /// dictionaries (ReceiptJSONStreamTests compare the two).
+    static func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
+        guard let analysis = document.receipt else { return nil }
+        let input = ReceiptJSON.InputInfo(name: document.source.name, encoding: document.source.encoding.rawValue, origin: document.source.origin)
+        let bytes = ReceiptJSON.streamed(analysis, input: input, words: words, compact: true, batchSource: source)
+        let firstError = analysis.allDiagnostics.first { $0.severity == .error }?.code.rawValue
+            ?? (analysis.receipt == nil ? "not-a-receipt" : nil)
+        return JSONLine(text: String(decoding: bytes, as: UTF8.self), firstError: firstError)
+    }
+
+    static func verification(_ document: Document, words: StepText) -> VerificationReport {
+        VerificationReport(receiptOf: document, words: words) ?? VerificationReport(unverifiable: document)
+    }
+
+    static func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
+        guard let analysis = document.receipt else {
+            return VerificationText.text(report, inputName: document.source.name, style: style)
+        }
+        return VerifyReport.text(analysis, inputName: document.source.name, inputNote: document.note, style: style, words: words)
+    }
+}
+
+extension AppReceiptFormat {
+    public var layout: DocumentLayout { .asn1File }
+    public func json(_ document: Document, words: StepText) -> JSONReading? { ReceiptOutputs.json(document, words: words) }
+    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
+        ReceiptOutputs.jsonLine(document, words: words, source: source)
+    }
+    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
+        ReceiptOutputs.verification(document, words: words)
+    }
+    public func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
+        ReceiptOutputs.verifyText(document, report: report, style: style, words: words)
+    }
+}
+
+extension CertificateFormat {
+    public var layout: DocumentLayout { .asn1File }
+    public func json(_ document: Document, words: StepText) -> JSONReading? { ReceiptOutputs.json(document, words: words) }
+    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
+        ReceiptOutputs.jsonLine(document, words: words, source: source)
+    }
+    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
+        ReceiptOutputs.verification(document, words: words)
+    }
+    public func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
+        ReceiptOutputs.verifyText(document, report: report, style: style, words: words)
+    }
+}
+
+extension ASN1Format {
+    public var layout: DocumentLayout { .asn1File }
+    public func json(_ document: Document, words: StepText) -> JSONReading? { ReceiptOutputs.json(document, words: words) }
+    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
+        ReceiptOutputs.jsonLine(document, words: words, source: source)
+    }
+    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
+        ReceiptOutputs.verification(document, words: words)
+    }
+    public func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
+        ReceiptOutputs.verifyText(document, report: report, style: style, words: words)
+    }
+}

@@ -1,0 +1,65 @@
+import ASN1Lenient
+import Foundation
+
+/// How `dump` and `explain` show a document: the file's ASN.1 tree (receipts, certificates, other
+/// ASN.1, text as one unparsed region), or its layers (a token's segments, a body's tokens).
+public enum DocumentLayout: Sendable, Equatable {
+    case asn1File
+    case layers
+}
+
+/// The `json` command's object for a document and the code of its first error (nil: no error,
+/// exit status 0).
+public struct JSONReading {
+    public var object: [String: Any]
+    public var firstError: String?
+}
+
+/// What a format adds to the commands' outputs, beside recognising and opening. The commands ask
+/// the document's format (`Document.format`) instead of asking which kind the document is.
+public protocol DocumentOutputs {
+    var layout: DocumentLayout { get }
+    /// `json`'s object; nil when the kind has no JSON reading here (the caller says "not a receipt").
+    func json(_ document: Document, words: StepText) -> JSONReading?
+    /// A batch `json` line: the compact object with `"source"` (the file, replacing the byte
+    /// ranges) and `"line"`; nil as for `json`. Formats with a streamed writer override it.
+    func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine?
+    /// `verify`'s report (the kinds that cannot be verified say so in an invalid report).
+    func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport
+    /// `verify`'s text report.
+    func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String
+}
+
+/// One batch `json` line and the code of its first error.
+public struct JSONLine {
+    public var text: String
+    public var firstError: String?
+}
+
+extension DocumentOutputs {
+    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
+        guard let reading = json(document, words: words) else { return nil }
+        var object = reading.object
+        object["source"] = source.file
+        if let line = source.line { object["line"] = line }
+        return JSONLine(text: ReceiptJSON.serialize(object, compact: true), firstError: reading.firstError)
+    }
+
+    public func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
+        VerificationText.text(report, inputName: document.source.name, style: style)
+    }
+
+    /// Exit status 1 for `dump`, `explain` and `json` of a decoded input: an error in the layers the
+    /// layout shows (for a receipt the file layer, where the receipt findings are merged).
+    public func hasErrors(_ document: Document) -> Bool {
+        switch layout {
+        case .asn1File: document.fileTree.hasErrors
+        case .layers: document.hasErrors
+        }
+    }
+}
+
+extension Document {
+    /// The format that declares this document's kind: what the commands ask for its outputs.
+    public var format: any DocumentFormat { FormatRegistry.format(of: kind) }
+}

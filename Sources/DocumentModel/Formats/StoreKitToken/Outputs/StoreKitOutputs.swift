@@ -1,0 +1,59 @@
+import Foundation
+
+/// The outputs of a StoreKit document (a token, a JSON body of tokens) and of the kinds that are
+/// only named (an iOS 6 transaction receipt, text): `JWSJSON` and the per-token verification.
+enum StoreKitOutputs {
+    static func json(_ document: Document) -> JSONReading {
+        JSONReading(object: JWSJSON.object(document),
+                    firstError: document.diagnostics.first { $0.diagnostic.severity == .error }?.diagnostic.code.rawValue)
+    }
+
+    static func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
+        VerificationReport(storeKitOf: document, now: now, words: words) ?? VerificationReport(unverifiable: document)
+    }
+
+    /// `--expect receipt` given StoreKit 2 input.
+    static let notAReceiptHint = "StoreKit 2 JWS is not the PKCS#7 app receipt; drop --expect receipt to read it"
+
+    /// The token route through the first top-level token (a body's first token).
+    static func tourSteps(_ document: Document) -> [TourStep]? {
+        document.jws?.topLevel.first.map { JWSRoute(document: document, token: $0).steps() }
+    }
+}
+
+extension StoreKitTokenFormat {
+    public var layout: DocumentLayout { .layers }
+    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
+    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
+        StoreKitOutputs.verification(document, now: now, words: words)
+    }
+}
+
+extension StoreKitJSONFormat {
+    public var layout: DocumentLayout { .layers }
+    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
+    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
+        StoreKitOutputs.verification(document, now: now, words: words)
+    }
+}
+
+extension LegacyTransactionReceiptFormat {
+    public func redactionRefusal(_ document: Document) -> String? {
+        "an iOS 6 style transaction receipt is not read by this tool, so its identifiers cannot be found"
+    }
+
+    public var layout: DocumentLayout { .layers }
+    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
+    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
+        VerificationReport(unverifiable: document)
+    }
+}
+
+extension TextFormat {
+    public var layout: DocumentLayout { .asn1File }
+    /// The input, its kind and the loader's one finding: there is no receipt to describe.
+    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
+    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
+        VerificationReport(unverifiable: document)
+    }
+}

@@ -1,0 +1,92 @@
+/// The one vocabulary of verification reasons, for every kind of input: why a step failed or was not
+/// checked, and why a verdict is what it is. Receipts (`StepReason`, `Verdict.Reason`) and tokens
+/// (JWSKit's `JWSFailure`, `JWSSkip`, which imports this module) map onto it, so that the same
+/// situation has the same code whatever the input. The raw values are what JSON output, batch
+/// summaries and scripts key on: never rename one (docs/verify-schema.json lists them all).
+public enum ReasonCode: String, Sendable, CaseIterable {
+    // The user gave no expected value for a step that compares against one (any kind).
+    case notGiven = "not-given"
+    case validationNotRequested = "validation-not-requested"
+    case signatureMismatch = "signature-mismatch"
+
+    // Receipt steps.
+    case emptyInput = "empty-input"
+    case notPKCS7 = "not-pkcs7"
+    case notSignedData = "not-signed-data"
+    case noSignedData = "no-signed-data"
+    case noSignerInfo = "no-signer-info"
+    case signerCertificateMissing = "signer-certificate-missing"
+    case detachedWithoutPayload = "detached-without-payload"
+    case outOfMemory = "out-of-memory"
+    case payloadDiffersFromSignedContent = "payload-differs-from-signed-content"
+    case chainUnverified = "chain-unverified"
+    case chainSetupFailed = "chain-setup-failed"
+    case invalidAtCreation = "invalid-at-creation"
+    case noCreationDate = "no-creation-date"
+    case chainNotVerified = "chain-not-verified"
+    case xcodeSignerHasNoReceiptOID = "xcode-signer-has-no-receipt-oid"
+    case signerLacksReceiptOID = "signer-lacks-receipt-oid"
+    case notAReceipt = "not-a-receipt"
+    case payloadDiffersFromSignature = "payload-differs-from-signature"
+    case receiptErrors = "receipt-errors"
+    case noReceiptPayload = "no-receipt-payload"
+    case ambiguousAttributes = "ambiguous-attributes"
+    case payloadTruncated = "payload-truncated"
+    case missingAttributes = "missing-attributes"
+    case deviceHashMismatch = "device-hash-mismatch"
+    case attributeMissing = "attribute-missing"
+    case attributeRepeated = "attribute-repeated"
+    case attributeUnreadable = "attribute-unreadable"
+    case valueMismatch = "value-mismatch"
+    case environmentMismatch = "environment-mismatch"
+    case appItemIDMismatch = "app-item-id-mismatch"
+    case expired
+
+    // Token steps: failures.
+    case algorithmMissing = "algorithm-missing"
+    case algorithmNone = "algorithm-none"
+    case algorithmSymmetric = "algorithm-symmetric"
+    case algorithmNotES256 = "algorithm-not-es256"
+    case x5cMissing = "x5c-missing"
+    case certificateUnreadable = "certificate-unreadable"
+    case certificateCount = "certificate-count"
+    case wrongOrder = "wrong-order"
+    case issuerMismatch = "issuer-mismatch"
+    case linkSignatureInvalid = "link-signature-invalid"
+    case rootNotSelfSigned = "root-not-self-signed"
+    case rootNotPinned = "root-not-pinned"
+    case xcodeTestingNotTrusted = "xcode-testing-not-trusted"
+    case userRootUnreadable = "user-root-unreadable"
+    case pathVerification = "path-verification"
+    case leafMarkerMissing = "leaf-marker-missing"
+    case intermediateMarkerMissing = "intermediate-marker-missing"
+    case certificatesNotValid = "certificates-not-valid"
+    case signatureEmpty = "signature-empty"
+    case signatureIsDER = "signature-is-der"
+    case signatureTruncated = "signature-truncated"
+    case signatureTooLong = "signature-too-long"
+    case leafKeyNotP256 = "leaf-key-not-p256"
+    case claimMissing = "claim-missing"
+    case claimMismatch = "claim-mismatch"
+    case nestedDisagrees = "nested-disagrees"
+
+    // Token steps: not checked.
+    case claimNotInKind = "claim-not-in-kind"
+    case algorithmRejected = "algorithm-rejected"
+    case noCertificates = "no-certificates"
+    case leafUnreadable = "leaf-unreadable"
+    case chainStructureFailed = "chain-structure-failed"
+    case xcodeSingleCertificate = "xcode-single-certificate"
+    case noSignedDate = "no-signed-date"
+    case nothingNested = "nothing-nested"
+    case revocationOffline = "revocation-offline"
+
+    // Verdicts.
+    case xcodeTestingNotSupplied = "xcode-testing-not-supplied"
+    case anchorNotTrusted = "anchor-not-trusted"
+    case acceptedForLocalTesting = "accepted-for-local-testing"
+    case anchoredAtUserRoot = "anchored-at-user-root"
+    case noTokens = "no-tokens"
+    case nestedInvalid = "nested-invalid"
+    case notVerifiable = "not-verifiable"
+}

@@ -1,6 +1,10 @@
 import ASN1Lenient
 import DocumentModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONLenient
 import JWSKit
 
@@ -267,7 +271,7 @@ struct BuiltBlock: Sendable {
 /// The built token blocks, shared by every copy of the outline (rows are a pure function of the
 /// document, so building one while rendering keeps `render` pure as far as anyone can observe).
 final class OutlineStore: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var blocks: [Int: BuiltBlock] = [:]
     /// Every diagnostic's row in outline order, found on the first `]` / `[`.
     private let diagnosticRows = MadeOnce<[OutlineDiagnostic]>()

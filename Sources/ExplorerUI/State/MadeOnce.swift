@@ -1,11 +1,16 @@
+import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A value made on first use and shared by every copy of the state that holds the slot (search
 /// indexes, the diagnostics' rows). The computation runs outside the lock because it can take
 /// long; two racing computations give the same value, so the first store wins and the other is
 /// dropped.
 final class MadeOnce<Value>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var made: Value?
 
     func value(_ compute: () -> Value) -> Value {

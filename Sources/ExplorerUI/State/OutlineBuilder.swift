@@ -1,6 +1,10 @@
 import ASN1Lenient
 import DocumentModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONLenient
 import JWSKit
 
@@ -243,7 +247,7 @@ struct OutlineBuilder {
 /// `UIText.escape` of texts that repeat (Apple's field meanings), made once per text and shared by
 /// every copy of the outline's build context.
 final class EscapedTexts: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var done: [String: String] = [:]
 
     func escaped(_ text: String) -> String {

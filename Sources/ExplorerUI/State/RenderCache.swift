@@ -1,12 +1,16 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Memoises the per-node work a frame may need more than once: the `Explainer` lines of the
 /// selected node (which count a node's children, O(width) for a SET of 333,333 elements). Keyed by
 /// node index and shared by copies of one `AppState` (same tree), so `render` stays a pure function
 /// of the state as far as anyone can observe, while a key that re-selects a wide node costs O(1).
 public final class RenderCache: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var explanations: [Int: [ExplanationLine]] = [:]
     private var order: [Int] = []
     static let capacity = 16

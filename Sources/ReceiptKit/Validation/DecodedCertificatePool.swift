@@ -1,4 +1,9 @@
+import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Certificates decoded once per process instead of once per document, for batch runs: every
 /// token of a day of notifications carries the same three x5c certificates, and decoding them
@@ -12,7 +17,7 @@ import Foundation
 public final class DecodedCertificatePool: @unchecked Sendable {
     public static let shared = DecodedCertificatePool()
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var entries: [DERKey: DecodedCertificate] = [:]
     private var enabled = false
     let capacity = 256

@@ -1,7 +1,11 @@
 import ArgumentParser
 import ASN1Lenient
 import DocumentModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// `receipt-explorer json FILE [--no-validate] [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE]
@@ -59,13 +63,13 @@ struct JSONCommand: ParsableCommand {
         try expectation.check(document)
         // Text without data has no receipt to describe: the input, its kind and the one finding.
         if CommandSupport.isStoreKit(document) || document.kind == .text {
-            FileHandle.standardOutput.write(Data(JWSJSON.text(document).utf8))
+            OutputWriter.write(JWSJSON.text(document), to: .standardOutput)
             return try CommandSupport.finish(CommandSupport.status(document))
         }
         guard let analysis = document.receipt else { throw ExitCode(ExitStatus.inputHasErrors) }  // `.always` always analyses
         let text = ReceiptJSON.text(analysis, input: .init(name: document.source.name, encoding: document.source.encoding.rawValue,
                                                                      origin: document.source.origin), words: .commandLine)
-        FileHandle.standardOutput.write(Data(text.utf8))
+        OutputWriter.write(text, to: .standardOutput)
         let hasErrors = analysis.receipt == nil || analysis.allDiagnostics.contains { $0.severity == .error }
         if hasErrors { throw ExitCode(ExitStatus.inputHasErrors) }
     }

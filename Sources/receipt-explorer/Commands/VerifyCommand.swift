@@ -1,7 +1,11 @@
 import ArgumentParser
 import ASN1Lenient
 import DocumentModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// The validation inputs `verify` and `json` share.
@@ -163,7 +167,7 @@ struct VerifyCommand: ParsableCommand {
                 text = VerificationText.text(report, inputName: document.source.name, style: VerifyReport.Style(unicode: !ascii))
             }
         }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        OutputWriter.write(text, to: .standardOutput)
         if !report.verdict.valid { throw ExitCode(1) }
     }
 }

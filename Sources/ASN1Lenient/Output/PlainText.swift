@@ -2,17 +2,18 @@
 /// `caseInsensitiveCompare`, `padding(toLength:withPad:startingAt:)`), which FoundationEssentials does
 /// not have, with the same answers for the text the tool gives them.
 public enum PlainText {
-    /// `CharacterSet.whitespaces`: Unicode's space separators (Zs) and the tab.
+    /// `CharacterSet.whitespaces` as swift-foundation defines it: the tab, the space separators
+    /// (Zs) and U+200B ZERO WIDTH SPACE.
     public static func isWhitespace(_ c: Unicode.Scalar) -> Bool {
-        c == "\t" || c.properties.generalCategory == .spaceSeparator
+        switch c.value {
+        case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: return true
+        default: return false
+        }
     }
 
-    /// `CharacterSet.whitespacesAndNewlines`: every separator (Z*), U+0009–U+000D and U+0085.
+    /// `CharacterSet.whitespacesAndNewlines`: those and U+000A–U+000D, U+0085, U+2028, U+2029.
     public static func isWhitespaceOrNewline(_ c: Unicode.Scalar) -> Bool {
-        switch c.properties.generalCategory {
-        case .spaceSeparator, .lineSeparator, .paragraphSeparator: return true
-        default: return (0x09...0x0D).contains(c.value) || c.value == 0x85
-        }
+        isWhitespace(c) || (0x0A...0x0D).contains(c.value) || c.value == 0x85 || c.value == 0x2028 || c.value == 0x2029
     }
 
     /// `text.trimmingCharacters(in: .whitespaces)`.

@@ -14,7 +14,7 @@ import TestSupport
 ///
 /// Tests may import full Foundation. The static release binary is checked by Scripts/check-release.sh.
 @Suite struct FoundationEssentialsTests {
-    static let fullFoundation = #/^\s*(@[\w()]+\s+)*import\s+(class\s+|struct\s+|enum\s+|func\s+)?(Foundation|FoundationInternationalization|FoundationNetworking|FoundationXML|_FoundationICU)(\.|\s|$)/#
+    static var fullFoundation: Regex<(Substring, Substring?, Substring?, Substring, Substring)> { #/^\s*(@[\w()]+\s+)*import\s+(class\s+|struct\s+|enum\s+|func\s+)?(Foundation|FoundationInternationalization|FoundationNetworking|FoundationXML|_FoundationICU)(\.|\s|$)/# }
 
     /// Each `import` of full Foundation in `text` that is not the `#else` of
     /// `#if canImport(FoundationEssentials)`, as "line: text".

@@ -52,12 +52,12 @@ import JWSKit
         #expect(ReceiptDate(epochMilliseconds: -2_717_640_001_000).pstString == "1883-11-18 12:07:01 America/Los_Angeles")
     }
 
-    static let formatter: ISO8601DateFormatter = {
+    static func formatter() -> ISO8601DateFormatter {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         f.timeZone = TimeZone(identifier: "UTC")
         return f
-    }()
+    }
 
     /// The JSON reports' dates outside 0000-9999 were ISO8601DateFormatter's (ICU's Julian BC years).
     @Test func julianEraFormMatchesISO8601DateFormatterOutsideYears0To9999() {
@@ -68,8 +68,9 @@ import JWSKit
         while ms > -1_000_000_000_000_000 { instants.append(ms); ms -= 7_777_777_777_777 }
         ms = 253_402_300_800_000
         while ms < 1_000_000_000_000_000 { instants.append(ms); ms += 7_777_777_777_777 }
+        let formatter = Self.formatter()
         for ms in instants {
-            let expected = Self.formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+            let expected = formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
             #expect(ISO8601Text.string(epochMilliseconds: ms, fraction: .always, farYears: .julianEra) == expected, "\(ms)")
         }
     }

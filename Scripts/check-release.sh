@@ -6,7 +6,8 @@
 #
 # - the checksums; the archive's files; its binary runs --version, dump and verify on the samples with
 #   the Swift toolchain hidden (`unshare -m`, a tmpfs over the toolchain's directory) and under
-#   `env -i`; `ldd` lists only the system's libc, OpenSSL 3, ncursesw/tinfo and C++ runtime;
+#   `env -i`; `ldd` lists only the system's libc, OpenSSL 3, ncursesw/tinfo and C++ runtime; no ICU
+#   or full Foundation is linked in (FoundationEssentials only);
 # - the Debian package: its Depends, `dpkg -i`, `receipt-explorer --version`, `man -w`, the
 #   completions, then `dpkg -r` leaves none of its files;
 # - the formula: `ruby -c`, its url names the source archive and its sha256 is the archive's, the
@@ -107,6 +108,10 @@ while read -r library arrow path _; do
 done <<< "$ldd_out"
 ! grep -q "$toolchain" <<< "$ldd_out" || fail "ldd mentions the toolchain"
 ok "only the system's libc, OpenSSL 3, ncursesw/tinfo and C++ runtime; nothing under $toolchain"
+# Issue 21, fast start: FoundationEssentials only. Full Foundation would bring ICU, whose data
+# (icudtNNl-…) and FoundationInternationalization's type names stay in the binary even when stripped.
+! grep -aqE 'icudt[0-9]+l|FoundationInternationalization' "$binary" || fail "the binary carries ICU or full Foundation (FoundationInternationalization): a Source imports Foundation instead of FoundationEssentials"
+ok "no ICU, no FoundationInternationalization (FoundationEssentials only)"
 ! readelf -d "$binary" | grep -Eq '\((RPATH|RUNPATH)\)' || fail "the binary has an RPATH/RUNPATH: $(readelf -d "$binary" | grep -E 'RPATH|RUNPATH')"
 ok "no RPATH/RUNPATH"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds a release of receipt-explorer into OUTDIR: a Linux archive and a Debian package whose binary
-# needs no Swift toolchain (the Swift runtime and Foundation are linked statically), the source
+# needs no Swift toolchain (the Swift runtime and FoundationEssentials are linked statically), the source
 # archive, SHA-256 files, and the Homebrew formula for that source archive.
 #
 #   Scripts/release.sh [--base-url URL] [--homepage URL] [--allow-dirty] OUTDIR
@@ -50,9 +50,10 @@ base_url="${base_url:-file://$outdir}"
 homepage="${homepage:-$base_url}"
 started=$SECONDS
 
-# 1. The binary. --static-swift-stdlib links the Swift runtime, Foundation and its ICU data into it;
-# --disable-local-rpath drops SwiftPM's $ORIGIN runpath (an installed binary must not load libraries
-# from the directory it sits in). Its own scratch path keeps the debug build's cache.
+# 1. The binary. --static-swift-stdlib links the Swift runtime and FoundationEssentials into it (no
+# ICU: the Sources import FoundationEssentials only, issue 21); --disable-local-rpath drops SwiftPM's
+# $ORIGIN runpath (an installed binary must not load libraries from the directory it sits in). Its own
+# scratch path keeps the debug build's cache.
 build=(swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path .build-release)
 echo "== ${build[*]}"
 "${build[@]}" --product receipt-explorer

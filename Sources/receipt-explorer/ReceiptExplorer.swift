@@ -1,5 +1,17 @@
 import ArgumentParser
+import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ReceiptKit
 
 /// The root command. Subcommands stay thin: parse options, call the library, print.
@@ -41,7 +53,7 @@ struct ReceiptExplorer: ParsableCommand {
         let names = configuration.subcommands.map { $0.configuration.commandName ?? "" }
         if let typo = SubcommandSuggestion.complaint(arguments: Array(CommandLine.arguments.dropFirst()), subcommands: names) {
             CommandSupport.complain(typo)
-            Foundation.exit(ExitStatus.usageOrIO)
+            terminate(ExitStatus.usageOrIO)
         }
         do {
             var command = try parseAsRoot()
@@ -50,8 +62,8 @@ struct ReceiptExplorer: ParsableCommand {
             let code = exitCode(for: error)
             if code == .validationFailure {
                 let message = fullMessage(for: error)
-                if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
-                Foundation.exit(ExitStatus.usageOrIO)
+                if !message.isEmpty { OutputWriter.write(message + "\n", to: .standardError) }
+                terminate(ExitStatus.usageOrIO)
             }
             exit(withError: error)
         }
@@ -72,3 +84,6 @@ enum ExitStatus {
         parseable is still printed); 2 = usage or I/O problem (one line on stderr).
         """
 }
+
+/// libc's exit(3), named apart from ParsableCommand's `exit(withError:)`, which shadows it in the type.
+private func terminate(_ status: Int32) -> Never { exit(status) }

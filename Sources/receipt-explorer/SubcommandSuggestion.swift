@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `receipt-explorer verfy FILE`: explore is the default subcommand, so ArgumentParser takes a
 /// mistyped subcommand for a FILE to explore and the user learns only that the file cannot be read

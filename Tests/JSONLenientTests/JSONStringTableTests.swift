@@ -1,3 +1,4 @@
+import Foundation
 import ASN1Lenient
 import Testing
 @testable import JSONLenient

@@ -1,4 +1,4 @@
-import ASN1Lenient
+@testable import ASN1Lenient
 import Foundation
 import JSONLenient
 import Testing
@@ -44,8 +44,8 @@ struct DecodeFastPathTests {
     }
 
     @Test func fixedWidthDatesMatchThePaddedForm() {
-        // Components from Foundation's calendar (proleptic Gregorian from 1583 on), printed by the
-        // general padded form: the fixed-width writer must give the same text.
+        // Components from Foundation's calendar (proleptic Gregorian from 1583 on), printed by
+        // printf: the fixed-width writer (ISO8601Text) must give the same text.
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let year: Double = 365.2425 * 86_400_000
@@ -56,15 +56,15 @@ struct DecodeFastPathTests {
             let subsecond = ((totalMs % 1000) + 1000) % 1000
             let date = Date(timeIntervalSince1970: Double(totalMs - subsecond) / 1000)
             let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-            let padded = ISODate.padded(year: Int64(c.year!), month: Int64(c.month!), day: Int64(c.day!),
-                                        second: Int64(c.hour! * 3600 + c.minute! * 60 + c.second!), ms: subsecond)
+            let padded = String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year!, c.month!, c.day!,
+                                c.hour!, c.minute!, c.second!, Int(subsecond))
             #expect(ISODate.string(milliseconds: ms) == padded, "\(ms)")
         }
         #expect(ISODate.string(milliseconds: -62_167_219_200_000) == "0000-01-01T00:00:00.000Z")
         #expect(ISODate.string(milliseconds: -62_167_219_200_001) == "-000001-12-31T23:59:59.999Z")
         #expect(ISODate.string(milliseconds: 253_402_300_799_999) == "9999-12-31T23:59:59.999Z")
         #expect(ISODate.string(milliseconds: 253_402_300_800_000) == "+010000-01-01T00:00:00.000Z")
-        #expect(ISODate.fixedWidth(year: 7, month: 3, day: 9, second: 3 * 3600 + 4 * 60 + 5, ms: 6) == "0007-03-09T03:04:05.006Z")
+        #expect(ISO8601Text.fixedWidth(year: 7, month: 3, day: 9, second: 3 * 3600 + 4 * 60 + 5, ms: 6) == "0007-03-09T03:04:05.006Z")
     }
 
     @Test func splittingFindsEveryDot() {

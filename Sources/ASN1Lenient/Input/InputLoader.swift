@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads a file (or stdin) and finds the DER/BER in it: raw bytes, base64 text, PEM armour or a
 /// verifyReceipt request body. Detection is automatic and reported in `LoadedInput.note`.
@@ -207,15 +213,13 @@ public enum InputLoader {
     // MARK: - verifyReceipt JSON
 
     static func decodeJSON(_ raw: [UInt8], name: String) throws -> LoadedInput {
-        let object: Any
+        let object: RequestBodyJSON.Value
         do {
-            object = try JSONSerialization.jsonObject(with: Data(raw), options: [])
+            object = try RequestBodyJSON.parse(raw)
         } catch {
-            let nsError = error as NSError
-            let detail = (nsError.userInfo["NSDebugDescription"] as? String).map { ": " + TerminalSafe.escape($0) } ?? ""
-            throw InputError("cannot decode \(InputError.quoted(name)): it starts with '{' but is not valid JSON\(detail)")
+            throw InputError("cannot decode \(InputError.quoted(name)): it starts with '{' but is not valid JSON: \(TerminalSafe.escape(error.message))")
         }
-        guard let dictionary = object as? [String: Any] else {
+        guard case .object(let dictionary) = object else {
             throw InputError("cannot decode \(InputError.quoted(name)): the JSON is not an object; expected a verifyReceipt request body {\"receipt-data\": \"<base64>\"}")
         }
         guard let value = dictionary["receipt-data"] else {
@@ -223,7 +227,7 @@ public enum InputLoader {
             let found = keys.isEmpty ? "it has no keys" : "its keys are " + keys.joined(separator: ", ")
             throw InputError("cannot decode \(InputError.quoted(name)): the JSON has no \"receipt-data\" field (\(found)); expected a verifyReceipt request body {\"receipt-data\": \"<base64>\"}")
         }
-        guard let text = value as? String else {
+        guard case .string(let text) = value else {
             throw InputError("cannot decode \(InputError.quoted(name)): \"receipt-data\" is \(jsonKind(value)), not a base64 string")
         }
         let textBytes = Array(text.utf8)
@@ -236,14 +240,14 @@ public enum InputLoader {
         }
     }
 
-    static func jsonKind(_ value: Any) -> String {
+    static func jsonKind(_ value: RequestBodyJSON.Value) -> String {
         switch value {
-        case is NSNull: return "null"
-        case is [Any]: return "an array"
-        case is [String: Any]: return "an object"
-        case is Bool: return "a boolean"
-        case is NSNumber, is Int, is Double: return "a number"
-        default: return "not a string"
+        case .null: return "null"
+        case .array: return "an array"
+        case .object: return "an object"
+        case .bool: return "a boolean"
+        case .number(let text): return RequestBodyJSON.isZeroOrOne(text) ? "a boolean" : "a number"
+        case .string: return "not a string"
         }
     }
 }

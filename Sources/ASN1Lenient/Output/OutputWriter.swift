@@ -99,6 +99,20 @@ public final class OutputWriter {
 
     deinit { flush() }
 
+    /// Writes `text` out at once, whole (a message, a report made in one piece); as for every
+    /// writer, a failed write (a closed pipe) is dropped.
+    public static func write(_ text: String, to destination: Destination) {
+        let writer = OutputWriter(destination)
+        writer.write(text)
+        writer.flush()
+    }
+
+    public static func write(bytes: [UInt8], to destination: Destination) {
+        let writer = OutputWriter(destination)
+        writer.write(bytes: bytes)
+        writer.flush()
+    }
+
     /// The text written so far (memory destination), decoded as UTF-8.
     public var text: String {
         flush()

@@ -1,5 +1,16 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The inputs of a batch run, in order: each FILE operand, or with `lines` each line of each FILE
 /// ("-" is standard input). Plain values: the producer thread builds its readers from them, so no

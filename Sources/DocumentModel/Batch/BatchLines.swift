@@ -1,5 +1,16 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Splits a byte stream into lines for `--lines`: a line ends at LF, one CR before it is dropped
 /// (CRLF files), and a last line without LF still counts; the LF that ends the input does not start
@@ -64,7 +75,7 @@ public struct BatchLineReader {
     public init(fd: Int32, name: String) {
         self.init { buffer in
             while true {
-                let n = Foundation.read(fd, buffer.baseAddress, buffer.count)
+                let n = readBytes(fd, buffer.baseAddress, buffer.count)
                 if n >= 0 { return n }
                 if errno == EINTR { continue }
                 throw InputError("cannot read \(InputError.quoted(name)): \(String(cString: strerror(errno)))")
@@ -92,3 +103,6 @@ public struct BatchLineReader {
         return ready[readyIndex]
     }
 }
+
+/// libc's read(2), named apart from the methods called `read` in scope above.
+private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }

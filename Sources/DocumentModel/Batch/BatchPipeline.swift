@@ -1,4 +1,9 @@
+import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Runs a batch: one producer thread reads inputs, `jobs` worker threads check them, and the
 /// calling thread writes the outcomes in input order. At most `window` inputs are in flight (read
@@ -10,19 +15,17 @@ public enum BatchPipeline {
                            evaluate: @escaping @Sendable (BatchItem) -> BatchOutcome,
                            write: (BatchOutcome) -> Void) {
         let state = SharedState(window: max(window ?? jobs * 8, 1))
-        let producer = Thread {
+        startThread {
             inputs.produce { item in state.submit(item) }
             state.finishInput()
         }
-        producer.start()
         for _ in 0..<max(jobs, 1) {
-            let worker = Thread {
+            // 8 MB, as the main thread's: opening a document recurses on nested input.
+            startThread(stackSize: 8 << 20) {
                 while let item = state.nextItem() {
                     state.finished(evaluate(item))
                 }
             }
-            worker.stackSize = 8 << 20  // as the main thread's: opening a document recurses on nested input
-            worker.start()
         }
         while let outcome = state.nextOutcome() {
             write(outcome)
@@ -35,7 +38,7 @@ public enum BatchPipeline {
 /// `condition` locked, and everything that crosses threads through it (`BatchItem`, `BatchOutcome`)
 /// is a Sendable value; that is what `@unchecked` asserts here.
 private final class SharedState: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private let window: Int
     /// Read, not yet taken by a worker (FIFO: `queue[queueHead...]`).
     private var queue: [BatchItem] = []

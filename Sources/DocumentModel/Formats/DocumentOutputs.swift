@@ -1,5 +1,9 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How `dump` and `explain` show a document: the file's ASN.1 tree (receipts, certificates, other
 /// ASN.1, text as one unparsed region), or its layers (a token's segments, a body's tokens).

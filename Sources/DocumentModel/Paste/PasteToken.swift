@@ -32,7 +32,7 @@ enum PasteToken {
             let signature = parts[2]
             let es256 = headerString.contains("\"ES256\"")
             // `alg: none` has an empty signature by design: not cut off (verification says why it fails).
-            let unsigned = headerString.replacingOccurrences(of: " ", with: "").contains("\"alg\":\"none\"")
+            let unsigned = headerString.replacing(" ", with: "").contains("\"alg\":\"none\"")
             if signature.isEmpty && !unsigned {
                 let expected = es256 ? " (ES256: \(es256SignatureCharacters) characters)" : ""
                 return cut("the signature segment is empty\(expected)")

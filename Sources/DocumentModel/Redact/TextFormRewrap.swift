@@ -1,5 +1,9 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Puts a redacted document's file-layer bytes back into the text form the input came in, so that
 /// the copy is the same kind of file: raw DER stays raw; a token, a JSON body or a token pasted in
@@ -16,7 +20,7 @@ enum TextFormRewrap {
         precondition(old.count == newBytes.count, "stand-ins keep every length")
         if old == newBytes { return raw }
         let out: [UInt8]
-        if let range = Data(raw).range(of: Data(old)) {
+        if let range = raw.firstRange(of: old) {
             var copy = raw
             copy.replaceSubrange(range, with: newBytes)
             out = copy

@@ -1,5 +1,9 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// The `json` command's document: a `receipt` object shaped like Apple's verifyReceipt response
@@ -153,7 +157,7 @@ public enum ReceiptJSON {
                 case 0x0D: out += [0x5C, 0x72]
                 case 0x09: out += [0x5C, 0x74]
                 case let v where v < 0x20 || v == 0x7F || TerminalSafe.mustEscape(scalar):
-                    for unit in String(scalar).utf16 { out += Array(String(format: "\\u%04x", unit).utf8) }
+                    for unit in String(scalar).utf16 { out += Array(("\\u" + PlainText.zeroPadded(Int(unit), width: 4, radix: 16)).utf8) }
                 default:
                     out += Array(String(scalar).utf8)
                 }

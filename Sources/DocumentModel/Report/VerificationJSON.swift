@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import ASN1Lenient
 import ReceiptKit
 
 /// `verify --format json`: the whole report as one object following docs/verify-schema.json.
@@ -81,18 +86,9 @@ public enum VerificationJSON {
         return o
     }
 
-    /// "2024-03-01T12:00:00.000Z". Years 0000-9999 are written digit by digit (`ReceiptDate.iso8601`,
-    /// milliseconds rounded down as ISO8601DateFormatter does): a receipt's purchases carry hundreds
-    /// of dates, and a formatter per date cost more than the rest of the report.
+    /// "2024-03-01T12:00:00.000Z" (milliseconds rounded down; a year outside 0000-9999 as
+    /// ISO8601DateFormatter wrote it before the tool dropped full Foundation).
     public static func date(_ d: Date) -> String {
-        let seconds = d.timeIntervalSince1970
-        if seconds.isFinite, seconds >= -62_167_219_200, seconds < 253_402_300_800 {
-            let text = ReceiptDate(d).iso8601
-            return text.count == 20 ? String(text.dropLast()) + ".000Z" : text
-        }
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        f.timeZone = TimeZone(identifier: "UTC")
-        return f.string(from: d)
+        ISO8601Text.string(epochMilliseconds: ReceiptDate(d).epochMilliseconds, fraction: .always, farYears: .julianEra)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `verify --format json` written straight into bytes: exactly
 /// `ReceiptJSON.serialize(VerificationJSON.document(…))` (the tests compare the two), with no

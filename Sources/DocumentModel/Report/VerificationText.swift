@@ -1,5 +1,9 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// The readable form of a verification report for StoreKit 2 input, in the style of the receipt
@@ -47,7 +51,7 @@ public enum VerificationText {
             }
             rows += r.subject.headline.map { (safe($0.path), safe($0.value)) }
             let width = rows.map(\.0.count).max() ?? 0
-            for (k, v) in rows { lines.append(indent + "  " + k.padding(toLength: width + 2, withPad: " ", startingAt: 0) + v) }
+            for (k, v) in rows { lines.append(indent + "  " + PlainText.padded(k, toLength: width + 2) + v) }
             lines.append("")
         }
         let problems = r.findings.filter { $0.severity == "error" || $0.severity == "warning" }

@@ -109,9 +109,9 @@ struct CertificateRoute {
         guard let after = times().last(where: { tree.nodes[$0.node].isUniversal(23) }), let value = after.value else { return nil }
         let yy = value.year % 100
         return SelfCheck("The UTCTime \"\(TerminalSafe.escape(after.raw))\" has a two-digit year: which year is it?",
-                         right: ("\(value.year)", "RFC 5280 reads UTCTime years 50-99 as 19xx and 00-49 as 20xx, so \(String(format: "%02d", yy)) is \(value.year)"),
-                         wrong: [("\(value.year >= 2000 ? value.year - 100 : value.year + 100)", "the century is not free: \(String(format: "%02d", yy)) is \(yy < 50 ? "below 50, so 20xx" : "50 or more, so 19xx")"),
-                                 ("\(value.year + 1)", "the year is the first two digits, \(String(format: "%02d", yy)); \(value.month < 10 ? "0" : "")\(value.month) is the month")],
+                         right: ("\(value.year)", "RFC 5280 reads UTCTime years 50-99 as 19xx and 00-49 as 20xx, so \(PlainText.zeroPadded(yy, width: 2)) is \(value.year)"),
+                         wrong: [("\(value.year >= 2000 ? value.year - 100 : value.year + 100)", "the century is not free: \(PlainText.zeroPadded(yy, width: 2)) is \(yy < 50 ? "below 50, so 20xx" : "50 or more, so 19xx")"),
+                                 ("\(value.year + 1)", "the year is the first two digits, \(PlainText.zeroPadded(yy, width: 2)); \(value.month < 10 ? "0" : "")\(value.month) is the month")],
                          seed: Int(tree.nodes[after.node].offset))
     }
 

@@ -144,8 +144,8 @@ struct ReceiptRoute {
         let tail = Array(text.suffix(5))
         guard tail.count == 5, tail[0] == "+" || tail[0] == "-", let hours = Int(String(tail[1...2])), let minutes = Int(String(tail[3...4])) else { return nil }
         let sign = String(tail[0])
-        let zone = String(format: "UTC%@%02d:%02d", sign, hours, minutes)
-        let opposite = String(format: "UTC%@%02d:%02d", sign == "+" ? "-" : "+", hours, minutes)
+        let zone = "UTC" + sign + PlainText.zeroPadded(hours, width: 2) + ":" + PlainText.zeroPadded(minutes, width: 2)
+        let opposite = "UTC" + (sign == "+" ? "-" : "+") + PlainText.zeroPadded(hours, width: 2) + ":" + PlainText.zeroPadded(minutes, width: 2)
         return SelfCheck("In which time zone is \"\(shown)\" written?",
                          right: (zone, "the suffix \(String(tail)) is the offset from UTC: \(hours) h \(minutes) min \(sign == "+" ? "ahead of" : "behind") UTC (Xcode writes local time with its offset)"),
                          wrong: [("UTC", "only a Z suffix means UTC; \(String(tail)) is an offset from it"),

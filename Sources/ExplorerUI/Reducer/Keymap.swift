@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Everything a key can do. The reducer performs actions; the keymap says which key triggers which.
 public enum Action: String, Sendable, CaseIterable {
@@ -239,7 +243,7 @@ public enum Keymap {
         for (context, list) in grouped {
             out += "\n## \(context.title)\n\n| key | action |\n|---|---|\n"
             for binding in list {
-                let keys = binding.keys.replacingOccurrences(of: "|", with: "\\|")
+                let keys = binding.keys.replacing("|", with: "\\|")
                 out += "| `\(keys)` | \(binding.description) |\n"
             }
         }
@@ -250,13 +254,13 @@ public enum Keymap {
     /// ASCII spellings of the arrow keys for `--ascii`.
     static func displayKeys(_ text: String, ascii: Bool) -> String {
         guard ascii else { return text }
-        return text.replacingOccurrences(of: "↑", with: "Up").replacingOccurrences(of: "↓", with: "Down")
-            .replacingOccurrences(of: "←", with: "Left").replacingOccurrences(of: "→", with: "Right")
+        return text.replacing("↑", with: "Up").replacing("↓", with: "Down")
+            .replacing("←", with: "Left").replacing("→", with: "Right")
     }
 
     /// ASCII spellings of the arrows and glyphs in descriptions for `--ascii`.
     static func displayText(_ text: String, ascii: Bool) -> String {
         guard ascii else { return text }
-        return text.replacingOccurrences(of: "→", with: "->").replacingOccurrences(of: "▸ / ▾", with: "+ / -")
+        return text.replacing("→", with: "->").replacing("▸ / ▾", with: "+ / -")
     }
 }

@@ -1,6 +1,10 @@
 import ASN1Lenient
 import DocumentModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONLenient
 import JWSKit
 
@@ -268,7 +272,7 @@ struct BuiltBlock: Sendable {
 /// document, so building one while rendering keeps `render` pure as far as anyone can observe).
 // @unchecked: `blocks` is read and written only with `lock` held; the other slots are `MadeOnce` (locked too).
 final class OutlineStore: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var blocks: [Int: BuiltBlock] = [:]
     /// Every diagnostic's row in outline order, found on the first `]` / `[`.
     private let diagnosticRows = MadeOnce<[OutlineDiagnostic]>()

@@ -1,4 +1,9 @@
+import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A value made on first use and shared by every copy of the state that holds the slot (search
 /// indexes, the diagnostics' rows). The computation runs outside the lock because it can take
@@ -6,7 +11,7 @@ import Foundation
 /// dropped.
 // @unchecked: `made` is read and written only with `lock` held, and the value it hands out is Sendable.
 final class MadeOnce<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var made: Value?
 
     func value(_ compute: () -> Value) -> Value {

@@ -1,6 +1,10 @@
 import ASN1Lenient
 import DocumentModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONLenient
 import JWSKit
 
@@ -244,7 +248,7 @@ struct OutlineBuilder {
 /// every copy of the outline's build context.
 // @unchecked: `done` is read and written only with `lock` held, and holds Strings.
 final class EscapedTexts: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var done: [String: String] = [:]
 
     func escaped(_ text: String) -> String {

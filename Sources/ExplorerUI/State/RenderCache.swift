@@ -1,5 +1,9 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Memoises the per-node work a frame may need more than once: the `Explainer` lines of the
 /// selected node (which count a node's children, O(width) for a SET of 333,333 elements). Keyed by
@@ -7,7 +11,7 @@ import Foundation
 /// of the state as far as anyone can observe, while a key that re-selects a wide node costs O(1).
 // @unchecked: `explanations` and `order` are read and written only with `lock` held; the index slot is `MadeOnce`.
 public final class RenderCache: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var explanations: [Int: [ExplanationLine]] = [:]
     private var order: [Int] = []
     static let capacity = 16

@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Searchable text, ASCII-folded once: fields of one byte buffer, `fieldsPerRow` consecutive
 /// fields per row (an outline row's label, value, meaning, raw JSON and leaf text; one text per

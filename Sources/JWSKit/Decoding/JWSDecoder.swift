@@ -1,5 +1,16 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import JSONLenient
 
 extension JWSDocument {
@@ -255,7 +266,7 @@ final class HeaderMemo: @unchecked Sendable {
     static let shared = HeaderMemo()
     private static let capacity = 4
     private var entries: [(text: [UInt8], entry: Entry)] = []
-    private let lock = NSLock()
+    private let lock = Lock()
 
     func entry(for text: ArraySlice<UInt8>) -> Entry? {
         lock.withLock { entries.first { Self.same($0.text, text) }?.entry }

@@ -1,5 +1,9 @@
 import COpenSSL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// ES256 (ECDSA P-256 with SHA-256) as JWS uses it: the signature is raw r‖s, 32 bytes each

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 // The verifier's inputs and outputs. Inputs are plain values (bytes, strings, dates) so any decoder

@@ -1,4 +1,9 @@
+import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// Verifies one compact JWS as Apple signs StoreKit 2 data, step by step (see docs/storekit2.md, "What each verification step means").
@@ -25,7 +30,7 @@ public enum JWSVerifier {
             JWSStepResult(.signature, signatureStatus),
             claim(.bundleID, input.claims, expected: options.expectedBundleID, found: input.claims.bundleID, ==),
             claim(.environment, input.claims, expected: options.expectedEnvironment, found: input.claims.environment) {
-                $0.caseInsensitiveCompare($1) == .orderedSame  // "sandbox" means "Sandbox"
+                PlainText.equalsIgnoringCase($0, $1)  // "sandbox" means "Sandbox"
             },
             claim(.appAppleID, input.claims, expected: options.expectedAppAppleID.map(String.init),
                   found: input.claims.appAppleID.map(String.init), ==),

@@ -1,5 +1,9 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The receipt module's entry point: parse, locate the container, decode the payload, link fields
 /// to nodes, validate. Never throws and never crashes on garbage: whatever is wrong becomes a

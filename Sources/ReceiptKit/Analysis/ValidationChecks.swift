@@ -1,5 +1,16 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The receipt's own steps (contents, device hash, bundle id, app version, expiration), the
 /// OpenSSL steps from `SignatureValidation`, and the verdict that combines them.

@@ -1,5 +1,9 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A receipt date: an RFC 3339 timestamp read from an IA5String, kept as written and as epoch
 /// milliseconds. Parsing is pure Swift (no DateFormatter): `Z`, `+01:00`, `+0100` and fractional
@@ -140,7 +144,7 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
     /// Reads a date a user typed: RFC 3339, `YYYY-MM-DD` (midnight UTC),
     /// `YYYY-MM-DD hh:mm:ss` / `YYYY-MM-DDThh:mm:ss` (UTC), or `now`.
     public static func parseUserDate(_ text: String, now: Date = Date()) -> ReceiptDate? {
-        let s = text.trimmingCharacters(in: .whitespaces)
+        let s = PlainText.trimmingWhitespace(text)
         if s.lowercased() == "now" { return ReceiptDate(now) }
         if case .date(let d) = parse(s) { return d }
         if s.count == 10, case .date(let d) = parse(s + "T00:00:00Z") { return d }
@@ -159,51 +163,27 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// America/Los_Angeles's offset from UTC at this instant (daylight saving applied), as `pstString` uses it.
-    public var losAngelesOffsetSeconds: Int { Self.losAngeles?.secondsFromGMT(for: date) ?? -8 * 3600 }
+    public var losAngelesOffsetSeconds: Int {
+        let ms = epochMilliseconds
+        return PacificTime.offset(atEpochSeconds: ms >= 0 ? ms / 1000 : (ms - 999) / 1000)
+    }
 
     /// `1432383489000`, verifyReceipt's `_ms` form.
     public var millisecondsString: String { String(epochMilliseconds) }
 
     /// `2015-05-23T12:18:09Z` (with `.250` when there are milliseconds), in UTC.
     public var iso8601: String {
-        if let fast = Self.fastISO8601(epochMilliseconds) { return fast }
-        var s = Self.civil(epochMilliseconds, offsetSeconds: 0).replacingOccurrences(of: " ", with: "T")
-        let ms = Int(((epochMilliseconds % 1000) + 1000) % 1000)
-        if ms != 0 { s += "." + String(String(ms + 1000).dropFirst()) }
-        return s + "Z"
-    }
-
-    /// `iso8601` written digit by digit for years 0000–9999 (what `text` returns for most dates, so
-    /// it must be cheap); nil for other years, which take the general path.
-    static func fastISO8601(_ ms: Int64) -> String? {
-        // Years 0000 to 9999: -62,167,219,200,000 ms (0000-01-01) up to 253,402,300,800,000 (10000-01-01).
-        guard ms >= -62_167_219_200_000, ms < 253_402_300_800_000 else { return nil }
-        let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
-        var days = seconds / 86_400
-        var rest = seconds % 86_400
-        if rest < 0 { rest += 86_400; days -= 1 }
-        let (y, m, d) = TimeValue.civilFromDays(Int(days))
-        let h = Int(rest / 3600), mi = Int(rest % 3600 / 60), s = Int(rest % 60)
+        let ms = epochMilliseconds
+        let clamped = Swift.max(-Self.limit, Swift.min(Self.limit, ms))
+        let text = ISO8601Text.string(epochMilliseconds: clamped, fraction: .whenNonZero, farYears: .plain)
+        guard clamped != ms else { return text }
+        // Past the clamp the date is the limit's and the fraction the instant's own, as it always was.
         let fraction = Int(((ms % 1000) + 1000) % 1000)
-        let length = fraction == 0 ? 20 : 24
-        return String(unsafeUninitializedCapacity: length) { out in
-            @inline(__always) func put(_ value: Int, _ width: Int, at position: Int) {
-                var v = value
-                var k = position + width - 1
-                while k >= position { out[k] = UInt8(0x30 + v % 10); v /= 10; k -= 1 }
-            }
-            put(y, 4, at: 0); out[4] = 0x2D; put(m, 2, at: 5); out[7] = 0x2D; put(d, 2, at: 8); out[10] = 0x54
-            put(h, 2, at: 11); out[13] = 0x3A; put(mi, 2, at: 14); out[16] = 0x3A; put(s, 2, at: 17)
-            if fraction != 0 { out[19] = 0x2E; put(fraction, 3, at: 20) }
-            out[length - 1] = 0x5A
-            return length
-        }
+        return fraction == 0 ? text : String(text.dropLast()) + "." + String(String(fraction + 1000).dropFirst()) + "Z"
     }
 
     /// `2015-05-23 12:18:09 UTC`, for reports.
     public var utcString: String { Self.civil(epochMilliseconds, offsetSeconds: 0) + " UTC" }
-
-    private static let losAngeles = TimeZone(identifier: "America/Los_Angeles")
 
     /// `YYYY-MM-DD hh:mm:ss` of an instant shifted by `offsetSeconds`.
     static func civil(_ ms0: Int64, offsetSeconds: Int) -> String {

@@ -1,5 +1,9 @@
 import COpenSSL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a report shows about one X.509 certificate. A value type: no OpenSSL object is kept.
 public struct CertificateInfo: Sendable, Equatable {

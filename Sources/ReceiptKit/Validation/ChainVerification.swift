@@ -1,5 +1,9 @@
 import COpenSSL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The chain and time steps: a leaf, the untrusted certificates that came with it, and the pinned
 /// and user-supplied anchors. PKCS#7 receipts use it through `SignatureValidation`; StoreKit 2

@@ -1,5 +1,9 @@
 import COpenSSL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One certificate decoded once: the `X509` that `d2i_X509` made and the facts a report shows.
 /// Decoding is the costly part of using a certificate with OpenSSL 3 (the public key goes through

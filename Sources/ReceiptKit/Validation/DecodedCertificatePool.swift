@@ -1,5 +1,10 @@
+import ASN1Lenient
 import COpenSSL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Certificates decoded once per process instead of once per document, for batch runs: every
 /// token of a day of notifications carries the same three x5c certificates, and decoding them
@@ -15,7 +20,7 @@ import Foundation
 public final class DecodedCertificatePool: @unchecked Sendable {
     public static let shared = DecodedCertificatePool()
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var entries: [DERKey: DecodedCertificate] = [:]
     /// Root files by their bytes: what `CertificateFile.read` made of them.
     private var rootFiles: [DERKey: Result<[DecodedCertificate], CertificateParseError>] = [:]

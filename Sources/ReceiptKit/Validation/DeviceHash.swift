@@ -1,4 +1,9 @@
+import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A device identifier as the receipt's SHA-1 hash (attribute 5) uses it: the raw bytes of an
 /// iOS `identifierForVendor` UUID (16 bytes) or of a Mac's primary MAC address (6 bytes).
@@ -19,7 +24,7 @@ public struct DeviceIdentifier: Sendable, Equatable, CustomStringConvertible {
     /// Accepts `3B76A7BD-8F5B-46A4-BCB1-CCE8DBD1B3CD` (UUID, any case) or `6c:40:08:b5:94:5e` /
     /// `6c-40-08-b5-94-5e` (MAC address). Surrounding whitespace is ignored.
     public static func parse(_ text: String) throws -> DeviceIdentifier {
-        let s = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let s = PlainText.trimmingWhitespaceAndNewlines(text)
         if s.isEmpty { throw DeviceIdentifierError("empty device identifier") }
         let chars = Array(s)
 

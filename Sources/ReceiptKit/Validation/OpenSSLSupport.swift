@@ -1,5 +1,10 @@
 import COpenSSL
+import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // Internal glue between Swift and OpenSSL: the error queue, memory BIOs, X509 <-> DER, hex and dates.
 // Every OpenSSL object created here is freed by the function that created it (or handed to a caller
@@ -175,12 +180,7 @@ public enum ValidationDate {
 
     /// `2016-02-12T10:57:42Z`
     public static func iso(_ date: Date) -> String {
-        var seconds = timeT(date)
-        var t = tm()
-        gmtime_r(&seconds, &t)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ",
-                      Int(t.tm_year) + 1900, Int(t.tm_mon) + 1, Int(t.tm_mday),
-                      Int(t.tm_hour), Int(t.tm_min), Int(t.tm_sec))
+        ISO8601Text.string(epochMilliseconds: Int64(timeT(date)) * 1000, fraction: .whenNonZero, farYears: .plain)
     }
 
     /// `2016-02-12`

@@ -1,4 +1,9 @@
+import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The environment a receipt's type (attribute 0) names, in the words of Apple's `Environment`
 /// (what `--environment` takes for receipts and StoreKit 2 tokens alike). Apple's server library
@@ -22,7 +27,7 @@ public enum ReceiptEnvironment: String, Sendable, Equatable, CaseIterable {
 
     /// The environment a user named, in any case ("sandbox"); nil for anything else.
     public init?(userText: String) {
-        guard let match = Self.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(userText) == .orderedSame }) else { return nil }
+        guard let match = Self.allCases.first(where: { PlainText.equalsIgnoringCase($0.rawValue, userText) }) else { return nil }
         self = match
     }
 

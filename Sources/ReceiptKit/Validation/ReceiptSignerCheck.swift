@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The receipt-signer step: App Store receipts are signed by a certificate carrying Apple's
 /// receipt-signing extension; chaining to an Apple root is not enough.

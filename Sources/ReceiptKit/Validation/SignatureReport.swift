@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Everything `SignatureValidation.validate` found out.
 public struct SignatureReport: Sendable {

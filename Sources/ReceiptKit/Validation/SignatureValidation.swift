@@ -46,7 +46,11 @@
 // - Apple roots are not bundled: real receipts embed their root, and the pin decides whether it is
 //   trusted. A PKCS#7 that omits its root needs it as an extra root.
 import COpenSSL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 public enum SignatureValidation {
     /// Validates a receipt's PKCS#7 container. See the top of this file for the rules.

@@ -1,4 +1,9 @@
+import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which trust anchor a verified chain ends at.
 public enum TrustAnchorKind: String, Sendable, Equatable, CaseIterable {
@@ -90,7 +95,7 @@ public final class TrustAnchorSet: @unchecked Sendable {
 
     /// Each element is a file's bytes, DER or PEM (several PEM blocks allowed).
     public let files: [[UInt8]]
-    private let lock = NSLock()
+    private let lock = Lock()
     private var made: Prepared?
 
     public init(files: [[UInt8]] = []) {

@@ -1,4 +1,9 @@
+import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Path checks already made in this process, so that a batch of tokens or receipts signed by the
 /// same chain verifies that chain once (Apple's libraries cache verified chains too). Only the path
@@ -42,7 +47,7 @@ public final class VerifiedPathCache: @unchecked Sendable {
         public var reused = 0
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var entries: [Key: X509PathVerification.Outcome] = [:]
     private var enabledFlag = true
     private var counted = Counts()

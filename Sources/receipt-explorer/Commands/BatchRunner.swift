@@ -1,5 +1,17 @@
 import DocumentModel
+import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ReceiptKit
 
 /// Runs a batch and returns the exit status: 0 every input valid, 1 any invalid, 2 any I/O error.
@@ -12,22 +24,21 @@ enum BatchRunner {
         let onTerminal = isatty(2) == 1
         var tally = BatchTally()
         var progress = BatchProgress(total: inputs.knownTotal, enabled: onTerminal)
-        let out = FileHandle.standardOutput
         var buffer: [UInt8] = []
         BatchPipeline.run(inputs: inputs, jobs: jobs, evaluate: { check.evaluate($0) }) { outcome in
             buffer += outcome.text.utf8
             // Flush in blocks, and at once when the output might be watched (a terminal, or a slow stream).
             if buffer.count >= 1 << 16 || progress.shouldFlushEachLine {
-                out.write(Data(buffer))
+                OutputWriter.write(bytes: buffer, to: .standardOutput)
                 buffer.removeAll(keepingCapacity: true)
             }
             tally.add(outcome)
             progress.advance()
         }
-        if !buffer.isEmpty { out.write(Data(buffer)) }
+        if !buffer.isEmpty { OutputWriter.write(bytes: buffer, to: .standardOutput) }
         progress.clear()
         if onTerminal || options.summary {
-            FileHandle.standardError.write(Data(tally.summary().utf8))
+            OutputWriter.write(tally.summary(), to: .standardError)
         }
         if tally.ioErrors > 0 { return ExitStatus.usageOrIO }
         return tally.invalid > 0 ? ExitStatus.inputHasErrors : ExitStatus.ok
@@ -90,11 +101,11 @@ struct BatchProgress {
             text += " / \(total)"
             if rate > 0 { text += ", ETA \(Int((Double(total - done) / rate).rounded())) s" }
         }
-        text += String(format: ", %.0f/s", rate)
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        text += ", \(Int(rate.rounded(.toNearestOrEven)))/s"  // as printf's %.0f rounds
+        OutputWriter.write("\r\u{1B}[K\(text)", to: .standardError)
     }
 
     func clear() {
-        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if enabled { OutputWriter.write("\r\u{1B}[K", to: .standardError) }
     }
 }

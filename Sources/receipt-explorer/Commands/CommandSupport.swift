@@ -2,7 +2,18 @@ import ArgumentParser
 import ASN1Lenient
 import DocumentModel
 import ReceiptKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension ColorChoice: ExpressibleByArgument {}
 extension ExpectedKind: ExpressibleByArgument {}
@@ -61,8 +72,38 @@ enum CommandSupport {
         write(error.message)
     }
 
+    /// Whether `path` is a directory (following links); nil when there is nothing there to stat.
+    static func isDirectory(_ path: String) -> Bool? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// A file-system error as full Foundation's `localizedDescription` worded it (FoundationEssentials
+    /// has the errors but not their descriptions).
+    static func describe(_ error: Error) -> String {
+        guard let cocoa = error as? CocoaError else { return "\(error)" }
+        let reason: String? = switch cocoa.code.rawValue {
+        case 4, 260: "The file doesn’t exist."
+        case 255: "The file couldn’t be locked."
+        case 257, 513: "You don’t have permission."
+        case 258, 514: "The file name is invalid."
+        case 259: "The file isn’t in the correct format."
+        case 261, 517: "The specified text encoding isn’t applicable."
+        case 262, 518: "The specified URL type isn’t supported."
+        case 263: "The item is too large."
+        case 264: "The text encoding of the contents couldn’t be determined."
+        case 516: "A file with the same name already exists."
+        case 640: "There isn’t enough space."
+        case 642: "The volume is read only."
+        case 3840: "The data is not in the correct format."
+        default: nil
+        }
+        return "The operation could not be completed. " + (reason ?? "(NSCocoaErrorDomain error \(cocoa.code.rawValue).)")
+    }
+
     private static func write(_ safeMessage: String) {
-        FileHandle.standardError.write(Data(("receipt-explorer: " + safeMessage + "\n").utf8))
+        OutputWriter.write("receipt-explorer: " + safeMessage + "\n", to: .standardError)
     }
 
     /// Loads FILE, or prints the one-line reason and exits with status 2.

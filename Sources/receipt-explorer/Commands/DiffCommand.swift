@@ -2,7 +2,18 @@ import ArgumentParser
 import ASN1Lenient
 import DocumentModel
 import ExplorerUI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ReceiptKit
 import TerminalAdapter
 
@@ -135,7 +146,7 @@ struct DiffCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usageOrIO)
         }
         if let refusal = TerminalPreflight.check() {
-            FileHandle.standardError.write(Data((ExploreCommand.message(refusal) + "\n").utf8))
+            OutputWriter.write(ExploreCommand.message(refusal) + "\n", to: .standardError)
             throw ExitCode(ExitStatus.usageOrIO)
         }
     }

@@ -2,7 +2,18 @@ import ArgumentParser
 import ASN1Lenient
 import DocumentModel
 import ReceiptKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `receipt-explorer dump FILE [--format tree|openssl|json] [--color auto|always|never]`
 struct DumpCommand: ParsableCommand {

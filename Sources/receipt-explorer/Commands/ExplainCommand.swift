@@ -2,7 +2,11 @@ import ArgumentParser
 import ASN1Lenient
 import DocumentModel
 import ReceiptKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `receipt-explorer explain FILE [--offset N]`
 struct ExplainCommand: ParsableCommand {

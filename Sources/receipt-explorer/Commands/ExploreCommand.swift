@@ -2,7 +2,11 @@ import ArgumentParser
 import ASN1Lenient
 import DocumentModel
 import ExplorerUI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 import TerminalAdapter
 
@@ -45,7 +49,7 @@ struct ExploreCommand: ParsableCommand {
         let started = ContinuousClock.now
         // Refuse before loading: `receipt-explorer FILE | less` should point to `dump` at once.
         if let refusal = TerminalPreflight.check() {
-            FileHandle.standardError.write(Data((Self.message(refusal) + "\n").utf8))
+            OutputWriter.write(Self.message(refusal) + "\n", to: .standardError)
             throw ExitCode(ExitStatus.usageOrIO)
         }
         var inputs: [LoadedInput] = []
@@ -92,7 +96,7 @@ struct ExploreCommand: ParsableCommand {
                                reduce: { state, message in ExplorerUI.reduce(&state, message) },
                                render: { state, size in ExplorerUI.render(state, size: size) })
         } catch let refusal as TerminalUnavailable {
-            FileHandle.standardError.write(Data((Self.message(refusal) + "\n").utf8))
+            OutputWriter.write(Self.message(refusal) + "\n", to: .standardError)
             throw ExitCode(ExitStatus.usageOrIO)
         }
     }

@@ -1,7 +1,11 @@
 import ArgumentParser
 import ASN1Lenient
 import DocumentModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// `receipt-explorer json FILE [--no-validate] [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE]
@@ -60,7 +64,7 @@ struct JSONCommand: ParsableCommand {
         guard let reading = document.format.json(document, words: .commandLine) else {
             throw ExitCode(ExitStatus.inputHasErrors)  // `.always` reads every ASN.1 input as a receipt
         }
-        FileHandle.standardOutput.write(Data(ReceiptJSON.serialize(reading.object).utf8))
+        OutputWriter.write(ReceiptJSON.serialize(reading.object), to: .standardOutput)
         if reading.firstError != nil { throw ExitCode(ExitStatus.inputHasErrors) }
     }
 }

@@ -1,7 +1,18 @@
 import ArgumentParser
 import ASN1Lenient
 import DocumentModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ReceiptKit
 
 /// `receipt-explorer redact FILE... -o OUT [--keep FIELD]... [--bundle-id] [--seed TEXT] [--mapping FILE]`
@@ -117,7 +128,7 @@ struct RedactCommand: ParsableCommand {
             do {
                 try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
-                CommandSupport.complain("cannot write \(path): \(error.localizedDescription)")
+                CommandSupport.complain("cannot write \(path): \(CommandSupport.describe(error))")
                 throw ExitCode(ExitStatus.usageOrIO)
             }
             written += 1
@@ -135,7 +146,7 @@ struct RedactCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.usageOrIO)
             }
         }
-        FileHandle.standardOutput.write(Data(report.utf8))
+        OutputWriter.write(report, to: .standardOutput)
         try CommandSupport.finish(status)
     }
 
@@ -145,10 +156,14 @@ struct RedactCommand: ParsableCommand {
     static func load(_ path: String) throws -> RedactInput {
         let raw: [UInt8]
         if path == "-" {
-            raw = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+            do {
+                raw = try InputLoader.readInput(path: "-").raw
+            } catch let error as InputError {
+                CommandSupport.complain(error)
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
         } else {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            if CommandSupport.isDirectory(path) == true {
                 CommandSupport.complain("cannot read \(path): it is a directory")
                 throw ExitCode(ExitStatus.usageOrIO)
             }
@@ -170,12 +185,11 @@ struct RedactCommand: ParsableCommand {
     /// One path per input: OUT itself for one input (OUT/name when OUT is a directory), OUT/name for several.
     func outputPaths(names: [String]) throws -> [String] {
         let out = output ?? ""
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory)
+        let isDirectory = CommandSupport.isDirectory(out)
         if files.count == 1 {
-            return [exists && isDirectory.boolValue ? (out as NSString).appendingPathComponent(names[0]) : out]
+            return [isDirectory == true ? Self.path(out, appending: names[0]) : out]
         }
-        if exists && !isDirectory.boolValue {
+        if isDirectory == false {
             CommandSupport.complain("-o \(out) is a file; with \(files.count) inputs OUT must be a directory")
             throw ExitCode(ExitStatus.usageOrIO)
         }
@@ -187,7 +201,13 @@ struct RedactCommand: ParsableCommand {
             }
             seen[name] = i
         }
-        return names.map { (out as NSString).appendingPathComponent($0) }
+        return names.map { Self.path(out, appending: $0) }
+    }
+
+    /// `(directory as NSString).appendingPathComponent(name)` for the paths this command builds.
+    static func path(_ directory: String, appending name: String) -> String {
+        if directory.isEmpty { return name }
+        return directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     /// Creates OUT for several inputs when it is missing, once every refusal has been checked.
@@ -196,7 +216,7 @@ struct RedactCommand: ParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
         } catch {
-            CommandSupport.complain("cannot create the directory \(out): \(error.localizedDescription)")
+            CommandSupport.complain("cannot create the directory \(out): \(CommandSupport.describe(error))")
             throw ExitCode(ExitStatus.usageOrIO)
         }
     }

@@ -1,7 +1,11 @@
 import ArgumentParser
 import ASN1Lenient
 import DocumentModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 import ExplorerUI
 import TerminalAdapter
@@ -114,7 +118,7 @@ struct TimelineCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usageOrIO)
         }
         if let refusal = TerminalPreflight.check() {
-            FileHandle.standardError.write(Data((ExploreCommand.message(refusal) + "\n").utf8))
+            OutputWriter.write(ExploreCommand.message(refusal) + "\n", to: .standardError)
             throw ExitCode(ExitStatus.usageOrIO)
         }
     }

@@ -2,7 +2,11 @@ import ArgumentParser
 import ASN1Lenient
 import DocumentModel
 import ExplorerUI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 import TerminalAdapter
 
@@ -35,7 +39,7 @@ struct TourCommand: ParsableCommand {
 
     func run() throws {
         if !print, let refusal = TerminalPreflight.check() {
-            FileHandle.standardError.write(Data((ExploreCommand.message(refusal) + "\n").utf8))
+            OutputWriter.write(ExploreCommand.message(refusal) + "\n", to: .standardError)
             throw ExitCode(ExitStatus.usageOrIO)
         }
         let input: LoadedInput
@@ -69,7 +73,7 @@ struct TourCommand: ParsableCommand {
                                reduce: { state, message in ExplorerUI.reduce(&state, message) },
                                render: { state, size in ExplorerUI.render(state, size: size) })
         } catch let refusal as TerminalUnavailable {
-            FileHandle.standardError.write(Data((ExploreCommand.message(refusal) + "\n").utf8))
+            OutputWriter.write(ExploreCommand.message(refusal) + "\n", to: .standardError)
             throw ExitCode(ExitStatus.usageOrIO)
         }
     }

@@ -1,7 +1,11 @@
 import ArgumentParser
 import ASN1Lenient
 import DocumentModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// The validation inputs `verify` and `json` share.
@@ -158,7 +162,7 @@ struct VerifyCommand: ParsableCommand {
         case (.text, false):
             text = document.format.verifyText(document, report: report, style: VerifyReport.Style(unicode: !ascii), words: .commandLine)
         }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        OutputWriter.write(text, to: .standardOutput)
         if !report.verdict.valid { throw ExitCode(1) }
     }
 }

@@ -1,5 +1,9 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 // The verification report of a PKCS#7 receipt: ReceiptKit's steps and verdict with StepText's

@@ -1,5 +1,9 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// The `verify` command's readable report: the receipt in brief, every validation step (✓ passed,
@@ -52,7 +56,7 @@ public enum VerifyReport {
             let unlisted = r.unlistedCount
             if unlisted > 0 { rows.append(("unlisted attributes", "\(unlisted) (Apple-private, kept as raw values)")) }
             let width = rows.map(\.0.count).max() ?? 0
-            for (k, v) in rows { lines.append("  " + k.padding(toLength: width + 2, withPad: " ", startingAt: 0) + v) }
+            for (k, v) in rows { lines.append("  " + PlainText.padded(k, toLength: width + 2) + v) }
         } else {
             lines.append("  not a receipt")
         }

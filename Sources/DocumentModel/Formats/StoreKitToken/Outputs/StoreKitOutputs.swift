@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The outputs of a StoreKit document (a token, a JSON body of tokens) and of the kinds that are
 /// only named (an iOS 6 transaction receipt, text): `JWSJSON` and the per-token verification.

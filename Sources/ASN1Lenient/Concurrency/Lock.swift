@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// NSLock, NSCondition and Thread are full Foundation's, which the tool does not load (FoundationEssentials
+// only: no ICU at start-up), and Synchronization's Mutex needs macOS 15. These are the same pthread
+// primitives Foundation wraps, with the methods the tool used from it.
+
+/// A mutual-exclusion lock (NSLock's `lock`, `unlock` and `withLock`).
+public final class Lock: @unchecked Sendable {
+    // @unchecked: the mutex lives at a fixed address for the object's life and pthread locks it.
+    fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    public init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    public func lock() { pthread_mutex_lock(mutex) }
+    public func unlock() { pthread_mutex_unlock(mutex) }
+
+    public func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+/// A lock with a condition variable (NSCondition's `lock`, `unlock`, `wait`, `signal`, `broadcast`).
+public final class Condition: @unchecked Sendable {
+    // @unchecked: as `Lock`; the condition variable is only used with its own mutex held.
+    private let mutex = Lock()
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    public init() {
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+    }
+
+    public func lock() { mutex.lock() }
+    public func unlock() { mutex.unlock() }
+    /// Call with the lock held; it is held again on return.
+    public func wait() { pthread_cond_wait(condition, mutex.mutex) }
+    public func signal() { pthread_cond_signal(condition) }
+    public func broadcast() { pthread_cond_broadcast(condition) }
+}
+
+/// Starts `body` on a new detached thread with the given stack size (Foundation's `Thread`, its
+/// `stackSize` and `start()`); the thread ends when `body` returns.
+public func startThread(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
+    final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    #if canImport(Darwin)
+    var thread: pthread_t? = nil
+    #else
+    var thread = pthread_t()
+    #endif
+    let result = pthread_create(&thread, &attributes, { raw in
+        #if canImport(Darwin)
+        let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+        #else
+        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+        #endif
+        box.body()
+        return nil
+    }, context)
+    precondition(result == 0, "pthread_create failed: \(result)")
+}

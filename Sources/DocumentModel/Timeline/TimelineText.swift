@@ -31,8 +31,10 @@ public enum TimelineText {
     /// "  2024-01-05T12:00:00Z  purchase        …monthly · transaction 2000000700000000" and the
     /// sources on the next line.
     public static func line(_ event: TimelineEvent, sources: Bool = true, dateWidth: Int = 20) -> String {
-        let what = event.kind.rawValue.padding(toLength: max(18, event.kind.rawValue.count), withPad: " ", startingAt: 0)
-        let date = Timeline.iso(event.date).padding(toLength: max(dateWidth, Timeline.iso(event.date).count), withPad: " ", startingAt: 0)
+        let kind = event.kind.rawValue
+        let iso = Timeline.iso(event.date)
+        let what = PlainText.padded(kind, toLength: max(18, kind.utf16.count))
+        let date = PlainText.padded(iso, toLength: max(dateWidth, iso.utf16.count))
         var text = "  \(date)  \(what)  \(summary(event))"
         if sources, !event.sources.isEmpty {
             text += "\n" + String(repeating: " ", count: dateWidth + 4) + "from " + event.sources.map(sourceText).joined(separator: " · ")

@@ -46,7 +46,10 @@ enum TransactionEvents {
         if let type = p.string("revocationType") { parts.append(type) }
         if case .integer(let milli)? = p.value("revocationPercentage") {
             let whole = milli / 1000, rest = milli % 1000
-            parts.append("\(whole)\(rest == 0 ? "" : "." + String(String(rest + 1000).dropFirst()).replacingOccurrences(of: "0+$", with: "", options: .regularExpression))% refunded")
+            // 60500 → "60.5": the thousandths without their trailing zeros.
+            var fraction = String(String(rest + 1000).dropFirst())
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            parts.append("\(whole)\(fraction.isEmpty ? "" : "." + fraction)% refunded")
         }
         if let reason = p.text("revocationReason") {
             parts.append("reason \(reason)" + (StoreKitEnumeration.revocationReason.meaning(of: reason).map { ": \($0)" } ?? ""))

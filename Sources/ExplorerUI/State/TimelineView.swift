@@ -1,3 +1,4 @@
+import ASN1Lenient
 import DocumentModel
 
 /// One line of the timeline view: a group title, an event, a gap, a conflict or a mention of the
@@ -38,8 +39,8 @@ public struct TimelineViewState: Sendable {
             // the footer shows the selected one whole).
             let width = group.events.map { numbers($0).count }.max() ?? 0
             for event in group.events {
-                let kind = event.kind.rawValue.padding(toLength: max(18, event.kind.rawValue.count), withPad: " ", startingAt: 0)
-                let text = "\(Timeline.iso(event.date))  \(kind)  \(numbers(event).padding(toLength: width, withPad: " ", startingAt: 0))  "
+                let kind = PlainText.padded(event.kind.rawValue, toLength: max(18, event.kind.rawValue.utf16.count))
+                let text = "\(Timeline.iso(event.date))  \(kind)  \(PlainText.padded(numbers(event), toLength: width))  "
                     + TimelineText.summary(event)
                 // The summary is escaped already (TimelineText): guarded, not escaped twice.
                 rows.append(TimelineRow(text: UIText.guardDisplay(text), style: event.kind == .gap ? .dim : .plain,

@@ -1,3 +1,5 @@
+import JWSKit
+
 /// What an opened input turned out to be, for the one-line "what is this" note.
 public enum DocumentKind: Sendable, Equatable {
     /// A PKCS#7 SignedData whose content is a receipt payload, signed by anything but Xcode.
@@ -32,6 +34,10 @@ public enum DocumentKind: Sendable, Equatable {
     case storeKitJSON(tokens: Int)
     /// An iOS 6 style transaction receipt (SKPaymentTransaction.transactionReceipt): not readable.
     case legacyTransactionReceipt
+    /// A JWS the developer's server signed with its In-App Purchase key (`kid`, no `x5c`).
+    case developerToken(DeveloperTokenKind)
+    /// An external purchase token: base64url JSON, unsigned. `sandbox` when its id starts `SANDBOX_`.
+    case externalPurchaseToken(sandbox: Bool)
 
     /// Both kinds of receipt.
     public var isReceipt: Bool { self == .receipt || self == .xcodeTestingReceipt }
@@ -40,7 +46,7 @@ public enum DocumentKind: Sendable, Equatable {
     public var isStoreKit2: Bool {
         switch self {
         case .transaction, .renewalInfo, .appTransaction, .notification, .unknownToken, .transactionHistory,
-             .subscriptionStatuses, .storeKitJSON: true
+             .subscriptionStatuses, .storeKitJSON, .developerToken: true
         default: false
         }
     }
@@ -63,6 +69,9 @@ public enum DocumentKind: Sendable, Equatable {
         case .transactionHistory(let n): "a transaction history response: \(n) transaction\(n == 1 ? "" : "s")"
         case .subscriptionStatuses(let n): "a subscription statuses response: \(n) signed token\(n == 1 ? "" : "s")"
         case .storeKitJSON(let n): "JSON carrying \(n) StoreKit 2 token\(n == 1 ? "" : "s")"
+        case .developerToken(let kind): "a \(kind.label)"
+        case .externalPurchaseToken(let sandbox):
+            "an external purchase token (base64url JSON, unsigned\(sandbox ? "; sandbox: its id starts SANDBOX_" : ""))"
         case .legacyTransactionReceipt:
             "an iOS 6 style transaction receipt (SKPaymentTransaction.transactionReceipt, deprecated since iOS 7): "
                 + "not readable here; use the app receipt, or StoreKit 2's Transaction.jwsRepresentation / the App Store Server API"

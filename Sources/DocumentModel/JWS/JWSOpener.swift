@@ -56,6 +56,7 @@ extension Document {
         case .renewalInfo: .renewalInfo
         case .appTransaction: .appTransaction
         case .notification(let type, let subtype): .notification(type: type, subtype: subtype)
+        case .developer(let kind): .developerToken(kind)
         case .unknown: .unknownToken
         }
     }

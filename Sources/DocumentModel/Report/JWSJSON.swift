@@ -64,6 +64,8 @@ public enum JWSJSON {
         case .subscriptionStatuses: "subscription_statuses"
         case .storeKitJSON: "storekit_json"
         case .legacyTransactionReceipt: "legacy_transaction_receipt"
+        case .developerToken(let kind): kind.code.replacingOccurrences(of: "-", with: "_")
+        case .externalPurchaseToken: "external_purchase_token"
         case .receipt, .xcodeTestingReceipt: "receipt"
         case .signedData: "signed_data"
         case .certificate: "certificate"

@@ -147,6 +147,7 @@ extension VerificationReport {
         case .renewalInfo: "renewal-info"
         case .appTransaction: "app-transaction"
         case .notification: "notification"
+        case .developer(let kind): kind.code
         case .unknown: "unknown-token"
         }
     }

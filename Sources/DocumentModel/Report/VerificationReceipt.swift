@@ -158,6 +158,8 @@ extension DocumentKind {
         case .subscriptionStatuses: "subscription-statuses"
         case .storeKitJSON: "storekit-json"
         case .legacyTransactionReceipt: "legacy-transaction-receipt"
+        case .developerToken(let kind): kind.code
+        case .externalPurchaseToken: "external-purchase-token"
         }
     }
 }

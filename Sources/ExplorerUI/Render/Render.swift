@@ -153,6 +153,8 @@ enum PaneBorders {
         case .asn1: "ASN.1"
         case .text: "Text"
         case .legacyTransactionReceipt: "Transaction receipt"
+        case .developerToken(let kind): kind == .serverAPIToken ? "Server API token" : "Developer-signed JWS"
+        case .externalPurchaseToken: "External purchase token"
         }
     }
 

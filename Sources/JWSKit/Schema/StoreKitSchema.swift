@@ -7,6 +7,8 @@ public enum StoreKitValueType: Sendable, Equatable {
     case bool
     /// Milliseconds since 1970, a JSON number.
     case date
+    /// Seconds since 1970, a JSON integer (JWT `iat`, `exp`).
+    case secondsDate
     case enumeration(StoreKitEnumeration)
     /// Milliunits of the payload's `currency`.
     case price
@@ -101,6 +103,8 @@ public enum StoreKitSchema {
         case .renewalInfo: renewalInfo
         case .appTransaction: appTransaction
         case .notification: notification
+        case .promotionalOffer, .introductoryOfferEligibility, .advancedCommerceRequest, .serverAPIToken:
+            kind.developerKind?.fields ?? []
         case .unknown: common
         }
     }
@@ -113,6 +117,8 @@ public enum StoreKitSchema {
         case .renewalInfo: Index.renewalInfo
         case .appTransaction: Index.appTransaction
         case .notification: Index.notification
+        case .promotionalOffer, .introductoryOfferEligibility, .advancedCommerceRequest, .serverAPIToken:
+            kind.developerKind?.specsByName ?? [:]
         case .unknown: Index.common
         }
     }

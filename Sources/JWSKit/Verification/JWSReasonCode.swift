@@ -28,6 +28,15 @@ extension JWSFailure {
         case .signatureTooLong: return "signature-too-long"
         case .leafKeyNotP256: return "leaf-key-not-p256"
         case .signatureMismatch: return "signature-mismatch"
+        case .developerSignatureMismatch: return "developer-signature-mismatch"
+        case .keyIDMissing: return "kid-missing"
+        case .keyIDMismatch: return "kid-mismatch"
+        case .issuedInFuture: return "issued-in-future"
+        case .expiredAt: return "token-expired"
+        case .expiresBeforeIssued: return "expires-before-issued"
+        case .lifetimeTooLong: return "lifetime-too-long"
+        case .nonceNotLowercaseUUID: return "nonce-not-lowercase-uuid"
+        case .claimUnreadable: return "claim-unreadable"
         case .claimMissing: return "claim-missing"
         case .claimMismatch: return "claim-mismatch"
         case .nestedDisagrees: return "nested-disagrees"
@@ -48,6 +57,9 @@ extension JWSSkip {
         case .noSignedDate: return "no-signed-date"
         case .nothingNested: return "nothing-nested"
         case .revocationOffline: return "revocation-offline"
+        case .developerKeyNeeded: return "developer-key-needed"
+        case .noKeyID: return "no-key-id"
+        case .claimNotInDeveloperKind: return "claim-not-in-kind"
         }
     }
 }

@@ -64,6 +64,8 @@ extension StepText {
         case .appVersion: "--app-version"
         case .environment: "--environment"
         case .appAppleID: "--app-apple-id"
+        case .developerKey: "--key"
+        case .keyID: "--key-id"
         }
     }
 }

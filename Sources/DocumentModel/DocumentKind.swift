@@ -69,7 +69,7 @@ public enum DocumentKind: Sendable, Equatable {
         case .transactionHistory(let n): "a transaction history response: \(n) transaction\(n == 1 ? "" : "s")"
         case .subscriptionStatuses(let n): "a subscription statuses response: \(n) signed token\(n == 1 ? "" : "s")"
         case .storeKitJSON(let n): "JSON carrying \(n) StoreKit 2 token\(n == 1 ? "" : "s")"
-        case .developerToken(let kind): "a \(kind.label)"
+        case .developerToken(let kind): kind.phrase
         case .externalPurchaseToken(let sandbox):
             "an external purchase token (base64url JSON, unsigned\(sandbox ? "; sandbox: its id starts SANDBOX_" : ""))"
         case .legacyTransactionReceipt:

@@ -19,6 +19,7 @@ extension Document {
     /// `Document.jws`; `jws` carries the expectations only tokens have.
     public static func open(_ input: LoadedInput, options: AnalysisOptions = AnalysisOptions(),
                             reading: ReceiptReading = .ifSignedData, jws: JWSOptions = JWSOptions()) -> Document {
+        if input.encoding == .externalPurchaseToken { return openExternalPurchaseToken(input) }
         if mayBeStoreKit(input), let document = openStoreKit(input, options: options, jws: jws) { return document }
         let source = DocumentSource(input)
         // Text the loader found no data in is not read as ASN.1 (nor as a receipt, even for

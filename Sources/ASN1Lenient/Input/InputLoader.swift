@@ -13,6 +13,8 @@ public enum InputLoader {
     /// 0. a StoreKit 2 compact JWS (three base64url runs, optionally quoted), or text carrying
     ///    StoreKit tokens (`signedPayload`, `signedTransactions`…) or an iOS 6 transaction receipt
     ///    → handed on as text (`JWSDetection.swift`);
+    ///    (0b. one run of base64url starting `eyJ` whose JSON names externalPurchaseId: an external
+    ///    purchase token, `ExternalPurchaseTokenDetection.swift`);
     /// 1. text whose first non-blank character is `{` → a verifyReceipt JSON body (`receipt-data`);
     /// 2. text containing a `-----BEGIN …-----` line → PEM (the first block);
     /// 3. UTF-16 text, and 4. base64 text padded with NUL bytes → loaded raw, with a diagnostic;
@@ -22,7 +24,7 @@ public enum InputLoader {
     /// 6. any other text of 4 bytes or more → loaded raw, with a diagnostic;
     /// 7. anything else → raw DER/BER.
     public static let detectors: [InputDetector] = [
-        .compactJWS, .storeKitText, .verifyReceiptJSON, .pem, .utf16, .nulPaddedBase64, .base64, .otherText, .binary,
+        .compactJWS, .externalPurchaseToken, .storeKitText, .verifyReceiptJSON, .pem, .utf16, .nulPaddedBase64, .base64, .otherText, .binary,
     ]
 
     /// Loads `path`; "-" reads standard input.

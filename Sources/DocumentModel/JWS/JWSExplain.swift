@@ -167,6 +167,7 @@ public struct JWSExplain {
         switch layer.role {
         case .x5cCertificate: (role, alphabet, asText) = ("DER", standardAlphabet, false)
         case .jwsSignature: (role, alphabet, asText) = ("signature", Self.alphabet, false)
+        case .decodedJSON(let urlSafe): (role, alphabet, asText) = ("JSON", urlSafe ? Self.alphabet : standardAlphabet, true)
         case .jwsHeader: (role, alphabet, asText) = ("header", Self.alphabet, true)
         default: (role, alphabet, asText) = ("payload", Self.alphabet, true)
         }

@@ -129,6 +129,12 @@ struct JWSLayerBuilder {
                                     content: .raw(diagnostics: diagnostics(.signature)), parent: tokenID,
                                     map: .base64(textStart: segment.characterRange.lowerBound)))
         }
+        if let payload = ids.payload, let request = document.request {
+            ids.request = nextID
+            let map: OffsetMap = request.contiguousTextStart.map { .base64(textStart: $0) } ?? .base64Characters(request.payloadOffsets)
+            layers.append(ByteLayer(id: nextID, role: .decodedJSON(urlSafe: false), name: prefix + "request", bytes: request.bytes,
+                                    content: .json(request.json, diagnostics: diagnostics(.request)), parent: payload, map: map))
+        }
         if let header = ids.header {
             for certificate in document.header.certificates {
                 ids.certificates.append(nextID)
@@ -160,6 +166,8 @@ struct JWSLayerBuilder {
         // each one it is given), and to the notification's data by the consistency step; a claim its
         // kind never carries (a renewal info's bundleId) is not checked, with that reason.
         let session = JWSVerificationSession()  // the tokens' shared chains are checked once
+        let developer = DeveloperVerificationOptions(key: jws.developerKey, keyID: jws.expectedKeyID,
+                                                     expectedBundleID: options.bundleID, at: options.moment)
         for index in tokens.indices {
             let document = tokens[index].document
             let payload = document.payload
@@ -170,6 +178,11 @@ struct JWSLayerBuilder {
                 claims: JWSClaims(bundleID: payload.bundleId, environment: payload.environment, appAppleID: payload.appAppleId,
                                   kind: payload.kind),
                 options: verification)
+            if let kind = payload.kind.developerKind {
+                tokens[index].report = DeveloperVerifier.verify(document, kind: kind, options: developer)
+                    .expecting(environment: jws.expectedEnvironment, appAppleID: jws.expectedAppAppleID, kind: kind)
+                continue
+            }
             var report = JWSVerifier.verify(input, session: session)
             if case .notification = tokens[index].kind {
                 let nested = tokens.filter { $0.parent == index }.map { token in

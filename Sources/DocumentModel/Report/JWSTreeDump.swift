@@ -27,6 +27,14 @@ public struct JWSTreeDump {
     public func render() -> String {
         var lines: [String] = []
         lines.append(paint.paint("# \(TerminalSafe.escape(document.source.name)): \(document.note)", .dim))
+        if let model = document.externalPurchase {
+            lines += externalPurchaseLines(model)
+            let all = document.diagnostics.map(\.diagnostic)
+            let counts = Severity.allCases.map { severity in all.filter { $0.severity == severity }.count }
+            lines.append(paint.paint("# 1 token, \(document.layers.count) layers; \(counts[0]) error\(counts[0] == 1 ? "" : "s"), \(counts[1]) der, "
+                + "\(counts[2]) warning\(counts[2] == 1 ? "" : "s"), \(counts[3]) info", .dim))
+            return lines.joined(separator: "\n") + "\n"
+        }
         guard let jws = document.jws else {
             return (lines + diagnosticLines(document.fileLayer.content.diagnostics, indent: 0)).joined(separator: "\n") + "\n"
         }

@@ -26,6 +26,9 @@ public enum DeveloperTokenKind: String, Sendable, CaseIterable {
         }
     }
 
+    /// The label with its article: "a promotional offer signature …", "an App Store Server API bearer token …".
+    public var phrase: String { (self == .promotionalOffer ? "a " : "an ") + label }
+
     /// Stable id for JSON outputs and `verify`'s subject.
     public var code: String {
         switch self {

@@ -94,7 +94,7 @@ public enum DeveloperVerifier {
     static let maximumLifetime: Int64 = 60 * 60
 
     static func lifetime(issued: Claim, expires: Claim) -> JWSStepStatus {
-        guard case .value(let i) = issued, case .value(let e) = expires else { return .notChecked(.noSignedDate) }
+        guard case .value(let i) = issued, case .value(let e) = expires else { return .notChecked(.lifetimeUnknown) }
         if e <= i { return .failed(.expiresBeforeIssued(issued: date(i), expires: date(e))) }
         return e - i > maximumLifetime ? .failed(.lifetimeTooLong(seconds: e - i)) : .passed
     }
@@ -113,5 +113,20 @@ public enum DeveloperVerifier {
         let groups = text.split(separator: "-", omittingEmptySubsequences: false)
         guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return false }
         return groups.allSatisfy { $0.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) } }
+    }
+}
+
+extension JWSVerificationReport {
+    /// A developer-signed token with `--environment` / `--app-apple-id` given: it carries neither
+    /// claim, so each is a step that says so rather than an expectation dropped in silence.
+    public func expecting(environment: String?, appAppleID: Int64?, kind: DeveloperTokenKind) -> JWSVerificationReport {
+        var report = self
+        if environment != nil {
+            report.steps.append(JWSStepResult(.environment, .notChecked(.claimNotInDeveloperKind(kind: kind, claim: "environment"))))
+        }
+        if appAppleID != nil {
+            report.steps.append(JWSStepResult(.appAppleID, .notChecked(.claimNotInDeveloperKind(kind: kind, claim: "appAppleId"))))
+        }
+        return report
     }
 }

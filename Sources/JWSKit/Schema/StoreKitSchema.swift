@@ -268,7 +268,7 @@ public enum StoreKitSchema {
         .init("tokenCreationDate", .date, "When the token was created."),
         .init("appAppleId", .integer, "The app's Apple ID."),
         .init("bundleId", .string, "The app's bundle identifier."),
-        .init("tokenType", .enumeration(.tokenType), "Whether the token is for acquiring a customer or for services.", introduced: beforeNotifications221),
+        .init("tokenType", .enumeration(.tokenType), "Whether the token is for acquiring a customer or for services.", introduced: notifications217),
     ]
 
     static let appData: [StoreKitFieldSpec] = [
@@ -325,6 +325,7 @@ public enum StoreKitSchema {
     static let api115 = "App Store Server API 1.15"
     static let api121 = "App Store Server API 1.21 / Notifications 2.21"
     static let notifications210 = "App Store Server Notifications 2.10"
+    static let notifications217 = "App Store Server Notifications 2.17"
     static let beforeAPI121 = "App Store Server API before 1.21"
     static let beforeNotifications221 = "App Store Server Notifications before 2.21"
 }

@@ -60,6 +60,7 @@ extension JWSSkip {
         case .developerKeyNeeded: return "developer-key-needed"
         case .noKeyID: return "no-key-id"
         case .claimNotInDeveloperKind: return "claim-not-in-kind"
+        case .lifetimeUnknown: return "lifetime-unknown"
         }
     }
 }

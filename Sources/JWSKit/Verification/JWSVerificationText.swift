@@ -168,7 +168,9 @@ extension JWSSkip {
         case .noKeyID:
             return "no key id was given, and the key file's name (SubscriptionKey_<KID>.p8, AuthKey_<KID>.p8) gives none"
         case .claimNotInDeveloperKind(let kind, let claim):
-            return "a \(kind.label) has no \(claim) claim"
+            return "\(kind.phrase) has no \(claim) claim"
+        case .lifetimeUnknown:
+            return "iat or exp is absent or unreadable (its own step says which), so the lifetime is unknown"
         }
     }
 }

@@ -260,6 +260,8 @@ public enum JWSSkip: Sendable, Equatable {
     case noKeyID
     /// This developer-signed kind does not carry the claim (a bearer token's nonce, an offer's exp).
     case claimNotInDeveloperKind(kind: DeveloperTokenKind, claim: String)
+    /// `iat` or `exp` is absent or unreadable (its own step says which), so the lifetime is unknown.
+    case lifetimeUnknown
 }
 
 /// What the x5c header holds.

@@ -90,7 +90,7 @@ enum CommandSupport {
 
     /// A JWS document, or StoreKit text this tool recognised but does not read (iOS 6 receipts).
     static func isStoreKit(_ document: Document) -> Bool {
-        document.jws != nil || document.kind == .legacyTransactionReceipt
+        document.jws != nil || document.kind == .legacyTransactionReceipt || document.externalPurchase != nil
     }
 
     static func finish(_ status: Int32) throws {

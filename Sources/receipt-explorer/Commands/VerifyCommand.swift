@@ -126,6 +126,8 @@ struct VerifyCommand: ParsableCommand {
 
     @OptionGroup var tokenChecks: TokenCheckOptions
 
+    @OptionGroup var developerKey: DeveloperKeyOptions
+
     @Flag(help: "Use ASCII marks (+ x -) instead of ✓ ✗ –.")
     var ascii = false
 
@@ -144,7 +146,8 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         var options = try check.analysisOptions(validate: true)
-        let jws = try tokenChecks.options(applyingTo: &options)
+        var jws = try tokenChecks.options(applyingTo: &options)
+        try developerKey.apply(to: &jws)
         if batch.isBatch(fileCount: files.count) {
             let output: BatchCheck.Format = format == .json ? .verifyJSON : (quiet ? .verifyQuiet : .verifyText)
             let check = BatchCheck(format: output, options: options, jws: jws, words: .commandLine, ascii: ascii)
@@ -152,7 +155,12 @@ struct VerifyCommand: ParsableCommand {
         }
         let input = try CommandSupport.load(files[0])
         let document = Document.open(input, options: options, reading: .always, jws: jws)
-        let report = VerificationReport(verifying: document, now: options.now, words: .commandLine)
+        let report = VerificationReport(verifying: document, now: options.now, words: .commandLine, jws: jws)
+        // One input that is not developer-signed: --key / --key-id is a usage error (in batch, that input's verdict).
+        if let refusal = report.verdict.reasons.first, refusal.code == VerificationReport.keyNotApplicable {
+            CommandSupport.complain(refusal.message)
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
         let text: String
         switch (format, quiet) {
         case (.json, _): text = VerificationJSON.text(report, input: (document.source.name, input.bytes.count))

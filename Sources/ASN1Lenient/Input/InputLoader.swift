@@ -153,6 +153,16 @@ public enum InputLoader {
         return nil
     }
 
+    /// "PRIVATE KEY", "EC PRIVATE KEY", "ENCRYPTED PRIVATE KEY"…: PEM that is a secret.
+    static func isPrivateKey(_ label: String) -> Bool { label.hasSuffix("PRIVATE KEY") }
+
+    /// Whether `raw` holds PEM armour of a private key anywhere: the paste finder must not look
+    /// inside it (its base64 body would otherwise be found and shown as data).
+    public static func containsPrivateKeyPEM(_ raw: [UInt8]) -> Bool {
+        guard let begin = findPEMBegin(raw) else { return false }
+        return isPrivateKey(begin.label)
+    }
+
     static func decodePEM(_ raw: [UInt8], name: String, begin: PEMBegin) throws -> LoadedInput {
         let endMarker = Array("-----END \(begin.label)-----".utf8)
         let beginLine = Base64Text.lineAndColumn(raw, offset: begin.lineStart).line
@@ -260,6 +270,11 @@ extension InputDetector {
         guard input.isTextLike else { return nil }
         let text = input.text
         guard let begin = InputLoader.findPEMBegin(text) else { return nil }
+        // A private key is never read, shown or echoed: its bytes are the secret itself.
+        if InputLoader.isPrivateKey(begin.label) {
+            throw InputError("\(InputError.quoted(input.name)) is a private key (PEM \(begin.label)): receipt-explorer does not show private keys; "
+                             + "to check a developer-signed token with it, pass it to verify with --key (only its public half is used)")
+        }
         return try InputLoader.decodePEM(text, name: input.name, begin: begin)
     }
 

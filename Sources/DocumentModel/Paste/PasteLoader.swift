@@ -31,7 +31,8 @@ public enum PasteLoader {
             loaded = try InputLoader.decode(raw, name: name)
         } catch let error as InputError {
             // Empty or blank input, and binary, keep the loader's refusal.
-            guard InputLoader.isTextLike(raw), raw.contains(where: { !PasteRuns.isSpace($0) }) else { throw error }
+            guard InputLoader.isTextLike(raw), raw.contains(where: { !PasteRuns.isSpace($0) }),
+                  !InputLoader.containsPrivateKeyPEM(raw) else { throw error }
             if let found = found(in: raw, name: name, inline: inline) { return found }
             // Broken data keeps the loader's precise refusal (exit 2): a body whose "receipt-data"
             // is broken, broken PEM, base64 with a stray character. Anything else says what it is.

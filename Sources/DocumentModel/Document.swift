@@ -81,19 +81,9 @@ public struct Document: Sendable {
     /// Terminal-safe as built (`LoadedInput.note`, `JWSToken.headerSummary`): written as it is.
     public var note: String { "\(source.note); \(summary)" }
 
-    /// What the input is, with a token's alg and certificates and a notification's nested tokens.
-    public var summary: String {
-        guard let jws, kind.isStoreKit2 else { return kind.summary }
-        switch kind {
-        case .transactionHistory, .subscriptionStatuses, .storeKitJSON: return kind.summary
-        default: break
-        }
-        // One main token: the token itself, or a body's signedPayload / single token.
-        guard let main = jws.tokens.firstIndex(where: { $0.parent == nil }) else { return kind.summary }
-        let nested = jws.nested(in: main).count
-        let with = nested == 0 ? "" : ", with \(nested) nested token\(nested == 1 ? "" : "s")"
-        return "\(kind.summary) (JWS, \(jws.tokens[main].headerSummary))\(with)"
-    }
+    /// What the input is, with a token's alg and certificates and a notification's nested tokens
+    /// (the kind's format words it).
+    public var summary: String { FormatRegistry.format(of: kind).summary(of: self) }
 
     /// The worst severity in any layer.
     public var worstSeverity: Severity? { diagnostics.map(\.diagnostic.severity).min() }

@@ -28,11 +28,19 @@ extension InputDetector {
     }
 }
 
+/// The JSON keys of StoreKit data: the one list, read by the loader's detector here and by
+/// JWSKit's classifier (which cannot be imported from this layer).
+public enum StoreKitKeys {
+    /// Keys whose string values (or arrays of strings) are compact JWS.
+    public static let tokenKeys = ["signedPayload", "signedTransactionInfo", "signedRenewalInfo", "signedTransactions",
+                                   "signedAppTransactionInfo", "signedTransaction"]
+    /// Keys of containers that hold token keys (subscription statuses' `data[].lastTransactions[]`).
+    public static let containerKeys = ["lastTransactions"]
+}
+
 enum JWSText {
-    /// The JSON keys whose values are tokens (StoreKitInput.tokenKeys in JWSKit, plus the
-    /// containers that hold them).
-    static let tokenKeys = ["signedPayload", "signedTransactionInfo", "signedRenewalInfo", "signedTransactions",
-                            "signedAppTransactionInfo", "signedTransaction", "lastTransactions"]
+    /// Any key that tells the loader a JSON object is StoreKit text.
+    static let tokenKeys = StoreKitKeys.tokenKeys + StoreKitKeys.containerKeys
 
     /// The token's characters in `bytes` when the whole input is one compact JWS.
     static func tokenRange(_ bytes: [UInt8], from first: Int) -> Range<Int>? {

@@ -144,7 +144,7 @@ public struct BatchCheck: Sendable {
     private func decoded(_ item: BatchItem, _ input: LoadedInput) -> BatchOutcome {
         let document = Document.open(input, options: options, reading: .always, jws: jws)
         if let expect, let why = expect.mismatch(document.kind) {
-            return failure(item, status: .invalid, code: "unexpected-kind", message: why, kind: document.kind.code)
+            return failure(item, status: .invalid, code: "unexpected-kind", message: why, kind: document.kind.id)
         }
         var object: [String: Any]
         let firstError: String?
@@ -157,11 +157,11 @@ public struct BatchCheck: Sendable {
             firstError = analysis.allDiagnostics.first { $0.severity == .error }?.code.rawValue
                 ?? (analysis.receipt == nil ? "not-a-receipt" : nil)
         } else {
-            return failure(item, status: .invalid, code: "not-a-receipt", message: "not read as a receipt", kind: document.kind.code)
+            return failure(item, status: .invalid, code: "not-a-receipt", message: "not read as a receipt", kind: document.kind.id)
         }
         Self.addSource(item.source, to: &object)
         return BatchOutcome(sequence: item.sequence, status: firstError == nil ? .valid : .invalid, reasonCode: firstError,
-                            kind: document.kind.code, text: ReceiptJSON.serialize(object, compact: true))
+                            kind: document.kind.id, text: ReceiptJSON.serialize(object, compact: true))
     }
 
     /// The input's own line: `{"error": {"code", "message"}, "source", "line"}` in JSON, else one text line.

@@ -23,7 +23,7 @@ public enum JWSJSON {
                                     "size": document.fileLayer.bytes.count, "summary": document.summary]
         if let origin = document.source.origin { input["found"] = origin.jsonObject }
         doc["input"] = input
-        doc["kind"] = kindName(document.kind)
+        doc["kind"] = document.kind.id
         doc["findings"] = document.fileLayer.content.diagnostics.map(ReceiptJSON.findingObject)
         if let model = document.externalPurchase { doc["token"] = externalPurchaseObject(document, model) }
         guard let jws = document.jws else { return doc }
@@ -52,27 +52,6 @@ public enum JWSJSON {
             doc["body"] = rest
         }
         return doc
-    }
-
-    static func kindName(_ kind: DocumentKind) -> String {
-        switch kind {
-        case .transaction: "transaction"
-        case .renewalInfo: "renewal_info"
-        case .appTransaction: "app_transaction"
-        case .notification: "notification"
-        case .unknownToken: "unknown_token"
-        case .transactionHistory: "transaction_history"
-        case .subscriptionStatuses: "subscription_statuses"
-        case .storeKitJSON: "storekit_json"
-        case .legacyTransactionReceipt: "legacy_transaction_receipt"
-        case .developerToken(let kind): kind.code.replacingOccurrences(of: "-", with: "_")
-        case .externalPurchaseToken: "external_purchase_token"
-        case .receipt, .xcodeTestingReceipt: "receipt"
-        case .signedData: "signed_data"
-        case .certificate: "certificate"
-        case .asn1: "asn1"
-        case .text: "text"
-        }
     }
 
     static func tokenObject(_ document: Document, _ index: Int) -> [String: Any] {

@@ -33,7 +33,7 @@ extension VerificationReport {
             reasons.append(.init(code: "no-tokens", step: nil, message: "the input holds no StoreKit 2 token to verify"))
         }
         let valid = reasons.isEmpty
-        self.init(subject: VerificationSubject(kind: document.kind.code, label: document.kind.summary, note: document.note),
+        self.init(subject: VerificationSubject(kind: document.kind.id, label: document.kind.summary, note: document.note),
                   steps: [], certificates: [], dates: VerificationDates(signed: nil, now: now, at: nil),
                   findings: fileFindings, nested: nested,
                   verdict: VerificationVerdict(valid: valid, outcome: valid ? Self.commonOutcome(nested) : "invalid",

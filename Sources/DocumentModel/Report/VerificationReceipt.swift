@@ -48,7 +48,7 @@ extension VerificationReport {
     /// The report of a document opened as a receipt (nil when it was not read as one).
     public init?(receiptOf document: Document, words: StepText = .plain) {
         guard let a = document.receipt else { return nil }
-        self.init(receipt: a, kind: document.kind.code, label: document.kind.summary, note: document.note, words: words)
+        self.init(receipt: a, kind: document.kind.id, label: document.kind.summary, note: document.note, words: words)
     }
 
     /// The certificates of the SignedData: (node, info) in file order.
@@ -136,30 +136,5 @@ extension VerificationStatus {
 extension VerificationFinding {
     init(_ d: Diagnostic) {
         self.init(severity: d.severity.description, code: d.code.rawValue, message: d.message, offset: d.offset, length: d.length)
-    }
-}
-
-extension DocumentKind {
-    /// Stable kebab-case id of the kind, for JSON.
-    public var code: String {
-        switch self {
-        case .receipt: "receipt"
-        case .xcodeTestingReceipt: "xcode-testing-receipt"
-        case .signedData: "signed-data"
-        case .certificate: "certificate"
-        case .asn1: "asn1"
-        case .text: "text"
-        case .transaction: "transaction"
-        case .renewalInfo: "renewal-info"
-        case .appTransaction: "app-transaction"
-        case .notification: "notification"
-        case .unknownToken: "unknown-token"
-        case .transactionHistory: "transaction-history"
-        case .subscriptionStatuses: "subscription-statuses"
-        case .storeKitJSON: "storekit-json"
-        case .legacyTransactionReceipt: "legacy-transaction-receipt"
-        case .developerToken(let kind): kind.code
-        case .externalPurchaseToken: "external-purchase-token"
-        }
     }
 }

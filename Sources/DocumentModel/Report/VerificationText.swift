@@ -112,7 +112,7 @@ extension VerificationReport {
     /// The report of an input `verify` cannot check (neither a receipt nor StoreKit 2 tokens, such
     /// as an iOS 6 transaction receipt): no steps, invalid, and what the input is.
     public init(unverifiable document: Document) {
-        self.init(subject: VerificationSubject(kind: document.kind.code, label: document.kind.summary, note: document.note),
+        self.init(subject: VerificationSubject(kind: document.kind.id, label: document.kind.summary, note: document.note),
                   steps: [], certificates: [], dates: VerificationDates(signed: nil, now: Date(), at: nil),
                   findings: document.diagnostics.map { VerificationFinding($0.diagnostic) }, nested: [],
                   verdict: VerificationVerdict(valid: false, outcome: "invalid", summary: "INVALID",

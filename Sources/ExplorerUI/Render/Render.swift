@@ -126,7 +126,7 @@ enum PaneBorders {
     /// "Receipt summary", "StoreKit 2 transaction summary", "Transaction history summary", …
     static func summaryTitle(_ state: AppState) -> String {
         guard let kind = state.layered?.document.kind else { return "Receipt summary" }
-        return kindName(kind) + " summary"
+        return kind.title + " summary"
     }
 
     static func purchasesTitle(_ state: AppState) -> String {
@@ -134,28 +134,6 @@ enum PaneBorders {
         let name = state.layered != nil ? "Transactions" : "In-app purchases"
         guard !state.table.filter.isEmpty else { return name + " (\(count))" }
         return name + " (\(state.table.order.count) of \(count)) · filter \"\(UIText.escape(state.table.filter))\" (Esc clears)"
-    }
-
-    /// A document kind as a title.
-    static func kindName(_ kind: DocumentKind) -> String {
-        switch kind {
-        case .transaction: "StoreKit 2 transaction"
-        case .renewalInfo: "StoreKit 2 renewal info"
-        case .appTransaction: "StoreKit 2 app transaction"
-        case .notification: "App Store Server Notification"
-        case .unknownToken: "JWS"
-        case .transactionHistory: "Transaction history"
-        case .subscriptionStatuses: "Subscription statuses"
-        case .storeKitJSON: "StoreKit JSON"
-        case .receipt, .xcodeTestingReceipt: "Receipt"
-        case .signedData: "PKCS#7 SignedData"
-        case .certificate: "Certificate"
-        case .asn1: "ASN.1"
-        case .text: "Text"
-        case .legacyTransactionReceipt: "Transaction receipt"
-        case .developerToken(let kind): kind == .serverAPIToken ? "Server API token" : "Developer-signed JWS"
-        case .externalPurchaseToken: "External purchase token"
-        }
     }
 
     static func treeTitle(_ state: AppState) -> String {

@@ -1,3 +1,4 @@
+import ASN1Lenient
 import JSONLenient
 
 /// What kind of StoreKit 2 token a JWS is (from its payload's fields).
@@ -76,8 +77,7 @@ public enum StoreKitInputKind: Sendable, Equatable {
 
 public enum StoreKitInput {
     /// Keys of JSON bodies whose string values (or arrays of strings) are JWS.
-    static let tokenKeys: Set<String> = ["signedPayload", "signedTransactionInfo", "signedRenewalInfo",
-                                         "signedTransactions", "signedAppTransactionInfo", "signedTransaction"]
+    static let tokenKeys = Set(StoreKitKeys.tokenKeys)
 
     /// Classifies decoded input bytes (text with or without surrounding whitespace).
     public static func classify(_ bytes: [UInt8]) -> StoreKitInputKind {
@@ -135,18 +135,7 @@ public enum StoreKitInput {
     }
 
     static func describe(_ tree: JSONTree, _ tokens: [EmbeddedToken]) -> String {
-        let history = tokens.filter { $0.path.hasPrefix("signedTransactions[") }.count
-        if tree.lookup(["signedTransactions"]) != nil {
-            return "App Store Server API transaction history (\(history) transaction\(history == 1 ? "" : "s"))"
-        }
-        if tokens.contains(where: { $0.path.contains("lastTransactions[") }) {
-            return "App Store Server API subscription statuses (\(tokens.count) signed tokens)"
-        }
-        if let notification = tokens.first(where: { $0.path == "signedPayload" }) {
-            return "notification body: " + notification.kind.label
-        }
-        if tokens.count == 1 { return "JSON carrying one \(tokens[0].kind.label) at \(tokens[0].path)" }
-        return "JSON carrying \(tokens.count) StoreKit 2 tokens"
+        StoreKitBodyShape(tree, tokens).description
     }
 
     /// Base64url characters (and stray padding or standard-alphabet characters, which decoding then
@@ -186,4 +175,43 @@ public enum StoreKitInput {
 extension StoreKitTokenKind {
     /// The kind of a decoded document.
     public init(kindOf document: JWSDocument) { self.init(document.payload) }
+}
+
+/// What a JSON body carrying tokens is, decided once from its tree and its tokens: the one body
+/// classifier (the document's kind and the classification's description both read it).
+public enum StoreKitBodyShape: Sendable, Equatable {
+    /// App Store Server API transaction history: `signedTransactions`, with how many it holds.
+    case transactionHistory(transactions: Int)
+    /// App Store Server API subscription statuses: `data[].lastTransactions[]`, with all its tokens.
+    case subscriptionStatuses(tokens: Int)
+    /// A notification request body: `signedPayload`.
+    case notification(StoreKitTokenKind)
+    /// One token under some other key.
+    case single(StoreKitTokenKind, path: String)
+    /// Any other JSON carrying tokens.
+    case tokens(Int)
+
+    public init(_ tree: JSONTree, _ tokens: [EmbeddedToken]) {
+        if tree.lookup(["signedTransactions"]) != nil {
+            self = .transactionHistory(transactions: tokens.filter { $0.path.hasPrefix("signedTransactions[") }.count)
+        } else if tokens.contains(where: { $0.path.contains("lastTransactions[") }) {
+            self = .subscriptionStatuses(tokens: tokens.count)
+        } else if let notification = tokens.first(where: { $0.path == "signedPayload" }) {
+            self = .notification(notification.kind)
+        } else if tokens.count == 1 {
+            self = .single(tokens[0].kind, path: tokens[0].path)
+        } else {
+            self = .tokens(tokens.count)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .transactionHistory(let n): "App Store Server API transaction history (\(n) transaction\(n == 1 ? "" : "s"))"
+        case .subscriptionStatuses(let n): "App Store Server API subscription statuses (\(n) signed tokens)"
+        case .notification(let kind): "notification body: " + kind.label
+        case .single(let kind, let path): "JSON carrying one \(kind.label) at \(path)"
+        case .tokens(let n): "JSON carrying \(n) StoreKit 2 tokens"
+        }
+    }
 }

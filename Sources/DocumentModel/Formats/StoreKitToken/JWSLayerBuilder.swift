@@ -4,89 +4,9 @@ import JSONLenient
 import JWSKit
 import ReceiptKit
 
-extension Document {
-    /// Opens StoreKit input (a compact JWS, a JSON body of tokens, an iOS 6 transaction receipt):
-    /// one layer per token, header, payload, signature and x5c certificate, every nested token a
-    /// token of its own, verified when `options.validate`. Nil when the input is not StoreKit.
-    static func openStoreKit(_ input: LoadedInput, options: AnalysisOptions, jws: JWSOptions) -> Document? {
-        let source = DocumentSource(input)
-        var builder = JWSLayerBuilder()
-        let kind: DocumentKind
-        var (classified, json) = StoreKitInput.classifyKeepingJSON(input.bytes)
-        // A cut-off token the paste finder found (fewer than 3 parts) is still shown as far as it goes.
-        if case .notStoreKit = classified, input.encoding == .jws { classified = .token(.unknown) }
-        switch classified {
-        case .notStoreKit:
-            guard input.encoding == .storeKitText, input.bytes.first == UInt8(ascii: "{") else { return nil }
-            // The loader saw a StoreKit key but no value is a token: say so on the JSON.
-            let tree = json ?? JSONParser.parse(input.bytes)
-            let missing = JWSCode.noTokens.diagnostic("this JSON names StoreKit fields but none holds a compact JWS string", 0..<input.bytes.count)
-            builder.layers = [ByteLayer(id: .file, role: .file, name: "file", bytes: input.bytes,
-                                        content: .json(tree, diagnostics: tree.diagnostics + [missing] + input.diagnostics))]
-            kind = .storeKitJSON(tokens: 0)
-            return Document(source: source, kind: kind, layers: builder.layers, jws: JWSModel(tokens: [], body: tree))
-        case .legacyTransactionReceipt:
-            let finding = JWSCode.legacyTransactionReceipt.diagnostic(DocumentKind.legacyTransactionReceipt.summary, 0..<input.bytes.count)
-            builder.layers = [ByteLayer(id: .file, role: .file, name: "file", bytes: input.bytes,
-                                        content: .raw(diagnostics: [finding] + input.diagnostics))]
-            return Document(source: source, kind: .legacyTransactionReceipt, layers: builder.layers)
-        case .token:
-            let document = JWSDocument.decode(text: input.bytes)
-            builder.addToken(document, path: nil, parent: nil, holder: nil, extra: input.diagnostics)
-            kind = singleKind(builder.tokens[0])
-            if options.validate { builder.verify(options: options, jws: jws) }
-            return Document(source: source, kind: kind, layers: builder.layers, jws: JWSModel(tokens: builder.tokens, body: nil))
-        case .body(_, let embedded):
-            let tree = json ?? JSONParser.parse(input.bytes)
-            builder.layers = [ByteLayer(id: .file, role: .file, name: "file", bytes: input.bytes,
-                                        content: .json(tree, diagnostics: tree.diagnostics + input.diagnostics))]
-            for token in embedded {
-                let document = JWSDocument.decode(token, in: input.bytes)
-                builder.addToken(document, path: token.path, parent: nil, holder: (.file, token.range), extra: [])
-            }
-            kind = bodyKind(tree, builder.tokens)
-            if options.validate { builder.verify(options: options, jws: jws) }
-            return Document(source: source, kind: kind, layers: builder.layers, jws: JWSModel(tokens: builder.tokens, body: tree))
-        }
-    }
-
-    static func singleKind(_ token: JWSToken) -> DocumentKind {
-        switch token.kind {
-        case .transaction: .transaction
-        case .renewalInfo: .renewalInfo
-        case .appTransaction: .appTransaction
-        case .notification(let type, let subtype): .notification(type: type, subtype: subtype)
-        case .developer(let kind): .developerToken(kind)
-        case .unknown: .unknownToken
-        }
-    }
-
-    static func bodyKind(_ tree: JSONTree, _ tokens: [JWSToken]) -> DocumentKind {
-        let top = tokens.filter { $0.parent == nil }
-        if tree.lookup(["signedTransactions"]) != nil {
-            return .transactionHistory(transactions: top.filter { $0.path?.hasPrefix("signedTransactions[") == true }.count)
-        }
-        if top.contains(where: { $0.path?.contains("lastTransactions[") == true }) {
-            return .subscriptionStatuses(tokens: top.count)
-        }
-        if let notification = top.first(where: { $0.path == "signedPayload" }) { return singleKind(notification) }
-        if top.count == 1 { return singleKind(top[0]) }
-        return .storeKitJSON(tokens: top.count)
-    }
-
-    /// Whether `Document.open` should try the StoreKit readers: the loader recognised StoreKit
-    /// text, or base64 decoded to text starting with `{` (a base64 iOS 6 transaction receipt).
-    static func mayBeStoreKit(_ input: LoadedInput) -> Bool {
-        switch input.encoding {
-        case .jws, .storeKitText: true
-        case .base64: input.bytes.first == UInt8(ascii: "{")
-        default: false
-        }
-    }
-}
-
 /// Builds a StoreKit document's layers and tokens, token by token (nested tokens right after
-/// their parent's layers).
+/// their parent's layers): one layer per token, header, payload, signature and x5c certificate, every
+/// nested token a token of its own. Shared by the token and the JSON body formats.
 struct JWSLayerBuilder {
     var layers: [ByteLayer] = []
     var tokens: [JWSToken] = []
@@ -129,12 +49,6 @@ struct JWSLayerBuilder {
                                     content: .raw(diagnostics: diagnostics(.signature)), parent: tokenID,
                                     map: .base64(textStart: segment.characterRange.lowerBound)))
         }
-        if let payload = ids.payload, let request = document.request {
-            ids.request = nextID
-            let map: OffsetMap = request.contiguousTextStart.map { .base64(textStart: $0) } ?? .base64Characters(request.payloadOffsets)
-            layers.append(ByteLayer(id: nextID, role: .decodedJSON(urlSafe: false), name: prefix + "request", bytes: request.bytes,
-                                    content: .json(request.json, diagnostics: diagnostics(.request)), parent: payload, map: map))
-        }
         if let header = ids.header {
             for certificate in document.header.certificates {
                 ids.certificates.append(nextID)
@@ -166,8 +80,6 @@ struct JWSLayerBuilder {
         // each one it is given), and to the notification's data by the consistency step; a claim its
         // kind never carries (a renewal info's bundleId) is not checked, with that reason.
         let session = JWSVerificationSession()  // the tokens' shared chains are checked once
-        let developer = DeveloperVerificationOptions(key: jws.developerKey, keyID: jws.expectedKeyID,
-                                                     expectedBundleID: options.bundleID, at: options.moment)
         for index in tokens.indices {
             let document = tokens[index].document
             let payload = document.payload
@@ -178,11 +90,6 @@ struct JWSLayerBuilder {
                 claims: JWSClaims(bundleID: payload.bundleId, environment: payload.environment, appAppleID: payload.appAppleId,
                                   kind: payload.kind),
                 options: verification)
-            if let kind = payload.kind.developerKind {
-                tokens[index].report = DeveloperVerifier.verify(document, kind: kind, options: developer)
-                    .expecting(environment: jws.expectedEnvironment, appAppleID: jws.expectedAppAppleID, kind: kind)
-                continue
-            }
             var report = JWSVerifier.verify(input, session: session)
             if case .notification = tokens[index].kind {
                 let nested = tokens.filter { $0.parent == index }.map { token in

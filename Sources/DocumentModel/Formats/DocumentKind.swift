@@ -1,6 +1,7 @@
 import JWSKit
 
-/// What an opened input turned out to be, for the one-line "what is this" note.
+/// What an opened input turned out to be: one id per kind (`id`), the kinds' words come from the
+/// format that declares them (`FormatRegistry`). A new kind is a case here plus its format folder.
 public enum DocumentKind: Sendable, Equatable {
     /// A PKCS#7 SignedData whose content is a receipt payload, signed by anything but Xcode.
     case receipt
@@ -51,30 +52,33 @@ public enum DocumentKind: Sendable, Equatable {
         }
     }
 
-    /// "a PKCS#7 App Store receipt", "an X.509 certificate", …
-    public var summary: String {
+    /// "a PKCS#7 App Store receipt", "an X.509 certificate", … (from the kind's format).
+    public var summary: String { FormatRegistry.describe(self).summary }
+
+    /// "Receipt", "StoreKit 2 transaction", … (the explorer's pane titles).
+    public var title: String { FormatRegistry.describe(self).title }
+
+    /// The kind's one stable id, kebab-case, used by every output that names it (`json`'s and
+    /// `verify`'s `kind`, batch lines, docs/verify-schema.json).
+    public var id: String {
         switch self {
-        case .receipt: "a PKCS#7 App Store receipt"
-        case .xcodeTestingReceipt: "a PKCS#7 receipt signed by Xcode StoreKit Testing (local testing only)"
-        case .signedData: "a PKCS#7 SignedData that is not a receipt"
-        case .certificate: "an X.509 certificate"
-        case .asn1: "other ASN.1 (not a receipt or a certificate)"
-        case .text: "text without purchase data"
-        case .transaction: "a StoreKit 2 transaction"
-        case .renewalInfo: "a StoreKit 2 renewal info"
-        case .appTransaction: "a StoreKit 2 app transaction"
-        case .notification(let type, let subtype):
-            "an App Store Server Notification V2: \(type ?? "(no notificationType)") (\(subtype ?? "no subtype"))"
-        case .unknownToken: "a JWS whose payload is no StoreKit 2 type"
-        case .transactionHistory(let n): "a transaction history response: \(n) transaction\(n == 1 ? "" : "s")"
-        case .subscriptionStatuses(let n): "a subscription statuses response: \(n) signed token\(n == 1 ? "" : "s")"
-        case .storeKitJSON(let n): "JSON carrying \(n) StoreKit 2 token\(n == 1 ? "" : "s")"
-        case .developerToken(let kind): kind.phrase
-        case .externalPurchaseToken(let sandbox):
-            "an external purchase token (base64url JSON, unsigned\(sandbox ? "; sandbox: its id starts SANDBOX_" : ""))"
-        case .legacyTransactionReceipt:
-            "an iOS 6 style transaction receipt (SKPaymentTransaction.transactionReceipt, deprecated since iOS 7): "
-                + "not readable here; use the app receipt, or StoreKit 2's Transaction.jwsRepresentation / the App Store Server API"
+        case .receipt: "receipt"
+        case .xcodeTestingReceipt: "xcode-testing-receipt"
+        case .signedData: "signed-data"
+        case .certificate: "certificate"
+        case .asn1: "asn1"
+        case .text: "text"
+        case .transaction: "transaction"
+        case .renewalInfo: "renewal-info"
+        case .appTransaction: "app-transaction"
+        case .notification: "notification"
+        case .unknownToken: "unknown-token"
+        case .transactionHistory: "transaction-history"
+        case .subscriptionStatuses: "subscription-statuses"
+        case .storeKitJSON: "storekit-json"
+        case .legacyTransactionReceipt: "legacy-transaction-receipt"
+        case .developerToken(let kind): kind.code
+        case .externalPurchaseToken: "external-purchase-token"
         }
     }
 }

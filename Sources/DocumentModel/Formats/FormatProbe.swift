@@ -1,0 +1,47 @@
+import ASN1Lenient
+import JSONLenient
+import JWSKit
+import ReceiptKit
+
+/// The loaded input and the options it is opened with, plus what recognising it parsed: the StoreKit
+/// classification and the ASN.1 tree are computed at most once, whichever format asks first, and
+/// reused by the format that opens it. Lives for one `FormatRegistry.open` call on one thread.
+public final class FormatProbe {
+    public let input: LoadedInput
+    public let options: AnalysisOptions
+    public let reading: ReceiptReading
+    public let jws: JWSOptions
+
+    public init(_ input: LoadedInput, options: AnalysisOptions = AnalysisOptions(), reading: ReceiptReading = .ifSignedData,
+                jws: JWSOptions = JWSOptions()) {
+        self.input = input
+        self.options = options
+        self.reading = reading
+        self.jws = jws
+    }
+
+    /// Whether the StoreKit formats should look at all: the loader recognised StoreKit text, or
+    /// base64 decoded to text starting with `{` (a base64 iOS 6 transaction receipt).
+    public var mayBeStoreKit: Bool {
+        switch input.encoding {
+        case .jws, .storeKitText: true
+        case .base64: input.bytes.first == UInt8(ascii: "{")
+        default: false
+        }
+    }
+
+    /// JWSKit's classification with the JSON tree it parsed (a body's tree becomes its file layer).
+    public private(set) lazy var storeKit: (kind: StoreKitInputKind, json: JSONTree?) = StoreKitInput.classifyKeepingJSON(input.bytes)
+
+    /// Text, UTF-16 text or base64 padded with NULs: the loader said what it is instead of DER.
+    public var isText: Bool {
+        input.encoding == .binary && input.diagnostics.contains { $0.code == InputCode.unrecognizedText.code }
+    }
+
+    /// The input parsed as ASN.1 with the caller's parse options (without the loader's findings).
+    public private(set) lazy var asn1: Tree = ASN1Parser.parse(input.bytes, options: options.parseOptions)
+
+    public private(set) lazy var isSignedData: Bool = ReceiptAnalyzer.isSignedData(asn1)
+
+    public var source: DocumentSource { DocumentSource(input) }
+}

@@ -1,0 +1,73 @@
+import ASN1Lenient
+import ReceiptKit
+
+/// How `Document.open` decides whether to read the input as a receipt.
+public enum ReceiptReading: Sendable, Equatable {
+    /// Only a PKCS#7 SignedData is read as a receipt; anything else is plain ASN.1, without
+    /// receipt findings about what it is not (dump, explain, explore).
+    case ifSignedData
+    /// Always, so that `json` and `verify` can say why an input is not a receipt.
+    case always
+}
+
+/// Every kind of input the tool reads, in recognition order: the first format that recognises an
+/// input opens it. A new kind is a folder under `Formats/` with a `DocumentFormat` and one entry here.
+public enum FormatRegistry {
+    /// Order matters where two formats could claim the same bytes: the StoreKit readers look only at
+    /// text the loader marked as StoreKit, text is never read as ASN.1, and generic ASN.1 takes the rest.
+    public static let formats: [any DocumentFormat] = [
+        // Before StoreKitTokenFormat, which reads any compact JWS: these are signed by the developer, not Apple.
+        DeveloperTokenFormat(),
+        StoreKitTokenFormat(),
+        StoreKitJSONFormat(),
+        LegacyTransactionReceiptFormat(),
+        ExternalPurchaseTokenFormat(),
+        TextFormat(),
+        AppReceiptFormat(),
+        CertificateFormat(),
+        ASN1Format(),
+    ]
+
+    /// Every format that would claim the probe's input, in recognition order ("what is this?").
+    public static func recognitions(_ probe: FormatProbe) -> [(format: FormatID, recognition: Recognition)] {
+        formats.compactMap { format in format.recognize(probe).map { (format.id, $0) } }
+    }
+
+    /// The first format in recognition order that claims the input.
+    public static func format(for probe: FormatProbe) -> any DocumentFormat {
+        // ASN1Format claims everything, so this always finds one.
+        formats.first { $0.recognize(probe) != nil } ?? ASN1Format()
+    }
+
+    public static func format(_ id: FormatID) -> (any DocumentFormat)? {
+        formats.first { $0.id == id }
+    }
+
+    /// The summary and title of `kind`, from the format that declares it.
+    static func describe(_ kind: DocumentKind) -> KindDescription {
+        for format in formats {
+            if let description = format.describe(kind) { return description }
+        }
+        preconditionFailure("no format describes \(kind)")  // every case of DocumentKind has its format
+    }
+
+    /// The format that declares `kind` (a notification body is opened by the JSON format but is a
+    /// notification: the token format words it).
+    public static func format(of kind: DocumentKind) -> any DocumentFormat {
+        guard let format = formats.first(where: { $0.describe(kind) != nil }) else {
+            preconditionFailure("no format describes \(kind)")
+        }
+        return format
+    }
+}
+
+extension Document {
+    /// Opens decoded input with the format that recognises it (`FormatRegistry`): parses it once,
+    /// reads it as its kind and, when `options.validate`, verifies it. Never throws: every problem
+    /// is a diagnostic in some layer. `jws` carries the expectations only tokens have.
+    public static func open(_ input: LoadedInput, options: AnalysisOptions = AnalysisOptions(),
+                            reading: ReceiptReading = .ifSignedData, jws: JWSOptions = JWSOptions()) -> Document {
+        let probe = FormatProbe(input, options: options, reading: reading, jws: jws)
+        return FormatRegistry.format(for: probe).open(probe)
+    }
+}

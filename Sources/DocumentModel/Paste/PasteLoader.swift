@@ -48,9 +48,9 @@ public enum PasteLoader {
         return loaded
     }
 
-    /// A token, or one DER element: what an inline argument must load as to count as data.
+    /// A token (or an external purchase token), or one DER element: what an inline argument must load as to count as data.
     static func isData(_ loaded: LoadedInput) -> Bool {
-        loaded.encoding == .jws || (loaded.bytes.first == 0x30 && BERHeader.spansExactlyOneElement(loaded.bytes))
+        loaded.encoding == .jws || loaded.encoding == .externalPurchaseToken || (loaded.bytes.first == 0x30 && BERHeader.spansExactlyOneElement(loaded.bytes))
     }
 
     /// A whole-file token whose signature is shorter than its alg's: named as cut off too.

@@ -179,8 +179,10 @@ extension VerificationReport {
     ///
     /// A developer key (`jws.developerKey`, `jws.keyID`) given for an input with no developer-signed
     /// token is refused in the verdict (`key-not-applicable`): it is never silently unused.
-    public init(verifying document: Document, now: Date, words: StepText = .plain, jws: JWSOptions) {
+    /// An external purchase token's fields are compared with `bundleID` and `jws`'s expectations.
+    public init(verifying document: Document, now: Date, words: StepText = .plain, jws: JWSOptions, bundleID: String? = nil) {
         self.init(verifying: document, now: now, words: words)
+        if let model = document.externalPurchase { checkExternalPurchase(model, bundleID: bundleID, jws: jws) }
         let given = [(jws.developerKey != nil, UserInput.developerKey), (jws.keyID != nil, UserInput.keyID)].filter(\.0).map(\.1)
         guard !given.isEmpty, !(document.jws?.tokens.contains { $0.document.payload.kind.developerKind != nil } ?? false) else { return }
         let names = given.map { words.inputName($0) ?? "a developer key" }

@@ -155,7 +155,7 @@ struct VerifyCommand: ParsableCommand {
         }
         let input = try CommandSupport.load(files[0])
         let document = Document.open(input, options: options, reading: .always, jws: jws)
-        let report = VerificationReport(verifying: document, now: options.now, words: .commandLine, jws: jws)
+        let report = VerificationReport(verifying: document, now: options.now, words: .commandLine, jws: jws, bundleID: options.bundleID)
         // One input that is not developer-signed: --key / --key-id is a usage error (in batch, that input's verdict).
         if let refusal = report.verdict.reasons.first, refusal.code == VerificationReport.keyNotApplicable {
             CommandSupport.complain(refusal.message)

@@ -101,6 +101,17 @@ struct VerifyCommand: ParsableCommand {
             notification's nested tokens are verified on their own, held to the same expectations, \
             and must agree with its data. Revocation (OCSP) is not checked: this tool works offline.
 
+            Developer-signed JWS (a promotional offer signature V2, an introductory-offer \
+            eligibility token, an Advanced Commerce in-app request, an App Store Server API bearer \
+            token: ES256, kid, no x5c) are checked with --key, your In-App Purchase key (the .p8 \
+            App Store Connect gave you, or its PEM public key; only the public half is used, and no \
+            output contains the private key): kid (from --key-id or a SubscriptionKey_<KID>.p8 / \
+            AuthKey_<KID>.p8 file name), the signature, aud, iat not after --at, exp not passed at \
+            --at, a bearer token's exp at most 60 minutes after iat, bid against --bundle-id, nonce \
+            a lowercase UUID. Without --key the verdict asks for it (exit 1); --key for any other \
+            input is refused (exit 2). An external purchase token is unsigned: nothing to verify \
+            (exit 1), but --bundle-id, --environment and --app-apple-id are compared.
+
             Each failing step also names the status Apple's server library would return for it \
             (VERIFICATION_FAILURE, INVALID_CHAIN_LENGTH, INVALID_CERTIFICATE, INVALID_APP_IDENTIFIER, \
             INVALID_ENVIRONMENT), so a server log and this report can be matched.

@@ -14,6 +14,8 @@ public struct Tour: Sendable, Equatable {
     public init(document: Document) {
         if let token = document.jws?.topLevel.first {
             steps = JWSRoute(document: document, token: token).steps()
+        } else if let model = document.externalPurchase {
+            steps = ExternalPurchaseRoute(document: document, model: model).steps()
         } else if let analysis = document.receipt, let container = analysis.container, analysis.receipt != nil {
             steps = ReceiptRoute(document: document, analysis: analysis, container: container).steps()
         } else if case .certificate = document.kind, let root = document.fileTree.roots.first,

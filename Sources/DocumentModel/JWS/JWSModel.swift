@@ -79,6 +79,14 @@ public struct JWSModel: Sendable {
     /// The JSON body's tree when the input was a JSON body (also the file layer's content).
     public var body: JSONTree?
 
+    public init(tokens: [JWSToken], body: JSONTree?) {
+        self.tokens = tokens
+        self.body = body
+    }
+
+    /// No tokens and no body: the model views that show JSON layers use for a document without tokens.
+    public static let empty = JWSModel(tokens: [], body: nil)
+
     /// Tokens not nested in another token: the token pasted alone, or each token of a JSON body.
     public var topLevel: [JWSToken] { tokens.filter { $0.parent == nil } }
     /// The tokens nested in `tokens[index]`.

@@ -60,10 +60,17 @@ public struct LayerOutline: Sendable {
 
     /// Nil for documents without tokens (receipts and other ASN.1 keep the file tree).
     public init?(document: Document) {
-        guard let model = document.jws, !model.tokens.isEmpty || model.body != nil else { return nil }
+        // An external purchase token: its decoded JSON, each field with its meaning, in one outline.
+        let external = document.externalPurchase
+        guard let model = document.jws ?? (external == nil ? nil : JWSModel.empty),
+              !model.tokens.isEmpty || model.body != nil || external != nil else { return nil }
         let context = OutlineBuildContext(document: document, model: model)
         var builder = OutlineBuilder(context: context, base: 0, lazyTopLevel: true)
-        if let body = model.body {
+        if let external {
+            let fields = Dictionary(external.token.payload.fields.map { ($0.member.index, $0) }, uniquingKeysWith: { a, _ in a })
+            builder.json(external.token.tree, layer: external.jsonLayer, index: 0, depth: 0, label: "external purchase token",
+                         holder: nil, fields: fields)
+        } else if let body = model.body {
             builder.json(body, layer: .file, index: 0, depth: 0, label: "body", holder: nil)
         } else {
             for index in model.tokens.indices where model.tokens[index].parent == nil {

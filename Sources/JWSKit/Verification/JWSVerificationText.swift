@@ -190,6 +190,10 @@ extension JWSVerificationReport {
         if let anchor { out.append("Anchored at \(anchor.sentence)") }
         if let failure = firstFailure {
             out.append("Verdict: invalid (\(failure.step.title))")
+        } else if needsDeveloperKey {
+            out.append("Verdict: not verified: signed by a developer's In-App Purchase key, which is needed to check it")
+        } else if developerKey != nil {
+            out.append("Verdict: valid, signed by the developer key given")
         } else {
             out.append(isAppleSigned ? "Verdict: valid, signed by Apple" : "Verdict: valid, but not signed by Apple")
         }

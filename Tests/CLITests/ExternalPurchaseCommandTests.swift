@@ -22,6 +22,21 @@ import TestSupport
             """)
     }
 
+    @Test func explainTiesACharacterToItsBytesAndJSONMember() throws {
+        let r = try Binary.run(["explain", "samples/external/external-purchase-token-sandbox.txt", "--offset", "140"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasSuffix("""
+            external purchase token, character 140
+            base64url: characters 140-143 "cm5h" = 6-bit values 28 38 57 33 → JSON bytes 105-107: 72 6e 61 "rna"
+            JSON member "externalPurchaseId" (bytes 100-166): SANDBOX_c03ef817-f096-5986-8df7-7cd588bc964e
+            meaning: The external purchase's id.
+            sandbox: the id starts SANDBOX_
+
+            """))
+        let unknown = try Binary.run(["explain", "samples/external/external-purchase-token-unknown.txt", "--offset", "250"])
+        #expect(unknown.stdout.contains("JSON member \"storefront\" (bytes 186-203): FRA\nmeaning: not in this tool's schema (kept as written)\n"))
+    }
+
     @Test func jsonNamesUnknownFieldsAndValuesAtTheirBytes() throws {
         let r = try Binary.run(["json", "samples/external/external-purchase-token-unknown.txt"])
         #expect(r.status == 0)

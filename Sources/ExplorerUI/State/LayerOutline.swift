@@ -94,7 +94,7 @@ public struct LayerOutline: Sendable {
         for (b, block) in blocks.enumerated() {
             for token in context.descendants(of: block.token) {
                 let ids = model.tokens[token].layers
-                for layer in [ids.token, ids.header, ids.payload, ids.signature].compactMap({ $0 }) + ids.certificates {
+                for layer in [ids.token, ids.header, ids.payload, ids.signature, ids.request].compactMap({ $0 }) + ids.certificates {
                     layerBlock[layer.index] = b
                     tokenOfLayer[layer.index] = token
                 }

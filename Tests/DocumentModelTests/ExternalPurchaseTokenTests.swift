@@ -94,6 +94,25 @@ import TestSupport
         #expect(Document.open(inline).kind == .externalPurchaseToken(sandbox: false))
     }
 
+    @Test("a token inside a log line or a JSON log is found, its characters mapped to the pasted text")
+    func pasted() throws {
+        let text = try Paths.sample("external/external-purchase-token.txt").filter { $0 != 0x0A }
+        let line = Array("INFO token=".utf8) + text + Array(" done\n".utf8)
+        let loaded = try PasteLoader.decode(line, name: "log")
+        #expect(loaded.encoding == .externalPurchaseToken)
+        #expect(loaded.bytes == text)
+        let origin = try #require(loaded.origin)
+        #expect(origin.location == "line 1, column 12")
+        #expect(origin.textOffset(0) == 11)
+        #expect(origin.textOffset(text.count - 1) == 11 + text.count - 1)
+        #expect(loaded.note == "found in the pasted text at line 1, column 12: an external purchase token (base64url JSON, 248 characters)")
+        let json = Array(#"{"level":"info","token":""#.utf8) + text + Array(#""}"#.utf8)
+        let fromJSON = try PasteLoader.decode(json, name: "log.json")
+        #expect(fromJSON.encoding == .externalPurchaseToken)
+        #expect(fromJSON.origin?.location == "JSON path token (line 1, column 26)")
+        #expect(Document.open(fromJSON).kind == .externalPurchaseToken(sandbox: false))
+    }
+
     @Test("base64url JSON that names no token field is not an external purchase token")
     func otherBase64JSONIsNot() throws {
         let other = Array(Data(#"{"hello":"world","count":12345}"#.utf8).base64EncodedString().utf8)

@@ -14,7 +14,7 @@ extension InputDetector {
     }
 }
 
-enum ExternalPurchaseTokenText {
+public enum ExternalPurchaseTokenText {
     /// The token's characters when the whole input is one run of base64url characters starting `eyJ`.
     static func range(_ bytes: [UInt8], from first: Int) -> Range<Int>? {
         var start = first
@@ -32,7 +32,7 @@ enum ExternalPurchaseTokenText {
     }
 
     /// A JSON object whose first 4 KB name a field only external purchase tokens have.
-    static func namesTokenFields(_ json: [UInt8]) -> Bool {
+    public static func namesTokenFields(_ json: [UInt8]) -> Bool {
         guard json.first == UInt8(ascii: "{") else { return false }
         let head = String(decoding: json.prefix(4096), as: UTF8.self)
         return head.contains("\"externalPurchaseId\"") || head.contains("\"tokenCreationDate\"")

@@ -123,7 +123,12 @@ public enum PasteLoader {
         var diagnostics: [Diagnostic] = []
         if let cut = candidate.cutOff { diagnostics.append(InputCode.cutOff.diagnostic(cut.range, cut.message)) }
         let origin = PasteOrigin(text: raw, location: best.location, steps: candidate.steps, others: others)
-        return LoadedInput(bytes: candidate.bytes, name: name, encoding: candidate.kind == .der ? .base64 : .jws,
+        let encoding: InputEncoding = switch candidate.kind {
+        case .der: .base64
+        case .externalPurchaseToken: .externalPurchaseToken
+        case .token, .cutOffToken: .jws
+        }
+        return LoadedInput(bytes: candidate.bytes, name: name, encoding: encoding,
                            note: note, diagnostics: diagnostics, origin: origin)
     }
 

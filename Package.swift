@@ -66,5 +66,5 @@ let package = Package(
         .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "JSONLenient", "ASN1Lenient", "ReceiptKit", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["receipt-explorer", "TestSupport"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -33,8 +33,7 @@ let package = Package(
                 .product(name: "ASN1Lenient", package: rootIdentity),
                 .product(name: "ReceiptKit", package: rootIdentity),
                 .product(name: "DocumentModel", package: rootIdentity),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            ]
         ),
         // glibc mallinfo2 / getrusage, for the heap and RSS numbers of the plain reporter.
         .target(name: "CHeapStats"),

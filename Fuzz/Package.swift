@@ -79,5 +79,5 @@ let package = Package(
                            .product(name: "ExplorerUI", package: "receipt-explorer")]
         ),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -4,9 +4,13 @@
 #   Scripts/sanitize.sh [address|thread] [extra `swift test` arguments, e.g. --filter Hostile]
 #
 # address (default): AddressSanitizer, scratch .build-asan. Note: ASan turns a deliberate SIGSEGV into
-# "exit 1", so TmuxEndToEndTests.crashSignalRestoresTheTerminalAndStillCrashes (expects 139) fails under it. thread: ThreadSanitizer, scratch .build-tsan
-# (the product is single-threaded apart from ExplorerUI's RenderCache lock, but Swift Testing runs
-# tests concurrently in one process, so TSan still sees every shared cache and global).
+# "exit 1", so TmuxEndToEndTests.crashSignalRestoresTheTerminalAndStillCrashes (expects 139) fails under it.
+# thread: ThreadSanitizer, scratch .build-tsan. Without a --filter it runs the batch and concurrency
+# suites only (`tsan_suites`: the batch pipeline in-process, the batch commands through the
+# instrumented binary, the shared verified-chain cache), which keeps the CI step short; Swift Testing
+# also runs those tests concurrently in one process, so TSan sees the shared caches and globals too.
+# The binary's reports (children of CLITests) and the test process's go to files
+# fuzz-out/sanitize/tsan-report.<pid>, printed here; any report fails the run.
 # HOSTILE_BIG=1 also runs the 100 MB / 50 MB hostile-input cases at full size (slow under ASan:
 # see docs/robustness.md); by default they run at 8 MiB.
 # Log and timing: fuzz-out/sanitize/<mode>.log (git-ignored).
@@ -15,6 +19,7 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-address}
 shift || true
+tsan_suites='BatchPipelineTests|BatchCommandTests|BatchRecipeTests|VerifiedPathCacheTests'
 case "$mode" in
   address) scratch=.build-asan ;;
   thread) scratch=.build-tsan ;;
@@ -27,7 +32,9 @@ log=fuzz-out/sanitize/$mode.log
 export SWIFT_BACKTRACE=enable=no
 # The Swift runtime and Foundation keep global caches alive until exit; leak reports would be noise.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:halt_on_error=1}
-export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:log_path=$PWD/fuzz-out/sanitize/tsan-report}
+rm -f fuzz-out/sanitize/tsan-report.*
+if [[ $mode == thread && " $* " != *" --filter "* ]]; then set -- --filter "$tsan_suites" "$@"; fi
 # Tells the hostile-input tests that the binary is instrumented (their memory bounds are scaled).
 export HOSTILE_SANITIZER=$mode
 export HOSTILE_BIG=${HOSTILE_BIG:-0}
@@ -46,5 +53,11 @@ end=$(date +%s)
 # message (CI shows only this output, so a failure must name itself here, not only in the log).
 grep -E "^Test Suite 'All tests' (passed|failed)|Executed [0-9]+ tests|Test run with [0-9]+ tests|ERROR: (AddressSanitizer|ThreadSanitizer)|WARNING: ThreadSanitizer|SUMMARY: " "$log" | sort -u | head -20
 grep -E -A4 "^✘ Test .*recorded an issue|: error: -\[" "$log" | head -60 || true
+for report in fuzz-out/sanitize/tsan-report.*; do
+    [[ -f "$report" ]] || continue
+    echo "== $report:"; head -80 "$report"
+    cat "$report" >>"$log"
+    if ((status == 0)); then status=1; fi
+done
 echo "sanitizer: $mode  build: $((built - start)) s  tests: $((end - built)) s  exit: $status" | tee -a "$log"
 exit $status

@@ -64,6 +64,7 @@ func runProgram(_ executable: URL, _ arguments: [String], environment: [String: 
         try input.fileHandleForWriting.close()
     }
     // Read both pipes concurrently so a large output on one cannot block the other.
+    // @unchecked: written by the reader before `group.leave()`, read only after `group.wait()`.
     final class Box: @unchecked Sendable { var data = Data() }
     let errBox = Box()
     let group = DispatchGroup()

@@ -67,7 +67,8 @@ import Testing
 
     // MARK: --version
 
-    static let versionPattern = #/receipt-explorer (0\.\d+\.\d+) \((OpenSSL 3\.\d+\.\d+[^()\n]*)\)\n/#
+    // Computed: Regex is not Sendable, so a shared stored one is not allowed across concurrent tests.
+    static var versionPattern: Regex<(Substring, Substring, Substring)> { #/receipt-explorer (0\.\d+\.\d+) \((OpenSSL 3\.\d+\.\d+[^()\n]*)\)\n/# }
 
     @Test func versionNamesTheToolAndTheRuntimeOpenSSL() throws {
         let result = try runCLI(["--version"])

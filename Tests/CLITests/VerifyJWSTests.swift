@@ -5,7 +5,8 @@ import TestSupport
 /// `verify` on StoreKit 2 input end to end: samples/jws against samples/manifest.json's
 /// `jws_samples`, and the real tokens of ../shared/corpus/jws (facts in its MANIFEST.md).
 @Suite(.enabled(if: cliBinary != nil, "the receipt-explorer binary is not built")) struct VerifyJWSTests {
-    static let manifest: [[String: Any]] = {
+    // Written once by the lazy initializer (which Swift runs exactly once) and only read after.
+    nonisolated(unsafe) static let manifest: [[String: Any]] = {
         guard let data = try? Data(contentsOf: Paths.samples.appendingPathComponent("manifest.json")),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [] }
         return object["jws_samples"] as? [[String: Any]] ?? []

@@ -42,7 +42,8 @@ func decodeBase64URLForVerification(_ s: String) -> [UInt8] {
 
 /// The `jws_samples` entries of samples/manifest.json.
 enum JWSSampleManifest {
-    static let entries: [[String: Any]] = {
+    // Written once by the lazy initializer (which Swift runs exactly once) and only read after.
+    nonisolated(unsafe) static let entries: [[String: Any]] = {
         guard let data = try? Data(contentsOf: Paths.samples.appendingPathComponent("manifest.json")),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [] }
         return object["jws_samples"] as? [[String: Any]] ?? []

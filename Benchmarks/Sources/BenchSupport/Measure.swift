@@ -58,6 +58,7 @@ public enum Measure {
     }
 
     /// A sink so the optimiser keeps every result.
+    /// nonisolated(unsafe): benchmarks run one at a time on one thread, and the sum only feeds the optimiser.
     nonisolated(unsafe) public static var sink = 0
 
     /// Runs `body` `runs` times after `warmup` runs; each run repeats `body` until at least

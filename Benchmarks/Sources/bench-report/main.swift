@@ -45,6 +45,7 @@ func parseArguments() -> Options {
 }
 
 let options = parseArguments()
+// nonisolated(unsafe): bench-report is single-threaded top-level code; only the main thread appends and prints.
 nonisolated(unsafe) var keyValues: [(String, String)] = []
 func kv(_ key: String, _ value: String) { keyValues.append((key, value)) }
 func say(_ text: String) { if !options.keyValue { print(text) } }

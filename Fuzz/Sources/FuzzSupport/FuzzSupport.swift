@@ -111,16 +111,15 @@ public func checkScalar(_ scalar: Unicode.Scalar, _ what: String) {
 /// Bytes at which the scan stops: C0 controls (minus LF and TAB when allowed), DEL, all non-ASCII.
 let stopSetWithNewlines = makeStopSet(allowNewlines: true)
 let stopSetStrict = makeStopSet(allowNewlines: false)
-func makeStopSet(allowNewlines: Bool) -> UnsafeMutablePointer<CChar> {
+/// NUL-terminated; an array (a Sendable constant) that `strcspn` takes as a pointer.
+func makeStopSet(allowNewlines: Bool) -> [CChar] {
     var set: [UInt8] = []
     for b in 1...0xFF where b < 0x20 || b >= 0x7F {
         if allowNewlines && (b == 0x0A || b == 0x09) { continue }
         set.append(UInt8(b))
     }
     set.append(0)
-    let p = UnsafeMutablePointer<CChar>.allocate(capacity: set.count)
-    for (i, b) in set.enumerated() { p[i] = CChar(bitPattern: b) }
-    return p
+    return set.map { CChar(bitPattern: $0) }
 }
 
 /// The repository root (Fuzz/..), for the TEST PKI under samples/pki.

@@ -56,6 +56,7 @@ public struct NodeStore: RandomAccessCollection, Sendable, Equatable, Expressibl
 /// The buffer behind a `NodeStore`: `malloc`ed, so that it can grow and be trimmed with `realloc`
 /// (which moves pages instead of copying them for large blocks), and freed with its owner.
 @usableFromInline
+// @unchecked: `NodeBuilder` writes the buffer before this object exists; it is only read after, so threads may share it.
 final class NodeStorage: @unchecked Sendable {
     @usableFromInline let base: UnsafeMutablePointer<Node>
     @usableFromInline let count: Int

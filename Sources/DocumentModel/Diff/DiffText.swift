@@ -64,7 +64,7 @@ public enum DiffText {
         var lines = [head]
         let isChange = e.a != nil && e.b != nil && e.a?.value != nil && e.b?.value != nil && e.kind != .reencoded
         // Structural values come from ValueText, already quoted where they are strings.
-        let show: (String) -> String = e.a?.path != nil || e.b?.path != nil ? TerminalSafe.escape : TerminalSafe.quoted
+        let show: (String) -> String = e.a?.path != nil || e.b?.path != nil ? { TerminalSafe.escape($0) } : { TerminalSafe.quoted($0) }
         if isChange, e.fields.isEmpty {
             lines.append(indent + "    " + show(e.a!.value!) + " → " + show(e.b!.value!))
         }

@@ -12,7 +12,7 @@ extension DiffListEntry {
             if let note = entry.note { title += " — " + note }
             // Values as `diff` prints them: structural ones as ValueText wrote them (quoted where they
             // are strings), semantic ones quoted; both terminal safe.
-            let show: (String) -> String = entry.a?.path != nil || entry.b?.path != nil ? TerminalSafe.escape : TerminalSafe.quoted
+            let show: (String) -> String = entry.a?.path != nil || entry.b?.path != nil ? { TerminalSafe.escape($0) } : { TerminalSafe.quoted($0) }
             let left = entry.a?.value.map(show), right = entry.b?.value.map(show)
             let change = entry.kind != .reencoded && entry.fields.isEmpty ? left.flatMap { l in right.map { l + " → " + $0 } } : nil
             out.append(DiffListEntry(title: UIText.escape(title), left: entry.a?.node, leftRange: entry.a?.range,

@@ -273,6 +273,7 @@ struct BuiltBlock: Sendable {
 
 /// The built token blocks, shared by every copy of the outline (rows are a pure function of the
 /// document, so building one while rendering keeps `render` pure as far as anyone can observe).
+// @unchecked: `blocks` is read and written only with `lock` held; the other slots are `MadeOnce` (locked too).
 final class OutlineStore: @unchecked Sendable {
     private let lock = NSLock()
     private var blocks: [Int: BuiltBlock] = [:]

@@ -4,7 +4,8 @@ import Foundation
 /// indexes, the diagnostics' rows). The computation runs outside the lock because it can take
 /// long; two racing computations give the same value, so the first store wins and the other is
 /// dropped.
-final class MadeOnce<Value>: @unchecked Sendable {
+// @unchecked: `made` is read and written only with `lock` held, and the value it hands out is Sendable.
+final class MadeOnce<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var made: Value?
 

@@ -249,6 +249,7 @@ struct OutlineBuilder {
 
 /// `UIText.escape` of texts that repeat (Apple's field meanings), made once per text and shared by
 /// every copy of the outline's build context.
+// @unchecked: `done` is read and written only with `lock` held, and holds Strings.
 final class EscapedTexts: @unchecked Sendable {
     private let lock = NSLock()
     private var done: [String: String] = [:]

@@ -5,6 +5,7 @@ import Foundation
 /// selected node (which count a node's children, O(width) for a SET of 333,333 elements). Keyed by
 /// node index and shared by copies of one `AppState` (same tree), so `render` stays a pure function
 /// of the state as far as anyone can observe, while a key that re-selects a wide node costs O(1).
+// @unchecked: `explanations` and `order` are read and written only with `lock` held; the index slot is `MadeOnce`.
 public final class RenderCache: @unchecked Sendable {
     private let lock = NSLock()
     private var explanations: [Int: [ExplanationLine]] = [:]

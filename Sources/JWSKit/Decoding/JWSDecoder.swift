@@ -245,8 +245,9 @@ extension JWSDocument {
 /// of base64), and decoding it (base64, JSON, three certificate parses) was most of a token's
 /// cost. An entry is exactly what decoding that text yields: the header segment starts at offset 0
 /// of every token, and every header position and diagnostic is relative to it.
+// @unchecked: `entries` is read and written only with `lock` held, and an `Entry` is a Sendable value.
 final class HeaderMemo: @unchecked Sendable {
-    struct Entry {
+    struct Entry: Sendable {
         var base64: Base64Decoder.Result
         var json: JSONTree
         var header: JOSEHeader

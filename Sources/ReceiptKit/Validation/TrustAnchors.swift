@@ -76,9 +76,10 @@ public enum TrustAnchors {
 ///
 /// Prepared on first use (a value that is never used to verify costs nothing), under a lock;
 /// read-only afterwards, so verifications on several threads may share one.
+// @unchecked: `made` is written once with `lock` held and read with it held; `files` is a constant.
 public final class TrustAnchorSet: @unchecked Sendable {
     /// The files' certificates, decoded.
-    public struct Prepared {
+    public struct Prepared: Sendable {
         /// Every certificate of every readable file, in file order (one object per distinct certificate).
         public let certificates: [DecodedCertificate]
         /// The first file that holds no readable certificate, by its index in `files`.

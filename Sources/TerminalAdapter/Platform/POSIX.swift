@@ -5,11 +5,11 @@
 #if canImport(Glibc)
 import Glibc
 private let cWrite = Glibc.write
-private let cOpen: (UnsafePointer<CChar>, Int32, mode_t) -> Int32 = { Glibc.open($0, $1, $2) }
+private let cOpen: @Sendable (UnsafePointer<CChar>, Int32, mode_t) -> Int32 = { Glibc.open($0, $1, $2) }
 #elseif canImport(Darwin)
 import Darwin
 private let cWrite = Darwin.write
-private let cOpen: (UnsafePointer<CChar>, Int32, mode_t) -> Int32 = { Darwin.open($0, $1, $2) }
+private let cOpen: @Sendable (UnsafePointer<CChar>, Int32, mode_t) -> Int32 = { Darwin.open($0, $1, $2) }
 #endif
 
 /// Small POSIX calls the adapter needs, with Swift types.

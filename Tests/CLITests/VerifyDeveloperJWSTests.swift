@@ -7,12 +7,12 @@ import TestSupport
 /// samples/manifest.json's `developer_samples`, the key forms `--key` reads, what is said without a
 /// key, the refusal for Apple-signed input, and that the private key never reaches any output.
 @Suite(.enabled(if: cliBinary != nil, "the receipt-explorer binary is not built")) struct VerifyDeveloperJWSTests {
-    static let manifestObject: [String: Any] = {
+    nonisolated(unsafe) static let manifestObject: [String: Any] = {
         guard let data = try? Data(contentsOf: Paths.samples.appendingPathComponent("manifest.json")),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
         return object
     }()
-    static let manifest: [[String: Any]] = manifestObject["developer_samples"] as? [[String: Any]] ?? []
+    nonisolated(unsafe) static let manifest: [[String: Any]] = manifestObject["developer_samples"] as? [[String: Any]] ?? []
     static var sampleFiles: [String] { manifest.compactMap { $0["file"] as? String } }
 
     static let key = "samples/developer/SubscriptionKey_TESTKEY001.p8"

@@ -10,7 +10,7 @@ import TestSupport
 /// generator recorded in samples/manifest.json (`external_purchase_tokens`): the two layers, every
 /// field's value and bytes, sandbox ids, and schema findings at their exact offsets.
 @Suite struct ExternalPurchaseTokenTests {
-    static let manifest: [[String: Any]] = {
+    nonisolated(unsafe) static let manifest: [[String: Any]] = {
         guard let data = try? Data(contentsOf: Paths.samples.appendingPathComponent("manifest.json")),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [] }
         return object["external_purchase_tokens"] as? [[String: Any]] ?? []

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import timeline_samples
+import developer_samples as developer
 from der import (TAG_OCTET_STRING, TAG_PRINTABLE, TAG_SEQUENCE, TAG_SET, bit_string, boolean, der_length, explicit,
                  ia5, integer, null, octets, oid, seq, set_of, tlv, utc_time, utf8)
 
@@ -2087,6 +2088,15 @@ def generate(out_dir: Path, swift_file: Path) -> list[str]:
         "defect.offset": "character offset in the token text; payload_offset: byte offset in the decoded payload JSON",
     }
     m["jws_samples"] = [jws_entry(j) for j in jws]
+    _, serialization, _, _ = crypto()
+    helpers = developer.Helpers(b64u=b64u, compact=compact, sign_der=ec_sign_der, der_to_raw=der_to_raw,
+                                load_key=lambda p: serialization.load_pem_private_key(p.read_bytes(), password=None),
+                                openssl=openssl)
+    developer_samples, developer_files = developer.build(SAMPLES, BUNDLE, helpers)
+    externals = developer.external_tokens(BUNDLE, APP_ID, helpers)
+    m["developer_conventions"] = developer.conventions(BUNDLE)
+    m["developer_samples"] = [developer.entry(d) for d in developer_samples]
+    m["external_purchase_tokens"] = [{k: v for k, v in e.items() if k != "text"} for e in externals]
     diff_pairs, diff_files = build_diff(certs)
     m["diff_conventions"] = {
         "files": "in samples/diff/; a and b are the two arguments of `receipt-explorer diff a b`",
@@ -2115,6 +2125,12 @@ def generate(out_dir: Path, swift_file: Path) -> list[str]:
     for j in jws:
         (out_dir / JWS_DIR / j.file).write_bytes(j.text)
         written.append(f"{JWS_DIR}/{j.file}")
+    for sub, files in ((developer.DEVELOPER_DIR, developer_files),
+                       (developer.EXTERNAL_DIR, {Path(e["file"]).name: e["text"] for e in externals})):
+        (out_dir / sub).mkdir(exist_ok=True)
+        for name_, data in files.items():
+            (out_dir / sub / name_).write_bytes(data)
+            written.append(f"{sub}/{name_}")
     (out_dir / DIFF_DIR).mkdir(exist_ok=True)
     for name_, data in diff_files.items():
         (out_dir / DIFF_DIR / name_).write_bytes(data)
@@ -2125,7 +2141,8 @@ def generate(out_dir: Path, swift_file: Path) -> list[str]:
         written.append(f"{timeline_samples.DIR}/{name_}")
     (out_dir / "manifest.json").write_text(json.dumps(m, indent=2, ensure_ascii=True) + "\n")
     (out_dir / "README.md").write_text(readme(m) + "\n".join(jws_readme(m["jws_samples"]) + diff_readme(diff_pairs)
-                                                   + timeline_samples.readme(m["timeline"])))
+                                                   + timeline_samples.readme(m["timeline"])
+                                                   + developer.readme(m["developer_samples"], m["external_purchase_tokens"], BUNDLE)))
     written += ["manifest.json", "README.md"]
     swift_file.parent.mkdir(parents=True, exist_ok=True)
     swift_file.write_text(swift_source(typical.data, (PKI / "test-root.cer").read_bytes()))
@@ -2156,7 +2173,7 @@ def check() -> int:
         if not SWIFT_FILE.exists() or not filecmp.cmp(swift, SWIFT_FILE, shallow=False):
             differ.append(str(SWIFT_FILE.relative_to(REPO)))
         committed = {p.name for p in SAMPLES.iterdir() if p.is_file()}
-        for sub in (JWS_DIR, DIFF_DIR, timeline_samples.DIR):
+        for sub in (JWS_DIR, DIFF_DIR, timeline_samples.DIR, developer.DEVELOPER_DIR, developer.EXTERNAL_DIR):
             if (SAMPLES / sub).is_dir():
                 committed |= {f"{sub}/{p.name}" for p in (SAMPLES / sub).iterdir() if p.is_file()}
         extra = sorted(committed - set(written))

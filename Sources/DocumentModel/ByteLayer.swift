@@ -16,6 +16,17 @@ public enum LayerRole: Sendable, Equatable {
     case jwsSignature
     /// The DER of `x5c[i]`.
     case x5cCertificate(Int)
+    /// JSON decoded from base64 text in the parent layer: an Advanced Commerce request's `request`
+    /// claim (standard base64), an external purchase token (base64url, `urlSafe`).
+    case decodedJSON(urlSafe: Bool)
+
+    /// Whether the layer was decoded from standard base64 ('+' and '/'), not base64url.
+    public var usesStandardBase64: Bool {
+        switch self {
+        case .x5cCertificate, .decodedJSON(urlSafe: false): true
+        default: false
+        }
+    }
 }
 
 /// A layer's parse, by syntax; every case keeps the byte range of each node and its own diagnostics.

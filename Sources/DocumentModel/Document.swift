@@ -37,6 +37,8 @@ public struct Document: Sendable {
     /// The StoreKit 2 model (every token with its layers and, when validated, its verification
     /// report) when the input is a JWS or a JSON body carrying tokens; nil otherwise.
     public var jws: JWSModel?
+    /// The decoded token when the input is an external purchase token; nil otherwise.
+    public var externalPurchase: ExternalPurchaseModel? = nil
 
     public init(source: DocumentSource, kind: DocumentKind, layers: [ByteLayer], receipt: ReceiptAnalysis? = nil,
                 jws: JWSModel? = nil) {

@@ -81,6 +81,27 @@ struct VerifySchemaTests {
         #expect(r.output.hasSuffix("validated \(runs.count) errors 0\n"))
     }
 
+    @Test("samples/developer tokens with and without --key, and samples/external tokens with expectations")
+    func developerAndExternalSamples() throws {
+        var runs: [[String]] = []
+        let developer = try FileManager.default.contentsOfDirectory(atPath: Paths.samples.appendingPathComponent("developer").path)
+            .filter { $0.hasSuffix(".jws") }.sorted()
+        for name in developer {
+            runs.append(["samples/developer/" + name, "--at", "2024-03-01T12:10:00Z"])
+            runs.append(["samples/developer/" + name, "--key", "samples/developer/SubscriptionKey_TESTKEY001.p8", "--at", "2024-03-01T12:10:00Z",
+                         "--bundle-id", "com.example.receiptexplorer", "--environment", "Sandbox"])
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: Paths.samples.appendingPathComponent("external").path).sorted() {
+            runs.append(["samples/external/" + name, "--bundle-id", "com.example.other", "--environment", "Sandbox"])
+        }
+        let (files, statuses, dir) = try Self.outputs(runs)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(Set(statuses) == [0, 1])
+        let r = try Self.validate(files)
+        #expect(r.status == 0, "\(r.output)")
+        #expect(r.output.hasSuffix("validated \(runs.count) errors 0\n"))
+    }
+
     @Test("batch NDJSON: each line, reports and error lines alike, with source and line")
     func batchLines() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("verify-schema-batch-\(UUID().uuidString)")

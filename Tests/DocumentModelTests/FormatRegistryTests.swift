@@ -69,12 +69,30 @@ import TestSupport
         #expect(always.receipt != nil)
     }
 
+    @Test func developerSignedTokenIsClaimedBeforeTheStoreKitTokenFormat() throws {
+        let probe = try Self.probe("developer/server-api-token.jws")
+        #expect(Self.claims(probe) == ["developer-token certain", "storekit-token certain", "asn1 fallback"])
+        #expect(FormatRegistry.recognitions(probe).first?.recognition.reason
+                == "a compact JWS whose claims (aud \"appstoreconnect-v1\", iat, bid or iss) are a developer's (App Store Server API bearer token (developer-signed JWT))")
+        #expect(Document.open(probe.input).kind == .developerToken(.serverAPIToken))
+    }
+
+    @Test func externalPurchaseTokenIsClaimedByItsFormat() throws {
+        let probe = try Self.probe("external/external-purchase-token-sandbox.txt")
+        #expect(Self.claims(probe) == ["external-purchase-token certain", "asn1 fallback"])
+        #expect(FormatRegistry.recognitions(probe).first?.recognition.reason
+                == "one run of base64url whose JSON names externalPurchaseId or tokenCreationDate")
+        #expect(Document.open(probe.input).kind == .externalPurchaseToken(sandbox: true))
+    }
+
     /// Every kind, with the associated values that change its words.
     static let everyKind: [DocumentKind] = [
         .receipt, .xcodeTestingReceipt, .signedData, .certificate, .asn1, .text, .transaction, .renewalInfo,
         .appTransaction, .notification(type: "DID_RENEW", subtype: nil), .unknownToken,
         .transactionHistory(transactions: 1), .subscriptionStatuses(tokens: 2), .storeKitJSON(tokens: 3),
-        .legacyTransactionReceipt,
+        .legacyTransactionReceipt, .developerToken(.promotionalOffer), .developerToken(.introductoryOfferEligibility),
+        .developerToken(.advancedCommerceRequest), .developerToken(.serverAPIToken), .externalPurchaseToken(sandbox: false),
+        .externalPurchaseToken(sandbox: true),
     ]
 
     @Test func everyKindIsDescribedByExactlyOneFormat() {
@@ -85,7 +103,9 @@ import TestSupport
 
     @Test func kindIdsAreUniqueAndKebabCase() {
         let ids = Self.everyKind.map(\.id)
-        #expect(Set(ids).count == ids.count)
+        #expect(Set(ids).count == ids.count - 1)  // a sandbox external purchase token is the same kind
+        #expect(DocumentKind.developerToken(.serverAPIToken).id == "server-api-token")
+        #expect(DocumentKind.externalPurchaseToken(sandbox: true).id == "external-purchase-token")
         #expect(ids.allSatisfy { $0.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } })
         #expect(DocumentKind.renewalInfo.id == "renewal-info")
         #expect(DocumentKind.transactionHistory(transactions: 4).id == "transaction-history")
@@ -94,8 +114,8 @@ import TestSupport
     @Test func formatIdsAreUniqueAndResolve() {
         let ids = FormatRegistry.formats.map(\.id)
         #expect(Set(ids).count == ids.count)
-        #expect(ids.map(\.rawValue) == ["storekit-token", "storekit-json", "legacy-transaction-receipt", "text", "app-receipt",
-                                        "certificate", "asn1"])
+        #expect(ids.map(\.rawValue) == ["developer-token", "storekit-token", "storekit-json", "legacy-transaction-receipt",
+                                        "external-purchase-token", "text", "app-receipt", "certificate", "asn1"])
         for id in ids { #expect(FormatRegistry.format(id)?.id == id) }
     }
 

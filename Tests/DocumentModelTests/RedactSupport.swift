@@ -10,7 +10,7 @@ enum RedactSupport {
     /// the manifest and the test keys.
     static let samples: [URL] = files(under: Paths.samples).filter { url in
         let name = url.lastPathComponent
-        return !name.hasSuffix(".md") && name != "manifest.json" && url.pathExtension != "key"
+        return !name.hasSuffix(".md") && name != "manifest.json" && url.pathExtension != "key" && url.pathExtension != "p8"
             && !url.path.contains("/generated/")
     }
     /// Every corpus file except the manifests.

@@ -12,6 +12,8 @@ import Testing
         case .appVersion: "--app-version"
         case .environment: "--environment"
         case .appAppleID: "--app-apple-id"
+        case .developerKey: "--key"
+        case .keyID: "--key-id"
         }
     }
 

@@ -25,13 +25,21 @@ let deviceID = try! DeviceIdentifier.parse("A1B2C3D4-E5F6-4789-9ABC-DEF012345678
 let moment = Date(timeIntervalSince1970: 1_709_294_400)
 let options = AnalysisOptions(validate: true, roots: roots, deviceID: deviceID,
                               bundleID: "com.example.receiptexplorer", appVersion: "2.3.1", at: nil, now: moment)
+/// Developer-signed tokens are verified with the TEST In-App Purchase key (its public half) and
+/// judged at `moment` + 10 minutes, as the samples' manifest does.
+let jwsOptions: JWSOptions = {
+    var jws = JWSOptions(expectedEnvironment: "Sandbox", expectedAppAppleID: 1450000001)
+    var key = readFile(repositoryRoot + "/samples/developer/SubscriptionKey_TESTKEY001.p8")
+    try! jws.loadDeveloperKey(&key, fileName: "SubscriptionKey_TESTKEY001.p8")
+    return jws
+}()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzReceipt(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(!roots[0].isEmpty, "samples/pki/test-root.cer not found under \(repositoryRoot)")
     let raw = Array(UnsafeBufferPointer(start: data, count: size))
     guard let input = loadOrCheckRefusal(raw) else { return 0 }
-    let document = Document.open(input, options: options, reading: .always)
+    let document = Document.open(input, options: options, reading: .always, jws: jwsOptions)
     for layer in document.layers {
         if let tree = layer.tree { checkTree(tree, "layer \(layer.id.index)") }
         checkDiagnostics(layer.content.diagnostics, bytes: layer.bytes.count, nodes: layer.tree?.count ?? Int.max,
@@ -39,6 +47,18 @@ public func fuzzReceipt(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     assertTerminalSafe(document.note, "document note")
     assertTerminalSafe(document.tour.text(fileRange: document.fileRange(of:)), "tour --print")
+    // Every derived layer (a token's parts, an Advanced Commerce request, an external purchase
+    // token's JSON) maps inside the file.
+    for layer in document.layers where layer.parent != nil {
+        let range = document.fileRange(0..<layer.bytes.count, in: layer.id)
+        precondition(range.lowerBound >= 0 && range.upperBound <= document.fileLayer.bytes.count,
+                     "layer \(layer.id.index) maps to \(range), outside the file")
+    }
+    if document.jws != nil || document.externalPurchase != nil {
+        assertTerminalSafe(JWSTreeDump(document).render(), "JWSTreeDump")
+        let report = VerificationReport(verifying: document, now: moment, jws: jwsOptions, bundleID: options.bundleID)
+        assertTerminalSafe(VerificationText.text(report, inputName: "fuzz"), "VerificationText (developer / external)")
+    }
     if document.jws != nil {
         // The StoreKit texts `dump`, `explain` and `verify` print, at three offsets for `explain`.
         assertTerminalSafe(JWSTreeDump(document).render(), "JWSTreeDump")

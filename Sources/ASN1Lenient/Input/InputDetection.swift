@@ -112,7 +112,7 @@ extension LoadedInput {
     /// bytes: two files pasted together, or a format this tool does not know. Not added when a
     /// detection step already said what the input is.
     func checkingFirstElementExtent() -> LoadedInput {
-        guard bytes.count >= 2, diagnostics.isEmpty, encoding != .jws, encoding != .storeKitText else { return self }
+        guard bytes.count >= 2, diagnostics.isEmpty, ![.jws, .storeKitText, .externalPurchaseToken].contains(encoding) else { return self }
         let end: Int? = bytes.withUnsafeBufferPointer { buffer in
             guard case .success(let header) = BERHeader.read(buffer, at: 0, limit: buffer.count),
                   case .definite(let n, _) = header.length, n < buffer.count - header.contentStart else { return nil }

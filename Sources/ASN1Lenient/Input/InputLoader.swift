@@ -19,6 +19,8 @@ public enum InputLoader {
     /// 0. a StoreKit 2 compact JWS (three base64url runs, optionally quoted), or text carrying
     ///    StoreKit tokens (`signedPayload`, `signedTransactions`…) or an iOS 6 transaction receipt
     ///    → handed on as text (`JWSDetection.swift`);
+    ///    (0b. one run of base64url starting `eyJ` whose JSON names externalPurchaseId: an external
+    ///    purchase token, `ExternalPurchaseTokenDetection.swift`);
     /// 1. text whose first non-blank character is `{` → a verifyReceipt JSON body (`receipt-data`);
     /// 2. text containing a `-----BEGIN …-----` line → PEM (the first block);
     /// 3. UTF-16 text, and 4. base64 text padded with NUL bytes → loaded raw, with a diagnostic;
@@ -28,7 +30,7 @@ public enum InputLoader {
     /// 6. any other text of 4 bytes or more → loaded raw, with a diagnostic;
     /// 7. anything else → raw DER/BER.
     public static let detectors: [InputDetector] = [
-        .compactJWS, .storeKitText, .verifyReceiptJSON, .pem, .utf16, .nulPaddedBase64, .base64, .otherText, .binary,
+        .compactJWS, .externalPurchaseToken, .storeKitText, .verifyReceiptJSON, .pem, .utf16, .nulPaddedBase64, .base64, .otherText, .binary,
     ]
 
     /// Loads `path`; "-" reads standard input.
@@ -157,6 +159,16 @@ public enum InputLoader {
         return nil
     }
 
+    /// "PRIVATE KEY", "EC PRIVATE KEY", "ENCRYPTED PRIVATE KEY"…: PEM that is a secret.
+    static func isPrivateKey(_ label: String) -> Bool { label.hasSuffix("PRIVATE KEY") }
+
+    /// Whether `raw` holds PEM armour of a private key anywhere: the paste finder must not look
+    /// inside it (its base64 body would otherwise be found and shown as data).
+    public static func containsPrivateKeyPEM(_ raw: [UInt8]) -> Bool {
+        guard let begin = findPEMBegin(raw) else { return false }
+        return isPrivateKey(begin.label)
+    }
+
     static func decodePEM(_ raw: [UInt8], name: String, begin: PEMBegin) throws -> LoadedInput {
         let endMarker = Array("-----END \(begin.label)-----".utf8)
         let beginLine = Base64Text.lineAndColumn(raw, offset: begin.lineStart).line
@@ -262,6 +274,11 @@ extension InputDetector {
         guard input.isTextLike else { return nil }
         let text = input.text
         guard let begin = InputLoader.findPEMBegin(text) else { return nil }
+        // A private key is never read, shown or echoed: its bytes are the secret itself.
+        if InputLoader.isPrivateKey(begin.label) {
+            throw InputError("\(InputError.quoted(input.name)) is a private key (PEM \(begin.label)): receipt-explorer does not show private keys; "
+                             + "to check a developer-signed token with it, pass it to verify with --key (only its public half is used)")
+        }
         return try InputLoader.decodePEM(text, name: input.name, begin: begin)
     }
 

@@ -15,6 +15,9 @@ public enum InputEncoding: String, Sendable, CaseIterable {
     /// `signedTransactionInfo`… tokens, or an iOS 6 style transaction receipt plist. The bytes are
     /// the text (after any byte-order mark).
     case storeKitText = "storekit-text"
+    /// An external purchase token (base64url JSON, unsigned): the bytes are its characters, surrounding
+    /// whitespace and quotes removed. DocumentModel decodes the JSON as a layer of its own.
+    case externalPurchaseToken = "external-purchase-token"
 }
 
 /// Decoded input, ready for the parser. Every offset shown anywhere is an offset into `bytes`.

@@ -126,7 +126,7 @@ public struct BatchCheck: Sendable {
 
     private func verified(_ item: BatchItem, _ input: LoadedInput) -> BatchOutcome {
         let document = Document.open(input, options: options, reading: .always, jws: jws)
-        let report = VerificationReport(verifying: document, now: options.now, words: words)
+        let report = VerificationReport(verifying: document, now: options.now, words: words, jws: jws, bundleID: options.bundleID)
         let text: String
         switch format {
         case .verifyJSON:

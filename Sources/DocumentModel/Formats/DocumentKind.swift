@@ -1,3 +1,5 @@
+import JWSKit
+
 /// What an opened input turned out to be: one id per kind (`id`), the kinds' words come from the
 /// format that declares them (`FormatRegistry`). A new kind is a case here plus its format folder.
 public enum DocumentKind: Sendable, Equatable {
@@ -33,6 +35,10 @@ public enum DocumentKind: Sendable, Equatable {
     case storeKitJSON(tokens: Int)
     /// An iOS 6 style transaction receipt (SKPaymentTransaction.transactionReceipt): not readable.
     case legacyTransactionReceipt
+    /// A JWS the developer's server signed with its In-App Purchase key (`kid`, no `x5c`).
+    case developerToken(DeveloperTokenKind)
+    /// An external purchase token: base64url JSON, unsigned. `sandbox` when its id starts `SANDBOX_`.
+    case externalPurchaseToken(sandbox: Bool)
 
     /// "a PKCS#7 App Store receipt", "an X.509 certificate", … (from the kind's format).
     public var summary: String { FormatRegistry.describe(self).summary }
@@ -59,6 +65,8 @@ public enum DocumentKind: Sendable, Equatable {
         case .subscriptionStatuses: "subscription-statuses"
         case .storeKitJSON: "storekit-json"
         case .legacyTransactionReceipt: "legacy-transaction-receipt"
+        case .developerToken(let kind): kind.code
+        case .externalPurchaseToken: "external-purchase-token"
         }
     }
 }

@@ -16,9 +16,12 @@ public enum FormatRegistry {
     /// Order matters where two formats could claim the same bytes: the StoreKit readers look only at
     /// text the loader marked as StoreKit, text is never read as ASN.1, and generic ASN.1 takes the rest.
     public static let formats: [any DocumentFormat] = [
+        // Before StoreKitTokenFormat, which reads any compact JWS: these are signed by the developer, not Apple.
+        DeveloperTokenFormat(),
         StoreKitTokenFormat(),
         StoreKitJSONFormat(),
         LegacyTransactionReceiptFormat(),
+        ExternalPurchaseTokenFormat(),
         TextFormat(),
         AppReceiptFormat(),
         CertificateFormat(),

@@ -7,6 +7,8 @@ struct PasteCandidate {
         case token
         case cutOffToken
         case der
+        /// An external purchase token: its base64url characters (the loader's `.externalPurchaseToken`).
+        case externalPurchaseToken
     }
 
     var kind: Kind
@@ -33,6 +35,7 @@ struct PasteCandidate {
         case .der: score = isSignedData ? 60 : 20
         case .token: score = 50
         case .cutOffToken: score = 30
+        case .externalPurchaseToken: score = 50
         }
         if let key, Self.dataKeys.contains(key) { score += 30 }
         return score
@@ -72,6 +75,13 @@ struct PasteCandidate {
         guard case .success(let decoded) = Base64Text.decode(text) else { return nil }
         let bytes = decoded.bytes
         let step = PasteOrigin.Step(kind: .base64, parentOffsets: run.offsets)
+        if decodes == 0, !decoded.urlSafe || text.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") }),
+           ExternalPurchaseTokenText.namesTokenFields(bytes), !text.contains(UInt8(ascii: "=")) {
+            // Loaded as its characters (the JSON is its own layer), so the step copies them.
+            return PasteCandidate(kind: .externalPurchaseToken, bytes: text, steps: [PasteOrigin.Step(kind: .copied, parentOffsets: run.offsets)],
+                                  what: "an external purchase token (base64url JSON, \(NumberText.grouped(text.count)) characters)",
+                                  start: start, path: view.path, key: view.key)
+        }
         if bytes.first == 0x30, BERHeader.spansExactlyOneElement(bytes) {
             let kind = isSignedData(bytes) ? "a PKCS#7 SignedData" : "DER"
             let alphabet = decoded.urlSafe ? "base64url" : "base64"

@@ -31,7 +31,8 @@ public enum PasteLoader {
             loaded = try InputLoader.decode(raw, name: name)
         } catch let error as InputError {
             // Empty or blank input, and binary, keep the loader's refusal.
-            guard InputLoader.isTextLike(raw), raw.contains(where: { !PasteRuns.isSpace($0) }) else { throw error }
+            guard InputLoader.isTextLike(raw), raw.contains(where: { !PasteRuns.isSpace($0) }),
+                  !InputLoader.containsPrivateKeyPEM(raw) else { throw error }
             if let found = found(in: raw, name: name, inline: inline) { return found }
             // Broken data keeps the loader's precise refusal (exit 2): a body whose "receipt-data"
             // is broken, broken PEM, base64 with a stray character. Anything else says what it is.
@@ -47,9 +48,9 @@ public enum PasteLoader {
         return loaded
     }
 
-    /// A token, or one DER element: what an inline argument must load as to count as data.
+    /// A token (or an external purchase token), or one DER element: what an inline argument must load as to count as data.
     static func isData(_ loaded: LoadedInput) -> Bool {
-        loaded.encoding == .jws || (loaded.bytes.first == 0x30 && BERHeader.spansExactlyOneElement(loaded.bytes))
+        loaded.encoding == .jws || loaded.encoding == .externalPurchaseToken || (loaded.bytes.first == 0x30 && BERHeader.spansExactlyOneElement(loaded.bytes))
     }
 
     /// A whole-file token whose signature is shorter than its alg's: named as cut off too.
@@ -122,7 +123,12 @@ public enum PasteLoader {
         var diagnostics: [Diagnostic] = []
         if let cut = candidate.cutOff { diagnostics.append(InputCode.cutOff.diagnostic(cut.range, cut.message)) }
         let origin = PasteOrigin(text: raw, location: best.location, steps: candidate.steps, others: others)
-        return LoadedInput(bytes: candidate.bytes, name: name, encoding: candidate.kind == .der ? .base64 : .jws,
+        let encoding: InputEncoding = switch candidate.kind {
+        case .der: .base64
+        case .externalPurchaseToken: .externalPurchaseToken
+        case .token, .cutOffToken: .jws
+        }
+        return LoadedInput(bytes: candidate.bytes, name: name, encoding: encoding,
                            note: note, diagnostics: diagnostics, origin: origin)
     }
 

@@ -83,6 +83,8 @@ public struct StepText: Sendable {
             case .root: return "no root given\(hint(input))"
             case .environment: return "no expected environment given\(hint(input))"
             case .appAppleID: return "no expected app Apple ID given\(hint(input))"
+            case .developerKey: return "no developer key given\(hint(input))"
+            case .keyID: return "no key id given\(hint(input))"
             }
         case .noReceiptPayload: return "no receipt payload"
         case .ambiguousAttributes(let types):

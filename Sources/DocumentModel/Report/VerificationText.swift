@@ -121,6 +121,11 @@ extension VerificationReport {
                   findings: document.diagnostics.map { VerificationFinding($0.diagnostic) }, nested: [],
                   verdict: VerificationVerdict(valid: false, outcome: "invalid", summary: "INVALID",
                                                reasons: [.init(code: .notVerifiable, step: nil,
-                                                               message: "nothing to verify: \(document.kind.summary)")]))
+                                                               message: Self.unverifiableMessage(document))]))
+    }
+
+    static func unverifiableMessage(_ document: Document) -> String {
+        guard document.externalPurchase != nil else { return "nothing to verify: \(document.kind.summary)" }
+        return "nothing to verify: an external purchase token is unsigned base64url JSON; Apple checks it when you report the purchase with the External Purchase Server API"
     }
 }

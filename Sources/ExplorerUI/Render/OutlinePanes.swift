@@ -105,7 +105,7 @@ enum OutlineDetail {
             // The same group lines `explain --offset` prints, for the node's characters.
             if let groups = JWSExplain.groups(of: row.range, in: layer, parent: layered.document.layer(parent), limit: OutlineDetail.groupLimit) {
                 let alphabet: String
-                if case .x5cCertificate = layer.role { alphabet = "base64" } else { alphabet = "base64url" }
+                alphabet = layer.role.usesStandardBase64 ? "base64" : "base64url"
                 out.append(StyledLine(alphabet + String(repeating: " ", count: 17 - alphabet.count) + "every 4 characters carry 3 bytes (6 bits each):", .dim))
                 for line in groups { out.append(StyledLine("  " + UIText.display(line, ascii: state.preferences.ascii))) }
             }

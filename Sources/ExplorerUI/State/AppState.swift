@@ -207,6 +207,7 @@ public struct AppState: Sendable {
         case .verifyReceiptJSON: return "verifyReceipt JSON"
         case .jws: return "JWS"
         case .storeKitText: return "StoreKit JSON"
+        case .externalPurchaseToken: return "base64url JSON"
         }
     }
 

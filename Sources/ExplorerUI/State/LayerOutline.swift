@@ -64,10 +64,17 @@ public struct LayerOutline: Sendable {
 
     /// Nil unless the document's format asks for the outline (receipts and other ASN.1 keep the file tree).
     public init?(document: Document) {
-        guard document.explorerViews.contains(.layerOutline), let model = document.jws else { return nil }
+        guard document.explorerViews.contains(.layerOutline) else { return nil }
+        // An external purchase token: its decoded JSON, each field with its meaning, in one outline.
+        let external = document.externalPurchase
+        guard let model = document.jws ?? (external == nil ? nil : JWSModel.empty) else { return nil }
         let context = OutlineBuildContext(document: document, model: model)
         var builder = OutlineBuilder(context: context, base: 0, lazyTopLevel: true)
-        if let body = model.body {
+        if let external {
+            let fields = Dictionary(external.token.payload.fields.map { ($0.member.index, $0) }, uniquingKeysWith: { a, _ in a })
+            builder.json(external.token.tree, layer: external.jsonLayer, index: 0, depth: 0, label: "external purchase token",
+                         holder: nil, fields: fields)
+        } else if let body = model.body {
             builder.json(body, layer: .file, index: 0, depth: 0, label: "body", holder: nil)
         } else {
             for index in model.tokens.indices where model.tokens[index].parent == nil {
@@ -91,7 +98,7 @@ public struct LayerOutline: Sendable {
         for (b, block) in blocks.enumerated() {
             for token in context.descendants(of: block.token) {
                 let ids = model.tokens[token].layers
-                for layer in [ids.token, ids.header, ids.payload, ids.signature].compactMap({ $0 }) + ids.certificates {
+                for layer in [ids.token, ids.header, ids.payload, ids.signature, ids.request].compactMap({ $0 }) + ids.certificates {
                     layerBlock[layer.index] = b
                     tokenOfLayer[layer.index] = token
                 }

@@ -199,6 +199,13 @@ struct OutlineBuilder {
             let label = token.path.map { "token " + $0 } ?? "token"
             if holder == nil { topLevelToken(i, depth: depth, label: label) } else { self.token(i, depth: depth, label: label) }
         }
+        // An Advanced Commerce request's `request` claim: its decoded JSON under the string.
+        if let holder, let request = model.tokens[holder].layers.request, model.tokens[holder].layers.payload == layer,
+           let requestTree = document.layer(request).json, let root = requestTree.root,
+           tree.key(ofMember: tree[string].parent) == "request" {
+            json(requestTree, layer: request, index: root, depth: depth, label: "request (base64 → JSON)", holder: holder)
+            return
+        }
         guard let holder, let header = model.tokens[holder].layers.header, header == layer,
               let array = tree.lookup(["x5c"]), tree[array].range.contains(tree[string].range.lowerBound) else { return }
         let entries = tree.children(of: array)

@@ -5,6 +5,8 @@ import JSONLenient
 public enum StoreKitTokenKind: Sendable, Equatable {
     case transaction, renewalInfo, appTransaction
     case notification(type: String?, subtype: String?)
+    /// Signed by the developer's In-App Purchase key (`kid`, no `x5c`).
+    case developer(DeveloperTokenKind)
     case unknown
 
     public var label: String {
@@ -14,6 +16,7 @@ public enum StoreKitTokenKind: Sendable, Equatable {
         case .appTransaction: "StoreKit 2 app transaction"
         case .notification(let type, let subtype):
             "App Store Server Notification V2 (\([type, subtype].compactMap { $0 }.joined(separator: " / ")))"
+        case .developer(let kind): kind.label
         case .unknown: "StoreKit 2 JWS of an unrecognised kind"
         }
     }
@@ -24,6 +27,8 @@ public enum StoreKitTokenKind: Sendable, Equatable {
         case .renewalInfo: self = .renewalInfo
         case .appTransaction: self = .appTransaction
         case .notification: self = .notification(type: payload.notificationType, subtype: payload.subtype)
+        case .promotionalOffer, .introductoryOfferEligibility, .advancedCommerceRequest, .serverAPIToken:
+            self = payload.kind.developerKind.map(StoreKitTokenKind.developer) ?? .unknown
         case .unknown: self = .unknown
         }
     }

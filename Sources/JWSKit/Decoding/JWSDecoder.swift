@@ -174,7 +174,8 @@ extension JWSDocument {
             report(.header, .algMissing, "the header has no alg", tree[root].range)
         }
         guard let x5c = tree.value("x5c", in: root), tree[x5c].kind == .array else {
-            report(.header, .x5cMissing, "the header has no x5c certificate array", tree[root].range)
+            // A `kid` without x5c is a developer-signed token: its key is the developer's, not in the token.
+            if header.kid == nil { report(.header, .x5cMissing, "the header has no x5c certificate array", tree[root].range) }
             return
         }
         for (position, entry) in tree.children(of: x5c).enumerated() {
@@ -216,6 +217,7 @@ extension JWSDocument {
         schema.decode(kind: kind)
         diagnostics += schema.diagnostics.map { JWSDiagnostic(.payload, $0) }
         payload = StoreKitPayload(kind: kind, fields: schema.fields)
+        if kind == .advancedCommerceRequest { readAdvancedCommerceRequest(tree) }
         for position in payload.fields.indices {
             guard case .nestedToken(let token)? = Optional(payload.fields[position].value) else { continue }
             let (path, node, _) = schema.tokens[token]

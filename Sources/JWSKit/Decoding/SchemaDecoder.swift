@@ -16,6 +16,9 @@ struct SchemaDecoder {
         guard let root = tree.root, tree[root].kind == .object else { return .unknown }
         // By bytes, with no `String` per key (this runs for every token of a history).
         func has(_ key: String) -> Bool { tree.member(key, in: root) != nil }
+        if let developer = DeveloperTokenKind.of(has: has, audience: tree.value("aud", in: root).flatMap(tree.string(at:))) {
+            return developer.payloadKind
+        }
         if has("notificationType") { return .notification }
         if has("receiptType") || has("originalApplicationVersion") { return .appTransaction }
         if has("transactionId") { return .transaction }
@@ -64,6 +67,8 @@ struct SchemaDecoder {
             if let b = tree.bool(at: node) { return .bool(b) }
         case .date:
             if let d = tree.number(at: node)?.double { return .date(milliseconds: d, iso: ISODate.string(milliseconds: d)) }
+        case .secondsDate:
+            if let s = tree.number(at: node)?.integer { return .seconds(s, iso: ISODate.string(milliseconds: Double(s) * 1000)) }
         case .enumeration(let enumeration):
             let raw: String? = enumeration.numeric ? tree.number(at: node).map(\.text) : tree.string(at: node)
             if let raw {
@@ -117,6 +122,7 @@ struct SchemaDecoder {
         case .integer: "an integer"
         case .bool: "true or false"
         case .date: "a number of milliseconds since 1970"
+        case .secondsDate: "an integer number of seconds since 1970"
         case .enumeration(let e): e.numeric ? "a number (\(e.name))" : "a string (\(e.name))"
         case .price: "an integer number of milliunits"
         case .token: "a compact JWS in a string"

@@ -54,6 +54,8 @@ public enum JWSLayer: Sendable, Hashable {
     case signature
     /// The DER of `x5c[i]`.
     case certificate(Int)
+    /// An Advanced Commerce request's decoded `request` JSON.
+    case request
 }
 
 /// A diagnostic and the layer its range lives in.

@@ -30,6 +30,8 @@ public struct JWSDocument: Sendable {
     public var signature: ECDSASignature?
     public var nested: [NestedToken]
     public var diagnostics: [JWSDiagnostic]
+    /// An Advanced Commerce in-app request's decoded `request` claim.
+    public var request: AdvancedCommerceRequest? = nil
 
     public func segment(_ role: JWSSegment.Role) -> JWSSegment? { segments.first { $0.role == role } }
 

@@ -4,7 +4,15 @@ public enum StoreKitPayloadKind: String, Sendable, CaseIterable {
     case renewalInfo = "JWSRenewalInfoDecodedPayload"
     case appTransaction = "AppTransaction"
     case notification = "ResponseBodyV2DecodedPayload"
+    // Signed by the developer's In-App Purchase key, not by Apple (`DeveloperTokenKind`).
+    case promotionalOffer = "PromotionalOfferV2"
+    case introductoryOfferEligibility = "IntroductoryOfferEligibility"
+    case advancedCommerceRequest = "AdvancedCommerceInAppRequest"
+    case serverAPIToken = "AppStoreServerAPIToken"
     case unknown
+
+    /// The developer-signed kind, nil for Apple's own payloads.
+    public var developerKind: DeveloperTokenKind? { DeveloperTokenKind.allCases.first { $0.payloadKind == self } }
 
     /// "transaction", "renewal info", … (one-line descriptions).
     public var label: String {
@@ -13,6 +21,8 @@ public enum StoreKitPayloadKind: String, Sendable, CaseIterable {
         case .renewalInfo: "renewal info"
         case .appTransaction: "app transaction"
         case .notification: "App Store Server Notification V2"
+        case .promotionalOffer, .introductoryOfferEligibility, .advancedCommerceRequest, .serverAPIToken:
+            developerKind?.label ?? rawValue
         case .unknown: "unrecognised payload"
         }
     }
@@ -25,6 +35,8 @@ public enum StoreKitValue: Sendable, Equatable {
     case number(Double)
     /// Milliseconds since 1970 as written, and the same instant in ISO 8601 UTC.
     case date(milliseconds: Double, iso: String)
+    /// Seconds since 1970 as written (a JWT's `iat`, `exp`), and the same instant in ISO 8601 UTC.
+    case seconds(Int64, iso: String)
     /// An enumeration's raw value (as text) and its meaning, nil when the value is not known.
     case enumerated(raw: String, meaning: String?)
     /// Milliunits of `currency` (1990 AUD = 1.99 AUD).
@@ -46,6 +58,7 @@ public enum StoreKitValue: Sendable, Equatable {
         case .integer(let i): String(i)
         case .number(let d): String(d)
         case .date(let ms, let iso): "\(iso) (\(StoreKitValue.trimmed(ms)))"
+        case .seconds(let s, let iso): "\(iso) (\(s) s)"
         case .enumerated(let raw, let meaning): meaning.map { "\(raw) (\($0))" } ?? raw
         case .price(let milliunits, let currency): Self.priceText(milliunits, currency)
         case .bool(let b): b ? "true" : "false"

@@ -9,6 +9,8 @@ public enum StoreKitHeadline {
         case .renewalInfo: renewalInfo
         case .appTransaction: appTransaction
         case .notification: notification
+        case .promotionalOffer, .introductoryOfferEligibility, .advancedCommerceRequest, .serverAPIToken:
+            kind.developerKind?.headline ?? []
         case .unknown: ["bundleId", "environment"]
         }
     }
@@ -55,6 +57,7 @@ extension StoreKitPayload {
         StoreKitHeadline.paths(of: kind).compactMap { path in
             guard let value = value(path) else { return nil }
             if case .date(_, let iso) = value { return StoreKitHeadlineField(path: path, value: iso) }
+            if case .seconds(_, let iso) = value { return StoreKitHeadlineField(path: path, value: iso) }
             return StoreKitHeadlineField(path: path, value: value.display)
         }
     }

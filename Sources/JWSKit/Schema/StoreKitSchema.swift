@@ -7,6 +7,8 @@ public enum StoreKitValueType: Sendable, Equatable {
     case bool
     /// Milliseconds since 1970, a JSON number.
     case date
+    /// Seconds since 1970, a JSON integer (JWT `iat`, `exp`).
+    case secondsDate
     case enumeration(StoreKitEnumeration)
     /// Milliunits of the payload's `currency`.
     case price
@@ -101,6 +103,8 @@ public enum StoreKitSchema {
         case .renewalInfo: renewalInfo
         case .appTransaction: appTransaction
         case .notification: notification
+        case .promotionalOffer, .introductoryOfferEligibility, .advancedCommerceRequest, .serverAPIToken:
+            kind.developerKind?.fields ?? []
         case .unknown: common
         }
     }
@@ -113,6 +117,8 @@ public enum StoreKitSchema {
         case .renewalInfo: Index.renewalInfo
         case .appTransaction: Index.appTransaction
         case .notification: Index.notification
+        case .promotionalOffer, .introductoryOfferEligibility, .advancedCommerceRequest, .serverAPIToken:
+            kind.developerKind?.specsByName ?? [:]
         case .unknown: Index.common
         }
     }
@@ -262,7 +268,7 @@ public enum StoreKitSchema {
         .init("tokenCreationDate", .date, "When the token was created."),
         .init("appAppleId", .integer, "The app's Apple ID."),
         .init("bundleId", .string, "The app's bundle identifier."),
-        .init("tokenType", .enumeration(.tokenType), "Whether the token is for acquiring a customer or for services.", introduced: beforeNotifications221),
+        .init("tokenType", .enumeration(.tokenType), "Whether the token is for acquiring a customer or for services.", introduced: notifications217),
     ]
 
     static let appData: [StoreKitFieldSpec] = [
@@ -319,6 +325,7 @@ public enum StoreKitSchema {
     static let api115 = "App Store Server API 1.15"
     static let api121 = "App Store Server API 1.21 / Notifications 2.21"
     static let notifications210 = "App Store Server Notifications 2.10"
+    static let notifications217 = "App Store Server Notifications 2.17"
     static let beforeAPI121 = "App Store Server API before 1.21"
     static let beforeNotifications221 = "App Store Server Notifications before 2.21"
 }

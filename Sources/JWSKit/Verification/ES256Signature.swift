@@ -67,26 +67,38 @@ public enum ES256Signature {
     public static func verify(message: [UInt8], derSignature: [UInt8], signer: DecodedCertificate) -> JWSFailure? {
         OpenSSLError.clear()
         defer { OpenSSLError.clear() }
-        return signer.withPublicKey { key in
-            guard let key else { return .leafKeyNotP256(curve: nil) }
-            let curve = curveName(key)
-            guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, curve == "prime256v1" else {
-                return .leafKeyNotP256(curve: curve)
-            }
-            guard let ctx = EVP_MD_CTX_new() else { return .signatureMismatch }
-            defer { EVP_MD_CTX_free(ctx) }
-            guard EVP_DigestVerifyInit(ctx, nil, EVP_sha256(), nil, key) == 1 else { return .signatureMismatch }
-            let ok = derSignature.withUnsafeBufferPointer { sig in
-                message.withUnsafeBufferPointer { msg in
-                    EVP_DigestVerify(ctx, sig.baseAddress, sig.count, msg.baseAddress, msg.count)
-                }
-            }
-            return ok == 1 ? nil : .signatureMismatch
+        return signer.withPublicKey { key in verify(message: message, derSignature: derSignature, key: key) }
+    }
+
+    /// Verifies with a developer's key (`verify --key`): nil when it verifies.
+    public static func verify(message: [UInt8], derSignature: [UInt8], developerKey: DeveloperKey) -> JWSFailure? {
+        OpenSSLError.clear()
+        defer { OpenSSLError.clear() }
+        return developerKey.withPublicKey { key in
+            verify(message: message, derSignature: derSignature, key: key) == nil ? nil : .developerSignatureMismatch
         }
     }
 
+    /// The one ES256 check: SHA-256 and ECDSA over P-256 through `EVP_DigestVerify`.
+    private static func verify(message: [UInt8], derSignature: [UInt8], key: OpaquePointer?) -> JWSFailure? {
+        guard let key else { return .leafKeyNotP256(curve: nil) }
+        let curve = curveName(key)
+        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, curve == "prime256v1" else {
+            return .leafKeyNotP256(curve: curve)
+        }
+        guard let ctx = EVP_MD_CTX_new() else { return .signatureMismatch }
+        defer { EVP_MD_CTX_free(ctx) }
+        guard EVP_DigestVerifyInit(ctx, nil, EVP_sha256(), nil, key) == 1 else { return .signatureMismatch }
+        let ok = derSignature.withUnsafeBufferPointer { sig in
+            message.withUnsafeBufferPointer { msg in
+                EVP_DigestVerify(ctx, sig.baseAddress, sig.count, msg.baseAddress, msg.count)
+            }
+        }
+        return ok == 1 ? nil : .signatureMismatch
+    }
+
     /// OpenSSL's group name ("prime256v1", "secp384r1"), or the key type for non-EC keys.
-    private static func curveName(_ key: OpaquePointer) -> String? {
+    static func curveName(_ key: OpaquePointer) -> String? {
         guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else {
             return EVP_PKEY_get0_type_name(key).map { String(cString: $0) }
         }

@@ -31,6 +31,15 @@ extension JWSFailure {
         case .signatureTooLong: return .signatureTooLong
         case .leafKeyNotP256: return .leafKeyNotP256
         case .signatureMismatch: return .signatureMismatch
+        case .developerSignatureMismatch: return .developerSignatureMismatch
+        case .keyIDMissing: return .keyIDMissing
+        case .keyIDMismatch: return .keyIDMismatch
+        case .issuedInFuture: return .issuedInFuture
+        case .expiredAt: return .tokenExpired
+        case .expiresBeforeIssued: return .expiresBeforeIssued
+        case .lifetimeTooLong: return .lifetimeTooLong
+        case .nonceNotLowercaseUUID: return .nonceNotLowercaseUUID
+        case .claimUnreadable: return .claimUnreadable
         case .claimMissing: return .claimMissing
         case .claimMismatch: return .claimMismatch
         case .nestedDisagrees: return .nestedDisagrees
@@ -51,6 +60,10 @@ extension JWSSkip {
         case .noSignedDate: return .noSignedDate
         case .nothingNested: return .nothingNested
         case .revocationOffline: return .revocationOffline
+        case .developerKeyNeeded: return .developerKeyNeeded
+        case .noKeyID: return .noKeyID
+        case .claimNotInDeveloperKind: return .claimNotInKind
+        case .lifetimeUnknown: return .lifetimeUnknown
         }
     }
 }

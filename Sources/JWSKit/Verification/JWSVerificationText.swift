@@ -18,7 +18,13 @@ extension JWSStep {
         case .intermediateMarker: return "Intermediate marker extension"
         case .validityAtSignedDate: return "Validity at signedDate"
         case .validityToday: return "Validity today"
+        case .keyID: return "Key id (kid)"
         case .signature: return "ES256 signature"
+        case .audience: return "Audience (aud)"
+        case .issuedAt: return "Issued at (iat)"
+        case .expiry: return "Expiry (exp)"
+        case .lifetime: return "Token lifetime (exp - iat)"
+        case .nonce: return "Nonce"
         case .bundleID: return "Bundle identifier"
         case .environment: return "Environment"
         case .appAppleID: return "App Apple ID"
@@ -115,6 +121,24 @@ extension JWSFailure {
             return "x5c[0]'s key is \(curve ?? "unreadable"), not P-256 (prime256v1), so it cannot verify ES256"
         case .signatureMismatch:
             return "the signature does not match header.payload under x5c[0]'s key: the token was altered or signed by another key"
+        case .developerSignatureMismatch:
+            return "the signature does not match header.payload under the key you gave: the token was altered or signed by another key"
+        case .keyIDMissing:
+            return "the header has no \"kid\": Apple cannot tell which of your keys signed it"
+        case .keyIDMismatch(let expected, let found):
+            return "the header's kid is \(found), but the key is \(expected): Apple verifies with the key the kid names"
+        case .issuedInFuture(let issued, let at):
+            return "iat is \(ValidationDate.iso(issued)), after \(ValidationDate.iso(at)): a token is not issued in the future"
+        case .expiredAt(let expires, let at):
+            return "exp is \(ValidationDate.iso(expires)): the token had expired at \(ValidationDate.iso(at))"
+        case .expiresBeforeIssued(let issued, let expires):
+            return "exp (\(ValidationDate.iso(expires))) is not after iat (\(ValidationDate.iso(issued)))"
+        case .lifetimeTooLong(let seconds):
+            return "exp is \(seconds) seconds (\(seconds / 60) minutes\(seconds % 60 == 0 ? "" : " \(seconds % 60) s")) after iat; Apple rejects App Store Server API tokens valid for more than 60 minutes (401)"
+        case .nonceNotLowercaseUUID(let nonce):
+            return "the nonce \(nonce) is not a UUID in lowercase, which Apple requires"
+        case .claimUnreadable(let found):
+            return "the claim is \(found), not of its type"
         case .claimMissing:
             return "the payload does not carry this field"
         case .claimMismatch(let expected, let found):
@@ -143,6 +167,14 @@ extension JWSSkip {
         case .nothingNested: return "no nested token carries bundleId or environment"
         case .revocationOffline:
             return "asking Apple's OCSP responder needs the network, and this tool works offline; a revoked certificate would pass here"
+        case .developerKeyNeeded:
+            return "signed by a developer's In-App Purchase key, which the token does not carry: the key is needed to check the signature"
+        case .noKeyID:
+            return "no key id was given, and the key file's name (SubscriptionKey_<KID>.p8, AuthKey_<KID>.p8) gives none"
+        case .claimNotInDeveloperKind(let kind, let claim):
+            return "\(kind.phrase) has no \(claim) claim"
+        case .lifetimeUnknown:
+            return "iat or exp is absent or unreadable (its own step says which), so the lifetime is unknown"
         }
     }
 }
@@ -162,6 +194,10 @@ extension JWSVerificationReport {
         if let anchor { out.append("Anchored at \(anchor.sentence)") }
         if let failure = firstFailure {
             out.append("Verdict: invalid (\(failure.step.title))")
+        } else if needsDeveloperKey {
+            out.append("Verdict: not verified: signed by a developer's In-App Purchase key, which is needed to check it")
+        } else if developerKey != nil {
+            out.append("Verdict: valid, signed by the developer key given")
         } else {
             out.append(isAppleSigned ? "Verdict: valid, signed by Apple" : "Verdict: valid, but not signed by Apple")
         }

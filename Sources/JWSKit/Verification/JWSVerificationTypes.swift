@@ -114,10 +114,18 @@ public enum JWSStep: String, Sendable, Equatable, CaseIterable {
     case intermediateMarker = "intermediate-oid"
     case validityAtSignedDate = "time-signed-date"
     case validityToday = "time-today"
+    /// Developer-signed JWS only: the header's `kid` against the key's id.
+    case keyID = "kid"
     case signature
+    // Developer-signed JWS only: the JWT claims Apple checks before honouring the token.
+    case audience = "aud"
+    case issuedAt = "iat"
+    case expiry = "exp"
+    case lifetime = "token-lifetime"
     case bundleID = "bundle-id"
     case environment
     case appAppleID = "app-apple-id"
+    case nonce
     /// Only from `JWSNotificationConsistency`: a notification's data against its nested tokens.
     case nestedConsistency = "nested-consistency"
     case revocation
@@ -212,6 +220,18 @@ public enum JWSFailure: Sendable, Equatable {
     case signatureTooLong(length: Int)
     case leafKeyNotP256(curve: String?)
     case signatureMismatch
+    // developer-signed JWS
+    case developerSignatureMismatch
+    case keyIDMissing
+    case keyIDMismatch(expected: String, found: String)
+    case issuedInFuture(issued: Date, at: Date)
+    case expiredAt(expires: Date, at: Date)
+    case expiresBeforeIssued(issued: Date, expires: Date)
+    /// A bearer token valid longer than Apple accepts (60 minutes).
+    case lifetimeTooLong(seconds: Int64)
+    case nonceNotLowercaseUUID(String)
+    /// The claim is there but not of its type (a string `iat`, say).
+    case claimUnreadable(found: String)
     // claims
     case claimMissing
     case claimMismatch(expected: String, found: String)
@@ -238,6 +258,14 @@ public enum JWSSkip: Sendable, Equatable {
     case nothingNested
     /// Revocation (OCSP / CRL) needs the network; this tool works offline.
     case revocationOffline
+    /// A developer-signed token's key is not in it: the signature needs the developer's key.
+    case developerKeyNeeded
+    /// No key id to compare: neither given nor in the key file's name.
+    case noKeyID
+    /// This developer-signed kind does not carry the claim (a bearer token's nonce, an offer's exp).
+    case claimNotInDeveloperKind(kind: DeveloperTokenKind, claim: String)
+    /// `iat` or `exp` is absent or unreadable (its own step says which), so the lifetime is unknown.
+    case lifetimeUnknown
 }
 
 /// What the x5c header holds.
@@ -285,7 +313,13 @@ public struct JWSVerificationReport: Sendable {
     /// The first deciding step that failed, in report order; nil when the token verifies.
     public var firstFailure: JWSStepResult? { decidingSteps.first { $0.status.isFailed } }
 
-    public var isValid: Bool { firstFailure == nil }
+    public var isValid: Bool { firstFailure == nil && !needsDeveloperKey }
+
+    /// A developer-signed token checked without its key: decoded, its claims checked, its signature not.
+    public var needsDeveloperKey: Bool { status(.signature) == .notChecked(.developerKeyNeeded) }
+
+    /// Set for a developer-signed token checked with a key: its SHA-256 (SubjectPublicKeyInfo) and source.
+    public var developerKey: DeveloperKey? = nil
 
     /// Valid, three certificates, anchored at the pinned Apple Root CA - G3.
     public var isAppleSigned: Bool { isValid && chainKind == .threeCertificates && anchor == .appleRootCAG3 }

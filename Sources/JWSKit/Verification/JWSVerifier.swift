@@ -71,7 +71,7 @@ public enum JWSVerifier {
         return JWSStepResult(step, claim(expected: expected, found: found, same))
     }
 
-    static func claim(expected: String?, found: String?, _ same: (String, String) -> Bool) -> JWSStepStatus {
+    public static func claim(expected: String?, found: String?, _ same: (String, String) -> Bool) -> JWSStepStatus {
         guard let expected else { return .notChecked(.noExpectation) }
         guard let found else { return .failed(.claimMissing) }
         return same(expected, found) ? .passed : .failed(.claimMismatch(expected: expected, found: found))

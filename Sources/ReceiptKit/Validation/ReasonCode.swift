@@ -69,6 +69,16 @@ public enum ReasonCode: String, Sendable, CaseIterable {
     case claimMissing = "claim-missing"
     case claimMismatch = "claim-mismatch"
     case nestedDisagrees = "nested-disagrees"
+    // Developer-signed tokens (the developer's In-App Purchase key, `verify --key`).
+    case developerSignatureMismatch = "developer-signature-mismatch"
+    case keyIDMissing = "kid-missing"
+    case keyIDMismatch = "kid-mismatch"
+    case issuedInFuture = "issued-in-future"
+    case tokenExpired = "token-expired"
+    case expiresBeforeIssued = "expires-before-issued"
+    case lifetimeTooLong = "lifetime-too-long"
+    case nonceNotLowercaseUUID = "nonce-not-lowercase-uuid"
+    case claimUnreadable = "claim-unreadable"
 
     // Token steps: not checked.
     case claimNotInKind = "claim-not-in-kind"
@@ -80,6 +90,9 @@ public enum ReasonCode: String, Sendable, CaseIterable {
     case noSignedDate = "no-signed-date"
     case nothingNested = "nothing-nested"
     case revocationOffline = "revocation-offline"
+    case developerKeyNeeded = "developer-key-needed"
+    case noKeyID = "no-key-id"
+    case lifetimeUnknown = "lifetime-unknown"
 
     // Verdicts.
     case xcodeTestingNotSupplied = "xcode-testing-not-supplied"
@@ -89,4 +102,8 @@ public enum ReasonCode: String, Sendable, CaseIterable {
     case noTokens = "no-tokens"
     case nestedInvalid = "nested-invalid"
     case notVerifiable = "not-verifiable"
+    /// `--key` / `--key-id` given for an input that is not developer-signed.
+    case keyNotApplicable = "key-not-applicable"
+    /// A developer-signed token verified with the key the user gave (a valid verdict's reason).
+    case signedByDeveloperKey = "signed-by-developer-key"
 }

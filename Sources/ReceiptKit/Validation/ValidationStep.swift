@@ -27,6 +27,8 @@ public enum StepID: String, CaseIterable, Sendable, CustomStringConvertible {
 /// Something the caller supplies for a step (the CLI names it by its flag, the UI by its own words).
 public enum UserInput: Sendable, Equatable {
     case root, deviceID, bundleID, appVersion, environment, appAppleID
+    /// The developer's In-App Purchase key (a developer-signed JWS), and the key id it must carry.
+    case developerKey, keyID
 }
 
 /// A certificate a reason is about: enough to name it without the OpenSSL objects.

@@ -68,6 +68,8 @@ extension StepText {
         case .appVersion: "--app-version"
         case .environment: "--environment"
         case .appAppleID: "--app-apple-id"
+        case .developerKey: "--key"
+        case .keyID: "--key-id"
         }
     }
 }
@@ -103,6 +105,17 @@ struct VerifyCommand: ParsableCommand {
             notification's nested tokens are verified on their own, held to the same expectations, \
             and must agree with its data. Revocation (OCSP) is not checked: this tool works offline.
 
+            Developer-signed JWS (a promotional offer signature V2, an introductory-offer \
+            eligibility token, an Advanced Commerce in-app request, an App Store Server API bearer \
+            token: ES256, kid, no x5c) are checked with --key, your In-App Purchase key (the .p8 \
+            App Store Connect gave you, or its PEM public key; only the public half is used, and no \
+            output contains the private key): kid (from --key-id or a SubscriptionKey_<KID>.p8 / \
+            AuthKey_<KID>.p8 file name), the signature, aud, iat not after --at, exp not passed at \
+            --at, a bearer token's exp at most 60 minutes after iat, bid against --bundle-id, nonce \
+            a lowercase UUID. Without --key the verdict asks for it (exit 1); --key for any other \
+            input is refused (exit 2). An external purchase token is unsigned: nothing to verify \
+            (exit 1), but --bundle-id, --environment and --app-apple-id are compared.
+
             Each failing step also names the status Apple's server library would return for it \
             (VERIFICATION_FAILURE, INVALID_CHAIN_LENGTH, INVALID_CERTIFICATE, INVALID_APP_IDENTIFIER, \
             INVALID_ENVIRONMENT), so a server log and this report can be matched.
@@ -128,6 +141,8 @@ struct VerifyCommand: ParsableCommand {
 
     @OptionGroup var tokenChecks: TokenCheckOptions
 
+    @OptionGroup var developerKey: DeveloperKeyOptions
+
     @Flag(help: "Use ASCII marks (+ x -) instead of ✓ ✗ –.")
     var ascii = false
 
@@ -146,7 +161,8 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         var options = try check.analysisOptions(validate: true)
-        let jws = try tokenChecks.options(applyingTo: &options)
+        var jws = try tokenChecks.options(applyingTo: &options)
+        try developerKey.apply(to: &jws)
         if batch.isBatch(fileCount: files.count) {
             let output: BatchCheck.Format = format == .json ? .verifyJSON : (quiet ? .verifyQuiet : .verifyText)
             let check = BatchCheck(format: output, options: options, jws: jws, words: .commandLine, ascii: ascii)
@@ -154,7 +170,12 @@ struct VerifyCommand: ParsableCommand {
         }
         let input = try CommandSupport.load(files[0])
         let document = Document.open(input, options: options, reading: .always, jws: jws)
-        let report = VerificationReport(verifying: document, now: options.now, words: .commandLine)
+        let report = VerificationReport(verifying: document, now: options.now, words: .commandLine, jws: jws, bundleID: options.bundleID)
+        // One input that is not developer-signed: --key / --key-id is a usage error (in batch, that input's verdict).
+        if let refusal = report.verdict.reasons.first, refusal.code == VerificationReport.keyNotApplicable {
+            CommandSupport.complain(refusal.message)
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
         let text: String
         switch (format, quiet) {
         case (.json, _): text = VerificationJSON.text(report, input: (document.source.name, input.bytes.count))

@@ -25,6 +25,7 @@ public struct JWSExplain {
 
     /// Nil when no token covers `offset` (a JSON body's own punctuation, say).
     public func explain(fileOffset offset: Int) -> String? {
+        if let model = document.externalPurchase { return externalPurchaseLines(model, character: offset).joined(separator: "\n") + "\n" }
         guard let jws = document.jws else { return nil }
         // Top-level tokens hold file characters; nested tokens are reached through their parent's payload.
         for index in jws.tokens.indices where jws.tokens[index].parent == nil {
@@ -110,6 +111,7 @@ public struct JWSExplain {
 
     /// Without an offset: each token's segments and its first base64 group, bounded.
     public func overview() -> String {
+        if let model = document.externalPurchase { return externalPurchaseOverview(model) }
         guard let jws = document.jws else { return "" }
         var lines: [String] = []
         for (index, token) in jws.tokens.enumerated() {
@@ -167,6 +169,7 @@ public struct JWSExplain {
         switch layer.role {
         case .x5cCertificate: (role, alphabet, asText) = ("DER", standardAlphabet, false)
         case .jwsSignature: (role, alphabet, asText) = ("signature", Self.alphabet, false)
+        case .decodedJSON(let urlSafe): (role, alphabet, asText) = ("JSON", urlSafe ? Self.alphabet : standardAlphabet, true)
         case .jwsHeader: (role, alphabet, asText) = ("header", Self.alphabet, true)
         default: (role, alphabet, asText) = ("payload", Self.alphabet, true)
         }

@@ -9,11 +9,26 @@ public struct JWSOptions: Sendable, Equatable {
     public var expectedEnvironment: String?
     /// The app's Apple ID; nil leaves the step unchecked.
     public var expectedAppAppleID: Int64?
+    /// The developer's In-App Purchase key, for developer-signed tokens (`verify --key`); only its public half.
+    public var developerKey: DeveloperKey?
+    /// The `kid` a developer-signed token must carry (`--key-id`); else the key file's name gives it.
+    public var keyID: String?
 
-    public init(expectedEnvironment: String? = nil, expectedAppAppleID: Int64? = nil) {
+    public init(expectedEnvironment: String? = nil, expectedAppAppleID: Int64? = nil, developerKey: DeveloperKey? = nil,
+                keyID: String? = nil) {
         self.expectedEnvironment = expectedEnvironment
         self.expectedAppAppleID = expectedAppAppleID
+        self.developerKey = developerKey
+        self.keyID = keyID
     }
+
+    /// Reads the developer key file's bytes (overwritten with zeros; an error never quotes them).
+    public mutating func loadDeveloperKey(_ bytes: inout [UInt8], fileName: String) throws {
+        developerKey = try DeveloperKey.load(&bytes, fileName: fileName)
+    }
+
+    /// The key id a developer-signed token is held to.
+    public var expectedKeyID: String? { keyID ?? developerKey?.keyIDFromName }
 }
 
 /// The layers of one token in its document.
@@ -25,6 +40,8 @@ public struct JWSTokenLayers: Sendable, Equatable {
     public var signature: LayerID?
     /// `x5c[i]`'s DER, in x5c order (entries that are not strings have no layer).
     public var certificates: [LayerID]
+    /// An Advanced Commerce request's decoded `request` claim.
+    public var request: LayerID? = nil
 }
 
 /// One token of a StoreKit 2 document: the top-level token, a token of a JSON body, or a token
@@ -48,6 +65,10 @@ public struct JWSToken: Sendable {
     /// the alg is the input's text (a damaged header decodes to any bytes, controls included).
     public var headerSummary: String {
         let n = document.header.certificates.count
+        // A developer-signed token names its key instead of carrying certificates.
+        if n == 0, let kid = document.header.kid {
+            return "\(document.header.alg.map(TerminalSafe.escape) ?? "no alg"), kid \(TerminalSafe.escape(kid)), no x5c"
+        }
         return "\(document.header.alg.map(TerminalSafe.escape) ?? "no alg"), \(n) certificate\(n == 1 ? "" : "s")"
     }
 }
@@ -66,6 +87,14 @@ public struct JWSModel: Sendable {
         self.body = body
         self.shape = shape
     }
+
+    public init(tokens: [JWSToken], body: JSONTree?) {
+        self.tokens = tokens
+        self.body = body
+    }
+
+    /// No tokens and no body: the model views that show JSON layers use for a document without tokens.
+    public static let empty = JWSModel(tokens: [], body: nil)
 
     /// Tokens not nested in another token: the token pasted alone, or each token of a JSON body.
     public var topLevel: [JWSToken] { tokens.filter { $0.parent == nil } }

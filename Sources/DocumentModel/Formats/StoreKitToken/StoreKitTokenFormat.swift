@@ -35,6 +35,7 @@ public struct StoreKitTokenFormat: DocumentFormat {
         case .renewalInfo: .renewalInfo
         case .appTransaction: .appTransaction
         case .notification(let type, let subtype): .notification(type: type, subtype: subtype)
+        case .developer(let kind): .developerToken(kind)  // DeveloperTokenFormat opens these
         case .unknown: .unknownToken
         }
     }

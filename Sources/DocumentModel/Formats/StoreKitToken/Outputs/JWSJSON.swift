@@ -25,6 +25,7 @@ public enum JWSJSON {
         doc["input"] = input
         doc["kind"] = document.kind.id
         doc["findings"] = document.fileLayer.content.diagnostics.map(ReceiptJSON.findingObject)
+        if let model = document.externalPurchase { doc["token"] = externalPurchaseObject(document, model) }
         guard let jws = document.jws else { return doc }
         let top = jws.tokens.indices.filter { jws.tokens[$0].parent == nil }
         if case .transactionHistory = jws.shape {

@@ -27,6 +27,14 @@ public struct JWSTreeDump {
     public func render() -> String {
         var lines: [String] = []
         lines.append(paint.paint("# \(TerminalSafe.escape(document.source.name)): \(document.note)", .dim))
+        if let model = document.externalPurchase {
+            lines += externalPurchaseLines(model)
+            let all = document.diagnostics.map(\.diagnostic)
+            let counts = Severity.allCases.map { severity in all.filter { $0.severity == severity }.count }
+            lines.append(paint.paint("# 1 token, \(document.layers.count) layers; \(counts[0]) error\(counts[0] == 1 ? "" : "s"), \(counts[1]) der, "
+                + "\(counts[2]) warning\(counts[2] == 1 ? "" : "s"), \(counts[3]) info", .dim))
+            return lines.joined(separator: "\n") + "\n"
+        }
         guard let jws = document.jws else {
             return (lines + diagnosticLines(document.fileLayer.content.diagnostics, indent: 0)).joined(separator: "\n") + "\n"
         }
@@ -55,6 +63,7 @@ public struct JWSTreeDump {
         lines += diagnosticLines(document.layer(token.layers.token).content.diagnostics, indent: indent + 2, unit: "chars")
         if let header = token.layers.header { lines += headerLines(token, header, indent: indent + 2) }
         if let payload = token.layers.payload { lines += payloadLines(index, payload, indent: indent + 2) }
+        if let request = token.layers.request { lines += requestLines(token, request, indent: indent + 2) }
         if let signature = token.layers.signature { lines += signatureLines(token, signature, indent: indent + 2) }
         return lines
     }
@@ -137,6 +146,26 @@ public struct JWSTreeDump {
             }
         }
         return lines + diagnosticLines((owners[nil] ?? []).map { diagnostics[$0] }, indent: indent + 2)
+    }
+
+    /// An Advanced Commerce request's `request` claim, decoded from base64: its JSON members as written.
+    func requestLines(_ token: JWSToken, _ layer: LayerID, indent: Int) -> [String] {
+        let byteLayer = document.layer(layer)
+        let inPayload = byteLayer.map.map { $0.parentRange(0..<byteLayer.bytes.count) } ?? 0..<0
+        var lines = [layerLine("request", token, layer, what: "JSON", indent: indent)
+            + paint.paint(" (base64 in payload bytes \(JWSSpan.text(inPayload)))", .dim)]
+        guard let tree = byteLayer.json, let root = tree.root, tree[root].kind == .object else {
+            return lines + diagnosticLines(byteLayer.content.diagnostics, indent: indent + 2)
+        }
+        var diagnostics = byteLayer.content.diagnostics
+        for member in tree.members(of: root) {
+            guard let key = tree.key(ofMember: member), let value = tree.value(ofMember: member) else { continue }
+            let text = tree.text(of: value)
+            let shown = text.count > 80 ? String(text.prefix(77)) + "…" : text
+            lines.append(fieldLine(key, TerminalSafe.escape(shown), token, layer, tree[member].range, indent: indent + 2))
+            lines += diagnosticLines(take(&diagnostics, in: tree[member].range), indent: indent + 4)
+        }
+        return lines + diagnosticLines(diagnostics, indent: indent + 2)
     }
 
     func signatureLines(_ token: JWSToken, _ layer: LayerID, indent: Int) -> [String] {

@@ -61,3 +61,14 @@ extension TextFormat {
         VerificationReport(unverifiable: document)
     }
 }
+
+extension DeveloperTokenFormat {
+    public var layout: DocumentLayout { .layers }
+    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
+    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
+        StoreKitOutputs.verification(document, now: now, words: words)
+    }
+    public func tourSteps(_ document: Document) -> [TourStep]? { StoreKitOutputs.tourSteps(document) }
+    /// The token and its Advanced Commerce request layer, as the layer outline.
+    public func explorerViews(of document: Document) -> ExplorerViews { document.jws == nil ? [] : .layerOutline }
+}

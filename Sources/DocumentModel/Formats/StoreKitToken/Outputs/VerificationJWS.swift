@@ -101,6 +101,9 @@ extension VerificationReport {
             return .init(code: f.code, step: result.step.rawValue, message: "\(result.step.title): \(f.sentence)")
         }
         reasons += nested.filter { !$0.verdict.valid }.map(nestedReason)
+        if report.chainKind == .missing, report.status(.keyID) != nil {
+            return developerVerdict(report, reasons: reasons, words: words)
+        }
         let valid = reasons.isEmpty
         let xcode = report.chainKind == .xcodeStoreKitTesting
         if xcode && report.status(.root) == .failed(.xcodeTestingNotTrusted) {
@@ -130,6 +133,27 @@ extension VerificationReport {
         return VerificationVerdict(valid: valid, outcome: outcome, summary: summary, reasons: reasons)
     }
 
+    /// A developer-signed token's verdict: valid under the key given, or what is needed (the key).
+    static func developerVerdict(_ report: JWSVerificationReport, reasons: [VerificationVerdict.Reason],
+                                 words: StepText) -> VerificationVerdict {
+        var reasons = reasons
+        if report.needsDeveloperKey {
+            let how = words.inputName(.developerKey).map { "give it with \($0) " } ?? "give it "
+            reasons.append(.init(code: JWSSkip.developerKeyNeeded.code, step: JWSStep.signature.rawValue,
+                                 message: "\(JWSStep.signature.title): signed by a developer's In-App Purchase key, which the token does not carry: "
+                                     + how + "(the SubscriptionKey_<KID>.p8 App Store Connect gave you, or its PEM public key) to check the signature"))
+        }
+        guard reasons.isEmpty, let key = report.developerKey else {
+            let needsKey = reasons.allSatisfy { $0.code == JWSSkip.developerKeyNeeded.code }
+            return VerificationVerdict(valid: false, outcome: needsKey ? "key-needed" : "invalid",
+                                       summary: needsKey ? "not verified: the developer's key is needed" : "INVALID", reasons: reasons)
+        }
+        return VerificationVerdict(valid: true, outcome: "developer-key",
+                                   summary: "signed by the developer key you gave (\(key.source.rawValue), SHA-256 \(key.fingerprint))",
+                                   reasons: [.init(code: .signedByDeveloperKey, step: nil,
+                                                   message: "signed by your In-App Purchase key, not by Apple: Apple checks it when the app or your server uses it")])
+    }
+
     static func nestedReason(_ r: VerificationReport) -> VerificationVerdict.Reason {
         let first = r.verdict.reasons.first
         return .init(code: .nestedInvalid, step: nil,
@@ -148,6 +172,7 @@ extension VerificationReport {
         case .renewalInfo: "renewal-info"
         case .appTransaction: "app-transaction"
         case .notification: "notification"
+        case .developer(let kind): kind.code
         case .unknown: "unknown-token"
         }
     }

@@ -110,7 +110,14 @@ extension VerificationReport {
         case .signature:
             guard let layer = token.layers.signature else { return [] }
             return range("signature segment", 0..<document.layer(layer).bytes.count, in: layer)
-        case .bundleID: return field(["bundleId", "data.bundleId", "summary.bundleId"])
+        case .keyID:
+            guard let json = jws.headerJSON, let root = json.root, let kid = json.value("kid", in: root) else { return [] }
+            return range("header kid", json.nodes[kid].range, in: token.layers.header)
+        case .audience: return field(["aud"])
+        case .issuedAt: return field(["iat"])
+        case .expiry, .lifetime: return field(["exp"])
+        case .nonce: return field(["nonce"])
+        case .bundleID: return field(["bundleId", "data.bundleId", "summary.bundleId", "bid"])
         case .environment: return field(["environment", "receiptType", "data.environment", "summary.environment"])
         case .appAppleID: return field(["appAppleId", "data.appAppleId", "summary.appAppleId"])
         case .nestedConsistency:

@@ -1,0 +1,20 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What an external purchase token adds to the commands and the explorer: its layers (the
+/// characters, the decoded JSON), `json` like a token's, a report that says there is nothing to
+/// verify, its own tour route and the layer outline of its fields.
+extension ExternalPurchaseTokenFormat {
+    public var layout: DocumentLayout { .layers }
+    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
+    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
+        VerificationReport(unverifiable: document)
+    }
+    public func tourSteps(_ document: Document) -> [TourStep]? {
+        document.externalPurchase.map { ExternalPurchaseRoute(document: document, model: $0).steps() }
+    }
+    public func explorerViews(of document: Document) -> ExplorerViews { document.externalPurchase == nil ? [] : .layerOutline }
+}

@@ -1373,7 +1373,11 @@ def swift_source(typical: bytes, root_der: bytes) -> str:
 // the tool can show a receipt without any file (demo mode, tests).
 // SHA-256 {hashlib.sha256(typical).hexdigest()}, {len(typical)} bytes.
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 enum EmbeddedSample {{
     static let name = "typical.receipt"

@@ -4,7 +4,11 @@
 // the tool can show a receipt without any file (demo mode, tests).
 // SHA-256 e0b34ef9faeb8eb1901ecbed8388601e0c2d2293c44a7ac7915bbf93da8f70e4, 7686 bytes.
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 enum EmbeddedSample {
     static let name = "typical.receipt"

@@ -1,5 +1,9 @@
 import COpenSSL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// The developer's In-App Purchase key, as `verify --key` reads it: a PEM (or DER) public key, or

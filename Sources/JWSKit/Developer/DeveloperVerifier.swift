@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What `DeveloperVerifier` compares a developer-signed token with.
 public struct DeveloperVerificationOptions: Sendable {

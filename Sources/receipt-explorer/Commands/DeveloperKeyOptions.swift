@@ -1,6 +1,10 @@
 import ArgumentParser
 import DocumentModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `verify --key KEY [--key-id KID]`: the developer's In-App Purchase key for developer-signed JWS.
 /// The key file is read once and only its public half kept; its contents never reach any output.

@@ -1,4 +1,9 @@
+import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JWSKit
 
 extension VerificationReport {
@@ -14,7 +19,7 @@ extension VerificationReport {
             (.appAppleID, jws.expectedAppAppleID.map(String.init), payload.appAppleId.map(String.init)),
         ]
         for (step, expected, found) in checks where expected != nil {
-            let status = JWSVerifier.claim(expected: expected, found: found) { $0.caseInsensitiveCompare($1) == .orderedSame }
+            let status = JWSVerifier.claim(expected: expected, found: found) { PlainText.equalsIgnoringCase($0, $1) }
             var s = VerificationStep(id: step.rawValue, title: step.title, status: .init(status), reasonCode: status.reasonCode,
                                      reason: status.reason, message: status.summary)
             steps.append(s)

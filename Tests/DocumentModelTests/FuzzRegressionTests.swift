@@ -46,4 +46,32 @@ import TestSupport
         #expect(tree[0].byteRange == 0..<240)
         #expect(tree.diagnostics.map(\.code.rawValue) == ["input-unrecognized-text"])
     }
+
+    /// FuzzTimeline (CI smoke run, 2026-11-27): a notification whose mutated payload carries C0 bytes
+    /// in `notificationType` named its kind with them ("…Server Notification V2: REF\u{06}…"), and
+    /// the timeline's document list printed them raw. The kind's words are now escaped once, in
+    /// `DocumentKind.summary` / `title`, for every format. Replayed as the target cuts its input.
+    @Test func aNotificationTypeWithControlCharactersIsEscapedInTheTimeline() throws {
+        let raw = try Paths.bytes(Self.directory.appendingPathComponent("timeline-notification-type-control-characters.bin"))
+        let count = Int(raw[0] % 4) + 1
+        let rest = Array(raw[(1 + 2 * (count - 1))...])
+        let cuts = (0..<(count - 1)).map { i in (Int(raw[1 + 2 * i]) | Int(raw[2 + 2 * i]) << 8) % (rest.count + 1) }.sorted()
+        let bounds = [0] + cuts + [rest.count]
+        let documents = zip(bounds, bounds.dropFirst()).map { a, b -> Document in
+            let piece = Array(rest[a..<b])
+            let input = (try? InputLoader.decode(piece, name: "fuzz")) ?? LoadedInput(bytes: piece, name: "fuzz", encoding: .binary, note: "raw")
+            return Document.open(input, options: AnalysisOptions(validate: false))
+        }
+        // The fuzzed notification: its type still carries the control character.
+        let notification = try #require(documents.first {
+            if case .notification(let type?, _) = $0.kind { type.unicodeScalars.contains { $0.value == 6 } } else { false }
+        })
+        #expect(!notification.kind.summary.unicodeScalars.contains(where: TerminalSafe.mustEscape))
+        #expect(notification.kind.summary.hasPrefix("an App Store Server Notification V2: REFUEsW"))
+        #expect(notification.kind.summary.contains("\\x06"))
+        let timeline = Timeline.build(documents)
+        let text = TimelineText.render(timeline, at: nil, lookup: nil)
+        let unsafe = text.unicodeScalars.filter { $0 != "\n" && TerminalSafe.mustEscape($0) }.map { String($0.value, radix: 16) }
+        #expect(unsafe == [])
+    }
 }

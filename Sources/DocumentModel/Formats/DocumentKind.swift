@@ -1,3 +1,4 @@
+import ASN1Lenient
 import JWSKit
 
 /// What an opened input turned out to be: one id per kind (`id`), the kinds' words come from the
@@ -41,10 +42,12 @@ public enum DocumentKind: Sendable, Equatable {
     case externalPurchaseToken(sandbox: Bool)
 
     /// "a PKCS#7 App Store receipt", "an X.509 certificate", … (from the kind's format).
-    public var summary: String { FormatRegistry.describe(self).summary }
+    /// Terminal-safe: a kind can carry text from the input (a notification's type and subtype), so
+    /// every description is escaped here, once, whichever format wrote it.
+    public var summary: String { TerminalSafe.escape(FormatRegistry.describe(self).summary) }
 
     /// "Receipt", "StoreKit 2 transaction", … (the explorer's pane titles).
-    public var title: String { FormatRegistry.describe(self).title }
+    public var title: String { TerminalSafe.escape(FormatRegistry.describe(self).title) }
 
     /// The kind's one stable id, kebab-case, used by every output that names it (`json`'s and
     /// `verify`'s `kind`, batch lines, docs/verify-schema.json).

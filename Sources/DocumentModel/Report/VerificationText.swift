@@ -115,17 +115,13 @@ public enum VerificationText {
 extension VerificationReport {
     /// The report of an input `verify` cannot check (neither a receipt nor StoreKit 2 tokens, such
     /// as an iOS 6 transaction receipt): no steps, invalid, and what the input is.
-    public init(unverifiable document: Document) {
+    /// `why`: the format's sentence after "nothing to verify: " (default: what the input is).
+    public init(unverifiable document: Document, why: String? = nil) {
         self.init(subject: VerificationSubject(kind: document.kind.id, label: document.kind.summary, note: document.note),
                   steps: [], certificates: [], dates: VerificationDates(signed: nil, now: Date(), at: nil),
                   findings: document.diagnostics.map { VerificationFinding($0.diagnostic) }, nested: [],
                   verdict: VerificationVerdict(valid: false, outcome: "invalid", summary: "INVALID",
                                                reasons: [.init(code: .notVerifiable, step: nil,
-                                                               message: Self.unverifiableMessage(document))]))
-    }
-
-    static func unverifiableMessage(_ document: Document) -> String {
-        guard document.externalPurchase != nil else { return "nothing to verify: \(document.kind.summary)" }
-        return "nothing to verify: an external purchase token is unsigned base64url JSON; Apple checks it when you report the purchase with the External Purchase Server API"
+                                                               message: "nothing to verify: " + (why ?? document.kind.summary))]))
     }
 }

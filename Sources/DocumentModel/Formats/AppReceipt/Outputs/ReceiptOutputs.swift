@@ -41,7 +41,11 @@ enum ReceiptOutputs {
     }
 }
 
-extension AppReceiptFormat {
+/// The formats whose documents are read as an ASN.1 file with a receipt analysis (`.always` reads
+/// every ASN.1 input as a receipt): one set of outputs for all of them.
+public protocol ReadsAsReceipt: DocumentOutputs {}
+
+extension ReadsAsReceipt {
     public var layout: DocumentLayout { .asn1File }
     public func json(_ document: Document, words: StepText) -> JSONReading? { ReceiptOutputs.json(document, words: words) }
     public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
@@ -55,30 +59,6 @@ extension AppReceiptFormat {
     }
 }
 
-extension CertificateFormat {
-    public var layout: DocumentLayout { .asn1File }
-    public func json(_ document: Document, words: StepText) -> JSONReading? { ReceiptOutputs.json(document, words: words) }
-    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
-        ReceiptOutputs.jsonLine(document, words: words, source: source)
-    }
-    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        ReceiptOutputs.verification(document, words: words)
-    }
-    public func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
-        ReceiptOutputs.verifyText(document, report: report, style: style, words: words)
-    }
-}
-
-extension ASN1Format {
-    public var layout: DocumentLayout { .asn1File }
-    public func json(_ document: Document, words: StepText) -> JSONReading? { ReceiptOutputs.json(document, words: words) }
-    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
-        ReceiptOutputs.jsonLine(document, words: words, source: source)
-    }
-    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        ReceiptOutputs.verification(document, words: words)
-    }
-    public func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
-        ReceiptOutputs.verifyText(document, report: report, style: style, words: words)
-    }
-}
+extension AppReceiptFormat: ReadsAsReceipt {}
+extension CertificateFormat: ReadsAsReceipt {}
+extension ASN1Format: ReadsAsReceipt {}

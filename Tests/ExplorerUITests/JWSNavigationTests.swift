@@ -176,7 +176,7 @@ import TestSupport
         let transactions = model.tokens.indices.filter { model.tokens[$0].kind == .transaction }
         let receipt = try #require(s.receipt)
         #expect(!transactions.isEmpty)
-        #expect(receipt.purchases.map(\.target) == transactions.map { .token($0) })
+        #expect(receipt.purchases.map(\.target) == transactions.map { .layer(model.tokens[$0].layers.token) })
         #expect(transactions.allSatisfy { receipt.purchaseIndex(containing: $0) == nil })
     }
 

@@ -55,7 +55,7 @@ extension AppState {
                 break
             }
             let purchase = receipt.purchases[table.order[table.row]]
-            guard case .token(let token) = purchase.target, let tokenRow = outline.tokenRow(token) else { break }
+            guard case .layer(let layer) = purchase.target, let tokenRow = outline.row(of: NodeID(layer, 0)) else { break }
             mode = .tree
             focus = .tree
             outlineView.expanded[tokenRow] = true
@@ -83,9 +83,9 @@ extension AppState {
     /// `p`: from a row inside a transaction token to its row of the purchase table.
     mutating func jumpToOutlinePurchase() {
         guard let outline, let receipt, let row = outlineRow else { return }
-        var token = outline.token(of: row.node.layer)
-        while let t = token {
-            if let index = receipt.purchases.firstIndex(where: { $0.target == .token(t) }) {
+        var layer: LayerID? = row.node.layer
+        while let l = layer {
+            if let index = receipt.purchases.firstIndex(where: { $0.target == .layer(l) }) {
                 mode = .purchases
                 focus = .table
                 table.row = tableRow(showing: index)
@@ -93,7 +93,7 @@ extension AppState {
                 status = StatusMessage("transaction #\(receipt.purchases[index].number)")
                 return
             }
-            token = layered?.document.jws?.tokens[t].parent
+            layer = layered?.document.layer(l).parent
         }
         status = StatusMessage("this row is not inside a transaction token", isError: true)
     }

@@ -40,7 +40,9 @@ extension AppState {
     /// Sets up the outline for `document` (nil for ASN.1 documents): the first two levels open
     /// (the rows of unbuilt tokens sit deeper, so opening a document builds none of them).
     mutating func adoptOutline(_ document: Document) {
-        guard let outline = LayerOutline(document: document) else { return }
+        // Until receipts and other ASN.1 move onto the outline, the format says which documents use it.
+        guard document.explorerViews.contains(.layerOutline) else { return }
+        let outline = LayerOutline(document: document)
         layered = OutlineContext(outline: outline, document: document)
         outlineView.expanded = [Bool](repeating: false, count: outline.count)
         var row: Int? = 0

@@ -1,3 +1,4 @@
+import ASN1Lenient
 import DocumentModel
 
 /// The tree pane for a layer outline: one row per visible outline row (only the rows on screen).
@@ -74,6 +75,8 @@ enum TextBytePane {
         guard let layered = state.layered, let id = state.shownLayer else { return "Bytes" }
         let layer = layered.document.layer(id)
         let what = LayerByteGeometry.isText(layer) ? "text" : "hex"
+        // `b` (the characters that encode a node) means something only where a layer was decoded from another.
+        guard layered.document.layers.count > 1 else { return "Bytes: \(UIText.escape(layer.name)) (\(what))" }
         return "Bytes: \(UIText.escape(layer.name)) (\(what))" + (state.outlineView.showTokenText ? ", b: decoded" : ", b: token chars")
     }
 }
@@ -99,6 +102,15 @@ enum OutlineDetail {
         if !row.value.isEmpty { out.append(StyledLine((row.meaning.isEmpty ? "value            " : "decoded          ") + row.value)) }
         out.append(StyledLine("layer            \(UIText.escape(layer.name)) (\(row.node.layer))"))
         out.append(StyledLine("node             \(row.node.index) · bytes \(row.range.lowerBound)..<\(row.range.upperBound) (\(row.range.count))"))
+        // A DER node of any layer (a certificate, a receipt, an x5c entry): the byte-by-byte lines
+        // `explain` prints (its name, meaning and diagnostics are listed above and below).
+        if let tree = layer.tree, row.node.index < tree.nodes.count {
+            let shown: Set<ExplanationLine.Section> = [.bytes, .identifier, .length, .content, .endOfContents]
+            for line in Explainer.explain(tree, node: row.node.index, diagnostics: []) where shown.contains(line.section) {
+                let label = line.section.rawValue
+                out.append(StyledLine(label + String(repeating: " ", count: max(1, 17 - label.count)) + line.text))
+            }
+        }
         if let map = layer.map, let parent = layer.parent {
             let encoded = map.parentRange(row.range)
             out.append(StyledLine("encoded in       \(UIText.escape(layered.document.layer(parent).name)) characters \(encoded.lowerBound)..<\(encoded.upperBound)"))

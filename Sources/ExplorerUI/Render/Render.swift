@@ -138,7 +138,9 @@ enum PaneBorders {
     }
 
     static func treeTitle(_ state: AppState) -> String {
-        state.outline.map { "Tree \($0.count) rows, all layers" } ?? "Tree \(state.tree.count) nodes"
+        // One layer (a certificate, other DER): its rows are its nodes.
+        guard let layered = state.layered else { return "Tree \(state.tree.count) nodes" }
+        return layered.document.layers.count > 1 ? "Tree \(layered.outline.count) rows, all layers" : "Tree \(layered.outline.count) nodes"
     }
 
     static func hexTitle(_ state: AppState, _ layout: Layout) -> String {

@@ -40,15 +40,17 @@ extension AppState {
     /// Sets up the outline for `document` (nil for ASN.1 documents): the first two levels open
     /// (the rows of unbuilt tokens sit deeper, so opening a document builds none of them).
     mutating func adoptOutline(_ document: Document) {
-        // Until receipts and other ASN.1 move onto the outline, the format says which documents use it.
+        // Until receipts move onto the outline, the format says which documents use it.
         guard document.explorerViews.contains(.layerOutline) else { return }
         let outline = LayerOutline(document: document)
         layered = OutlineContext(outline: outline, document: document)
         outlineView.expanded = [Bool](repeating: false, count: outline.count)
-        var row: Int? = 0
+        // A DER file (a certificate, other ASN.1) opens its first three levels, as the tree always has.
+        let levels = document.fileLayer.tree != nil ? 3 : 2
+        var row: Int? = outline.count > 0 ? 0 : nil
         while let r = row {
             let current = outline.row(r)
-            if current.depth < 2 && current.subtreeEnd > r + 1 {
+            if current.depth < levels && current.subtreeEnd > r + 1 {
                 outlineView.expanded[r] = true
                 row = r + 1
             } else {
@@ -141,7 +143,7 @@ extension AppState {
 
     /// Keeps `top` on a visible row and the selection within the pane's height of it: O(height + depth).
     mutating func ensureOutlineVisible() {
-        guard outline != nil else { return }
+        guard let outline, outline.count > 0 else { return }
         let height = max(1, viewport.tree?.height ?? 1)
         outlineView.top = outlineRepresentative(outlineView.top)
         if outlineView.selection < outlineView.top { outlineView.top = outlineView.selection; return }

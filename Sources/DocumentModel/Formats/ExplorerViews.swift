@@ -53,6 +53,22 @@ public struct LayerPart: Sendable, Equatable {
     }
 }
 
+/// A line the detail pane shows for a layer's first row: `label` in a 17-column left column
+/// (continuation lines leave it empty), or, with no label, the whole line. The text is the input's
+/// or ours, not yet made terminal-safe (the explorer escapes every line).
+public struct DetailLine: Sendable, Equatable {
+    public enum Tone: Sendable, Equatable { case plain, ok, fail, dim }
+    public var label: String?
+    public var text: String
+    public var tone: Tone
+
+    public init(_ label: String?, _ text: String, _ tone: Tone = .plain) {
+        self.label = label
+        self.text = text
+        self.tone = tone
+    }
+}
+
 /// What a kind says about its layers in the explorer's outline. The rows themselves come from each
 /// layer's tree (ASN.1 nodes, JSON members, a text layer's parts), with each child layer under the
 /// row of the range it was decoded from; the wording only names them.
@@ -65,11 +81,15 @@ public protocol OutlineWording: Sendable {
     func fields(of layer: LayerID, in document: Document) -> [Int: FieldWording]
     /// The named parts of a layer without a tree, in order.
     func parts(of layer: LayerID, in document: Document) -> [LayerPart]
+    /// What the detail pane adds for `layer`'s first row (a token: its parts, nested tokens,
+    /// headline and verdict).
+    func details(of layer: LayerID, in document: Document) -> [DetailLine]
 }
 
 extension OutlineWording {
     public func fields(of layer: LayerID, in document: Document) -> [Int: FieldWording] { [:] }
     public func parts(of layer: LayerID, in document: Document) -> [LayerPart] { [] }
+    public func details(of layer: LayerID, in document: Document) -> [DetailLine] { [] }
 }
 
 /// The wording of a kind that adds none: each layer by its name (the file layer of a receipt or

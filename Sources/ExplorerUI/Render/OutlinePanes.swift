@@ -87,6 +87,15 @@ enum OutlineDetail {
     /// Base64 groups listed for one node before "… N more groups".
     static let groupLimit = 6
 
+    static func style(_ tone: DetailLine.Tone) -> StyleClass {
+        switch tone {
+        case .plain: .plain
+        case .ok: .ok
+        case .fail: .fail
+        case .dim: .dim
+        }
+    }
+
     static func lines(_ state: AppState, width: Int) -> [StyledLine] {
         unwrapped(state).flatMap { DetailContent.wrap($0.text, width: width, style: $0.style, indent: 17) }
     }
@@ -122,8 +131,13 @@ enum OutlineDetail {
                 for line in groups { out.append(StyledLine("  " + UIText.display(line, ascii: state.preferences.ascii))) }
             }
         }
-        if let model = layered.document.jws, let token = TokenDetail.lines(model, row: row, ascii: state.preferences.ascii) {
-            out += token
+        if row.node.index == 0 {
+            // What the kind says about this layer's row (a token: its parts, headline and verdict).
+            for line in layered.outline.context.wording.details(of: row.node.layer, in: layered.document) {
+                let text = UIText.display(UIText.escape(line.text), ascii: state.preferences.ascii)
+                let left = line.label.map { $0 + String(repeating: " ", count: max(1, 17 - $0.count)) } ?? ""
+                out.append(StyledLine(left + text, Self.style(line.tone)))
+            }
         }
         let own = layer.content.diagnostics.filter { $0.range.overlaps(row.range) || (row.range.isEmpty && $0.range.contains(row.range.lowerBound)) }
         for d in own.prefix(8) {

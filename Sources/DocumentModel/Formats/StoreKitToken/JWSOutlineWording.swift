@@ -55,6 +55,42 @@ struct JWSOutlineWording: OutlineWording {
         return [LayerPart("r", 0..<32), LayerPart("s", 32..<64)]
     }
 
+    /// A token's row: what it is made of and what it says, so that the first row of a StoreKit
+    /// document answers "what is this, and is it valid?" without a trip to the summary view.
+    func details(of layer: LayerID, in document: Document) -> [DetailLine] {
+        guard layer.index < parts.count, case .token(let index)? = parts[layer.index], let model = document.jws else { return [] }
+        let token = model.tokens[index]
+        var out: [DetailLine] = []
+        out += Self.labelled("parts", JWSExplain.segmentLines(token).map { DetailLine(nil, $0) })
+        let nested = model.nested(in: index)
+        if !nested.isEmpty {
+            let paths = nested.map { $0.path ?? "token" }.joined(separator: ", ")
+            out.append(DetailLine("nested", "\(nested.count) token\(nested.count == 1 ? "" : "s"): \(paths)"))
+        }
+        let headline = token.document.payload.headline
+        let width = headline.map { $0.path.count }.max() ?? 0
+        // Under their own heading, two columns in: ids and product names are long, the pane narrow.
+        if !headline.isEmpty { out.append(DetailLine(nil, "headline")) }
+        for field in headline {
+            out.append(DetailLine(nil, "  " + field.path + String(repeating: " ", count: width - field.path.count + 2) + field.value))
+        }
+        out += Self.labelled("verification", Self.verification(token.report))
+        return out
+    }
+
+    /// The verdict first, then the steps that failed (the summary view lists every step).
+    static func verification(_ report: JWSVerificationReport?) -> [DetailLine] {
+        guard let report else { return [DetailLine(nil, "not verified", .dim)] }
+        let verdict = report.lines.last ?? ""
+        let failed = report.lines.dropLast().filter { $0.contains(": failed") }
+        return [DetailLine(nil, verdict, report.isValid ? .ok : .fail)] + failed.map { DetailLine(nil, $0, .fail) }
+    }
+
+    /// `label` on the first line; the others continue under it.
+    static func labelled(_ label: String, _ lines: [DetailLine]) -> [DetailLine] {
+        lines.enumerated().map { i, line in DetailLine(i == 0 ? label : "", line.text, line.tone) }
+    }
+
     /// Decoded fields by JSON member index (the first of a repeated key wins, as the schema reads it).
     static func wording(_ fields: [StoreKitField]) -> [Int: FieldWording] {
         var out: [Int: FieldWording] = [:]

@@ -90,7 +90,9 @@ struct OutlineBuilder {
         self.counting = counting
     }
 
-    var isSilent: Bool { counting || (headOnly && !(rows.isEmpty && runs.isEmpty)) }
+    var isSilent: Bool { counting || headDone }
+    /// A head-only builder has its row: nothing else needs walking.
+    var headDone: Bool { headOnly && !(rows.isEmpty && runs.isEmpty) }
 
     /// Appends a row (its text only when building) and opens it; returns its index in `rows`.
     /// `valueIsSafe`: the value is already terminal-safe (the format's heading).
@@ -112,6 +114,7 @@ struct OutlineBuilder {
 
     /// A layer's rows and, under them, its child layers'.
     mutating func layer(_ id: LayerID, depth: Int) {
+        guard !headDone else { return }
         let document = self.document
         let layer = document.layer(id)
         let wording = context.wording
@@ -187,6 +190,7 @@ struct OutlineBuilder {
     /// it, the layers decoded from a string value under it.
     mutating func json(_ tree: JSONTree, layer: LayerID, index: Int, depth: Int, label: @autoclosure () -> String,
                        fields: [Int: FieldWording]) {
+        guard !headDone else { return }
         let node = tree[index]
         let valueIndex = node.kind == .member ? tree.value(ofMember: index) : index
         let row = open(NodeID(layer, index), node.range, depth: depth, label: label(),

@@ -77,7 +77,7 @@ extension AppState {
     var outlineBytesPerRow: Int {
         let width = viewport.hex?.width ?? 17
         guard let layered, let id = shownLayer else { return max(1, width - 1) }
-        return LayerByteGeometry.bytesPerRow(layered.document.layer(id), width: width)
+        return LayerByteGeometry.bytesPerRow(layered.document.layer(id), width: width, base: preferences.offsetBase)
     }
 
     /// `p`: from a row inside a transaction token to its row of the purchase table.

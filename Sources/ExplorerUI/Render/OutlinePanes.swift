@@ -46,9 +46,12 @@ enum TextBytePane {
         let bytes = layer.bytes
         let range = state.shownRange
         let text = LayerByteGeometry.isText(layer)
-        let perRow = LayerByteGeometry.bytesPerRow(layer, width: rect.width)
+        let perRow = LayerByteGeometry.bytesPerRow(layer, width: rect.width, base: state.preferences.offsetBase)
         let color = state.preferences.color
         let top = LayerByteGeometry.topRow(state, rect: rect, perRow: perRow)
+        if let rows = LayerByteGeometry.hexRows(layer, width: rect.width, base: state.preferences.offsetBase) {
+            return drawHex(state, layer: layer, into: &grid, rect: rect, rows: rows, top: top)
+        }
         for r in 0..<rect.height {
             let start = (top + r) * perRow
             guard start < bytes.count else { break }
@@ -57,6 +60,71 @@ enum TextBytePane {
                 let cell = text ? String(printable(bytes[i])) : hexByte(bytes[i]) + " "
                 let x = rect.x + (i - start) * (text ? 1 : 3)
                 grid.put(cell, x: x, y: rect.y + r, style: Theme.style(cls, color: color), maxWidth: rect.x + rect.width - x)
+            }
+        }
+    }
+
+    /// A binary layer as the hex pane shows a file: offsets, bytes in groups of 8, ASCII; a DER
+    /// node's identifier, length, content and end-of-contents octets in their styles, its
+    /// ancestors' headers and its parent's range fainter, the file's error bytes marked.
+    static func drawHex(_ state: AppState, layer: ByteLayer, into grid: inout Grid, rect: Rect, rows: (perRow: Int, digits: Int), top: Int) {
+        let color = state.preferences.color
+        let bytes = layer.bytes
+        let range = state.shownRange
+        var node: Node?
+        var ancestorMarks: [Range<Int>] = [], parentRange: Range<Int> = 0..<0
+        if let row = state.outlineRow, row.node.layer == layer.id, let tree = layer.tree, row.node.index < tree.nodes.count {
+            node = tree.nodes[row.node.index]
+            var current = Int(tree.nodes[row.node.index].parent)
+            if current >= 0 { parentRange = tree.nodes[current].byteRange }
+            while current >= 0 {
+                let a = tree.nodes[current]
+                ancestorMarks.append(Int(a.offset)..<a.contentStart)
+                if a.eocLength > 0 { ancestorMarks.append(a.eocRange) }
+                current = Int(a.parent)
+            }
+        }
+        // The file tree's error bytes are known per byte (`TreeFacts`); other layers' are not marked.
+        let errors = layer.id == .file && layer.tree != nil
+        let showCursor = state.focus == .hex && state.mode == .tree
+        func classify(_ offset: Int) -> StyleClass {
+            if showCursor && offset == state.outlineView.cursor { return .cursor }
+            let inSelection = range.contains(offset)
+            if errors && state.facts.isError(offset) { return inSelection ? .errorSelected : .error }
+            if let node, inSelection {
+                if offset < Int(node.offset) + Int(node.identifierLength) { return .identifier }
+                if offset < node.contentStart { return .length }
+                if offset < node.contentEnd { return .content }
+                return .endOfContents
+            }
+            if inSelection { return .content }
+            for mark in ancestorMarks where mark.contains(offset) { return .ancestorHeader }
+            if parentRange.contains(offset) { return .ancestor }
+            return .plain
+        }
+        let asciiX = rect.x + HexGeometry.asciiColumn(bytesPerRow: rows.perRow, offsetDigits: rows.digits)
+        for r in 0..<rect.height {
+            let y = rect.y + r
+            let start = (top + r) * rows.perRow
+            guard start < bytes.count else { break }
+            grid.put(HexPane.offsetText(start, digits: rows.digits, base: state.preferences.offsetBase), x: rect.x, y: y,
+                     style: Theme.style(.dim, color: color), maxWidth: rect.width)
+            var previous: StyleClass?
+            for j in 0..<rows.perRow {
+                let offset = start + j
+                guard offset < bytes.count else { break }
+                let cls = classify(offset)
+                let style = Theme.style(cls, color: color)
+                let x = rect.x + HexGeometry.byteColumn(j, offsetDigits: rows.digits)
+                // A run of same-class bytes inside a group is one band, spaces included.
+                if j % 8 != 0, let previous, previous == cls, cls != .plain, cls != .cursor {
+                    grid.put(" ", x: x - 1, y: y, style: style, maxWidth: rect.x + rect.width - (x - 1))
+                }
+                grid.put(UIText.hex2(bytes[offset]).uppercased(), x: x, y: y, style: style, maxWidth: max(0, rect.x + rect.width - x))
+                let b = bytes[offset]
+                let ch: Unicode.Scalar = b >= 0x20 && b < 0x7F ? Unicode.Scalar(b) : "."
+                if asciiX + j < rect.x + rect.width { grid[asciiX + j, y] = Cell(ch, style: style) }
+                previous = cls
             }
         }
     }

@@ -82,3 +82,35 @@ import TestSupport
         #expect(hits.count == 2 && hits.allSatisfy { outline.row($0).label == "UTF8String (29)" })
     }
 }
+
+/// A certificate opens in the same outline as a token, and reads as the tree pane read it: the
+/// first three levels open, a DER row's detail is the node's `explain` lines, the status bar
+/// names its offset and path, and `]` jumps to a diagnostic of a malformed DER file.
+@Suite struct CertificateOutlineTests {
+    @Test func aCertificateIsAnOutlineThatReadsAsTheTree() throws {
+        let document = try GenericOutlineTests.open("pki/test-root.pem")
+        var s = AppState(document: document, screen: Size(width: 120, height: 40))
+        let outline = try #require(s.outline)
+        #expect(outline.count == 79)
+        #expect(s.outlineVisibleRows(count: 5).map { outline.row($0).label } == ["SEQUENCE (979)", "SEQUENCE (699)", "[0] (3)", "INTEGER (1)", "INTEGER (12)"])
+        press(&s, .character("j"), .character("j"))
+        #expect(s.outlineRow?.node == NodeID(.file, 2))
+        let screen = render(s, size: Size(width: 120, height: 40)).text
+        #expect(screen.contains("node 2 · path 0 › 0 › 0"))
+        #expect(screen.contains("@0x8 · 0 › 0 › 0"))
+        #expect(screen.contains("Hex: 16 bytes/row, offsets in hex"))
+    }
+
+    @Test func diagnosticsOfAMalformedDERFileAreJumpedTo() throws {
+        // A SEQUENCE whose length runs past the input: the parser's error is pinned to node 0.
+        let bytes: [UInt8] = [0x30, 0x06, 0x02, 0x01, 0x05]
+        var s = AppState(document: Document.open(LoadedInput(bytes: bytes, name: "short.der", encoding: .binary, note: ""),
+                                                 options: Fixtures.options))
+        let outline = try #require(s.outline)
+        #expect(!outline.diagnosticStops.isEmpty)
+        press(&s, .character("]"))
+        #expect(s.outlineView.selection == outline.diagnosticStops[0].row)
+        #expect(outline.diagnosticStops.map(\.diagnostic.message) == ["the length claims 6 content octets but the input ends after 3"])
+        #expect(s.status == StatusMessage("diagnostic 1 of 1: error truncated-content (wrapped to the first)", isError: true))
+    }
+}

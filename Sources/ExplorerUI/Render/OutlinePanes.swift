@@ -22,7 +22,16 @@ enum OutlinePane {
             x += 2
             guard x < limit else { continue }
             // A cut label or value ends at a word or name boundary, with the ellipsis.
-            x = grid.put(glyphs.fitAtBoundary(UIText.display(row.label, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.title), maxWidth: limit - x)
+            let label = glyphs.fitAtBoundary(UIText.display(row.label, ascii: state.preferences.ascii), limit - x)
+            // A DER node's length is dim after its tag, as the tree pane draws it.
+            if state.layered?.document.layer(row.node.layer).tree != nil, let paren = label.lastIndex(of: "("), paren > label.startIndex,
+               label[label.index(before: paren)] == " " {
+                let space = label.index(before: paren)
+                x = grid.put(String(label[..<space]), x: x, y: y, style: st(.title), maxWidth: limit - x)
+                x = grid.put(String(label[space...]), x: x, y: y, style: st(.dim), maxWidth: limit - x)
+            } else {
+                x = grid.put(label, x: x, y: y, style: st(.title), maxWidth: limit - x)
+            }
             x += 2
             guard x < limit else { continue }
             if let name = row.name {
@@ -143,6 +152,12 @@ enum TextBytePane {
         guard let layered = state.layered, let id = state.shownLayer else { return "Bytes" }
         let layer = layered.document.layer(id)
         let what = LayerByteGeometry.isText(layer) ? "text" : "hex"
+        // A DER file's bytes are titled as the hex pane titles them.
+        if id == .file, layer.tree != nil, let width = state.viewport.hex?.width,
+           let rows = LayerByteGeometry.hexRows(layer, width: width, base: state.preferences.offsetBase) {
+            return "Hex: \(rows.perRow) bytes/row, offsets in \(state.preferences.offsetBase == .hex ? "hex" : "decimal")"
+                + (layered.document.layers.count > 1 ? (state.outlineView.showTokenText ? ", b: decoded" : ", b: token chars") : "")
+        }
         // `b` (the characters that encode a node) means something only where a layer was decoded from another.
         guard layered.document.layers.count > 1 else { return "Bytes: \(UIText.escape(layer.name)) (\(what))" }
         return "Bytes: \(UIText.escape(layer.name)) (\(what))" + (state.outlineView.showTokenText ? ", b: decoded" : ", b: token chars")

@@ -12,12 +12,16 @@ struct OutlineSearchIndex: Sendable {
         case own(Range<Int>)
         /// The rows of shared text `headers[text]`, starting at outline row `firstRow`.
         case header(text: Int, firstRow: Int)
+        /// A top ASN.1 layer's rows (a certificate's, other DER's: up to millions), searched as the
+        /// tree is (`TreeSearchIndex`: tag names, values, OIDs, decimals) without a text per row.
+        case tree(index: Int, firstRow: Int)
     }
 
     let text: SearchText
     /// The outline row of each row of `text`.
     let rowOfText: [Int]
     let headers: [SearchText]
+    let trees: [(tree: Tree, index: TreeSearchIndex)]
     let runs: [Run]
 
     init(_ outline: LayerOutline) {
@@ -25,6 +29,7 @@ struct OutlineSearchIndex: Sendable {
         let document = context.document
         var text = SearchText(), rowOfText: [Int] = [], runs: [Run] = []
         var headers: [SearchText] = [], headerText: [[UInt8]: Int] = [:]
+        var trees: [(tree: Tree, index: TreeSearchIndex)] = []
         var lastHeader: (bytes: [UInt8], text: Int)?
         func add(_ row: OutlineRow, at index: Int) {
             text.append(row, at: index, in: document)
@@ -73,6 +78,11 @@ struct OutlineSearchIndex: Sendable {
                 for run in sharedLeft { addShared(run.layer, at: run.row) }
                 row += outline.blocks[blockIndex].count
                 blockIndex += 1
+            } else if let run = outline.eager.run(holding: row), run.first == row, run.count > 1,
+                      let tree = document.layer(run.layer).tree {
+                trees.append((tree, TreeSearchIndex(tree: tree, entries: SearchEntries())))
+                runs.append(.tree(index: trees.count - 1, firstRow: run.first))
+                row += run.count
             } else {
                 add(outline.row(row), at: row)
                 row += 1
@@ -81,6 +91,7 @@ struct OutlineSearchIndex: Sendable {
         self.text = text
         self.rowOfText = rowOfText
         self.headers = headers
+        self.trees = trees
         self.runs = runs
     }
 
@@ -106,6 +117,8 @@ struct OutlineSearchIndex: Sendable {
                 while next < own.count, own[next] < range.upperBound { hits.append(rowOfText[own[next]]); next += 1 }
             case .header(let index, let firstRow):
                 for row in inHeaders[index] { hits.append(firstRow + row) }
+            case .tree(let index, let firstRow):
+                for node in Search.nodes(matching: needle, in: trees[index].tree, index: trees[index].index) { hits.append(firstRow + node) }
             }
         }
         return hits

@@ -182,7 +182,7 @@ import TestSupport
 
     /// What a key can change, for "did it do anything".
     struct Fingerprint: Equatable {
-        var selection: Int, cursor: Int, expanded: [Bool], tokenText: Bool, mode: ViewMode, focus: Focus
+        var selection: Int, cursor: Int, expanded: NodeBitSet, tokenText: Bool, mode: ViewMode, focus: Focus
         var prompt: Bool, help: Bool, status: StatusMessage?, hex: Bool, decimal: Bool, tour: Bool
 
         init(_ s: AppState) {

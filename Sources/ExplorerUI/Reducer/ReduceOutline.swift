@@ -34,13 +34,13 @@ extension AppState {
             }
         case .toggle:
             guard outlineHasChildren(row) else { status = StatusMessage("no children"); break }
-            outlineView.expanded[row].toggle()
+            outlineView.expanded[row] = !outlineView.expanded[row]
         case .expandSubtree:
             guard outlineHasChildren(row) else { status = StatusMessage("no children"); break }
-            for i in row..<outline.row(row).subtreeEnd { outlineView.expanded[i] = true }
-        case .expandAll: outlineView.expanded = Array(repeating: true, count: outline.count)
+            outlineView.expanded.fill(row..<outline.row(row).subtreeEnd, true)
+        case .expandAll: outlineView.expanded.fill(0..<outline.count, true)
         case .collapseAll:
-            outlineView.expanded = Array(repeating: false, count: outline.count)
+            outlineView.expanded = NodeBitSet(count: outline.count)
             outlineView.top = 0
             selectOutlineRow(outlineRepresentative(row))
         case .hexLeft: moveOutlineCursor(by: -1)

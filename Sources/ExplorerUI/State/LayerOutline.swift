@@ -141,6 +141,17 @@ public struct LayerOutline: Sendable {
         return row
     }
 
+    /// Row `index`'s depth and subtree end without its text (an ASN.1 row's from its node): the
+    /// default expansion walks many rows of a large DER file.
+    func extent(_ index: Int) -> (depth: Int, subtreeEnd: Int) {
+        if eager.builtRow(index) == nil, let run = eager.run(holding: index), let tree = context.document.layer(run.layer).tree {
+            let node = tree.nodes[index - run.first]
+            return (run.depth + Int(node.depth), run.first + Int(node.subtreeEnd))
+        }
+        let row = row(index)
+        return (row.depth, row.subtreeEnd)
+    }
+
     /// Every row, by index, as a collection (`rows[i]`); reading one builds only its block.
     public var rows: Rows { Rows(outline: self) }
 

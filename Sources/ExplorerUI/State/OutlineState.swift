@@ -50,7 +50,7 @@ extension AppState {
         let levels = document.fileLayer.tree != nil ? 3 : 2
         var row: Int? = outline.count > 0 ? 0 : nil
         while let r = row {
-            let current = outline.row(r)
+            let current = outline.extent(r)
             if current.depth < levels && current.subtreeEnd > r + 1 {
                 outlineView.expanded[r] = true
                 row = r + 1

@@ -25,7 +25,7 @@ public enum ISO8601Text {
         var days = seconds / 86_400
         var rest = seconds % 86_400
         if rest < 0 { rest += 86_400; days -= 1 }
-        let (y, m, d) = TimeValue.civilFromDays(Int(days))
+        let (y, m, d) = GregorianCalendar.date(days: Int(days))
         let secondOfDay = Int(rest)
         let withFraction = fraction == .always || milliseconds != 0
         if (0...9999).contains(y) {

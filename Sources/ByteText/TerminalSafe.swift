@@ -72,7 +72,7 @@ public enum TerminalSafe {
                 i += 1
                 continue
             }
-            let (scalar, length) = decodeUTF8(bytes, at: i)
+            let (scalar, length) = UTF8Text.decode(bytes, at: i)
             if let scalar {
                 if mustEscape(scalar) {
                     appendSequence(scalar.value, to: &out)
@@ -85,37 +85,6 @@ public enum TerminalSafe {
                 i += 1
             }
         }
-    }
-
-    /// Decodes one UTF-8 sequence at `i`; nil (length 1) for a byte that does not start valid UTF-8.
-    static func decodeUTF8<C: Collection>(_ bytes: C, at i: Int) -> (Unicode.Scalar?, Int)
-    where C.Element == UInt8, C.Index == Int {
-        let b = bytes[i]
-        let end = bytes.endIndex
-        let need: Int
-        var lowest: UInt8 = 0x80, highest: UInt8 = 0xBF
-        var value: UInt32
-        switch b {
-        case 0xC2...0xDF: need = 1; value = UInt32(b & 0x1F)
-        case 0xE0: need = 2; lowest = 0xA0; value = 0
-        case 0xE1...0xEC, 0xEE...0xEF: need = 2; value = UInt32(b & 0x0F)
-        case 0xED: need = 2; highest = 0x9F; value = 0x0D
-        case 0xF0: need = 3; lowest = 0x90; value = 0
-        case 0xF1...0xF3: need = 3; value = UInt32(b & 0x07)
-        case 0xF4: need = 3; highest = 0x8F; value = 4
-        default: return (nil, 1)
-        }
-        guard i + need < end else { return (nil, 1) }
-        for k in 1...need {
-            let c = bytes[i + k]
-            if k == 1 {
-                guard c >= lowest && c <= highest else { return (nil, 1) }
-            } else {
-                guard c & 0xC0 == 0x80 else { return (nil, 1) }
-            }
-            value = (value << 6) | UInt32(c & 0x3F)
-        }
-        return (Unicode.Scalar(value), need + 1)
     }
 
     static func escapeSequence(_ value: UInt32) -> String {
@@ -135,7 +104,7 @@ public enum TerminalSafe {
             var digits: [UInt8] = []
             var v = value
             repeat {
-                digits.append(hexDigits[Int(v & 0xF)])
+                digits.append(Hex.upperDigits[Int(v & 0xF)])
                 v >>= 4
             } while v > 0
             while digits.count < 4 { digits.append(0x30) }
@@ -147,10 +116,7 @@ public enum TerminalSafe {
     static func appendHexEscape(_ b: UInt8, to out: inout [UInt8]) {
         out.append(0x5C)
         out.append(0x78)
-        out.append(lowerHexDigits[Int(b >> 4)])
-        out.append(lowerHexDigits[Int(b & 0xF)])
+        Hex.append(b, to: &out, .lower)
     }
 
-    static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
-    static let lowerHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -1,3 +1,6 @@
+import ByteText
+import ASN1Lenient
+
 /// A strict base64 decoder for text pasted from logs, terminals and JSON.
 ///
 /// Whitespace anywhere is ignored; both the standard (`+/`) and URL-safe (`-_`) alphabets are
@@ -137,9 +140,9 @@ public enum Base64Text {
     static func describe(_ text: [UInt8], at i: Int) -> String {
         let b = text[i]
         if b >= 0x21 && b < 0x7F { return "character '\(Character(Unicode.Scalar(b)))'" }
-        if b < 0x80 { return "byte 0x\(hexByte(b))" }
-        let (scalar, _) = TerminalSafe.decodeUTF8(text, at: i)
-        guard let scalar else { return "byte 0x\(hexByte(b)) (not UTF-8)" }
+        if b < 0x80 { return "byte 0x\(Hex.byte(b, .upper))" }
+        let (scalar, _) = UTF8Text.decode(text, at: i)
+        guard let scalar else { return "byte 0x\(Hex.byte(b, .upper)) (not UTF-8)" }
         let hex = String(scalar.value, radix: 16, uppercase: true)
         let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
         if TerminalSafe.mustEscape(scalar) { return "character \(code)" }

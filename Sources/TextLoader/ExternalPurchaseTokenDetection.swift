@@ -1,3 +1,6 @@
+import ASN1Lenient
+import ByteText
+
 /// An external purchase token: base64url JSON, unsigned (StoreKit's ExternalPurchase and
 /// ExternalPurchaseCustomLink hand one to the app). The loader recognises its syntax only, one run
 /// of base64url characters (optionally quoted) starting `eyJ` (`{"`) whose JSON names

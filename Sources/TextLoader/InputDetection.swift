@@ -1,3 +1,6 @@
+import ASN1Lenient
+import ByteText
+
 /// The loader's decision, as an ordered list of small steps. Each step looks at the raw input and
 /// either claims it (returns the loaded input, or throws `InputError` when the input is clearly
 /// that format but cannot be decoded) or passes (returns nil) to the next one. A new format is one
@@ -46,11 +49,12 @@ public enum InputCode: String, Sendable, CaseIterable {
     case cutOff = "input-cut-off"
 
     public var severity: Severity { .error }
+}
+extension InputCode: DiagnosticCodeFamily {}
 
-    public func diagnostic(_ range: Range<Int>, _ message: String) -> Diagnostic {
-        Diagnostic(severity: severity, code: code, message: message,
-                   offset: range.lowerBound, length: range.count, node: nil)
-    }
+extension DiagnosticCode {
+    /// The loader's code, when the loader reported it.
+    public var inputCode: InputCode? { InputCode(rawValue: rawValue) }
 }
 
 extension InputDetector {
@@ -68,9 +72,9 @@ extension InputDetector {
                 && stride(from: 1 - phase, to: sample, by: 2).allSatisfy { b[$0] >= 0x20 && b[$0] < 0x7F || RawInput.isSpace(b[$0]) }
         }
         guard bom || zeroEveryOther(0) || zeroEveryOther(1) else { return nil }
-        let how = bom ? "a UTF-16 byte-order mark (\(hexByte(b[0])) \(hexByte(b[1])))" : "ASCII characters with every other byte 00"
-        return input.asBinary(diagnostics: [InputCode.unrecognizedText.diagnostic(0..<b.count,
-            "this looks like UTF-16 text (\(how)); save it as UTF-8 or ASCII base64, PEM or JSON, or give the DER itself")])
+        let how = bom ? "a UTF-16 byte-order mark (\(Hex.byte(b[0], .upper)) \(Hex.byte(b[1], .upper)))" : "ASCII characters with every other byte 00"
+        return input.asBinary(diagnostics: [InputCode.unrecognizedText.diagnostic(
+            "this looks like UTF-16 text (\(how)); save it as UTF-8 or ASCII base64, PEM or JSON, or give the DER itself", 0..<b.count)])
     }
 
     /// Base64 text followed by NUL bytes (a fixed-size buffer written out whole).
@@ -84,8 +88,8 @@ extension InputDetector {
         guard textEnd - input.firstNonSpace >= 4, input.firstNonSpace < textEnd,
               b[input.firstNonSpace..<textEnd].allSatisfy({ Base64Text.isBase64OrSpace($0) }) else { return nil }
         let characters = b[input.firstNonSpace..<textEnd].filter { !RawInput.isSpace($0) }.count
-        return input.asBinary(diagnostics: [InputCode.unrecognizedText.diagnostic(end..<b.count,
-            "base64 text (\(NumberText.grouped(characters)) characters) followed by \(NumberText.grouped(b.count - end)) NUL byte(s) at offset \(NumberText.grouped(end)); remove the padding to decode it")])
+        return input.asBinary(diagnostics: [InputCode.unrecognizedText.diagnostic(
+            "base64 text (\(NumberText.grouped(characters)) characters) followed by \(NumberText.grouped(b.count - end)) NUL byte(s) at offset \(NumberText.grouped(end)); remove the padding to decode it", end..<b.count)])
     }
 
     /// Text the earlier steps did not claim (a JSON array, prose, a hex dump): not an input this
@@ -94,8 +98,8 @@ extension InputDetector {
         guard input.isTextLike, input.bytes.count >= 4, !BERHeader.spansExactlyOneElement(input.bytes) else { return nil }
         let first = input.bytes[input.firstNonSpace]
         let looks = first == UInt8(ascii: "[") ? "a JSON array" : "text"
-        return input.asBinary(diagnostics: [InputCode.unrecognizedText.diagnostic(0..<input.bytes.count,
-            "this looks like \(looks), not base64, PEM or a verifyReceipt JSON object {\"receipt-data\": \"<base64>\"}; it is shown as raw bytes")])
+        return input.asBinary(diagnostics: [InputCode.unrecognizedText.diagnostic(
+            "this looks like \(looks), not base64, PEM or a verifyReceipt JSON object {\"receipt-data\": \"<base64>\"}; it is shown as raw bytes", 0..<input.bytes.count)])
     }
 
     /// The last step: the bytes are the DER/BER.
@@ -120,8 +124,8 @@ extension LoadedInput {
         }
         guard let end, bytes.count - end > bytes.count / 2 else { return self }
         var out = self
-        out.diagnostics.append(InputCode.mostlyUnread.diagnostic(end..<bytes.count,
-            "the first element ends at offset \(NumberText.grouped(end)); the \(NumberText.grouped(bytes.count - end)) bytes after it (most of the input) are not part of it"))
+        out.diagnostics.append(InputCode.mostlyUnread.diagnostic(
+            "the first element ends at offset \(NumberText.grouped(end)); the \(NumberText.grouped(bytes.count - end)) bytes after it (most of the input) are not part of it", end..<bytes.count))
         return out
     }
 }

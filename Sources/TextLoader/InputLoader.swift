@@ -1,5 +1,7 @@
+import ASN1Lenient
 #if canImport(Glibc)
 import Glibc
+import ByteText
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)

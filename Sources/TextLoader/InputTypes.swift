@@ -1,3 +1,6 @@
+import ByteText
+import ASN1Lenient
+
 /// How the bytes handed to the parser were found in the input.
 public enum InputEncoding: String, Sendable, CaseIterable {
     /// The file is the DER/BER itself.

@@ -1,3 +1,6 @@
+import ASN1Lenient
+import ByteText
+
 /// StoreKit 2 inputs. The loader only recognises their syntax and hands the text on: decoding and
 /// classification belong to JWSKit, which this layer cannot import (DocumentModel calls it).
 extension InputDetector {

@@ -1,3 +1,6 @@
+import ASN1Lenient
+import ByteText
+
 /// Where the loaded bytes were found inside a pasted text (a log line, a JSON body, a HAR capture,
 /// a form body, an argument): the pasted text is the outermost layer, so every offset of the
 /// loaded bytes still maps to the characters the user pasted.

@@ -1,3 +1,6 @@
+import ASN1Lenient
+import ByteText
+
 /// The verifyReceipt request body's JSON reader: strict JSON (plus trailing commas) with the verdicts
 /// and messages `JSONSerialization` gives on Linux, so that the loader's diagnostics did not change
 /// when the tool stopped linking full Foundation (JSONSerialization is not in FoundationEssentials).
@@ -187,7 +190,7 @@ enum RequestBodyJSON {
 
         /// The text of `bytes[range]`, which JSONSerialization decodes before it looks further.
         func text(_ range: Range<Int>) throws(Failure) -> String {
-            let bad = bytes.withUnsafeBufferPointer { StringValue.firstInvalidUTF8($0, range) }
+            let bad = UTF8Text.firstInvalid(bytes, range)
             guard bad == nil else {
                 throw Failure(message: "Invalid UTF-8 sequence \(range.count) bytes starting from character \(range.lowerBound).")
             }
@@ -275,12 +278,7 @@ enum RequestBodyJSON {
             i += 4
             var v: UInt16 = 0
             for b in bytes[start..<i] {
-                let d: UInt8
-                switch b {
-                case 0x30...0x39: d = b - 0x30
-                case 0x41...0x46: d = b - 0x37
-                case 0x61...0x66: d = b - 0x57
-                default:
+                guard let d = Hex.value(ofDigit: b) else {
                     let shown = String(decoding: bytes[start..<i], as: UTF8.self)
                     throw Failure(message: "Invalid hex encoded sequence in \"\(shown)\" at \(start).")
                 }

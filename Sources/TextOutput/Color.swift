@@ -1,3 +1,6 @@
+import ASN1Lenient
+import ByteText
+
 /// `--color auto|always|never`.
 public enum ColorChoice: String, CaseIterable, Sendable {
     case auto, always, never

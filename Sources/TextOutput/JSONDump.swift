@@ -1,3 +1,7 @@
+import ByteText
+import TextLoader
+import ASN1Lenient
+
 /// `dump --format json`: the tree and its diagnostics as one JSON document, streamed node by node
 /// (a million-node input never becomes one in-memory JSON object).
 ///
@@ -73,7 +77,7 @@ public enum JSONDump {
             out.write(", \"message\": ")
             string(d.message, &out)
             out.write(", \"node\": ")
-            if let n = d.node { out.write(int: n) } else { out.write("null") }
+            if let n = d.node { out.write(int: n.index) } else { out.write("null") }
             out.write("}")
             writer.drain(&out)
         }
@@ -193,8 +197,9 @@ public enum JSONDump {
     }
 
     static func unicodeEscape(_ v: UInt32, _ out: inout TextBuffer) {
-        out.write(bytes: [0x5C, 0x75,
-                          TerminalSafe.lowerHexDigits[Int((v >> 12) & 0xF)], TerminalSafe.lowerHexDigits[Int((v >> 8) & 0xF)],
-                          TerminalSafe.lowerHexDigits[Int((v >> 4) & 0xF)], TerminalSafe.lowerHexDigits[Int(v & 0xF)]])
+        var escape: [UInt8] = [0x5C, 0x75]
+        Hex.append(UInt8(v >> 8 & 0xFF), to: &escape, .lower)
+        Hex.append(UInt8(v & 0xFF), to: &escape, .lower)
+        out.write(bytes: escape)
     }
 }

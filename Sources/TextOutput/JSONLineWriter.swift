@@ -1,3 +1,6 @@
+import ByteText
+import ASN1Lenient
+
 // The json dump's per-node objects, assembled in the shared `RawBytes` from static key fragments
 // and decimal pair tables; common values (small INTEGERs, byte strings, ASCII strings) are written
 // straight from the input, the rest through `JSONDump.value`, so the text is the same either way.
@@ -101,8 +104,8 @@ extension JSONDump {
                         buf.put(b)
                     } else if b < 0x20 || b == 0x7F {
                         buf.put("\\u00")
-                        buf.put(TerminalSafe.hexDigits[Int(b >> 4)])
-                        buf.put(TerminalSafe.hexDigits[Int(b & 0xF)])
+                        buf.put(Hex.upperDigits[Int(b >> 4)])
+                        buf.put(Hex.upperDigits[Int(b & 0xF)])
                     } else {
                         buf.put(b)
                     }

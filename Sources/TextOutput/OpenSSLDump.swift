@@ -1,3 +1,6 @@
+import ByteText
+import ASN1Lenient
+
 /// `dump --format openssl`: the line shape of `openssl asn1parse -inform DER -i`.
 ///
 /// ```
@@ -241,7 +244,7 @@ public enum OpenSSLDump {
                     return
                 }
                 var text: [UInt8]
-                if ObjectIdentifierValue.check(content, 0..<content.count) == nil,
+                if ObjectIdentifierValue.isValid(content),
                    let dotted = ObjectIdentifierValue.dotted(content) {
                     text = [0x3A] + Array((OIDNames.openSSLName(for: dotted) ?? dotted).utf8)
                 } else {

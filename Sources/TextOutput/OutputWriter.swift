@@ -1,5 +1,7 @@
+import ASN1Lenient
 #if canImport(Glibc)
 import Glibc
+import ByteText
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
@@ -62,10 +64,7 @@ public struct TextBuffer: Sendable {
     /// Writes bytes as upper-case hex digits, no separators.
     @inline(__always)
     public mutating func writeHex<C: Collection>(_ source: C) where C.Element == UInt8 {
-        for b in source {
-            bytes.append(TerminalSafe.hexDigits[Int(b >> 4)])
-            bytes.append(TerminalSafe.hexDigits[Int(b & 0xF)])
-        }
+        for b in source { Hex.append(b, to: &bytes, .upper) }
     }
 }
 
@@ -209,20 +208,4 @@ private func Glibc_write(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int)
     #else
     return Glibc.write(fd, pointer, count)
     #endif
-}
-
-/// Decimal numbers with thousands separators ("5,162"), as every note and message prints them.
-public enum NumberText {
-    public static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = value < 0 ? "-" : ""
-        let first = digits.count % 3 == 0 ? 3 : digits.count % 3
-        var i = 0
-        for c in digits {
-            if i > 0 && (i - first) % 3 == 0 { out.append(",") }
-            out.append(c)
-            i += 1
-        }
-        return out
-    }
 }

@@ -1,3 +1,6 @@
+import ASN1Lenient
+import ByteText
+
 // The byte buffer the dump formats (tree, openssl, json) assemble each line in: unchecked stores
 // into reserved room, kept apart from each listing's formatting rules.
 

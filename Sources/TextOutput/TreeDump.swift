@@ -1,3 +1,7 @@
+import ByteText
+import TextLoader
+import ASN1Lenient
+
 /// `dump` (default format): an indented tree, one line per element, each diagnostic under the
 /// element it concerns.
 ///
@@ -153,7 +157,7 @@ public struct DiagnosticIndex: Sendable {
     public init(_ diagnostics: [Diagnostic], nodeCount: Int) {
         all = diagnostics
         for d in diagnostics {
-            if let node = d.node, node >= 0, node < nodeCount { byNode[node, default: []].append(d) } else { unattached.append(d) }
+            if let node = d.node?.index, node >= 0, node < nodeCount { byNode[node, default: []].append(d) } else { unattached.append(d) }
         }
     }
 

@@ -1,3 +1,6 @@
+import ASN1Lenient
+import ByteText
+
 // The tree dump's hot loop: every line assembled in one `RawBytes` (shared with the openssl and
 // json formats), with the common values (small INTEGERs, byte counts, ASCII strings, hex) written
 // straight from the input. Anything else goes through `ValueText.summary`, so the text is the same

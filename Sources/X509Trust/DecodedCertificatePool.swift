@@ -1,5 +1,6 @@
 import ASN1Lenient
 import COpenSSL
+import Threads
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -57,7 +58,7 @@ public final class DecodedCertificatePool: @unchecked Sendable {
 
     /// `CertificateInfo(x509:)` of a borrowed `X509`, read once per distinct certificate while the
     /// pool is on (the DER is the key: `i2d_X509` costs far less than the facts).
-    func info(x509: OpaquePointer) -> CertificateInfo {
+    public func info(x509: OpaquePointer) -> CertificateInfo {
         guard isEnabled else { return CertificateInfo(x509: x509) }
         let der = OpenSSLBridge.der(of: x509)
         if !der.isEmpty, let known = certificate(der: der) { return known.info }
@@ -75,7 +76,7 @@ public final class DecodedCertificatePool: @unchecked Sendable {
 
     /// `CertificateFile.read(bytes)` (same certificates, same errors) with the facts of each: owned
     /// `X509`s, which the caller frees. Each distinct file is read once while the pool is on.
-    func rootFile(_ bytes: [UInt8]) throws -> [(x509: OpaquePointer, info: CertificateInfo)] {
+    public func rootFile(_ bytes: [UInt8]) throws -> [(x509: OpaquePointer, info: CertificateInfo)] {
         guard isEnabled else {
             return try CertificateFile.read(bytes).map { ($0, CertificateInfo(x509: $0)) }
         }

@@ -1,5 +1,6 @@
 import COpenSSL
 import ASN1Lenient
+import ByteText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -16,7 +17,7 @@ public enum Digest {
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] { evp(bytes, EVP_sha256()) }
 
     /// Uppercase hex, no separators (the form used for pinned fingerprints).
-    public static func hex(_ bytes: [UInt8]) -> String { ValidationHex.upper(bytes) }
+    public static func hex(_ bytes: [UInt8]) -> String { Hex.string(bytes, .upper) }
 
     private static func evp(_ bytes: [UInt8], _ md: OpaquePointer?) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
@@ -31,23 +32,6 @@ public enum Digest {
         guard ok == 1 else { ERR_clear_error(); return [] }
         return Array(out.prefix(Int(length)))
     }
-}
-
-enum ValidationHex {
-    private static let digits = Array("0123456789ABCDEF".utf8)
-
-    static func upper(_ bytes: [UInt8], separator: String = "") -> String {
-        var s = ""
-        s.reserveCapacity(bytes.count * (2 + separator.utf8.count))
-        for (i, b) in bytes.enumerated() {
-            if i > 0 && !separator.isEmpty { s += separator }
-            s.unicodeScalars.append(UnicodeScalar(digits[Int(b >> 4)]))
-            s.unicodeScalars.append(UnicodeScalar(digits[Int(b & 0x0F)]))
-        }
-        return s
-    }
-
-    static func lower(_ bytes: [UInt8]) -> String { upper(bytes).lowercased() }
 }
 
 public enum OpenSSLError {
@@ -75,7 +59,7 @@ public enum OpenSSLError {
     }
 
     /// The drained queue as one phrase, or `fallback` when OpenSSL left no reason.
-    static func drainedMessage(fallback: String) -> String {
+    public static func drainedMessage(fallback: String) -> String {
         let reasons = drain()
         return reasons.isEmpty ? fallback : reasons.joined(separator: "; ")
     }
@@ -84,7 +68,7 @@ public enum OpenSSLError {
 public enum OpenSSLBridge {
     /// A read-only memory BIO over `bytes`, passed to `body` and freed afterwards.
     /// The BIO must not outlive `body` (it borrows the array's storage).
-    static func withReadBIO<R>(_ bytes: [UInt8], _ body: (OpaquePointer) -> R) -> R? {
+    public static func withReadBIO<R>(_ bytes: [UInt8], _ body: (OpaquePointer) -> R) -> R? {
         if bytes.isEmpty {
             // An empty memory BIO reads as end-of-file, which is what zero bytes mean.
             guard let bio = BIO_new(BIO_s_mem()) else { return nil }
@@ -100,7 +84,7 @@ public enum OpenSSLBridge {
     }
 
     /// The bytes written into a memory BIO.
-    static func contents(of bio: OpaquePointer) -> [UInt8] {
+    public static func contents(of bio: OpaquePointer) -> [UInt8] {
         var data: UnsafePointer<CChar>? = nil
         let n = shim_BIO_get_mem_data(bio, &data)
         guard n > 0, let data else { return [] }
@@ -108,7 +92,7 @@ public enum OpenSSLBridge {
     }
 
     /// Runs `body` with a fresh writable memory BIO and returns what was written as a string.
-    static func string(_ body: (OpaquePointer) -> Void) -> String {
+    public static func string(_ body: (OpaquePointer) -> Void) -> String {
         guard let bio = BIO_new(BIO_s_mem()) else { return "" }
         defer { BIO_free(bio) }
         body(bio)
@@ -130,7 +114,7 @@ public enum OpenSSLBridge {
     }
 
     /// The DER encoding of a certificate.
-    static func der(of x509: OpaquePointer) -> [UInt8] {
+    public static func der(of x509: OpaquePointer) -> [UInt8] {
         let length = i2d_X509(x509, nil)
         guard length > 0 else { return [] }
         var out = [UInt8](repeating: 0, count: Int(length))
@@ -142,14 +126,14 @@ public enum OpenSSLBridge {
     }
 
     /// The certificates of a STACK_OF(X509), borrowed (not up-referenced).
-    static func elements(of stack: OpaquePointer?) -> [OpaquePointer] {
+    public static func elements(of stack: OpaquePointer?) -> [OpaquePointer] {
         guard let stack else { return [] }
         let n = shim_sk_X509_num(stack)
         guard n > 0 else { return [] }
         return (0..<n).compactMap { shim_sk_X509_value(stack, $0) }
     }
 
-    static func objectText(_ object: OpaquePointer?, numeric: Bool = false) -> String {
+    public static func objectText(_ object: OpaquePointer?, numeric: Bool = false) -> String {
         guard let object else { return "?" }
         var buffer = [CChar](repeating: 0, count: 128)
         let n = OBJ_obj2txt(&buffer, Int32(buffer.count), object, numeric ? 1 : 0)
@@ -157,14 +141,14 @@ public enum OpenSSLBridge {
         return String(cString: buffer)
     }
 
-    static func longName(nid: Int32) -> String? {
+    public static func longName(nid: Int32) -> String? {
         guard nid != NID_undef, let p = OBJ_nid2ln(nid) else { return nil }
         return String(cString: p)
     }
 }
 
 public enum ValidationDate {
-    static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
+    public static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
         guard let time else { return nil }
         var t = tm()
         guard ASN1_TIME_to_tm(time, &t) == 1 else { ERR_clear_error(); return nil }
@@ -172,7 +156,7 @@ public enum ValidationDate {
     }
 
     /// Seconds since 1970 for OpenSSL and libc, clamped so that odd dates cannot trap the conversion.
-    static func timeT(_ date: Date) -> time_t {
+    public static func timeT(_ date: Date) -> time_t {
         let t = date.timeIntervalSince1970
         guard t.isFinite else { return t > 0 ? 253_402_300_799 : 0 }
         return time_t(min(max(t.rounded(.down), -62_135_596_800), 253_402_300_799))  // years 1 … 9999
@@ -184,7 +168,7 @@ public enum ValidationDate {
     }
 
     /// `2016-02-12`
-    static func day(_ date: Date) -> String { String(iso(date).prefix(10)) }
+    public static func day(_ date: Date) -> String { String(iso(date).prefix(10)) }
 }
 
 /// Certificate path validation with OpenSSL's X509 store: the one implementation for receipts
@@ -256,7 +240,7 @@ public enum X509PathVerification {
     /// caller has read already, by object, so that the path's are not read again.
     /// `cacheKey`: the DER of the leaf, of the `untrusted` stack and of the store's anchors, when the
     /// caller knows them (receipts): the check is then looked up in `VerifiedPathCache` first.
-    static func run(leaf: OpaquePointer, untrusted: OpaquePointer, store: OpaquePointer, at date: Date?,
+    public static func run(leaf: OpaquePointer, untrusted: OpaquePointer, store: OpaquePointer, at date: Date?,
                     partialChain: Bool, known: [OpaquePointer: CertificateInfo],
                     cacheKey: (leaf: [UInt8], untrusted: [[UInt8]], anchors: [[UInt8]])?) -> Outcome {
         guard let cacheKey else {
@@ -269,7 +253,7 @@ public enum X509PathVerification {
         }
     }
 
-    static func run(leaf: OpaquePointer, untrusted: OpaquePointer, store: OpaquePointer, at date: Date?,
+    public static func run(leaf: OpaquePointer, untrusted: OpaquePointer, store: OpaquePointer, at date: Date?,
                     partialChain: Bool, known: [OpaquePointer: CertificateInfo]) -> Outcome {
         OpenSSLError.clear()
         defer { OpenSSLError.clear() }

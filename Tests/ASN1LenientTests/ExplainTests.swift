@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ASN1Lenient
+@testable import TextOutput
 
 /// The teaching listing: exact lines and exact byte ranges for hand-built elements.
 @Suite struct ExplainTests {
@@ -112,7 +113,7 @@ import TestSupport
 
     @Test func extraDiagnosticsAppearToo() {
         let tree = ASN1Parser.parse(Self.der("02 01 05"))
-        let extra = [Diagnostic(severity: .warning, code: TestCode.receiptX.code, message: "odd \u{1B}[2J", offset: 2, length: 1, node: 0)]
+        let extra = [Diagnostic(severity: .warning, code: TestCode.receiptX.code, message: "odd \u{1B}[2J", offset: 2, length: 1, node: NodeIndex(0))]
         let last = Explainer.explain(tree, node: 0, extra: extra).last
         #expect(last?.text == "warning receipt-x byte 2: odd \\x1b[2J")
         #expect(last?.severity == .warning)

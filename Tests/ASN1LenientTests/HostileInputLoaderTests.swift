@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ASN1Lenient
+@testable import TextLoader
+@testable import TextOutput
 
 /// Hostile inputs at the library level: every fuzzer finding replayed, absurd lengths and nesting,
 /// and input loading failures with their exact one-line messages. The same cases through the
@@ -24,7 +26,7 @@ import TestSupport
         for d in tree.diagnostics {
             #expect(d.offset >= 0 && d.length >= 0 && d.offset + d.length <= tree.bytes.count, "\(what): \(d)",
                     sourceLocation: sourceLocation)
-            if let n = d.node { #expect(n < tree.count, "\(what): \(d)", sourceLocation: sourceLocation) }
+            if let n = d.node?.index { #expect(n < tree.count, "\(what): \(d)", sourceLocation: sourceLocation) }
         }
     }
 
@@ -212,7 +214,7 @@ import TestSupport
         #expect(stray.count == 10_001)
         let summary = stray.last
         #expect(summary?.range == 20_005..<20_007)
-        #expect(summary?.node == 10_001)
+        #expect(summary?.node == NodeIndex(10_001))
         #expect(summary?.severity == .error)
         #expect(summary?.message == "40000 more stray-eoc diagnostic(s) not listed (at most 10000 per code); the first not listed: an end-of-contents marker outside any indefinite-length element")
     }

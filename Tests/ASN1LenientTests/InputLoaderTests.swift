@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ASN1Lenient
+@testable import ByteText
+@testable import TextLoader
 
 /// Input detection and decoding: every encoding with exact notes and byte counts, and every
 /// failure as one precise line.

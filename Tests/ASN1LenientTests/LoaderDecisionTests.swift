@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 @testable import ASN1Lenient
+@testable import TextLoader
 
 /// Loader decisions a user expects (issue 8): tiny DER is DER, and input that is not one of the
 /// formats this tool reads loads as raw bytes with an error diagnostic pinned to its range.

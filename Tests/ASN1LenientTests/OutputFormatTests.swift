@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+@testable import ByteText
 @testable import ASN1Lenient
+@testable import TextLoader
+@testable import TextOutput
 
 /// The three dump formats and terminal safety, with exact expected lines on hand-built inputs.
 @Suite struct OutputFormatTests {
@@ -68,9 +71,9 @@ import Testing
     @Test func laterLayerDiagnosticsAreMergedUnderTheirNodes() {
         var tree = ASN1Parser.parse(Self.simple)
         tree.append([
-            Diagnostic(severity: .warning, code: TestCode.receiptTest.code, message: "about the string", offset: 12, length: 3, node: 3),
+            Diagnostic(severity: .warning, code: TestCode.receiptTest.code, message: "about the string", offset: 12, length: 3, node: NodeIndex(3)),
             Diagnostic(severity: .info, code: TestCode.receiptNote.code, message: "about nothing", offset: 0, length: 0, node: nil),
-            Diagnostic(severity: .error, code: TestCode.receiptBadNode.code, message: "index out of range", offset: 1, length: 1, node: 99),
+            Diagnostic(severity: .error, code: TestCode.receiptBadNode.code, message: "index out of range", offset: 1, length: 1, node: NodeIndex(99)),
         ])
         let text = TreeDump.render(tree, options: TreeDump.Options(decorations: false))
         #expect(text == """

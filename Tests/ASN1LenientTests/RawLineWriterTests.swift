@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 @testable import ASN1Lenient
+@testable import TextOutput
 
 /// The tree and json dumps write common values straight from the input; these pin that text to
 /// the general implementation (`ValueText.summary`, `JSONDump.value`) on the edge cases, and the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ASN1Lenient
+@testable import TextLoader
 
 /// `RequestBodyJSON` replaced `JSONSerialization` in the loader when the tool dropped full Foundation:
 /// it must give the same verdict and the same message for every input. The oracle is Foundation's

@@ -16,4 +16,7 @@ enum TestCode: String, DiagnosticCodeFamily {
     case receiptTest = "receipt-test"
     case receiptNote = "receipt-note"
     case receiptBadNode = "receipt-bad-node"
+
+    /// Unused: each test diagnostic states its severity.
+    var severity: Severity { .info }
 }

@@ -1,6 +1,7 @@
 import ASN1Lenient
 #if canImport(Glibc)
 import Glibc
+import TextLoader
 #endif
 
 // Checks shared by every fuzz target. Each one traps (fatalError) on a violation, which libFuzzer

@@ -1,3 +1,5 @@
+import ByteText
+
 /// One-line, terminal-safe descriptions of node values, shared by the tree dump, the explanation
 /// and the terminal UI.
 public enum ValueText {
@@ -74,28 +76,12 @@ public enum ValueText {
 
     /// Upper-case hex without separators, cut after `limit` bytes with "…".
     public static func hex(_ bytes: ArraySlice<UInt8>, limit: Int = Int.max) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(min(bytes.count, limit) * 2 + 3)
-        for b in bytes.prefix(limit) {
-            out.append(TerminalSafe.hexDigits[Int(b >> 4)])
-            out.append(TerminalSafe.hexDigits[Int(b & 0xF)])
-        }
-        var text = String(decoding: out, as: UTF8.self)
-        if bytes.count > limit { text += "…" }
-        return text
+        Hex.string(bytes.prefix(limit), .upper) + (bytes.count > limit ? "…" : "")
     }
 
     /// Hex with a space between bytes ("30 82 14 23"), cut after `limit` bytes with " …".
     public static func spacedHex(_ bytes: ArraySlice<UInt8>, limit: Int = Int.max) -> String {
-        var out: [UInt8] = []
-        for b in bytes.prefix(limit) {
-            if !out.isEmpty { out.append(0x20) }
-            out.append(TerminalSafe.hexDigits[Int(b >> 4)])
-            out.append(TerminalSafe.hexDigits[Int(b & 0xF)])
-        }
-        var text = String(decoding: out, as: UTF8.self)
-        if bytes.count > limit { text += " …" }
-        return text
+        Hex.string(bytes.prefix(limit), .upper, separator: " ") + (bytes.count > limit ? " …" : "")
     }
 
     /// The text quoted and escaped, cut after `limit` characters (Unicode scalars) with "…".

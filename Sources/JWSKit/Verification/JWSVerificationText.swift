@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ReceiptKit
+import X509Trust
 
 // The one place where verification outcomes become words. Commands and the UI print these; tests
 // compare the typed values. No command-line flag names here: the library does not know its callers.

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import X509Trust
 
 /// The chain and time steps: a leaf, the untrusted certificates that came with it, and the pinned
 /// and user-supplied anchors. PKCS#7 receipts use it through `SignatureValidation`; StoreKit 2

@@ -1,3 +1,5 @@
+import ByteText
+import ASN1Lenient
 extension Explainer {
     /// How many elements `explain` without `--offset` takes apart before it stops: each one is
     /// 5-10 lines (≈ 380 bytes), so a 5 MB receipt payload (1.3 M elements) would otherwise print
@@ -17,7 +19,7 @@ extension Explainer {
         }
         var listed: [Diagnostic] = []
         if shown < tree.count {
-            listed = index.all.filter { d in d.node.map { $0 >= shown && $0 < tree.count } ?? false }
+            listed = index.all.filter { d in d.node.map { $0.index >= shown && $0.index < tree.count } ?? false }
             if shown > 0 { out.write("\n") }
             out.write(omittedLine(leftOut: tree.count - shown, fromOffset: Int(tree[shown].offset),
                                   diagnostics: listed.count, cap: shown))

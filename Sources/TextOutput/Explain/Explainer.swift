@@ -1,3 +1,6 @@
+import ByteText
+import ASN1Lenient
+
 /// One line of the teaching listing: what a group of bytes means.
 public struct ExplanationLine: Sendable, Equatable {
     public enum Section: String, Sendable, CaseIterable {
@@ -45,7 +48,7 @@ public enum Explainer {
 
     /// The listing for node `index`, with the diagnostics (the tree's and `extra`) that concern it.
     public static func explain(_ tree: Tree, node index: Int, extra: [Diagnostic] = [], name: NodeName? = nil) -> [ExplanationLine] {
-        let mine = tree.diagnostics.filter { $0.node == index } + extra.filter { $0.node == index }
+        let mine = tree.diagnostics.filter { $0.node == NodeIndex(index) } + extra.filter { $0.node == NodeIndex(index) }
         return explain(tree, node: index, diagnostics: mine, name: name)
     }
 
@@ -130,7 +133,7 @@ public enum Explainer {
         return s
     }
 
-    static func hex(_ b: UInt8) -> String { "0x" + hexByte(b) }
+    static func hex(_ b: UInt8) -> String { "0x" + Hex.byte(b, .upper) }
 
     static func identifierLines(_ tree: Tree, _ node: Node) -> [ExplanationLine] {
         let start = Int(node.offset)

@@ -47,20 +47,20 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         // X.509 trust for receipts and tokens: decoded certificates and their facts, OpenSSL path checks,
         // pinned Apple roots and user roots, the verified-path cache.
-        .target(name: "X509Trust", dependencies: ["ASN1Lenient", "ByteText", "Threads", "TextLoader", "COpenSSL"]),
-        .target(name: "ReceiptKit", dependencies: ["ASN1Lenient", "ByteText", "Threads", "TextOutput", "ReasonCodes", "X509Trust", "COpenSSL"]),
+        .target(name: "X509Trust", dependencies: ["ASN1Lenient", "ByteText", "Threads", "COpenSSL"]),
+        .target(name: "ReceiptKit", dependencies: ["ASN1Lenient", "ByteText", "X509Trust", "COpenSSL"]),
         // StoreKit 2: compact JWS, its byte layers, payload schema and ES256 / x5c verification.
         .target(name: "JWSKit", dependencies: ["ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "ReasonCodes", "X509Trust", "COpenSSL"]),
         .target(name: "DocumentModel", dependencies: ["ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",
                                                       "ReasonCodes", "X509Trust", "ReceiptKit", "JWSKit"]),
         .target(name: "ExplorerUI", dependencies: ["ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",
-                                                   "ReasonCodes", "X509Trust", "ReceiptKit", "JWSKit", "DocumentModel"]),
+                                                   "ReceiptKit", "JWSKit", "DocumentModel"]),
         // No pkgConfig: ncursesw.pc adds -D_XOPEN_SOURCE=600 (a "prohibited flag" warning); shim.h sets what it needs.
         // The library is named per platform, so it is linked here rather than in the module map:
         // Debian's wide-character build is libncursesw; macOS's SDK libncurses is itself wide-capable.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         .target(
-            name: "TerminalAdapter", dependencies: ["ByteText", "Threads", "ExplorerUI", "CNcurses"],
+            name: "TerminalAdapter", dependencies: ["ASN1Lenient", "Threads", "ExplorerUI", "CNcurses"],
             // Through Clang modules the SDK's curses.h is compiled as part of Darwin, where the
             // shim's own #define cannot reach it: the wide API must be switched on for the module.
             swiftSettings: [.unsafeFlags(["-Xcc", "-DNCURSES_WIDECHAR=1"], .when(platforms: [.macOS]))],
@@ -72,8 +72,8 @@ let package = Package(
         .executableTarget(
             name: "receipt-explorer",
             dependencies: [
-                "ByteText", "ASN1Lenient", "TextLoader", "TextOutput", "ReasonCodes", "X509Trust", "ReceiptKit",
-                "JWSKit", "DocumentModel", "ExplorerUI", "TerminalAdapter",
+                "ByteText", "ASN1Lenient", "TextLoader", "TextOutput", "X509Trust", "ReceiptKit",
+                "DocumentModel", "ExplorerUI", "TerminalAdapter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

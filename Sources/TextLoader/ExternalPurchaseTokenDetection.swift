@@ -20,13 +20,7 @@ extension InputDetector {
 public enum ExternalPurchaseTokenText {
     /// The token's characters when the whole input is one run of base64url characters starting `eyJ`.
     static func range(_ bytes: [UInt8], from first: Int) -> Range<Int>? {
-        var start = first
-        var end = bytes.count
-        while end > start, RawInput.isSpace(bytes[end - 1]) { end -= 1 }
-        if end - start >= 2, bytes[start] == UInt8(ascii: "\""), bytes[end - 1] == UInt8(ascii: "\"") {
-            start += 1
-            end -= 1
-        }
+        let (start, end) = JWSText.unquoted(bytes, from: first)
         guard end - start >= 16, bytes[start..<end].starts(with: Array("eyJ".utf8)) else { return nil }
         for c in bytes[start..<end] where !JWSText.isTokenCharacter(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/") {
             return nil

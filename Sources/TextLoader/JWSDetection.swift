@@ -47,13 +47,7 @@ enum JWSText {
 
     /// The token's characters in `bytes` when the whole input is one compact JWS.
     static func tokenRange(_ bytes: [UInt8], from first: Int) -> Range<Int>? {
-        var start = first
-        var end = bytes.count
-        while end > start, RawInput.isSpace(bytes[end - 1]) { end -= 1 }
-        if end - start >= 2, bytes[start] == UInt8(ascii: "\""), bytes[end - 1] == UInt8(ascii: "\"") {
-            start += 1
-            end -= 1
-        }
+        let (start, end) = unquoted(bytes, from: first)
         // Shorter is a version number ("1.2.3"), not a token: a header alone is longer.
         guard end - start >= 16 else { return nil }
         var dots = 0
@@ -62,6 +56,19 @@ enum JWSText {
             guard isTokenCharacter(c) else { return nil }
         }
         return dots == 2 ? start..<end : nil
+    }
+
+    /// The text from `first` without trailing whitespace and one pair of surrounding quotes (a
+    /// token copied out of JSON or a log line).
+    static func unquoted(_ bytes: [UInt8], from first: Int) -> (start: Int, end: Int) {
+        var start = first
+        var end = bytes.count
+        while end > start, RawInput.isSpace(bytes[end - 1]) { end -= 1 }
+        if end - start >= 2, bytes[start] == UInt8(ascii: "\""), bytes[end - 1] == UInt8(ascii: "\"") {
+            start += 1
+            end -= 1
+        }
+        return (start, end)
     }
 
     static func isTokenCharacter(_ c: UInt8) -> Bool {

@@ -173,7 +173,7 @@ public enum ValidationDate {
 
 /// Certificate path validation with OpenSSL's X509 store: the one implementation for receipts
 /// (`ChainVerification`, on the CMS's own OpenSSL objects through `run`) and JWS `x5c` chains
-/// (JWSKit, on `DecodedCertificate`s through `verify`, so no OpenSSL object leaves ReceiptKit).
+/// (JWSKit, on `DecodedCertificate`s through `verify`, so no OpenSSL object leaves X509Trust).
 public enum X509PathVerification {
     public struct Outcome: Sendable, Equatable {
         public var ok: Bool

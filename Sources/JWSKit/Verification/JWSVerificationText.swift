@@ -54,7 +54,7 @@ extension JWSAnchor {
     }
 }
 
-/// The fingerprint the root step pins: ReceiptKit's TrustAnchors holds the one copy of the value.
+/// The fingerprint the root step pins: X509Trust's TrustAnchors holds the one copy of the value.
 public enum JWSPins {
     public static let appleRootCAG3 = TrustAnchors.pinned.first { $0.kind == .appleRootCAG3 }?.sha256 ?? ""
 }

@@ -79,7 +79,9 @@ let package = Package(
         ),
         // Paths to samples and the shared corpus, and one DER builder, for every test target.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "ByteText", "Threads", "TextLoader", "TextOutput", "TestSupport"]),
+        .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "ByteText", "TestSupport"]),
+        .testTarget(name: "TextLoaderTests", dependencies: ["TextLoader", "TextOutput", "ASN1Lenient", "ByteText", "TestSupport"]),
+        .testTarget(name: "TextOutputTests", dependencies: ["TextOutput", "TextLoader", "ASN1Lenient", "ByteText", "TestSupport"]),
         .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "TextOutput", "ReasonCodes", "X509Trust", "DocumentModel", "TestSupport"]),
         .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel", "ReceiptKit", "ASN1Lenient", "ByteText", "Threads", "TextLoader", "TextOutput", "ReasonCodes", "X509Trust", "JWSKit", "TestSupport"]),
         // The snapshots are read from the source tree by path (`Snapshot.directory`), not bundled.

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ExplorerUI
+import TextLoader
 
 /// The outline is built from `Document.layers` for any kind (issue 19, item 3): an ASN.1 layer's
 /// rows are its arena's nodes, made when read; a token's layers are the same rows as before; what

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import TextOutput
 import DocumentModel
 
 /// The tree pane for a layer outline: one row per visible outline row (only the rows on screen).

@@ -1,5 +1,6 @@
 import ASN1Lenient
 import DocumentModel
+import Threads
 
 /// One row of the outline: a node of any layer (token text, header or payload JSON, signature,
 /// a certificate's or a receipt's DER), with its range in that layer and what to show.

@@ -1,5 +1,6 @@
 import ASN1Lenient
 import DocumentModel
+import Threads
 import JSONLenient
 
 /// What building any part of an outline reads, computed once per document: the format's wording

@@ -32,9 +32,6 @@ public struct VerificationSubject: Sendable, Equatable {
     /// by the text report under the kind; empty for a receipt, whose report has its own block.
     public var headline: [StoreKitHeadlineField]
 
-    /// A PKCS#7 input (a receipt, an Xcode one, other SignedData) rather than StoreKit 2 tokens.
-    public var isPKCS7: Bool { ["receipt", "xcode-testing-receipt", "signed-data"].contains(kind) }
-
     public init(kind: String, label: String, note: String, path: String? = nil, range: VerificationRange? = nil,
                 headline: [StoreKitHeadlineField] = []) {
         self.kind = kind
@@ -90,9 +87,51 @@ public enum VerificationStatus: String, Sendable, Equatable {
     case notChecked = "not-checked"
 }
 
+/// What one step judges: the PKCS#7 SignedData and its receipt, a token, an unsigned document's
+/// fields, or one certificate or the chain of either. Each kind's format sets it; the outputs read it
+/// (which of Apple's verifiers the text names, the JSON's `subject`), never the report's kind.
+public struct VerificationStepSubject: Sendable, Equatable {
+    public enum Part: String, Sendable, Equatable {
+        /// A PKCS#7 SignedData and the receipt it carries.
+        case signedData = "signed-data"
+        /// A JWS token: its header, signature or payload claims.
+        case token
+        /// An unsigned document's fields (an external purchase token).
+        case document
+        /// One certificate (`index`) of the SignedData or the token.
+        case certificate
+        /// The certificate chain of the SignedData or the token.
+        case chain
+    }
+
+    /// What signs the part: the PKCS#7 envelope (Apple's AppReceiptVerifier), a JWS (SignedDataVerifier), or nothing.
+    public enum Envelope: String, Sendable, Equatable {
+        case pkcs7
+        case jws
+        case none
+    }
+
+    public var part: Part
+    public var envelope: Envelope
+    /// Where the token the step is about (or whose certificates) sits in the input: "data.signedTransactionInfo",
+    /// "signedTransactions[1]"; nil for the input itself.
+    public var path: String?
+    /// For `.certificate`: its position in the token's x5c or the SignedData's certificate set (nil: not embedded).
+    public var index: Int?
+
+    public init(_ part: Part, envelope: Envelope, path: String? = nil, index: Int? = nil) {
+        self.part = part
+        self.envelope = envelope
+        self.path = path
+        self.index = index
+    }
+}
+
 public struct VerificationStep: Sendable, Equatable {
     /// The step's stable id ("signature", "time-signed-date", …).
     public var id: String
+    /// Which document, token or certificate the step judges.
+    public var subject: VerificationStepSubject
     public var title: String
     public var status: VerificationStatus
     /// Why a failed or unchecked step is so, in the one vocabulary of every kind (nil when passed).
@@ -158,7 +197,7 @@ public struct VerificationFinding: Sendable, Equatable {
 
 public struct VerificationReport: Sendable, Equatable {
     /// The version of docs/verify-schema.json this report's JSON follows.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     public var subject: VerificationSubject
     public var steps: [VerificationStep]

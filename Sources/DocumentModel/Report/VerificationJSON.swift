@@ -57,7 +57,10 @@ public enum VerificationJSON {
     }
 
     static func object(_ s: VerificationStep) -> [String: Any] {
-        var o: [String: Any] = ["id": s.id, "title": s.title, "status": s.status.rawValue, "message": s.message,
+        var subject: [String: Any] = ["part": s.subject.part.rawValue, "envelope": s.subject.envelope.rawValue]
+        if let path = s.subject.path { subject["path"] = path }
+        if let index = s.subject.index { subject["index"] = index }
+        var o: [String: Any] = ["id": s.id, "subject": subject, "title": s.title, "status": s.status.rawValue, "message": s.message,
                                 "decides": s.decides, "details": s.details, "ranges": s.ranges.map(object),
                                 "certificates": s.certificates.map(object)]
         if let code = s.reasonCode { o["reason_code"] = code.rawValue }

@@ -121,7 +121,17 @@ extension VerificationJSON {
         if let reason = s.reason { w.key("reason"); w.string(reason) }
         if let code = s.reasonCode { w.key("reason_code"); w.string(code.rawValue) }
         w.key("status"); w.string(s.status.rawValue)
+        w.key("subject"); write(s.subject, into: &w)
         w.key("title"); w.string(s.title)
+        w.closeObject()
+    }
+
+    private static func write(_ s: VerificationStepSubject, into w: inout JSONStreamWriter) {
+        w.openObject()
+        w.key("envelope"); w.string(s.envelope.rawValue)
+        if let index = s.index { w.key("index"); w.int(index) }
+        w.key("part"); w.string(s.part.rawValue)
+        if let path = s.path { w.key("path"); w.string(path) }
         w.closeObject()
     }
 

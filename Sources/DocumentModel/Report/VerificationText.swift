@@ -79,7 +79,7 @@ public enum VerificationText {
                 }
                 if !step.decides && step.status == .failed { line += " (for information: the verdict judges the certificates at signedDate)" }
                 lines.append(indent + "  \(mark) \(line)")
-                if let status = step.appleStatus { lines.append(indent + "      " + status.sentence(receipt: r.subject.isPKCS7)) }
+                if let status = step.appleStatus { lines.append(indent + "      " + status.sentence(receipt: step.subject.envelope == .pkcs7)) }
                 if step.status == .failed {
                     for range in step.ranges {
                         lines.append(indent + "      \(safe(range.what)): offset \(range.offset), \(range.length) byte\(range.length == 1 ? "" : "s")")

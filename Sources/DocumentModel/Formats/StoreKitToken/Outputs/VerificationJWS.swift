@@ -53,7 +53,9 @@ extension VerificationReport {
         if let report {
             let deciding = Set(report.decidingSteps.map(\.step))
             for result in report.steps {
-                var s = VerificationStep(id: result.step.rawValue, title: result.step.title, status: .init(result.status),
+                var s = VerificationStep(id: result.step.rawValue,
+                                         subject: Self.subject(result.step, path: token.path, certificates: jws.header.certificates.count),
+                                         title: result.step.title, status: .init(result.status),
                                          reasonCode: result.status.reasonCode, reason: result.status.reason,
                                          message: result.status.summary)
                 s.decides = deciding.contains(result.step)

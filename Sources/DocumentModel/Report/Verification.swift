@@ -8,7 +8,8 @@ import ReceiptKit
 
 // One verification report for every kind of input `verify` reads: a PKCS#7 receipt (from a
 // `ReceiptAnalysis`) or a StoreKit 2 token (from a `JWSVerificationReport`). The text and JSON
-// outputs read this model; the words come from StepText (receipts) and JWSVerificationText (JWS).
+// outputs read this model; every word comes from the one wording layer, Report/Wording (StepText for
+// receipt steps, TokenStepText for token steps).
 // docs/verify-schema.json describes the JSON form; bump `schemaVersion` when it changes shape.
 
 /// What was verified.

@@ -8,7 +8,7 @@ import JWSKit
 import ReceiptKit
 
 // The verification report of StoreKit 2 input: each token's JWSVerifier steps with
-// JWSVerificationText's words, the bytes each step is about, the x5c certificates, and the
+// the Wording layer's words (TokenStepText), the bytes each step is about, the x5c certificates, and the
 // nested tokens' reports. A JSON body of several tokens (a transaction history) is a report
 // without steps of its own whose nested reports are the tokens.
 

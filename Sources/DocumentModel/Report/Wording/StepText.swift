@@ -1,8 +1,9 @@
 import ReceiptKit
 
-/// The words for validation steps, their reasons and the verdict: the one place that turns
-/// ReceiptKit's structured reasons into text, used by `verify`, `json` and the explorer. The CLI
-/// names the inputs by their flags (`--root`); the UI by plain words.
+/// The words for receipt validation steps, their reasons and the verdict: ReceiptKit's structured
+/// reasons become text here, in the one wording layer of verification (this folder; token steps'
+/// words are in TokenStepText.swift), used by `verify`, `json` and the explorer. The CLI names the
+/// inputs by their flags (`--root`); the UI by plain words.
 public struct StepText: Sendable {
     /// How to name something the user can supply; nil: don't mention how.
     public var inputName: @Sendable (UserInput) -> String?

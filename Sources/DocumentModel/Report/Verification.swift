@@ -218,20 +218,19 @@ public struct VerificationReport: Sendable, Equatable {
 }
 
 extension VerificationReport {
-    /// The report `verify` prints for any opened document: its StoreKit tokens', else its receipt's,
-    /// else a report that says it cannot be verified (an iOS 6 transaction receipt).
+    /// The report `verify` prints for any opened document: its format's verification, with the
+    /// expectations its format compares beyond that (an external purchase token's fields against
+    /// `bundleID` and `jws`'s expectations).
     ///
-    /// A developer key (`jws.developerKey`, `jws.keyID`) given for an input with no developer-signed
-    /// token is refused in the verdict (`key-not-applicable`): it is never silently unused.
-    /// An external purchase token's fields are compared with `bundleID` and `jws`'s expectations.
+    /// A developer key (`jws.developerKey`, `jws.keyID`) given for an input its format does not check
+    /// with one is refused in the verdict (`key-not-applicable`): it is never silently unused.
     public init(verifying document: Document, now: Date, words: StepText = .plain, jws: JWSOptions, bundleID: String? = nil) {
         self.init(verifying: document, now: now, words: words)
-        if let model = document.externalPurchase { checkExternalPurchase(model, bundleID: bundleID, jws: jws) }
+        let format = document.format
+        format.checkExpectations(&self, of: document, bundleID: bundleID, jws: jws)
         let given = [(jws.developerKey != nil, UserInput.developerKey), (jws.keyID != nil, UserInput.keyID)].filter(\.0).map(\.1)
-        guard !given.isEmpty, !(document.jws?.tokens.contains { $0.document.payload.kind.developerKind != nil } ?? false) else { return }
-        let names = given.map { words.inputName($0) ?? "a developer key" }
-        let message = "\(Set(names).sorted().joined(separator: " and ")) applies to developer-signed JWS only (promotional offer, introductory-offer eligibility, Advanced Commerce request, App Store Server API token); this input is \(document.kind.summary)"
-            + (document.jws != nil ? ", whose signature is checked against its x5c chain to Apple" : "")
+        guard !given.isEmpty, case .notApplicable(let signedBy) = format.developerKeyUse(document) else { return }
+        let message = words.keyNotApplicable(given, input: document.kind.summary, signedBy: signedBy)
         verdict = VerificationVerdict(valid: false, outcome: "invalid", summary: "INVALID",
                                       reasons: [.init(code: Self.keyNotApplicable, step: nil, message: message)] + verdict.reasons)
     }

@@ -14,6 +14,10 @@ extension ExternalPurchaseTokenFormat {
         VerificationReport(unverifiable: document, why: "an external purchase token is unsigned base64url JSON; "
                                + "Apple checks it when you report the purchase with the External Purchase Server API")
     }
+    /// The token is unsigned: `--bundle-id`, `--environment` and `--app-apple-id` are compared with its fields.
+    public func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions) {
+        if let model = document.externalPurchase { report.checkExternalPurchase(model, bundleID: bundleID, jws: jws) }
+    }
     public func tourSteps(_ document: Document) -> [TourStep]? {
         document.externalPurchase.map { ExternalPurchaseRoute(document: document, model: $0).steps() }
     }

@@ -57,6 +57,8 @@ extension ReadsAsReceipt {
     public func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
         ReceiptOutputs.verifyText(document, report: report, style: style, words: words)
     }
+    /// The receipt's fields and purchases when one was decoded; else (a certificate, other ASN.1) the structure.
+    public func diffBasis(_ document: Document) -> DiffBasis { document.receipt?.receipt != nil ? .receipt : .structure }
 }
 
 extension AppReceiptFormat: ReadsAsReceipt {}

@@ -16,6 +16,18 @@ enum StoreKitOutputs {
         VerificationReport(storeKitOf: document, now: now, words: words) ?? VerificationReport(unverifiable: document)
     }
 
+    /// A developer key checks the developer-signed tokens; the other tokens are checked against their x5c chain.
+    static func developerKeyUse(_ document: Document) -> DeveloperKeyUse {
+        guard let model = document.jws else { return .notApplicable(signedBy: nil) }
+        return model.tokens.contains { $0.document.payload.kind.developerKind != nil } ? .checksTokens
+            : .notApplicable(signedBy: .x5cChainToApple)
+    }
+
+    /// The tokens' fields and transactions, when there are tokens.
+    static func diffBasis(_ document: Document) -> DiffBasis {
+        document.jws?.tokens.isEmpty == false ? .storeKitTokens : .structure
+    }
+
     /// `--expect receipt` given StoreKit 2 input.
     static let notAReceiptHint = "StoreKit 2 JWS is not the PKCS#7 app receipt; drop --expect receipt to read it"
 
@@ -27,6 +39,8 @@ enum StoreKitOutputs {
 
 extension StoreKitTokenFormat {
     public var layout: DocumentLayout { .layers }
+    public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { StoreKitOutputs.developerKeyUse(document) }
+    public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         StoreKitOutputs.verification(document, now: now, words: words)
@@ -35,6 +49,8 @@ extension StoreKitTokenFormat {
 
 extension StoreKitJSONFormat {
     public var layout: DocumentLayout { .layers }
+    public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { StoreKitOutputs.developerKeyUse(document) }
+    public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         StoreKitOutputs.verification(document, now: now, words: words)
@@ -64,6 +80,8 @@ extension TextFormat {
 
 extension DeveloperTokenFormat {
     public var layout: DocumentLayout { .layers }
+    public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { StoreKitOutputs.developerKeyUse(document) }
+    public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         StoreKitOutputs.verification(document, now: now, words: words)

@@ -12,7 +12,7 @@ extension ExternalPurchaseTokenFormat {
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         VerificationReport(unverifiable: document, why: "an external purchase token is unsigned base64url JSON; "
-                               + "Apple checks it when you report the purchase with the External Purchase Server API")
+                               + "Apple checks it when you report the purchase with the External Purchase Server API", now: now)
     }
     /// The token is unsigned: `--bundle-id`, `--environment` and `--app-apple-id` are compared with its fields.
     public func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions) {

@@ -29,8 +29,8 @@ enum ReceiptOutputs {
         return JSONLine(text: String(decoding: bytes, as: UTF8.self), firstError: firstError)
     }
 
-    static func verification(_ document: Document, words: StepText) -> VerificationReport {
-        VerificationReport(receiptOf: document, words: words) ?? VerificationReport(unverifiable: document)
+    static func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
+        VerificationReport(receiptOf: document, words: words) ?? VerificationReport(unverifiable: document, now: now)
     }
 
     static func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
@@ -52,7 +52,7 @@ extension ReadsAsReceipt {
         ReceiptOutputs.jsonLine(document, words: words, source: source)
     }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        ReceiptOutputs.verification(document, words: words)
+        ReceiptOutputs.verification(document, now: now, words: words)
     }
     public func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
         ReceiptOutputs.verifyText(document, report: report, style: style, words: words)

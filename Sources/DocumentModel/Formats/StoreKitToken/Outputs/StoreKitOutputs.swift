@@ -13,7 +13,7 @@ enum StoreKitOutputs {
     }
 
     static func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        VerificationReport(storeKitOf: document, now: now, words: words) ?? VerificationReport(unverifiable: document)
+        VerificationReport(storeKitOf: document, now: now, words: words) ?? VerificationReport(unverifiable: document, now: now)
     }
 
     /// A developer key checks the developer-signed tokens; the other tokens are checked against their x5c chain.
@@ -65,7 +65,7 @@ extension LegacyTransactionReceiptFormat {
     public var layout: DocumentLayout { .layers }
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        VerificationReport(unverifiable: document)
+        VerificationReport(unverifiable: document, now: now)
     }
 }
 
@@ -74,7 +74,7 @@ extension TextFormat {
     /// The input, its kind and the loader's one finding: there is no receipt to describe.
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        VerificationReport(unverifiable: document)
+        VerificationReport(unverifiable: document, now: now)
     }
 }
 

@@ -5,56 +5,9 @@ import ASN1Lenient
 @testable import DocumentModel
 @testable import ReceiptKit
 
-/// The streamed `json` document (`ReceiptJSON.streamed`) must be byte for byte the dictionary one
-/// (`ReceiptJSON.serialize(ReceiptJSON.document(…))`), pretty and compact, single and batch.
+/// The streamed writer's dates and numbers are written as `ReceiptDate` and `String(_:)` write them
+/// (the documents themselves: ReceiptJSONTests).
 @Suite struct ReceiptJSONStreamTests {
-    static let sampleNames = ["minimal.receipt", "typical.receipt", "unlisted-attributes.receipt", "xcode-ber.receipt",
-                              "malformed-bad-date.receipt", "malformed-duplicate-attribute.receipt", "malformed-expired-cert.receipt",
-                              "malformed-hostile-strings.receipt", "malformed-indefinite-in-payload.receipt",
-                              "malformed-invalid-utf8.receipt", "malformed-length-past-parent.receipt",
-                              "malformed-missing-required.receipt", "malformed-no-receipt-oid.receipt",
-                              "malformed-non-minimal-length.receipt", "malformed-tampered.receipt",
-                              "malformed-trailing-bytes.receipt", "malformed-truncated.receipt", "malformed-wrong-type.receipt"]
-
-    /// The corpus's 120-purchase receipt sorts `in_app[10]` before `in_app[1]` but after `in_app[1].…`.
-    static var corpusNames: [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: Paths.receipts.path))?.filter { $0.hasSuffix(".receipt") }.sorted() ?? []
-    }
-
-    static func expectSameBytes(_ bytes: [UInt8], label: String) {
-        // An `at` inside the purchases' span, so that some subscriptions are active and some are not.
-        for at in [Date(timeIntervalSince1970: 1_500_000_000), Date(timeIntervalSince1970: 1_700_000_000)] {
-            for validate in [true, false] {
-                let a = ReceiptAnalyzer.analyze(bytes: bytes, options: AnalysisOptions(validate: validate, at: at))
-                let input = ReceiptJSON.InputInfo(name: label, encoding: "binary")
-                let pretty = ReceiptJSON.serialize(ReceiptJSON.document(a, input: input, words: .plain))
-                #expect(ReceiptJSON.text(a, input: input, words: .plain) == pretty, "\(label) pretty, validate \(validate)")
-                var object = ReceiptJSON.document(a, input: input)
-                BatchCheck.addSource(BatchSource(file: "exports/x.txt", line: 12), to: &object)
-                let compact = ReceiptJSON.serialize(object, compact: true)
-                let streamed = ReceiptJSON.streamed(a, input: input, words: .plain, compact: true,
-                                                    batchSource: .init(file: "exports/x.txt", line: 12))
-                #expect(String(decoding: streamed, as: UTF8.self) == compact, "\(label) compact, validate \(validate)")
-            }
-        }
-    }
-
-    @Test(arguments: sampleNames)
-    func sampleMatchesTheDictionaryDocument(_ name: String) throws {
-        Self.expectSameBytes(try Paths.sample(name), label: name)
-    }
-
-    @Test(.enabled(if: Paths.corpusAvailable))
-    func corpusReceiptsMatchTheDictionaryDocument() throws {
-        let names = Self.corpusNames
-        #expect(names.count >= 12)
-        for name in names { Self.expectSameBytes(try Paths.corpusReceipt(name), label: name) }
-    }
-
-    @Test func notAReceiptMatches() {
-        Self.expectSameBytes([0x30, 0x03, 0x02, 0x01, 0x05], label: "tiny")
-    }
-
     /// Dates at the edges of the digit-by-digit path and beyond it (years before 0000 and after 9999
     /// take `ReceiptDate`'s own strings).
     @Test func datesAndNumbersAreWrittenAsReceiptDateWritesThem() {

@@ -12,10 +12,10 @@ public enum DocumentLayout: Sendable, Equatable {
     case layers
 }
 
-/// The `json` command's object for a document and the code of its first error (nil: no error,
-/// exit status 0).
+/// The `json` command's document (pretty, one trailing newline) and the code of its first error
+/// (nil: no error, exit status 0).
 public struct JSONReading {
-    public var object: [String: Any]
+    public var text: String
     public var firstError: String?
 }
 
@@ -71,14 +71,6 @@ public struct JSONLine {
 }
 
 extension DocumentOutputs {
-    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
-        guard let reading = json(document, words: words) else { return nil }
-        var object = reading.object
-        object["source"] = source.file
-        if let line = source.line { object["line"] = line }
-        return JSONLine(text: ReceiptJSON.serialize(object, compact: true), firstError: reading.firstError)
-    }
-
     public func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
         VerificationText.text(report, inputName: document.source.name, style: style)
     }

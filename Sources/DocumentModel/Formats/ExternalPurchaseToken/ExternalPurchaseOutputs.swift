@@ -10,6 +10,9 @@ import Foundation
 extension ExternalPurchaseTokenFormat {
     public var layout: DocumentLayout { .layers }
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
+    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
+        StoreKitOutputs.jsonLine(document, source: source)
+    }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         VerificationReport(unverifiable: document, why: "an external purchase token is unsigned base64url JSON; "
                                + "Apple checks it when you report the purchase with the External Purchase Server API", now: now)

@@ -10,23 +10,21 @@ import ReceiptKit
 enum ReceiptOutputs {
     static func json(_ document: Document, words: StepText) -> JSONReading? {
         guard let analysis = document.receipt else { return nil }
-        let source = document.source
-        let object = ReceiptJSON.document(analysis, input: .init(name: source.name, encoding: source.encoding.rawValue, origin: source.origin),
-                                          words: words)
-        let firstError = analysis.allDiagnostics.first { $0.severity == .error }?.code.rawValue
-            ?? (analysis.receipt == nil ? "not-a-receipt" : nil)
-        return JSONReading(object: object, firstError: firstError)
+        return JSONReading(text: ReceiptJSON.text(analysis, input: input(document), words: words), firstError: firstError(analysis))
     }
 
-    /// The batch line streamed into bytes: the same text as the default `jsonLine`, without the
-    /// dictionaries (ReceiptJSONStreamTests compare the two).
     static func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
         guard let analysis = document.receipt else { return nil }
-        let input = ReceiptJSON.InputInfo(name: document.source.name, encoding: document.source.encoding.rawValue, origin: document.source.origin)
-        let bytes = ReceiptJSON.streamed(analysis, input: input, words: words, compact: true, batchSource: source)
-        let firstError = analysis.allDiagnostics.first { $0.severity == .error }?.code.rawValue
-            ?? (analysis.receipt == nil ? "not-a-receipt" : nil)
-        return JSONLine(text: String(decoding: bytes, as: UTF8.self), firstError: firstError)
+        return JSONLine(text: ReceiptJSON.batchLine(analysis, input: input(document), words: words, source: source),
+                        firstError: firstError(analysis))
+    }
+
+    static func input(_ document: Document) -> ReceiptJSON.InputInfo {
+        ReceiptJSON.InputInfo(name: document.source.name, encoding: document.source.encoding.rawValue, origin: document.source.origin)
+    }
+
+    static func firstError(_ analysis: ReceiptAnalysis) -> String? {
+        analysis.allDiagnostics.first { $0.severity == .error }?.code.rawValue ?? (analysis.receipt == nil ? "not-a-receipt" : nil)
     }
 
     static func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {

@@ -8,8 +8,19 @@ import Foundation
 /// only named (an iOS 6 transaction receipt, text): `JWSJSON` and the per-token verification.
 enum StoreKitOutputs {
     static func json(_ document: Document) -> JSONReading {
-        JSONReading(object: JWSJSON.object(document),
-                    firstError: document.diagnostics.first { $0.diagnostic.severity == .error }?.diagnostic.code.rawValue)
+        JSONReading(text: ReceiptJSON.serialize(JWSJSON.object(document)), firstError: firstError(document))
+    }
+
+    /// The compact object with `"source"` (replacing the byte ranges) and `"line"`.
+    static func jsonLine(_ document: Document, source: ReceiptJSON.BatchSourceFields) -> JSONLine {
+        var object = JWSJSON.object(document)
+        object["source"] = source.file
+        if let line = source.line { object["line"] = line }
+        return JSONLine(text: ReceiptJSON.serialize(object, compact: true), firstError: firstError(document))
+    }
+
+    static func firstError(_ document: Document) -> String? {
+        document.diagnostics.first { $0.diagnostic.severity == .error }?.diagnostic.code.rawValue
     }
 
     static func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
@@ -42,6 +53,9 @@ extension StoreKitTokenFormat {
     public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { StoreKitOutputs.developerKeyUse(document) }
     public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
+    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
+        StoreKitOutputs.jsonLine(document, source: source)
+    }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         StoreKitOutputs.verification(document, now: now, words: words)
     }
@@ -52,6 +66,9 @@ extension StoreKitJSONFormat {
     public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { StoreKitOutputs.developerKeyUse(document) }
     public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
+    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
+        StoreKitOutputs.jsonLine(document, source: source)
+    }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         StoreKitOutputs.verification(document, now: now, words: words)
     }
@@ -64,6 +81,9 @@ extension LegacyTransactionReceiptFormat {
 
     public var layout: DocumentLayout { .layers }
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
+    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
+        StoreKitOutputs.jsonLine(document, source: source)
+    }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         VerificationReport(unverifiable: document, now: now)
     }
@@ -73,6 +93,9 @@ extension TextFormat {
     public var layout: DocumentLayout { .asn1File }
     /// The input, its kind and the loader's one finding: there is no receipt to describe.
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
+    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
+        StoreKitOutputs.jsonLine(document, source: source)
+    }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         VerificationReport(unverifiable: document, now: now)
     }
@@ -83,6 +106,9 @@ extension DeveloperTokenFormat {
     public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { StoreKitOutputs.developerKeyUse(document) }
     public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
+    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
+        StoreKitOutputs.jsonLine(document, source: source)
+    }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         StoreKitOutputs.verification(document, now: now, words: words)
     }

@@ -137,8 +137,11 @@ public struct StepText: Sendable {
     // MARK: - verdict
 
     /// "valid App Store receipt", "INVALID", …
-    public func summary(_ verdict: Verdict) -> String {
-        switch verdict.outcome {
+    public func summary(_ verdict: Verdict) -> String { summary(verdict.outcome) }
+
+    /// "valid App Store receipt", "valid for local testing only", "INVALID", … (tokens share these words).
+    public func summary(_ outcome: Verdict.Outcome) -> String {
+        switch outcome {
         case .appStoreValid: "valid App Store receipt"
         case .validForLocalTesting: "valid for local testing only"
         case .validAtUserRoot: "valid, anchored at a root you supplied"

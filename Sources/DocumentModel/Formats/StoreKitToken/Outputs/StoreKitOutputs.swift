@@ -48,70 +48,52 @@ enum StoreKitOutputs {
     }
 }
 
-extension StoreKitTokenFormat {
+/// The formats whose `json` is the token document (`JWSJSON`): tokens, bodies of tokens, and the
+/// kinds that are only named (an iOS 6 transaction receipt, text) or unsigned (an external purchase token).
+public protocol WritesTokenJSON: DocumentOutputs {}
+
+extension WritesTokenJSON {
     public var layout: DocumentLayout { .layers }
-    public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { StoreKitOutputs.developerKeyUse(document) }
-    public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
     public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
         StoreKitOutputs.jsonLine(document, source: source)
     }
+}
+
+/// The formats of signed tokens: verified token by token (a developer key for developer-signed
+/// ones), and compared by `diff` token by token.
+public protocol VerifiesTokens: WritesTokenJSON {}
+
+extension VerifiesTokens {
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         StoreKitOutputs.verification(document, now: now, words: words)
     }
-}
-
-extension StoreKitJSONFormat {
-    public var layout: DocumentLayout { .layers }
     public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { StoreKitOutputs.developerKeyUse(document) }
     public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
-    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
-    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
-        StoreKitOutputs.jsonLine(document, source: source)
-    }
-    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        StoreKitOutputs.verification(document, now: now, words: words)
-    }
 }
 
-extension LegacyTransactionReceiptFormat {
+extension StoreKitTokenFormat: VerifiesTokens {}
+extension StoreKitJSONFormat: VerifiesTokens {}
+
+extension LegacyTransactionReceiptFormat: WritesTokenJSON {
     public func redactionRefusal(_ document: Document) -> String? {
         "an iOS 6 style transaction receipt is not read by this tool, so its identifiers cannot be found"
     }
 
-    public var layout: DocumentLayout { .layers }
-    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
-    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
-        StoreKitOutputs.jsonLine(document, source: source)
-    }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         VerificationReport(unverifiable: document, now: now)
     }
 }
 
-extension TextFormat {
+/// `json`: the input, its kind and the loader's one finding: there is no receipt to describe.
+extension TextFormat: WritesTokenJSON {
     public var layout: DocumentLayout { .asn1File }
-    /// The input, its kind and the loader's one finding: there is no receipt to describe.
-    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
-    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
-        StoreKitOutputs.jsonLine(document, source: source)
-    }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         VerificationReport(unverifiable: document, now: now)
     }
 }
 
-extension DeveloperTokenFormat {
-    public var layout: DocumentLayout { .layers }
-    public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { StoreKitOutputs.developerKeyUse(document) }
-    public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
-    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
-    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
-        StoreKitOutputs.jsonLine(document, source: source)
-    }
-    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        StoreKitOutputs.verification(document, now: now, words: words)
-    }
+extension DeveloperTokenFormat: VerifiesTokens {
     public func tourSteps(_ document: Document) -> [TourStep]? { StoreKitOutputs.tourSteps(document) }
     /// The token and its Advanced Commerce request layer, as the layer outline.
     public func explorerViews(of document: Document) -> ExplorerViews { document.jws == nil ? [] : .layerOutline }

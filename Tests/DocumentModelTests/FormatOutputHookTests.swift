@@ -5,6 +5,8 @@ import JWSKit
 import ReceiptKit
 import Testing
 import TestSupport
+import TextLoader
+import X509Trust
 
 /// The decisions `verify` and `diff` used to take by asking which kind a document is, now each
 /// format's answer (`DocumentOutputs.diffBasis`, `developerKeyUse`, `checkExpectations`).

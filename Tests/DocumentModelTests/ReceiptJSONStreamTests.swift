@@ -4,6 +4,7 @@ import TestSupport
 import ASN1Lenient
 @testable import DocumentModel
 @testable import ReceiptKit
+import TextLoader
 
 /// The streamed writer's dates and numbers are written as `ReceiptDate` and `String(_:)` write them
 /// (the documents themselves: ReceiptJSONTests).

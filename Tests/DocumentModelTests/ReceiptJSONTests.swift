@@ -4,6 +4,8 @@ import Foundation
 import ReceiptKit
 import Testing
 import TestSupport
+import TextLoader
+import X509Trust
 
 /// The `json` document of a receipt, pretty and as a batch line, against the exact expected bytes
 /// in Tests/Expected/receipt-json (every sample receipt validated at a fixed `at`; a few also

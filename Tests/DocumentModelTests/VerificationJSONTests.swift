@@ -4,6 +4,8 @@ import Foundation
 import ReceiptKit
 import Testing
 import TestSupport
+import TextLoader
+import X509Trust
 
 /// `verify --format json`, pretty and as a batch line, against the exact expected bytes in
 /// Tests/Expected/verify-json (receipts and tokens, with and without the samples' TEST roots, at a

@@ -5,6 +5,8 @@ import JWSKit
 import ReceiptKit
 import Testing
 import TestSupport
+import TextLoader
+import X509Trust
 
 /// The one wording layer of verification (DocumentModel/Report/Wording): JWSKit's typed token
 /// results in words, exactly as the explorer and `verify` print them.

@@ -2,6 +2,8 @@ import ASN1Lenient
 import JSONLenient
 import JWSKit
 import ReceiptKit
+import X509Trust
+import ByteText
 
 /// A StoreKit 2 document as the diff reads it (one whose format's `diffBasis` is `.storeKitTokens`):
 /// its tokens, each with its layers, so that every field refers to its JSON node in the payload
@@ -119,6 +121,6 @@ struct StoreKitSide {
         let bytes = t.document.signatureBytes
         let range = 0..<bytes.count
         return DiffSide(layer: layer, range: range, fileRange: document.fileRange(range, in: layer),
-                        value: "\(bytes.count) bytes \(bytes.prefix(8).map { ReceiptSide.hexByte($0) }.joined())…")
+                        value: "\(bytes.count) bytes \(Hex.string(bytes.prefix(8), .lower))…")
     }
 }

@@ -4,7 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ReceiptKit
+import X509Trust
 
 /// The trust-anchor step of one x5c chain: the anchors are the chain's certificates pinned as Apple
 /// Root CA - G3 and every certificate of the user's root files (prepared once, `TrustAnchorSet`);
@@ -59,7 +59,7 @@ struct AnchorCheck {
     }
 }
 
-/// The fingerprint the root step pins: ReceiptKit's TrustAnchors holds the one copy of the value.
+/// The fingerprint the root step pins: X509Trust's TrustAnchors holds the one copy of the value.
 public enum JWSPins {
     public static let appleRootCAG3 = TrustAnchors.pinned.first { $0.kind == .appleRootCAG3 }?.sha256 ?? ""
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ASN1Lenient
+import TextOutput
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

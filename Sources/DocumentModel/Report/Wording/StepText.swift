@@ -1,4 +1,5 @@
 import ReceiptKit
+import X509Trust
 
 /// The words for receipt validation steps, their reasons and the verdict: ReceiptKit's structured
 /// reasons become text here, in the one wording layer of verification (this folder; token steps'

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import JWSKit
 import ReceiptKit
+import X509Trust
 
 // The words of token steps (StoreKit 2, developer-signed, and the claim steps of external purchase
 // tokens): JWSKit's typed steps, failures and skips become text here, in the one wording layer of

@@ -16,12 +16,25 @@ import TextLoader
                       options: AnalysisOptions(validate: false))
     }
 
-    @Test(arguments: [("jws/transaction.jws", true), ("jws/notification.jws", true), ("jws/transaction-history.json", true),
-                      ("pki/test-root.pem", true), ("pki/test-storekit.cer", true),
-                      ("typical.receipt", false), ("typical.b64", false), ("xcode-ber.receipt", false), ("malformed-truncated.receipt", false)])
-    func theFormatSaysWhetherTheOutlineIsShown(file: String, outline: Bool) throws {
+    /// Every kind opens in the one outline (receipts too: no kind keeps a tree of its own), its
+    /// file layer's rows first.
+    @Test(arguments: ["jws/transaction.jws", "jws/notification.jws", "jws/transaction-history.json", "pki/test-root.pem",
+                      "pki/test-storekit.cer", "typical.receipt", "typical.b64", "xcode-ber.receipt", "malformed-truncated.receipt"])
+    func everyDocumentOpensInTheOutline(file: String) throws {
         let document = try Self.open(file)
-        #expect(document.explorerViews == (outline ? .layerOutline : []))
-        #expect((AppState(document: document).layered != nil) == outline)
+        let state = AppState(document: document)
+        let outline = try #require(state.layered?.outline)
+        #expect(outline.count > 0 && outline.row(0).node.layer == .file)
+    }
+
+    /// A receipt's explorer state and a token's hold the same outline type, built from their layers.
+    @Test func aReceiptAndATokenShareTheOutline() throws {
+        let receipt = AppState(document: try Self.open("typical.receipt"))
+        let token = AppState(document: try Self.open("jws/transaction.jws"))
+        let outlines: [LayerOutline?] = [receipt.outline, token.outline]
+        #expect(outlines.allSatisfy { $0 != nil })
+        // The receipt's rows are its file tree's nodes, one row a node.
+        #expect(receipt.outline?.count == receipt.tree.count)
+        #expect(receipt.outline?.row(of: NodeID(.file, 12)) == 12)
     }
 }

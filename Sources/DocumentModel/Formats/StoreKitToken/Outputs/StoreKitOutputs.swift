@@ -95,6 +95,4 @@ extension TextFormat: WritesTokenJSON {
 
 extension DeveloperTokenFormat: VerifiesTokens {
     public func tourSteps(_ document: Document) -> [TourStep]? { StoreKitOutputs.tourSteps(document) }
-    /// The token and its Advanced Commerce request layer, as the layer outline.
-    public func explorerViews(of document: Document) -> ExplorerViews { document.jws == nil ? [] : .layerOutline }
 }

@@ -7,10 +7,9 @@ import TestSupport
 @testable import ExplorerUI
 import TextLoader
 
-/// The explorer asks the document's format which views it adds (issue 19, item 3) instead of
-/// testing which kind the document is: StoreKit tokens, JSON bodies, certificates and other DER
-/// are shown as the layer outline; receipts keep the node tree until their views move onto it.
-@Suite struct ExplorerViewsTests {
+/// One explorer over `Document.layers` (issue 19, item 3): every kind, receipts included, is shown
+/// as the layer outline; no kind keeps a tree of its own.
+@Suite struct OutlineForEveryKindTests {
     static func open(_ file: String) throws -> Document {
         Document.open(try InputLoader.decode(try Paths.sample(file), name: (file as NSString).lastPathComponent),
                       options: AnalysisOptions(validate: false))

@@ -221,7 +221,7 @@ struct OutlineBuilder {
             let n = der.nodes[i]
             let preview = UIText.escape(n.isConstructed ? "" : TreePane.preview(der, i, maxLength: 48))
             var row = OutlineRow(node: NodeID(certificates[position], i), range: n.byteRange, depth: depth + Int(n.depth),
-                                 subtreeEnd: first + Int(n.subtreeEnd), parent: n.parent >= 0 ? first + Int(n.parent) : holderRow,
+                                 subtreeEnd: first + Int(n.subtreeEnd), parent: n.depth > 0 ? first + der.nodes.parentIndex(i) : holderRow,
                                  label: UIText.escape(der.tagName(of: i) + " " + TreePane.lengthText(n)), value: preview)
             row.name = names[i]
             rows.append(row)

@@ -65,7 +65,7 @@ struct ReceiptExplorer: ParsableCommand {
             terminate(ExitStatus.usageOrIO)
         }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(ArgumentSpelling.joiningFormatValues(Array(CommandLine.arguments.dropFirst()), commands: Set(names)))
             try command.run()
         } catch {
             let code = exitCode(for: error)

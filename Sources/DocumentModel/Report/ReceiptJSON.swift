@@ -151,15 +151,18 @@ public enum ReceiptJSON {
         } else {
             for scalar in s.unicodeScalars {
                 switch scalar.value {
-                case 0x22: out += [0x5C, 0x22]
-                case 0x5C: out += [0x5C, 0x5C]
-                case 0x0A: out += [0x5C, 0x6E]
-                case 0x0D: out += [0x5C, 0x72]
-                case 0x09: out += [0x5C, 0x74]
+                case 0x22: out.append(0x5C); out.append(0x22)
+                case 0x5C: out.append(0x5C); out.append(0x5C)
+                case 0x0A: out.append(0x5C); out.append(0x6E)
+                case 0x0D: out.append(0x5C); out.append(0x72)
+                case 0x09: out.append(0x5C); out.append(0x74)
                 case let v where v < 0x20 || v == 0x7F || TerminalSafe.mustEscape(scalar):
                     for unit in String(scalar).utf16 { out += Array(("\\u" + PlainText.zeroPadded(Int(unit), width: 4, radix: 16)).utf8) }
+                case let v where v < 0x80:
+                    out.append(UInt8(truncatingIfNeeded: v))
                 default:
-                    out += Array(String(scalar).utf8)
+                    // No String per scalar: its UTF-8 straight into the buffer (`…`, `→` in details).
+                    UTF8.encode(scalar) { out.append($0) }
                 }
             }
         }

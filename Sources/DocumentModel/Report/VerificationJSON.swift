@@ -19,7 +19,12 @@ public enum VerificationJSON {
 
     /// Written by `streamed` (VerificationJSONStream.swift): the same bytes as `serialize(document(…))`.
     public static func text(_ report: VerificationReport, input: (name: String, size: Int)) -> String {
-        String(decoding: streamed(report, input: input, compact: false), as: UTF8.self)
+        String(decoding: bytes(report, input: input), as: UTF8.self)
+    }
+
+    /// `text` as UTF-8 bytes, for writing straight out.
+    public static func bytes(_ report: VerificationReport, input: (name: String, size: Int)) -> [UInt8] {
+        streamed(report, input: input, compact: false)
     }
 
     static func object(_ r: VerificationReport) -> [String: Any] {

@@ -53,13 +53,28 @@ enum JWSText {
         }
         // Shorter is a version number ("1.2.3"), not a token: a header alone is longer.
         guard end - start >= 16 else { return nil }
+        // Every input the loader is given passes here (a base64 receipt is all token characters
+        // and is read to its end): one bit test a byte instead of eleven comparisons.
+        let (low, high) = tokenCharacterBits
         var dots = 0
-        for c in bytes[start..<end] {
-            if c == UInt8(ascii: ".") { dots += 1; continue }
-            guard isTokenCharacter(c) else { return nil }
+        let plain = bytes.withUnsafeBufferPointer { buffer in
+            for c in buffer[start..<end] {
+                if c == UInt8(ascii: ".") { dots += 1; continue }
+                guard c < 128, (c < 64 ? low &>> UInt64(c) : high &>> UInt64(c &- 64)) & 1 != 0 else { return false }
+            }
+            return true
         }
-        return dots == 2 ? start..<end : nil
+        return plain && dots == 2 ? start..<end : nil
     }
+
+    /// `isTokenCharacter` for 0..<64 and 64..<128, one bit each.
+    static let tokenCharacterBits: (UInt64, UInt64) = {
+        var bits: (UInt64, UInt64) = (0, 0)
+        for c in UInt8(0)..<128 where isTokenCharacter(c) {
+            if c < 64 { bits.0 |= 1 << UInt64(c) } else { bits.1 |= 1 << UInt64(c - 64) }
+        }
+        return bits
+    }()
 
     static func isTokenCharacter(_ c: UInt8) -> Bool {
         (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39)

@@ -30,3 +30,20 @@ import Testing
         #expect(Self.written("\u{E0001}é") == #""\udb40\udc01é""#)
     }
 }
+
+/// The eight-bytes-at-a-time test agrees with the byte test for every byte in every position.
+@Suite struct JSONPlainWordTests {
+    @Test func plainWordIsTheByteTest() {
+        for b in UInt8.min...UInt8.max {
+            let plain = b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C
+            for position in 0..<8 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                bytes[position] = b
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                #expect(ReceiptJSON.plainWord(word) == plain, "byte \(b) at \(position)")
+            }
+        }
+        #expect(ReceiptJSON.plainWord(0x7E7E_7E7E_2020_2020))
+        #expect(!ReceiptJSON.plainWord(0x1F7E_7E7E_2020_2020))
+    }
+}

@@ -145,7 +145,10 @@ public enum ReceiptJSON {
             func escape(_ scalar: Unicode.Scalar) {
                 for unit in String(scalar).utf16 { out += Array(("\\u" + PlainText.zeroPadded(Int(unit), width: 4, radix: 16)).utf8) }
             }
+            let raw = UnsafeRawPointer(bytes.baseAddress)
             while i < n {
+                // Eight plain bytes at a time (none below 0x20, none from 0x7F up, no `"` or `\`).
+                if let raw, n - i >= 8, Self.plainWord(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8; continue }
                 let b = bytes[i]
                 if b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C { i += 1; continue }
                 flush(to: i)
@@ -176,6 +179,17 @@ public enum ReceiptJSON {
             flush(to: n)
             out.append(0x22)
         }
+    }
+
+    /// Whether none of the eight bytes of `word` needs a look: each is 0x20...0x7E and neither
+    /// `"` nor `\` (the classic "has a zero byte" test, `(x - 0x01…) & ~x & 0x80…`, per case).
+    @inline(__always)
+    static func plainWord(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let below20 = (word &- 0x2020_2020_2020_2020) & ~word & highs != 0
+        return word & highs == 0 && !below20 && !hasZeroByte(word ^ 0x2222_2222_2222_2222)
+            && !hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C) && !hasZeroByte(word ^ 0x7F7F_7F7F_7F7F_7F7F)
     }
 
     // MARK: - receipt

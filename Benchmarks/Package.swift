@@ -30,6 +30,10 @@ let package = Package(
         .target(
             name: "BenchExplorerUI",
             dependencies: [
+                .product(name: "ByteText", package: rootIdentity),
+                .product(name: "TextLoader", package: rootIdentity),
+                .product(name: "TextOutput", package: rootIdentity),
+                .product(name: "Threads", package: rootIdentity),
                 .product(name: "ASN1Lenient", package: rootIdentity),
                 .product(name: "ReceiptKit", package: rootIdentity),
                 .product(name: "DocumentModel", package: rootIdentity),
@@ -51,6 +55,7 @@ let package = Package(
         .executableTarget(
             name: "bench-report",
             dependencies: [
+                .product(name: "TextLoader", package: rootIdentity),
                 "BenchSupport",
                 .product(name: "ASN1Lenient", package: rootIdentity),
                 .product(name: "ReceiptKit", package: rootIdentity),

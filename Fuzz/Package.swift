@@ -16,17 +16,17 @@ let package = Package(
         // Invariant and terminal-safety checks shared by the targets, and libFuzzer's driver entry.
         .target(
             name: "FuzzSupport",
-            dependencies: [.product(name: "ASN1Lenient", package: "receipt-explorer")]
+            dependencies: [.product(name: "ASN1Lenient", package: "receipt-explorer"), .product(name: "TextLoader", package: "receipt-explorer")]
         ),
         // (a) input loading (raw/base64/PEM/JSON detection) + parsing + text outputs.
         .executableTarget(
             name: "FuzzParse",
-            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer")]
+            dependencies: ["FuzzSupport", .product(name: "TextLoader", package: "receipt-explorer"), .product(name: "TextOutput", package: "receipt-explorer"), .product(name: "ASN1Lenient", package: "receipt-explorer")]
         ),
         // (a') input loading alone (detection steps, base64, PEM, JSON) then parsing, with a text dictionary.
         .executableTarget(
             name: "FuzzLoad",
-            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer")]
+            dependencies: ["FuzzSupport", .product(name: "TextLoader", package: "receipt-explorer"), .product(name: "ASN1Lenient", package: "receipt-explorer")]
         ),
         // (b) Document.open with validation: receipts (OpenSSL signature, chain, receipt signer,
         // device hash) and StoreKit 2 JWS (ES256, x5c chain, nested tokens).
@@ -39,42 +39,42 @@ let package = Package(
         // (d) DocumentDiff.compare on two inputs cut from one, and the diff text / JSON.
         .executableTarget(
             name: "FuzzDiff",
-            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
+            dependencies: ["FuzzSupport", .product(name: "TextLoader", package: "receipt-explorer"), .product(name: "ASN1Lenient", package: "receipt-explorer"),
                            .product(name: "ReceiptKit", package: "receipt-explorer"),
                            .product(name: "DocumentModel", package: "receipt-explorer")]
         ),
         // (e) the tamper lab: an edit script applied to a sample through LabSession, re-opened each time.
         .executableTarget(
             name: "FuzzEdit",
-            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
+            dependencies: ["FuzzSupport", .product(name: "TextLoader", package: "receipt-explorer"), .product(name: "ASN1Lenient", package: "receipt-explorer"),
                            .product(name: "ReceiptKit", package: "receipt-explorer"),
                            .product(name: "DocumentModel", package: "receipt-explorer")]
         ),
         // (a'') the paste finder: data inside log lines, JSON, HAR, form bodies; base64 twice; cut-off tokens.
         .executableTarget(
             name: "FuzzPaste",
-            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
+            dependencies: ["FuzzSupport", .product(name: "TextLoader", package: "receipt-explorer"), .product(name: "ASN1Lenient", package: "receipt-explorer"),
                            .product(name: "ReceiptKit", package: "receipt-explorer"),
                            .product(name: "DocumentModel", package: "receipt-explorer")]
         ),
         // (f) redact: a copy of the input with its identifiers replaced, re-opened to the same shape.
         .executableTarget(
             name: "FuzzRedact",
-            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
+            dependencies: ["FuzzSupport", .product(name: "TextLoader", package: "receipt-explorer"), .product(name: "ASN1Lenient", package: "receipt-explorer"),
                            .product(name: "ReceiptKit", package: "receipt-explorer"),
                            .product(name: "DocumentModel", package: "receipt-explorer")]
         ),
         // (g) batch mode: --lines reading, per-line checks on worker threads, reports in order.
         .executableTarget(
             name: "FuzzBatch",
-            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
+            dependencies: ["FuzzSupport", .product(name: "ByteText", package: "receipt-explorer"), .product(name: "X509Trust", package: "receipt-explorer"), .product(name: "ASN1Lenient", package: "receipt-explorer"),
                            .product(name: "ReceiptKit", package: "receipt-explorer"),
                            .product(name: "DocumentModel", package: "receipt-explorer")]
         ),
         // (h) timeline: several inputs cut from one on one time line, and where a transaction is.
         .executableTarget(
             name: "FuzzTimeline",
-            dependencies: ["FuzzSupport", .product(name: "ASN1Lenient", package: "receipt-explorer"),
+            dependencies: ["FuzzSupport", .product(name: "TextLoader", package: "receipt-explorer"), .product(name: "ASN1Lenient", package: "receipt-explorer"),
                            .product(name: "ReceiptKit", package: "receipt-explorer"),
                            .product(name: "DocumentModel", package: "receipt-explorer")]
         ),

@@ -1,5 +1,5 @@
 """The one DER encoder of the Python generators (generate-samples.py, gen-payload.py,
-completeness.py). Each function returns a complete TLV as bytes, in DER: definite lengths in the
+completeness.py, tui-timing.py). Each function returns a complete TLV as bytes, in DER: definite lengths in the
 fewest octets, minimal INTEGERs, SET OF sorted by encoding unless asked otherwise.
 """
 

@@ -20,20 +20,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from der import TAG_SEQUENCE, TAG_SET, integer, tlv  # the one DER encoder
+
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "samples" / "generated"
-
-
-def der_length(n: int) -> bytes:
-    if n < 0x80:
-        return bytes([n])
-    body = n.to_bytes((n.bit_length() + 7) // 8, "big")
-    return bytes([0x80 | len(body)]) + body
-
-
-def der_integer(n: int) -> bytes:
-    body = n.to_bytes(max(1, (n.bit_length() + 8) // 8), "big", signed=True)
-    return b"\x02" + der_length(len(body)) + body
 
 
 def million_nodes(path: Path, pairs: int = 333_333) -> Path:
@@ -42,12 +32,11 @@ def million_nodes(path: Path, pairs: int = 333_333) -> Path:
         return path
     elements = []
     for i in range(pairs):
-        inner = der_integer(i) + der_integer(i * 7919 % 1_000_003)
-        elements.append(b"\x30" + der_length(len(inner)) + inner)
+        elements.append(tlv(TAG_SEQUENCE, integer(i) + integer(i * 7919 % 1_000_003)))
     elements.sort()  # DER SET OF order
     content = b"".join(elements)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(b"\x31" + der_length(len(content)) + content)
+    path.write_bytes(tlv(TAG_SET, content))
     return path
 
 

@@ -1,5 +1,6 @@
 import ASN1Lenient
 import ReceiptKit
+import TextLoader
 
 /// Where a document's bytes came from.
 public struct DocumentSource: Sendable {

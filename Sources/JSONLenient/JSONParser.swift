@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// The offset-recording, error-tolerant JSON reader.
 ///
@@ -253,7 +254,7 @@ struct JSONReader {
         }
         var scanner = JSONStringScanner(bytes: bytes, start: pos)
         let result = scanner.scan()
-        diagnostics += result.diagnostics.map { var d = $0; d.node = node; return d }
+        diagnostics += result.diagnostics.map { var d = $0; d.node = NodeIndex(node); return d }
         pos = result.end
         return strings.appendDecoded(result.value)
     }
@@ -338,8 +339,7 @@ struct JSONReader {
 
     /// `node` indexes `JSONTree.nodes` (the node the problem concerns), as in ASN1Lenient.
     mutating func report(_ code: JSONCode, _ message: String, _ offset: Int, _ length: Int, node: Int? = nil) {
-        diagnostics.append(Diagnostic(severity: code.severity, code: code.code, message: message,
-                                      offset: offset, length: length, node: node))
+        diagnostics.append(code.diagnostic(message, offset..<(offset + length), node: node.map(NodeIndex.init)))
     }
 
     /// A byte that can begin a value: after a missing comma, read on from it instead of skipping.
@@ -359,6 +359,6 @@ struct JSONReader {
     }
 
     func describe(_ c: UInt8) -> String {
-        (0x21...0x7E).contains(c) ? "'\(Character(Unicode.Scalar(c)))'" : "byte 0x\(hex(c))"
+        (0x21...0x7E).contains(c) ? "'\(Character(Unicode.Scalar(c)))'" : "byte 0x\(Hex.byte(c, .upper))"
     }
 }

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// Reads one JSON string starting at its opening quote: decodes escapes (surrogate pairs included)
 /// and validates UTF-8, recording a diagnostic with the exact bytes of every defect. Invalid input
@@ -31,7 +32,7 @@ struct JSONStringScanner {
             } else if c == UInt8(ascii: "\\") {
                 pos = escape(at: pos, into: &r)
             } else if c < 0x20 {
-                report(&r, .controlCharacter, "control character 0x\(hex(c)) must be escaped in a string", pos, 1)
+                report(&r, .controlCharacter, "control character 0x\(Hex.byte(c, .upper)) must be escaped in a string", pos, 1)
                 append(&r, [c], from: pos)
                 pos += 1
             } else if c < 0x80 {
@@ -47,7 +48,7 @@ struct JSONStringScanner {
                 if recordsOffsets { r.sourceOffsets.append(contentsOf: pos..<end) }
                 pos = end
             } else {
-                let length = Self.validSequenceLength(bytes, at: pos)
+                let length = UTF8Text.sequenceLength(bytes, at: pos, end: n)
                 if length > 0 {
                     append(&r, Array(bytes[pos..<pos + length]), from: pos)
                     pos += length
@@ -70,8 +71,7 @@ struct JSONStringScanner {
     }
 
     private func report(_ r: inout Result, _ code: JSONCode, _ message: String, _ offset: Int, _ length: Int) {
-        r.diagnostics.append(Diagnostic(severity: code.severity, code: code.code, message: message,
-                                        offset: offset, length: length, node: nil))
+        r.diagnostics.append(code.diagnostic(message, offset..<(offset + length)))
     }
 
     /// Handles the escape at `pos` (a backslash); returns the offset after it.
@@ -131,37 +131,10 @@ struct JSONStringScanner {
         guard offset + 4 <= bytes.count else { return nil }
         var value: UInt32 = 0
         for b in bytes[offset..<offset + 4] {
-            let digit: UInt8
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = b - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = Hex.value(ofDigit: b) else { return nil }
             value = value << 4 | UInt32(digit)
         }
         return value
-    }
-
-    /// Length of the well-formed UTF-8 sequence at `pos` (Unicode Table 3-7), or 0.
-    static func validSequenceLength(_ bytes: [UInt8], at pos: Int) -> Int {
-        let lead = bytes[pos]
-        let length: Int
-        var low: UInt8 = 0x80, high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F  // no encoded surrogates
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: return 0
-        }
-        guard pos + length <= bytes.count else { return 0 }
-        guard (low...high).contains(bytes[pos + 1]) else { return 0 }
-        for i in 2..<length where !(0x80...0xBF).contains(bytes[pos + i]) { return 0 }
-        return length
     }
 
     /// The bad lead byte and any continuation bytes right after it: one diagnostic per defect.
@@ -172,11 +145,6 @@ struct JSONStringScanner {
     }
 }
 
-func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-}
-
 private func hex16(_ value: UInt32) -> String {
-    hex(UInt8(value >> 8 & 0xFF)) + hex(UInt8(value & 0xFF))
+    Hex.string([UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)], .upper)
 }

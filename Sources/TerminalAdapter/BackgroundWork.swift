@@ -1,5 +1,6 @@
 import ASN1Lenient
 import ExplorerUI
+import Threads
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

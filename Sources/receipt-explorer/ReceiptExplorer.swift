@@ -13,6 +13,8 @@ import Musl
 import Darwin
 #endif
 import ReceiptKit
+import TextOutput
+import X509Trust
 
 /// The root command. Subcommands stay thin: parse options, call the library, print.
 @main

@@ -110,7 +110,7 @@ import TestSupport
         // The not-minimal INTEGER outside any guess is reported once, at its first content octet.
         #expect(tree.diagnostics.map(\.code) == [ParserCode.integerNotMinimal.code])
         #expect(tree.diagnostics.map(\.range) == [22..<23])
-        #expect(tree.diagnostics.map(\.node) == [8])
+        #expect(tree.diagnostics.map(\.node?.index) == [8])
 
         // An empty INTEGER inside the constructed guess undoes it: the OCTET STRING is plain again.
         let undone = Self.same(DER.hex("30 09 04 07 30 05 02 01 01 02 00"), "guess undone")

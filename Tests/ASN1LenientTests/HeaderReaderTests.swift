@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 @testable import ASN1Lenient
+@testable import TextLoader
 
 /// The one header reader (`BERHeader`) at every boundary, and the issue 8 crash that four copies of
 /// it made possible. Each case asserts the reader's answer and what the parser reports, with the

@@ -34,7 +34,7 @@ import TestSupport
                 for d in tree.diagnostics {
                     #expect(d.offset >= 0 && d.length >= 0 && d.offset + d.length <= input.count,
                             "seed \(seedIndex) round \(round): \(d)")
-                    if let n = d.node { #expect(n < tree.count) }
+                    if let n = d.node?.index { #expect(n < tree.count) }
                 }
                 for index in tree.nodes.indices.prefix(200) { _ = tree.value(of: index) }
                 if violations.isEmpty == false { return }

@@ -86,7 +86,7 @@ import TestSupport
         let tree = parse("31 06 02 01 01 02 01 02")
         var copy = tree
         copy.append([Diagnostic(severity: .info, code: ParserCode.setNotSorted.code, message: "m",
-                                offset: 0, length: 1, node: 0)])
+                                offset: 0, length: 1, node: NodeIndex(0))])
         #expect(copy.nodes == tree.nodes && tree.diagnostics.isEmpty && copy.diagnostics.count == 1)
         #expect(kept == tree.nodes)  // equal element by element, different buffers
         #expect(NodeStore(Array(tree.nodes)) == tree.nodes)
@@ -128,6 +128,6 @@ import TestSupport
         #expect(tree.nodes.map(\.depth) == (0...1_023).map { UInt16($0) })
         #expect(tree[1_023].kind == .unparsed && tree[1_023].offset == 2 * 1_023)
         let tooDeep = tree.diagnostics.filter { $0.code == ParserCode.nestingTooDeep.code }
-        #expect(tooDeep.map(\.node) == [1_022] && tooDeep.map(\.offset) == [2 * 1_022])
+        #expect(tooDeep.map(\.node?.index) == [1_022] && tooDeep.map(\.offset) == [2 * 1_022])
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ASN1Lenient
+@testable import TextOutput
 
 /// The RFC 5280 / RFC 5652 schema matched against parsed trees: names where the tree matches, none
 /// from the first departure on, never a trap (hand-built departures and every single-byte change of

@@ -3,6 +3,7 @@ import DocumentModel
 import ExplorerUI
 import Foundation
 import ReceiptKit
+import TextLoader
 import Testing
 import TestSupport
 

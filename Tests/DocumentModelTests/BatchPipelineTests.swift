@@ -3,6 +3,7 @@ import Foundation
 import ReceiptKit
 import Testing
 import TestSupport
+import X509Trust
 
 /// `BatchPipeline` in-process, as `verify` runs it in batch mode: a producer thread, worker threads
 /// sharing the process-wide caches (verified paths, header memo, trust anchors, decoded-certificate

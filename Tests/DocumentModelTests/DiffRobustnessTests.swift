@@ -4,6 +4,7 @@ import Foundation
 import ReceiptKit
 import Testing
 import TestSupport
+import TextLoader
 
 /// Diff of mutated inputs never crashes, and every node and range it reports lies in the document
 /// it names. Seeded mutations, so a failure replays.

@@ -4,6 +4,7 @@ import Foundation
 import ReceiptKit
 import Testing
 import TestSupport
+import TextLoader
 
 /// StoreKit 2 pairs beyond the manifest's lists: transactions without ids, the structure of a
 /// refund inside a history, and x5c certificates compared as DER.

@@ -3,6 +3,7 @@ import DocumentModel
 import Foundation
 import ReceiptKit
 import TestSupport
+import TextLoader
 
 /// Opening diff inputs and reading `diff_pairs` from samples/manifest.json.
 enum DiffFixtures {

@@ -4,6 +4,7 @@ import Foundation
 import ReceiptKit
 import Testing
 import TestSupport
+import TextLoader
 
 /// `FormatRegistry`: which format claims an input, how sure, why, and that every kind has one format.
 @Suite struct FormatRegistryTests {

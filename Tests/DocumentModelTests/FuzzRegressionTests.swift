@@ -4,6 +4,8 @@ import Foundation
 import ReceiptKit
 import Testing
 import TestSupport
+import ByteText
+import TextLoader
 
 /// The document fuzz target's findings, replayed as the target runs them: loaded like a command
 /// loads a file, opened with validation, and every layer's diagnostics inside that layer's bytes.

@@ -4,6 +4,7 @@ import Foundation
 import JWSKit
 import ReceiptKit
 import Testing
+import TextLoader
 
 /// `explain` on a field Apple added late says which version of Apple's documentation introduced it.
 @Suite struct JWSExplainVersionTests {

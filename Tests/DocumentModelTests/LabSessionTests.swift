@@ -4,6 +4,7 @@ import Foundation
 import ReceiptKit
 import Testing
 import TestSupport
+import TextLoader
 
 /// The tamper lab: each edit re-opens the document; what changed is worded from the documents
 /// before and after; undo gives back the exact bytes.

@@ -4,6 +4,7 @@ import Foundation
 import ReceiptKit
 import Testing
 import TestSupport
+import TextLoader
 
 /// The paste finder on the project's samples wrapped in every form a developer pastes: where the
 /// data was found (exact location), that the document opened equals the clean one's (kind, tree,

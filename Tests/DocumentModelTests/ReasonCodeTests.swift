@@ -4,6 +4,7 @@ import JWSKit
 import ReceiptKit
 import Testing
 import TestSupport
+import ReasonCodes
 
 /// One reason vocabulary for every kind: receipts and tokens name the same situation with the same
 /// code, and docs/verify-schema.json lists exactly the codes the tool can write.

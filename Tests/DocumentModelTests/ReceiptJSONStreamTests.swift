@@ -4,6 +4,7 @@ import TestSupport
 import ASN1Lenient
 @testable import DocumentModel
 @testable import ReceiptKit
+import TextLoader
 
 /// The streamed `json` document (`ReceiptJSON.streamed`) must be byte for byte the dictionary one
 /// (`ReceiptJSON.serialize(ReceiptJSON.document(…))`), pretty and compact, single and batch.

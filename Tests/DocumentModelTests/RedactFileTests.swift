@@ -21,7 +21,7 @@ import TestSupport
     }
 
     static func shape(_ d: Diagnostic) -> String {
-        "\(d.code) \(d.severity) \(d.offset)+\(d.length) node \(d.node ?? -1)"
+        "\(d.code) \(d.severity) \(d.offset)+\(d.length) node \(d.node?.index ?? -1)"
     }
 
     func checkCopy(_ url: URL) throws {

@@ -3,6 +3,7 @@ import DocumentModel
 import ReceiptKit
 import Foundation
 import TestSupport
+import TextLoader
 
 /// Inputs and checks shared by the redaction tests.
 enum RedactSupport {

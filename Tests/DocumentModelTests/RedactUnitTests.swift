@@ -4,6 +4,7 @@ import Foundation
 import ReceiptKit
 import Testing
 import TestSupport
+import TextLoader
 
 /// Redaction on hand-made inputs whose layout is known: chunked payloads, JSON escapes and
 /// numbers, text forms, and the stand-in classes.

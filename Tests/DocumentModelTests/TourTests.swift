@@ -4,6 +4,8 @@ import Foundation
 import ReceiptKit
 import Testing
 import TestSupport
+import TextLoader
+import X509Trust
 
 /// The tour's stops on every receipt sample and on plain ASN.1: exact node, focus and byte range
 /// per step, computed from the document.

@@ -4,6 +4,8 @@ import Foundation
 import ReceiptKit
 import Testing
 import TestSupport
+import TextLoader
+import X509Trust
 
 /// The one verification model, built from a receipt analysis and from JWS verification reports.
 @Suite struct VerificationReportTests {

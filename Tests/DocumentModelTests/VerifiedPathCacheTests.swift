@@ -4,6 +4,8 @@ import Foundation
 import ReceiptKit
 import Testing
 import TestSupport
+import TextLoader
+import X509Trust
 
 /// The verified-chain cache (`VerifiedPathCache.shared`): a second input signed by the same chain
 /// reuses the path check, and the report is the same with the cache, without it and on reuse.

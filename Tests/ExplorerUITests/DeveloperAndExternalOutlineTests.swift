@@ -5,6 +5,7 @@ import ReceiptKit
 import Testing
 import TestSupport
 @testable import ExplorerUI
+import TextLoader
 
 /// The explorer's outline for issue 20's new kinds: an external purchase token's JSON fields (with
 /// their meanings) and an Advanced Commerce request's decoded JSON under its `request` claim.

@@ -4,6 +4,7 @@ import ReceiptKit
 import Testing
 import TestSupport
 @testable import ExplorerUI
+import TextLoader
 
 /// The diff overlay (`d`): document 1 against document 2 through the engine the command provides;
 /// a list of entries, each showing both sides' nodes and bytes.

@@ -3,6 +3,7 @@ import DocumentModel
 import Testing
 import TestSupport
 @testable import ExplorerUI
+import TextLoader
 
 /// Several files open as several documents: `}` / `{` switch between them, each document keeps
 /// its own selection, expansion, scroll, mode and hex cursor; the preferences and the screen size

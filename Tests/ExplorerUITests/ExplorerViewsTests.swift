@@ -5,6 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ExplorerUI
+import TextLoader
 
 /// The explorer asks the document's format which views it adds (issue 19, item 3) instead of
 /// testing which kind the document is: StoreKit tokens and JSON bodies add the layer outline,

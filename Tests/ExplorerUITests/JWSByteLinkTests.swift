@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ExplorerUI
+import TextLoader
 
 /// The byte pane ↔ tree link on a StoreKit 2 outline, both ways, beyond the plain JSON and DER
 /// cases of JWSOutlineTests: token characters that encode an x5c certificate's DER (through two

@@ -5,6 +5,7 @@ import ReceiptKit
 import Testing
 import TestSupport
 @testable import ExplorerUI
+import TextLoader
 
 /// StoreKit 2 tokens in the explorer: the layer outline in the tree pane (token → header → x5c
 /// certificates' ASN.1 → payload fields → signature r, s), the byte pane on the node's own layer

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ExplorerUI
+import TextLoader
 
 /// The detail pane's base64 groups (the very lines `explain --offset` prints), the summary's title
 /// by document kind, and the snapshots of the JWS views not covered by JWSOutlineTests.

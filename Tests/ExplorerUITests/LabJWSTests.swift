@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ExplorerUI
+import TextLoader
 
 /// The tamper lab on StoreKit 2 documents: every edit re-opens the document with the options it
 /// was opened with, so every token's verification runs again; text panes take the character

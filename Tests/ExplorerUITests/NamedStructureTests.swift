@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ExplorerUI
+import TextLoader
 
 /// Certificates and SignerInfos named part by part in the tree pane (RFC 5280 / RFC 5652 names from
 /// the one schema `dump` and `explain` read), and labels cut at a word or name boundary.

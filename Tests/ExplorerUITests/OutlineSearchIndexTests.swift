@@ -3,7 +3,9 @@ import DocumentModel
 import Foundation
 import Testing
 import TestSupport
+import ByteText
 @testable import ExplorerUI
+import TextLoader
 
 /// Search on a layer outline goes through `OutlineSearchIndex` (every row's text made once, each
 /// certificate's rows once per distinct certificate). It must find exactly the rows, in the same

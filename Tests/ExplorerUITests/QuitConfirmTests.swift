@@ -3,6 +3,7 @@ import DocumentModel
 import Testing
 import TestSupport
 @testable import ExplorerUI
+import TextLoader
 
 /// `q` / `Esc` with unsaved tamper-lab edits ask first: y quits, n stays; written or undone edits
 /// quit at once.

@@ -5,6 +5,7 @@ import ReceiptKit
 import Testing
 import TestSupport
 @testable import ExplorerUI
+import TextLoader
 
 /// The tour pane for every kind of document: the lesson and its self-check at the top of the
 /// detail pane, drawn exactly; a-c answer only a question on screen.

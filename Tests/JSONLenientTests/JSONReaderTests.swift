@@ -64,7 +64,7 @@ struct JSONDiagnosticTests {
         #expect(codes(tree) == [.duplicateKey])
         #expect(tree.diagnostics[0].range == 7..<10)
         #expect(tree.diagnostics[0].severity == .error)
-        #expect(tree.diagnostics[0].node == 3)
+        #expect(tree.diagnostics[0].node == NodeIndex(3))
         // The first, as Apple's JSONSerialization reads it and as StoreKitPayload.field takes it.
         #expect(tree.member("a", in: 0) == 1)
         #expect(tree.value("a", in: 0).flatMap(tree.number(at:))?.integer == 1)
@@ -83,7 +83,7 @@ struct JSONDiagnosticTests {
         let tree = JSONParser.parse(bytes)
         #expect(codes(tree) == [.invalidUTF8])
         #expect(tree.diagnostics[0].range == 7..<8)
-        #expect(tree.diagnostics[0].node == 2)
+        #expect(tree.diagnostics[0].node == NodeIndex(2))
         #expect(tree.string(at: 2) == "a\u{FFFD}(b")
     }
 

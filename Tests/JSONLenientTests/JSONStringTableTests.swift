@@ -19,7 +19,7 @@ struct JSONStringTableTests {
         #expect(tree.children(of: 0).map { tree.string(at: $0) } == ["a\u{0}b", "x/y", "😀", "\u{FFFD}!", "\u{FFFD}", "plain"])
         #expect(codes(tree) == [.loneSurrogate, .loneSurrogate])
         #expect(tree.diagnostics.map(\.range) == [38..<44, 49..<55])
-        #expect(tree.diagnostics.map(\.node) == [4, 5])
+        #expect(tree.diagnostics.map(\.node?.index) == [4, 5])
         // The escaped "x\/y" is ASCII once decoded and compares by bytes; the plain one is its input range.
         #expect(tree.string(at: 2, is: "x/y"))
         #expect(!tree.string(at: 2, is: "x\\/y"))

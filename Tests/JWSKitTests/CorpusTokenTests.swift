@@ -3,6 +3,7 @@ import JWSKit
 import ReceiptKit
 import Testing
 import TestSupport
+import X509Trust
 
 /// Field-by-field facts from ../shared/corpus/jws/MANIFEST.md.
 @Suite("JWS corpus", .enabled(if: Paths.jwsCorpusAvailable))

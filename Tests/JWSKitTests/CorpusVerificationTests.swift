@@ -3,6 +3,7 @@ import JWSKit
 import ReceiptKit
 import Testing
 import TestSupport
+import X509Trust
 
 /// The real tokens of ../shared/corpus/jws (facts in its MANIFEST.md).
 @Suite(.enabled(if: Paths.jwsCorpusAvailable))

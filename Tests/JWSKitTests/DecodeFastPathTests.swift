@@ -4,6 +4,7 @@ import JSONLenient
 import Testing
 @testable import JWSKit
 import TestSupport
+@testable import ByteText
 
 /// The fast paths of a token's decode (issue 12) give exactly what the general code gives: base64
 /// without anything to report, dates in years 0-9999, splitting at the dots by `memchr`.

@@ -87,7 +87,7 @@ struct NotificationSummaryTests {
     @Test func schemaDiagnosticsNameTheirValueNode() throws {
         let d = JWSDocument.decode(text: token(payload: #"{"transactionId":7}"#))
         #expect(d.codes(.payload) == [JWSCode.fieldWrongType.code])
-        let node = try #require(d.diagnostics[0].diagnostic.node)
+        let node = try #require(d.diagnostics[0].diagnostic.node?.index)
         #expect(d.payloadJSON?[node].kind == .number)
         #expect(d.diagnostics[0].diagnostic.message == "transactionId should be an id in a string, found number")
     }

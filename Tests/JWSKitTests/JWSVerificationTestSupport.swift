@@ -2,6 +2,7 @@ import Foundation
 import JWSKit
 import ReceiptKit
 import TestSupport
+import X509Trust
 
 // Test-local token splitting: just enough to feed the verifier plain values. The real decoder
 // (offsets, diagnostics) lives in JWSKit's decoding half and is tested there.

@@ -3,6 +3,7 @@ import ReceiptKit
 import Testing
 @testable import JWSKit
 import TestSupport
+import X509Trust
 
 /// A `--root` is a trust decision made once: its self-signature is checked when its `TrustAnchorSet`
 /// is prepared, and every verification reads that fact. The reports must be what checking it in each

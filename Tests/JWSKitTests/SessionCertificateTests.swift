@@ -3,6 +3,7 @@ import ReceiptKit
 import Testing
 @testable import JWSKit
 import TestSupport
+import X509Trust
 
 /// Issue 12's notification target: in one session each distinct certificate is decoded once, and a
 /// link the path check has verified is not verified again. The fast path (links taken from the

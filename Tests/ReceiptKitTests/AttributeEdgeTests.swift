@@ -59,7 +59,7 @@ import ASN1Lenient
     static func lines(_ a: ReceiptAnalysis) -> (findings: [String], fields: [String]) {
         let tree = a.receiptTree
         let findings = a.findings.map {
-            "\($0.code) \($0.severity) \($0.offset)+\($0.length) \($0.node.map { String($0) } ?? "-") \($0.message)"
+            "\($0.code) \($0.severity) \($0.offset)+\($0.length) \($0.node.map { String($0.index) } ?? "-") \($0.message)"
         }
         var fields: [String] = []
         func describe(_ f: ReceiptField) -> String {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ReceiptKit
+import X509Trust
 
 /// In a batch run a receipt's PKCS#7 goes to OpenSSL without its certificates, which come decoded
 /// from `DecodedCertificatePool` (`CMSWithoutCertificates`): the report must be the one the whole

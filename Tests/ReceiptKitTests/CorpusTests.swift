@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 import ASN1Lenient
 @testable import ReceiptKit
+@testable import X509Trust
 
 /// `../shared/corpus/MANIFEST.md`, row by row.
 struct CorpusFact: Sendable, CustomTestStringConvertible {
@@ -203,7 +204,7 @@ let corpusFacts: [CorpusFact] = [
         // The payload is parsed on purpose: its truncation is reported at the payload SET (offset 62)
         // and at the last, cut attribute (offset 420) and its value (428), besides the container's.
         let truncations = a.tree.diagnostics.filter { $0.code == ParserCode.truncatedContent.code || $0.code == ParserCode.lengthExceedsParent.code }
-        let offsets = Set(truncations.compactMap { $0.node.map { Int(a.tree.nodes[$0].offset) } })
+        let offsets = Set(truncations.compactMap { $0.node.map { Int(a.tree.nodes[$0.index].offset) } })
         #expect(offsets.isSuperset(of: [0, 15, 19, 39, 54, 58, 62, 420, 428]), "\(offsets.sorted())")
         // No receipt finding for what the cut removed.
         #expect(a.findings.isEmpty, "\(a.findings.map(\.message))")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ReceiptKit
+@testable import X509Trust
 
 /// `DecodedCertificate` and `CertificateCache` (one decode per certificate per session), the pinned
 /// roots' known self-signatures, and path checks that reuse the facts their certificates already have.

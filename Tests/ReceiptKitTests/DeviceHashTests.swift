@@ -3,6 +3,8 @@ import DocumentModel
 import Testing
 import TestSupport
 @testable import ReceiptKit
+import ByteText
+@testable import X509Trust
 
 @Suite("Digests and device hash") struct DeviceHashTests {
 
@@ -80,7 +82,7 @@ import TestSupport
         #expect(step.details[1].contains("(16 bytes)"))
         #expect(step.details[2].contains("(\(bundle.count) bytes)"))
         #expect(step.details[3] == "concatenation: \(device.bytes.count) + 16 + \(bundle.count) = \(device.bytes.count + 16 + bundle.count) bytes")
-        #expect(step.details[4] == "computed SHA-1: \(ValidationHex.upper(expected, separator: " "))")
+        #expect(step.details[4] == "computed SHA-1: \(Hex.string(expected, .upper, separator: " "))")
 
         var wrong = device
         wrong.bytes[0] ^= 0xFF

@@ -4,6 +4,8 @@ import Testing
 @testable import ReceiptKit
 import DocumentModel
 import JWSKit
+@testable import ByteText
+@testable import X509Trust
 
 /// The date code that replaced full Foundation's (ICU's) when the tool moved to FoundationEssentials,
 /// checked against Foundation itself, which tests may still link: `PacificTime` against

@@ -48,7 +48,7 @@ struct SplitMix64: RandomNumberGenerator {
                 let a = ReceiptAnalyzer.analyze(bytes: bytes, options: AnalysisOptions(validate: validate))
                 for d in a.allDiagnostics {
                     #expect(d.offset >= 0 && d.offset + d.length <= bytes.count, "base \(b) round \(round): \(d.code) \(d.offset)+\(d.length)")
-                    if let n = d.node { #expect(n >= 0 && n < a.tree.count) }
+                    if let n = d.node?.index { #expect(n >= 0 && n < a.tree.count) }
                 }
                 if let r = a.receipt {
                     let t = a.receiptTree

@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 import ASN1Lenient
 @testable import ReceiptKit
+import TextLoader
 
 /// The project's own samples, checked against the exact facts `samples/manifest.json` lists.
 struct SampleCase: Sendable, CustomTestStringConvertible {
@@ -66,7 +67,7 @@ let sampleCases: [SampleCase] = {
         }
         let got = a.allDiagnostics.map {
             D(code: $0.code, severity: $0.severity.description, offset: $0.offset, length: $0.length,
-              nodeOffset: $0.node.map { Int(a.tree.nodes[$0].offset) })
+              nodeOffset: $0.node.map { Int(a.tree.nodes[$0.index].offset) })
         }
         let receiptWant = want.filter { $0.code.receiptCode != nil }
         let receiptGot = got.filter { $0.code.receiptCode != nil }
@@ -81,7 +82,7 @@ let sampleCases: [SampleCase] = {
         }
         // Inside the ContentInfo nothing else may appear (after it, only the trailing bytes are junk).
         let root = a.container?.contentInfo ?? 0
-        let inside = a.allDiagnostics.filter { d in d.node.map { PKCS7Locator.isInside($0, root, a.tree) } ?? false }
+        let inside = a.allDiagnostics.filter { d in d.node.map { PKCS7Locator.isInside($0.index, root, a.tree) } ?? false }
             .filter { $0.code.receiptCode == nil }.map(\.code)
         #expect(Set(inside).isSubset(of: Set(want.map(\.code))), "unexpected \(inside)")
         #expect(inside.count == want.filter { $0.code != ParserCode.trailingData.code }.count - receiptWant.count)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ReceiptKit
+@testable import X509Trust
 
 /// `TrustAnchorSet`: the user's root files read once, each certificate's facts (its self-signature
 /// included) the same as reading the file on its own gives, the pinned G2 exception unchanged.

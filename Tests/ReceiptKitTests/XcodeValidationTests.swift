@@ -3,6 +3,7 @@ import DocumentModel
 import Testing
 import TestSupport
 @testable import ReceiptKit
+@testable import X509Trust
 
 @Suite("Validation of Xcode StoreKit testing receipts") struct XcodeValidationTests {
 

@@ -4,6 +4,7 @@ import DocumentModel
 import Foundation
 import JWSKit
 import ReceiptKit
+import TextLoader
 
 /// StoreKit 2 (issue 12): verifying a Server Notification with two nested tokens (three chains,
 /// three ES256 signatures) < 5 ms, and decoding a 1,000-transaction history response < 50 ms.

@@ -3,6 +3,7 @@ import BenchSupport
 import DocumentModel
 import Foundation
 import ReceiptKit
+import TextLoader
 
 /// The tamper lab's frame budget: one byte edit of samples/typical.receipt re-opens the document
 /// from the edited bytes (parse + locate + decode + validate with the samples' TEST root) and words

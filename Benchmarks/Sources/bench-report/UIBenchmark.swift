@@ -3,6 +3,7 @@ import BenchExplorerUI
 import BenchSupport
 import DocumentModel
 import ReceiptKit
+import TextLoader
 
 /// Timings for the explorer's cost model, printed by bench-report's UI section: load (parse,
 /// receipt analysis, O(n) state set-up), the first frame, and each key from press to drawn grid

@@ -2,6 +2,7 @@ import ASN1Lenient
 import BenchSupport
 import Foundation
 import BenchExplorerUI
+import TextLoader
 
 /// TUI first-frame and per-key times through ExplorerUI's `UIBenchmark` (load = parse + receipt
 /// analysis + state set-up; first frame = load + first render; a key = reduce + render).

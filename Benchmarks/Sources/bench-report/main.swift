@@ -3,6 +3,7 @@ import BenchSupport
 import DocumentModel
 import Foundation
 import ReceiptKit
+import TextLoader
 
 // A plain benchmark driver that prints Markdown tables with ratios (docs/performance.md quotes it).
 // It complements the package-benchmark suite (Benchmarks/ParserBenchmarks), which reports the same

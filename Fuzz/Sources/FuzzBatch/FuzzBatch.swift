@@ -3,6 +3,8 @@ import DocumentModel
 import Foundation
 import FuzzSupport
 import ReceiptKit
+import ByteText
+import X509Trust
 
 /// Fuzz target (f): batch mode's line reader and per-line checks, as `verify --lines` and
 /// `json --lines` run them: the input is written to a file, read by `BatchInputs` (the same

@@ -3,6 +3,7 @@ import DocumentModel
 import Foundation
 import FuzzSupport
 import ReceiptKit
+import TextLoader
 
 /// Fuzz target (d): `DocumentDiff.compare` on two inputs cut from one. Bytes 0–1 (little endian,
 /// modulo the rest's length) say where A ends and B starts; each side goes through the loader (raw

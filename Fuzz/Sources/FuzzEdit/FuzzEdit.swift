@@ -3,6 +3,7 @@ import DocumentModel
 import Foundation
 import FuzzSupport
 import ReceiptKit
+import TextLoader
 
 /// Fuzz target (e): the tamper lab. The input is an edit script applied to a sample receipt
 /// through `LabSession` (the explorer's e / i / d / u keys), each edit re-opening the document with

@@ -1,5 +1,6 @@
 import ASN1Lenient
 import FuzzSupport
+import TextLoader
 
 /// Fuzz target `load`: the input loader first, then the parser on what it decoded.
 ///

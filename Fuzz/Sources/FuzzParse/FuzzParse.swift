@@ -1,5 +1,7 @@
 import ASN1Lenient
 import FuzzSupport
+import TextLoader
+import TextOutput
 
 /// Fuzz target (a): input loading + parsing (+ the text outputs built on the parse).
 ///

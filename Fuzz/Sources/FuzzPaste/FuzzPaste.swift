@@ -2,6 +2,7 @@ import ASN1Lenient
 import DocumentModel
 import FuzzSupport
 import ReceiptKit
+import TextLoader
 
 /// Fuzz target `paste`: `PasteLoader.decode` (the loader's detection, then the paste finder on
 /// log lines, quotes, fences, wrapped base64, form bodies, JSON values at any depth, HAR captures,

@@ -3,6 +3,7 @@ import DocumentModel
 import Foundation
 import FuzzSupport
 import ReceiptKit
+import TextLoader
 
 /// Fuzz target (f): `redact`. The input is a file's bytes, loaded as the commands load it and
 /// redacted twice in one run (bundle id included, a fixed seed), as `redact FILE FILE` would.

@@ -1,6 +1,7 @@
 import ASN1Lenient
 #if canImport(Glibc)
 import Glibc
+import TextLoader
 #endif
 
 // Checks shared by every fuzz target. Each one traps (fatalError) on a violation, which libFuzzer
@@ -55,7 +56,7 @@ public func checkDiagnostics(_ diagnostics: [Diagnostic], bytes n: Int, nodes: I
         guard d.offset >= 0, d.length >= 0, d.offset + d.length <= n else {
             fatalError("\(what): diagnostic \(d.code) range \(d.offset)+\(d.length) outside input of \(n) bytes")
         }
-        if let node = d.node, !(0..<nodes).contains(node) {
+        if let node = d.node?.index, !(0..<nodes).contains(node) {
             fatalError("\(what): diagnostic \(d.code) names node \(node) of \(nodes)")
         }
     }

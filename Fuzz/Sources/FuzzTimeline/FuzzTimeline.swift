@@ -3,6 +3,7 @@ import DocumentModel
 import Foundation
 import FuzzSupport
 import ReceiptKit
+import TextLoader
 
 /// Fuzz target (h): `Timeline.build` and `TransactionLookup.find` over several inputs cut from one.
 /// Byte 0 (modulo 4, plus 1) says how many inputs; then one 2-byte little-endian cut per input

@@ -28,10 +28,10 @@ public struct Diagnostic: Sendable, Equatable {
     public var message: String
     public var offset: Int
     public var length: Int
-    /// The node the problem concerns, if any (an index into `Tree.nodes`).
-    public var node: Int?
+    /// The node the problem concerns, if any, in the tree the diagnostic belongs to.
+    public var node: NodeIndex?
 
-    public init(severity: Severity, code: DiagnosticCode, message: String, offset: Int, length: Int, node: Int?) {
+    public init(severity: Severity, code: DiagnosticCode, message: String, offset: Int, length: Int, node: NodeIndex?) {
         self.severity = severity
         self.code = code
         self.message = message
@@ -41,4 +41,16 @@ public struct Diagnostic: Sendable, Equatable {
     }
 
     public var range: Range<Int> { offset..<(offset + length) }
+}
+
+/// A node of the tree a diagnostic belongs to: its position in that tree's pre-order arena
+/// (`Tree.nodes` for ASN.1, `JSONTree.nodes` for JSON). A type of its own, so that a node is never
+/// taken for an offset, a length or a token index.
+public struct NodeIndex: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let index: Int
+
+    public init(_ index: Int) { self.index = index }
+
+    public static func < (a: NodeIndex, b: NodeIndex) -> Bool { a.index < b.index }
+    public var description: String { String(index) }
 }

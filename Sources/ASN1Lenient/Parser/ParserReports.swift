@@ -139,15 +139,13 @@ extension ParserMachine {
                 if let previous = suppressed[code] {
                     suppressed[code] = (previous.count + 1, previous.first)
                 } else {
-                    suppressed[code] = (1, Diagnostic(severity: code.severity, code: code.code, message: message,
-                                                      offset: offset, length: length, node: node))
+                    suppressed[code] = (1, code.diagnostic(message, offset..<(offset + length), node: node.map(NodeIndex.init)))
                 }
                 return
             }
             perCode[code] = seen + 1
         }
-        diagnostics.append(Diagnostic(severity: code.severity, code: code.code, message: message,
-                                      offset: offset, length: length, node: node))
+        diagnostics.append(code.diagnostic(message, offset..<(offset + length), node: node.map(NodeIndex.init)))
     }
 
     /// One diagnostic per capped code, after all others, pinned to the first one left out.

@@ -1,3 +1,5 @@
+import ByteText
+
 /// The decoded details the X.509 schema attaches to its nodes: names as `CN=…, O=…`, key usage
 /// bits by name, key sizes and curves, extension values. Each reads only the node it is given and
 /// returns nil when the bytes are not what the schema expects (never traps). Input text is escaped.

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Threads
 
 /// A tree's nodes in pre-order (`Tree.nodes`): one manually managed buffer, written by the parser
 /// and immutable afterwards, so a read is a bounds check and a load (no uniqueness check, no

@@ -82,7 +82,7 @@ public struct Tree: Sendable {
 
     /// Diagnostics attached to a node (not its descendants).
     public func diagnostics(for index: Int) -> [Diagnostic] {
-        diagnostics.filter { $0.node == index }
+        diagnostics.filter { $0.node == NodeIndex(index) }
     }
 
     public var worstSeverity: Severity? { diagnostics.map(\.severity).min() }

@@ -1,3 +1,4 @@
+import ByteText
 enum BitStringValue {
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> ValueProblem? {
         guard let first = content.first else {
@@ -15,7 +16,7 @@ enum BitStringValue {
             let last = bytes[content.upperBound - 1]
             if last & UInt8((1 << unused) - 1) != 0 {
                 return ValueProblem(.bitStringPadding, (content.upperBound - 1)..<content.upperBound,
-                                    "the \(unused) unused padding bit(s) of the last octet 0x\(hexByte(last)) are not zero")
+                                    "the \(unused) unused padding bit(s) of the last octet 0x\(Hex.byte(last, .upper)) are not zero")
             }
         }
         return nil

@@ -1,3 +1,4 @@
+import ByteText
 enum BooleanValue {
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> ValueProblem? {
         guard content.count == 1 else {
@@ -5,14 +6,8 @@ enum BooleanValue {
         }
         let octet = bytes[content.lowerBound]
         if octet != 0x00 && octet != 0xFF {
-            return ValueProblem(.booleanValue, content, "BOOLEAN TRUE encoded as 0x\(hexByte(octet)); DER requires 0xFF")
+            return ValueProblem(.booleanValue, content, "BOOLEAN TRUE encoded as 0x\(Hex.byte(octet, .upper)); DER requires 0xFF")
         }
         return nil
     }
-}
-
-@inline(__always)
-func hexByte(_ b: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(b >> 4)], digits[Int(b & 0xF)]])
 }

@@ -1,3 +1,5 @@
+import ByteText
+
 /// INTEGER / ENUMERATED content: checks for the parser, conversions for every layer.
 public enum IntegerValue {
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> ValueProblem? {
@@ -8,7 +10,7 @@ public enum IntegerValue {
             let a = bytes[content.lowerBound], b = bytes[content.lowerBound + 1]
             if (a == 0x00 && b & 0x80 == 0) || (a == 0xFF && b & 0x80 != 0) {
                 return ValueProblem(.integerNotMinimal, content.lowerBound..<(content.lowerBound + 1),
-                                    "redundant leading 0x\(hexByte(a)) octet: the INTEGER is not in its shortest form")
+                                    "redundant leading 0x\(Hex.byte(a, .upper)) octet: the INTEGER is not in its shortest form")
             }
         }
         return nil

@@ -26,6 +26,8 @@ public enum OIDNames {
         "1.2.840.10045.3.1.7": "P-256", "1.3.132.0.34": "P-384", "1.3.132.0.35": "P-521",
     ]
 
+    /// Our names where they differ from OpenSSL's long name (which `name(for:)` falls back to, so a
+    /// name both agree on is written once, there), and Apple's arcs, which OpenSSL does not name.
     static let table: [String: String] = [
         // PKCS#7 / CMS content types
         "1.2.840.113549.1.7.1": "data",
@@ -36,52 +38,13 @@ public enum OIDNames {
         "1.2.840.113549.1.7.6": "encryptedData",
         "1.2.840.113549.1.9.16.1.4": "timestampedData (TSTInfo)",
         // PKCS#9 attributes
-        "1.2.840.113549.1.9.1": "emailAddress",
-        "1.2.840.113549.1.9.3": "contentType",
-        "1.2.840.113549.1.9.4": "messageDigest",
-        "1.2.840.113549.1.9.5": "signingTime",
-        "1.2.840.113549.1.9.6": "countersignature",
         "1.2.840.113549.1.9.15": "smimeCapabilities",
         "1.2.840.113549.1.9.16.2.12": "signingCertificate",
         "1.2.840.113549.1.9.16.2.47": "signingCertificateV2",
         "1.2.840.113549.1.9.52": "cmsAlgorithmProtection",
-        // Digest algorithms
-        "1.2.840.113549.2.5": "md5",
-        "1.3.14.3.2.26": "sha1",
-        "2.16.840.1.101.3.4.2.1": "sha256",
-        "2.16.840.1.101.3.4.2.2": "sha384",
-        "2.16.840.1.101.3.4.2.3": "sha512",
-        "2.16.840.1.101.3.4.2.4": "sha224",
         // Signature and key algorithms
-        "1.2.840.113549.1.1.1": "rsaEncryption",
-        "1.2.840.113549.1.1.4": "md5WithRSAEncryption",
-        "1.2.840.113549.1.1.5": "sha1WithRSAEncryption",
         "1.2.840.113549.1.1.10": "rsassa-pss",
-        "1.2.840.113549.1.1.11": "sha256WithRSAEncryption",
-        "1.2.840.113549.1.1.12": "sha384WithRSAEncryption",
-        "1.2.840.113549.1.1.13": "sha512WithRSAEncryption",
         "1.2.840.10045.2.1": "ecPublicKey",
-        "1.2.840.10045.3.1.7": "prime256v1",
-        "1.3.132.0.34": "secp384r1",
-        "1.3.132.0.35": "secp521r1",
-        "1.2.840.10045.4.1": "ecdsa-with-SHA1",
-        "1.2.840.10045.4.3.2": "ecdsa-with-SHA256",
-        "1.2.840.10045.4.3.3": "ecdsa-with-SHA384",
-        "1.2.840.10045.4.3.4": "ecdsa-with-SHA512",
-        // X.520 name attributes
-        "2.5.4.3": "commonName",
-        "2.5.4.4": "surname",
-        "2.5.4.5": "serialNumber",
-        "2.5.4.6": "countryName",
-        "2.5.4.7": "localityName",
-        "2.5.4.8": "stateOrProvinceName",
-        "2.5.4.9": "streetAddress",
-        "2.5.4.10": "organizationName",
-        "2.5.4.11": "organizationalUnitName",
-        "2.5.4.12": "title",
-        "2.5.4.42": "givenName",
-        "0.9.2342.19200300.100.1.1": "userId",
-        "0.9.2342.19200300.100.1.25": "domainComponent",
         // X.509 certificate extensions
         "2.5.29.14": "subjectKeyIdentifier",
         "2.5.29.15": "keyUsage",

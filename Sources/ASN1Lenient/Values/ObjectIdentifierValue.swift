@@ -1,4 +1,7 @@
-enum ObjectIdentifierValue {
+public enum ObjectIdentifierValue {
+    /// Whether `bytes` are a well-formed OBJECT IDENTIFIER body.
+    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { check(bytes, 0..<bytes.count) == nil }
+
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> ValueProblem? {
         guard !content.isEmpty else {
             return ValueProblem(.oidEmpty, content, "OBJECT IDENTIFIER with no content octets")
@@ -20,7 +23,7 @@ enum ObjectIdentifierValue {
     }
 
     /// Dotted decimal form, or nil when the encoding is invalid.
-    static func dotted<C: BidirectionalCollection>(_ content: C) -> String? where C.Element == UInt8 {
+    public static func dotted<C: BidirectionalCollection>(_ content: C) -> String? where C.Element == UInt8 {
         guard !content.isEmpty, let last = content.last, last & 0x80 == 0 else { return nil }
         var arcs: [String] = []
         var digits: [UInt8] = []

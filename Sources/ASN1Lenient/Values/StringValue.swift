@@ -1,3 +1,4 @@
+import ByteText
 enum StringValue {
     /// True when no byte has its high bit set, checked eight bytes at a time.
     @inline(__always)
@@ -16,39 +17,10 @@ enum StringValue {
         return high & 0x8080_8080_8080_8080 == 0
     }
 
-    /// Index of the first byte that breaks UTF-8 (overlongs, surrogates and values past U+10FFFF
-    /// included), or nil when the range is valid.
-    static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
-        var i = range.lowerBound
-        let end = range.upperBound
-        while i < end {
-            let b = bytes[i]
-            if b < 0x80 { i += 1; continue }
-            let need: Int
-            var lowest: UInt8 = 0x80, highest: UInt8 = 0xBF
-            switch b {
-            case 0xC2...0xDF: need = 1
-            case 0xE0: need = 2; lowest = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: need = 2
-            case 0xED: need = 2; highest = 0x9F
-            case 0xF0: need = 3; lowest = 0x90
-            case 0xF1...0xF3: need = 3
-            case 0xF4: need = 3; highest = 0x8F
-            default: return i
-            }
-            guard i + need < end else { return i }
-            let second = bytes[i + 1]
-            if second < lowest || second > highest { return i }
-            for k in 2..<(need + 1) where bytes[i + k] & 0xC0 != 0x80 { return i }
-            i += need + 1
-        }
-        return nil
-    }
-
     static func checkUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> ValueProblem? {
-        guard let bad = firstInvalidUTF8(bytes, content) else { return nil }
+        guard let bad = UTF8Text.firstInvalid(bytes, content) else { return nil }
         return ValueProblem(.utf8Invalid, bad..<(bad + 1),
-                            "byte 0x\(hexByte(bytes[bad])) at offset \(bad) does not continue valid UTF-8")
+                            "byte 0x\(Hex.byte(bytes[bad], .upper)) at offset \(bad) does not continue valid UTF-8")
     }
 
     static func isAllowed(_ b: UInt8, tagNumber: UInt32) -> Bool {
@@ -70,7 +42,7 @@ enum StringValue {
                               tagNumber: UInt32) -> ValueProblem? {
         for i in content where !isAllowed(bytes[i], tagNumber: tagNumber) {
             return ValueProblem(.stringCharset, i..<(i + 1),
-                                "byte 0x\(hexByte(bytes[i])) at offset \(i) is not allowed in a \(UniversalTag.name(tagNumber))")
+                                "byte 0x\(Hex.byte(bytes[i], .upper)) at offset \(i) is not allowed in a \(UniversalTag.name(tagNumber))")
         }
         return nil
     }

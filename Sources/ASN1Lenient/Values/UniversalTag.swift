@@ -1,6 +1,6 @@
 /// Names of the universal tags (X.680 §8.6).
 public enum UniversalTag {
-    static let names: [String] = [
+    public static let names: [String] = [
         "END-OF-CONTENTS", "BOOLEAN", "INTEGER", "BIT STRING", "OCTET STRING", "NULL", "OBJECT IDENTIFIER",
         "ObjectDescriptor", "EXTERNAL", "REAL", "ENUMERATED", "EMBEDDED PDV", "UTF8String", "RELATIVE-OID",
         "TIME", "[UNIVERSAL 15]", "SEQUENCE", "SET", "NumericString", "PrintableString", "T61String",

@@ -1,3 +1,5 @@
+import ByteText
+
 /// A decoded primitive value, for display. Decoding is done on demand, never during the parse.
 public enum Value: Sendable, Equatable {
     case boolean(Bool)
@@ -25,7 +27,7 @@ extension Tree {
             return .boolean(content.first! != 0)
         case 2, 10:
             guard !content.isEmpty else { return .invalid("empty INTEGER") }
-            let hex = content.count > 16 ? content.map { hexByte($0) }.joined() : nil
+            let hex = content.count > 16 ? Hex.string(content, .upper) : nil
             return .integer(decimal: content.count > 512 ? "(\(content.count) octets)" : IntegerValue.decimal(content), hex: hex)
         case 3:
             guard let unused = content.first else { return .invalid("BIT STRING without unused-bits octet") }
@@ -37,7 +39,7 @@ extension Tree {
             return .objectIdentifier(dotted: dotted, name: OIDNames.name(for: dotted))
         case 12:
             let text = String(decoding: content, as: UTF8.self)
-            let valid = content.withContiguousStorageIfAvailable { StringValue.firstInvalidUTF8($0, 0..<$0.count) == nil } ?? false
+            let valid = content.withContiguousStorageIfAvailable { UTF8Text.firstInvalid($0, 0..<$0.count) == nil } ?? false
             return .string(text, lossy: !valid)
         case 18, 19, 20, 21, 22, 25, 26, 27:
             // Single-octet alphabets: show bytes ≥ 0x80 as Latin-1 so nothing is hidden.

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -6,6 +7,7 @@ import Foundation
 #endif
 import JWSKit
 import ReceiptKit
+import TextLoader
 
 /// Where one batch input came from: a FILE operand, or line `line` (1-based) of one with `--lines`.
 public struct BatchSource: Sendable, Equatable {

@@ -11,6 +11,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TextLoader
 
 /// The inputs of a batch run, in order: each FILE operand, or with `lines` each line of each FILE
 /// ("-" is standard input). Plain values: the producer thread builds its readers from them, so no

@@ -11,6 +11,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TextLoader
 
 /// Splits a byte stream into lines for `--lines`: a line ends at LF, one CR before it is dropped
 /// (CRLF files), and a last line without LF still counts; the LF that ends the input does not start

@@ -1,4 +1,6 @@
 import ASN1Lenient
+import ByteText
+import TextOutput
 
 /// The `diff` command's text: a header, the semantic entries, certificates and signature, the
 /// structural entries, and the verdict. Every value from the input goes through TerminalSafe.

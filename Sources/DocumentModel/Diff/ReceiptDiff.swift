@@ -1,5 +1,6 @@
 import ASN1Lenient
 import ReceiptKit
+import ByteText
 
 /// One receipt as the diff reads it: the decoded model and the layer its node indices live in.
 struct ReceiptSide {
@@ -42,7 +43,7 @@ struct ReceiptSide {
         case .bigInteger(let s): s
         case .date(let d): d.text
         case .absentDate: ""
-        case .bytes: receipt.raw(field).map { hexByte($0) }.joined()
+        case .bytes: Hex.string(receipt.raw(field), .lower)
         case .inAppPurchase(let i): "in-app purchase \(i)"
         case .invalid(let why): "(invalid: \(why))"
         }
@@ -52,11 +53,6 @@ struct ReceiptSide {
     static func key(_ field: ReceiptField, _ receipt: Receipt) -> String {
         if case .date(let d) = field.value { return "date \(d.epochMilliseconds)" }
         return text(field, receipt)
-    }
-
-    static func hexByte(_ b: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(b >> 4)], digits[Int(b & 15)]])
     }
 }
 

@@ -1,5 +1,7 @@
 import ASN1Lenient
 import ReceiptKit
+import X509Trust
+import ByteText
 
 /// Certificates by SHA-256 fingerprint and the signature bytes of each side.
 enum SignatureDiff {
@@ -22,7 +24,7 @@ enum SignatureDiff {
         let tree = document.fileTree
         guard let node = tree.children(of: signer).filter({ tree.nodes[$0].isUniversal(4) }).last else { return nil }
         let range = tree.nodes[node].contentRange
-        let hex = tree.bytes[range].prefix(8).map { ReceiptSide.hexByte($0) }.joined()
+        let hex = Hex.string(tree.bytes[range].prefix(8), .lower)
         return DiffSide(node: NodeID(.file, node), range: range, fileRange: range,
                         value: "\(range.count) bytes \(hex)…")
     }

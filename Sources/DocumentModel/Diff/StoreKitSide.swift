@@ -2,6 +2,8 @@ import ASN1Lenient
 import JSONLenient
 import JWSKit
 import ReceiptKit
+import X509Trust
+import ByteText
 
 /// A StoreKit 2 document as the diff reads it: its tokens (`Document.jws`), each with its layers,
 /// so that every field refers to its JSON node in the payload layer and its bytes in the file.
@@ -118,6 +120,6 @@ struct StoreKitSide {
         let bytes = t.document.signatureBytes
         let range = 0..<bytes.count
         return DiffSide(layer: layer, range: range, fileRange: document.fileRange(range, in: layer),
-                        value: "\(bytes.count) bytes \(bytes.prefix(8).map { ReceiptSide.hexByte($0) }.joined())…")
+                        value: "\(bytes.count) bytes \(Hex.string(bytes.prefix(8), .lower))…")
     }
 }

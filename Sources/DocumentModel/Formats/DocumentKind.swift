@@ -1,5 +1,6 @@
 import ASN1Lenient
 import JWSKit
+import ByteText
 
 /// What an opened input turned out to be: one id per kind (`id`), the kinds' words come from the
 /// format that declares them (`FormatRegistry`). A new kind is a case here plus its format folder.

@@ -2,6 +2,7 @@ import ASN1Lenient
 import JSONLenient
 import JWSKit
 import ReceiptKit
+import TextLoader
 
 /// The loaded input and the options it is opened with, plus what recognising it parsed: the StoreKit
 /// classification and the ASN.1 tree are computed at most once, whichever format asks first, and

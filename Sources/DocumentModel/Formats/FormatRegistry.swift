@@ -1,5 +1,6 @@
 import ASN1Lenient
 import ReceiptKit
+import TextLoader
 
 /// How `Document.open` decides whether to read the input as a receipt.
 public enum ReceiptReading: Sendable, Equatable {

@@ -1,4 +1,6 @@
 import ASN1Lenient
+import ByteText
+import TextLoader
 
 /// Something found in pasted text that this tool reads: a compact JWS (whole or cut off) or base64
 /// of DER (decoded once, or twice when the base64 held base64).

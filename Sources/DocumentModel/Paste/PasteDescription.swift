@@ -1,5 +1,6 @@
 import ASN1Lenient
 import JSONLenient
+import ByteText
 
 /// What a text with no data in it looks like, for the one diagnostic it gets: "plain text",
 /// "HTML", "a JSON object without purchase data (its keys are …)". Not terminal-safe: a key is

@@ -1,4 +1,6 @@
 import ASN1Lenient
+import ByteText
+import TextLoader
 
 /// Finds the data in pasted text: every candidate (a token, a cut-off token, base64 of DER) in
 /// every place it can hide (a JSON value at any key, JSON inside a JSON string, a form field, a

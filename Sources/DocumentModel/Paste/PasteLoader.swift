@@ -1,4 +1,6 @@
 import ASN1Lenient
+import ByteText
+import TextLoader
 
 /// Loads FILE as every command does. A clean input (raw DER, base64, PEM, verifyReceipt JSON, a
 /// token, JSON carrying tokens) takes the loader's own detection unchanged; only when that fails,
@@ -56,7 +58,7 @@ public enum PasteLoader {
     /// A whole-file token whose signature is shorter than its alg's: named as cut off too.
     static func markCutOff(_ loaded: inout LoadedInput) {
         guard let token = PasteToken.read(loaded.bytes, offsets: []), let cut = token.cutOff else { return }
-        loaded.diagnostics.append(InputCode.cutOff.diagnostic(cut.range, cut.message))
+        loaded.diagnostics.append(InputCode.cutOff.diagnostic(cut.message, cut.range))
         loaded.note += " (cut off)"
     }
 
@@ -121,7 +123,7 @@ public enum PasteLoader {
             note += "; also found \(others.count) other\(others.count == 1 ? "" : "s"): \(shown)" + (others.count > 3 ? "; …" : "")
         }
         var diagnostics: [Diagnostic] = []
-        if let cut = candidate.cutOff { diagnostics.append(InputCode.cutOff.diagnostic(cut.range, cut.message)) }
+        if let cut = candidate.cutOff { diagnostics.append(InputCode.cutOff.diagnostic(cut.message, cut.range)) }
         let origin = PasteOrigin(text: raw, location: best.location, steps: candidate.steps, others: others)
         let encoding: InputEncoding = switch candidate.kind {
         case .der: .base64
@@ -135,8 +137,8 @@ public enum PasteLoader {
     static func unrecognized(_ raw: [UInt8], name: String) -> LoadedInput {
         let what = PasteDescription.describe(raw)
         return LoadedInput(bytes: raw, name: name, encoding: .binary, note: "text, \(NumberText.grouped(raw.count)) bytes",
-                           diagnostics: [InputCode.unrecognizedText.diagnostic(0..<raw.count,
-                               "this looks like \(what): no receipt (base64, PEM, verifyReceipt JSON) or StoreKit token (JWS) was found in it")])
+                           diagnostics: [InputCode.unrecognizedText.diagnostic(
+                               "this looks like \(what): no receipt (base64, PEM, verifyReceipt JSON) or StoreKit token (JWS) was found in it", 0..<raw.count)])
     }
 
     /// The argument as data when it clearly is: after surrounding whitespace and quotes, at least

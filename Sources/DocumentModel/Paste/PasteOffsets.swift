@@ -1,4 +1,5 @@
 import ASN1Lenient
+import TextLoader
 
 extension PasteOrigin {
     /// The origin's steps as offset maps, from the file layer outwards: copied characters as

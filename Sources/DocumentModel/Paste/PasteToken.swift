@@ -1,4 +1,6 @@
 import ASN1Lenient
+import ByteText
+import TextLoader
 
 /// A compact JWS in pasted text, whole or cut off: which segment ends early, and how many
 /// characters are there and missing where that is knowable (an ES256 signature is 86 characters).

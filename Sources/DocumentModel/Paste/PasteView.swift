@@ -1,4 +1,5 @@
 import JSONLenient
+import ByteText
 
 /// A stretch of pasted text to search: its characters (JSON escapes and percent-encoding already
 /// undone) and, for each, its offset in the pasted text, so that whatever is found in it maps back.
@@ -94,7 +95,7 @@ struct PasteView {
         var out: [UInt8] = [], where_: [Int] = []
         var i = range.lowerBound
         while i < range.upperBound {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < range.upperBound, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < range.upperBound, let high = Hex.value(ofDigit: bytes[i + 1]), let low = Hex.value(ofDigit: bytes[i + 2]) {
                 out.append(high << 4 | low)
                 where_.append(offsets[i])
                 i += 3
@@ -105,15 +106,6 @@ struct PasteView {
             }
         }
         return (out, where_)
-    }
-
-    private func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: c - 0x30
-        case 0x41...0x46: c - 0x41 + 10
-        case 0x61...0x66: c - 0x61 + 10
-        default: nil
-        }
     }
 
     /// `outer → inner` when this view is itself inside a JSON string or form field.

@@ -20,7 +20,7 @@ public struct DocumentShape: Equatable, Sendable {
         public var code: DiagnosticCode
         public var severity: Severity
         public var range: Range<Int>
-        public var node: Int?
+        public var node: NodeIndex?
 
         public var description: String { "\(code) at \(range.lowerBound)+\(range.count)" }
     }

@@ -1,5 +1,6 @@
 import ASN1Lenient
 import JWSKit
+import ByteText
 
 /// Writes stand-ins into a document's layers and carries every change outwards, layer by layer,
 /// to the file: a reassembled payload back into its chunks, a token's header or payload back into
@@ -73,8 +74,8 @@ struct LayerRewrite {
                 out += source.count == j - i ? Array(new[i..<j]) : source
             } else if source.count == 6, j - i == 1, new[i] < 0x80 {
                 let upper = source.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") }
-                let hex = Array((upper ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
-                out += Array("\\u00".utf8) + [hex[Int(new[i] >> 4)], hex[Int(new[i] & 0x0F)]]
+                out += Array("\\u00".utf8)
+                Hex.append(new[i], to: &out, upper ? .upper : .lower)
             } else {
                 throw Failure(message: "\(target.place): an escape in the string cannot hold the stand-in")
             }

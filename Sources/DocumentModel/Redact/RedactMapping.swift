@@ -1,4 +1,5 @@
 import ReceiptKit
+import X509Trust
 
 /// The mapping file `redact --mapping FILE` writes: every stand-in with the original it replaced
 /// and where, so that whoever made the copies (and only they) can read answers about them.

@@ -1,6 +1,7 @@
 import ASN1Lenient
 import JSONLenient
 import ReceiptKit
+import ByteText
 
 /// One place in a document's layer where a value is replaced.
 struct RedactTarget: Sendable {

@@ -1,6 +1,8 @@
 import ASN1Lenient
 import JSONLenient
 import ReceiptKit
+import ByteText
+import TextLoader
 
 /// One file given to `redact`: its bytes as stored and as the loader decoded them.
 public struct RedactInput: Sendable {

@@ -1,5 +1,7 @@
 import ASN1Lenient
 import ReceiptKit
+import X509Trust
+import ByteText
 
 /// A value `redact` replaces, as the document holds it: decoded text (ids, tokens, a bundle id;
 /// a DER INTEGER as its decimal text) or raw bytes (the opaque value, the SHA-1 hash).
@@ -149,12 +151,10 @@ public struct StandIns: Sendable {
         random[6] = (random[6] & 0x0F) | 0x40
         random[8] = (random[8] & 0x3F) | 0x80
         let upper = original.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") }
-        let digits = Array((upper ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
         var out: [UInt8] = []
         for (i, byte) in random.enumerated() {
             if [4, 6, 8, 10].contains(i) { out.append(UInt8(ascii: "-")) }
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
+            Hex.append(byte, to: &out, upper ? .upper : .lower)
         }
         return String(decoding: out, as: UTF8.self)
     }

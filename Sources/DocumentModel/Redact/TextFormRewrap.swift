@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TextLoader
 
 /// Puts a redacted document's file-layer bytes back into the text form the input came in, so that
 /// the copy is the same kind of file: raw DER stays raw; a token, a JSON body or a token pasted in

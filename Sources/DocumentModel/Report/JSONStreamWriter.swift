@@ -1,5 +1,6 @@
 import ASN1Lenient
 import ReceiptKit
+import ByteText
 
 /// Writes JSON straight into one byte buffer, in the exact bytes of `ReceiptJSON.serialize` (pretty
 /// or compact): the caller gives members in sorted key order. Building a `[String: Any]` first and
@@ -83,14 +84,8 @@ struct JSONStreamWriter {
 
     /// `"02030298d8"`: `ReceiptJSON.hex`, quoted.
     mutating func hex(_ bytes: ArraySlice<UInt8>) {
-        let digits: StaticString = "0123456789abcdef"
         out.append(0x22)
-        digits.withUTF8Buffer { d in
-            for b in bytes {
-                out.append(d[Int(b >> 4)])
-                out.append(d[Int(b & 0x0F)])
-            }
-        }
+        for b in bytes { Hex.append(b, to: &out, .lower) }
         out.append(0x22)
     }
 
@@ -126,7 +121,7 @@ struct JSONStreamWriter {
         var days = seconds / 86_400
         var rest = seconds % 86_400
         if rest < 0 { rest += 86_400; days -= 1 }
-        let (y, m, d) = TimeValue.civilFromDays(Int(days))
+        let (y, m, d) = GregorianCalendar.date(days: Int(days))
         let h = Int(rest / 3600), mi = Int(rest % 3600 / 60), s = Int(rest % 60)
         out.append(0x22)
         fixed(y, 4); out.append(0x2D); fixed(m, 2); out.append(0x2D); fixed(d, 2); out.append(0x20)

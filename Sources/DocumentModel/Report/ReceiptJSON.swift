@@ -1,10 +1,12 @@
 import ASN1Lenient
+import ByteText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import ReceiptKit
+import TextLoader
 
 /// The `json` command's document: a `receipt` object shaped like Apple's verifyReceipt response
 /// (numbers as strings, `_ms` epoch-millisecond strings, dates `2015-05-23 12:18:09 Etc/GMT`, `_pst`
@@ -273,14 +275,7 @@ public enum ReceiptJSON {
     }
 
     static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        Hex.string(bytes, .lower)
     }
 
     static func findingObject(_ d: Diagnostic) -> [String: Any] {

@@ -1,4 +1,5 @@
 import ReceiptKit
+import X509Trust
 
 /// The words for validation steps, their reasons and the verdict: the one place that turns
 /// ReceiptKit's structured reasons into text, used by `verify`, `json` and the explorer. The CLI

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import JWSKit
 import ReceiptKit
+import ReasonCodes
 
 // One verification report for every kind of input `verify` reads: a PKCS#7 receipt (from a
 // `ReceiptAnalysis`) or a StoreKit 2 token (from a `JWSVerificationReport`). The text and JSON

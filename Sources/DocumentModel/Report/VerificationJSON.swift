@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import ASN1Lenient
+import ByteText
 import ReceiptKit
 
 /// `verify --format json`: the whole report as one object following docs/verify-schema.json.

@@ -1,4 +1,5 @@
 import ReceiptKit
+import ReasonCodes
 
 // The receipt steps' reasons and verdict reasons as codes of the one vocabulary (`ReasonCode`,
 // shared with JWSKit): what the JSON output and scripts key on, independent of StepText's wording.

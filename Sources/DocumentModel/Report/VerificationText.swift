@@ -1,10 +1,12 @@
 import ASN1Lenient
+import ByteText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import ReceiptKit
+import X509Trust
 
 /// The readable form of a verification report for StoreKit 2 input, in the style of the receipt
 /// report (`VerifyReport`, which receipts keep): what the token is, every step (✓ ✗ –) with its

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// `timeline`'s text: the documents, each group's events (with their sources under them) and
 /// gaps, the entitlement at `--at`, the `--transaction` report, then the findings. Every value

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// The certificate route (RFC 5280 §4.1), for a certificate opened on its own: Certificate →
 /// tbsCertificate → version → serial → issuer → validity → subject → public key → extensions →
@@ -142,7 +143,7 @@ struct CertificateRoute {
             let content = tree.content(of: modulus)
             let lead = content.first == 0 ? 1 : 0
             let size = (content.count - lead) * 8
-            lines.append("key: the BIT STRING holds RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }; the modulus has \(content.count) content octets, starting \(hexText(content.prefix(2)))")
+            lines.append("key: the BIT STRING holds RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }; the modulus has \(content.count) content octets, starting \(Hex.string(content.prefix(2), .upper, separator: " "))")
             return (lines, SelfCheck("The modulus INTEGER has \(content.count) content octets: how many bits is the RSA key?",
                                      right: ("\(size)", lead == 1 ? "the leading 00 only keeps the INTEGER positive: \(content.count - 1) octets × 8 = \(size) bits" : "\(content.count) octets × 8 = \(size) bits"),
                                      wrong: [("\(content.count * 8)", lead == 1 ? "the leading 00 is not part of the modulus: it keeps the INTEGER positive" : "that is the right count only with a leading 00, and there is none"),
@@ -155,7 +156,7 @@ struct CertificateRoute {
     /// A BIT STRING's first content octet counts the unused bits of its last octet.
     func unusedBitsCheck(_ node: Int) -> SelfCheck? {
         guard let unused = tree.content(of: node).first else { return nil }
-        return SelfCheck("The BIT STRING's first content octet is \(hexByte(unused)): what is it?",
+        return SelfCheck("The BIT STRING's first content octet is \(Hex.byte(unused, .upper)): what is it?",
                          right: ("the count of unused bits at the end (\(unused))", "a BIT STRING's content starts with how many bits of the last octet are padding: \(unused) here, so the signature is the \(NumberText.grouped(Int(tree.nodes[node].contentLength) - 1)) octets after it"),
                          wrong: [("the signature's first octet", "the signature starts one octet later; the first content octet of a BIT STRING counts the unused bits"),
                                  ("a 00 that keeps the value positive", "that is INTEGER's rule; a BIT STRING has no sign, its first octet counts the unused bits")],

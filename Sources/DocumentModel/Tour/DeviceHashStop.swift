@@ -1,5 +1,6 @@
 import ASN1Lenient
 import ReceiptKit
+import ByteText
 
 /// The device-hash stop: attribute 5 = SHA-1(device identifier ‖ opaque value (attribute 4) ‖
 /// attribute 2's value bytes), computed with ReceiptKit's `DeviceHash` when the learner gave a
@@ -17,17 +18,17 @@ extension ReceiptRoute {
         let opaque = receipt.opaqueValue, bundle = receipt.bundleIDTLV, expected = receipt.sha1Hash
         let missing = [(4, opaque), (2, bundle), (5, expected)].filter { $0.1 == nil }.map { "attribute \($0.0)" }
         lesson.append("input: device identifier: an iPhone or iPad's identifierForVendor UUID as 16 bytes, a Mac's primary MAC address as 6")
-        if let opaque { lesson.append("input: opaque value, attribute 4: \(hexText(opaque)) (\(count(opaque.count)))") }
-        if let bundle { lesson.append("input: bundle id, attribute 2's value bytes, the UTF8String's tag and length included: \(hexText(bundle)) (\(count(bundle.count)))") }
-        if let expected { lesson.append("expected: attribute 5: \(hexText(expected))") }
+        if let opaque { lesson.append("input: opaque value, attribute 4: \(Hex.string(opaque, .upper, separator: " ")) (\(count(opaque.count)))") }
+        if let bundle { lesson.append("input: bundle id, attribute 2's value bytes, the UTF8String's tag and length included: \(Hex.string(bundle, .upper, separator: " ")) (\(count(bundle.count)))") }
+        if let expected { lesson.append("expected: attribute 5: \(Hex.string(expected, .upper, separator: " "))") }
         if !missing.isEmpty {
             lesson.append("meaning: this receipt has no \(missing.joined(separator: ", ")), so the hash cannot be checked")
         }
         let device = analysis.options.deviceID
         if let device, let opaque, let bundle, let expected {
             let computed = DeviceHash.compute(deviceID: device.bytes, opaque: opaque, bundleIDTLV: bundle)
-            lesson.append("device: \(device): \(hexText(device.bytes)) (\(count(device.bytes.count)))")
-            lesson.append("computed: SHA-1(device ‖ opaque value ‖ bundle id) = \(hexText(computed))")
+            lesson.append("device: \(device): \(Hex.string(device.bytes, .upper, separator: " ")) (\(count(device.bytes.count)))")
+            lesson.append("computed: SHA-1(device ‖ opaque value ‖ bundle id) = \(Hex.string(computed, .upper, separator: " "))")
             lesson.append(computed == expected
                           ? "verdict: it matches attribute 5: this receipt was issued to this device for this app"
                           : "verdict: it does not match attribute 5: the receipt was issued to another device (or its opaque value or bundle id were changed)")

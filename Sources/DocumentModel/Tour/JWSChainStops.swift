@@ -1,6 +1,7 @@
 import ASN1Lenient
 import JSONLenient
 import JWSKit
+import ByteText
 
 /// The StoreKit route's middle: a notification's `data` and the token nested in it, then the x5c
 /// chain (Apple's marker OIDs on the leaf and the intermediate) and why the leaf's validity is

@@ -1,6 +1,7 @@
 import ASN1Lenient
 import JSONLenient
 import JWSKit
+import ByteText
 
 /// The StoreKit 2 route: the compact token's three base64url parts → the header JSON → the payload
 /// JSON → (a notification) its `data` object → a nested token → the x5c chain and Apple's marker
@@ -43,8 +44,8 @@ struct JWSRoute {
             var lesson = ["meaning: ES256 writes the signature as raw r‖s: two big-endian integers as long as the curve's size, not DER"]
             var check: SelfCheck?
             if raw.count == 64, let signature = ECDSASignature(raw: raw) {
-                lesson.append("r: " + hexText(signature.r))
-                lesson.append("s: " + hexText(signature.s))
+                lesson.append("r: " + Hex.string(signature.r, .upper, separator: " "))
+                lesson.append("s: " + Hex.string(signature.s, .upper, separator: " "))
                 lesson.append("der: OpenSSL's verify wants ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }")
                 lesson.append("meaning: INTEGERs are signed and minimal, so a 00 goes before a first octet of 0x80 or more and leading zero octets go: the DER length varies, the raw form never does")
                 check = derLengthCheck(signature)
@@ -104,7 +105,7 @@ struct JWSRoute {
         let sLength = Int(der[5 + rLength])
         let other = der.count == 72 ? 70 : 72
         return SelfCheck("How many bytes is this signature as a DER ECDSA-Sig-Value?",
-                         right: ("\(der.count)", "30 \(hexByte(der[1])), then 02 \(hexByte(UInt8(rLength))) and r in \(rLength) octets, 02 \(hexByte(UInt8(sLength))) and s in \(sLength): 2 + 2 + \(rLength) + 2 + \(sLength) = \(der.count)"),
+                         right: ("\(der.count)", "30 \(Hex.byte(der[1], .upper)), then 02 \(Hex.byte(UInt8(rLength), .upper)) and r in \(rLength) octets, 02 \(Hex.byte(UInt8(sLength), .upper)) and s in \(sLength): 2 + 2 + \(rLength) + 2 + \(sLength) = \(der.count)"),
                          wrong: [("64", "64 is the raw r‖s; DER adds a SEQUENCE header and an INTEGER header for each of r and s"),
                                  ("\(other)", "a 00 is added only before a first octet of 0x80 or more: here r takes \(rLength) octets and s \(sLength)")],
                          seed: der.count)

@@ -1,5 +1,6 @@
 import ASN1Lenient
 import ReceiptKit
+import ByteText
 
 /// What an edit changed, computed from the documents before and after it: validation steps whose
 /// status moved, and the diagnostics that appeared or went away.

@@ -1,5 +1,7 @@
 import ASN1Lenient
 import ReceiptKit
+import ByteText
+import TextLoader
 
 /// One byte edit of the tamper lab, with what undoing it needs.
 public enum LabEdit: Sendable, Equatable {

@@ -1,5 +1,7 @@
 import ASN1Lenient
 import ReceiptKit
+import ByteText
+import X509Trust
 
 /// The receipt route: ContentInfo → its OID → [0] EXPLICIT → SignedData version → digest
 /// algorithms → encapsulated content → the payload OCTET STRING → the payload SET → one attribute
@@ -123,8 +125,8 @@ struct ReceiptRoute {
         let sequenceLength = Int(tree.nodes[field.attributeNode].contentLength)
         let lengthOctet = Int(tree.bytes[t.lengthRange.lowerBound])
         return SelfCheck("Bytes \(payload.hex(t.byteRange)) open the SEQUENCE's content: which attribute type is this?",
-                         right: ("\(field.type)", "02 is INTEGER, \(hexByte(UInt8(lengthOctet))) its length, and the content is \(field.type): the \(field.displayName)"),
-                         wrong: [("\(lengthOctet)", "\(hexByte(UInt8(lengthOctet))) is the INTEGER's length octet; the type is the content after it"),
+                         right: ("\(field.type)", "02 is INTEGER, \(Hex.byte(UInt8(lengthOctet), .upper)) its length, and the content is \(field.type): the \(field.displayName)"),
+                         wrong: [("\(lengthOctet)", "\(Hex.byte(UInt8(lengthOctet), .upper)) is the INTEGER's length octet; the type is the content after it"),
                                  ("\(sequenceLength)", "\(sequenceLength) is the SEQUENCE's length (its second octet); the type is the first INTEGER's content")],
                          seed: Int(t.offset))
     }

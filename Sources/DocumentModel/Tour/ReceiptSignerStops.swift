@@ -1,5 +1,6 @@
 import ASN1Lenient
 import ReceiptKit
+import ByteText
 
 /// The receipt route's last stops: what the SignerInfo's signature covers (its signed attributes,
 /// or the content itself), the signature, and the device hash (attribute 5).
@@ -45,7 +46,7 @@ extension ReceiptRoute {
                 var value = ""
                 if let set = kids.dropFirst().first, let v = Array(tree.children(of: set)).first {
                     switch tree.value(of: v) {
-                    case .octets(let bytes)?: value = ": " + hexText(bytes)
+                    case .octets(let bytes)?: value = ": " + Hex.string(bytes, .upper, separator: " ")
                     case .time(let raw, _)?: value = ": " + TerminalSafe.escape(raw)
                     case .objectIdentifier(let d, let n)?: value = ": " + (n ?? d)
                     default: break
@@ -54,8 +55,8 @@ extension ReceiptRoute {
                 return "attribute: \(name)\(value)"
             }
             let check = SelfCheck("The signer hashes these attributes as a SET OF: which octet comes first in what it hashes?",
-                                  right: ("31", "RFC 5652 §5.4: the DER of the attributes is hashed with the SET OF tag 0x31 in place of the [0] IMPLICIT tag 0x\(hexByte(octet)) written here"),
-                                  wrong: [(hexByte(octet), "0x\(hexByte(octet)) is the IMPLICIT tag as written in the file; the hash is taken over the attributes re-tagged as an explicit SET OF (0x31)"),
+                                  right: ("31", "RFC 5652 §5.4: the DER of the attributes is hashed with the SET OF tag 0x31 in place of the [0] IMPLICIT tag 0x\(Hex.byte(octet, .upper)) written here"),
+                                  wrong: [(Hex.byte(octet, .upper), "0x\(Hex.byte(octet, .upper)) is the IMPLICIT tag as written in the file; the hash is taken over the attributes re-tagged as an explicit SET OF (0x31)"),
                                           ("30", "0x30 is a SEQUENCE; the attributes are a SET OF, tag 0x31")],
                                   seed: Int(a.offset))
             steps.append(file.step(signedAttrs, .identifier, "What the signature covers: the signed attributes",

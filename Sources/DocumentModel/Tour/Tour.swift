@@ -1,5 +1,7 @@
 import ASN1Lenient
 import ReceiptKit
+import ByteText
+import TextOutput
 
 /// A guided walk through an opened document, computed from the document (never fixed offsets):
 /// a receipt gets the PKCS#7 → payload → attribute → signature → device hash route, a StoreKit 2

@@ -1,4 +1,6 @@
 import ASN1Lenient
+import ByteText
+import TextOutput
 
 /// Self-checks about a node's own bytes, computed from the tree: every number in a question and
 /// its choices is read from the document, and each choice says why it is right or wrong.
@@ -15,7 +17,7 @@ extension TourLessons {
         }
     }
 
-    func hex(_ range: Range<Int>) -> String { hexText(tree.bytes[range]) }
+    func hex(_ range: Range<Int>) -> String { Hex.string(tree.bytes[range], .upper, separator: " ") }
 
     /// Long form: how many content octets do the length octets announce?
     func lengthValueCheck(_ node: Int) -> SelfCheck? {
@@ -27,14 +29,14 @@ extension TourLessons {
         let rest = octets.dropFirst()
         let littleEndian = rest.reversed().reduce(0) { $0 << 8 | Int($1) }
         var wrong: [(String, String)] = [
-            (NumberText.grouped(Int(first)), "\(Int(first)) is 0x\(hexByte(first)) itself; with bit 8 set it only says how many length octets follow (\(rest.count))"),
+            (NumberText.grouped(Int(first)), "\(Int(first)) is 0x\(Hex.byte(first, .upper)) itself; with bit 8 set it only says how many length octets follow (\(rest.count))"),
         ]
         if littleEndian != value {
-            wrong.append((NumberText.grouped(littleEndian), "that reads \(hexText(rest)) backwards: lengths are big-endian, the first octet is the most significant"))
+            wrong.append((NumberText.grouped(littleEndian), "that reads \(Hex.string(rest, .upper, separator: " ")) backwards: lengths are big-endian, the first octet is the most significant"))
         }
         wrong.append((NumberText.grouped(value + x.headerLength), "that is the whole element; the length counts only the content octets, not the \(x.headerLength) identifier and length octets"))
         return SelfCheck("The length octets are \(hex(x.lengthRange)): how many content octets follow?",
-                         right: (NumberText.grouped(value), "0x\(hexByte(first)) has bit 8 set, so its low 7 bits (\(rest.count)) count the length octets; \(hexText(rest)) big-endian is \(NumberText.grouped(value))"),
+                         right: (NumberText.grouped(value), "0x\(Hex.byte(first, .upper)) has bit 8 set, so its low 7 bits (\(rest.count)) count the length octets; \(Hex.string(rest, .upper, separator: " ")) big-endian is \(NumberText.grouped(value))"),
                          wrong: wrong, seed: Int(x.offset) + 1)
     }
 
@@ -44,9 +46,9 @@ extension TourLessons {
         guard x.kind == .tlv, x.lengthLength > 1 else { return nil }
         let first = tree.bytes[x.lengthRange.lowerBound]
         let count = Int(first & 0x7F)
-        return SelfCheck("How many length octets follow 0x\(hexByte(first))?",
-                         right: ("\(count)", "bit 8 of 0x\(hexByte(first)) says long form, and its low 7 bits say \(count) length octets follow"),
-                         wrong: [("\(count == 1 ? 2 : 1)", "the low 7 bits of 0x\(hexByte(first)) count the octets that follow, and they say \(count)"),
+        return SelfCheck("How many length octets follow 0x\(Hex.byte(first, .upper))?",
+                         right: ("\(count)", "bit 8 of 0x\(Hex.byte(first, .upper)) says long form, and its low 7 bits say \(count) length octets follow"),
+                         wrong: [("\(count == 1 ? 2 : 1)", "the low 7 bits of 0x\(Hex.byte(first, .upper)) count the octets that follow, and they say \(count)"),
                                  ("\(first)", "\(first) is the whole octet; with bit 8 set, it is not a length but a count of length octets (\(count))")],
                          seed: Int(x.offset))
     }
@@ -58,13 +60,13 @@ extension TourLessons {
         let octet = tree.bytes[x.lengthRange.lowerBound]
         let value = Int(octet)
         var wrong: [(String, String)] = []
-        if let asDecimal = Int(hexByte(octet)), asDecimal != value {
-            wrong.append(("\(asDecimal)", "that reads the hex digits 0x\(hexByte(octet)) as decimal; 0x\(hexByte(octet)) is \(value)"))
+        if let asDecimal = Int(Hex.byte(octet, .upper)), asDecimal != value {
+            wrong.append(("\(asDecimal)", "that reads the hex digits 0x\(Hex.byte(octet, .upper)) as decimal; 0x\(Hex.byte(octet, .upper)) is \(value)"))
         }
         wrong.append(("\(value + x.headerLength)", "that counts the identifier and length octets too; the length counts only the content"))
         wrong.append(("\(value * 8)", "that would count bits; ASN.1 lengths count octets"))
-        return SelfCheck("The length octet is 0x\(hexByte(octet)): how many content octets follow?",
-                         right: ("\(value)", "bit 8 is clear, so this is the short form: the octet is the length itself, 0x\(hexByte(octet)) = \(value)"),
+        return SelfCheck("The length octet is 0x\(Hex.byte(octet, .upper)): how many content octets follow?",
+                         right: ("\(value)", "bit 8 is clear, so this is the short form: the octet is the length itself, 0x\(Hex.byte(octet, .upper)) = \(value)"),
                          wrong: wrong, seed: Int(x.offset) + 2)
     }
 
@@ -96,10 +98,10 @@ extension TourLessons {
         let bits = String(octet >> 6, radix: 2)
         let classBits = String(repeating: "0", count: 2 - bits.count) + bits
         let otherClass: TagClass = x.tagClass == .universal ? .contextSpecific : (x.tagNumber == 0 ? .application : .universal)
-        return SelfCheck("The identifier octet is 0x\(hexByte(octet)): what does it say?",
+        return SelfCheck("The identifier octet is 0x\(Hex.byte(octet, .upper)): what does it say?",
                          right: (describe(x.tagClass, constructed: x.isConstructed),
                                  "bits 8-7 are \(classBits) (\(x.tagClass.name)), bit 6 is \(x.isConstructed ? 1 : 0) (\(x.isConstructed ? "constructed: the content is more TLVs" : "primitive: the content is the value")), bits 5-1 are \(x.tagNumber)"),
-                         wrong: [(describe(x.tagClass, constructed: !x.isConstructed), "bit 6 (0x20) is \(x.isConstructed ? "set" : "clear") in 0x\(hexByte(octet)), so the element is \(x.isConstructed ? "constructed" : "primitive")"),
+                         wrong: [(describe(x.tagClass, constructed: !x.isConstructed), "bit 6 (0x20) is \(x.isConstructed ? "set" : "clear") in 0x\(Hex.byte(octet, .upper)), so the element is \(x.isConstructed ? "constructed" : "primitive")"),
                                  (describe(otherClass, constructed: x.isConstructed), "the class is in bits 8-7, and here they are \(classBits): \(x.tagClass.name)")],
                          seed: Int(x.offset))
     }
@@ -145,9 +147,9 @@ extension TourLessons {
         let x = n(node)
         guard x.kind == .tlv, x.tagClass == .universal, !x.isConstructed, x.identifierLength == 1 else { return nil }
         let others: [UInt32] = [12, 22, 19, 4].filter { $0 != x.tagNumber }
-        return SelfCheck("Its identifier octet is 0x\(hexByte(tree.bytes[Int(x.offset)])): which type is the value?",
-                         right: (UniversalTag.name(x.tagNumber), "universal tag \(x.tagNumber) (the low 5 bits of 0x\(hexByte(tree.bytes[Int(x.offset)]))) is \(UniversalTag.name(x.tagNumber))"),
-                         wrong: others.prefix(2).map { (UniversalTag.name($0), "\(UniversalTag.name($0)) is universal tag \($0), written 0x\(hexByte(UInt8($0)))") },
+        return SelfCheck("Its identifier octet is 0x\(Hex.byte(tree.bytes[Int(x.offset)], .upper)): which type is the value?",
+                         right: (UniversalTag.name(x.tagNumber), "universal tag \(x.tagNumber) (the low 5 bits of 0x\(Hex.byte(tree.bytes[Int(x.offset)], .upper))) is \(UniversalTag.name(x.tagNumber))"),
+                         wrong: others.prefix(2).map { (UniversalTag.name($0), "\(UniversalTag.name($0)) is universal tag \($0), written 0x\(Hex.byte(UInt8($0), .upper))") },
                          seed: Int(x.offset))
     }
 

@@ -1,4 +1,6 @@
 import ASN1Lenient
+import ByteText
+import TextOutput
 
 /// Builds tour steps from a tree node: the `explain` lines for the focused bytes plus what the
 /// element means here, so that the tour and `explain` never say different things.
@@ -38,7 +40,7 @@ struct TourLessons {
             guard octet & 0x80 == 0 else { continue }
             var value: UInt64 = 0
             for g in group where value <= UInt64.max >> 7 { value = (value << 7) | UInt64(g & 0x7F) }
-            let hex = group.map { hexByte($0) }.joined(separator: " ")
+            let hex = Hex.string(group, .upper, separator: " ")
             let sevens = group.map { g -> String in
                 let bits = String(g & 0x7F, radix: 2)
                 return String(repeating: "0", count: 7 - bits.count) + bits
@@ -82,11 +84,3 @@ struct TourLessons {
     }
 }
 
-/// Two hex digits, upper case, as `explain` writes bytes.
-func hexByte(_ b: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(b >> 4)], digits[Int(b & 0x0F)]])
-}
-
-/// Bytes as `explain` writes them: upper-case pairs separated by spaces.
-func hexText<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 { bytes.map(hexByte).joined(separator: " ") }

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import TextOutput
 
 /// One line of a text pane with its style.
 public struct StyledLine: Equatable, Sendable {
@@ -24,9 +25,9 @@ public enum DetailContent {
         // Explainer lists them with the others.
         let own = state.facts.diagnosticsByNode[index] ?? []
         var extra: [Diagnostic] = []
-        for d in own where state.tree.diagnostics[d].node != index {
+        for d in own where state.tree.diagnostics[d].node != NodeIndex(index) {
             var copy = state.tree.diagnostics[d]
-            copy.node = index
+            copy.node = NodeIndex(index)
             extra.append(copy)
         }
         // The module's name of the node (RFC 5280 / 5652), the very lines `explain` prints; a receipt

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ByteText
 
 /// Everything a key can do. The reducer performs actions; the keymap says which key triggers which.
 public enum Action: String, Sendable, CaseIterable {

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// The update function: applies one message (a key, mouse or resize event, the terminal's
 /// abilities, an effect's outcome) to the state. Pure: it performs no I/O; anything the outside world

@@ -1,5 +1,6 @@
 import ASN1Lenient
 import DocumentModel
+import ByteText
 
 /// The view function: draws the whole screen for `state` into a fresh grid. Pure, and it only
 /// touches the rows on screen: the tree pane walks from `treeTop`, the hex pane reads the bytes of

@@ -1,6 +1,7 @@
 import ASN1Lenient
 import DocumentModel
 import ReceiptKit
+import TextLoader
 
 /// Which pane receives the navigation keys.
 public enum Focus: String, Sendable, CaseIterable {

@@ -1,5 +1,6 @@
 import ASN1Lenient
 import DocumentModel
+import ByteText
 
 extension DiffListEntry {
     /// The diff engine's result as the overlay's list: each semantic entry, its changed fields

@@ -1,5 +1,6 @@
 import ASN1Lenient
 import DocumentModel
+import Threads
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

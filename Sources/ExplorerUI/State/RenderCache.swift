@@ -1,9 +1,11 @@
 import ASN1Lenient
+import Threads
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import TextOutput
 
 /// Memoises the per-node work a frame may need more than once: the `Explainer` lines of the
 /// selected node (which count a node's children, O(width) for a SET of 333,333 elements). Keyed by

@@ -34,7 +34,7 @@ public struct TreeFacts: Sendable {
             if diagnostic.severity == .error && diagnostic.length > 0 {
                 errors.append(max(0, diagnostic.offset)..<min(tree.bytes.count, diagnostic.offset + diagnostic.length))
             }
-            var owner = diagnostic.node
+            var owner = diagnostic.node?.index
             if owner == nil || owner! < 0 || owner! >= n {
                 owner = TreeFacts.deepestNode(nodes, containing: diagnostic.offset)
                     ?? (diagnostic.offset > 0 ? TreeFacts.deepestNode(nodes, containing: diagnostic.offset - 1) : nil)

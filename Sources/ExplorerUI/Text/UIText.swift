@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// Text safety for the grid: every string that comes from the input passes through here before it
 /// reaches a cell, so the adapter can copy cells to the terminal verbatim.

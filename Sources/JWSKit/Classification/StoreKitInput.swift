@@ -1,5 +1,6 @@
 import ASN1Lenient
 import JSONLenient
+import TextLoader
 
 /// What kind of StoreKit 2 token a JWS is (from its payload's fields).
 public enum StoreKitTokenKind: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// ISO 8601 UTC text for StoreKit's milliseconds since 1970 (`ISO8601Text`, always with milliseconds;
 /// a year outside 0-9999 in the expanded form). Fractional milliseconds (Xcode writes them) are truncated.

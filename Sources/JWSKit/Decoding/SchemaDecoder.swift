@@ -133,8 +133,6 @@ struct SchemaDecoder {
     }
 
     mutating func report(_ code: JWSCode, _ message: String, _ range: Range<Int>, node: Int) {
-        var diagnostic = code.diagnostic(message, range)
-        diagnostic.node = node
-        diagnostics.append(diagnostic)
+        diagnostics.append(code.diagnostic(message, range, node: NodeIndex(node)))
     }
 }

@@ -4,7 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ReceiptKit
+import X509Trust
 
 /// The developer's In-App Purchase key, as `verify --key` reads it: a PEM (or DER) public key, or
 /// the `.p8` PKCS#8 private key App Store Connect hands out, from which OpenSSL derives the public

@@ -1,3 +1,5 @@
+import ASN1Lenient
+
 /// An ECDSA signature in the two encodings that get mixed up. JWS (RFC 7518 §3.4) writes raw
 /// r‖s, each a fixed-width big-endian integer (32 bytes for P-256); X.509, CMS and OpenSSL's
 /// `ECDSA_do_verify`/`EVP_DigestVerify` use DER `ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }`.
@@ -57,25 +59,21 @@ public struct ECDSASignature: Sendable, Equatable {
     }
 }
 
-/// Just enough DER reading for `ECDSA-Sig-Value` (the certificates go through ASN1Lenient).
+/// Just enough DER walking for `ECDSA-Sig-Value`; headers are read by the parser's `BERHeader`.
 private struct DERCursor {
     let bytes: [UInt8]
     var pos = 0
 
     var atEnd: Bool { pos == bytes.count }
 
+    /// The content of the element at `pos` when its one-octet identifier is `tag` and its length is
+    /// definite, in at most two long-form octets, and inside the bytes.
     mutating func read(tag: UInt8) -> ArraySlice<UInt8>? {
-        guard pos + 2 <= bytes.count, bytes[pos] == tag else { return nil }
-        var length = Int(bytes[pos + 1])
-        var start = pos + 2
-        if length & 0x80 != 0 {
-            let count = length & 0x7F
-            guard count >= 1, count <= 2, start + count <= bytes.count else { return nil }
-            length = bytes[start..<start + count].reduce(0) { $0 << 8 | Int($1) }
-            start += count
-        }
-        guard start + length <= bytes.count else { return nil }
-        pos = start + length
-        return bytes[start..<pos]
+        guard pos < bytes.count, bytes[pos] == tag else { return nil }
+        let header = bytes.withUnsafeBufferPointer { BERHeader.read($0, at: pos, limit: $0.count) }
+        guard case .success(let h) = header, case .definite(let length, _) = h.length,
+              h.contentStart - h.lengthStart <= 3, length <= bytes.count - h.contentStart else { return nil }
+        pos = h.contentStart + length
+        return bytes[h.contentStart..<pos]
     }
 }

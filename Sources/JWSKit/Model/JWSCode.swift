@@ -35,11 +35,6 @@ public enum JWSCode: String, Sendable, CaseIterable {
         default: .error
         }
     }
-
-    public func diagnostic(_ message: String, _ range: Range<Int>) -> Diagnostic {
-        Diagnostic(severity: severity, code: code, message: message, offset: range.lowerBound,
-                   length: range.count, node: nil)
-    }
 }
 
 /// Which byte layer of a JWS document a diagnostic's offsets refer to.

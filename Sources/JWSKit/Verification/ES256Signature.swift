@@ -4,7 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ReceiptKit
+import X509Trust
 
 /// ES256 (ECDSA P-256 with SHA-256) as JWS uses it: the signature is raw r‖s, 32 bytes each
 /// (RFC 7518 §3.4), while OpenSSL, X.509 and CMS want the DER `ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }`.

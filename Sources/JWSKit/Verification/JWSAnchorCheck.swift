@@ -4,7 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ReceiptKit
+import X509Trust
 
 /// The trust-anchor step of one x5c chain: the anchors are the chain's certificates pinned as Apple
 /// Root CA - G3 and every certificate of the user's root files (prepared once, `TrustAnchorSet`);

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ReceiptKit
+import X509Trust
 
 /// The x5c steps: structure (count, order, links), the trust anchor, the Apple marker extensions
 /// and validity at a date, for one x5c and one set of root files.

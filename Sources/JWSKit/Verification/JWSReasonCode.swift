@@ -1,8 +1,9 @@
-// Failures and skips as codes of the one vocabulary (`ReasonCode`, ReceiptKit): what JSON output,
+import ReasonCodes
+
+// Failures and skips as codes of the one vocabulary (`ReasonCode`, ReasonCodes): what JSON output,
 // samples/manifest.json and tests key on, independent of the wording in JWSVerificationText.swift.
 // A token step without an expected value is `not-given`, as a receipt step is.
 
-import ReceiptKit
 
 extension JWSFailure {
     public var code: ReasonCode {

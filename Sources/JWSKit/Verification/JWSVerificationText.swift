@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ReceiptKit
+import X509Trust
 
 // The one place where verification outcomes become words. Commands and the UI print these; tests
 // compare the typed values. No command-line flag names here: the library does not know its callers.
@@ -54,7 +54,7 @@ extension JWSAnchor {
     }
 }
 
-/// The fingerprint the root step pins: ReceiptKit's TrustAnchors holds the one copy of the value.
+/// The fingerprint the root step pins: X509Trust's TrustAnchors holds the one copy of the value.
 public enum JWSPins {
     public static let appleRootCAG3 = TrustAnchors.pinned.first { $0.kind == .appleRootCAG3 }?.sha256 ?? ""
 }

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ReceiptKit
+import X509Trust
 
 // The verifier's inputs and outputs. Inputs are plain values (bytes, strings, dates) so any decoder
 // can call it; outputs are typed: a step, a status, and for failures and skips an enum case with the

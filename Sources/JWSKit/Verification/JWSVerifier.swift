@@ -1,10 +1,11 @@
 import ASN1Lenient
+import ByteText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import ReceiptKit
+import X509Trust
 
 /// Verifies one compact JWS as Apple signs StoreKit 2 data, step by step (see docs/storekit2.md, "What each verification step means").
 /// Never throws: every outcome is a step in the report. Trust comes only from the pinned SHA-256 of

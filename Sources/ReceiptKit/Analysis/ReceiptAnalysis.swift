@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import X509Trust
 
 /// What to check besides decoding.
 public struct AnalysisOptions: Sendable {
@@ -142,7 +143,7 @@ extension ReceiptAnalysis {
             let r = map.fileRange(d.range)
             d.offset = r.lowerBound
             d.length = r.count
-            d.node = container?.payloadChunks.first { tree.nodes[$0].contentRange.contains(r.lowerBound) } ?? container?.payloadString
+            d.node = (container?.payloadChunks.first { tree.nodes[$0].contentRange.contains(r.lowerBound) } ?? container?.payloadString).map(NodeIndex.init)
             out.append(d)
         }
         return out

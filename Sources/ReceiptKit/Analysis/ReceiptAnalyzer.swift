@@ -95,7 +95,7 @@ public enum ReceiptAnalyzer {
                 let range = map.fileRange(d.range)
                 d.offset = range.lowerBound
                 d.length = range.count
-                d.node = found.payloadChunks.first { tree.nodes[$0].contentRange.contains(range.lowerBound) } ?? found.payloadString
+                d.node = (found.payloadChunks.first { tree.nodes[$0].contentRange.contains(range.lowerBound) } ?? found.payloadString).map(NodeIndex.init)
                 findings.append(d)
             }
         } else {

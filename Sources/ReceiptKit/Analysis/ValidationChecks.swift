@@ -11,6 +11,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import X509Trust
 
 /// The receipt's own steps (contents, device hash, bundle id, app version, expiration), the
 /// OpenSSL steps from `SignatureValidation`, and the verdict that combines them.
@@ -69,7 +70,7 @@ enum ValidationChecks {
         let rootRange = a.tree.nodes.isEmpty ? 0..<0 : a.tree.nodes[root].byteRange
         let errors = a.allDiagnostics.filter { d in
             guard d.severity == .error else { return false }
-            if let n = d.node { return PKCS7Locator.isInside(n, root, a.tree) }
+            if let n = d.node { return PKCS7Locator.isInside(n.index, root, a.tree) }
             return rootRange.contains(d.offset)
         }
         let attributeCount = receipt.fields.count + receipt.inApp.reduce(0) { $0 + $1.fields.count }

@@ -133,7 +133,7 @@ enum PKCS7Locator {
         }
         // BER-only encodings outside the payload: the container is Xcode-style BER.
         info.isBER = tree.diagnostics.contains { d in
-            guard d.severity == .notDER, let n = d.node else { return false }
+            guard d.severity == .notDER, let n = d.node?.index else { return false }
             return !info.payloadChunks.contains { isInside(n, $0, tree) && n != $0 }
         }
         let cut = isCut(tree, sd)
@@ -210,7 +210,7 @@ enum PKCS7Locator {
     /// Whether a node's declared length ran past the input or its parent.
     static func isCut(_ tree: Tree, _ node: Int) -> Bool {
         tree.diagnostics.contains {
-            $0.node == node && ($0.code == ParserCode.truncatedContent.code
+            $0.node == NodeIndex(node) && ($0.code == ParserCode.truncatedContent.code
                 || $0.code == ParserCode.lengthExceedsParent.code || $0.code == ParserCode.missingEOC.code)
         }
     }

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// The America/Los_Angeles offset from UTC at an instant, for verifyReceipt's `_pst` dates, without
 /// loading ICU's time-zone data (FoundationEssentials alone knows only fixed offsets). The table is
@@ -31,7 +32,7 @@ enum PacificTime {
     /// Sunday of November, 02:00 daylight (09:00 UTC).
     static func ruleOffset(_ t: Int64) -> Int {
         let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
-        let year = TimeValue.civilFromDays(Int(days)).year
+        let year = GregorianCalendar.date(days: Int(days)).year
         let start = Int64(sunday(onOrAfter: 8, month: 3, year: year)) * 86_400 + 10 * 3600
         let end = Int64(sunday(onOrAfter: 1, month: 11, year: year)) * 86_400 + 9 * 3600
         return t >= start && t < end ? daylight : standard
@@ -39,7 +40,7 @@ enum PacificTime {
 
     /// Days since 1970-01-01 of the first Sunday on or after `day` of the month.
     static func sunday(onOrAfter day: Int, month: Int, year: Int) -> Int {
-        let d = TimeValue.daysFromCivil(year: year, month: month, day: day)
+        let d = GregorianCalendar.days(year: year, month: month, day: day)
         let weekday = ((d + 4) % 7 + 7) % 7  // 1970-01-01 was a Thursday (4); Sunday is 0
         return d + (7 - weekday) % 7
     }

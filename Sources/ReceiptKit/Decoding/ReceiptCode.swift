@@ -66,8 +66,6 @@ extension Diagnostic {
     /// A receipt finding covering a node's whole bytes.
     static func receipt(_ code: ReceiptCode, _ message: String, node: Int, in tree: Tree,
                         severity: Severity? = nil) -> Diagnostic {
-        let n = tree.nodes[node]
-        return Diagnostic(severity: severity ?? code.severity, code: code.code, message: message,
-                          offset: Int(n.offset), length: n.totalLength, node: node)
+        code.diagnostic(message, tree.nodes[node].byteRange, node: NodeIndex(node), severity: severity)
     }
 }

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -74,66 +75,49 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
     /// date of every purchase.
     public static func parse(_ c: UnsafeBufferPointer<UInt8>) -> ParseResult {
         if c.isEmpty { return .absent }
-        var i = 0
-        @inline(__always) func digits(_ n: Int) -> Int? {
-            guard i + n <= c.count else { return nil }
-            var v = 0
-            for k in 0..<n {
-                let d = c[i + k]
-                guard d >= 0x30 && d <= 0x39 else { return nil }
-                v = v * 10 + Int(d - 0x30)
-            }
-            i += n
-            return v
-        }
-        // -1: no second or third choice (a byte is never negative).
-        @inline(__always) func expect(_ a: Int, _ b: Int = -1, _ d: Int = -1) -> Bool {
-            guard i < c.count, Int(c[i]) == a || Int(c[i]) == b || Int(c[i]) == d else { return false }
-            i += 1
-            return true
-        }
-        guard let year = digits(4) else { return .invalid("expected a 4-digit year at the start") }
-        guard expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2) else {
+        var reader = DateDigits(c)
+        guard let year = reader.digits(4) else { return .invalid("expected a 4-digit year at the start") }
+        guard reader.skip(0x2D), let month = reader.digits(2), reader.skip(0x2D), let day = reader.digits(2) else {
             return .invalid("expected YYYY-MM-DD")
         }
-        guard expect(0x54, 0x74, 0x20) else { return .invalid("expected 'T' between the date and the time") }
-        guard let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2) else {
+        guard reader.skip(0x54, or: 0x74, or: 0x20) else { return .invalid("expected 'T' between the date and the time") }
+        guard let hour = reader.digits(2), reader.skip(0x3A), let minute = reader.digits(2), reader.skip(0x3A),
+              let second = reader.digits(2) else {
             return .invalid("expected hh:mm:ss after the 'T'")
         }
         var millis = 0
-        if i < c.count && c[i] == 0x2E {
-            i += 1
-            let start = i
+        if reader.skip(0x2E) {
+            let start = reader.position
             var scale = 100
-            while i < c.count && c[i] >= 0x30 && c[i] <= 0x39 {
-                millis += Int(c[i] - 0x30) * scale
+            while let d = reader.next, d >= 0x30 && d <= 0x39 {
+                millis += Int(d - 0x30) * scale
                 scale /= 10
-                i += 1
+                reader.position += 1
             }
-            guard i > start else { return .invalid("a '.' with no fractional digits") }
+            guard reader.position > start else { return .invalid("a '.' with no fractional digits") }
         }
         var offset = 0
-        guard i < c.count else { return .invalid("no time zone ('Z' or an offset such as +01:00)") }
-        switch c[i] {
+        guard let zone = reader.next else { return .invalid("no time zone ('Z' or an offset such as +01:00)") }
+        switch zone {
         case 0x5A, 0x7A:
-            i += 1
+            reader.position += 1
         case 0x2B, 0x2D:
-            let sign = c[i] == 0x2D ? -1 : 1
-            i += 1
-            guard let oh = digits(2) else { return .invalid("a malformed UTC offset") }
-            _ = expect(0x3A)
-            guard let om = digits(2), oh <= 23, om <= 59 else { return .invalid("a malformed UTC offset") }
+            let sign = zone == 0x2D ? -1 : 1
+            reader.position += 1
+            guard let oh = reader.digits(2) else { return .invalid("a malformed UTC offset") }
+            _ = reader.skip(0x3A)
+            guard let om = reader.digits(2), oh <= 23, om <= 59 else { return .invalid("a malformed UTC offset") }
             offset = sign * (oh * 60 + om)
         default:
-            return .invalid("unexpected character '\(printable(c[i]))' where the time zone should be")
+            return .invalid("unexpected character '\(printable(zone))' where the time zone should be")
         }
-        guard i == c.count else { return .invalid("unexpected characters after the time zone") }
+        guard reader.atEnd else { return .invalid("unexpected characters after the time zone") }
         guard (1...12).contains(month) else { return .invalid("month \(month) does not exist") }
-        guard day >= 1 && day <= TimeValue.daysIn(month: month, year: year) else {
+        guard day >= 1 && day <= GregorianCalendar.daysIn(month: month, year: year) else {
             return .invalid("day \(day) does not exist in \(year)-\(two(month))")
         }
         guard hour <= 23, minute <= 59, second <= 60 else { return .invalid("the time of day \(two(hour)):\(two(minute)):\(two(second)) is out of range") }
-        let days = Int64(TimeValue.daysFromCivil(year: year, month: month, day: day))
+        let days = Int64(GregorianCalendar.days(year: year, month: month, day: day))
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset * 60)
         // `YYYY-MM-DDThh:mm:ssZ` with a second below 60 is exactly what `iso8601` writes back: keep no copy.
         let canonical = c.count == 20 && c[10] == 0x54 && c[19] == 0x5A && second <= 59
@@ -193,7 +177,7 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
         var days = seconds / 86_400
         var rest = seconds % 86_400
         if rest < 0 { rest += 86_400; days -= 1 }
-        let (y, m, d) = TimeValue.civilFromDays(Int(days))
+        let (y, m, d) = GregorianCalendar.date(days: Int(days))
         let h = Int(rest / 3600), mi = Int(rest % 3600 / 60), s = Int(rest % 60)
         let year = y >= 0 && y < 10000 ? String(String(y + 10000).dropFirst()) : String(y)
         return "\(year)-\(two(m))-\(two(d)) \(two(h)):\(two(mi)):\(two(s))"

@@ -43,7 +43,7 @@ struct ReceiptDecoder {
         self.bytes = tree.bytes
         var cut = Set<Int>()
         for d in tree.diagnostics {
-            guard let node = d.node else { continue }
+            guard let node = d.node?.index else { continue }
             switch d.code.parserCode {
             case .truncatedContent?, .lengthExceedsParent?, .missingEOC?, .truncatedLength?, .truncatedIdentifier?:
                 cut.insert(node)

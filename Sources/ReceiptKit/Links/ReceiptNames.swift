@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// The names of a receipt payload's nodes, from the attribute table (`ReceiptSchema`): the words the
 /// explorer's tree, `dump`, `explain` and `dump --format json` all use.

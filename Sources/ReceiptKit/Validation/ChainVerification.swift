@@ -4,10 +4,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import X509Trust
 
-/// The chain and time steps: a leaf, the untrusted certificates that came with it, and the pinned
-/// and user-supplied anchors. PKCS#7 receipts use it through `SignatureValidation`; StoreKit 2
-/// tokens can call `verify(leafDER:…)` with their `x5c` certificates.
+/// The receipt's chain and time steps: a leaf, the untrusted certificates that came with it, and
+/// the pinned and user-supplied anchors, checked by X509Trust's `X509PathVerification` and worded as
+/// receipt steps. `SignatureValidation` calls it; tokens check their `x5c` chain in JWSKit over the
+/// same X509Trust.
 public enum ChainVerification {
     /// Both steps and what the verified path was.
     public struct ChainResult: Sendable {
@@ -19,23 +21,6 @@ public enum ChainVerification {
         public var anchorCertificate: CertificateInfo?
         public var suppliedByUser = false
         public var passesToday: Bool?
-    }
-
-    /// The chain and time steps for a leaf given as DER, with `intermediates` (DER) as untrusted
-    /// helpers. Unreadable certificates are skipped; an unreadable leaf leaves both steps unchecked.
-    public static func verify(leafDER: [UInt8], intermediatesDER: [[UInt8]], extraRoots: [[UInt8]] = [],
-                              at date: Date?, now: Date = Date()) -> ChainResult {
-        OpenSSLError.clear()
-        defer { OpenSSLError.clear() }
-        let leaf = OpenSSLBridge.x509(der: leafDER)
-        let others = intermediatesDER.compactMap { OpenSSLBridge.x509(der: $0) }
-        defer {
-            if let leaf { X509_free(leaf) }
-            others.forEach { X509_free($0) }
-        }
-        let all = (leaf.map { [$0] } ?? []) + others
-        return check(signer: leaf, missing: .signerCertificateMissing, certificates: all,
-                     infos: all.map { CertificateInfo(x509: $0) }, extraRoots: extraRoots, creationDate: date, now: now)
     }
 
     struct VerifyOutcome {

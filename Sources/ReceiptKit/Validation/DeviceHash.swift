@@ -1,9 +1,11 @@
 import ASN1Lenient
+import ByteText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import X509Trust
 
 /// A device identifier as the receipt's SHA-1 hash (attribute 5) uses it: the raw bytes of an
 /// iOS `identifierForVendor` UUID (16 bytes) or of a Mac's primary MAC address (6 bytes).
@@ -35,7 +37,7 @@ public struct DeviceIdentifier: Sendable, Equatable, CustomStringConvertible {
                 throw DeviceIdentifierError("'\(s)' is not a UUID: expected dashes after 8, 4, 4 and 4 hex digits (like 3B76A7BD-8F5B-46A4-BCB1-CCE8DBD1B3CD)")
             }
             let hex = String(chars.enumerated().filter { !dashes.contains($0.offset) }.map(\.element))
-            guard let bytes = hexBytes(hex) else {
+            guard let bytes = Hex.bytes(hex) else {
                 throw DeviceIdentifierError("'\(s)' is not a UUID: only hex digits may appear between the dashes")
             }
             return DeviceIdentifier(kind: .identifierForVendor, bytes: bytes)
@@ -49,7 +51,7 @@ public struct DeviceIdentifier: Sendable, Equatable, CustomStringConvertible {
                 throw DeviceIdentifierError("'\(s)' is not a MAC address: expected six hex pairs separated by ':' or '-' (like 6c:40:08:b5:94:5e)")
             }
             let hex = String(chars.enumerated().filter { $0.offset % 3 != 2 }.map(\.element))
-            guard let bytes = hexBytes(hex) else {
+            guard let bytes = Hex.bytes(hex) else {
                 throw DeviceIdentifierError("'\(s)' is not a MAC address: only hex digits may appear between the separators")
             }
             return DeviceIdentifier(kind: .macAddress, bytes: bytes)
@@ -62,36 +64,13 @@ public struct DeviceIdentifier: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .macAddress:
-            return "\(kind.rawValue) \(ValidationHex.lower(bytes).chunked(2).joined(separator: ":"))"
+            return "\(kind.rawValue) \(Hex.string(bytes, .lower, separator: ":"))"
         case .identifierForVendor:
-            let h = ValidationHex.upper(bytes)
+            let h = Hex.string(bytes, .upper)
             guard h.count == 32 else { return "\(kind.rawValue) \(h)" }
             let parts = [h.prefix(8), h.dropFirst(8).prefix(4), h.dropFirst(12).prefix(4),
                          h.dropFirst(16).prefix(4), h.dropFirst(20)]
             return "\(kind.rawValue) \(parts.joined(separator: "-"))"
-        }
-    }
-
-    private static func hexBytes(_ hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count / 2)
-        var i = 0
-        while i < digits.count {
-            guard let hi = nibble(digits[i]), let lo = nibble(digits[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-            i += 2
-        }
-        return out
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
         }
     }
 }
@@ -127,29 +106,16 @@ public enum DeviceHash {
         let computed = compute(deviceID: device.bytes, opaque: opaque, bundleIDTLV: bundleIDTLV)
         let total = device.bytes.count + opaque.count + bundleIDTLV.count
         let details = [
-            "device identifier (\(device.kind.rawValue)): \(ValidationHex.upper(device.bytes, separator: " ")) (\(SignatureValidation.bytesText(device.bytes.count)))",
-            "opaque value, attribute 4: \(ValidationHex.upper(opaque, separator: " ")) (\(SignatureValidation.bytesText(opaque.count)))",
-            "bundle identifier, attribute 2 (whole UTF8String TLV): \(ValidationHex.upper(bundleIDTLV, separator: " ")) (\(SignatureValidation.bytesText(bundleIDTLV.count)))",
+            "device identifier (\(device.kind.rawValue)): \(Hex.string(device.bytes, .upper, separator: " ")) (\(SignatureValidation.bytesText(device.bytes.count)))",
+            "opaque value, attribute 4: \(Hex.string(opaque, .upper, separator: " ")) (\(SignatureValidation.bytesText(opaque.count)))",
+            "bundle identifier, attribute 2 (whole UTF8String TLV): \(Hex.string(bundleIDTLV, .upper, separator: " ")) (\(SignatureValidation.bytesText(bundleIDTLV.count)))",
             "concatenation: \(device.bytes.count) + \(opaque.count) + \(bundleIDTLV.count) = \(total) bytes",
-            "computed SHA-1: \(ValidationHex.upper(computed, separator: " "))",
-            "expected, attribute 5: \(ValidationHex.upper(expected, separator: " ")) (\(SignatureValidation.bytesText(expected.count)))",
+            "computed SHA-1: \(Hex.string(computed, .upper, separator: " "))",
+            "expected, attribute 5: \(Hex.string(expected, .upper, separator: " ")) (\(SignatureValidation.bytesText(expected.count)))",
         ]
         if computed == expected {
             return ValidationStep(.deviceHash, .passed, details: details)
         }
         return ValidationStep(.deviceHash, .failed(.deviceHashMismatch(device: "\(device)")), details: details)
-    }
-}
-
-extension String {
-    fileprivate func chunked(_ n: Int) -> [String] {
-        var out: [String] = []
-        var current = ""
-        for c in self {
-            current.append(c)
-            if current.count == n { out.append(current); current = "" }
-        }
-        if !current.isEmpty { out.append(current) }
-        return out
     }
 }

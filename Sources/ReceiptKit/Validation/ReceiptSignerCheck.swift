@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import X509Trust
 
 /// The receipt-signer step: App Store receipts are signed by a certificate carrying Apple's
 /// receipt-signing extension; chaining to an Apple root is not enough.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import X509Trust
 
 /// Everything `SignatureValidation.validate` found out.
 public struct SignatureReport: Sendable {

@@ -51,6 +51,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ASN1Lenient
+import X509Trust
 
 public enum SignatureValidation {
     /// Validates a receipt's PKCS#7 container. See the top of this file for the rules.
@@ -196,20 +198,17 @@ public enum SignatureValidation {
         guard der.count >= 2 else {
             return "only \(der.count) byte(s): not even a tag and a length"
         }
-        let first = der[1]
-        var length = 0
-        var header = 2
-        if first < 0x80 {
-            length = Int(first)
-        } else if first == 0x80 {
-            return nil  // indefinite length: the end cannot be predicted from the header
-        } else {
-            let n = Int(first & 0x7F)
-            guard n <= 4, der.count >= 2 + n else {
-                return n <= 4 ? "the input ends inside the outer length field" : nil
-            }
-            for i in 0..<n { length = (length << 8) | Int(der[2 + i]) }
-            header = 2 + n
+        let read = der.withUnsafeBufferPointer { BERHeader.read($0, at: 0, limit: $0.count) }
+        let length: Int, header: Int
+        switch read {
+        case .success(let h):
+            // Indefinite: the end cannot be predicted from the header. Over 4 length octets: not a receipt's.
+            guard case .definite(let value, _) = h.length, h.contentStart - h.lengthStart <= 5 else { return nil }
+            (length, header) = (value, h.contentStart)
+        case .failure(.truncatedLength(_, let octets, _)):
+            return octets <= 4 ? "the input ends inside the outer length field" : nil
+        case .failure:
+            return nil
         }
         guard header + length > der.count else { return nil }
         return "the outer element declares \(length) content bytes but only \(der.count - header) follow (\(der.count) of \(header + length) bytes present)"

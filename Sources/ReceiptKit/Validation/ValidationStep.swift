@@ -1,4 +1,5 @@
 import ASN1Lenient
+import X509Trust
 
 /// The validation steps, in report order. The raw values are the stable ids that JSON output and
 /// scripts key on; `DocumentModel.StepText` has their titles.

@@ -13,6 +13,8 @@ import Musl
 import Darwin
 #endif
 import ReceiptKit
+import TextOutput
+import X509Trust
 
 /// Runs a batch and returns the exit status: 0 every input valid, 1 any invalid, 2 any I/O error.
 enum BatchRunner {

@@ -2,6 +2,7 @@ import ArgumentParser
 import ASN1Lenient
 import DocumentModel
 import ReceiptKit
+import ByteText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -14,6 +15,8 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TextLoader
+import TextOutput
 
 extension ColorChoice: ExpressibleByArgument {}
 extension ExpectedKind: ExpressibleByArgument {}

@@ -16,6 +16,7 @@ import Darwin
 #endif
 import ReceiptKit
 import TerminalAdapter
+import TextOutput
 
 /// `receipt-explorer diff A B [--format text|json] [--color auto|always|never] [--explore] [--root CERT]...
 /// [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE] [--no-validate]`

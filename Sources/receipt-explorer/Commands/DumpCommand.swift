@@ -2,6 +2,7 @@ import ArgumentParser
 import ASN1Lenient
 import DocumentModel
 import ReceiptKit
+import ByteText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -14,6 +15,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TextOutput
 
 /// `receipt-explorer dump FILE [--format tree|openssl|json] [--color auto|always|never]`
 struct DumpCommand: ParsableCommand {

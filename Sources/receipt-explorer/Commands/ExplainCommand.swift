@@ -2,11 +2,13 @@ import ArgumentParser
 import ASN1Lenient
 import DocumentModel
 import ReceiptKit
+import ByteText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import TextOutput
 
 /// `receipt-explorer explain FILE [--offset N]`
 struct ExplainCommand: ParsableCommand {

@@ -9,6 +9,8 @@ import Foundation
 #endif
 import ReceiptKit
 import TerminalAdapter
+import TextLoader
+import TextOutput
 
 /// `receipt-explorer [explore] [FILE...] [--color auto|always|never] [--ascii] [--no-mouse]
 /// [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE] [--no-validate]`:

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import ReceiptKit
+import TextOutput
 
 /// `receipt-explorer json FILE [--no-validate] [--root CERT]... [--device-id ID] [--bundle-id ID] [--app-version V] [--at DATE]
 /// [--environment ENV] [--app-apple-id ID]`

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ASN1Lenient
 import DocumentModel
+import ByteText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -14,6 +15,8 @@ import Musl
 import Darwin
 #endif
 import ReceiptKit
+import TextLoader
+import TextOutput
 
 /// `receipt-explorer redact FILE... -o OUT [--keep FIELD]... [--bundle-id] [--seed TEXT] [--mapping FILE]`
 struct RedactCommand: ParsableCommand {

@@ -16,6 +16,7 @@ import Darwin
 import ReceiptKit
 import ExplorerUI
 import TerminalAdapter
+import TextOutput
 
 /// `receipt-explorer timeline FILE... [--at DATE] [--transaction ID] [--format text|json] [--explore]`
 struct TimelineCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import ASN1Lenient
 import DocumentModel
 import ExplorerUI
+import ByteText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -9,6 +10,8 @@ import Foundation
 #endif
 import ReceiptKit
 import TerminalAdapter
+import TextLoader
+import TextOutput
 
 /// `receipt-explorer tour [FILE] [--print]`: a guided walk through FILE, in the explorer or as text.
 struct TourCommand: ParsableCommand {

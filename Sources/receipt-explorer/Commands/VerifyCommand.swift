@@ -7,6 +7,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import ReceiptKit
+import TextOutput
+import X509Trust
 
 /// The validation inputs `verify` and `json` share.
 struct ReceiptCheckOptions: ParsableArguments {

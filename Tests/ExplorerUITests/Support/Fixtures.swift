@@ -4,6 +4,7 @@ import Foundation
 import ReceiptKit
 import TestSupport
 @testable import ExplorerUI
+import TextLoader
 
 enum Fixtures {
     /// A small hand-built tree with a known shape (indices in pre-order):

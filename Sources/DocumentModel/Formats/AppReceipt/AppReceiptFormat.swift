@@ -1,5 +1,6 @@
 import ASN1Lenient
 import ReceiptKit
+import X509Trust
 
 /// A PKCS#7 SignedData read as an App Store receipt: an app receipt, an Xcode StoreKit Testing
 /// receipt, or SignedData that is not a receipt. Layers: the file's tree and, when the content

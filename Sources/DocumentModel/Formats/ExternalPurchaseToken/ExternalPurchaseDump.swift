@@ -1,6 +1,7 @@
 import ASN1Lenient
 import JSONLenient
 import JWSKit
+import ByteText
 
 /// `dump` and `json` for an external purchase token: the characters → the decoded JSON, every field
 /// with its meaning, its token characters and its JSON bytes, each finding under its field.

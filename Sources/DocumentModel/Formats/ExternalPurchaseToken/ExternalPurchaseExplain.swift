@@ -1,6 +1,7 @@
 import ASN1Lenient
 import JSONLenient
 import JWSKit
+import ByteText
 
 /// `explain` for an external purchase token: which characters make which bytes, and the JSON member
 /// those bytes belong to with its meaning.

@@ -1,5 +1,6 @@
 import ASN1Lenient
 import JWSKit
+import ByteText
 
 /// The tour of an external purchase token: the base64url characters → the JSON they decode to →
 /// the id that says sandbox or production. Computed from the document, like the other routes.

@@ -1,6 +1,8 @@
 import ASN1Lenient
 import JSONLenient
 import JWSKit
+import ByteText
+import TextOutput
 
 /// `explain` for StoreKit 2 input. With an offset (a character of the file: the token's own
 /// characters for a token pasted alone): which 4 characters make which 3 bytes, the JSON member
@@ -127,11 +129,6 @@ public struct JWSExplain {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return bytes.map { String([digits[Int($0 >> 4)], digits[Int($0 & 15)]]) }.joined(separator: " ")
-    }
-
     /// The standard base64 alphabet (x5c entries), beside base64url's `alphabet` (token segments).
     public static let standardAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
@@ -147,7 +144,7 @@ public struct JWSExplain {
         let values = bytes.clamped(to: 0..<decoded.count).map { decoded[$0] }
         // Quoted with inner quotes escaped: a group of `"ve` must not read as `""ve"`.
         return "characters \(JWSSpan.text(span)) \(TerminalSafe.quoted(String(decoding: characters, as: UTF8.self))) = 6-bit values \(sextets.joined(separator: " "))"
-            + " → \(role) bytes \(JWSSpan.text(bytes)): \(hex(values))"
+            + " → \(role) bytes \(JWSSpan.text(bytes)): \(Hex.string(values, .lower, separator: " "))"
             + (asText ? " " + TerminalSafe.quoted(String(decoding: values, as: UTF8.self)) : "")
     }
 

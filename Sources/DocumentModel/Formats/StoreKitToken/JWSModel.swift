@@ -1,6 +1,7 @@
 import ASN1Lenient
 import JSONLenient
 import JWSKit
+import ByteText
 
 /// Options for StoreKit 2 inputs, beside ReceiptKit's `AnalysisOptions` (which still carries
 /// `validate`, `roots`, `bundleID` and `now` for both kinds of input).

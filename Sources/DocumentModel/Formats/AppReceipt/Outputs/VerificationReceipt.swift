@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import ReceiptKit
+import X509Trust
 
 // The verification report of a PKCS#7 receipt: ReceiptKit's steps and verdict with StepText's
 // words, the bytes each step is about (input offsets) and the certificates it judged.

@@ -1,10 +1,12 @@
 import ASN1Lenient
+import ByteText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import ReceiptKit
+import X509Trust
 
 /// The `verify` command's readable report: the receipt in brief, every validation step (✓ passed,
 /// ✗ failed, – not checked) with its reason and detail lines, the signer chain with subjects and

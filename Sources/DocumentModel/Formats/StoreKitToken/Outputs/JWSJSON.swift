@@ -2,6 +2,7 @@ import ASN1Lenient
 import JSONLenient
 import JWSKit
 import ReceiptKit
+import X509Trust
 
 /// The `json` command's document for StoreKit 2 input: each token's decoded payload with, in
 /// every object, a `_source` giving each member's token characters and decoded-JSON bytes;

@@ -2,6 +2,9 @@ import ASN1Lenient
 import JSONLenient
 import JWSKit
 import ReceiptKit
+import ByteText
+import TextOutput
+import X509Trust
 
 /// `dump` for StoreKit 2 input: the token → header (fields; each x5c certificate as its ASN.1
 /// tree in its own DER layer) → payload (fields with their meanings; nested tokens expanded) →
@@ -172,14 +175,14 @@ public struct JWSTreeDump {
         let bytes = document.layer(layer).bytes
         var lines = [layerLine("signature", token, layer, what: "signature", indent: indent)]
         if let signature = token.document.signature {
-            lines.append(fieldLine("r", hex(signature.r), token, layer, 0..<min(32, bytes.count), indent: indent + 2))
+            lines.append(fieldLine("r", Hex.string(signature.r, .lower), token, layer, 0..<min(32, bytes.count), indent: indent + 2))
             if bytes.count == 64 {
-                lines.append(fieldLine("s", hex(signature.s), token, layer, 32..<64, indent: indent + 2))
+                lines.append(fieldLine("s", Hex.string(signature.s, .lower), token, layer, 32..<64, indent: indent + 2))
             } else {
-                lines.append(pad(indent + 2) + paint.paint("s", .bold) + " " + hex(signature.s))
+                lines.append(pad(indent + 2) + paint.paint("s", .bold) + " " + Hex.string(signature.s, .lower))
             }
             let der = signature.der
-            lines.append(pad(indent + 2) + paint.paint("DER ECDSA-Sig-Value", .bold) + " (\(der.count) bytes, what OpenSSL verifies) " + hex(der))
+            lines.append(pad(indent + 2) + paint.paint("DER ECDSA-Sig-Value", .bold) + " (\(der.count) bytes, what OpenSSL verifies) " + Hex.string(der, .lower))
         }
         return lines + diagnosticLines(document.layer(layer).content.diagnostics, indent: indent + 2)
     }
@@ -201,10 +204,5 @@ public struct JWSTreeDump {
                 + paint.paint(TerminalSafe.escape(d.code.rawValue), .bold)
                 + " \(unit) \(JWSSpan.text(d.offset..<(d.offset + d.length))): \(TerminalSafe.escape(d.message))"
         }
-    }
-
-    func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
     }
 }

@@ -6,6 +6,8 @@ import Foundation
 #endif
 import JWSKit
 import ReceiptKit
+import ReasonCodes
+import X509Trust
 
 // What each JWS step is about: the bytes (header `alg`, x5c entries, signature segment, the
 // payload field compared, nested tokens) and the certificates.

@@ -1,0 +1,99 @@
+import ByteText
+
+/// One-line, terminal-safe descriptions of node values, shared by the tree dump, the explanation
+/// and the terminal UI.
+public enum ValueText {
+    public struct Limits: Sendable {
+        /// Strings longer than this many characters (Unicode scalars) are cut and end in "…".
+        public var characters: Int
+        /// Byte strings show at most this many bytes of hex, then "…".
+        public var hexBytes: Int
+
+        public init(characters: Int = 64, hexBytes: Int = 32) {
+            self.characters = characters
+            self.hexBytes = hexBytes
+        }
+
+        public static let standard = Limits()
+        public static let unlimited = Limits(characters: Int.max, hexBytes: Int.max)
+    }
+
+    /// The value of node `index` as shown after its tag, or "" when there is nothing to show
+    /// (constructed nodes, NULL). Never contains a control or invisible formatting character.
+    public static func summary(_ tree: Tree, _ index: Int, limits: Limits = .standard) -> String {
+        let node = tree[index]
+        if node.kind == .unparsed {
+            return bytesSummary(tree.content(of: index), limits: limits)
+        }
+        if node.isConstructed { return "" }
+        guard let value = tree.value(of: index) else {
+            return bytesSummary(tree.content(of: index), limits: limits)
+        }
+        switch value {
+        case .boolean(let b):
+            return b ? "TRUE" : "FALSE"
+        case .integer(let decimal, let hex):
+            if let hex {
+                let count = node.contentLength
+                let shown = hex.count > limits.hexBytes * 2 ? String(hex.prefix(limits.hexBytes * 2)) + "…" : hex
+                return "0x\(shown) (\(NumberText.grouped(Int(count)))-byte integer)"
+            }
+            return decimal
+        case .bitString(let unused, let bytes):
+            let unusedText = unused == 0 ? "" : ", \(unused) unused bit\(unused == 1 ? "" : "s")"
+            if node.isEncapsulated { return "(\(byteCount(bytes.count))\(unusedText))" }
+            return "(\(byteCount(bytes.count))\(unusedText)) " + hex(bytes[...], limit: limits.hexBytes)
+        case .octets(let bytes):
+            if node.isEncapsulated { return "(\(byteCount(bytes.count)))" }
+            return bytesSummary(bytes[...], limits: limits)
+        case .null:
+            return ""
+        case .objectIdentifier(let dotted, let name):
+            return name.map { "\(dotted) (\($0))" } ?? dotted
+        case .string(let text, let lossy):
+            return quoted(text, limit: limits.characters) + (lossy ? " (lossy)" : "")
+        case .time(let raw, let parsed):
+            if let parsed { return quoted(raw, limit: limits.characters) + " = " + parsed.iso8601 }
+            return quoted(raw, limit: limits.characters) + " (malformed)"
+        case .invalid(let why):
+            return "(invalid: \(TerminalSafe.escape(why)))"
+        }
+    }
+
+    /// "(5 bytes) 68656C6C6F \"hello\"": size, hex (cut after `limits.hexBytes`), and the text too
+    /// when every byte is printable ASCII.
+    public static func bytesSummary(_ bytes: ArraySlice<UInt8>, limits: Limits = .standard) -> String {
+        if bytes.isEmpty { return "(0 bytes)" }
+        var text = "(\(byteCount(bytes.count))) " + hex(bytes, limit: limits.hexBytes)
+        if bytes.count >= 2 && bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            text += " " + quoted(String(decoding: bytes, as: UTF8.self), limit: limits.characters)
+        }
+        return text
+    }
+
+    /// "1 byte", "5,162 bytes".
+    public static func byteCount(_ n: Int) -> String { n == 1 ? "1 byte" : "\(NumberText.grouped(n)) bytes" }
+
+    /// Upper-case hex without separators, cut after `limit` bytes with "…".
+    public static func hex(_ bytes: ArraySlice<UInt8>, limit: Int = Int.max) -> String {
+        Hex.string(bytes.prefix(limit), .upper) + (bytes.count > limit ? "…" : "")
+    }
+
+    /// Hex with a space between bytes ("30 82 14 23"), cut after `limit` bytes with " …".
+    public static func spacedHex(_ bytes: ArraySlice<UInt8>, limit: Int = Int.max) -> String {
+        Hex.string(bytes.prefix(limit), .upper, separator: " ") + (bytes.count > limit ? " …" : "")
+    }
+
+    /// The text quoted and escaped, cut after `limit` characters (Unicode scalars) with "…".
+    public static func quoted(_ text: String, limit: Int) -> String {
+        var scalars = text.unicodeScalars
+        var cut = false
+        if limit < Int.max, scalars.count > limit {
+            var shortened = String.UnicodeScalarView()
+            shortened.append(contentsOf: scalars.prefix(limit))
+            scalars = shortened
+            cut = true
+        }
+        return TerminalSafe.quoted(String(scalars)) + (cut ? "…" : "")
+    }
+}

@@ -1,0 +1,175 @@
+import ByteText
+import ASN1Lenient
+
+/// A strict base64 decoder for text pasted from logs, terminals and JSON.
+///
+/// Whitespace anywhere is ignored; both the standard (`+/`) and URL-safe (`-_`) alphabets are
+/// accepted; padding is optional. Anything else is an error that names the character and its exact
+/// position — never silently dropped, because a dropped character shifts every following byte
+/// and turns a copy-paste accident into a baffling parse error far away.
+public enum Base64Text {
+    public struct Failure: Error, Sendable, Equatable {
+        /// Offset in the text of the offending byte (or of the end of the text).
+        public var offset: Int
+        /// What went wrong, without position: "unexpected character '#'".
+        public var problem: String
+    }
+
+    public struct Decoded: Sendable, Equatable {
+        public var bytes: [UInt8]
+        /// Number of base64 characters, padding included, whitespace excluded.
+        public var characters: Int
+        /// True when `-` or `_` (the URL-safe alphabet) appeared.
+        public var urlSafe: Bool
+    }
+
+    static let invalid: UInt8 = 0xFF
+    static let space: UInt8 = 0xFE
+    static let pad: UInt8 = 0xFD
+
+    static let table: [UInt8] = {
+        var t = [UInt8](repeating: invalid, count: 256)
+        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+            t[Int(c)] = UInt8(i)
+        }
+        t[Int(UInt8(ascii: "-"))] = 62
+        t[Int(UInt8(ascii: "_"))] = 63
+        for c in [0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C] { t[c] = space }
+        t[Int(UInt8(ascii: "="))] = pad
+        return t
+    }()
+
+    @inline(__always)
+    static func isBase64OrSpace(_ b: UInt8) -> Bool { table[Int(b)] != invalid }
+
+    /// Decodes `text[range]`. Offsets in a failure are offsets into `text`.
+    public static func decode(_ text: [UInt8], range: Range<Int>? = nil) -> Result<Decoded, Failure> {
+        let range = range ?? 0..<text.count
+        var out: [UInt8]
+        var quad: UInt32 = 0
+        var position = 0  // characters in the current group of four
+        var characters = 0
+        var padding = 0
+        var urlSafe = false
+        // The common case first: alphabet characters and whitespace, read through raw pointers (a
+        // batch of receipts spent more time here than in parsing them). It stops at the first other
+        // byte ('=' or an error), and the checked loop below takes over from there with the same state.
+        precondition(range.lowerBound >= 0 && range.upperBound <= text.count, "range outside the text")
+        var resume = range.lowerBound
+        out = [UInt8](unsafeUninitializedCapacity: range.count / 4 * 3 + 3) { buffer, written in
+            text.withUnsafeBufferPointer { chars in
+                table.withUnsafeBufferPointer { table in
+                    var i = range.lowerBound
+                    var n = 0
+                    let end = range.upperBound
+                    while i < end {
+                        let b = chars[i]
+                        let v = table[Int(b)]
+                        if v >= 64 {
+                            if v == space { i += 1; continue }
+                            break
+                        }
+                        if b == 0x2D || b == 0x5F { urlSafe = true }
+                        characters += 1
+                        quad = (quad << 6) | UInt32(v)
+                        position += 1
+                        if position == 4 {
+                            buffer[n] = UInt8(truncatingIfNeeded: quad >> 16)
+                            buffer[n + 1] = UInt8(truncatingIfNeeded: quad >> 8)
+                            buffer[n + 2] = UInt8(truncatingIfNeeded: quad)
+                            n += 3
+                            quad = 0
+                            position = 0
+                        }
+                        i += 1
+                    }
+                    resume = i
+                    written = n
+                }
+            }
+        }
+        for i in resume..<range.upperBound {
+            let b = text[i]
+            let v = table[Int(b)]
+            if v == space { continue }
+            if v == invalid {
+                return .failure(Failure(offset: i, problem: "unexpected \(describe(text, at: i))"))
+            }
+            characters += 1
+            if v == pad {
+                if position < 2 && padding == 0 {
+                    return .failure(Failure(offset: i, problem: "unexpected '=' padding after \(position) character(s) of a group of four"))
+                }
+                padding += 1
+                if position + padding > 4 {
+                    return .failure(Failure(offset: i, problem: "too much '=' padding (the group of four is already complete)"))
+                }
+                continue
+            }
+            if padding > 0 {
+                return .failure(Failure(offset: i, problem: "unexpected \(describe(text, at: i)) after the '=' padding"))
+            }
+            if b == UInt8(ascii: "-") || b == UInt8(ascii: "_") { urlSafe = true }
+            quad = (quad << 6) | UInt32(v)
+            position += 1
+            if position == 4 {
+                out.append(UInt8(truncatingIfNeeded: quad >> 16))
+                out.append(UInt8(truncatingIfNeeded: quad >> 8))
+                out.append(UInt8(truncatingIfNeeded: quad))
+                quad = 0
+                position = 0
+            }
+        }
+        switch position {
+        case 0: break
+        case 1:
+            return .failure(Failure(offset: range.upperBound, problem: "the text ends with an incomplete group: 1 character cannot encode a byte"))
+        case 2:
+            out.append(UInt8(truncatingIfNeeded: quad >> 4))
+        default:
+            out.append(UInt8(truncatingIfNeeded: quad >> 10))
+            out.append(UInt8(truncatingIfNeeded: quad >> 2))
+        }
+        if characters == 0 {
+            return .failure(Failure(offset: range.upperBound, problem: "no base64 characters"))
+        }
+        return .success(Decoded(bytes: out, characters: characters, urlSafe: urlSafe))
+    }
+
+    /// "character '#'", "character U+00E9 'é'", "byte 0x00", "byte 0xC3 (not UTF-8)".
+    static func describe(_ text: [UInt8], at i: Int) -> String {
+        let b = text[i]
+        if b >= 0x21 && b < 0x7F { return "character '\(Character(Unicode.Scalar(b)))'" }
+        if b < 0x80 { return "byte 0x\(Hex.byte(b, .upper))" }
+        let (scalar, _) = UTF8Text.decode(text, at: i)
+        guard let scalar else { return "byte 0x\(Hex.byte(b, .upper)) (not UTF-8)" }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        if TerminalSafe.mustEscape(scalar) { return "character \(code)" }
+        return "character \(code) '\(Character(scalar))'"
+    }
+
+    /// 1-based line and column (in bytes) of `offset` in `text`.
+    public static func lineAndColumn(_ text: [UInt8], offset: Int) -> (line: Int, column: Int) {
+        let start = 0
+        var line = 1
+        var lineStart = start
+        var i = start
+        while i < offset && i < text.count {
+            if text[i] == 0x0A {
+                line += 1
+                lineStart = i + 1
+            }
+            i += 1
+        }
+        return (line, offset - lineStart + 1)
+    }
+
+    /// The one-line message for a failure: "base64: unexpected character '#' at text offset 1,234
+    /// (line 12, column 5)". Offsets, lines and columns are counted in `text` (0-based offset,
+    /// 1-based line and column).
+    public static func message(_ failure: Failure, text: [UInt8]) -> String {
+        let (line, column) = lineAndColumn(text, offset: failure.offset)
+        return "base64: \(failure.problem) at text offset \(NumberText.grouped(failure.offset)) (line \(NumberText.grouped(line)), column \(NumberText.grouped(column)))"
+    }
+}

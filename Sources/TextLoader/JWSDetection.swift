@@ -1,0 +1,106 @@
+import ASN1Lenient
+import ByteText
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// StoreKit 2 inputs. The loader only recognises their syntax and hands the text on: decoding and
+/// classification belong to JWSKit, which this layer cannot import (DocumentModel calls it).
+extension InputDetector {
+    /// `header.payload.signature`: three runs of base64url characters separated by two dots, with
+    /// optional surrounding whitespace and one pair of quotes (copied out of JSON or a log line).
+    /// Standard-alphabet characters and `=` are tolerated so that a broken token still loads as a
+    /// token and the decoder pins each bad character.
+    static let compactJWS = InputDetector(name: "compact JWS") { input in
+        guard input.isTextLike, let range = JWSText.tokenRange(input.bytes, from: input.firstNonSpace) else { return nil }
+        let token = Array(input.bytes[range])
+        let trimmed = range.count == input.bytes.count ? "" : " (surrounding whitespace or quotes removed)"
+        return LoadedInput(bytes: token, name: input.name, encoding: .jws,
+                           note: "a compact JWS, \(NumberText.grouped(token.count)) characters\(trimmed)")
+    }
+
+    /// A JSON object naming a StoreKit token field, or an iOS 6 style transaction receipt plist
+    /// (`{ "signature" = "…"; "purchase-info" = "…"; }`), which is not JSON at all.
+    static let storeKitText = InputDetector(name: "StoreKit JSON") { input in
+        guard input.isTextLike, input.bytes[input.firstNonSpace] == UInt8(ascii: "{") else { return nil }
+        let text = input.text
+        let head = String(decoding: text.prefix(1 << 16), as: UTF8.self)
+        if head.contains("\"receipt-data\"") { return nil }  // a verifyReceipt body: the next step
+        let legacy = head.contains("\"purchase-info\"") && head.contains("\"signature\"")
+        guard legacy || JWSText.tokenKeys.contains(where: { head.contains("\"\($0)\"") }) else { return nil }
+        let what = legacy ? "an old-style property list" : "JSON carrying StoreKit tokens"
+        return LoadedInput(bytes: text, name: input.name, encoding: .storeKitText,
+                           note: "\(what), \(NumberText.grouped(text.count)) bytes")
+    }
+}
+
+/// The JSON keys of StoreKit data: the one list, read by the loader's detector here and by
+/// JWSKit's classifier (which cannot be imported from this layer).
+public enum StoreKitKeys {
+    /// Keys whose string values (or arrays of strings) are compact JWS.
+    public static let tokenKeys = ["signedPayload", "signedTransactionInfo", "signedRenewalInfo", "signedTransactions",
+                                   "signedAppTransactionInfo", "signedTransaction"]
+    /// Keys of containers that hold token keys (subscription statuses' `data[].lastTransactions[]`).
+    public static let containerKeys = ["lastTransactions"]
+}
+
+enum JWSText {
+    /// Any key that tells the loader a JSON object is StoreKit text.
+    static let tokenKeys = StoreKitKeys.tokenKeys + StoreKitKeys.containerKeys
+
+    /// The token's characters in `bytes` when the whole input is one compact JWS.
+    static func tokenRange(_ bytes: [UInt8], from first: Int) -> Range<Int>? {
+        let (start, end) = unquoted(bytes, from: first)
+        // Shorter is a version number ("1.2.3"), not a token: a header alone is longer.
+        guard end - start >= 16 else { return nil }
+        // Every input the loader is given passes here, and a base64 receipt is all token
+        // characters: without a dot (memchr, at memory speed) it is no token and is not read byte
+        // by byte; with one, each byte is one bit test instead of eleven comparisons.
+        let (low, high) = tokenCharacterBits
+        let isToken = bytes.withUnsafeBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress, memchr(base + start, Int32(UInt8(ascii: ".")), end - start) != nil else { return false }
+            var dots = 0
+            var i = start
+            while i < end {
+                let c = base[i]
+                i += 1
+                if c == UInt8(ascii: ".") { dots += 1; continue }
+                guard c < 128, (c < 64 ? low &>> UInt64(c) : high &>> UInt64(c &- 64)) & 1 != 0 else { return false }
+            }
+            return dots == 2
+        }
+        return isToken ? start..<end : nil
+    }
+
+    /// `isTokenCharacter` for 0..<64 and 64..<128, one bit each.
+    static let tokenCharacterBits: (UInt64, UInt64) = {
+        var bits: (UInt64, UInt64) = (0, 0)
+        for c in UInt8(0)..<128 where isTokenCharacter(c) {
+            if c < 64 { bits.0 |= 1 << UInt64(c) } else { bits.1 |= 1 << UInt64(c - 64) }
+        }
+        return bits
+    }()
+
+    /// The text from `first` without trailing whitespace and one pair of surrounding quotes (a
+    /// token copied out of JSON or a log line).
+    static func unquoted(_ bytes: [UInt8], from first: Int) -> (start: Int, end: Int) {
+        var start = first
+        var end = bytes.count
+        while end > start, RawInput.isSpace(bytes[end - 1]) { end -= 1 }
+        if end - start >= 2, bytes[start] == UInt8(ascii: "\""), bytes[end - 1] == UInt8(ascii: "\"") {
+            start += 1
+            end -= 1
+        }
+        return (start, end)
+    }
+
+    static func isTokenCharacter(_ c: UInt8) -> Bool {
+        (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39)
+            || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") || c == UInt8(ascii: "+") || c == UInt8(ascii: "/")
+            || c == UInt8(ascii: "=")
+    }
+}

@@ -116,6 +116,10 @@ struct VerifyExpectationTests {
                   "reason": "the receipt type (attribute 0) is \"ProductionSandbox\", a sandbox receipt, not Production",
                   "reason_code": "environment-mismatch",
                   "status": "failed",
+                  "subject": {
+                    "envelope": "pkcs7",
+                    "part": "signed-data"
+                  },
                   "title": "Environment"
                 }
             """#)
@@ -143,6 +147,10 @@ struct VerifyExpectationTests {
                   "reason": "no expected environment given (--environment)",
                   "reason_code": "not-given",
                   "status": "not-checked",
+                  "subject": {
+                    "envelope": "pkcs7",
+                    "part": "signed-data"
+                  },
                   "title": "Environment"
                 }
             """#)

@@ -18,7 +18,7 @@ import TestSupport
                                 "--bundle-id", "com.example.other"])
         #expect(r.status == 1)
         #expect(r.stdout.hasPrefix("{\n  \"certificates\": ["))
-        #expect(r.stdout.contains("\n  \"schema_version\": 2,\n"))
+        #expect(r.stdout.contains("\n  \"schema_version\": 3,\n"))
         #expect(r.stdout.contains("\n  \"input\": {\n    \"name\": \"typical.receipt\",\n    \"size\": 7686\n  },\n"))
         // Attribute 2's value is the UTF8String TLV at offset 305 (samples/README.md).
         #expect(Self.stepBlock(r.stdout, id: "bundle-id") == #"""
@@ -42,6 +42,10 @@ import TestSupport
                   "reason": "the receipt's bundle id (attribute 2) is \"com.example.receiptexplorer\", not \"com.example.other\"",
                   "reason_code": "value-mismatch",
                   "status": "failed",
+                  "subject": {
+                    "envelope": "pkcs7",
+                    "part": "signed-data"
+                  },
                   "title": "Bundle identifier"
                 }
             """#)
@@ -72,6 +76,10 @@ import TestSupport
                   "reason": "the signature is truncated: 63 bytes, where ES256 has exactly 64 (r and s, 32 bytes each)",
                   "reason_code": "signature-truncated",
                   "status": "failed",
+                  "subject": {
+                    "envelope": "jws",
+                    "part": "token"
+                  },
                   "title": "ES256 signature"
                 }
             """#)

@@ -55,7 +55,7 @@ struct VerifySchemaTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(json["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
         let version = (json["properties"] as? [String: Any])?["schema_version"] as? [String: Any]
-        #expect(version?["const"] as? Int == 2)
+        #expect(version?["const"] as? Int == 3)
         let r = try Self.validate([])
         #expect(r.status == 0, "\(r.output)")
     }

@@ -106,4 +106,39 @@ import X509Trust
         #expect(step.ranges == [VerificationRange(what: "header alg", 9..<18, inToken: 9..<18)])
         #expect(report.verdict.reasons.first?.code.rawValue == "algorithm-none")
     }
+
+    /// Each step names what it judges; the text report picks Apple's verifier from it, not from the report's kind.
+    @Test func stepSubjectsOfAReceipt() throws {
+        let report = try #require(VerificationReport(receiptOf: try Self.open("typical.receipt", roots: ["pki/test-root.cer"])))
+        let signedData = VerificationStepSubject(.signedData, envelope: .pkcs7)
+        #expect(report.step("signature")?.subject == signedData)
+        #expect(report.step("bundle-id")?.subject == signedData)
+        #expect(report.step("chain")?.subject == VerificationStepSubject(.chain, envelope: .pkcs7))
+        #expect(report.step("time")?.subject == VerificationStepSubject(.chain, envelope: .pkcs7))
+        // The signer is the SignedData's third certificate (its certificate set lists root, intermediate, signer).
+        #expect(report.step("receipt-signer")?.subject == VerificationStepSubject(.certificate, envelope: .pkcs7, index: 2))
+        #expect(report.step("receipt-signer")?.ranges.map(\.what) == ["certificate 2 (signer)"])
+        #expect(report.steps.allSatisfy { $0.subject.path == nil })
+    }
+
+    @Test func stepSubjectsOfNestedTokens() throws {
+        let document = try Self.open("jws/notification.jws", roots: ["pki/test-ec-root.cer"])
+        let report = try #require(VerificationReport(storeKitOf: document, now: Date(timeIntervalSince1970: 1_767_225_600)))
+        #expect(report.step("signature")?.subject == VerificationStepSubject(.token, envelope: .jws))
+        #expect(report.step("root")?.subject == VerificationStepSubject(.certificate, envelope: .jws, index: 2))
+        #expect(report.step("leaf-oid")?.subject == VerificationStepSubject(.certificate, envelope: .jws, index: 0))
+        #expect(report.step("intermediate-oid")?.subject == VerificationStepSubject(.certificate, envelope: .jws, index: 1))
+        #expect(report.step("time-signed-date")?.subject == VerificationStepSubject(.chain, envelope: .jws))
+        let nested = try #require(report.nested.first)
+        #expect(nested.step("signature")?.subject == VerificationStepSubject(.token, envelope: .jws, path: "data.signedTransactionInfo"))
+        #expect(nested.step("root")?.subject == VerificationStepSubject(.certificate, envelope: .jws,
+                                                                         path: "data.signedTransactionInfo", index: 2))
+    }
+
+    @Test func stepSubjectsOfAnExternalPurchaseToken() throws {
+        let document = try Self.open("external/external-purchase-token.txt", roots: [])
+        let report = VerificationReport(verifying: document, now: Date(), jws: JWSOptions(), bundleID: "com.example.other")
+        #expect(report.steps.map(\.id) == ["bundle-id"])
+        #expect(report.steps.map(\.subject) == [VerificationStepSubject(.document, envelope: .none)])
+    }
 }

@@ -112,7 +112,7 @@ let corpusFacts: [CorpusFact] = [
 
     @Test(.enabled(if: Paths.corpusAvailable)) func bearJSONValues() throws {
         let a = decode(try Paths.corpusReceipt("production-net.shinyfrog.bear-2019-09-26-1iap.receipt"))
-        let doc = ReceiptJSON.document(a)
+        let doc = try jsonDocument(a)
         let receipt = try #require(doc["receipt"] as? [String: Any])
         #expect(receipt["bundle_id"] as? String == "net.shinyfrog.bear")
         #expect(receipt["receipt_type"] as? String == "Production")

@@ -40,7 +40,7 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.rece
         #expect(p.isTrialPeriod == true)
         #expect(p.isInIntroOfferPeriod == false)
         #expect(p.productType == -1)
-        let doc = ReceiptJSON.document(a)
+        let doc = try jsonDocument(a)
         let inApp = try #require((doc["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]])
         #expect(inApp[0]["is_trial_period"] as? String == "true")
         #expect(inApp[0]["is_in_intro_offer_period"] as? String == "false")
@@ -141,7 +141,7 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.rece
         #expect(rf(a).map(\.message) == ["required in-app 1703 (transaction id) is missing from in-app purchase #1"])
         #expect(rf(a)[0].node?.index == r.inApp[0].setNode)
         #expect(r.unlistedFields.map(\.type) == [1750, 31])
-        let doc = ReceiptJSON.document(a)
+        let doc = try jsonDocument(a)
         let unlisted = try #require(doc["unlisted_attributes"] as? [[String: Any]])
         #expect(unlisted[0]["type"] as? Int == 1750)
         #expect(unlisted[0]["level"] as? String == "in_app")
@@ -233,4 +233,9 @@ func rf(_ a: ReceiptAnalysis) -> [Diagnostic] { a.findings.filter { $0.code.rece
         #expect(Array(bytes[d.range]) == DER.ia5("yesterday"))
         #expect(c.payloadChunks.contains(d.node!.index))
     }
+}
+
+/// The `json` document of `a` as printed (ReceiptJSON's one writer), read back into values.
+func jsonDocument(_ a: ReceiptAnalysis) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(ReceiptJSON.text(a).utf8)) as? [String: Any])
 }

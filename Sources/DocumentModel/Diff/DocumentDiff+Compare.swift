@@ -10,7 +10,9 @@ extension DocumentDiff {
     /// node by node, for two StoreKit 2 inputs layer by layer (`JWSStructure`). Pure: reads the
     /// documents, prints nothing.
     public static func compare(_ a: Document, _ b: Document, structuralLimit: Int = defaultStructuralLimit) -> DocumentDiff {
-        let receiptA = ReceiptSide(a), receiptB = ReceiptSide(b)
+        // What each side is compared by is its format's decision (`DocumentOutputs.diffBasis`).
+        let basisA = a.format.diffBasis(a), basisB = b.format.diffBasis(b)
+        let receiptA = basisA == .receipt ? ReceiptSide(a) : nil, receiptB = basisB == .receipt ? ReceiptSide(b) : nil
         if let ra = receiptA, let rb = receiptB {
             var diff = DocumentDiff(comparison: .receipts, semantic: ReceiptDiff.entries(ra, rb))
             let signatures = SignatureDiff.compare(
@@ -28,8 +30,8 @@ extension DocumentDiff {
             diff.addStructure(a, b, limit: structuralLimit)
             return diff
         }
-        let storeKitA = receiptA == nil ? StoreKitSide(a) : nil
-        let storeKitB = receiptB == nil ? StoreKitSide(b) : nil
+        let storeKitA = basisA == .storeKitTokens ? StoreKitSide(a) : nil
+        let storeKitB = basisB == .storeKitTokens ? StoreKitSide(b) : nil
         if let sa = storeKitA, let sb = storeKitB {
             let result = JWSDiff.compare(sa, sb)
             var diff = DocumentDiff(comparison: .jws, semantic: result.entries, signatures: result.signatures)

@@ -5,13 +5,14 @@ import ReceiptKit
 import X509Trust
 import ByteText
 
-/// A StoreKit 2 document as the diff reads it: its tokens (`Document.jws`), each with its layers,
-/// so that every field refers to its JSON node in the payload layer and its bytes in the file.
+/// A StoreKit 2 document as the diff reads it (one whose format's `diffBasis` is `.storeKitTokens`):
+/// its tokens, each with its layers, so that every field refers to its JSON node in the payload
+/// layer and its bytes in the file.
 struct StoreKitSide {
     let document: Document
     let model: JWSModel
 
-    /// Nil when the document is not StoreKit 2 (or carries no token).
+    /// Nil when the document carries no token model.
     init?(_ document: Document) {
         guard let model = document.jws, !model.tokens.isEmpty else { return nil }
         self.document = document

@@ -12,10 +12,10 @@ public enum DocumentLayout: Sendable, Equatable {
     case layers
 }
 
-/// The `json` command's object for a document and the code of its first error (nil: no error,
-/// exit status 0).
+/// The `json` command's document (pretty, one trailing newline) and the code of its first error
+/// (nil: no error, exit status 0).
 public struct JSONReading {
-    public var object: [String: Any]
+    public var text: String
     public var firstError: String?
 }
 
@@ -32,6 +32,36 @@ public protocol DocumentOutputs {
     func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport
     /// `verify`'s text report.
     func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String
+    /// Adds to `report` the steps for expectations `verify` was given that `verification` does not
+    /// compare (an external purchase token's fields against `--bundle-id`, …); by default none.
+    func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions)
+    /// What a developer key given with `verify --key` / `--key-id` does for the document.
+    func developerKeyUse(_ document: Document) -> DeveloperKeyUse
+    /// What `diff` compares the document by.
+    func diffBasis(_ document: Document) -> DiffBasis
+}
+
+/// What a developer key (`verify --key`, `--key-id`) does for a document.
+public enum DeveloperKeyUse: Sendable, Equatable {
+    /// It checks the document's developer-signed tokens.
+    case checksTokens
+    /// It does not apply (refused as `key-not-applicable`); `signedBy` says what the input's signature is checked with instead.
+    case notApplicable(signedBy: AlternativeSigner?)
+
+    public enum AlternativeSigner: Sendable, Equatable {
+        /// A token's x5c chain to Apple.
+        case x5cChainToApple
+    }
+}
+
+/// What `diff` compares a document by, beside its structure.
+public enum DiffBasis: Sendable, Equatable {
+    /// The receipt's fields, purchases and signing (a decoded PKCS#7 receipt).
+    case receipt
+    /// The StoreKit tokens' fields, transactions and signing.
+    case storeKitTokens
+    /// The structure only (ASN.1 node by node).
+    case structure
 }
 
 /// One batch `json` line and the code of its first error.
@@ -41,17 +71,13 @@ public struct JSONLine {
 }
 
 extension DocumentOutputs {
-    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
-        guard let reading = json(document, words: words) else { return nil }
-        var object = reading.object
-        object["source"] = source.file
-        if let line = source.line { object["line"] = line }
-        return JSONLine(text: ReceiptJSON.serialize(object, compact: true), firstError: reading.firstError)
-    }
-
     public func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
         VerificationText.text(report, inputName: document.source.name, style: style)
     }
+
+    public func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions) {}
+    public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { .notApplicable(signedBy: nil) }
+    public func diffBasis(_ document: Document) -> DiffBasis { .structure }
 
     /// Exit status 1 for `dump`, `explain` and `json` of a decoded input: an error in the layers the
     /// layout shows (for a receipt the file layer, where the receipt findings are merged).

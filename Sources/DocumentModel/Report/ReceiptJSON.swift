@@ -28,25 +28,18 @@ public enum ReceiptJSON {
         }
     }
 
-    public static func document(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain) -> [String: Any] {
-        var doc: [String: Any] = [:]
-        var source: [String: Any] = [:]
-        doc["receipt"] = a.receipt.map { receiptObject($0, a, source: &source) } ?? [String: Any]()
-        doc["source"] = source
-        doc["validation"] = a.validationSteps.map { stepObject($0, words) }
-        doc["verdict"] = ["valid": a.verdict.isValid, "summary": words.summary(a.verdict), "reasons": words.reasons(a.verdict)] as [String: Any]
-        doc["unlisted_attributes"] = a.receipt.map { unlisted($0, a) } ?? []
-        if let r = a.receipt { doc["subscriptions"] = ReceiptSubscriptionsJSON.object(r, at: ReceiptDate(a.options.moment)) }
-        doc["findings"] = a.allDiagnostics.map(findingObject)
-        doc["input"] = inputObject(a, input)
-        return doc
-    }
-
     /// The document as pretty-printed JSON with sorted keys. Characters a terminal would act on
     /// (bidi overrides, zero-width characters, C1 controls) are written as `\u` escapes too.
-    /// Written by `streamed` (ReceiptJSONStream.swift): the same bytes as `serialize(document(…))`.
+    /// Written by `streamed` (ReceiptJSONStream.swift), the one writer of this document (no
+    /// dictionaries: docs/performance.md "Batch json"); ReceiptJSONTests hold the exact bytes.
     public static func text(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain) -> String {
         String(decoding: streamed(a, input: input, words: words, compact: false), as: UTF8.self)
+    }
+
+    /// A batch `json` line: the compact document with `"source"` and `"line"`.
+    public static func batchLine(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain,
+                                 source: BatchSourceFields) -> String {
+        String(decoding: streamed(a, input: input, words: words, compact: true, batchSource: source), as: UTF8.self)
     }
 
     /// Pretty-printed JSON with keys sorted by their UTF-8 bytes (stable across platforms and
@@ -194,85 +187,7 @@ public enum ReceiptJSON {
             && !hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C) && !hasZeroByte(word ^ 0x7F7F_7F7F_7F7F_7F7F)
     }
 
-    // MARK: - receipt
-
-    static func receiptObject(_ r: Receipt, _ a: ReceiptAnalysis, source: inout [String: Any]) -> [String: Any] {
-        var o: [String: Any] = [:]
-        var seen = Set<Int>()
-        for f in r.fields {
-            guard let spec = f.spec, let key = spec.jsonKey, f.type != 17, seen.insert(f.type).inserted else { continue }
-            if put(f, key: key, into: &o) { source[key] = range(f, a) }
-        }
-        var holders = [ReceiptField?](repeating: nil, count: r.inApp.count)
-        for f in r.fields {
-            if case .inAppPurchase(let i) = f.value, i < holders.count { holders[i] = f }
-        }
-        var purchases: [[String: Any]] = []
-        purchases.reserveCapacity(r.inApp.count)
-        for p in r.inApp {
-            var po: [String: Any] = [:]
-            var seenInApp = Set<Int>()
-            for f in p.fields {
-                guard let spec = f.spec, let key = spec.jsonKey, seenInApp.insert(f.type).inserted else { continue }
-                if put(f, key: key, into: &po) { source["in_app[\(p.index)].\(key)"] = range(f, a) }
-            }
-            if let attr = holders[p.index] { source["in_app[\(p.index)]"] = range(attr, a) }
-            purchases.append(po)
-        }
-        o["in_app"] = purchases
-        return o
-    }
-
-    /// Writes a field in verifyReceipt's conventions; false when it is absent or unreadable.
-    static func put(_ f: ReceiptField, key: String, into o: inout [String: Any]) -> Bool {
-        switch f.value {
-        case .string(let s):
-            o[key] = s
-        case .integer(let v):
-            if f.spec?.expected == .flag { o[key] = v != 0 ? "true" : "false" } else { o[key] = String(v) }
-        case .bigInteger(let s):
-            o[key] = s
-        case .date(let d):
-            o[key] = d.gmtString
-            o[key + "_ms"] = d.millisecondsString
-            o[key + "_pst"] = d.pstString
-        case .absentDate, .bytes, .inAppPurchase, .invalid:
-            return false
-        }
-        return true
-    }
-
-    static func range(_ f: ReceiptField, _ a: ReceiptAnalysis) -> [String: Int] {
-        let r = a.fileRange(f.valueRange)
-        return ["offset": r.lowerBound, "length": r.count]
-    }
-
-    // MARK: - the rest
-
-    static func stepObject(_ s: ValidationStep, _ words: StepText) -> [String: Any] {
-        var o: [String: Any] = ["id": s.id.rawValue, "title": StepText.title(s.id), "details": s.details]
-        switch s.status {
-        case .passed: o["status"] = "passed"
-        case .failed(let why): o["status"] = "failed"; o["reason"] = words.reason(why)
-        case .notChecked(let why): o["status"] = "not-checked"; o["reason"] = words.reason(why)
-        }
-        return o
-    }
-
-    static func unlisted(_ r: Receipt, _ a: ReceiptAnalysis) -> [[String: Any]] {
-        r.unlistedFields.map { f in
-            var o: [String: Any] = ["type": f.type, "level": f.level == .app ? "app" : "in_app"]
-            if let v = f.version { o["version"] = v }
-            if let i = f.inAppIndex { o["in_app_index"] = i }
-            let range = a.fileRange(f.valueRange)
-            o["offset"] = range.lowerBound
-            o["length"] = range.count
-            let raw = r.raw(f)
-            o["value_hex"] = hex(raw)
-            if let inner = InnerValue.describe(f, in: a.receiptTree) { o["inner"] = inner }
-            return o
-        }
-    }
+    // MARK: - shared with the token documents (JWSJSON)
 
     static func hex(_ bytes: [UInt8]) -> String {
         Hex.string(bytes, .lower)

@@ -1,11 +1,11 @@
 import ASN1Lenient
 import ReceiptKit
 
-/// The `json` document of a receipt written straight into bytes: exactly
-/// `ReceiptJSON.serialize(ReceiptJSON.document(…))` (the tests compare the two on every sample and
-/// corpus receipt), without the dictionaries. The receipt, its purchases, `source` and
-/// `subscriptions` are most of a document and are streamed; the small parts of no fixed size
-/// (validation, verdict, findings, unlisted attributes, input) are built as before.
+/// The `json` document of a receipt written straight into bytes, in `ReceiptJSON.serialize`'s
+/// formatting (sorted keys, the same escapes) without building dictionaries. The receipt, its
+/// purchases, `source` and `subscriptions` are most of a document and are streamed member by
+/// member; the small parts of no fixed shape (the input's `found`, an unlisted attribute's inner
+/// value) go through `JSONStreamWriter.any`.
 extension ReceiptJSON {
     /// Where a batch input came from: written as `"source"` (the file, replacing the byte ranges,
     /// as `BatchCheck.addSource` does to the dictionary) and `"line"`.
@@ -251,7 +251,7 @@ extension ReceiptJSON {
         w.closeObject()
     }
 
-    // MARK: - subscriptions (`ReceiptSubscriptionsJSON.object`)
+    // MARK: - subscriptions: active at `at`, latest expiry per product and per original transaction
 
     private static func writeSubscriptions(_ r: Receipt, at moment: ReceiptDate, into w: inout JSONStreamWriter) {
         var latestByProduct: [String: ReceiptDate] = [:]

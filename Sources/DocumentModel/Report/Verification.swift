@@ -9,7 +9,8 @@ import ReasonCodes
 
 // One verification report for every kind of input `verify` reads: a PKCS#7 receipt (from a
 // `ReceiptAnalysis`) or a StoreKit 2 token (from a `JWSVerificationReport`). The text and JSON
-// outputs read this model; the words come from StepText (receipts) and JWSVerificationText (JWS).
+// outputs read this model; every word comes from the one wording layer, Report/Wording (StepText for
+// receipt steps, TokenStepText for token steps).
 // docs/verify-schema.json describes the JSON form; bump `schemaVersion` when it changes shape.
 
 /// What was verified.
@@ -32,9 +33,6 @@ public struct VerificationSubject: Sendable, Equatable {
     /// A token's headline fields (`StoreKitHeadline`): what was bought, when, for which app. Shown
     /// by the text report under the kind; empty for a receipt, whose report has its own block.
     public var headline: [StoreKitHeadlineField]
-
-    /// A PKCS#7 input (a receipt, an Xcode one, other SignedData) rather than StoreKit 2 tokens.
-    public var isPKCS7: Bool { ["receipt", "xcode-testing-receipt", "signed-data"].contains(kind) }
 
     public init(kind: String, label: String, note: String, path: String? = nil, range: VerificationRange? = nil,
                 headline: [StoreKitHeadlineField] = []) {
@@ -91,9 +89,51 @@ public enum VerificationStatus: String, Sendable, Equatable {
     case notChecked = "not-checked"
 }
 
+/// What one step judges: the PKCS#7 SignedData and its receipt, a token, an unsigned document's
+/// fields, or one certificate or the chain of either. Each kind's format sets it; the outputs read it
+/// (which of Apple's verifiers the text names, the JSON's `subject`), never the report's kind.
+public struct VerificationStepSubject: Sendable, Equatable {
+    public enum Part: String, Sendable, Equatable {
+        /// A PKCS#7 SignedData and the receipt it carries.
+        case signedData = "signed-data"
+        /// A JWS token: its header, signature or payload claims.
+        case token
+        /// An unsigned document's fields (an external purchase token).
+        case document
+        /// One certificate (`index`) of the SignedData or the token.
+        case certificate
+        /// The certificate chain of the SignedData or the token.
+        case chain
+    }
+
+    /// What signs the part: the PKCS#7 envelope (Apple's AppReceiptVerifier), a JWS (SignedDataVerifier), or nothing.
+    public enum Envelope: String, Sendable, Equatable {
+        case pkcs7
+        case jws
+        case none
+    }
+
+    public var part: Part
+    public var envelope: Envelope
+    /// Where the token the step is about (or whose certificates) sits in the input: "data.signedTransactionInfo",
+    /// "signedTransactions[1]"; nil for the input itself.
+    public var path: String?
+    /// For `.certificate`: its position in the token's x5c or the SignedData's certificate set (nil: not embedded).
+    public var index: Int?
+
+    public init(_ part: Part, envelope: Envelope, path: String? = nil, index: Int? = nil) {
+        self.part = part
+        self.envelope = envelope
+        self.path = path
+        self.index = index
+    }
+}
+
 public struct VerificationStep: Sendable, Equatable {
     /// The step's stable id ("signature", "time-signed-date", …).
     public var id: String
+    /// Which document, token or certificate the step judges.
+    public var subject: VerificationStepSubject
     public var title: String
     public var status: VerificationStatus
     /// Why a failed or unchecked step is so, in the one vocabulary of every kind (nil when passed).
@@ -159,7 +199,7 @@ public struct VerificationFinding: Sendable, Equatable {
 
 public struct VerificationReport: Sendable, Equatable {
     /// The version of docs/verify-schema.json this report's JSON follows.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     public var subject: VerificationSubject
     public var steps: [VerificationStep]
@@ -179,20 +219,19 @@ public struct VerificationReport: Sendable, Equatable {
 }
 
 extension VerificationReport {
-    /// The report `verify` prints for any opened document: its StoreKit tokens', else its receipt's,
-    /// else a report that says it cannot be verified (an iOS 6 transaction receipt).
+    /// The report `verify` prints for any opened document: its format's verification, with the
+    /// expectations its format compares beyond that (an external purchase token's fields against
+    /// `bundleID` and `jws`'s expectations).
     ///
-    /// A developer key (`jws.developerKey`, `jws.keyID`) given for an input with no developer-signed
-    /// token is refused in the verdict (`key-not-applicable`): it is never silently unused.
-    /// An external purchase token's fields are compared with `bundleID` and `jws`'s expectations.
+    /// A developer key (`jws.developerKey`, `jws.keyID`) given for an input its format does not check
+    /// with one is refused in the verdict (`key-not-applicable`): it is never silently unused.
     public init(verifying document: Document, now: Date, words: StepText = .plain, jws: JWSOptions, bundleID: String? = nil) {
         self.init(verifying: document, now: now, words: words)
-        if let model = document.externalPurchase { checkExternalPurchase(model, bundleID: bundleID, jws: jws) }
+        let format = document.format
+        format.checkExpectations(&self, of: document, bundleID: bundleID, jws: jws)
         let given = [(jws.developerKey != nil, UserInput.developerKey), (jws.keyID != nil, UserInput.keyID)].filter(\.0).map(\.1)
-        guard !given.isEmpty, !(document.jws?.tokens.contains { $0.document.payload.kind.developerKind != nil } ?? false) else { return }
-        let names = given.map { words.inputName($0) ?? "a developer key" }
-        let message = "\(Set(names).sorted().joined(separator: " and ")) applies to developer-signed JWS only (promotional offer, introductory-offer eligibility, Advanced Commerce request, App Store Server API token); this input is \(document.kind.summary)"
-            + (document.jws != nil ? ", whose signature is checked against its x5c chain to Apple" : "")
+        guard !given.isEmpty, case .notApplicable(let signedBy) = format.developerKeyUse(document) else { return }
+        let message = words.keyNotApplicable(given, input: document.kind.summary, signedBy: signedBy)
         verdict = VerificationVerdict(valid: false, outcome: "invalid", summary: "INVALID",
                                       reasons: [.init(code: Self.keyNotApplicable, step: nil, message: message)] + verdict.reasons)
     }

@@ -4,11 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `verify --format json` written straight into bytes: exactly
-/// `ReceiptJSON.serialize(VerificationJSON.document(…))` (the tests compare the two), with no
-/// `[String: Any]` in between. The report has a fixed shape, so every member is written in sorted
-/// key order here; the dictionary path's casts from `Any` cost a first-use conformance scan per
-/// value type, which made the JSON report slower than the text one on a single input.
+/// `verify --format json` written straight into bytes. The report has a fixed shape, so every
+/// member is written in sorted key order here, with no `[String: Any]` in between (casts from `Any`
+/// cost a first-use conformance scan per value type, which made the JSON report slower than the
+/// text one on a single input).
 extension VerificationJSON {
     /// `batchSource`: the batch line's `"source"` and `"line"`, as `BatchCheck.addSource` adds them.
     static func streamed(_ report: VerificationReport, input: (name: String, size: Int), compact: Bool,
@@ -121,7 +120,17 @@ extension VerificationJSON {
         if let reason = s.reason { w.key("reason"); w.string(reason) }
         if let code = s.reasonCode { w.key("reason_code"); w.string(code.rawValue) }
         w.key("status"); w.string(s.status.rawValue)
+        w.key("subject"); write(s.subject, into: &w)
         w.key("title"); w.string(s.title)
+        w.closeObject()
+    }
+
+    private static func write(_ s: VerificationStepSubject, into w: inout JSONStreamWriter) {
+        w.openObject()
+        w.key("envelope"); w.string(s.envelope.rawValue)
+        if let index = s.index { w.key("index"); w.int(index) }
+        w.key("part"); w.string(s.part.rawValue)
+        if let path = s.path { w.key("path"); w.string(path) }
         w.closeObject()
     }
 

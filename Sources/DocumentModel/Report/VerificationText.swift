@@ -81,7 +81,7 @@ public enum VerificationText {
                 }
                 if !step.decides && step.status == .failed { line += " (for information: the verdict judges the certificates at signedDate)" }
                 lines.append(indent + "  \(mark) \(line)")
-                if let status = step.appleStatus { lines.append(indent + "      " + status.sentence(receipt: r.subject.isPKCS7)) }
+                if let status = step.appleStatus { lines.append(indent + "      " + status.sentence(receipt: step.subject.envelope == .pkcs7)) }
                 if step.status == .failed {
                     for range in step.ranges {
                         lines.append(indent + "      \(safe(range.what)): offset \(range.offset), \(range.length) byte\(range.length == 1 ? "" : "s")")
@@ -117,10 +117,11 @@ public enum VerificationText {
 extension VerificationReport {
     /// The report of an input `verify` cannot check (neither a receipt nor StoreKit 2 tokens, such
     /// as an iOS 6 transaction receipt): no steps, invalid, and what the input is.
-    /// `why`: the format's sentence after "nothing to verify: " (default: what the input is).
-    public init(unverifiable document: Document, why: String? = nil) {
+    /// `why`: the format's sentence after "nothing to verify: " (default: what the input is); `now`: the
+    /// "today" the document was verified at (`AnalysisOptions.now`).
+    public init(unverifiable document: Document, why: String? = nil, now: Date) {
         self.init(subject: VerificationSubject(kind: document.kind.id, label: document.kind.summary, note: document.note),
-                  steps: [], certificates: [], dates: VerificationDates(signed: nil, now: Date(), at: nil),
+                  steps: [], certificates: [], dates: VerificationDates(signed: nil, now: now, at: nil),
                   findings: document.diagnostics.map { VerificationFinding($0.diagnostic) }, nested: [],
                   verdict: VerificationVerdict(valid: false, outcome: "invalid", summary: "INVALID",
                                                reasons: [.init(code: .notVerifiable, step: nil,

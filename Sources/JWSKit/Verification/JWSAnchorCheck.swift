@@ -58,3 +58,8 @@ struct AnchorCheck {
         return outcome.chain.map(\.der) == chain.map(\.info.der)
     }
 }
+
+/// The fingerprint the root step pins: X509Trust's TrustAnchors holds the one copy of the value.
+public enum JWSPins {
+    public static let appleRootCAG3 = TrustAnchors.pinned.first { $0.kind == .appleRootCAG3 }?.sha256 ?? ""
+}

@@ -1,9 +1,8 @@
 import ReasonCodes
 
 // Failures and skips as codes of the one vocabulary (`ReasonCode`, ReasonCodes): what JSON output,
-// samples/manifest.json and tests key on, independent of the wording in JWSVerificationText.swift.
+// samples/manifest.json and tests key on, independent of the words (DocumentModel/Report/Wording).
 // A token step without an expected value is `not-given`, as a receipt step is.
-
 
 extension JWSFailure {
     public var code: ReasonCode {

@@ -7,7 +7,7 @@ import X509Trust
 
 // The verifier's inputs and outputs. Inputs are plain values (bytes, strings, dates) so any decoder
 // can call it; outputs are typed: a step, a status, and for failures and skips an enum case with the
-// facts as associated values. Words live in JWSVerificationText.swift only.
+// facts as associated values. JWSKit writes no words: they live in DocumentModel/Report/Wording.
 
 /// The payload claims the verifier compares with expectations (plain values from the decoded payload).
 public struct JWSClaims: Sendable, Equatable {

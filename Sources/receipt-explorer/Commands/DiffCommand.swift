@@ -132,24 +132,10 @@ struct DiffCommand: ParsableCommand {
     /// The explorer opens with the diff list shown.
     static func prepareExplorer(_ state: inout AppState) { state.openDiffOverlay() }
 
-    /// `--explore` draws on the terminal: refuse, before loading, where it cannot (one sentence, exit 2).
+    /// `--explore` draws on the terminal: refuse, before loading, where it cannot.
     func refuseExploreUnlessInteractive() throws {
-        var reason: String?
-        if format == .json {
-            reason = "--explore opens the explorer and prints nothing, so it cannot be combined with --format json; drop one of them"
-        } else if a == "-" || b == "-" {
-            reason = "--explore reads keys from standard input, so it cannot read A or B from it; save the input to a file"
-        } else if isatty(1) == 0 || isatty(0) == 0 {
-            reason = "--explore needs a terminal on stdin and stdout; drop --explore to print the diff as text (or add --format json)"
-        }
-        if let reason {
-            CommandSupport.complain(reason)
-            throw ExitCode(ExitStatus.usageOrIO)
-        }
-        if let refusal = TerminalPreflight.check() {
-            OutputWriter.write(ExploreCommand.message(refusal) + "\n", to: .standardError)
-            throw ExitCode(ExitStatus.usageOrIO)
-        }
+        try CommandSupport.refuseExploreUnlessInteractive(withJSONFormat: format == .json, readsStandardInput: a == "-" || b == "-",
+                                                          inputs: "A or B", printed: "the diff")
     }
 
     /// What the input is, in the words every command's header uses.

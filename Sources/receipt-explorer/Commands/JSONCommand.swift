@@ -65,7 +65,7 @@ struct JSONCommand: ParsableCommand {
         guard let reading = document.format.json(document, words: .commandLine) else {
             throw ExitCode(ExitStatus.inputHasErrors)  // `.always` reads every ASN.1 input as a receipt
         }
-        OutputWriter.write(ReceiptJSON.serialize(reading.object), to: .standardOutput)
+        OutputWriter.write(reading.text, to: .standardOutput)
         if reading.firstError != nil { throw ExitCode(ExitStatus.inputHasErrors) }
     }
 }

@@ -113,21 +113,9 @@ struct TimelineCommand: ParsableCommand {
         try CommandSupport.finish(failed ? ExitStatus.inputHasErrors : ExitStatus.ok)
     }
 
-    /// `--explore` draws on the terminal: refuse, before loading, where it cannot (one sentence, exit 2).
+    /// `--explore` draws on the terminal: refuse, before loading, where it cannot (`--format json` is refused in `validate`).
     func refuseExploreUnlessInteractive() throws {
-        var reason: String?
-        if files.contains("-") {
-            reason = "--explore reads keys from standard input, so it cannot read an input from it; save the input to a file"
-        } else if isatty(1) == 0 || isatty(0) == 0 {
-            reason = "--explore needs a terminal on stdin and stdout; drop --explore to print the timeline as text (or add --format json)"
-        }
-        if let reason {
-            CommandSupport.complain(reason)
-            throw ExitCode(ExitStatus.usageOrIO)
-        }
-        if let refusal = TerminalPreflight.check() {
-            OutputWriter.write(ExploreCommand.message(refusal) + "\n", to: .standardError)
-            throw ExitCode(ExitStatus.usageOrIO)
-        }
+        try CommandSupport.refuseExploreUnlessInteractive(withJSONFormat: false, readsStandardInput: files.contains("-"),
+                                                          inputs: "an input", printed: "the timeline")
     }
 }

@@ -122,7 +122,7 @@ struct VerifyCommand: ParsableCommand {
             (VERIFICATION_FAILURE, INVALID_CHAIN_LENGTH, INVALID_CERTIFICATE, INVALID_APP_IDENTIFIER, \
             INVALID_ENVIRONMENT), so a server log and this report can be matched.
 
-            --format json prints the whole report (docs/verify-schema.json, "schema_version" 2); \
+            --format json prints the whole report (docs/verify-schema.json, "schema_version" 3); \
             --quiet prints only the verdict with its first failing reason ("INVALID: …") and is a \
             usage error with --format json.
 

@@ -7,12 +7,14 @@ import Foundation
 /// What an external purchase token adds to the commands and the explorer: its layers (the
 /// characters, the decoded JSON), `json` like a token's, a report that says there is nothing to
 /// verify, its own tour route and the layer outline of its fields.
-extension ExternalPurchaseTokenFormat {
-    public var layout: DocumentLayout { .layers }
-    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
+extension ExternalPurchaseTokenFormat: WritesTokenJSON {
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         VerificationReport(unverifiable: document, why: "an external purchase token is unsigned base64url JSON; "
-                               + "Apple checks it when you report the purchase with the External Purchase Server API")
+                               + "Apple checks it when you report the purchase with the External Purchase Server API", now: now)
+    }
+    /// The token is unsigned: `--bundle-id`, `--environment` and `--app-apple-id` are compared with its fields.
+    public func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions) {
+        if let model = document.externalPurchase { report.checkExternalPurchase(model, bundleID: bundleID, jws: jws) }
     }
     public func tourSteps(_ document: Document) -> [TourStep]? {
         document.externalPurchase.map { ExternalPurchaseRoute(document: document, model: $0).steps() }

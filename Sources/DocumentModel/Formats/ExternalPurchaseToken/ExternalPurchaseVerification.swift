@@ -21,7 +21,8 @@ extension VerificationReport {
         ]
         for (step, expected, found) in checks where expected != nil {
             let status = JWSVerifier.claim(expected: expected, found: found) { PlainText.equalsIgnoringCase($0, $1) }
-            var s = VerificationStep(id: step.rawValue, title: step.title, status: .init(status), reasonCode: status.reasonCode,
+            let s = VerificationStep(id: step.rawValue, subject: VerificationStepSubject(.document, envelope: .none),
+                                     title: step.title, status: .init(status), reasonCode: status.reasonCode,
                                      reason: status.reason, message: status.summary)
             steps.append(s)
             if case .failed(let failure) = status {

@@ -10,27 +10,25 @@ import ReceiptKit
 enum ReceiptOutputs {
     static func json(_ document: Document, words: StepText) -> JSONReading? {
         guard let analysis = document.receipt else { return nil }
-        let source = document.source
-        let object = ReceiptJSON.document(analysis, input: .init(name: source.name, encoding: source.encoding.rawValue, origin: source.origin),
-                                          words: words)
-        let firstError = analysis.allDiagnostics.first { $0.severity == .error }?.code.rawValue
-            ?? (analysis.receipt == nil ? "not-a-receipt" : nil)
-        return JSONReading(object: object, firstError: firstError)
+        return JSONReading(text: ReceiptJSON.text(analysis, input: input(document), words: words), firstError: firstError(analysis))
     }
 
-    /// The batch line streamed into bytes: the same text as the default `jsonLine`, without the
-    /// dictionaries (ReceiptJSONStreamTests compare the two).
     static func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
         guard let analysis = document.receipt else { return nil }
-        let input = ReceiptJSON.InputInfo(name: document.source.name, encoding: document.source.encoding.rawValue, origin: document.source.origin)
-        let bytes = ReceiptJSON.streamed(analysis, input: input, words: words, compact: true, batchSource: source)
-        let firstError = analysis.allDiagnostics.first { $0.severity == .error }?.code.rawValue
-            ?? (analysis.receipt == nil ? "not-a-receipt" : nil)
-        return JSONLine(text: String(decoding: bytes, as: UTF8.self), firstError: firstError)
+        return JSONLine(text: ReceiptJSON.batchLine(analysis, input: input(document), words: words, source: source),
+                        firstError: firstError(analysis))
     }
 
-    static func verification(_ document: Document, words: StepText) -> VerificationReport {
-        VerificationReport(receiptOf: document, words: words) ?? VerificationReport(unverifiable: document)
+    static func input(_ document: Document) -> ReceiptJSON.InputInfo {
+        ReceiptJSON.InputInfo(name: document.source.name, encoding: document.source.encoding.rawValue, origin: document.source.origin)
+    }
+
+    static func firstError(_ analysis: ReceiptAnalysis) -> String? {
+        analysis.allDiagnostics.first { $0.severity == .error }?.code.rawValue ?? (analysis.receipt == nil ? "not-a-receipt" : nil)
+    }
+
+    static func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
+        VerificationReport(receiptOf: document, words: words) ?? VerificationReport(unverifiable: document, now: now)
     }
 
     static func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
@@ -52,11 +50,13 @@ extension ReadsAsReceipt {
         ReceiptOutputs.jsonLine(document, words: words, source: source)
     }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        ReceiptOutputs.verification(document, words: words)
+        ReceiptOutputs.verification(document, now: now, words: words)
     }
     public func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
         ReceiptOutputs.verifyText(document, report: report, style: style, words: words)
     }
+    /// The receipt's fields and purchases when one was decoded; else (a certificate, other ASN.1) the structure.
+    public func diffBasis(_ document: Document) -> DiffBasis { document.receipt?.receipt != nil ? .receipt : .structure }
 }
 
 extension AppReceiptFormat: ReadsAsReceipt {}

@@ -17,7 +17,8 @@ extension VerificationReport {
         let creation = a.receipt?.creationDate?.date
         var steps: [VerificationStep] = []
         for step in a.validationSteps {
-            var s = VerificationStep(id: step.id.rawValue, title: StepText.title(step.id), status: .init(step.status),
+            var s = VerificationStep(id: step.id.rawValue, subject: Self.subject(step.id, a, embedded: embedded),
+                                     title: StepText.title(step.id), status: .init(step.status),
                                      reasonCode: step.status.reason?.code, reason: words.reason(step.status),
                                      message: words.summary(step.status), details: step.details)
             s.ranges = Self.ranges(step.id, a, embedded: embedded)
@@ -91,6 +92,18 @@ extension VerificationReport {
                                        subject: c.subject, issuer: c.issuer, sha256: c.sha256Fingerprint,
                                        notBefore: c.notBefore, notAfter: c.notAfter, markers: markers,
                                        selfSigned: c.isSelfSigned, anchor: nil)
+    }
+
+    /// What a receipt step judges: the chain, the signer certificate, or the SignedData and its receipt.
+    static func subject(_ id: StepID, _ a: ReceiptAnalysis, embedded: [(node: Int, info: CertificateInfo)]) -> VerificationStepSubject {
+        switch id {
+        case .chain, .time: return VerificationStepSubject(.chain, envelope: .pkcs7)
+        case .receiptSigner:
+            let signer = a.signature?.signer?.sha256Fingerprint
+            return VerificationStepSubject(.certificate, envelope: .pkcs7,
+                                           index: signer.flatMap { sha in embedded.firstIndex { $0.info.sha256Fingerprint == sha } })
+        default: return VerificationStepSubject(.signedData, envelope: .pkcs7)
+        }
     }
 
     /// The input bytes a receipt step is about.

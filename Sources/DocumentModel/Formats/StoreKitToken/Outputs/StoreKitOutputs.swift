@@ -8,12 +8,35 @@ import Foundation
 /// only named (an iOS 6 transaction receipt, text): `JWSJSON` and the per-token verification.
 enum StoreKitOutputs {
     static func json(_ document: Document) -> JSONReading {
-        JSONReading(object: JWSJSON.object(document),
-                    firstError: document.diagnostics.first { $0.diagnostic.severity == .error }?.diagnostic.code.rawValue)
+        JSONReading(text: ReceiptJSON.serialize(JWSJSON.object(document)), firstError: firstError(document))
+    }
+
+    /// The compact object with `"source"` (replacing the byte ranges) and `"line"`.
+    static func jsonLine(_ document: Document, source: ReceiptJSON.BatchSourceFields) -> JSONLine {
+        var object = JWSJSON.object(document)
+        object["source"] = source.file
+        if let line = source.line { object["line"] = line }
+        return JSONLine(text: ReceiptJSON.serialize(object, compact: true), firstError: firstError(document))
+    }
+
+    static func firstError(_ document: Document) -> String? {
+        document.diagnostics.first { $0.diagnostic.severity == .error }?.diagnostic.code.rawValue
     }
 
     static func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        VerificationReport(storeKitOf: document, now: now, words: words) ?? VerificationReport(unverifiable: document)
+        VerificationReport(storeKitOf: document, now: now, words: words) ?? VerificationReport(unverifiable: document, now: now)
+    }
+
+    /// A developer key checks the developer-signed tokens; the other tokens are checked against their x5c chain.
+    static func developerKeyUse(_ document: Document) -> DeveloperKeyUse {
+        guard let model = document.jws else { return .notApplicable(signedBy: nil) }
+        return model.tokens.contains { $0.document.payload.kind.developerKind != nil } ? .checksTokens
+            : .notApplicable(signedBy: .x5cChainToApple)
+    }
+
+    /// The tokens' fields and transactions, when there are tokens.
+    static func diffBasis(_ document: Document) -> DiffBasis {
+        document.jws?.tokens.isEmpty == false ? .storeKitTokens : .structure
     }
 
     /// `--expect receipt` given StoreKit 2 input.
@@ -25,49 +48,52 @@ enum StoreKitOutputs {
     }
 }
 
-extension StoreKitTokenFormat {
+/// The formats whose `json` is the token document (`JWSJSON`): tokens, bodies of tokens, and the
+/// kinds that are only named (an iOS 6 transaction receipt, text) or unsigned (an external purchase token).
+public protocol WritesTokenJSON: DocumentOutputs {}
+
+extension WritesTokenJSON {
     public var layout: DocumentLayout { .layers }
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
-    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        StoreKitOutputs.verification(document, now: now, words: words)
+    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
+        StoreKitOutputs.jsonLine(document, source: source)
     }
 }
 
-extension StoreKitJSONFormat {
-    public var layout: DocumentLayout { .layers }
-    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
+/// The formats of signed tokens: verified token by token (a developer key for developer-signed
+/// ones), and compared by `diff` token by token.
+public protocol VerifiesTokens: WritesTokenJSON {}
+
+extension VerifiesTokens {
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         StoreKitOutputs.verification(document, now: now, words: words)
     }
+    public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { StoreKitOutputs.developerKeyUse(document) }
+    public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
 }
 
-extension LegacyTransactionReceiptFormat {
+extension StoreKitTokenFormat: VerifiesTokens {}
+extension StoreKitJSONFormat: VerifiesTokens {}
+
+extension LegacyTransactionReceiptFormat: WritesTokenJSON {
     public func redactionRefusal(_ document: Document) -> String? {
         "an iOS 6 style transaction receipt is not read by this tool, so its identifiers cannot be found"
     }
 
-    public var layout: DocumentLayout { .layers }
-    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        VerificationReport(unverifiable: document)
+        VerificationReport(unverifiable: document, now: now)
     }
 }
 
-extension TextFormat {
+/// `json`: the input, its kind and the loader's one finding: there is no receipt to describe.
+extension TextFormat: WritesTokenJSON {
     public var layout: DocumentLayout { .asn1File }
-    /// The input, its kind and the loader's one finding: there is no receipt to describe.
-    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        VerificationReport(unverifiable: document)
+        VerificationReport(unverifiable: document, now: now)
     }
 }
 
-extension DeveloperTokenFormat {
-    public var layout: DocumentLayout { .layers }
-    public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
-    public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        StoreKitOutputs.verification(document, now: now, words: words)
-    }
+extension DeveloperTokenFormat: VerifiesTokens {
     public func tourSteps(_ document: Document) -> [TourStep]? { StoreKitOutputs.tourSteps(document) }
     /// The token and its Advanced Commerce request layer, as the layer outline.
     public func explorerViews(of document: Document) -> ExplorerViews { document.jws == nil ? [] : .layerOutline }

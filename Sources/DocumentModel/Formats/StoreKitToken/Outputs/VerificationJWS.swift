@@ -9,7 +9,7 @@ import JWSKit
 import ReceiptKit
 
 // The verification report of StoreKit 2 input: each token's JWSVerifier steps with
-// JWSVerificationText's words, the bytes each step is about, the x5c certificates, and the
+// the Wording layer's words (TokenStepText), the bytes each step is about, the x5c certificates, and the
 // nested tokens' reports. A JSON body of several tokens (a transaction history) is a report
 // without steps of its own whose nested reports are the tokens.
 
@@ -30,16 +30,16 @@ extension VerificationReport {
             return
         }
         let nested = top.map { VerificationReport(token: $0, of: document, now: now, words: words) }
-        var reasons = nested.filter { !$0.verdict.valid }.map(Self.nestedReason)
+        var reasons = nested.filter { !$0.verdict.valid }.map { Self.nestedReason($0, words: words) }
         if nested.isEmpty {
-            reasons.append(.init(code: .noTokens, step: nil, message: "the input holds no StoreKit 2 token to verify"))
+            reasons.append(.init(code: .noTokens, step: nil, message: words.noTokensToVerify))
         }
         let valid = reasons.isEmpty
         self.init(subject: VerificationSubject(kind: document.kind.id, label: document.kind.summary, note: document.note),
                   steps: [], certificates: [], dates: VerificationDates(signed: nil, now: now, at: nil),
                   findings: fileFindings, nested: nested,
                   verdict: VerificationVerdict(valid: valid, outcome: valid ? Self.commonOutcome(nested) : "invalid",
-                                               summary: valid ? "every token verified" : "INVALID", reasons: reasons))
+                                               summary: valid ? words.everyTokenVerified : words.summary(.invalid), reasons: reasons))
     }
 
     /// The report of `document.jws.tokens[index]` and, recursively, its nested tokens.
@@ -54,7 +54,9 @@ extension VerificationReport {
         if let report {
             let deciding = Set(report.decidingSteps.map(\.step))
             for result in report.steps {
-                var s = VerificationStep(id: result.step.rawValue, title: result.step.title, status: .init(result.status),
+                var s = VerificationStep(id: result.step.rawValue,
+                                         subject: Self.subject(result.step, path: token.path, certificates: jws.header.certificates.count),
+                                         title: result.step.title, status: .init(result.status),
                                          reasonCode: result.status.reasonCode, reason: result.status.reason,
                                          message: result.status.summary)
                 s.decides = deciding.contains(result.step)
@@ -94,14 +96,14 @@ extension VerificationReport {
 
     static func verdict(_ report: JWSVerificationReport?, nested: [VerificationReport], words: StepText) -> VerificationVerdict {
         guard let report else {
-            return VerificationVerdict(valid: false, outcome: "not-validated", summary: "not validated (decoding only)",
-                                       reasons: [.init(code: .validationNotRequested, step: nil, message: "validation was not requested")])
+            return VerificationVerdict(valid: false, outcome: "not-validated", summary: words.summary(.notValidated),
+                                       reasons: [.init(code: .validationNotRequested, step: nil, message: words.reason(StepReason.validationNotRequested))])
         }
         var reasons: [VerificationVerdict.Reason] = report.decidingSteps.compactMap { result in
             guard case .failed(let f) = result.status else { return nil }
-            return .init(code: f.code, step: result.step.rawValue, message: "\(result.step.title): \(f.sentence)")
+            return .init(code: f.code, step: result.step.rawValue, message: words.reason(result.step, f))
         }
-        reasons += nested.filter { !$0.verdict.valid }.map(nestedReason)
+        reasons += nested.filter { !$0.verdict.valid }.map { nestedReason($0, words: words) }
         if report.chainKind == .missing, report.status(.keyID) != nil {
             return developerVerdict(report, reasons: reasons, words: words)
         }
@@ -111,25 +113,24 @@ extension VerificationReport {
             reasons.append(.init(code: .xcodeTestingNotSupplied, step: JWSStep.root.rawValue, message: words.reason(.xcodeTestingNotSupplied)))
         }
         var outcome = "invalid"
-        var summary = "INVALID"
+        var summary = words.summary(.invalid)
         if valid {
             switch report.anchor {
             case .appleRootCAG3?:
                 outcome = report.isAppleSigned ? "apple-signed" : "user-root"
-                summary = report.isAppleSigned ? "signed by Apple" : "valid, anchored at Apple Root CA - G3 but not shaped like Apple's tokens"
+                summary = words.anchoredAtAppleRoot(appleSigned: report.isAppleSigned)
             case .userSupplied?, nil:
                 outcome = xcode ? "local-testing" : "user-root"
-                summary = xcode ? "valid for local testing only" : "valid, anchored at a root you supplied"
+                summary = words.summary(xcode ? .validForLocalTesting : .validAtUserRoot(anchor: ""))  // the summary names no anchor
                 if xcode {
                     reasons.append(.init(code: .acceptedForLocalTesting, step: nil, message: words.reason(.acceptedForLocalTesting)))
                 } else if let anchor = report.anchor {
-                    reasons.append(.init(code: .anchoredAtUserRoot, step: nil,
-                                         message: "anchored at \(anchor.sentence): not signed by Apple"))
+                    reasons.append(.init(code: .anchoredAtUserRoot, step: nil, message: words.notSignedByApple(anchor: anchor)))
                 }
             }
         }
         if case .notChecked(let skip)? = report.status(.revocation) {
-            reasons.append(.init(code: skip.code, step: JWSStep.revocation.rawValue, message: "\(JWSStep.revocation.title): \(skip.sentence)"))
+            reasons.append(.init(code: skip.code, step: JWSStep.revocation.rawValue, message: words.reason(.revocation, skip)))
         }
         return VerificationVerdict(valid: valid, outcome: outcome, summary: summary, reasons: reasons)
     }
@@ -139,26 +140,22 @@ extension VerificationReport {
                                  words: StepText) -> VerificationVerdict {
         var reasons = reasons
         if report.needsDeveloperKey {
-            let how = words.inputName(.developerKey).map { "give it with \($0) " } ?? "give it "
             reasons.append(.init(code: JWSSkip.developerKeyNeeded.code, step: JWSStep.signature.rawValue,
-                                 message: "\(JWSStep.signature.title): signed by a developer's In-App Purchase key, which the token does not carry: "
-                                     + how + "(the SubscriptionKey_<KID>.p8 App Store Connect gave you, or its PEM public key) to check the signature"))
+                                 message: words.developerKeyNeeded))
         }
         guard reasons.isEmpty, let key = report.developerKey else {
             let needsKey = reasons.allSatisfy { $0.code == JWSSkip.developerKeyNeeded.code }
             return VerificationVerdict(valid: false, outcome: needsKey ? "key-needed" : "invalid",
-                                       summary: needsKey ? "not verified: the developer's key is needed" : "INVALID", reasons: reasons)
+                                       summary: needsKey ? words.developerKeyNeededSummary : words.summary(.invalid), reasons: reasons)
         }
         return VerificationVerdict(valid: true, outcome: "developer-key",
-                                   summary: "signed by the developer key you gave (\(key.source.rawValue), SHA-256 \(key.fingerprint))",
+                                   summary: words.signedByDeveloperKey(key),
                                    reasons: [.init(code: .signedByDeveloperKey, step: nil,
-                                                   message: "signed by your In-App Purchase key, not by Apple: Apple checks it when the app or your server uses it")])
+                                                   message: words.signedByYourKey)])
     }
 
-    static func nestedReason(_ r: VerificationReport) -> VerificationVerdict.Reason {
-        let first = r.verdict.reasons.first
-        return .init(code: .nestedInvalid, step: nil,
-                     message: "\(r.subject.path ?? "token") is invalid" + (first.map { ": \($0.message)" } ?? ""))
+    static func nestedReason(_ r: VerificationReport, words: StepText) -> VerificationVerdict.Reason {
+        .init(code: .nestedInvalid, step: nil, message: words.nestedInvalid(path: r.subject.path, firstReason: r.verdict.reasons.first?.message))
     }
 
     /// The nested tokens' shared outcome ("apple-signed" when every one is), else "user-root".

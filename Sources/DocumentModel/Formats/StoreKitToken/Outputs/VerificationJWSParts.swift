@@ -72,6 +72,17 @@ extension VerificationReport {
         }
     }
 
+    /// What a token step judges: one x5c certificate, the chain, or the token (its header, signature, claims).
+    static func subject(_ step: JWSStep, path: String?, certificates count: Int) -> VerificationStepSubject {
+        switch step {
+        case .chain, .validityAtSignedDate, .validityToday, .revocation: VerificationStepSubject(.chain, envelope: .jws, path: path)
+        case .root: VerificationStepSubject(.certificate, envelope: .jws, path: path, index: count == 0 ? nil : count - 1)
+        case .leafMarker: VerificationStepSubject(.certificate, envelope: .jws, path: path, index: 0)
+        case .intermediateMarker: VerificationStepSubject(.certificate, envelope: .jws, path: path, index: 1)
+        default: VerificationStepSubject(.token, envelope: .jws, path: path)
+        }
+    }
+
     static func certificates(for step: JWSStep, _ all: [VerificationCertificate]) -> [VerificationCertificate] {
         switch step {
         case .chain, .validityAtSignedDate, .validityToday, .revocation: all

@@ -1,9 +1,10 @@
 import ReceiptKit
 import X509Trust
 
-/// The words for validation steps, their reasons and the verdict: the one place that turns
-/// ReceiptKit's structured reasons into text, used by `verify`, `json` and the explorer. The CLI
-/// names the inputs by their flags (`--root`); the UI by plain words.
+/// The words for receipt validation steps, their reasons and the verdict: ReceiptKit's structured
+/// reasons become text here, in the one wording layer of verification (this folder; token steps'
+/// words are in TokenStepText.swift), used by `verify`, `json` and the explorer. The CLI names the
+/// inputs by their flags (`--root`); the UI by plain words.
 public struct StepText: Sendable {
     /// How to name something the user can supply; nil: don't mention how.
     public var inputName: @Sendable (UserInput) -> String?
@@ -137,8 +138,11 @@ public struct StepText: Sendable {
     // MARK: - verdict
 
     /// "valid App Store receipt", "INVALID", …
-    public func summary(_ verdict: Verdict) -> String {
-        switch verdict.outcome {
+    public func summary(_ verdict: Verdict) -> String { summary(verdict.outcome) }
+
+    /// "valid App Store receipt", "valid for local testing only", "INVALID", … (tokens share these words).
+    public func summary(_ outcome: Verdict.Outcome) -> String {
+        switch outcome {
         case .appStoreValid: "valid App Store receipt"
         case .validForLocalTesting: "valid for local testing only"
         case .validAtUserRoot: "valid, anchored at a root you supplied"
@@ -163,4 +167,17 @@ public struct StepText: Sendable {
     }
 
     public func reasons(_ verdict: Verdict) -> [String] { verdict.reasons.map(reason) }
+}
+
+extension StepText {
+    /// The verdict reason of a developer key given for an input it does not check (`key-not-applicable`).
+    func keyNotApplicable(_ given: [UserInput], input summary: String, signedBy: DeveloperKeyUse.AlternativeSigner?) -> String {
+        let names = given.map { inputName($0) ?? "a developer key" }
+        let checked = switch signedBy {
+        case .x5cChainToApple?: ", whose signature is checked against its x5c chain to Apple"
+        case nil: ""
+        }
+        return "\(Set(names).sorted().joined(separator: " and ")) applies to developer-signed JWS only (promotional offer, "
+            + "introductory-offer eligibility, Advanced Commerce request, App Store Server API token); this input is \(summary)" + checked
+    }
 }

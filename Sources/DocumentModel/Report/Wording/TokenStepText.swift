@@ -3,10 +3,14 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JWSKit
+import ReceiptKit
 import X509Trust
 
-// The one place where verification outcomes become words. Commands and the UI print these; tests
-// compare the typed values. No command-line flag names here: the library does not know its callers.
+// The words of token steps (StoreKit 2, developer-signed, and the claim steps of external purchase
+// tokens): JWSKit's typed steps, failures and skips become text here, in the one wording layer of
+// verification (this folder; receipts' words are in StepText.swift). JWSKit itself produces typed
+// results only; tests of the verifier compare those, and WordingTests the words.
 
 extension JWSStep {
     public var title: String {
@@ -52,11 +56,6 @@ extension JWSAnchor {
         case .userSupplied(let sha): return "a user-supplied root, not Apple (SHA-256 \(sha))"
         }
     }
-}
-
-/// The fingerprint the root step pins: X509Trust's TrustAnchors holds the one copy of the value.
-public enum JWSPins {
-    public static let appleRootCAG3 = TrustAnchors.pinned.first { $0.kind == .appleRootCAG3 }?.sha256 ?? ""
 }
 
 extension JWSFailure {

@@ -1,0 +1,57 @@
+import ASN1Lenient
+import DocumentModel
+import Foundation
+import ReceiptKit
+import Testing
+import TestSupport
+import TextLoader
+import X509Trust
+
+/// The `json` document of a receipt, pretty and as a batch line, against the exact expected bytes
+/// in Tests/Expected/receipt-json (every sample receipt validated at a fixed `at`; a few also
+/// decoded only, at another `at`, and as batch lines). Re-record with `RECORD_EXPECTED=1` after a
+/// deliberate change, and read the diff.
+@Suite struct ReceiptJSONTests {
+    static let sampleNames = ["minimal.receipt", "typical.receipt", "unlisted-attributes.receipt", "xcode-ber.receipt",
+                              "malformed-bad-date.receipt", "malformed-duplicate-attribute.receipt", "malformed-expired-cert.receipt",
+                              "malformed-hostile-strings.receipt", "malformed-indefinite-in-payload.receipt",
+                              "malformed-invalid-utf8.receipt", "malformed-length-past-parent.receipt",
+                              "malformed-missing-required.receipt", "malformed-no-receipt-oid.receipt",
+                              "malformed-non-minimal-length.receipt", "malformed-tampered.receipt",
+                              "malformed-trailing-bytes.receipt", "malformed-truncated.receipt", "malformed-wrong-type.receipt"]
+    /// Also decoded only at the other `at`, and as batch lines.
+    static let everyForm: Set<String> = ["typical.receipt", "unlisted-attributes.receipt", "xcode-ber.receipt", "malformed-hostile-strings.receipt"]
+    static let directory = Paths.packageRoot.appendingPathComponent("Tests/Expected/receipt-json")
+    static let recording = ProcessInfo.processInfo.environment["RECORD_EXPECTED"] == "1"
+
+    static func expect(_ actual: String, file: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let url = directory.appendingPathComponent(file)
+        if recording { try Data(actual.utf8).write(to: url) }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        #expect(actual == expected, "\(file)", sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: sampleNames)
+    func sampleDocument(_ name: String) throws {
+        let bytes = try Paths.sample(name)
+        let roots = [try Paths.sample("pki/test-root.cer")]
+        // An `at` inside the purchases' span, so that some subscriptions are active and some are not.
+        let forms: [(Bool, Date, String)] = [(true, Date(timeIntervalSince1970: 1_700_000_000), "validated"),
+                                             (false, Date(timeIntervalSince1970: 1_500_000_000), "decoded")]
+        for (validate, at, suffix) in forms where Self.everyForm.contains(name) || validate {
+            let a = ReceiptAnalyzer.analyze(bytes: bytes, options: AnalysisOptions(validate: validate, roots: roots, at: at,
+                                                                                 now: Date(timeIntervalSince1970: 1_767_225_600)))
+            let input = ReceiptJSON.InputInfo(name: name, encoding: "binary")
+            try Self.expect(ReceiptJSON.text(a, input: input, words: .plain), file: "\(name).\(suffix).json")
+            guard Self.everyForm.contains(name) else { continue }
+            try Self.expect(ReceiptJSON.batchLine(a, input: input, words: .plain, source: .init(file: "exports/x.txt", line: 12)),
+                            file: "\(name).\(suffix).batch.json")
+        }
+    }
+
+    @Test func notAReceipt() throws {
+        let a = ReceiptAnalyzer.analyze(bytes: [0x30, 0x03, 0x02, 0x01, 0x05], options: AnalysisOptions(validate: false))
+        let text = ReceiptJSON.text(a, input: .init(name: "tiny", encoding: "binary"))
+        try Self.expect(text, file: "tiny.decoded.json")
+    }
+}

@@ -45,6 +45,9 @@ public protocol DocumentOutputs {
     /// Whether the document holds a device hash that `--device-id` is checked against; the
     /// commands refuse the option otherwise. False by default.
     func hasDeviceHash(_ document: Document) -> Bool
+    /// What the kind gives `redact` beside the JSON layers: its own values for `fields`, the
+    /// strings that may mention one, its tokens, what its signatures cover. Empty by default.
+    func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts
 }
 
 /// What a developer key (`verify --key`, `--key-id`) does for a document.
@@ -86,6 +89,7 @@ extension DocumentOutputs {
     public func diffBasis(_ document: Document) -> DiffBasis { .structure }
     public func payloadStringNode(_ document: Document) -> Int? { nil }
     public func hasDeviceHash(_ document: Document) -> Bool { false }
+    public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { RedactionParts() }
 
     /// Exit status 1 for `dump`, `explain` and `json` of a decoded input: an error in the layers the
     /// layout shows (for a receipt the file layer, where the receipt findings are merged).

@@ -60,6 +60,9 @@ extension ReadsAsReceipt {
     public func payloadStringNode(_ document: Document) -> Int? { ReceiptSide.payloadString(document) }
     /// A decoded receipt's attribute 5 is a device hash.
     public func hasDeviceHash(_ document: Document) -> Bool { document.receipt?.receipt != nil }
+    public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts {
+        ReceiptRedaction.parts(document, fields: fields)
+    }
 }
 
 extension AppReceiptFormat: ReadsAsReceipt {}

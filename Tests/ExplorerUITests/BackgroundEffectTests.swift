@@ -17,9 +17,9 @@ import TestSupport
         #expect(s.diffView == nil)
         #expect(s.status == StatusMessage("comparing the two documents…"))
         // Other keys still work, and the header keeps saying what runs.
-        let selection = s.treeView.selection
+        let selection = s.outlineView.selection
         reduce(&s, .down)
-        #expect(s.treeView.selection != selection)
+        #expect(s.outlineView.selection != selection)
         #expect(s.status == StatusMessage("comparing the two documents…"))
         // A second d while the first runs is refused, never queued silently.
         let again = reduce(&s, .character("d"))

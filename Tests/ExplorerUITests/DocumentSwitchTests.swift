@@ -28,21 +28,21 @@ import TextLoader
     @Test func switchingKeepsEachDocumentsPaneState() {
         var s = Self.twoDocuments()
         press(&s, .character("j"), .character("j"))          // small.der: node 2 (the SET)
-        let smallSelection = s.treeView.selection
+        let smallSelection = s.outlineView.selection
         #expect(smallSelection == 2)
         press(&s, .character("x"))                             // a preference: decimal offsets
         press(&s, .character("}"))
         #expect(s.file.name == "defects.der" && s.documents.current == 1)
-        #expect(s.treeView.selection == 0)
+        #expect(s.outlineView.selection == 0)
         #expect(s.preferences.offsetBase == .decimal)          // shared across documents
         #expect(s.status == StatusMessage("document 2 of 2: defects.der"))
         press(&s, .character("G"))                             // defects.der: last row (node 3)
-        #expect(s.treeView.selection == 3)
+        #expect(s.outlineView.selection == 3)
         press(&s, .character("{"))
-        #expect(s.file.name == "small.der" && s.treeView.selection == 2)
+        #expect(s.file.name == "small.der" && s.outlineView.selection == 2)
         #expect(s.documentTabLabel == " doc 1/2 ")
         press(&s, .character("}"))
-        #expect(s.file.name == "defects.der" && s.treeView.selection == 3)
+        #expect(s.file.name == "defects.der" && s.outlineView.selection == 3)
         press(&s, .character("}"))                             // wraps around
         #expect(s.file.name == "small.der" && s.documents.current == 0)
     }

@@ -180,7 +180,7 @@ import TextLoader
         let outline = try #require(s.outline)
         let tokens = try #require(s.layered?.document.jws?.tokens)
         press(&s, .character("E"))
-        s.selectOutlineRow(try #require(outline.tokenRow(701)))
+        s.selectOutlineRow(try #require(outline.row(of: NodeID(tokens[701].layers.token, 0))))
         // Token 701, and token 700 whose last rows (all open) are on screen above it.
         #expect(outline.store.builtCount == 2)
         // Up: the element holding token 701, then the last row of token 700.

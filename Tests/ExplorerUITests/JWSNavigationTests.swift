@@ -176,13 +176,13 @@ import TestSupport
         let transactions = model.tokens.indices.filter { model.tokens[$0].kind == .transaction }
         let receipt = try #require(s.receipt)
         #expect(!transactions.isEmpty)
-        #expect(receipt.purchases.map(\.target) == transactions.map { .token($0) })
+        #expect(receipt.purchases.map(\.target) == transactions.map { .layer(model.tokens[$0].layers.token) })
         #expect(transactions.allSatisfy { receipt.purchaseIndex(containing: $0) == nil })
     }
 
     /// What a key can change, for "did it do anything".
     struct Fingerprint: Equatable {
-        var selection: Int, cursor: Int, expanded: [Bool], tokenText: Bool, mode: ViewMode, focus: Focus
+        var selection: Int, cursor: Int, expanded: NodeBitSet, tokenText: Bool, mode: ViewMode, focus: Focus
         var prompt: Bool, help: Bool, status: StatusMessage?, hex: Bool, decimal: Bool, tour: Bool
 
         init(_ s: AppState) {

@@ -53,10 +53,10 @@ import TextLoader
     }
 
     @Test func aHistoryOfDifferentTokensFindsWhatEveryRowFinds() throws {
-        let outline = try #require(LayerOutline(document: try Self.mixedHistory()))
+        let outline = LayerOutline(document: try Self.mixedHistory())
         #expect(outline.blocks.count == 8)
         for query in Self.queries {
-            let fresh = try #require(LayerOutline(document: outline.context.document))
+            let fresh = LayerOutline(document: outline.context.document)
             #expect(fresh.search(query) == Self.reference(outline, query), "query \(query)")
         }
         try Self.expectOneTextPerDistinctHeader(outline, tokens: 8)
@@ -66,7 +66,7 @@ import TextLoader
         let s = try JWSOutlineTests.state("jws/notification.jws")
         let outline = try #require(s.outline)
         for query in Self.queries {
-            let fresh = try #require(LayerOutline(document: outline.context.document))
+            let fresh = LayerOutline(document: outline.context.document)
             #expect(fresh.search(query) == Self.reference(outline, query), "query \(query)")
         }
         try Self.expectOneTextPerDistinctHeader(outline, tokens: 3)

@@ -61,6 +61,8 @@ public protocol DocumentFormat: DocumentOutputs, Sendable {
     func summary(of document: Document) -> String
     /// The views the explorer adds for an opened document of this format (see `ExplorerViews`).
     func explorerViews(of document: Document) -> ExplorerViews
+    /// How the explorer's outline names this format's layers (see `OutlineWording`).
+    func outlineWording(of document: Document) -> any OutlineWording
     /// The `--expect` value `kind` satisfies; nil when none does.
     func expectation(_ kind: DocumentKind) -> ExpectedKind?
     /// How a mismatch names what was found: "a renewal info token (JWSRenewalInfoDecodedPayload)".
@@ -76,6 +78,7 @@ public protocol DocumentFormat: DocumentOutputs, Sendable {
 extension DocumentFormat {
     public func summary(of document: Document) -> String { document.kind.summary }
     public func explorerViews(of document: Document) -> ExplorerViews { [] }
+    public func outlineWording(of document: Document) -> any OutlineWording { LayerNameWording() }
     public func tourSteps(_ document: Document) -> [TourStep]? { nil }
     public func redactionRefusal(_ document: Document) -> String? { nil }
 }

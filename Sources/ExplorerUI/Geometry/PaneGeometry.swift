@@ -27,7 +27,11 @@ public enum HexGeometry {
 
     /// The byte offset under a pane-relative position, if any (for mouse clicks).
     public static func offset(atColumn x: Int, row: Int, topRow: Int, byteCount: Int, layout: Layout) -> Int? {
-        let perRow = layout.bytesPerRow, digits = layout.offsetDigits
+        offset(atColumn: x, row: row, topRow: topRow, byteCount: byteCount, perRow: layout.bytesPerRow, digits: layout.offsetDigits)
+    }
+
+    /// The same for rows of `perRow` bytes with `digits` offset digits (the outline's DER layers).
+    static func offset(atColumn x: Int, row: Int, topRow: Int, byteCount: Int, perRow: Int, digits: Int) -> Int? {
         let base = (topRow + row) * perRow
         var j: Int?
         let ascii = asciiColumn(bytesPerRow: perRow, offsetDigits: digits)

@@ -15,7 +15,7 @@ enum JWSOverlay {
             var flags: [String] = []
             if payload.value("revocationDate") != nil { flags.append("revoked") }
             if payload.value("isUpgraded") == .bool(true) { flags.append("upgraded") }
-            purchases.append(PurchaseRow(number: purchases.count + 1, target: .token(index),
+            purchases.append(PurchaseRow(number: purchases.count + 1, target: .layer(token.layers.token),
                                          productID: text("productId"), transactionID: text("transactionId"),
                                          originalTransactionID: text("originalTransactionId"),
                                          purchaseDate: date(payload.value("purchaseDate")), expiresDate: date(payload.value("expiresDate")),

@@ -48,14 +48,15 @@ public struct PurchaseRow: Sendable, Equatable {
         /// An in-app purchase of a receipt: the node to select (its SET, or its attribute SEQUENCE)
         /// and the file-tree nodes that belong to it (`node ..< subtreeEnd` of its attribute SEQUENCE).
         case node(NodeID, members: Range<Int>)
-        /// A StoreKit transaction: the token's index in `JWSModel.tokens` (Enter builds its outline row).
-        case token(Int)
+        /// A StoreKit transaction: the layer of the token's text (Enter goes to its outline row,
+        /// `p` walks up from any row's layer to it).
+        case layer(LayerID)
 
         /// File order of the rows: the node's or the token's index.
         var order: Int {
             switch self {
             case .node(let node, _): node.index
-            case .token(let index): index
+            case .layer(let layer): layer.index
             }
         }
     }

@@ -79,7 +79,7 @@ extension AppState {
                 guard y - r.y < rows.count else { return true }
                 let row = rows[y - r.y]
                 let depth = outline?.row(row).depth ?? 0
-                if x == r.x + 2 + min(depth * 2, max(0, r.width / 2)), outlineHasChildren(row) { outlineView.expanded[row].toggle() }
+                if x == r.x + 2 + min(depth * 2, max(0, r.width / 2)), outlineHasChildren(row) { outlineView.expanded[row] = !outlineView.expanded[row] }
                 selectOutlineRow(row)
                 return true
             }

@@ -53,7 +53,7 @@ extension AppState {
             labKeyOutsideTheBytePane(event)
             return nil
         }
-        if tree.count == 0 && layered == nil && ![.quit, .escape, .help, .nextDocument, .previousDocument].contains(binding.action) {
+        if (layered?.outline.count ?? tree.count) == 0 && ![.quit, .escape, .help, .nextDocument, .previousDocument].contains(binding.action) {
             status = StatusMessage("the input holds no ASN.1 nodes", isError: true)
             return nil
         }

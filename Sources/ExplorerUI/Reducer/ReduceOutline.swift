@@ -34,13 +34,13 @@ extension AppState {
             }
         case .toggle:
             guard outlineHasChildren(row) else { status = StatusMessage("no children"); break }
-            outlineView.expanded[row].toggle()
+            outlineView.expanded[row] = !outlineView.expanded[row]
         case .expandSubtree:
             guard outlineHasChildren(row) else { status = StatusMessage("no children"); break }
-            for i in row..<outline.row(row).subtreeEnd { outlineView.expanded[i] = true }
-        case .expandAll: outlineView.expanded = Array(repeating: true, count: outline.count)
+            outlineView.expanded.fill(row..<outline.row(row).subtreeEnd, true)
+        case .expandAll: outlineView.expanded.fill(0..<outline.count, true)
         case .collapseAll:
-            outlineView.expanded = Array(repeating: false, count: outline.count)
+            outlineView.expanded = NodeBitSet(count: outline.count)
             outlineView.top = 0
             selectOutlineRow(outlineRepresentative(row))
         case .hexLeft: moveOutlineCursor(by: -1)
@@ -55,7 +55,7 @@ extension AppState {
                 break
             }
             let purchase = receipt.purchases[table.order[table.row]]
-            guard case .token(let token) = purchase.target, let tokenRow = outline.tokenRow(token) else { break }
+            guard case .layer(let layer) = purchase.target, let tokenRow = outline.row(of: NodeID(layer, 0)) else { break }
             mode = .tree
             focus = .tree
             outlineView.expanded[tokenRow] = true
@@ -77,15 +77,15 @@ extension AppState {
     var outlineBytesPerRow: Int {
         let width = viewport.hex?.width ?? 17
         guard let layered, let id = shownLayer else { return max(1, width - 1) }
-        return LayerByteGeometry.bytesPerRow(layered.document.layer(id), width: width)
+        return LayerByteGeometry.bytesPerRow(layered.document.layer(id), width: width, base: preferences.offsetBase)
     }
 
     /// `p`: from a row inside a transaction token to its row of the purchase table.
     mutating func jumpToOutlinePurchase() {
         guard let outline, let receipt, let row = outlineRow else { return }
-        var token = outline.token(of: row.node.layer)
-        while let t = token {
-            if let index = receipt.purchases.firstIndex(where: { $0.target == .token(t) }) {
+        var layer: LayerID? = row.node.layer
+        while let l = layer {
+            if let index = receipt.purchases.firstIndex(where: { $0.target == .layer(l) }) {
                 mode = .purchases
                 focus = .table
                 table.row = tableRow(showing: index)
@@ -93,7 +93,7 @@ extension AppState {
                 status = StatusMessage("transaction #\(receipt.purchases[index].number)")
                 return
             }
-            token = layered?.document.jws?.tokens[t].parent
+            layer = layered?.document.layer(l).parent
         }
         status = StatusMessage("this row is not inside a transaction token", isError: true)
     }

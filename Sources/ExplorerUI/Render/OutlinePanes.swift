@@ -1,3 +1,5 @@
+import ASN1Lenient
+import TextOutput
 import DocumentModel
 
 /// The tree pane for a layer outline: one row per visible outline row (only the rows on screen).
@@ -21,7 +23,16 @@ enum OutlinePane {
             x += 2
             guard x < limit else { continue }
             // A cut label or value ends at a word or name boundary, with the ellipsis.
-            x = grid.put(glyphs.fitAtBoundary(UIText.display(row.label, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.title), maxWidth: limit - x)
+            let label = glyphs.fitAtBoundary(UIText.display(row.label, ascii: state.preferences.ascii), limit - x)
+            // A DER node's length is dim after its tag, as the tree pane draws it.
+            if state.layered?.document.layer(row.node.layer).tree != nil, let paren = label.lastIndex(of: "("), paren > label.startIndex,
+               label[label.index(before: paren)] == " " {
+                let space = label.index(before: paren)
+                x = grid.put(String(label[..<space]), x: x, y: y, style: st(.title), maxWidth: limit - x)
+                x = grid.put(String(label[space...]), x: x, y: y, style: st(.dim), maxWidth: limit - x)
+            } else {
+                x = grid.put(label, x: x, y: y, style: st(.title), maxWidth: limit - x)
+            }
             x += 2
             guard x < limit else { continue }
             if let name = row.name {
@@ -45,9 +56,12 @@ enum TextBytePane {
         let bytes = layer.bytes
         let range = state.shownRange
         let text = LayerByteGeometry.isText(layer)
-        let perRow = LayerByteGeometry.bytesPerRow(layer, width: rect.width)
+        let perRow = LayerByteGeometry.bytesPerRow(layer, width: rect.width, base: state.preferences.offsetBase)
         let color = state.preferences.color
         let top = LayerByteGeometry.topRow(state, rect: rect, perRow: perRow)
+        if let rows = LayerByteGeometry.hexRows(layer, width: rect.width, base: state.preferences.offsetBase) {
+            return drawHex(state, layer: layer, into: &grid, rect: rect, rows: rows, top: top)
+        }
         for r in 0..<rect.height {
             let start = (top + r) * perRow
             guard start < bytes.count else { break }
@@ -56,6 +70,71 @@ enum TextBytePane {
                 let cell = text ? String(printable(bytes[i])) : hexByte(bytes[i]) + " "
                 let x = rect.x + (i - start) * (text ? 1 : 3)
                 grid.put(cell, x: x, y: rect.y + r, style: Theme.style(cls, color: color), maxWidth: rect.x + rect.width - x)
+            }
+        }
+    }
+
+    /// A binary layer as the hex pane shows a file: offsets, bytes in groups of 8, ASCII; a DER
+    /// node's identifier, length, content and end-of-contents octets in their styles, its
+    /// ancestors' headers and its parent's range fainter, the file's error bytes marked.
+    static func drawHex(_ state: AppState, layer: ByteLayer, into grid: inout Grid, rect: Rect, rows: (perRow: Int, digits: Int), top: Int) {
+        let color = state.preferences.color
+        let bytes = layer.bytes
+        let range = state.shownRange
+        var node: Node?
+        var ancestorMarks: [Range<Int>] = [], parentRange: Range<Int> = 0..<0
+        if let row = state.outlineRow, row.node.layer == layer.id, let tree = layer.tree, row.node.index < tree.nodes.count {
+            node = tree.nodes[row.node.index]
+            var current = tree.nodes.parentIndex(row.node.index)
+            if current >= 0 { parentRange = tree.nodes[current].byteRange }
+            while current >= 0 {
+                let a = tree.nodes[current]
+                ancestorMarks.append(Int(a.offset)..<a.contentStart)
+                if a.eocLength > 0 { ancestorMarks.append(a.eocRange) }
+                current = tree.nodes.parentIndex(current)
+            }
+        }
+        // The file tree's error bytes are known per byte (`TreeFacts`); other layers' are not marked.
+        let errors = layer.id == .file && layer.tree != nil
+        let showCursor = state.focus == .hex && state.mode == .tree
+        func classify(_ offset: Int) -> StyleClass {
+            if showCursor && offset == state.outlineView.cursor { return .cursor }
+            let inSelection = range.contains(offset)
+            if errors && state.facts.isError(offset) { return inSelection ? .errorSelected : .error }
+            if let node, inSelection {
+                if offset < Int(node.offset) + Int(node.identifierLength) { return .identifier }
+                if offset < node.contentStart { return .length }
+                if offset < node.contentEnd { return .content }
+                return .endOfContents
+            }
+            if inSelection { return .content }
+            for mark in ancestorMarks where mark.contains(offset) { return .ancestorHeader }
+            if parentRange.contains(offset) { return .ancestor }
+            return .plain
+        }
+        let asciiX = rect.x + HexGeometry.asciiColumn(bytesPerRow: rows.perRow, offsetDigits: rows.digits)
+        for r in 0..<rect.height {
+            let y = rect.y + r
+            let start = (top + r) * rows.perRow
+            guard start < bytes.count else { break }
+            grid.put(HexPane.offsetText(start, digits: rows.digits, base: state.preferences.offsetBase), x: rect.x, y: y,
+                     style: Theme.style(.dim, color: color), maxWidth: rect.width)
+            var previous: StyleClass?
+            for j in 0..<rows.perRow {
+                let offset = start + j
+                guard offset < bytes.count else { break }
+                let cls = classify(offset)
+                let style = Theme.style(cls, color: color)
+                let x = rect.x + HexGeometry.byteColumn(j, offsetDigits: rows.digits)
+                // A run of same-class bytes inside a group is one band, spaces included.
+                if j % 8 != 0, let previous, previous == cls, cls != .plain, cls != .cursor {
+                    grid.put(" ", x: x - 1, y: y, style: style, maxWidth: rect.x + rect.width - (x - 1))
+                }
+                grid.put(UIText.hex2(bytes[offset]).uppercased(), x: x, y: y, style: style, maxWidth: max(0, rect.x + rect.width - x))
+                let b = bytes[offset]
+                let ch: Unicode.Scalar = b >= 0x20 && b < 0x7F ? Unicode.Scalar(b) : "."
+                if asciiX + j < rect.x + rect.width { grid[asciiX + j, y] = Cell(ch, style: style) }
+                previous = cls
             }
         }
     }
@@ -74,6 +153,14 @@ enum TextBytePane {
         guard let layered = state.layered, let id = state.shownLayer else { return "Bytes" }
         let layer = layered.document.layer(id)
         let what = LayerByteGeometry.isText(layer) ? "text" : "hex"
+        // A DER file's bytes are titled as the hex pane titles them.
+        if id == .file, layer.tree != nil, let width = state.viewport.hex?.width,
+           let rows = LayerByteGeometry.hexRows(layer, width: width, base: state.preferences.offsetBase) {
+            return "Hex: \(rows.perRow) bytes/row, offsets in \(state.preferences.offsetBase == .hex ? "hex" : "decimal")"
+                + (layered.document.layers.count > 1 ? (state.outlineView.showTokenText ? ", b: decoded" : ", b: token chars") : "")
+        }
+        // `b` (the characters that encode a node) means something only where a layer was decoded from another.
+        guard layered.document.layers.count > 1 else { return "Bytes: \(UIText.escape(layer.name)) (\(what))" }
         return "Bytes: \(UIText.escape(layer.name)) (\(what))" + (state.outlineView.showTokenText ? ", b: decoded" : ", b: token chars")
     }
 }
@@ -83,6 +170,15 @@ enum TextBytePane {
 enum OutlineDetail {
     /// Base64 groups listed for one node before "… N more groups".
     static let groupLimit = 6
+
+    static func style(_ tone: DetailLine.Tone) -> StyleClass {
+        switch tone {
+        case .plain: .plain
+        case .ok: .ok
+        case .fail: .fail
+        case .dim: .dim
+        }
+    }
 
     static func lines(_ state: AppState, width: Int) -> [StyledLine] {
         unwrapped(state).flatMap { DetailContent.wrap($0.text, width: width, style: $0.style, indent: 17) }
@@ -99,6 +195,15 @@ enum OutlineDetail {
         if !row.value.isEmpty { out.append(StyledLine((row.meaning.isEmpty ? "value            " : "decoded          ") + row.value)) }
         out.append(StyledLine("layer            \(UIText.escape(layer.name)) (\(row.node.layer))"))
         out.append(StyledLine("node             \(row.node.index) · bytes \(row.range.lowerBound)..<\(row.range.upperBound) (\(row.range.count))"))
+        // A DER node of any layer (a certificate, a receipt, an x5c entry): the byte-by-byte lines
+        // `explain` prints (its name, meaning and diagnostics are listed above and below).
+        if let tree = layer.tree, row.node.index < tree.nodes.count {
+            let shown: Set<ExplanationLine.Section> = [.bytes, .identifier, .length, .content, .endOfContents]
+            for line in Explainer.explain(tree, node: row.node.index, diagnostics: []) where shown.contains(line.section) {
+                let label = line.section.rawValue
+                out.append(StyledLine(label + String(repeating: " ", count: max(1, 17 - label.count)) + line.text))
+            }
+        }
         if let map = layer.map, let parent = layer.parent {
             let encoded = map.parentRange(row.range)
             out.append(StyledLine("encoded in       \(UIText.escape(layered.document.layer(parent).name)) characters \(encoded.lowerBound)..<\(encoded.upperBound)"))
@@ -110,8 +215,13 @@ enum OutlineDetail {
                 for line in groups { out.append(StyledLine("  " + UIText.display(line, ascii: state.preferences.ascii))) }
             }
         }
-        if let model = layered.document.jws, let token = TokenDetail.lines(model, row: row, ascii: state.preferences.ascii) {
-            out += token
+        if row.node.index == 0 {
+            // What the kind says about this layer's row (a token: its parts, headline and verdict).
+            for line in layered.outline.context.wording.details(of: row.node.layer, in: layered.document) {
+                let text = UIText.display(UIText.escape(line.text), ascii: state.preferences.ascii)
+                let left = line.label.map { $0 + String(repeating: " ", count: max(1, 17 - $0.count)) } ?? ""
+                out.append(StyledLine(left + text, Self.style(line.tone)))
+            }
         }
         let own = layer.content.diagnostics.filter { $0.range.overlaps(row.range) || (row.range.isEmpty && $0.range.contains(row.range.lowerBound)) }
         for d in own.prefix(8) {

@@ -139,7 +139,9 @@ enum PaneBorders {
     }
 
     static func treeTitle(_ state: AppState) -> String {
-        state.outline.map { "Tree \($0.count) rows, all layers" } ?? "Tree \(state.tree.count) nodes"
+        // One layer (a certificate, other DER): its rows are its nodes.
+        guard let layered = state.layered else { return "Tree \(state.tree.count) nodes" }
+        return layered.document.layers.count > 1 ? "Tree \(layered.outline.count) rows, all layers" : "Tree \(layered.outline.count) nodes"
     }
 
     static func hexTitle(_ state: AppState, _ layout: Layout) -> String {
@@ -213,11 +215,13 @@ public enum StatusBar {
         right += " "
         var segments = [UIText.display(UIText.escape(state.file.name), ascii: state.preferences.ascii), NumberText.grouped(state.file.size) + " B",
                         UIText.display(UIText.escape(state.file.encoding), ascii: state.preferences.ascii)]
-        if state.treeView.selection >= 0 {
-            let node = state.tree.nodes[state.treeView.selection]
+        // A row of a DER file names its node as the tree did: its offset and path.
+        let fileNode = state.outlineRow.flatMap { $0.node.layer == .file && state.layered?.document.fileLayer.tree != nil ? $0.node.index : nil }
+        if let index = state.layered == nil ? (state.treeView.selection >= 0 ? state.treeView.selection : nil) : fileNode {
+            let node = state.tree.nodes[index]
             let offset = state.preferences.offsetBase == .hex ? "0x" + String(node.offset, radix: 16, uppercase: true) : "\(node.offset)"
             segments.append("@" + offset)
-            segments.append(state.pathText(state.treeView.selection, ascii: state.preferences.ascii))
+            segments.append(state.pathText(index, ascii: state.preferences.ascii))
         } else if let row = state.outlineRow, let document = state.layered?.document {
             // The row's first byte as a FILE offset (what `:` takes), and the layer it lives in.
             let start = document.fileRange(row.range, in: row.node.layer).lowerBound

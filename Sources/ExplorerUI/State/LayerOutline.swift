@@ -1,16 +1,9 @@
 import ASN1Lenient
 import DocumentModel
 import Threads
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import JSONLenient
-import JWSKit
 
-/// One row of a layer-aware outline: a node of any layer (token text, header or payload JSON,
-/// signature, an x5c certificate's DER), with its range in that layer and what to show.
+/// One row of the outline: a node of any layer (token text, header or payload JSON, signature,
+/// a certificate's or a receipt's DER), with its range in that layer and what to show.
 public struct OutlineRow: Sendable, Equatable {
     public var node: NodeID
     /// The node's bytes in its layer.
@@ -27,102 +20,140 @@ public struct OutlineRow: Sendable, Equatable {
     /// For a payload field: what it means (Apple's schema), and its value as written in the JSON.
     public var meaning: String = ""
     public var raw: String = ""
-    /// For an x5c certificate's node: its RFC 5280 name and decoded detail, shown with the value
+    /// For an ASN.1 node: its RFC 5280 / 5652 name and decoded detail, shown with the value
     /// ("issuer: CN=…", "serialNumber = 1234"); not searched (the value is, once, so a certificate
     /// string is one hit).
     public var name: NodeName?
 }
 
-/// The tree of a StoreKit 2 document across its layers: token → header (fields; each x5c entry
-/// holds its certificate's ASN.1 tree) → payload (fields; a nested token under the field that
-/// carries it) → signature (r, s). A pre-order arena with `subtreeEnd` and `parent`, like the
-/// ASN.1 `Tree`, so the pane walks only the rows it shows.
+/// Rows of one part of the outline: built rows (JSON members, text layers) and ASN.1 runs whose
+/// rows are made from the arena when read.
+struct RowSet: Sendable {
+    let rows: [OutlineRow]
+    /// Row index of each entry of `rows`, ascending.
+    let positions: [Int]
+    let runs: [TreeRun]
+    let index: [NodeID: Int]
+    /// Built rows of each layer in pre-order (offset lookups by binary search).
+    let byLayer: [LayerID: [Int]]
+    let runOfLayer: [LayerID: Int]
+
+    init(rows: [OutlineRow], positions: [Int], runs: [TreeRun]) {
+        self.rows = rows
+        self.positions = positions
+        self.runs = runs
+        var index: [NodeID: Int] = [:], byLayer: [LayerID: [Int]] = [:], runOfLayer: [LayerID: Int] = [:]
+        for (row, position) in zip(rows, positions) {
+            if index[row.node] == nil { index[row.node] = position }
+            byLayer[row.node.layer, default: []].append(position)
+        }
+        for (i, run) in runs.enumerated() where runOfLayer[run.layer] == nil { runOfLayer[run.layer] = i }
+        self.index = index
+        self.byLayer = byLayer
+        self.runOfLayer = runOfLayer
+    }
+
+    /// Rows held (built or in runs).
+    var count: Int { rows.count + runs.reduce(0) { $0 + $1.count } }
+
+    /// The built row at `position`, by binary search.
+    func builtRow(_ position: Int) -> OutlineRow? {
+        var lo = 0, hi = positions.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if positions[mid] < position { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < positions.count && positions[lo] == position ? rows[lo] : nil
+    }
+
+    /// The run holding row `position`.
+    func run(holding position: Int) -> TreeRun? {
+        runs.first { position >= $0.first && position < $0.first + $0.count }
+    }
+
+    func row(of node: NodeID) -> Int? {
+        if let row = index[node] { return row }
+        guard let r = runOfLayer[node.layer], node.index >= 0, node.index < runs[r].count else { return nil }
+        return runs[r].first + node.index
+    }
+}
+
+/// The tree of any document across its layers, generically: each layer's rows come from its
+/// tree (ASN.1 nodes, JSON members, a text or raw layer's one row and named parts), each child
+/// layer under the row of the range it was decoded from; the format's `OutlineWording` only names
+/// them (a token's kind and header, a payload field's meaning). A pre-order arena with
+/// `subtreeEnd` and `parent`, like the ASN.1 `Tree`, so the pane walks only the rows it shows.
 ///
-/// Cost model: row indices are fixed when the document opens, but only the JSON body's own rows
-/// and one head row per top-level token are built then (plus a row count per token: O(JSON nodes),
-/// no text). A token's rows (a few hundred, most of them its certificates) are built the first
-/// time one of them is read, once, and kept in `store`; lookups by node or by offset then cost
-/// O(log rows) in the body and O(token rows) inside a token, whatever the document's size. A
-/// 1,000-transaction history opens with about a thousand rows built instead of ~270,000.
+/// Cost model: an ASN.1 layer's rows are its arena's nodes, row `first + i` ↔ node `i`, made
+/// when read (no storage, no text up front). Row indices are fixed when the document opens, but
+/// only the top layers' rows and one head row per child layer are built then (plus a row count
+/// per child layer: O(JSON nodes), no text). A child layer's rows (a token: a few hundred, most
+/// of them its certificates' nodes) are built the first time one of them is read, once, and kept
+/// in `store`. A 1,000-transaction history opens with about two thousand rows built.
 public struct LayerOutline: Sendable {
     /// Rows of the whole outline (built or not).
     public let count: Int
     let context: OutlineBuildContext
-    /// The rows built at open time (the body's rows and each top-level token's head row), by row index.
-    let eager: [Int: OutlineRow]
-    let eagerIndex: [NodeID: Int]
-    /// The eager rows of each layer (the body's) in pre-order: offset lookups by binary search.
-    let eagerByLayer: [LayerID: [Int]]
-    /// Top-level tokens' row blocks, by start row.
-    let blocks: [TokenBlock]
+    /// The rows built at open time (the top layers' rows and each block's head row).
+    let eager: RowSet
+    /// Child layers' row blocks, by start.
+    let blocks: [LayerBlock]
     /// The block holding each layer's rows (layer index → block index; -1: the eager rows).
     let layerBlock: [Int]
-    /// The token each layer belongs to (layer index → token index; -1: the JSON body).
-    let tokenOfLayer: [Int]
-    /// Each layer's child layers with the range they come from in it, by start.
-    let childLayers: [[(range: Range<Int>, layer: LayerID)]]
     let store = OutlineStore()
 
-    /// Nil unless the document's format asks for the outline (receipts and other ASN.1 keep the file tree).
-    public init?(document: Document) {
-        guard document.explorerViews.contains(.layerOutline) else { return nil }
-        // An external purchase token: its decoded JSON, each field with its meaning, in one outline.
-        let external = document.externalPurchase
-        guard let model = document.jws ?? (external == nil ? nil : JWSModel.empty) else { return nil }
-        let context = OutlineBuildContext(document: document, model: model)
-        var builder = OutlineBuilder(context: context, base: 0, lazyTopLevel: true)
-        if let external {
-            let fields = Dictionary(external.token.payload.fields.map { ($0.member.index, $0) }, uniquingKeysWith: { a, _ in a })
-            builder.json(external.token.tree, layer: external.jsonLayer, index: 0, depth: 0, label: "external purchase token",
-                         holder: nil, fields: fields)
-        } else if let body = model.body {
-            builder.json(body, layer: .file, index: 0, depth: 0, label: "body", holder: nil)
-        } else {
-            for index in model.tokens.indices where model.tokens[index].parent == nil {
-                builder.topLevelToken(index, depth: 0, label: "token")
-            }
-        }
+    /// The outline of `document`: the file layer's rows and everything decoded from them.
+    public init(document: Document) {
+        let context = OutlineBuildContext(document: document)
+        var builder = OutlineBuilder(context: context, base: 0, lazy: true)
+        builder.layer(.file, depth: 0)
         self.context = context
         count = builder.cursor
         blocks = builder.blocks
-        var eager: [Int: OutlineRow] = [:], index: [NodeID: Int] = [:], byLayer: [LayerID: [Int]] = [:]
-        for (row, position) in zip(builder.rows, builder.positions) {
-            eager[position] = row
-            if index[row.node] == nil { index[row.node] = position }
-            if row.node.layer == .file || model.body == nil { byLayer[row.node.layer, default: []].append(position) }
-        }
-        self.eager = eager
-        eagerIndex = index
-        eagerByLayer = byLayer
+        eager = builder.rowSet
         var layerBlock = [Int](repeating: -1, count: document.layers.count)
-        var tokenOfLayer = layerBlock
         for (b, block) in blocks.enumerated() {
-            for token in context.descendants(of: block.token) {
-                let ids = model.tokens[token].layers
-                for layer in [ids.token, ids.header, ids.payload, ids.signature, ids.request].compactMap({ $0 }) + ids.certificates {
-                    layerBlock[layer.index] = b
-                    tokenOfLayer[layer.index] = token
-                }
-            }
+            for layer in context.descendants(of: block.layer) { layerBlock[layer.index] = b }
         }
         self.layerBlock = layerBlock
-        self.tokenOfLayer = tokenOfLayer
-        var children = [[(range: Range<Int>, layer: LayerID)]](repeating: [], count: document.layers.count)
-        for layer in document.layers {
-            guard let parent = layer.parent, let map = layer.map else { continue }
-            children[parent.index].append((map.parentRange(0..<layer.bytes.count), layer.id))
-        }
-        childLayers = children.map { $0.sorted { $0.range.lowerBound < $1.range.lowerBound } }
     }
 
-    /// Row `index` (built on first use for rows inside a token).
+    /// Row `index` (built on first use for rows inside a block).
     public func row(_ index: Int) -> OutlineRow {
-        if let row = eager[index] { return row }
+        if let row = eager.builtRow(index) { return row }
+        if let run = eager.run(holding: index) { return treeRow(run, index) }
         guard let b = block(containing: index) else { preconditionFailure("outline row \(index) of \(count)") }
-        return built(b).rows[index - blocks[b].start]
+        let set = built(b)
+        if let row = set.builtRow(index) { return row }
+        guard let run = set.run(holding: index) else { preconditionFailure("outline row \(index) not in its block") }
+        return treeRow(run, index)
     }
 
-    /// Every row, by index, as a collection (`rows[i]`); reading one builds only its token.
+    /// Row `index` of an ASN.1 run: node `index - first` of its layer, its text made now.
+    func treeRow(_ run: TreeRun, _ index: Int) -> OutlineRow {
+        let i = index - run.first
+        let tree = context.document.layer(run.layer).tree!
+        let n = tree.nodes[i]
+        let preview = UIText.escape(n.isConstructed ? "" : TreePane.preview(tree, i, maxLength: 48))
+        var row = OutlineRow(node: NodeID(run.layer, i), range: n.byteRange, depth: run.depth + Int(n.depth),
+                             subtreeEnd: run.first + Int(n.subtreeEnd), parent: n.depth > 0 ? run.first + tree.nodes.parentIndex(i) : run.parent,
+                             label: UIText.escape(tree.tagName(of: i) + " " + TreePane.lengthText(n)), value: preview)
+        row.name = store.names(of: run.layer) { context.document.names(for: run.layer) }[i]
+        return row
+    }
+
+    /// Row `index`'s depth and subtree end without its text (an ASN.1 row's from its node): the
+    /// default expansion walks many rows of a large DER file.
+    func extent(_ index: Int) -> (depth: Int, subtreeEnd: Int) {
+        if eager.builtRow(index) == nil, let run = eager.run(holding: index), let tree = context.document.layer(run.layer).tree {
+            let node = tree.nodes[index - run.first]
+            return (run.depth + Int(node.depth), run.first + Int(node.subtreeEnd))
+        }
+        let row = row(index)
+        return (row.depth, row.subtreeEnd)
+    }
+
+    /// Every row, by index, as a collection (`rows[i]`); reading one builds only its block.
     public var rows: Rows { Rows(outline: self) }
 
     public struct Rows: RandomAccessCollection, Sendable {
@@ -134,35 +165,30 @@ public struct LayerOutline: Sendable {
 
     /// The head row of the block holding `index`, when that block is not built yet.
     func unbuiltHead(_ index: Int) -> Int? {
-        guard eager[index] == nil, let b = block(containing: index), store.block(b) == nil else { return nil }
+        guard eager.builtRow(index) == nil, eager.run(holding: index) == nil, let b = block(containing: index), store.block(b) == nil else { return nil }
         return blocks[b].start
     }
 
     /// The row showing `node`, if any.
     public func row(of node: NodeID) -> Int? {
         guard node.layer.index < layerBlock.count else { return nil }
+        // A block's head row is found without building the block.
+        if let row = eager.row(of: node) { return row }
         let b = layerBlock[node.layer.index]
-        // A top-level token's own row is a head row: found without building its block.
-        if let row = eagerIndex[node] { return row }
-        return b < 0 ? nil : built(b).index[node]
-    }
-
-    /// The token `layer` belongs to (nil for a JSON body's own layer).
-    public func token(of layer: LayerID) -> Int? {
-        layer.index < tokenOfLayer.count && tokenOfLayer[layer.index] >= 0 ? tokenOfLayer[layer.index] : nil
-    }
-
-    /// The row of `token`'s text (its head row for a top-level token).
-    public func tokenRow(_ token: Int) -> Int? {
-        guard let model = context.document.jws, token < model.tokens.count else { return nil }
-        return row(of: NodeID(model.tokens[token].layers.token, 0))
+        return b < 0 ? nil : built(b).row(of: node)
     }
 
     /// The deepest row of `layer` whose range holds `offset` (the byte pane's cursor selects it).
     public func deepestRow(in layer: LayerID, containing offset: Int) -> Int? {
         guard layer.index < layerBlock.count else { return nil }
         let b = layerBlock[layer.index]
-        let list = b < 0 ? (eagerByLayer[layer] ?? []) : (built(b).byLayer[layer] ?? [])
+        let set = b < 0 ? eager : built(b)
+        if let r = set.runOfLayer[layer] {
+            guard let tree = context.document.layer(layer).tree, let node = tree.deepestNode(containing: offset),
+                  node < set.runs[r].count else { return nil }
+            return set.runs[r].first + node
+        }
+        let list = set.byLayer[layer] ?? []
         // Rows of one layer in pre-order start at non-decreasing offsets and nest: the last row
         // starting at or before `offset`, or its nearest ancestor of the same layer, holds it.
         var lo = 0, hi = list.count
@@ -201,8 +227,8 @@ public struct LayerOutline: Sendable {
 
     /// The layer decoded from the bytes at `offset` of `layer` (binary search by range).
     public func childLayer(of layer: LayerID, holding offset: Int) -> LayerID? {
-        guard layer.index < childLayers.count else { return nil }
-        let list = childLayers[layer.index]
+        guard layer.index < context.childLayers.count else { return nil }
+        let list = context.childLayers[layer.index]
         var lo = 0, hi = list.count
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -222,88 +248,78 @@ public struct LayerOutline: Sendable {
     }
 
     /// The rows of block `b`, built once.
-    func built(_ b: Int) -> BuiltBlock {
+    func built(_ b: Int) -> RowSet {
         if let done = store.block(b) { return done }
         let result = build(b)
         store.keep(result, for: b)
         return result
     }
 
-    /// Builds block `b`'s rows without keeping them (search reads every token once).
-    func build(_ b: Int) -> BuiltBlock {
-        let block = blocks[b]
+    /// Builds block `b`'s rows without keeping them.
+    func build(_ b: Int) -> RowSet {
         var builder = builder(for: b)
-        builder.token(block.token, depth: block.depth, label: block.label)
-        return BuiltBlock(rows: builder.rows, base: block.start)
+        builder.layer(blocks[b].layer, depth: blocks[b].depth)
+        return builder.rowSet
     }
 
     /// A builder placed at block `b`'s first row, under the row holding it.
     func builder(for b: Int) -> OutlineBuilder {
-        var builder = OutlineBuilder(context: context, base: blocks[b].start, lazyTopLevel: false)
+        var builder = OutlineBuilder(context: context, base: blocks[b].start, lazy: false)
         builder.parents = [blocks[b].parent]
         return builder
     }
-
-    /// Rows of block `b` whether built or not, kept only when already built.
-    func rowsOfBlock(_ b: Int) -> BuiltBlock { store.block(b) ?? build(b) }
 }
 
-/// A top-level token's rows: `start ..< start + count`, the first being the token's own row.
-struct TokenBlock: Sendable {
+/// A child layer's rows: `start ..< start + count`, the first being the layer's own row.
+struct LayerBlock: Sendable {
     var start: Int
     var count: Int
-    var token: Int
+    var layer: LayerID
     var depth: Int
     var parent: Int
-    var label: String
 }
 
-/// A built block and its lookups.
-struct BuiltBlock: Sendable {
-    let rows: [OutlineRow]
-    let index: [NodeID: Int]
-    let byLayer: [LayerID: [Int]]
-
-    init(rows: [OutlineRow], base: Int) {
-        self.rows = rows
-        var index: [NodeID: Int] = [:], byLayer: [LayerID: [Int]] = [:]
-        for (i, row) in rows.enumerated() {
-            if index[row.node] == nil { index[row.node] = base + i }
-            byLayer[row.node.layer, default: []].append(base + i)
-        }
-        self.index = index
-        self.byLayer = byLayer
-    }
-}
-
-/// The built token blocks, shared by every copy of the outline (rows are a pure function of the
+/// The built blocks, shared by every copy of the outline (rows are a pure function of the
 /// document, so building one while rendering keeps `render` pure as far as anyone can observe).
-// @unchecked: `blocks` is read and written only with `lock` held; the other slots are `MadeOnce` (locked too).
+// @unchecked: `blocks` and `names` are read and written only with `lock` held; the other slots are `MadeOnce` (locked too).
 final class OutlineStore: @unchecked Sendable {
     private let lock = Lock()
-    private var blocks: [Int: BuiltBlock] = [:]
+    private var blocks: [Int: RowSet] = [:]
+    private var names: [LayerID: NodeNames] = [:]
     /// Every diagnostic's row in outline order, found on the first `]` / `[`.
     private let diagnosticRows = MadeOnce<[OutlineDiagnostic]>()
     /// Every row's search text, made on the first search.
     private let searchText = MadeOnce<OutlineSearchIndex>()
 
-    func block(_ b: Int) -> BuiltBlock? {
+    func block(_ b: Int) -> RowSet? {
         lock.lock()
         defer { lock.unlock() }
         return blocks[b]
     }
 
-    /// How many token blocks are built (tests check that opening and walking build few).
+    /// How many blocks are built (tests check that opening and walking build few).
     var builtCount: Int {
         lock.lock()
         defer { lock.unlock() }
         return blocks.count
     }
 
-    func keep(_ block: BuiltBlock, for b: Int) {
+    func keep(_ block: RowSet, for b: Int) {
         lock.lock()
         blocks[b] = block
         lock.unlock()
+    }
+
+    /// The names of an ASN.1 layer's nodes, asked once per layer.
+    func names(of layer: LayerID, _ compute: () -> NodeNames) -> NodeNames {
+        lock.lock()
+        if let known = names[layer] { lock.unlock(); return known }
+        lock.unlock()
+        let made = compute()
+        lock.lock()
+        names[layer] = made
+        lock.unlock()
+        return made
     }
 
     func searchIndex(_ compute: () -> OutlineSearchIndex) -> OutlineSearchIndex { searchText.value(compute) }

@@ -38,7 +38,11 @@ extension LayerOutline {
     /// The first row of `layer` (its root), for a diagnostic whose range is empty or past its bytes.
     func firstRow(of layer: LayerID) -> Int? {
         if let row = row(of: NodeID(layer, 0)) { return row }
-        // A layer without rows of its own (a token's text inside a body): its token's row.
-        return token(of: layer).flatMap(tokenRow)
+        // A layer without a row of its own (a paste's outer text): its first child layer's row, or
+        // the row of its bytes in the layer it was decoded from.
+        let document = context.document
+        if let child = context.childLayers[layer.index].first, let row = firstRow(of: child.layer) { return row }
+        guard let parent = document.layer(layer).parent, let map = document.layer(layer).map else { return nil }
+        return deepestRow(in: parent, containing: map.parentRange(0..<document.layer(layer).bytes.count).lowerBound)
     }
 }

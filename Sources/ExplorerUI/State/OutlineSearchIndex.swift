@@ -2,22 +2,26 @@ import ASN1Lenient
 import DocumentModel
 
 /// Every row's search text, built on the first search and kept (`OutlineStore`): the rows outside
-/// token headers in one `SearchText` in row order, each distinct header's rows (its x5c
-/// certificates' ASN.1 included) once, and the runs that put them back in row order. A
-/// 1,000-transaction history carries the same header in each token: about 240 of a token's 270
-/// rows, made once instead of a thousand times.
+/// shared layers in one `SearchText` in row order, each distinct shared layer's rows (a token's
+/// header, its x5c certificates' ASN.1 included) once, and the runs that put them back in row
+/// order. A 1,000-transaction history carries the same header in each token: about 240 of a
+/// token's 270 rows, made once instead of a thousand times.
 struct OutlineSearchIndex: Sendable {
     enum Run: Sendable {
         /// Rows `range` of `text`.
         case own(Range<Int>)
-        /// The rows of header text `headers[text]`, starting at outline row `firstRow`.
+        /// The rows of shared text `headers[text]`, starting at outline row `firstRow`.
         case header(text: Int, firstRow: Int)
+        /// A top ASN.1 layer's rows (a certificate's, other DER's: up to millions), searched as the
+        /// tree is (`TreeSearchIndex`: tag names, values, OIDs, decimals) without a text per row.
+        case tree(index: Int, firstRow: Int)
     }
 
     let text: SearchText
     /// The outline row of each row of `text`.
     let rowOfText: [Int]
     let headers: [SearchText]
+    let trees: [(tree: Tree, index: TreeSearchIndex)]
     let runs: [Run]
 
     init(_ outline: LayerOutline) {
@@ -25,6 +29,7 @@ struct OutlineSearchIndex: Sendable {
         let document = context.document
         var text = SearchText(), rowOfText: [Int] = [], runs: [Run] = []
         var headers: [SearchText] = [], headerText: [[UInt8]: Int] = [:]
+        var trees: [(tree: Tree, index: TreeSearchIndex)] = []
         var lastHeader: (bytes: [UInt8], text: Int)?
         func add(_ row: OutlineRow, at index: Int) {
             text.append(row, at: index, in: document)
@@ -35,8 +40,7 @@ struct OutlineSearchIndex: Sendable {
                 runs.append(.own(rowOfText.count - 1..<rowOfText.count))
             }
         }
-        func addHeader(of token: Int, at firstRow: Int) {
-            guard let layer = context.model.tokens[token].layers.header else { return }
+        func addShared(_ layer: LayerID, at firstRow: Int) {
             let bytes = document.layer(layer).bytes
             // The previous token's header first: equal arrays that share storage compare in O(1),
             // where hashing reads every byte of every token's header.
@@ -46,12 +50,10 @@ struct OutlineSearchIndex: Sendable {
             }
             let known = headerText[bytes] ?? {
                 // Built on its own from row 0: row positions (and so which rows are leaves) are relative.
-                var builder = OutlineBuilder(context: context, base: 0, lazyTopLevel: false)
-                if let tree = document.layer(layer).json {
-                    builder.json(tree, layer: layer, index: 0, depth: 0, label: "header", holder: token)
-                }
+                var builder = OutlineBuilder(context: context, base: 0, lazy: false)
+                builder.layer(layer, depth: 0)
                 var rows = SearchText()
-                for (row, index) in zip(builder.rows, builder.positions) { rows.append(row, at: index, in: document) }
+                Self.forEachRow(of: builder.rowSet, in: outline) { index, row in rows.append(row, at: index, in: document) }
                 headers.append(rows)
                 headerText[bytes] = headers.count - 1
                 return headers.count - 1
@@ -59,30 +61,48 @@ struct OutlineSearchIndex: Sendable {
             lastHeader = (bytes, known)
             runs.append(.header(text: known, firstRow: firstRow))
         }
-        // In row order: the eager rows before each token block, then the block's rows (its head
-        // row included) with its tokens' headers where they fall between them.
-        var eagerRows = outline.eager.keys.sorted()[...]
-        for (b, block) in outline.blocks.enumerated() {
-            while let first = eagerRows.first, first < block.start {
-                add(outline.eager[first]!, at: first)
-                eagerRows = eagerRows.dropFirst()
+        // In row order: the eager rows before each block, then the block's rows (its head row
+        // included) with its shared layers where they fall between them.
+        var row = 0
+        var blockIndex = 0
+        while row < outline.count {
+            if blockIndex < outline.blocks.count, outline.blocks[blockIndex].start == row {
+                var builder = outline.builder(for: blockIndex)
+                builder.sharedRuns = []
+                builder.layer(outline.blocks[blockIndex].layer, depth: outline.blocks[blockIndex].depth)
+                var sharedLeft = (builder.sharedRuns ?? [])[...]
+                Self.forEachRow(of: builder.rowSet, in: outline) { index, row in
+                    while let run = sharedLeft.first, run.row < index { addShared(run.layer, at: run.row); sharedLeft = sharedLeft.dropFirst() }
+                    add(row, at: index)
+                }
+                for run in sharedLeft { addShared(run.layer, at: run.row) }
+                row += outline.blocks[blockIndex].count
+                blockIndex += 1
+            } else if let run = outline.eager.run(holding: row), run.first == row, run.count > 1,
+                      let tree = document.layer(run.layer).tree {
+                trees.append((tree, TreeSearchIndex(tree: tree, entries: SearchEntries())))
+                runs.append(.tree(index: trees.count - 1, firstRow: run.first))
+                row += run.count
+            } else {
+                add(outline.row(row), at: row)
+                row += 1
             }
-            var builder = outline.builder(for: b)
-            builder.headerRuns = []
-            builder.token(block.token, depth: block.depth, label: block.label)
-            var headersLeft = (builder.headerRuns ?? [])[...]
-            for (row, index) in zip(builder.rows, builder.positions) {
-                while let run = headersLeft.first, run.row < index { addHeader(of: run.token, at: run.row); headersLeft = headersLeft.dropFirst() }
-                add(row, at: index)
-            }
-            for run in headersLeft { addHeader(of: run.token, at: run.row) }
-            while let first = eagerRows.first, first < block.start + block.count { eagerRows = eagerRows.dropFirst() }
         }
-        for first in eagerRows { add(outline.eager[first]!, at: first) }
         self.text = text
         self.rowOfText = rowOfText
         self.headers = headers
+        self.trees = trees
         self.runs = runs
+    }
+
+    /// Every row of `set` in row order (built rows and runs' rows merged).
+    static func forEachRow(of set: RowSet, in outline: LayerOutline, _ body: (Int, OutlineRow) -> Void) {
+        var next = 0
+        for run in set.runs {
+            while next < set.positions.count, set.positions[next] < run.first { body(set.positions[next], set.rows[next]); next += 1 }
+            for index in run.first..<run.first + run.count { body(index, outline.treeRow(run, index)) }
+        }
+        while next < set.positions.count { body(set.positions[next], set.rows[next]); next += 1 }
     }
 
     /// The outline rows matching `needle` (lower case), ascending.
@@ -97,6 +117,8 @@ struct OutlineSearchIndex: Sendable {
                 while next < own.count, own[next] < range.upperBound { hits.append(rowOfText[own[next]]); next += 1 }
             case .header(let index, let firstRow):
                 for row in inHeaders[index] { hits.append(firstRow + row) }
+            case .tree(let index, let firstRow):
+                for node in Search.nodes(matching: needle, in: trees[index].tree, index: trees[index].index) { hits.append(firstRow + node) }
             }
         }
         return hits

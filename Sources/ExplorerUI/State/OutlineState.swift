@@ -3,7 +3,8 @@ import DocumentModel
 /// The tree pane's state for a layer outline (StoreKit 2 documents): which rows are open, the
 /// selected row, the first row shown, and which view of the bytes the byte pane shows.
 public struct OutlineViewState: Sendable {
-    public var expanded: [Bool] = []
+    /// One bit per row (a million-node file's set is copied in 125 KB, not 1 MB, on a key that changes it).
+    public var expanded = NodeBitSet(count: 0)
     public var selection = 0
     public var top = 0
     /// The byte pane's cursor, an offset in the selected row's layer (or its token text).
@@ -40,13 +41,17 @@ extension AppState {
     /// Sets up the outline for `document` (nil for ASN.1 documents): the first two levels open
     /// (the rows of unbuilt tokens sit deeper, so opening a document builds none of them).
     mutating func adoptOutline(_ document: Document) {
-        guard let outline = LayerOutline(document: document) else { return }
+        // Until receipts move onto the outline, the format says which documents use it.
+        guard document.explorerViews.contains(.layerOutline) else { return }
+        let outline = LayerOutline(document: document)
         layered = OutlineContext(outline: outline, document: document)
-        outlineView.expanded = [Bool](repeating: false, count: outline.count)
-        var row: Int? = 0
+        outlineView.expanded = NodeBitSet(count: outline.count)
+        // A DER file (a certificate, other ASN.1) opens its first three levels, as the tree always has.
+        let levels = document.fileLayer.tree != nil ? 3 : 2
+        var row: Int? = outline.count > 0 ? 0 : nil
         while let r = row {
-            let current = outline.row(r)
-            if current.depth < 2 && current.subtreeEnd > r + 1 {
+            let current = outline.extent(r)
+            if current.depth < levels && current.subtreeEnd > r + 1 {
                 outlineView.expanded[r] = true
                 row = r + 1
             } else {
@@ -139,7 +144,7 @@ extension AppState {
 
     /// Keeps `top` on a visible row and the selection within the pane's height of it: O(height + depth).
     mutating func ensureOutlineVisible() {
-        guard outline != nil else { return }
+        guard let outline, outline.count > 0 else { return }
         let height = max(1, viewport.tree?.height ?? 1)
         outlineView.top = outlineRepresentative(outlineView.top)
         if outlineView.selection < outlineView.top { outlineView.top = outlineView.selection; return }

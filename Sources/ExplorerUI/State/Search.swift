@@ -13,14 +13,20 @@ public enum Search {
         let index = state.cache.searchIndex {
             TreeSearchIndex(tree: state.tree, entries: state.receipt?.searchEntries() ?? SearchEntries())
         }
+        return nodes(matching: needle, in: state.tree, index: index)
+    }
+
+    /// The nodes of `tree` matching `needle` (lower case), ascending, from its index (and, for a
+    /// `0x` query, a scan of the values' bytes).
+    static func nodes(matching needle: [UInt8], in tree: Tree, index: TreeSearchIndex) -> [Int] {
         let hex = hexNeedle(needle)
-        guard !hex.isEmpty else { return index.nodes(matching: needle, count: state.tree.count) }
+        guard !hex.isEmpty else { return index.nodes(matching: needle, count: tree.count) }
         // A `0x` query also matches values' bytes in hex, which the index does not hold: the tree
         // is scanned node by node, the receipt's entries come from the index.
         // is scanned node by node (no tag name holds "0x", so every hit is a value: it counts as
         // its field's), the receipt's entries come from the index.
-        let values = scan(needle, hexNeedle: hex, in: state.tree).map(index.entries.field(of:)).sorted()
-        return TreeSearchIndex.mergeUnique(values, index.nodes(matching: needle, count: state.tree.count, treeNodes: false))
+        let values = scan(needle, hexNeedle: hex, in: tree).map(index.entries.field(of:)).sorted()
+        return TreeSearchIndex.mergeUnique(values, index.nodes(matching: needle, count: tree.count, treeNodes: false))
     }
 
     /// A query of digits and `-` only also matches INTEGER values (and receipt integers) in decimal.

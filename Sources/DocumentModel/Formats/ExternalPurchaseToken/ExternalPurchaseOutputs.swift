@@ -21,3 +21,20 @@ extension ExternalPurchaseTokenFormat: WritesTokenJSON {
     }
     public func explorerViews(of document: Document) -> ExplorerViews { document.externalPurchase == nil ? [] : .layerOutline }
 }
+
+/// The outline of an external purchase token: its decoded JSON (the base64url characters show no
+/// row of their own), every field with its meaning.
+struct ExternalPurchaseOutlineWording: OutlineWording {
+    func heading(of layer: LayerID, in document: Document) -> LayerHeading? {
+        document.externalPurchase?.jsonLayer == layer ? LayerHeading("external purchase token") : nil
+    }
+
+    func fields(of layer: LayerID, in document: Document) -> [Int: FieldWording] {
+        guard let external = document.externalPurchase, external.jsonLayer == layer else { return [:] }
+        return JWSOutlineWording.wording(external.token.payload.fields)
+    }
+}
+
+extension ExternalPurchaseTokenFormat {
+    public func outlineWording(of document: Document) -> any OutlineWording { ExternalPurchaseOutlineWording() }
+}

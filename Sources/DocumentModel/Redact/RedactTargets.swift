@@ -55,7 +55,7 @@ struct RedactCollector {
         return collector
     }
 
-    // MARK: - StoreKit JSON
+    // MARK: - JSON layers (any kind: token payloads, bodies)
 
     /// The JSON layers that hold values: token payloads and a JSON body (headers hold none).
     var jsonLayers: [LayerID] {

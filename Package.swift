@@ -34,7 +34,7 @@ let package = Package(
         // pthread Lock, Condition, startThread: no formatting, so not in ByteText; used from X509Trust to the adapter.
         .target(name: "Threads"),
         // Pure Swift, no C and no Foundation in the hot loop: the offset-recording, error-tolerant parser.
-        .target(name: "ASN1Lenient", dependencies: ["ByteText"]),
+        .target(name: "ASN1Lenient", dependencies: ["ByteText", "Threads"]),
         // Pure Swift: the offset-recording, error-tolerant JSON reader for JWS headers and payloads.
         .target(name: "JSONLenient", dependencies: ["ASN1Lenient", "ByteText"]),
         // Undoes text encodings (base64, PEM, JSON string escapes, a paste's origin); never decides a kind.

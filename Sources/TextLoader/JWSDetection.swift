@@ -1,5 +1,12 @@
 import ASN1Lenient
 import ByteText
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// StoreKit 2 inputs. The loader only recognises their syntax and hands the text on: decoding and
 /// classification belong to JWSKit, which this layer cannot import (DocumentModel calls it).
@@ -50,13 +57,33 @@ enum JWSText {
         let (start, end) = unquoted(bytes, from: first)
         // Shorter is a version number ("1.2.3"), not a token: a header alone is longer.
         guard end - start >= 16 else { return nil }
-        var dots = 0
-        for c in bytes[start..<end] {
-            if c == UInt8(ascii: ".") { dots += 1; continue }
-            guard isTokenCharacter(c) else { return nil }
+        // Every input the loader is given passes here, and a base64 receipt is all token
+        // characters: without a dot (memchr, at memory speed) it is no token and is not read byte
+        // by byte; with one, each byte is one bit test instead of eleven comparisons.
+        let (low, high) = tokenCharacterBits
+        let isToken = bytes.withUnsafeBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress, memchr(base + start, Int32(UInt8(ascii: ".")), end - start) != nil else { return false }
+            var dots = 0
+            var i = start
+            while i < end {
+                let c = base[i]
+                i += 1
+                if c == UInt8(ascii: ".") { dots += 1; continue }
+                guard c < 128, (c < 64 ? low &>> UInt64(c) : high &>> UInt64(c &- 64)) & 1 != 0 else { return false }
+            }
+            return dots == 2
         }
-        return dots == 2 ? start..<end : nil
+        return isToken ? start..<end : nil
     }
+
+    /// `isTokenCharacter` for 0..<64 and 64..<128, one bit each.
+    static let tokenCharacterBits: (UInt64, UInt64) = {
+        var bits: (UInt64, UInt64) = (0, 0)
+        for c in UInt8(0)..<128 where isTokenCharacter(c) {
+            if c < 64 { bits.0 |= 1 << UInt64(c) } else { bits.1 |= 1 << UInt64(c - 64) }
+        }
+        return bits
+    }()
 
     /// The text from `first` without trailing whitespace and one pair of surrounding quotes (a
     /// token copied out of JSON or a log line).

@@ -45,6 +45,8 @@ public enum JSONDump {
         out.write("},\n\"nodes\": [\n")
         writer.drain(&out, force: true)
         var lines = NodeWriter(tree: tree, names: names)
+        // The last node seen at each depth: in pre-order a node's parent is the last one a level up.
+        var open = [Int](repeating: -1, count: Node.maxDepth + 1)
         tree.bytes.withUnsafeBufferPointer { bytes in
             tree.nodes.withUnsafeBufferPointer { nodes in
                 for index in 0..<nodes.count {
@@ -52,7 +54,9 @@ public enum JSONDump {
                         lines.buf.reserve(2)
                         lines.buf.put(",\n")
                     }
-                    lines.node(bytes, index, nodes[index])
+                    let node = nodes[index], depth = Int(node.depth)
+                    open[depth] = index
+                    lines.node(bytes, index, node, parent: depth > 0 ? open[depth - 1] : -1)
                     lines.buf.drain(to: writer)
                 }
             }

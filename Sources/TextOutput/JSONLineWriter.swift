@@ -25,12 +25,12 @@ extension JSONDump {
             buf.decimal(UInt(value.magnitude))
         }
 
-        mutating func node(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, _ node: Node) {
+        mutating func node(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, _ node: Node, parent: Int) {
             buf.reserve(320)
             buf.put("{\"index\": ")
             buf.decimal(UInt(index))
             buf.put(", \"parent\": ")
-            if node.parent >= 0 { buf.decimal(UInt(node.parent)) } else { buf.put("null") }
+            if parent >= 0 { buf.decimal(UInt(parent)) } else { buf.put("null") }
             buf.put(", \"offset\": ")
             buf.decimal(UInt(node.offset))
             buf.put(", \"depth\": ")

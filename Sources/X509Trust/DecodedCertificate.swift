@@ -38,7 +38,7 @@ public final class DecodedCertificate: @unchecked Sendable {
 
     /// Runs `body` with the borrowed `X509`; it must not keep the pointer (OpenSSL objects that
     /// up-reference it, like a store or a stack it is pushed on, may).
-    func withX509<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R {
+    public func withX509<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R {
         try withExtendedLifetime(self) { try body(x509) }
     }
 

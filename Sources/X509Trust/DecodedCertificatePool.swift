@@ -47,6 +47,14 @@ public final class DecodedCertificatePool: @unchecked Sendable {
         }
     }
 
+    /// The certificate `der` encodes, decoded once per distinct certificate while the pool is on.
+    public func decoded(der: [UInt8]) -> DecodedCertificate? {
+        if let known = certificate(der: der) { return known }
+        guard let decoded = DecodedCertificate(der: der) else { return nil }
+        keep(decoded)
+        return decoded
+    }
+
     /// `CertificateInfo(der:)`, decoded once per distinct certificate while the pool is on.
     public func info(der: [UInt8]) -> CertificateInfo? {
         guard isEnabled else { return CertificateInfo(der: der) }

@@ -52,13 +52,22 @@ struct ReceiptExplorer: ParsableCommand {
     /// ArgumentParser exits with 64 (EX_USAGE) for usage errors; this tool promises 2 for every
     /// usage or I/O problem, so the error is mapped here.
     static func main() {
+        // `--version` alone, answered before ArgumentParser builds the command tree: that reflects
+        // every command's options and faults in code and metadata from all over the binary, most of
+        // what `--version` cost in memory (docs/performance.md, "Fast start"). Same line as
+        // ArgumentParser prints for it (`CommandConfiguration.version` + newline); any other
+        // argument list, `--version` among others included, goes through ArgumentParser.
+        if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--version" {
+            OutputWriter.write(versionLine + "\n", to: .standardOutput)
+            return
+        }
         let names = configuration.subcommands.map { $0.configuration.commandName ?? "" }
         if let typo = SubcommandSuggestion.complaint(arguments: Array(CommandLine.arguments.dropFirst()), subcommands: names) {
             CommandSupport.complain(typo)
             terminate(ExitStatus.usageOrIO)
         }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(ArgumentSpelling.joiningFormatValues(Array(CommandLine.arguments.dropFirst()), commands: Set(names)))
             try command.run()
         } catch {
             let code = exitCode(for: error)

@@ -72,7 +72,7 @@ extension CommonLoopEquivalenceTests {
         let sorted = Self.same(DER.seq(DER.tlv(0x31, first + second)), "sorted")
         #expect(sorted.diagnostics.isEmpty)
         #expect(sorted.nodes.map(\.offset) == [0, 2, 4, 6, 9, 19, 21, 24])
-        #expect(sorted.nodes.map(\.parent) == [-1, 0, 1, 2, 2, 1, 5, 5])
+        #expect(sorted.nodes.indices.map(sorted.nodes.parentIndex) == [-1, 0, 1, 2, 2, 1, 5, 5])
         #expect(sorted.nodes.map(\.subtreeEnd) == [8, 8, 5, 4, 5, 8, 7, 8])
         #expect(sorted.nodes.map(\.depth) == [0, 1, 2, 3, 3, 2, 3, 3])
 
@@ -102,8 +102,8 @@ extension CommonLoopEquivalenceTests {
         #expect(tree.count == 15)
         #expect(tree.nodes.indices.filter { tree[$0].isEncapsulated } == [3, 8, 13])
         #expect(tree[0].subtreeEnd == 15 && tree[3].subtreeEnd == 15 && tree[4].subtreeEnd == 15)
-        #expect(tree[4].parent == 3 && tree[4].depth == 2 && tree[4].isUniversal(17))
-        #expect(tree.nodes.map(\.parent) == [-1, 0, 0, 0, 3, 4, 5, 5, 5, 8, 4, 10, 10, 10, 13])
+        #expect(tree.parent(of: 4) == 3 && tree[4].depth == 2 && tree[4].isUniversal(17))
+        #expect(tree.nodes.indices.map(tree.nodes.parentIndex) == [-1, 0, 0, 0, 3, 4, 5, 5, 5, 8, 4, 10, 10, 10, 13])
 
         let swapped = DER.tlv(0x31, DER.seq(DER.int(1702), DER.int(1), DER.octets(DER.utf8("p")))
                               + DER.seq(DER.int(1701), DER.int(1), DER.octets(DER.int(3))))

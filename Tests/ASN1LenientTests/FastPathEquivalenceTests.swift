@@ -149,7 +149,7 @@ import TestSupport
         #expect(attribute.diagnostics.isEmpty)
         #expect(attribute.nodes.map(\.offset) == [0, 2, 6, 9, 11])
         #expect(attribute.nodes.map(\.subtreeEnd) == [5, 2, 3, 5, 5])
-        #expect(attribute.nodes.map(\.parent) == [-1, 0, 0, 0, 3])
+        #expect(attribute.nodes.indices.map(attribute.nodes.parentIndex) == [-1, 0, 0, 0, 3])
         #expect(attribute.nodes.map(\.depth) == [0, 1, 1, 1, 2])
         #expect(attribute.nodes.map(\.isEncapsulated) == [false, false, false, true, false])
 

@@ -4,10 +4,11 @@ import TestSupport
 
 /// `Tree.nodes` is a `NodeStore`: one buffer written by the parser, immutable afterwards.
 @Suite struct NodeStoreTests {
-    /// The flags and the depth share one 16-bit word so that a node takes 24 bytes.
-    @Test func nodeTakesTwentyFourBytes() {
-        #expect(MemoryLayout<Node>.stride == 24)
-        #expect(MemoryLayout<Node>.size == 24)
+    /// The flags and the depth share one 16-bit word and the parent is not stored, so that a node
+    /// takes 20 bytes.
+    @Test func nodeTakesTwentyBytes() {
+        #expect(MemoryLayout<Node>.stride == 20)
+        #expect(MemoryLayout<Node>.size == 20)
     }
 
     /// The common loop's node initialiser (class and constructed bit from the identifier octet's top
@@ -16,9 +17,9 @@ import TestSupport
         for first in UInt8.min...UInt8.max {
             for (depth, lengthLength) in [(0, 1), (1, 2), (37, 3), (Node.maxDepth, 1)] {
                 let general = Node(offset: 1234, classBits: first >> 6, constructed: first & 0x20 != 0,
-                                   tagNumber: UInt32(first & 0x1F), parent: 17, depth: depth,
+                                   tagNumber: UInt32(first & 0x1F), depth: depth,
                                    identifierLength: 1, lengthLength: lengthLength)
-                let common = Node(offset: 1234, first: first, parent: 17, depthBits: UInt16(depth) << Node.Flag.depthShift,
+                let common = Node(offset: 1234, first: first, depthBits: UInt16(depth) << Node.Flag.depthShift,
                                   lengthLength: lengthLength)
                 #expect(common == general, "identifier octet \(first), depth \(depth)")
                 #expect(common.tagClass.rawValue == first >> 6 && common.isConstructed == (first & 0x20 != 0)
@@ -26,7 +27,7 @@ import TestSupport
             }
         }
         // The flags stay apart from the class and the constructed bit.
-        var node = Node(offset: 0, first: 0xFF, parent: -1, depthBits: UInt16(Node.maxDepth) << Node.Flag.depthShift, lengthLength: 1)
+        var node = Node(offset: 0, first: 0xFF, depthBits: UInt16(Node.maxDepth) << Node.Flag.depthShift, lengthLength: 1)
         node.set(Node.Flag.indefinite)
         node.set(Node.Flag.hasEOC)
         node.set(Node.Flag.encapsulated)
@@ -34,6 +35,16 @@ import TestSupport
             && node.isEncapsulated && node.depth == UInt16(Node.maxDepth))
         node.set(Node.Flag.encapsulated, false)
         #expect(node.tagClass == .private && node.isConstructed && node.isIndefinite && !node.isEncapsulated)
+    }
+
+    /// A parent far back (past the nearby walk) comes from the store's table, and agrees with it.
+    @Test func parentIndexFarBackUsesTheTable() {
+        // SEQUENCE { 100 × SEQUENCE { NULL } }: the last child's parent is 200 nodes back.
+        let tree = ASN1Parser.parse(DER.tlv(0x30, (0..<100).flatMap { _ in DER.hex("30 02 05 00") }))
+        #expect(tree.diagnostics.isEmpty && tree.nodes.count == 201)
+        let expected = [-1] + (0..<100).flatMap { child in [0, 1 + 2 * child] }
+        #expect(tree.nodes.indices.map(tree.nodes.parentIndex) == expected)
+        #expect(tree.nodes.storage.parents().map(Int.init) == expected)
     }
 
     /// Every field of every node, after a parse that opens an encapsulated OCTET STRING.
@@ -46,7 +57,7 @@ import TestSupport
         #expect(n.map(\.offset) == [0, 2, 5, 7, 11, 13])
         #expect(n.map(\.contentLength) == [13, 1, 4, 2, 2, 0])
         #expect(n.map(\.tagNumber) == [16, 2, 4, 12, 1, 5])
-        #expect(n.map(\.parent) == [-1, 0, 0, 2, 0, 4])
+        #expect(n.indices.map(n.parentIndex) == [-1, 0, 0, 2, 0, 4])
         #expect(n.map(\.subtreeEnd) == [6, 2, 4, 4, 6, 6])
         #expect(n.map(\.depth) == [0, 1, 1, 2, 1, 2])
         #expect(n.map(\.identifierLength) == [1, 1, 1, 1, 1, 1])
@@ -101,7 +112,8 @@ import TestSupport
         #expect(tree.nodes.map(\.offset) == (0..<150).map { UInt32(2 * $0) })
         #expect(tree.nodes.map(\.subtreeEnd) == (1...150).map { Int32($0) })
         #expect(tree.roots == Array(0..<150))
-        #expect(tree.nodes.allSatisfy { $0.isUniversal(5) && $0.contentLength == 0 && $0.parent == -1 })
+        #expect(tree.nodes.allSatisfy { $0.isUniversal(5) && $0.contentLength == 0 && $0.depth == 0 })
+        #expect(tree.nodes.indices.allSatisfy { tree.nodes.parentIndex($0) == -1 })
         #expect(tree.diagnostics.map(\.code) == [ParserCode.trailingData.code])
     }
 

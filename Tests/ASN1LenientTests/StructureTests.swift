@@ -13,7 +13,7 @@ import TestSupport
         #expect(outer.contentLength == 7 && outer.contentRange == 3..<10 && outer.subtreeEnd == 4)
         #expect(Array(tree.children(of: 0)) == [1, 2])
         #expect(tree[2].tagClass == .contextSpecific && tree[2].tagNumber == 0 && tree[2].isConstructed)
-        #expect(tree[3].depth == 2 && tree[3].parent == 2)
+        #expect(tree[3].depth == 2 && tree.parent(of: 3) == 2)
         #expect(tree.tagName(of: 2) == "[0]")
         #expect(tree.path(to: 3) == [0, 2, 3])
         #expect(tree.deepestNode(containing: 9) == 3)

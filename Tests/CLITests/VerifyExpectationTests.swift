@@ -492,3 +492,32 @@ struct VerifyExpectationTests {
         #expect(SubcommandSuggestion.distance("diff", "diff") == 0)
     }
 }
+
+/// `--format json` reaches ArgumentParser as `--format=json` (the same option to it, without its
+/// reflection of the `json` command); nothing else is rewritten.
+@Suite struct ArgumentSpellingTests {
+    static let names: Set<String> = ["explore", "dump", "explain", "json", "verify", "diff", "tour"]
+
+    @Test func joinsOnlyAFormatValueNamedLikeACommand() {
+        #expect(ArgumentSpelling.joiningFormatValues(["verify", "--format", "json", "a.jws"], commands: Self.names)
+                == ["verify", "--format=json", "a.jws"])
+        #expect(ArgumentSpelling.joiningFormatValues(["dump", "--format", "openssl", "x"], commands: Self.names)
+                == ["dump", "--format", "openssl", "x"])
+        #expect(ArgumentSpelling.joiningFormatValues(["verify", "--quiet", "json"], commands: Self.names)
+                == ["verify", "--quiet", "json"])
+        #expect(ArgumentSpelling.joiningFormatValues(["dump", "--", "--format", "json"], commands: Self.names)
+                == ["dump", "--", "--format", "json"])
+        #expect(ArgumentSpelling.joiningFormatValues(["verify", "--format"], commands: Self.names) == ["verify", "--format"])
+    }
+
+    @Test func bothSpellingsGiveTheSameReport() throws {
+        let file = Paths.samples.appendingPathComponent("jws/notification.jws").path
+        let root = Paths.samples.appendingPathComponent("pki/test-ec-root.cer").path
+        let apart = try runCLI(["verify", "--format", "json", "--at", "2024-03-01T12:00:00Z", file, "--root", root])
+        let joined = try runCLI(["verify", "--format=json", "--at", "2024-03-01T12:00:00Z", file, "--root", root])
+        #expect(apart.status == joined.status && apart.stderr == joined.stderr)
+        // The moments the two processes ran ("now", "judged_at") differ; everything else must not.
+        let mask = { (s: String) in s.replacing(#/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/#, with: "T") }
+        #expect(mask(apart.stdout) == mask(joined.stdout) && apart.stdout.hasPrefix("{"))
+    }
+}

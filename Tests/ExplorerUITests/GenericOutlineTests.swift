@@ -29,7 +29,7 @@ import TextLoader
         let payload = outline.row(12)
         #expect(payload.node == NodeID(.file, 12) && payload.label == "SET (4138)" && payload.range == 64..<4206)
         #expect(payload.name?.text.hasPrefix("receipt payload") == true)
-        #expect(payload.subtreeEnd == Int(tree.nodes[12].subtreeEnd) && payload.parent == Int(tree.nodes[12].parent))
+        #expect(payload.subtreeEnd == Int(tree.nodes[12].subtreeEnd) && payload.parent == tree.nodes.parentIndex(12))
         #expect(outline.row(of: NodeID(.file, 500)) == 500)
         #expect(outline.deepestRow(in: .file, containing: 0x40) == tree.deepestNode(containing: 0x40))
     }

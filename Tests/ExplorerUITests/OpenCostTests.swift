@@ -24,7 +24,7 @@ import TestSupport
         }
         #expect(facts.subtreeSeverity == expected)
         for node in 0..<tree.count {
-            let parent = Int(tree.nodes[node].parent)
+            let parent = tree.nodes.parentIndex(node)
             let siblings = parent >= 0 ? Array(tree.children(of: parent)) : tree.roots
             #expect(Int(facts.siblingPosition[node]) == siblings.firstIndex(of: node), "node \(node)")
         }

@@ -67,7 +67,7 @@ extension ParserMachine {
             let constructed = first & 0x20 != 0
             let contentStart = header.contentStart, contentEnd = contentStart &+ header.length
             let index = count
-            var node = Node(offset: pos, first: first, parent: topNode, depthBits: depthBits,
+            var node = Node(offset: pos, first: first, depthBits: depthBits,
                             lengthLength: contentStart &- pos &- 1)
             node.contentLength = UInt32(truncatingIfNeeded: header.length)
             if constructed {
@@ -123,7 +123,7 @@ extension ParserMachine {
                         if capacity &- count < 2 { return }
                         node.subtreeEnd = Int32(truncatingIfNeeded: index &+ 2)
                         (base + index).initialize(to: node)
-                        var value = Node(offset: contentStart, first: innerFirst, parent: index,
+                        var value = Node(offset: contentStart, first: innerFirst,
                                          depthBits: depthBits &+ 1 &<< Node.Flag.depthShift,
                                          lengthLength: inner.contentStart &- contentStart &- 1)
                         value.contentLength = UInt32(truncatingIfNeeded: inner.length)

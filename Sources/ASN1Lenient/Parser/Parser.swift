@@ -222,7 +222,7 @@ struct ParserMachine {
         let index = nodes.count
         let parentIndex = openCount > 0 ? frames[openCount &- 1].node : -1
         var node = Node(offset: start, classBits: first >> 6, constructed: constructed, tagNumber: tagNumber,
-                        parent: parentIndex, depth: openCount, identifierLength: identifierLength,
+                        depth: openCount, identifierLength: identifierLength,
                         lengthLength: lengthLength)
         if indefinite {
             setIndefiniteExtent(&node, bytes, limit: limit)

@@ -117,7 +117,7 @@ extension ParserMachine {
     mutating func appendUnparsedNode(from start: Int, to end: Int) -> Int {
         let parentIndex = current?.node ?? -1
         var node = Node(offset: start, classBits: 0, constructed: false, tagNumber: 0,
-                        parent: parentIndex, depth: openCount, identifierLength: 0, lengthLength: 0)
+                        depth: openCount, identifierLength: 0, lengthLength: 0)
         node.contentLength = UInt32(end - start)
         let index = nodes.count
         node.subtreeEnd = Int32(index + 1)

@@ -21,8 +21,8 @@ extension Tree {
             let node = nodes[index]
             if node.end > bytes.count { problems.append("node \(index) ends at \(node.end), past the input") }
             let children = Array(self.children(of: index))
-            for child in children where Int(nodes[child].parent) != index {
-                problems.append("node \(child) has parent \(nodes[child].parent), expected \(index)")
+            for child in children where nodes.parentIndex(child) != index {
+                problems.append("node \(child) has parent \(nodes.parentIndex(child)), expected \(index)")
             }
             if children.isEmpty {
                 if node.isConstructed && node.contentLength > 0 {

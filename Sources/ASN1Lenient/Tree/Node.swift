@@ -25,8 +25,9 @@ public enum NodeKind: UInt8, Sendable {
 ///
 /// Nodes are laid out in pre-order, so a node's descendants are the indices
 /// `index + 1 ..< subtreeEnd`; its first child is `index + 1` and a child's next sibling is the
-/// child's `subtreeEnd`. Kept to 24 bytes (`MemoryLayout<Node>.stride`) so that a million nodes
-/// cost 24 MB: the flags and the depth share one 16-bit word.
+/// child's `subtreeEnd`. Kept to 20 bytes (`MemoryLayout<Node>.stride`) so that a million nodes
+/// cost 20 MB: the flags and the depth share one 16-bit word, and the parent is not stored (it is
+/// the nearest node before with one less depth: `NodeStore.parentIndex(_:)`).
 public struct Node: Sendable, Equatable {
     /// Offset of the first identifier octet in the input.
     public var offset: UInt32
@@ -35,8 +36,6 @@ public struct Node: Sendable, Equatable {
     public var contentLength: UInt32
     /// Tag number (meaningless for unparsed regions).
     public var tagNumber: UInt32
-    /// Index of the parent node, or -1 for a top-level node.
-    public var parent: Int32
     /// One past the index of the last descendant.
     public var subtreeEnd: Int32
     /// Number of identifier octets; 0 only for an unparsed region (a TLV has at least one).
@@ -97,12 +96,11 @@ public struct Node: Sendable, Equatable {
 
     /// `depth` must be at most `maxDepth`; `identifierLength` is 0 only for an unparsed region.
     @inline(__always)
-    init(offset: Int, classBits: UInt8, constructed: Bool, tagNumber: UInt32, parent: Int, depth: Int,
+    init(offset: Int, classBits: UInt8, constructed: Bool, tagNumber: UInt32, depth: Int,
          identifierLength: Int, lengthLength: Int) {
         self.offset = UInt32(truncatingIfNeeded: offset)
         self.contentLength = 0
         self.tagNumber = tagNumber
-        self.parent = Int32(truncatingIfNeeded: parent)
         self.subtreeEnd = 0
         self.identifierLength = UInt8(truncatingIfNeeded: identifierLength)
         self.lengthLength = UInt8(truncatingIfNeeded: lengthLength)
@@ -114,11 +112,10 @@ public struct Node: Sendable, Equatable {
     /// them, the depth given as `depth << Flag.depthShift` (the parser's common loop;
     /// `NodeStoreTests` checks it against `init` for every octet).
     @inline(__always)
-    init(offset: Int, first: UInt8, parent: Int, depthBits: UInt16, lengthLength: Int) {
+    init(offset: Int, first: UInt8, depthBits: UInt16, lengthLength: Int) {
         self.offset = UInt32(truncatingIfNeeded: offset)
         self.contentLength = 0
         self.tagNumber = UInt32(first & 0x1F)
-        self.parent = Int32(truncatingIfNeeded: parent)
         self.subtreeEnd = 0
         self.identifierLength = 1
         self.lengthLength = UInt8(truncatingIfNeeded: lengthLength)

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Threads
 
 /// A tree's nodes in pre-order (`Tree.nodes`): one manually managed buffer, written by the parser
 /// and immutable afterwards, so a read is a bounds check and a load (no uniqueness check, no
@@ -48,6 +49,21 @@ public struct NodeStore: RandomAccessCollection, Sendable, Equatable, Expressibl
         }
     }
 
+    /// Index of the node's parent, or -1 for a top-level node. Not stored in `Node` (4 of its 24
+    /// bytes): in pre-order the parent is the nearest node before with one less depth. Most are a
+    /// few nodes back; past that, a table built once per store on first need answers.
+    public func parentIndex(_ index: Int) -> Int {
+        let depth = self[index].depth
+        if depth == 0 { return -1 }
+        var candidate = index - 1
+        let nearby = Swift.max(index - 32, 0)
+        while candidate >= nearby {
+            if storage.base[candidate].depth < depth { return candidate }
+            candidate -= 1
+        }
+        return Int(storage.parents()[index])
+    }
+
     public static func == (a: NodeStore, b: NodeStore) -> Bool {
         a.storage === b.storage || a.elementsEqual(b)
     }
@@ -56,7 +72,8 @@ public struct NodeStore: RandomAccessCollection, Sendable, Equatable, Expressibl
 /// The buffer behind a `NodeStore`: `malloc`ed, so that it can grow and be trimmed with `realloc`
 /// (which moves pages instead of copying them for large blocks), and freed with its owner.
 @usableFromInline
-// @unchecked: `NodeBuilder` writes the buffer before this object exists; it is only read after, so threads may share it.
+// @unchecked: `NodeBuilder` writes the buffer before this object exists; it is only read after, so threads
+// may share it; the one mutable field, the parent table, is read and written under `parentTableLock`.
 final class NodeStorage: @unchecked Sendable {
     @usableFromInline let base: UnsafeMutablePointer<Node>
     @usableFromInline let count: Int
@@ -69,6 +86,26 @@ final class NodeStorage: @unchecked Sendable {
         self.base = base
         self.count = count
         self.capacity = capacity
+    }
+
+    /// `parentIndex`'s table, made on first need (4 bytes a node, only for the stores that ask).
+    private var parentTable: [Int32]?
+    private static let parentTableLock = Lock()
+
+    func parents() -> [Int32] {
+        Self.parentTableLock.withLock {
+            if let parentTable { return parentTable }
+            var table = [Int32](repeating: -1, count: count)
+            // The last node seen at each depth: a node's parent is the last one a level up.
+            var open = [Int32](repeating: -1, count: Node.maxDepth + 1)
+            for index in 0..<count {
+                let depth = Int(base[index].depth)
+                if depth > 0 { table[index] = open[depth - 1] }
+                open[depth] = Int32(truncatingIfNeeded: index)
+            }
+            parentTable = table
+            return table
+        }
     }
 
     deinit { free(base) }

@@ -5,7 +5,7 @@ extension Tree {
     public static func unparsed(_ bytes: [UInt8], diagnostics: [Diagnostic]) -> Tree {
         guard !bytes.isEmpty else { return Tree(bytes: bytes, nodes: [Node](), diagnostics: diagnostics, roots: []) }
         var region = Node(offset: 0, classBits: 0, constructed: false, tagNumber: 0,
-                          parent: -1, depth: 0, identifierLength: 0, lengthLength: 0)
+                          depth: 0, identifierLength: 0, lengthLength: 0)
         region.contentLength = UInt32(truncatingIfNeeded: bytes.count)
         region.subtreeEnd = 1
         return Tree(bytes: bytes, nodes: [region], diagnostics: diagnostics, roots: [0])

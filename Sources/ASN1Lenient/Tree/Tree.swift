@@ -22,7 +22,7 @@ public struct Tree: Sendable {
     public subscript(index: Int) -> Node { nodes[index] }
 
     public func parent(of index: Int) -> Int? {
-        let p = Int(nodes[index].parent)
+        let p = nodes.parentIndex(index)
         return p >= 0 ? p : nil
     }
 

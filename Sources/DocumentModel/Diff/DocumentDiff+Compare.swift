@@ -16,8 +16,8 @@ extension DocumentDiff {
         if let ra = receiptA, let rb = receiptB {
             var diff = DocumentDiff(comparison: .receipts, semantic: ReceiptDiff.entries(ra, rb))
             let signatures = SignatureDiff.compare(
-                certificatesA: SignatureDiff.certificates(a), certificatesB: SignatureDiff.certificates(b),
-                signatureA: SignatureDiff.signature(a), signatureB: SignatureDiff.signature(b),
+                certificatesA: ra.certificates, certificatesB: rb.certificates,
+                signatureA: ra.signature, signatureB: rb.signature,
                 bytesA: a.fileLayer.bytes, bytesB: b.fileLayer.bytes)
             let signing = SignatureDiff.entries(signatures)
             if !signing.isEmpty, ra.payloadBytes.elementsEqual(rb.payloadBytes) {

@@ -2,60 +2,6 @@ import ASN1Lenient
 import ReceiptKit
 import ByteText
 
-/// One receipt as the diff reads it: the decoded model and the layer its node indices live in.
-struct ReceiptSide {
-    let document: Document
-    let receipt: Receipt
-    /// The layer of `receipt`'s node indices (the reassembled payload, or the file).
-    let layer: LayerID
-
-    init?(_ document: Document) {
-        guard let receipt = document.receipt?.receipt else { return nil }
-        self.document = document
-        self.receipt = receipt
-        layer = document.receipt?.payloadTree != nil && document.layers.count > 1 ? document.layers[1].id : .file
-    }
-
-    /// A field's value bytes and inner node, with the value as text.
-    func side(_ field: ReceiptField) -> DiffSide {
-        DiffSide(node: NodeID(layer, field.primaryNode), range: field.valueRange,
-                 fileRange: document.fileRange(field.valueRange, in: layer), value: Self.text(field, receipt))
-    }
-
-    /// A purchase's attribute 17 SEQUENCE, shown by its product id.
-    func side(_ purchase: InAppPurchase) -> DiffSide {
-        let tree = document.layer(layer).tree!
-        let range = tree.nodes[purchase.attributeNode].byteRange
-        return DiffSide(node: NodeID(layer, purchase.attributeNode), range: range,
-                        fileRange: document.fileRange(range, in: layer), value: purchase.productID)
-    }
-
-    /// The payload bytes (reassembled when chunked): equal payloads mean the same signed content.
-    var payloadBytes: ArraySlice<UInt8> {
-        let tree = document.layer(layer).tree!
-        return tree.bytes[tree.nodes[receipt.payloadNode].byteRange]
-    }
-
-    static func text(_ field: ReceiptField, _ receipt: Receipt) -> String {
-        switch field.value {
-        case .string(let s): s
-        case .integer(let v): String(v)
-        case .bigInteger(let s): s
-        case .date(let d): d.text
-        case .absentDate: ""
-        case .bytes: Hex.string(receipt.raw(field), .lower)
-        case .inAppPurchase(let i): "in-app purchase \(i)"
-        case .invalid(let why): "(invalid: \(why))"
-        }
-    }
-
-    /// What two values are compared by: dates as instants, everything else as shown.
-    static func key(_ field: ReceiptField, _ receipt: Receipt) -> String {
-        if case .date(let d) = field.value { return "date \(d.epochMilliseconds)" }
-        return text(field, receipt)
-    }
-}
-
 /// The semantic comparison of two receipts: attributes by type, purchases by transaction id, then
 /// what signed them.
 enum ReceiptDiff {

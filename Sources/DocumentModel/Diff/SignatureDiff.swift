@@ -5,30 +5,6 @@ import ByteText
 
 /// Certificates by SHA-256 fingerprint and the signature bytes of each side.
 enum SignatureDiff {
-    /// The certificates a PKCS#7 SignedData embeds, in file order.
-    static func certificates(_ document: Document) -> [DiffCertificate] {
-        guard let container = document.receipt?.container else { return [] }
-        let tree = document.fileTree
-        return container.certificates.compactMap { node in
-            guard node < tree.count else { return nil }
-            let range = tree.nodes[node].byteRange
-            guard let info = CertificateInfo(der: Array(tree.bytes[range])) else { return nil }
-            return DiffCertificate(sha256: info.sha256Fingerprint, subject: info.subject, node: NodeID(.file, node),
-                                   range: range, fileRange: range)
-        }
-    }
-
-    /// The first SignerInfo's signature OCTET STRING.
-    static func signature(_ document: Document) -> DiffSide? {
-        guard let signer = document.receipt?.container?.signerInfos.first else { return nil }
-        let tree = document.fileTree
-        guard let node = tree.children(of: signer).filter({ tree.nodes[$0].isUniversal(4) }).last else { return nil }
-        let range = tree.nodes[node].contentRange
-        let hex = Hex.string(tree.bytes[range].prefix(8), .lower)
-        return DiffSide(node: NodeID(.file, node), range: range, fileRange: range,
-                        value: "\(range.count) bytes \(hex)…")
-    }
-
     static func compare(certificatesA: [DiffCertificate], certificatesB: [DiffCertificate],
                         signatureA: DiffSide?, signatureB: DiffSide?, bytesA: [UInt8], bytesB: [UInt8]) -> DiffSignatures {
         let same: Bool

@@ -55,7 +55,7 @@ struct StructuralDiff {
     private func contents(_ doc: Document, _ id: NodeID) -> (nodes: [NodeID], chunks: Bool)? {
         let t = tree(doc, id)
         let node = t.nodes[id.index]
-        if id.layer == .file, doc.layers.count > 1, doc.receipt?.container?.payloadString == id.index,
+        if id.layer == .file, doc.layers.count > 1, doc.format.payloadStringNode(doc) == id.index,
            let payload = doc.layers[1].tree {
             return (payload.roots.map { NodeID(doc.layers[1].id, $0) }, false)
         }

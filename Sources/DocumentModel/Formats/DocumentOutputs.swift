@@ -39,6 +39,15 @@ public protocol DocumentOutputs {
     func developerKeyUse(_ document: Document) -> DeveloperKeyUse
     /// What `diff` compares the document by.
     func diffBasis(_ document: Document) -> DiffBasis
+    /// The file-layer node whose content layer 1 reassembles (a receipt's payload OCTET STRING):
+    /// the structural diff pairs its content with that layer's nodes. Nil by default.
+    func payloadStringNode(_ document: Document) -> Int?
+    /// Whether the document holds a device hash that `--device-id` is checked against; the
+    /// commands refuse the option otherwise. False by default.
+    func hasDeviceHash(_ document: Document) -> Bool
+    /// What the kind gives `redact` beside the JSON layers: its own values for `fields`, the
+    /// strings that may mention one, its tokens, what its signatures cover. Empty by default.
+    func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts
 }
 
 /// What a developer key (`verify --key`, `--key-id`) does for a document.
@@ -78,6 +87,9 @@ extension DocumentOutputs {
     public func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions) {}
     public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { .notApplicable(signedBy: nil) }
     public func diffBasis(_ document: Document) -> DiffBasis { .structure }
+    public func payloadStringNode(_ document: Document) -> Int? { nil }
+    public func hasDeviceHash(_ document: Document) -> Bool { false }
+    public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { RedactionParts() }
 
     /// Exit status 1 for `dump`, `explain` and `json` of a decoded input: an error in the layers the
     /// layout shows (for a receipt the file layer, where the receipt findings are merged).

@@ -115,10 +115,8 @@ struct LayerRewrite {
     /// The characters of the token segment that `layer` (a header, payload or signature) decodes,
     /// in the token layer's offsets.
     func segmentCharacters(of layer: LayerID) throws -> Range<Int> {
-        for token in document.jws?.tokens ?? [] {
-            let role: JWSSegment.Role? = token.layers.header == layer ? .header
-                : token.layers.payload == layer ? .payload : token.layers.signature == layer ? .signature : nil
-            if let role, let segment = token.document.segment(role) { return segment.characterRange }
+        for token in document.format.redactionParts(document, fields: []).tokens {
+            if let segment = token.segments.first(where: { $0.layer == layer }) { return segment.characters }
         }
         throw Failure(message: "\(TerminalSafe.escape(document.layers[layer.index].name)): no token segment holds this layer: a bug")
     }

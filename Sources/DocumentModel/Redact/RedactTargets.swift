@@ -1,6 +1,5 @@
 import ASN1Lenient
 import JSONLenient
-import ReceiptKit
 import ByteText
 
 /// One place in a document's layer where a value is replaced.
@@ -37,6 +36,8 @@ struct RedactCollector {
     var targets: [RedactTarget] = []
     /// Values of a redacted field that are left as they are, with why (never silently).
     var notReplaced: [String] = []
+    /// What the document's kind gave (`DocumentOutputs.redactionParts`).
+    var parts = RedactionParts()
 
     init(document: Document, fields: Set<RedactField>) {
         self.document = document
@@ -45,74 +46,16 @@ struct RedactCollector {
 
     static func collect(_ document: Document, fields: Set<RedactField>) -> RedactCollector {
         var collector = RedactCollector(document: document, fields: fields)
-        collector.collectReceipt()
+        // The kind's own values first (a receipt's attributes), then the JSON layers'.
+        let parts = document.format.redactionParts(document, fields: fields)
+        collector.parts = parts
+        collector.targets = parts.targets
+        collector.notReplaced = parts.notReplaced
         collector.collectJSON()
         return collector
     }
 
-    // MARK: - Receipts
-
-    /// The layer whose bytes the receipt's node indices and value ranges refer to.
-    var receiptLayer: LayerID? {
-        guard let analysis = document.receipt, let receipt = analysis.receipt else { return nil }
-        let id: LayerID = analysis.payloadTree != nil ? LayerID(1) : .file
-        guard id.index < document.layers.count, document.layers[id.index].bytes == receipt.bytes,
-              document.layers[id.index].tree != nil else { return nil }
-        return id
-    }
-
-    mutating func collectReceipt() {
-        guard let receipt = document.receipt?.receipt else { return }
-        guard let layer = receiptLayer, let tree = document.layers[layer.index].tree else {
-            notReplaced.append("the receipt's payload is not a layer of this document: nothing in it was replaced")
-            return
-        }
-        for field in receipt.fields { consider(field, purchase: nil, layer: layer, tree: tree) }
-        for purchase in receipt.inApp {
-            for field in purchase.fields { consider(field, purchase: purchase.index, layer: layer, tree: tree) }
-        }
-    }
-
-    static func redactField(type: Int, level: AttributeLevel) -> RedactField? {
-        RedactField.allCases.first { field in
-            guard let attribute = field.receiptAttribute else { return false }
-            return attribute.type == type && attribute.inApp == (level == .inApp)
-        }
-    }
-
-    mutating func consider(_ field: ReceiptField, purchase: Int?, layer: LayerID, tree: Tree) {
-        guard let redact = Self.redactField(type: field.type, level: field.level), fields.contains(redact) else { return }
-        let place = (purchase.map { "in-app purchase #\($0 + 1), " } ?? "") + field.displayName
-        switch redact.receiptAttribute?.type {
-        case 4, 5:
-            guard !field.valueRange.isEmpty else { return }
-            targets.append(RedactTarget(field: redact, layer: layer, range: field.valueRange,
-                                        original: .bytes(Array(tree.bytes[field.valueRange])), form: .plain, place: place))
-        case 1711:
-            guard let inner = field.innerNode, tree.nodes[inner].isUniversal(2), !tree.nodes[inner].isConstructed,
-                  let text = field.value.integerText else {
-                notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): not an INTEGER, left as it is")
-                return
-            }
-            guard UInt64(text) != nil else {
-                notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): \(text) is not an id (negative or beyond 64 bits), left as it is")
-                return
-            }
-            targets.append(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
-                                        original: .text(text), form: .derInteger, place: place))
-        default:  // UTF8String ids and the bundle id
-            guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
-                  let text = String(validating: tree.bytes[tree.nodes[inner].contentRange], as: UTF8.self) else {
-                notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): not a string, left as it is")
-                return
-            }
-            guard !text.isEmpty else { return }
-            targets.append(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
-                                        original: .text(text), form: .plain, place: place))
-        }
-    }
-
-    // MARK: - StoreKit JSON
+    // MARK: - JSON layers (any kind: token payloads, bodies)
 
     /// The JSON layers that hold values: token payloads and a JSON body (headers hold none).
     var jsonLayers: [LayerID] {
@@ -185,23 +128,10 @@ struct RedactCollector {
                 i += max(matched, 1)
             }
         }
-        if let receipt = document.receipt?.receipt, let layer = receiptLayer, let tree = document.layers[layer.index].tree {
-            let all = Array(receipt.fields.map { ($0, nil as Int?) })
-                + receipt.inApp.flatMap { purchase in purchase.fields.map { ($0, purchase.index as Int?) } }
-            for (field, purchase) in all {
-                guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
-                      Self.isStringTag(tree.nodes[inner].tagNumber) else { continue }
-                let content = tree.nodes[inner].contentRange
-                guard !own.contains(TargetSpot(layer: layer, range: content)) else { continue }
-                scan(layer, content, bytes: tree.bytes, place: (purchase.map { "in-app purchase #\($0 + 1), " } ?? "") + field.displayName)
-            }
+        for spot in parts.mentionPlaces where !own.contains(TargetSpot(layer: spot.layer, range: spot.range)) {
+            scan(spot.layer, spot.range, bytes: document.layers[spot.layer.index].bytes, place: spot.place)
         }
-        var tokenStrings = Set<TargetSpot>()
-        for token in document.jws?.tokens ?? [] {
-            if let holder = document.layers[token.layers.token.index].parent {
-                tokenStrings.insert(TargetSpot(layer: holder, range: token.rangeInParent))
-            }
-        }
+        let tokenStrings = Set(parts.tokens.compactMap(\.inHolder))
         for id in jsonLayers {
             guard let tree = document.layers[id.index].json else { continue }
             for node in 0..<tree.count where tree[node].kind == .string {
@@ -232,11 +162,9 @@ struct RedactCollector {
         }
         return literal
     }
-
-    /// UTF8String, NumericString, PrintableString, T61String, IA5String, VisibleString, …
-    static func isStringTag(_ tag: UInt32) -> Bool { [12, 18, 19, 20, 21, 22, 25, 26, 27, 28, 30].contains(tag) }
 }
 
+/// A range of one layer: where a value or a token string is.
 struct TargetSpot: Hashable {
     var layer: LayerID
     var range: Range<Int>

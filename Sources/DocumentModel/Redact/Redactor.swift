@@ -161,15 +161,7 @@ public enum Redactor {
 
     /// What no longer verifies in the copy, and why.
     static func signatures(_ document: Document, rewrite: LayerRewrite) -> [String] {
-        var notes: [String] = []
-        if let analysis = document.receipt, analysis.receipt != nil,
-           let layer = RedactCollector(document: document, fields: []).receiptLayer, rewrite.changed(layer) || rewrite.changed(.file) {
-            notes.append("the PKCS#7 signature no longer verifies: it signs the digest of the receipt payload, whose bytes changed")
-        }
-        for token in document.jws?.tokens ?? [] where rewrite.changed(token.layers.token) {
-            let name = token.path.map { "token \(TerminalSafe.escape($0))" } ?? "the token"
-            notes.append("\(name): its ES256 signature no longer verifies: it signs the token's header.payload text, which changed")
-        }
-        return notes
+        document.format.redactionParts(document, fields: []).signatures
+            .filter { $0.layers.contains(where: rewrite.changed) }.map(\.note)
     }
 }

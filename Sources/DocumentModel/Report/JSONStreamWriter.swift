@@ -44,7 +44,7 @@ struct JSONStreamWriter {
         first = false
         if !compact {
             out.append(0x0A)
-            for _ in 0..<indent { out.append(0x20) }
+            out.append(contentsOf: repeatElement(0x20, count: indent))  // one append, not one a space
         }
     }
 

@@ -14,7 +14,12 @@ import ReceiptKit
 public enum VerificationJSON {
     /// The pretty document `verify --format json` prints.
     public static func text(_ report: VerificationReport, input: (name: String, size: Int)) -> String {
-        String(decoding: streamed(report, input: input, compact: false), as: UTF8.self)
+        String(decoding: bytes(report, input: input), as: UTF8.self)
+    }
+
+    /// `text` as UTF-8 bytes, for writing straight out.
+    public static func bytes(_ report: VerificationReport, input: (name: String, size: Int)) -> [UInt8] {
+        streamed(report, input: input, compact: false)
     }
 
     /// A batch line: the compact document with `"source"` and `"line"`.

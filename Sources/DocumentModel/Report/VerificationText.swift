@@ -18,21 +18,17 @@ public enum VerificationText {
         verdictLine(valid: r.verdict.valid, summary: r.verdict.summary, environment: r.subject.environment)
     }
 
-    /// "Verdict: VALID (sandbox receipt) — valid App Store receipt", "Verdict: INVALID (Xcode receipt)":
-    /// a receipt that is not a production one is named as such, valid or not.
+    /// The verdict line's words are `StepText.verdictLine`'s.
     public static func verdictLine(valid: Bool, summary: String, environment: ReceiptEnvironment?) -> String {
-        let qualifier = environment?.receiptLabel.map { " (\($0))" } ?? ""
-        return "Verdict: \(valid ? "VALID" : "INVALID")\(qualifier)\(valid ? " — " + TerminalSafe.escape(summary) : "")"
+        StepText.plain.verdictLine(valid: valid, summary: summary, environment: environment)
     }
 
     /// What `verify --quiet` prints, and each batch line after its source: "VALID — valid App Store
     /// receipt", "VALID (sandbox receipt) — …" / "INVALID: PKCS#7 signature: the signature does not
     /// verify" (the first reason; a receipt that is not a production one is named as in `verdictLine`).
     public static func quietLine(_ r: VerificationReport, ascii: Bool = false) -> String {
-        let qualifier = r.subject.environment?.receiptLabel.map { " (\($0))" } ?? ""
-        if r.verdict.valid { return "VALID\(qualifier) \(ascii ? "-" : "—") " + TerminalSafe.escape(r.verdict.summary) }
-        guard let first = r.verdict.reasons.first else { return "INVALID\(qualifier)" }
-        return "INVALID\(qualifier): " + TerminalSafe.escape(first.message)
+        StepText.plain.quietLine(valid: r.verdict.valid, summary: r.verdict.summary, firstReason: r.verdict.reasons.first?.message,
+                                 environment: r.subject.environment, ascii: ascii)
     }
 
     public static func text(_ r: VerificationReport, inputName: String, style: VerifyReport.Style = .init()) -> String {
@@ -125,6 +121,6 @@ extension VerificationReport {
                   findings: document.diagnostics.map { VerificationFinding($0.diagnostic) }, nested: [],
                   verdict: VerificationVerdict(valid: false, outcome: "invalid", summary: "INVALID",
                                                reasons: [.init(code: .notVerifiable, step: nil,
-                                                               message: "nothing to verify: " + (why ?? document.kind.summary))]))
+                                                               message: StepText.plain.nothingToVerify(why ?? document.kind.summary))]))
     }
 }

@@ -21,13 +21,13 @@ public enum HexPane {
         var ancestorMarks: [Range<Int>] = []
         var parentRange: Range<Int> = 0..<0
         if selection >= 0 {
-            var current = Int(state.tree.nodes[selection].parent)
+            var current = state.tree.nodes.parentIndex(selection)
             if current >= 0 { parentRange = state.tree.nodes[current].byteRange }
             while current >= 0 {
                 let a = state.tree.nodes[current]
                 ancestorMarks.append(Int(a.offset)..<a.contentStart)
                 if a.eocLength > 0 { ancestorMarks.append(a.eocRange) }
-                current = Int(a.parent)
+                current = state.tree.nodes.parentIndex(current)
             }
         }
         let showCursor = state.focus == .hex && state.mode == .tree

@@ -98,13 +98,13 @@ enum TextBytePane {
         var ancestorMarks: [Range<Int>] = [], parentRange: Range<Int> = 0..<0
         if let row = state.outlineRow, row.node.layer == layer.id, let tree = layer.tree, row.node.index < tree.nodes.count {
             node = tree.nodes[row.node.index]
-            var current = Int(tree.nodes[row.node.index].parent)
+            var current = tree.nodes.parentIndex(row.node.index)
             if current >= 0 { parentRange = tree.nodes[current].byteRange }
             while current >= 0 {
                 let a = tree.nodes[current]
                 ancestorMarks.append(Int(a.offset)..<a.contentStart)
                 if a.eocLength > 0 { ancestorMarks.append(a.eocRange) }
-                current = Int(a.parent)
+                current = tree.nodes.parentIndex(current)
             }
         }
         // The file tree's error bytes are known per byte (`TreeFacts`); other layers' are not marked.

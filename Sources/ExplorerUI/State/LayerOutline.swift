@@ -136,7 +136,7 @@ public struct LayerOutline: Sendable {
         let n = tree.nodes[i]
         let preview = UIText.escape(n.isConstructed ? "" : TreePane.preview(tree, i, maxLength: 48))
         var row = OutlineRow(node: NodeID(run.layer, i), range: n.byteRange, depth: run.depth + Int(n.depth),
-                             subtreeEnd: run.first + Int(n.subtreeEnd), parent: n.parent >= 0 ? run.first + Int(n.parent) : run.parent,
+                             subtreeEnd: run.first + Int(n.subtreeEnd), parent: n.depth > 0 ? run.first + tree.nodes.parentIndex(i) : run.parent,
                              label: UIText.escape(tree.tagName(of: i) + " " + TreePane.lengthText(n)), value: preview)
         row.name = store.names(of: run.layer) { context.document.names(for: run.layer) }[i]
         return row

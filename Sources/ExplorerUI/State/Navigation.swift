@@ -20,15 +20,15 @@ extension AppState {
     /// The visible row before `node` (a visible node), or nil at the start.
     public func previousVisible(_ node: Int) -> Int? {
         guard node > 0 else { return nil }
-        let parent = Int(tree.nodes[node].parent)
+        let parent = tree.nodes.parentIndex(node)
         if parent == node - 1 { return parent }
         // node - 1 is the last (leaf) node of the previous sibling's subtree; the row shown for it
         // is its highest collapsed ancestor below `parent`, or itself.
         var result = node - 1
-        var current = Int(tree.nodes[node - 1].parent)
+        var current = tree.nodes.parentIndex(node - 1)
         while current != parent && current >= 0 {
             if !treeView.expanded[current] { result = current }
-            current = Int(tree.nodes[current].parent)
+            current = tree.nodes.parentIndex(current)
         }
         return result
     }
@@ -36,10 +36,10 @@ extension AppState {
     /// The row that shows `node`: its highest collapsed ancestor, or itself when all are open.
     public func visibleRepresentative(_ node: Int) -> Int {
         var result = node
-        var current = Int(tree.nodes[node].parent)
+        var current = tree.nodes.parentIndex(node)
         while current >= 0 {
             if !treeView.expanded[current] { result = current }
-            current = Int(tree.nodes[current].parent)
+            current = tree.nodes.parentIndex(current)
         }
         return result
     }
@@ -85,10 +85,10 @@ extension AppState {
     }
 
     public mutating func expandAncestors(of node: Int) {
-        var current = Int(tree.nodes[node].parent)
+        var current = tree.nodes.parentIndex(node)
         while current >= 0 {
             treeView.expanded[current] = true
-            current = Int(tree.nodes[current].parent)
+            current = tree.nodes.parentIndex(current)
         }
     }
 
@@ -162,7 +162,7 @@ extension AppState {
         var current = node
         while current >= 0 {
             positions.append(facts.siblingPosition[current])
-            current = Int(tree.nodes[current].parent)
+            current = tree.nodes.parentIndex(current)
         }
         return positions.reversed().map(String.init).joined(separator: ascii ? " > " : " › ")
     }

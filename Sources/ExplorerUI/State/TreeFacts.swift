@@ -49,10 +49,10 @@ public struct TreeFacts: Sendable {
         var subtree = own
         for node in byNode.keys {
             let severity = own[node]
-            var p = Int(nodes[node].parent)
+            var p = nodes.parentIndex(node)
             while p >= 0 && subtree[p] > severity {
                 subtree[p] = severity
-                p = Int(nodes[p].parent)
+                p = nodes.parentIndex(p)
             }
         }
         var positions = [Int32](repeating: 0, count: n)
@@ -63,7 +63,7 @@ public struct TreeFacts: Sendable {
                 for index in 0..<n {
                     let node = all[index]
                     let next = Int(node.subtreeEnd)
-                    if next < n && all[next].parent == node.parent {
+                    if next < n && all[next].depth == node.depth {  // after a subtree: a sibling, or a node higher up
                         out[next] = out[index] + 1
                     }
                 }
@@ -102,7 +102,7 @@ public struct TreeFacts: Sendable {
         var candidate = lo - 1
         while candidate >= 0 {
             if nodes[candidate].byteRange.contains(offset) { return candidate }
-            candidate = Int(nodes[candidate].parent)
+            candidate = nodes.parentIndex(candidate)
         }
         return nil
     }

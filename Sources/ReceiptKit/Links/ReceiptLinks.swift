@@ -122,7 +122,7 @@ public struct ReceiptLinks: Sendable {
                 return FieldLocation(level: e.level, inAppIndex: inApp, fieldIndex: Int(e.position),
                                      attributeType: e.type, part: part)
             }
-            n = Int(nodes[n].parent)
+            n = nodes.parentIndex(n)
         }
         return nil
     }

@@ -73,13 +73,31 @@ public enum SignatureValidation {
         }
 
         // 1. Decode. d2i_CMS_ContentInfo reads BER too (indefinite lengths, constructed OCTET STRINGs).
+        // In a batch run, a plain DER container goes without its certificates, which come decoded
+        // from the pool instead (`CMSWithoutCertificates`); anything that does not fit goes whole.
         var consumed = 0
-        let decoded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-            var p: UnsafePointer<UInt8>? = buffer.baseAddress
-            let cms = d2i_CMS_ContentInfo(nil, &p, buffer.count)
-            if cms != nil, let p, let base = buffer.baseAddress { consumed = p - base }
-            return cms
+        var pooled = pooledParts(der)
+        func decode(_ bytes: [UInt8]) -> OpaquePointer? {
+            bytes.withUnsafeBufferPointer { buffer in
+                var p: UnsafePointer<UInt8>? = buffer.baseAddress
+                let cms = d2i_CMS_ContentInfo(nil, &p, buffer.count)
+                if cms != nil, let p, let base = buffer.baseAddress { consumed = p - base }
+                return cms
+            }
         }
+        var decoded: OpaquePointer?
+        if let parts = pooled {
+            decoded = decode(parts.container.stripped)
+            if decoded == nil {
+                OpenSSLError.clear()
+                pooled = nil
+            } else {
+                consumed = parts.container.consumed
+            }
+        }
+        if decoded == nil { decoded = decode(der) }
+        // The pooled certificates stay alive until every OpenSSL object that borrows them is freed.
+        defer { withExtendedLifetime(pooled?.certificates) {} }
         guard let cms = decoded else {
             let why = OpenSSLError.drainedMessage(fallback: "unrecognised encoding")
             var details = ["OpenSSL: \(why)"]
@@ -101,9 +119,18 @@ public enum SignatureValidation {
             containerNotes.append("\(der.count - consumed) byte(s) follow the PKCS#7 structure and are not covered by it")
         }
 
-        // 2. Embedded certificates (CMS_get1_certs up-references them; pop_free drops those references).
-        let certStack = CMS_get1_certs(cms)
-        defer { if let certStack { shim_sk_X509_pop_free(certStack) } }
+        // 2. Embedded certificates (CMS_get1_certs up-references them; pop_free drops those
+        // references). Pooled ones are lent: the stack only borrows them.
+        let certStack: OpaquePointer?
+        if let pooled {
+            certStack = shim_sk_X509_new_null()
+            for certificate in pooled.certificates { certificate.withX509 { _ = shim_sk_X509_push(certStack, $0) } }
+        } else {
+            certStack = CMS_get1_certs(cms)
+        }
+        defer {
+            if let certStack { if pooled != nil { shim_sk_X509_free(certStack) } else { shim_sk_X509_pop_free(certStack) } }
+        }
         let certs = OpenSSLBridge.elements(of: certStack)
         report.certificates = certs.map { DecodedCertificatePool.shared.info(x509: $0) }
 
@@ -125,7 +152,8 @@ public enum SignatureValidation {
         OpenSSLError.clear()
 
         // 4. Steps.
-        let (signatureStep, content) = checkSignature(cms, signerCount: signerCount, signerFound: signerX509 != nil,
+        let (signatureStep, content) = checkSignature(cms, certificates: pooled != nil ? certStack : nil,
+                                                      signerCount: signerCount, signerFound: signerX509 != nil,
                                                       report: report, payload: payload, notes: containerNotes)
         report.signedContent = content
 
@@ -142,6 +170,18 @@ public enum SignatureValidation {
                                             chainPassed: chainResult.chainStep.status == .passed)
         report.steps = [signatureStep, chainResult.chainStep, chainResult.timeStep, signerStep]
         return report
+    }
+
+    /// The container without its certificates and those certificates from the pool, when the pool
+    /// is on (a batch run) and every certificate decodes; nil otherwise.
+    private static func pooledParts(_ der: [UInt8]) -> (container: CMSWithoutCertificates, certificates: [DecodedCertificate])? {
+        guard DecodedCertificatePool.shared.isEnabled, let container = CMSWithoutCertificates(der) else { return nil }
+        var certificates: [DecodedCertificate] = []
+        for bytes in container.certificates {
+            guard let certificate = DecodedCertificatePool.shared.decoded(der: bytes) else { return nil }
+            certificates.append(certificate)
+        }
+        return (container, certificates)
     }
 
     // MARK: - unreadable input
@@ -195,7 +235,8 @@ public enum SignatureValidation {
 
     // MARK: - signature
 
-    private static func checkSignature(_ cms: OpaquePointer, signerCount: Int, signerFound: Bool,
+    /// `certificates`: the pooled certificates when the container went without its own.
+    private static func checkSignature(_ cms: OpaquePointer, certificates: OpaquePointer?, signerCount: Int, signerFound: Bool,
                                        report: SignatureReport, payload: [UInt8]?,
                                        notes: [String]) -> (ValidationStep, [UInt8]?) {
         func step(_ status: StepStatus, _ details: [String]) -> ValidationStep {
@@ -227,9 +268,9 @@ public enum SignatureValidation {
         OpenSSLError.clear()
         let verified: Bool
         if detached, let payload {
-            verified = OpenSSLBridge.withReadBIO(payload) { CMS_verify(cms, nil, nil, $0, out, flags) == 1 } ?? false
+            verified = OpenSSLBridge.withReadBIO(payload) { CMS_verify(cms, certificates, nil, $0, out, flags) == 1 } ?? false
         } else {
-            verified = CMS_verify(cms, nil, nil, nil, out, flags) == 1
+            verified = CMS_verify(cms, certificates, nil, nil, out, flags) == 1
         }
         let reasons = OpenSSLError.drain()
         guard verified else {

@@ -180,7 +180,11 @@ struct VerifyCommand: ParsableCommand {
         }
         let text: String
         switch (format, quiet) {
-        case (.json, _): text = VerificationJSON.text(report, input: (document.source.name, input.bytes.count))
+        case (.json, _):
+            // Bytes as written, without a round trip through String (UTF-8 checked, then encoded again).
+            OutputWriter.write(bytes: VerificationJSON.bytes(report, input: (document.source.name, input.bytes.count)), to: .standardOutput)
+            if !report.verdict.valid { throw ExitCode(1) }
+            return
         case (.text, true): text = VerificationText.quietLine(report, ascii: ascii) + "\n"
         case (.text, false):
             text = document.format.verifyText(document, report: report, style: VerifyReport.Style(unicode: !ascii), words: .commandLine)

@@ -57,6 +57,12 @@ extension ReadsAsReceipt {
     }
     /// The receipt's fields and purchases when one was decoded; else (a certificate, other ASN.1) the structure.
     public func diffBasis(_ document: Document) -> DiffBasis { document.receipt?.receipt != nil ? .receipt : .structure }
+    public func payloadStringNode(_ document: Document) -> Int? { ReceiptSide.payloadString(document) }
+    /// A decoded receipt's attribute 5 is a device hash.
+    public func hasDeviceHash(_ document: Document) -> Bool { document.receipt?.receipt != nil }
+    public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts {
+        ReceiptRedaction.parts(document, fields: fields)
+    }
 }
 
 extension AppReceiptFormat: ReadsAsReceipt {}

@@ -70,6 +70,7 @@ extension VerifiesTokens {
     }
     public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { StoreKitOutputs.developerKeyUse(document) }
     public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
+    public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { TokenRedaction.parts(document) }
 }
 
 extension StoreKitTokenFormat: VerifiesTokens {}

@@ -1,0 +1,169 @@
+import ASN1Lenient
+@testable import DocumentModel
+import Foundation
+import ReceiptKit
+import Testing
+import TestSupport
+import TextLoader
+
+/// Issue 19's seam: outside the format registry (`Formats/`), no code reads a kind's own model;
+/// what `redact`, `diff` and `tour` need from a kind is its format's answer. Checked on the sources,
+/// and each hook on real samples.
+@Suite struct KindSeamTests {
+    /// A read of a kind's model through a `Document` (`document.receipt`, `doc.jws?`, …).
+    static let modelRead = try! NSRegularExpression(pattern: #"\b(document|doc)\??\.(jws|receipt|externalPurchase)\b"#)
+
+    /// "Sources/<target>/<file>:<line>" of every model read outside `Formats/` (comments skipped).
+    static func modelReads(in target: String) throws -> [String] {
+        let folder = Paths.packageRoot.appendingPathComponent("Sources").appendingPathComponent(target)
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("Formats/") }
+        var found: [String] = []
+        for file in files.sorted() {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = String(line)
+                guard !code.trimmingCharacters(in: .whitespaces).hasPrefix("//") else { continue }
+                if modelRead.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil {
+                    found.append("Sources/\(target)/\(file):\(number + 1)")
+                }
+            }
+        }
+        return found
+    }
+
+    @Test("no code outside Formats/ reads a kind's model", arguments: ["DocumentModel", "receipt-explorer"])
+    func noModelReadOutsideFormats(_ target: String) throws {
+        let reads = try Self.modelReads(in: target)
+        #expect(reads.isEmpty, "ask the document's format instead: \(reads.joined(separator: ", "))")
+    }
+
+    @Test("the check finds a model read: the formats' own folder has them")
+    func theCheckSeesReads() throws {
+        let folder = Paths.packageRoot.appendingPathComponent("Sources/DocumentModel/Formats/AppReceipt/Redact/ReceiptRedaction.swift")
+        let text = try String(contentsOf: folder, encoding: .utf8)
+        #expect(Self.modelRead.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)) == 2)
+    }
+
+    static func open(_ name: String) throws -> Document {
+        Document.open(try InputLoader.load(path: Paths.samples.appendingPathComponent(name).path), options: AnalysisOptions())
+    }
+
+    /// typical.receipt's entry in samples/manifest.json.
+    static func typicalFacts() throws -> [String: Any] {
+        let data = try Data(contentsOf: Paths.samples.appendingPathComponent("manifest.json"))
+        func find(_ value: Any) -> [String: Any]? {
+            if let object = value as? [String: Any] {
+                if object["file"] as? String == "typical.receipt" { return object }
+                return object.values.lazy.compactMap(find).first
+            }
+            return (value as? [Any])?.lazy.compactMap(find).first
+        }
+        return try #require(find(try JSONSerialization.jsonObject(with: data)))
+    }
+
+    // MARK: - redactionParts
+
+    @Test("a receipt gives its attributes' values, its string attributes and the PKCS#7 signature over the payload")
+    func receiptRedactionParts() throws {
+        let document = try Self.open("typical.receipt")
+        let parts = document.format.redactionParts(document, fields: [.transactionID])
+        let purchases = try #require((try Self.typicalFacts()["receipt"] as? [String: Any])?["purchases"] as? [[String: Any]])
+        let ids = purchases.compactMap { $0["transaction_id"] as? String }
+        #expect(ids.count == 10)
+        #expect(parts.targets.map(\.original).sorted() == ids.map(RedactedValue.text).sorted())
+        for target in parts.targets {
+            #expect(target.field == .transactionID && !target.isMention)
+            #expect(.text(String(decoding: document.layer(target.layer).bytes[target.range], as: UTF8.self)) == target.original)
+        }
+        #expect(parts.targets.first?.place.hasPrefix("in-app purchase #1, ") == true)
+        #expect(parts.notReplaced.isEmpty && parts.tokens.isEmpty)
+        #expect(parts.signatures.count == 1)
+        #expect(parts.signatures.first?.layers.contains(.file) == true)
+        #expect(parts.signatures.first?.note == "the PKCS#7 signature no longer verifies: it signs the digest of the receipt payload, whose bytes changed")
+        let bundle = try #require(try Self.typicalFacts()["receipt"] as? [String: Any])["bundle_id"] as? String
+        #expect(parts.mentionPlaces.contains { String(decoding: document.layer($0.layer).bytes[$0.range], as: UTF8.self) == bundle })
+    }
+
+    @Test("a token gives its three segments' characters and its ES256 signature; no values of its own")
+    func tokenRedactionParts() throws {
+        let document = try Self.open("jws/transaction.jws")
+        let parts = document.format.redactionParts(document, fields: Set(RedactField.allCases))
+        let text = Array(document.fileLayer.bytes)
+        let dots = text.indices.filter { text[$0] == UInt8(ascii: ".") }
+        #expect(dots.count == 2)
+        let token = try #require(document.jws?.tokens.first)
+        let segment = try #require(parts.tokens.first)
+        #expect(parts.tokens.count == 1 && segment.inHolder == nil)
+        #expect(segment.segments.map(\.layer) == [token.layers.header, token.layers.payload, token.layers.signature].compactMap { $0 })
+        #expect(segment.segments.map(\.characters) == [0..<dots[0], (dots[0] + 1)..<dots[1], (dots[1] + 1)..<text.count])
+        #expect(parts.targets.isEmpty && parts.mentionPlaces.isEmpty)
+        #expect(parts.signatures.map(\.note) == ["the token: its ES256 signature no longer verifies: it signs the token's header.payload text, which changed"])
+        #expect(parts.signatures.map(\.layers) == [[token.layers.token]])
+    }
+
+    @Test("a body's tokens sit in its JSON strings: each holder range holds the token's characters")
+    func bodyTokensInTheirHolders() throws {
+        let document = try Self.open("jws/transaction-history.json")
+        let parts = document.format.redactionParts(document, fields: [])
+        let tokens = try #require(document.jws?.tokens)
+        #expect(parts.tokens.count == tokens.count && tokens.count > 1)
+        for (part, token) in zip(parts.tokens, tokens) {
+            let spot = try #require(part.inHolder)
+            #expect(Array(document.layer(spot.layer).bytes[spot.range]) == document.layer(token.layers.token).bytes)
+        }
+        #expect(parts.signatures.first?.note.hasPrefix("token signedTransactions[0]: its ES256 signature") == true)
+    }
+
+    @Test("kinds with no model of their own give nothing", arguments: ["external/external-purchase-token.txt", "pki/test-ec-root.cer"])
+    func emptyRedactionParts(_ name: String) throws {
+        let document = try Self.open(name)
+        let parts = document.format.redactionParts(document, fields: Set(RedactField.allCases))
+        #expect(parts.targets.isEmpty && parts.notReplaced.isEmpty && parts.mentionPlaces.isEmpty)
+        #expect(parts.tokens.isEmpty && parts.signatures.isEmpty)
+    }
+
+    // MARK: - payloadStringNode, hasDeviceHash
+
+    @Test("a receipt's payload string is the OCTET STRING the manifest places; tokens and certificates have none")
+    func payloadStringNode() throws {
+        let receipt = try Self.open("typical.receipt")
+        let payload = try #require(try Self.typicalFacts()["payload"] as? [String: Int])
+        let node = try #require(receipt.format.payloadStringNode(receipt))
+        #expect(receipt.fileTree.nodes[node].isUniversal(4))
+        #expect(receipt.fileTree.nodes[node].contentRange == payload["offset"]!..<(payload["offset"]! + payload["length"]!))
+        for name in ["jws/transaction.jws", "pki/test-ec-root.cer"] {
+            let other = try Self.open(name)
+            #expect(other.format.payloadStringNode(other) == nil)
+        }
+    }
+
+    @Test("only a decoded receipt has a device hash for --device-id", arguments: [
+        ("typical.receipt", true), ("xcode-ber.receipt", true), ("jws/transaction.jws", false),
+        ("jws/transaction-history.json", false), ("pki/test-ec-root.cer", false), ("external/external-purchase-token.txt", false),
+    ])
+    func hasDeviceHash(name: String, has: Bool) throws {
+        let document = try Self.open(name)
+        #expect(document.format.hasDeviceHash(document) == has)
+    }
+
+    // MARK: - verdict words
+
+    @Test("the verdict, quiet and nothing-to-verify lines and a token's subject are worded in Report/Wording")
+    func verdictWords() {
+        let words = StepText.plain
+        #expect(words.verdictLine(valid: true, summary: "valid App Store receipt", environment: nil) == "Verdict: VALID — valid App Store receipt")
+        #expect(words.verdictLine(valid: false, summary: "INVALID", environment: .sandbox) == "Verdict: INVALID (sandbox receipt)")
+        #expect(words.quietLine(valid: true, summary: "signed by Apple", firstReason: nil, environment: nil, ascii: true) == "VALID - signed by Apple")
+        #expect(words.quietLine(valid: false, summary: "INVALID", firstReason: "x5c chain: \u{1B}[2J", environment: nil, ascii: false)
+                == "INVALID: x5c chain: \\x1b[2J")
+        #expect(words.quietLine(valid: false, summary: "INVALID", firstReason: nil, environment: .sandbox, ascii: false) == "INVALID (sandbox receipt)")
+        #expect(words.nothingToVerify("an iOS 6 style transaction receipt") == "nothing to verify: an iOS 6 style transaction receipt")
+        #expect(words.tokenLabel("StoreKit 2 transaction", signedByXcode: true)
+                == "StoreKit 2 transaction signed by Xcode StoreKit Testing (local testing only)")
+        #expect(words.tokenLabel("StoreKit 2 transaction", signedByXcode: false) == "StoreKit 2 transaction")
+        #expect(words.tokenNote(path: "signedTransactions[0]", kindLabel: "StoreKit 2 transaction", headerSummary: "ES256, x5c 3")
+                == "signedTransactions[0]: StoreKit 2 transaction (JWS, ES256, x5c 3)")
+        #expect(words.tokenNote(path: nil, kindLabel: "StoreKit 2 renewal info", headerSummary: "ES256") == "token: StoreKit 2 renewal info (JWS, ES256)")
+    }
+}

@@ -79,3 +79,11 @@ extension DocumentFormat {
     public func tourSteps(_ document: Document) -> [TourStep]? { nil }
     public func redactionRefusal(_ document: Document) -> String? { nil }
 }
+
+extension Document {
+    /// What a tamper-lab edit from `before` to this document changed, as `before`'s format words
+    /// it (an edit may leave bytes that no longer open as that kind).
+    public func labChanges(since before: Document) -> [String] {
+        FormatRegistry.format(of: before.kind).labChanges(before: before, after: self)
+    }
+}

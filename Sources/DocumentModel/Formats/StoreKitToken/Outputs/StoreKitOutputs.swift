@@ -71,6 +71,7 @@ extension VerifiesTokens {
     public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { StoreKitOutputs.developerKeyUse(document) }
     public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
     public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { TokenRedaction.parts(document) }
+    public func labChanges(before: Document, after: Document) -> [String] { TokenLabChange.describe(before: before, after: after) }
 }
 
 extension StoreKitTokenFormat: VerifiesTokens {}

@@ -190,6 +190,7 @@ enum OutlineDetail {
         case .ok: .ok
         case .fail: .fail
         case .dim: .dim
+        case .title: .title
         }
     }
 

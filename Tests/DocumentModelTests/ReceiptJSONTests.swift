@@ -21,14 +21,10 @@ import X509Trust
                               "malformed-trailing-bytes.receipt", "malformed-truncated.receipt", "malformed-wrong-type.receipt"]
     /// Also decoded only at the other `at`, and as batch lines.
     static let everyForm: Set<String> = ["typical.receipt", "unlisted-attributes.receipt", "xcode-ber.receipt", "malformed-hostile-strings.receipt"]
-    static let directory = Paths.packageRoot.appendingPathComponent("Tests/Expected/receipt-json")
-    static let recording = ProcessInfo.processInfo.environment["RECORD_EXPECTED"] == "1"
+    static let expected = ExpectedOutput("receipt-json")
 
     static func expect(_ actual: String, file: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let url = directory.appendingPathComponent(file)
-        if recording { try Data(actual.utf8).write(to: url) }
-        let expected = try String(contentsOf: url, encoding: .utf8)
-        #expect(actual == expected, "\(file)", sourceLocation: sourceLocation)
+        #expect(try actual == expected.text(file, recording: actual), "\(file)", sourceLocation: sourceLocation)
     }
 
     @Test(arguments: sampleNames)

@@ -21,14 +21,10 @@ import X509Trust
     /// Also without roots, and as batch lines (the rest differ from these only in what the first list covers).
     static let everyForm: Set<String> = ["typical.receipt", "malformed-tampered.receipt", "jws/transaction.jws", "jws/xcode-transaction.jws",
                                          "external/external-purchase-token.txt", "developer/promotional-offer.jws"]
-    static let directory = Paths.packageRoot.appendingPathComponent("Tests/Expected/verify-json")
-    static let recording = ProcessInfo.processInfo.environment["RECORD_EXPECTED"] == "1"
+    static let expected = ExpectedOutput("verify-json")
 
     static func expect(_ actual: String, file: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let url = directory.appendingPathComponent(file)
-        if recording { try Data(actual.utf8).write(to: url) }
-        let expected = try String(contentsOf: url, encoding: .utf8)
-        #expect(actual == expected, "\(file)", sourceLocation: sourceLocation)
+        #expect(try actual == expected.text(file, recording: actual), "\(file)", sourceLocation: sourceLocation)
     }
 
     @Test(arguments: names)

@@ -16,7 +16,7 @@ import TextLoader
         return AppState.opening([Document.open(input, options: JWSOutlineTests.options)], options: JWSOutlineTests.options, screen: size)
     }
 
-    static func summary(_ s: AppState) -> [String] { JWSSummaryContent.lines(s)?.map(\.text) ?? [] }
+    static func summary(_ s: AppState) -> [String] { SummaryContent.lines(s).map(\.text) }
 
     /// A character typed in place of `current`: any other printable one.
     static func other(_ current: UInt8) -> Character { current == UInt8(ascii: "A") ? "B" : "A" }

@@ -12,8 +12,8 @@ import ASN1Lenient
     @Test func lengthPastParent() throws {
         var s = try load("malformed-length-past-parent.receipt")
         press(&s, .character("]"))
-        let node = s.tree.nodes[s.treeView.selection]
-        #expect(node.offset == 3802 && s.tree.tagName(of: s.treeView.selection) == "SEQUENCE")
+        let node = s.tree.nodes[s.selectedFileNode]
+        #expect(node.offset == 3802 && s.tree.tagName(of: s.selectedFileNode) == "SEQUENCE")
         #expect(s.status?.text.contains("length-exceeds-parent") == true)
         #expect(s.facts.isError(3803) && s.facts.isError(3805) && !s.facts.isError(3806))
         // The error bytes are in the error style in the hex pane (selected: X).
@@ -23,7 +23,7 @@ import ASN1Lenient
         press(&s, .character("g"), .character(":"))
         type(&s, "0xEDB")
         press(&s, .enter)
-        #expect(s.tree.nodes[s.treeView.selection].offset == 3802 && s.hexView.cursor == 3803)
+        #expect(s.tree.nodes[s.selectedFileNode].offset == 3802 && s.outlineView.cursor == 3803)
         // The row and its ancestors carry the `!` marker.
         let text = render(s, size: Size(width: 120, height: 40)).text
         #expect(text.contains("! "))
@@ -32,12 +32,12 @@ import ASN1Lenient
     @Test func badDates() throws {
         var s = try load("malformed-bad-date.receipt")
         press(&s, .character("]"))
-        #expect(s.tree.nodes[s.treeView.selection].offset == 241)
+        #expect(s.tree.nodes[s.selectedFileNode].offset == 241)
         #expect(s.status?.text.contains("receipt-date-invalid") == true)
         press(&s, .character("]"))
-        #expect(s.tree.nodes[s.treeView.selection].offset == 537)
+        #expect(s.tree.nodes[s.selectedFileNode].offset == 537)
         press(&s, .character("["))
-        #expect(s.tree.nodes[s.treeView.selection].offset == 241)
+        #expect(s.tree.nodes[s.selectedFileNode].offset == 241)
         press(&s, .character("g"), .character("/"))
         type(&s, "yesterday")
         press(&s, .enter)
@@ -45,17 +45,17 @@ import ASN1Lenient
         let hits = s.search.hits.map { Int(s.tree.nodes[$0].offset) }
         #expect(hits.contains(526) && !hits.contains(537))
         press(&s, .character("N"))
-        #expect(s.tree.nodes[s.treeView.selection].offset == 526)    // the last hit: the field holding the date
-        #expect(s.isVisible(s.treeView.selection))
+        #expect(s.tree.nodes[s.selectedFileNode].offset == 526)    // the last hit: the field holding the date
+        #expect(s.isFileNodeShown(s.selectedFileNode))
     }
 
     @Test func truncatedKeepsEverythingBeforeTheCut() throws {
         var s = try load("malformed-truncated.receipt")
         #expect(s.facts.errorCount > 0)
         press(&s, .character("g"), .character("]"))
-        #expect(s.tree.nodes[s.treeView.selection].offset == 15)
+        #expect(s.tree.nodes[s.selectedFileNode].offset == 15)
         press(&s, .character("["), .character("["))
-        #expect(s.treeView.selection == s.facts.diagnosticNodes.last)   // wrapped backwards to the last one
+        #expect(s.selectedFileNode == s.facts.diagnosticNodes.last)   // wrapped backwards to the last one
         let grid = render(s, size: Size(width: 120, height: 40))
         #expect(grid.text.contains("error"))
     }
@@ -63,7 +63,7 @@ import ASN1Lenient
     @Test func invalidUTF8IsShownEscaped() throws {
         var s = try load("malformed-invalid-utf8.receipt")
         press(&s, .character("]"))
-        #expect(s.tree.nodes[s.treeView.selection].offset == 305)
+        #expect(s.tree.nodes[s.selectedFileNode].offset == 305)
         let text = render(s, size: Size(width: 120, height: 40)).text
         #expect(text.contains("\\xc3("))
         #expect(text.contains("utf8-invalid"))
@@ -73,12 +73,12 @@ import ASN1Lenient
         var s = try load("malformed-trailing-bytes.receipt")
         #expect(s.facts.warningCount == 1)
         press(&s, .character("]"))
-        let node = s.tree.nodes[s.treeView.selection]
+        let node = s.tree.nodes[s.selectedFileNode]
         #expect(node.byteRange.contains(7686))
         press(&s, .character(":"))
         type(&s, "7689")
         press(&s, .enter)
-        #expect(s.treeView.selection == TreeFacts.deepestNode(s.tree.nodes, containing: 7689))
+        #expect(s.selectedFileNode == TreeFacts.deepestNode(s.tree.nodes, containing: 7689))
     }
 
     @Test func searchProductIDAcrossViews() throws {
@@ -87,7 +87,7 @@ import ASN1Lenient
         type(&s, "coins500")
         press(&s, .enter)
         #expect(s.mode == .tree)
-        let hit = s.treeView.selection
+        let hit = s.selectedFileNode
         #expect(s.receipt?.purchaseIndex(containing: hit) == 3)   // purchase #4
         press(&s, .character("p"))
         #expect(s.mode == .purchases && s.receipt!.purchases[s.table.order[s.table.row]].number == 4)
@@ -101,6 +101,6 @@ import ASN1Lenient
         press(&s, .character("3"))
         #expect(s.receipt?.purchases.isEmpty == false)
         press(&s, .enter)
-        #expect(s.mode == .tree && s.isVisible(s.treeView.selection))
+        #expect(s.mode == .tree && s.isFileNodeShown(s.selectedFileNode))
     }
 }

@@ -40,7 +40,7 @@ import TestSupport
         #expect(hits.count == 2)
         #expect(hits.allSatisfy { s.receipt?.purchaseIndex(containing: $0) == 3 })
         #expect(hits.map { s.tree.tagName(of: $0) } == ["SEQUENCE", "SEQUENCE"])
-        #expect(s.mode == .tree && s.treeView.selection == hits[0] && s.isVisible(hits[0]))
+        #expect(s.mode == .tree && s.selectedFileNode == hits[0] && s.isFileNodeShown(hits[0]))
         #expect(s.status == StatusMessage("match 1 of 2 for \"2000000500000003\""))
         #expect(s.receipt?.meaning(of: hits[0])?.fieldName == "in-app purchase #4 · transaction id (in-app 1703)")
         #expect(s.receipt?.meaning(of: hits[1])?.fieldName == "in-app purchase #4 · original transaction id (in-app 1705)")
@@ -49,12 +49,12 @@ import TestSupport
         // word boundary (never inside "transaction").
         #expect(line?.contains("▸ SEQUENCE (27)  in-app 1703 · …") == true, "\(line ?? "no selected line")")
         press(&s, .character("n"))
-        #expect(s.treeView.selection == hits[1] && s.status == StatusMessage("match 2 of 2 for \"2000000500000003\""))
+        #expect(s.selectedFileNode == hits[1] && s.status == StatusMessage("match 2 of 2 for \"2000000500000003\""))
         press(&s, .character("n"))
-        #expect(s.treeView.selection == hits[0])
+        #expect(s.selectedFileNode == hits[0])
         #expect(s.status == StatusMessage("match 1 of 2 for \"2000000500000003\" (wrapped to the first)"))
         press(&s, .character("N"))
-        #expect(s.treeView.selection == hits[1])
+        #expect(s.selectedFileNode == hits[1])
         #expect(s.status == StatusMessage("match 2 of 2 for \"2000000500000003\" (wrapped to the last)"))
     }
 
@@ -84,7 +84,7 @@ import TestSupport
         // Purchase #3's purchase date and original purchase date.
         #expect(s.mode == .tree)
         #expect(s.search.hits.allSatisfy { s.receipt?.purchaseIndex(containing: $0) == 2 })
-        #expect(s.receipt?.meaning(of: s.treeView.selection)?.fieldName == "in-app purchase #3 · purchase date (in-app 1704)")
+        #expect(s.receipt?.meaning(of: s.selectedFileNode)?.fieldName == "in-app purchase #3 · purchase date (in-app 1704)")
         #expect(s.status?.text.hasPrefix("match 1 of \(s.search.hits.count) for \"2023-10-02T19:40\"") == true)
         // `p`: from the field to its purchase's row in the table.
         press(&s, .character("p"))
@@ -94,12 +94,12 @@ import TestSupport
 
     @Test func noHitSaysSoAndNKeepsTheSelection() throws {
         var s = try load("typical.receipt")
-        let before = s.treeView.selection
+        let before = s.selectedFileNode
         search(&s, "no-such-product")
-        #expect(s.search.hits.isEmpty && s.treeView.selection == before)
+        #expect(s.search.hits.isEmpty && s.selectedFileNode == before)
         #expect(s.status == StatusMessage("no match for \"no-such-product\"", isError: true))
         press(&s, .character("n"))
-        #expect(s.treeView.selection == before && s.status == StatusMessage("no match for \"no-such-product\"", isError: true))
+        #expect(s.selectedFileNode == before && s.status == StatusMessage("no match for \"no-such-product\"", isError: true))
         press(&s, .character("3"), .character("N"))
         #expect(s.mode == .purchases && s.status == StatusMessage("no match for \"no-such-product\"", isError: true))
         #expect(render(s, size: Self.size).text.contains("no match for \"no-such-product\""))
@@ -133,7 +133,7 @@ import TestSupport
         let purchase = try #require(s.receipt?.purchases.firstIndex { $0.transactionID == "3000000000005000" })
         #expect(s.search.hits.count == 2 && s.search.hits.allSatisfy { s.receipt?.purchaseIndex(containing: $0) == purchase })
         let number = s.receipt!.purchases[purchase].number
-        #expect(s.receipt?.meaning(of: s.treeView.selection)?.fieldName == "in-app purchase #\(number) · transaction id (in-app 1703)")
+        #expect(s.receipt?.meaning(of: s.selectedFileNode)?.fieldName == "in-app purchase #\(number) · transaction id (in-app 1703)")
         press(&s, .character("p"))
         #expect(s.mode == .purchases && s.receipt!.purchases[s.table.order[s.table.row]].transactionID == "3000000000005000")
     }

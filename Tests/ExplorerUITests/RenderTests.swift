@@ -36,7 +36,7 @@ import ASN1Lenient
         press(&s, .character(":"))
         type(&s, "2184")
         press(&s, .enter)
-        #expect(s.treeView.selection == 0)                       // the root's end-of-contents octets
+        #expect(s.selectedFileNode == 0)                       // the root's end-of-contents octets
         let mask = Theme.mask(render(s, size: Size(width: 120, height: 40)))
         #expect(mask.contains("OO"))
         // A child: its parent's header shows faintly (a), the parent's range too (A).

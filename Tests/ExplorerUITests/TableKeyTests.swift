@@ -35,12 +35,12 @@ import TestSupport
         let node = id.index
         press(&s, .enter)
         #expect(s.mode == .tree && s.focus == .tree)
-        #expect(s.treeView.selection == node)
-        #expect(s.isVisible(node))
+        #expect(s.selectedFileNode == node)
+        #expect(s.isFileNodeShown(node))
         #expect(s.tree.nodes[node].isUniversal(17))      // the purchase's SET
         // Into the purchase, then back to its row.
         press(&s, .right, .right)
-        #expect(members.contains(s.treeView.selection) && s.treeView.selection != node)
+        #expect(members.contains(s.selectedFileNode) && s.selectedFileNode != node)
         press(&s, .character("p"))
         #expect(s.mode == .purchases && s.table.row == 2)
         // Outside any purchase: a message, no jump.

@@ -12,13 +12,13 @@ import TestSupport
         press(&s, .character("t"))
         #expect(s.teaching.tour?.index == 0 && s.teaching.tour?.active == true)
         #expect(s.activeContext == .tour)
-        #expect(s.treeView.selection == 0 && s.hexView.cursor == 1)   // ContentInfo, its long-form length at 1
+        #expect(s.selectedFileNode == 0 && s.outlineView.cursor == 1)   // ContentInfo, its long-form length at 1
         #expect(s.status?.text == "tour 1/17: ContentInfo: the PKCS#7 wrapper")
         press(&s, .character("n"), .right)
         #expect(s.teaching.tour?.index == 2)
-        #expect(s.treeView.selection == 2 && s.hexView.cursor == 15)  // [0] EXPLICIT, its identifier
+        #expect(s.selectedFileNode == 2 && s.outlineView.cursor == 15)  // [0] EXPLICIT, its identifier
         press(&s, .character("p"))
-        #expect(s.teaching.tour?.index == 1 && s.treeView.selection == 1 && s.hexView.cursor == 6)
+        #expect(s.teaching.tour?.index == 1 && s.selectedFileNode == 1 && s.outlineView.cursor == 6)
         press(&s, .left)
         #expect(s.teaching.tour?.index == 0)
         press(&s, .left)
@@ -26,12 +26,12 @@ import TestSupport
         // q leaves the tour at the current node (it does not quit); the tree keys are back.
         let effect = press(&s, .character("q"))
         #expect(effect == nil)
-        #expect(s.teaching.tour?.active == false && s.activeContext == .tree && s.treeView.selection == 0)
+        #expect(s.teaching.tour?.active == false && s.activeContext == .tree && s.selectedFileNode == 0)
         #expect(s.status?.text == "left the tour at step 1: browse freely, t resumes")
         press(&s, .down, .down)
-        #expect(s.treeView.selection != 0)
+        #expect(s.selectedFileNode != 0)
         press(&s, .character("t"))
-        #expect(s.teaching.tour?.index == 0 && s.treeView.selection == 0 && s.activeContext == .tour)
+        #expect(s.teaching.tour?.index == 0 && s.selectedFileNode == 0 && s.activeContext == .tour)
         press(&s, .escape)
         #expect(s.teaching.tour?.active == false)
     }
@@ -62,7 +62,7 @@ import TestSupport
         press(&s, .character(":"))
         type(&s, String(offset))
         press(&s, .enter)
-        #expect(s.hexView.cursor == offset && s.focus == .hex)
+        #expect(s.outlineView.cursor == offset && s.focus == .hex)
         return s
     }
 
@@ -76,7 +76,7 @@ import TestSupport
         #expect(s.status == StatusMessage("signature: passed → FAILED (signature mismatch)"))
         #expect(s.document?.receipt?.step(.signature)?.status.isFailed == true)
         #expect(TourOverlay.hexClass(s, 307) == .fail && TourOverlay.hexClass(s, 308) == nil)
-        #expect(s.hexView.cursor == 307 && s.focus == .hex)
+        #expect(s.outlineView.cursor == 307 && s.focus == .hex)
         press(&s, .character("u"))
         #expect(s.tree.bytes == (try! Paths.sample("typical.receipt")))
         #expect(s.status == StatusMessage("signature: FAILED (signature mismatch) → passed"))

@@ -35,7 +35,7 @@ import TestSupport
         press(&s, .character("g"), .enter)
         #expect(s.timelineView == nil)
         let purchase = try #require(s.document?.receipt?.receipt?.inApp[2])
-        #expect(s.treeView.selection == purchase.attributeNode)
+        #expect(s.selectedFileNode == purchase.attributeNode)
         #expect(s.status == StatusMessage("[1] receipt.receipt: in-app purchase 3; T returns to the timeline"))
         // 2 goes to the same event in the history (document 2); T comes back on the same row.
         press(&s, .character("T"), .character("2"))

@@ -59,8 +59,6 @@ public protocol DocumentFormat: DocumentOutputs, Sendable {
     func describe(_ kind: DocumentKind) -> KindDescription?
     /// What an opened document of one of this format's kinds is, in one line (`Document.summary`).
     func summary(of document: Document) -> String
-    /// The views the explorer adds for an opened document of this format (see `ExplorerViews`).
-    func explorerViews(of document: Document) -> ExplorerViews
     /// How the explorer's outline names this format's layers (see `OutlineWording`).
     func outlineWording(of document: Document) -> any OutlineWording
     /// The `--expect` value `kind` satisfies; nil when none does.
@@ -77,8 +75,15 @@ public protocol DocumentFormat: DocumentOutputs, Sendable {
 
 extension DocumentFormat {
     public func summary(of document: Document) -> String { document.kind.summary }
-    public func explorerViews(of document: Document) -> ExplorerViews { [] }
     public func outlineWording(of document: Document) -> any OutlineWording { LayerNameWording() }
     public func tourSteps(_ document: Document) -> [TourStep]? { nil }
     public func redactionRefusal(_ document: Document) -> String? { nil }
+}
+
+extension Document {
+    /// What a tamper-lab edit from `before` to this document changed, as `before`'s format words
+    /// it (an edit may leave bytes that no longer open as that kind).
+    public func labChanges(since before: Document) -> [String] {
+        FormatRegistry.format(of: before.kind).labChanges(before: before, after: self)
+    }
 }

@@ -39,6 +39,9 @@ public protocol DocumentOutputs {
     func developerKeyUse(_ document: Document) -> DeveloperKeyUse
     /// What `diff` compares the document by.
     func diffBasis(_ document: Document) -> DiffBasis
+    /// What a tamper-lab edit changed that the format checks beyond the document's diagnostics
+    /// (a token's verification steps), one terminal-safe line per change; empty: nothing to add.
+    func labChanges(before: Document, after: Document) -> [String]
     /// The file-layer node whose content layer 1 reassembles (a receipt's payload OCTET STRING):
     /// the structural diff pairs its content with that layer's nodes. Nil by default.
     func payloadStringNode(_ document: Document) -> Int?
@@ -87,6 +90,7 @@ extension DocumentOutputs {
     public func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions) {}
     public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { .notApplicable(signedBy: nil) }
     public func diffBasis(_ document: Document) -> DiffBasis { .structure }
+    public func labChanges(before: Document, after: Document) -> [String] { [] }
     public func payloadStringNode(_ document: Document) -> Int? { nil }
     public func hasDeviceHash(_ document: Document) -> Bool { false }
     public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { RedactionParts() }

@@ -1,19 +1,6 @@
-/// What a kind adds to the explorer beside the byte layers and their node tree: the explorer asks
-/// the document's format (`Document.explorerViews`) instead of testing which kind it is.
-public struct ExplorerViews: OptionSet, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-
-    /// The layer outline: every layer's rows (a token, its header, payload, signature and
-    /// certificates; a JSON body's members) in one tree, with a byte pane per layer.
-    public static let layerOutline = ExplorerViews(rawValue: 1 << 0)
-}
-
 extension Document {
-    /// The views this document's format adds in the explorer.
-    public var explorerViews: ExplorerViews { FormatRegistry.format(of: kind).explorerViews(of: self) }
-
-    /// How this document's format words its layers in the explorer's outline.
+    /// How this document's format words its layers in the explorer's outline (every kind is shown
+    /// as the one outline of its layers; the wording is what a kind adds to it).
     public var outlineWording: any OutlineWording { FormatRegistry.format(of: kind).outlineWording(of: self) }
 }
 
@@ -57,15 +44,25 @@ public struct LayerPart: Sendable, Equatable {
 /// (continuation lines leave it empty), or, with no label, the whole line. The text is the input's
 /// or ours, not yet made terminal-safe (the explorer escapes every line).
 public struct DetailLine: Sendable, Equatable {
-    public enum Tone: Sendable, Equatable { case plain, ok, fail, dim }
+    public enum Tone: Sendable, Equatable { case plain, ok, fail, dim, title }
     public var label: String?
     public var text: String
     public var tone: Tone
+    /// The text is terminal-safe already (it holds text escaped when built, as a token's header
+    /// summary does): the explorer writes it as it is.
+    public var isTerminalSafe = false
 
     public init(_ label: String?, _ text: String, _ tone: Tone = .plain) {
         self.label = label
         self.text = text
         self.tone = tone
+    }
+
+    /// A line whose text is terminal-safe as built.
+    public static func safe(_ text: String, _ tone: Tone = .plain) -> DetailLine {
+        var line = DetailLine(nil, text, tone)
+        line.isTerminalSafe = true
+        return line
     }
 }
 
@@ -84,12 +81,16 @@ public protocol OutlineWording: Sendable {
     /// What the detail pane adds for `layer`'s first row (a token: its parts, nested tokens,
     /// headline and verdict).
     func details(of layer: LayerID, in document: Document) -> [DetailLine]
+    /// The summary view's lines for the document (a StoreKit document: each token's headline and
+    /// verification, then the verdict); nil: the receipt summary (or none).
+    func summary(of document: Document) -> [DetailLine]?
 }
 
 extension OutlineWording {
     public func fields(of layer: LayerID, in document: Document) -> [Int: FieldWording] { [:] }
     public func parts(of layer: LayerID, in document: Document) -> [LayerPart] { [] }
     public func details(of layer: LayerID, in document: Document) -> [DetailLine] { [] }
+    public func summary(of document: Document) -> [DetailLine]? { nil }
 }
 
 /// The wording of a kind that adds none: each layer by its name (the file layer of a receipt or

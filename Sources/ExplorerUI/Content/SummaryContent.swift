@@ -4,7 +4,12 @@ import ReceiptKit
 /// The receipt summary's text: identity, dates, each validation step (✓ / ✗ / –), active subscriptions.
 public enum SummaryContent {
     public static func lines(_ state: AppState) -> [StyledLine] {
-        if let jws = JWSSummaryContent.lines(state) { return jws }
+        // A kind that words its own summary (a StoreKit document's tokens): each line escaped here.
+        if let layered = state.layered, let lines = layered.outline.context.wording.summary(of: layered.document) {
+            return lines.map {
+                StyledLine(UIText.display($0.isTerminalSafe ? $0.text : UIText.escape($0.text), ascii: state.preferences.ascii), OutlineDetail.style($0.tone))
+            }
+        }
         guard let receipt = state.receipt else {
             return [StyledLine("This file is not a receipt: only the tree view is available (press 1).")]
         }

@@ -11,8 +11,11 @@ public enum TreeGeometry {
     public static func indentUnit(rows: [Int], tree: Tree, width: Int) -> Int {
         var deepest = 0
         for node in rows { deepest = max(deepest, Int(tree.nodes[node].depth)) }
-        return deepest * 2 <= width / 4 ? 2 : 1
+        return indentUnit(deepest: deepest, width: width)
     }
+
+    /// The unit for rows on screen whose deepest is at `deepest`.
+    static func indentUnit(deepest: Int, width: Int) -> Int { deepest * 2 <= width / 4 ? 2 : 1 }
 
     static func indent(depth: Int, unit: Int, width: Int) -> Int { min(depth * unit, max(0, width / 2)) }
 }

@@ -23,7 +23,9 @@ enum JWSOverlay {
         }
         let verified = model.tokens.contains { $0.report != nil }
         let verdict = !verified ? "not verified" : (model.allValid ? "valid" : "INVALID")
-        return ReceiptOverlay(purchases: purchases, verdict: verdict, verdictFailed: verified && !model.allValid)
+        var overlay = ReceiptOverlay(purchases: purchases, verdict: verdict, verdictFailed: verified && !model.allValid)
+        overlay.rowsTitle = "Transactions"
+        return overlay
     }
 
     /// The ISO instant alone (the table's date columns), not the milliseconds beside it.

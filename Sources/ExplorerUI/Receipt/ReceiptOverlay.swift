@@ -149,6 +149,8 @@ public struct ReceiptOverlay: Sendable {
     public var defaultExpanded: [Int]
     /// Node to select at start (nil: the first node).
     public var initialSelection: Int?
+    /// What the purchase table's rows are, as its title names them.
+    public var rowsTitle = "In-app purchases"
     /// Widest text of each purchase-table column (computed once in `init`, O(purchases)).
     public private(set) var columnWidths: [Int]
 

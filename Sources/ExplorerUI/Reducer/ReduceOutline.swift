@@ -55,12 +55,22 @@ extension AppState {
                 break
             }
             let purchase = receipt.purchases[table.order[table.row]]
-            guard case .layer(let layer) = purchase.target, let tokenRow = outline.row(of: NodeID(layer, 0)) else { break }
-            mode = .tree
-            focus = .tree
-            outlineView.expanded[tokenRow] = true
-            selectOutlineRow(tokenRow)
-            status = StatusMessage("transaction #\(purchase.number) in the tree (p goes back)")
+            switch purchase.target {
+            case .node(let node, _):
+                // An in-app purchase of a receipt: its node's row, shown (not opened).
+                guard let row = outline.row(of: node) else { break }
+                mode = .tree
+                focus = .tree
+                selectOutlineRow(row)
+                status = StatusMessage("in-app purchase #\(purchase.number) in the tree (p goes back)")
+            case .layer(let layer):
+                guard let tokenRow = outline.row(of: NodeID(layer, 0)) else { break }
+                mode = .tree
+                focus = .tree
+                outlineView.expanded[tokenRow] = true
+                selectOutlineRow(tokenRow)
+                status = StatusMessage("transaction #\(purchase.number) in the tree (p goes back)")
+            }
         case .jumpToPurchase: jumpToOutlinePurchase()
         case .toggleTokenText:
             outlineView.showTokenText.toggle()
@@ -82,7 +92,21 @@ extension AppState {
 
     /// `p`: from a row inside a transaction token to its row of the purchase table.
     mutating func jumpToOutlinePurchase() {
-        guard let outline, let receipt, let row = outlineRow else { return }
+        guard let receipt else { status = StatusMessage("not a receipt: there is no purchase table", isError: true); return }
+        guard let row = outlineRow else { return }
+        // A receipt's in-app purchase holds the row's node.
+        if row.node.layer == .file, layered?.document.fileLayer.tree != nil {
+            guard let index = receipt.purchaseIndex(containing: row.node.index) else {
+                status = StatusMessage("this node is not inside an in-app purchase", isError: true)
+                return
+            }
+            mode = .purchases
+            focus = .table
+            table.row = tableRow(showing: index)
+            ensureTableVisible()
+            status = StatusMessage("in-app purchase #\(receipt.purchases[index].number)")
+            return
+        }
         var layer: LayerID? = row.node.layer
         while let l = layer {
             if let index = receipt.purchases.firstIndex(where: { $0.target == .layer(l) }) {

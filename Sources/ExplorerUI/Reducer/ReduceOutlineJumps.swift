@@ -48,6 +48,11 @@ extension AppState {
         selectOutlineRow(row)
         let found = layered.outline.row(row)
         if let shown = shownLayer, let step = path.last(where: { $0.layer == shown }) { outlineView.cursor = step.offset }
+        // A DER file's node is named as the node tree named it.
+        if found.node.layer == .file, layered.document.fileLayer.tree != nil {
+            status = StatusMessage("offset \(where_) is in node \(found.node.index)")
+            return
+        }
         let inLayer = path.last { $0.layer == found.node.layer }?.offset ?? found.range.lowerBound
         let layerName = UIText.escape(layered.document.layer(found.node.layer).name)
         status = StatusMessage("file offset \(where_): \(found.label) (\(layerName) byte \(inLayer))")

@@ -8,15 +8,24 @@ enum OutlinePane {
         guard let outline = state.outline else { return }
         let color = state.preferences.color
         let focused = state.focus == .tree && state.mode == .tree
-        for (i, index) in state.outlineVisibleRows(count: rect.height).enumerated() {
-            let row = outline.row(index)
+        let visible = state.outlineVisibleRows(count: rect.height).map { ($0, outline.row($0)) }
+        // A DER file's deep rows indent by one column instead of two, as the node tree always did.
+        let deepest = visible.reduce(0) { max($0, $1.1.depth) }
+        let fileTree = state.layered?.document.fileLayer.tree != nil
+        let unit = fileTree ? TreeGeometry.indentUnit(deepest: deepest, width: rect.width) : 2
+        for (i, (index, row)) in visible.enumerated() {
             let y = rect.y + i
             let selected = index == state.outlineView.selection
             let rowClass: StyleClass? = selected ? (focused ? .selected : .selectedUnfocused) : nil
             func st(_ c: StyleClass) -> CellStyle { Theme.style(rowClass ?? c, color: color) }
             grid.fill(x: rect.x, y: y, width: rect.width, height: 1, style: st(.plain))
             let limit = rect.x + rect.width
-            var x = rect.x + 2 + min(row.depth * 2, max(0, rect.width / 2))
+            // A DER file's node: `!` error or warning in it or below, `~` only not-DER notes.
+            if fileTree, row.node.layer == .file, let severity = state.facts.severity(ofSubtree: row.node.index), severity != .info {
+                let notDER = severity == .notDER
+                grid.put(notDER ? "~" : "!", x: rect.x, y: y, style: st(notDER ? .markerNotDER : .markerError))
+            }
+            var x = rect.x + 2 + TreeGeometry.indent(depth: row.depth, unit: unit, width: rect.width)
             if state.outlineHasChildren(index) {
                 grid.put(state.outlineIsOpen(index) ? glyphs.expanded : glyphs.collapsed, x: x, y: y, style: st(.plain), maxWidth: max(0, limit - x))
             }
@@ -35,7 +44,11 @@ enum OutlinePane {
             }
             x += 2
             guard x < limit else { continue }
-            if let name = row.name {
+            // A receipt's field reads as its meaning (name and decoded value) unless the module names the node.
+            if fileTree, row.node.layer == .file, state.names.structureName(row.node.index) == nil,
+               let meaning = state.receipt?.meaning(of: row.node.index) {
+                grid.put(glyphs.fitAtBoundary(UIText.display(meaning.label, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
+            } else if let name = row.name {
                 let text = TreePane.fit(name, preview: row.value, width: limit - x, glyphs: glyphs)
                 grid.put(UIText.display(text, ascii: state.preferences.ascii), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
             } else {
@@ -177,6 +190,7 @@ enum OutlineDetail {
         case .ok: .ok
         case .fail: .fail
         case .dim: .dim
+        case .title: .title
         }
     }
 

@@ -133,7 +133,7 @@ enum PaneBorders {
 
     static func purchasesTitle(_ state: AppState) -> String {
         let count = state.receipt?.purchases.count ?? 0
-        let name = state.layered != nil ? "Transactions" : "In-app purchases"
+        let name = state.receipt?.rowsTitle ?? "In-app purchases"
         guard !state.table.filter.isEmpty else { return name + " (\(count))" }
         return name + " (\(state.table.order.count) of \(count)) · filter \"\(UIText.escape(state.table.filter))\" (Esc clears)"
     }

@@ -8,10 +8,14 @@ extension LayerOutline {
     /// JSON leaf rows whose text in the layer holds it (a key, or a string longer than the preview),
     /// ascending. The first query makes every row's search text (`OutlineSearchIndex`); each
     /// query then scans that text, O(text), when Enter is pressed.
-    public func search(_ query: String) -> [Int] {
+    public func search(_ query: String) -> [Int] { search(query, fileEntries: { SearchEntries() }) }
+
+    /// `fileEntries`: what the file layer's meaning adds (a receipt's fields, one hit per field),
+    /// asked for on the first search only.
+    func search(_ query: String, fileEntries: () -> SearchEntries) -> [Int] {
         let needle = Array(query.lowercased().utf8)
         guard !needle.isEmpty else { return [] }
-        return store.searchIndex { OutlineSearchIndex(self) }.rows(matching: needle)
+        return store.searchIndex { OutlineSearchIndex(self, fileEntries: fileEntries()) }.rows(matching: needle)
     }
 
     /// The rows holding a diagnostic of any layer (the row its range starts in), in outline order,

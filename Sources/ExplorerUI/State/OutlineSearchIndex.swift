@@ -24,7 +24,7 @@ struct OutlineSearchIndex: Sendable {
     let trees: [(tree: Tree, index: TreeSearchIndex)]
     let runs: [Run]
 
-    init(_ outline: LayerOutline) {
+    init(_ outline: LayerOutline, fileEntries: SearchEntries = SearchEntries()) {
         let context = outline.context
         let document = context.document
         var text = SearchText(), rowOfText: [Int] = [], runs: [Run] = []
@@ -80,7 +80,7 @@ struct OutlineSearchIndex: Sendable {
                 blockIndex += 1
             } else if let run = outline.eager.run(holding: row), run.first == row, run.count > 1,
                       let tree = document.layer(run.layer).tree {
-                trees.append((tree, TreeSearchIndex(tree: tree, entries: SearchEntries())))
+                trees.append((tree, TreeSearchIndex(tree: tree, entries: run.layer == .file ? fileEntries : SearchEntries())))
                 runs.append(.tree(index: trees.count - 1, firstRow: run.first))
                 row += run.count
             } else {

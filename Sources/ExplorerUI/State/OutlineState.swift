@@ -38,27 +38,46 @@ extension AppState {
     /// The outline, when this document is shown as one (StoreKit 2 tokens and bodies).
     public var outline: LayerOutline? { layered?.outline }
 
-    /// Sets up the outline for `document` (nil for ASN.1 documents): the first two levels open
-    /// (the rows of unbuilt tokens sit deeper, so opening a document builds none of them).
+    /// Sets up the outline for `document`: a receipt opens the path to its attributes and selects
+    /// its payload (`ReceiptOverlay`'s node choices, as outline rows); other documents open their
+    /// first levels (three for a DER file, as the node tree always has; two otherwise, so the rows
+    /// of unbuilt tokens, which sit deeper, stay unbuilt).
     mutating func adoptOutline(_ document: Document) {
-        // Until receipts move onto the outline, the format says which documents use it.
-        guard document.explorerViews.contains(.layerOutline) else { return }
         let outline = LayerOutline(document: document)
         layered = OutlineContext(outline: outline, document: document)
         outlineView.expanded = NodeBitSet(count: outline.count)
-        // A DER file (a certificate, other ASN.1) opens its first three levels, as the tree always has.
-        let levels = document.fileLayer.tree != nil ? 3 : 2
-        var row: Int? = outline.count > 0 ? 0 : nil
-        while let r = row {
-            let current = outline.extent(r)
-            if current.depth < levels && current.subtreeEnd > r + 1 {
-                outlineView.expanded[r] = true
-                row = r + 1
-            } else {
-                row = current.subtreeEnd < outline.count ? current.subtreeEnd : nil
+        outlineView.selection = 0
+        let receiptNodes = (receipt?.defaultExpanded ?? []).compactMap { outline.row(of: NodeID(.file, $0)) }
+        if !receiptNodes.isEmpty {
+            for row in receiptNodes {
+                outlineView.expanded[row] = true
+                var parent = outlineParent(row)
+                while let p = parent { outlineView.expanded[p] = true; parent = outlineParent(p) }
+            }
+        } else {
+            let levels = document.fileLayer.tree != nil ? 3 : 2
+            var row: Int? = outline.count > 0 ? 0 : nil
+            while let r = row {
+                let current = outline.extent(r)
+                if current.depth < levels && current.subtreeEnd > r + 1 {
+                    outlineView.expanded[r] = true
+                    row = r + 1
+                } else {
+                    row = current.subtreeEnd < outline.count ? current.subtreeEnd : nil
+                }
             }
         }
-        outlineView.selection = 0
+        if let initial = receipt?.initialSelection, initial >= 0, let row = outline.row(of: NodeID(.file, initial)) {
+            selectOutlineRow(row)
+            // The container from the top when the payload sits in the upper half of the pane;
+            // otherwise a little context above it, never the payload pinned to the bottom.
+            let height = viewport.tree?.height ?? 1
+            outlineView.top = 0
+            var shown = 0, current = 0
+            while current != row, shown < height, let next = outlineNext(current) { current = next; shown += 1 }
+            if current != row || shown >= height / 2 { outlineView.top = outlineBackward(row, 2) }
+            ensureOutlineVisible()
+        }
     }
 
     /// The selected row, when there is an outline.
@@ -151,5 +170,19 @@ extension AppState {
         var row = outlineView.top, shown = 1
         while row != outlineView.selection, shown <= height, let next = outlineNext(row) { row = next; shown += 1 }
         if row != outlineView.selection || shown > height { outlineView.top = outlineBackward(outlineView.selection, height - 1) }
+    }
+}
+
+extension AppState {
+    /// The file tree's node that the selected row is (a receipt's or a certificate's DER), or -1.
+    public var selectedFileNode: Int {
+        guard let row = outlineRow, row.node.layer == .file, layered?.document.fileLayer.tree != nil else { return -1 }
+        return row.node.index
+    }
+
+    /// Whether file node `node`'s row is shown (every ancestor open).
+    public func isFileNodeShown(_ node: Int) -> Bool {
+        guard let row = outline?.row(of: NodeID(.file, node)) else { return false }
+        return outlineRepresentative(row) == row
     }
 }

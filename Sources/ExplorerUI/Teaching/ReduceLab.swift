@@ -190,7 +190,7 @@ extension AppState {
                 next.restoreOutlineCursor(layer: keep.layer, offset: keep.offset, tokenText: outlineView.showTokenText)
             }
         }
-        let tokens = previous.map { LabTokenChange.describe(before: $0, after: lab.document) } ?? []
+        let tokens = previous.map { lab.document.labChanges(since: $0) } ?? []
         let lines = tokens + lab.lastChange.filter { tokens.isEmpty || $0 != "no change in diagnostics or validation" }
         next.status = StatusMessage(LabChange.summary(lines), isError: lab.document.hasErrors || !tokens.filter { $0.contains("→ failed") }.isEmpty)
         self = next

@@ -77,6 +77,10 @@ extension AppState {
         let range = document.fileRange(of: step)
         if let outline {
             if let row = outline.row(of: step.node) ?? outline.innermost(from: .file, offset: range.lowerBound)?.row { selectOutlineRow(row) }
+            // On the file's own bytes the cursor goes to the step's bytes (a length's octets), not its node's first.
+            if shownLayer == .file, let size = layered?.document.fileLayer.bytes.count, size > 0 {
+                outlineView.cursor = min(max(0, range.lowerBound), size - 1)
+            }
             status = StatusMessage("tour \(tour.index + 1)/\(tour.tour.steps.count): \(step.title)")
             return
         }

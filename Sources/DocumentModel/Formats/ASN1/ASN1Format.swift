@@ -27,8 +27,3 @@ public struct ASN1Format: DocumentFormat {
         kind == .asn1 ? KindDescription(summary: "other ASN.1 (not a receipt or a certificate)", title: "ASN.1") : nil
     }
 }
-
-extension ASN1Format {
-    /// Other DER is shown as the layer outline: one row per node, named where RFC 5280 / 5652 name it.
-    public func explorerViews(of document: Document) -> ExplorerViews { .layerOutline }
-}

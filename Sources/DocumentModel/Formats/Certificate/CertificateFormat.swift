@@ -37,8 +37,3 @@ public struct CertificateFormat: DocumentFormat {
         return CertificateRoute(lessons: TourLessons(tree: document.fileTree, layer: .file), root: root)?.steps()
     }
 }
-
-extension CertificateFormat {
-    /// A certificate is shown as the layer outline: its DER's nodes by their RFC 5280 names.
-    public func explorerViews(of document: Document) -> ExplorerViews { .layerOutline }
-}

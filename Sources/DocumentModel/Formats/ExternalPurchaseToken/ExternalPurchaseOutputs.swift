@@ -19,7 +19,6 @@ extension ExternalPurchaseTokenFormat: WritesTokenJSON {
     public func tourSteps(_ document: Document) -> [TourStep]? {
         document.externalPurchase.map { ExternalPurchaseRoute(document: document, model: $0).steps() }
     }
-    public func explorerViews(of document: Document) -> ExplorerViews { document.externalPurchase == nil ? [] : .layerOutline }
 }
 
 /// The outline of an external purchase token: its decoded JSON (the base64url characters show no

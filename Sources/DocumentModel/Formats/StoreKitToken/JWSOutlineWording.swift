@@ -106,6 +106,10 @@ struct JWSOutlineWording: OutlineWording {
     }
 }
 
+extension JWSOutlineWording {
+    public func summary(of document: Document) -> [DetailLine]? { TokenSummaryLines.lines(document) }
+}
+
 extension StoreKitTokenFormat {
     public func outlineWording(of document: Document) -> any OutlineWording { JWSOutlineWording(document) }
 }

@@ -71,6 +71,7 @@ extension VerifiesTokens {
     public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { StoreKitOutputs.developerKeyUse(document) }
     public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
     public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { TokenRedaction.parts(document) }
+    public func labChanges(before: Document, after: Document) -> [String] { TokenLabChange.describe(before: before, after: after) }
 }
 
 extension StoreKitTokenFormat: VerifiesTokens {}
@@ -96,6 +97,4 @@ extension TextFormat: WritesTokenJSON {
 
 extension DeveloperTokenFormat: VerifiesTokens {
     public func tourSteps(_ document: Document) -> [TourStep]? { StoreKitOutputs.tourSteps(document) }
-    /// The token and its Advanced Commerce request layer, as the layer outline.
-    public func explorerViews(of document: Document) -> ExplorerViews { document.jws == nil ? [] : .layerOutline }
 }

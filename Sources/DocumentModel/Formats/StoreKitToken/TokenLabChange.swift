@@ -1,14 +1,14 @@
-import DocumentModel
+import ByteText
 import JWSKit
 
-/// What an edit changed in the tokens' verification, one line per changed step:
-/// "token: ES256 signature: passed → failed".
-enum LabTokenChange {
+/// What a tamper-lab edit changed in the tokens' verification, one line per changed step:
+/// "token: ES256 signature: passed → failed" (terminal-safe: a token's path comes from the input).
+enum TokenLabChange {
     static func describe(before: Document, after: Document) -> [String] {
         guard let old = before.jws?.tokens, let new = after.jws?.tokens else { return [] }
         var lines: [String] = []
         for (index, token) in new.enumerated() where index < old.count {
-            let name = UIText.escape(token.path.map { "token " + $0 } ?? "token")
+            let name = TerminalSafe.escape(token.path.map { "token " + $0 } ?? "token")
             let was = Dictionary((old[index].report?.steps ?? []).map { ($0.step, $0.status) }, uniquingKeysWith: { a, _ in a })
             for result in token.report?.steps ?? [] {
                 guard let previous = was[result.step], previous.keyword != result.status.keyword else { continue }

@@ -22,8 +22,8 @@ import TestSupport
 
     @Test func treePane() {
         var s = Fixtures.small()
-        s.treeView.expanded[2] = true                        // open the SET
-        s.select(3)
+        s.outlineView.expanded[2] = true                        // open the SET
+        s.selectOutlineRow(3)
         let out = Self.pane(Size(width: 40, height: 7)) { TreePane.draw(s, into: &$0, rect: $1, glyphs: .unicode) }
         // `~`: the second element of the SET sorts before the first (30 06… < 30 0A…): not DER order.
         #expect(out == [
@@ -39,7 +39,7 @@ import TestSupport
 
     @Test func hexPane() {
         var s = Fixtures.small()
-        s.select(4)                                  // UTF8String "alpha"
+        s.selectOutlineRow(4)                                  // UTF8String "alpha"
         let layout = Layout(size: Size(width: 80, height: 24), state: s)
         let out = Self.pane(Size(width: 76, height: 3)) { HexPane.draw(s, into: &$0, rect: $1, layout: layout) }
         #expect(out == [
@@ -51,7 +51,7 @@ import TestSupport
 
     @Test func detailPane() {
         var s = Fixtures.small()
-        s.select(5)                                  // INTEGER 5
+        s.selectOutlineRow(5)                                  // INTEGER 5
         let out = Self.pane(Size(width: 50, height: 8)) { DetailPane.draw(s, into: &$0, rect: $1) }
         #expect(out == [
             "node 5 · path 0 › 1 › 0 › 1",

@@ -18,8 +18,9 @@ extension AppState {
                 moveOutlineCursor(by: (down ? 1 : -1) * outlineBytesPerRow * (half ? max(1, rows / 2) : rows))
                 break
             }
+            if half { moveOutlineRows((down ? 1 : -1) * max(1, (viewport.tree?.height ?? 2) / 2)); break }
             var r = row
-            for _ in 0..<(half ? max(1, page / 2) : page) {
+            for _ in 0..<page {
                 if let n = down ? outlineNext(r) : outlinePrevious(r) { r = n }
             }
             selectOutlineRow(r)
@@ -166,5 +167,22 @@ extension AppState {
         let row = outlineView.showTokenText ? outline.innermost(from: layerID, offset: offset)?.row
             : outline.deepestRow(in: layerID, containing: offset)
         if let row { selectOutlineRow(row, moveCursor: false) }
+    }
+
+    /// Ctrl-D / Ctrl-U: the pane and the selection move together by `rows` visible rows, as `less` does.
+    mutating func moveOutlineRows(_ rows: Int) {
+        if rows < 0 {
+            outlineView.top = outlineBackward(outlineView.top, -rows)
+            selectOutlineRow(outlineBackward(outlineView.selection, -rows))
+            return
+        }
+        var target = outlineView.selection, top = outlineView.top
+        for _ in 0..<rows {
+            if let n = outlineNext(target) { target = n }
+            if let n = outlineNext(top) { top = n }
+        }
+        outlineView.top = min(top, target)
+        if outlineNext(target) == nil { outlineView.top = outlineBackward(target, max(0, (viewport.tree?.height ?? 1) - 1)) }
+        selectOutlineRow(target)
     }
 }

@@ -35,7 +35,7 @@ import TextLoader
         let request = try #require(labels.firstIndex(of: "request (base64 → JSON)"))
         #expect(labels[request - 1] == "request")
         #expect(Array(labels[(request + 1)...(request + 3)]) == ["operation", "version", "requestInfo"])
-        let layer = try #require(s.layered?.document.jws?.tokens.first?.layers.request)
+        let layer = try #require(s.layered.document.jws?.tokens.first?.layers.request)
         #expect(outline.rows[request].node == NodeID(layer, 0))
         #expect(outline.rows[request].range == 0..<406)
     }

@@ -14,12 +14,12 @@ import TestSupport
 /// whose subject CN is "receipt-explorer TEST ECC StoreKit Signing" (no other certificate has it).
 @Suite struct JWSNavigationTests {
     static func token(_ s: AppState, path: String? = nil) throws -> JWSToken {
-        try #require(s.layered?.document.jws?.tokens.first { $0.path == path })
+        try #require(s.layered.document.jws?.tokens.first { $0.path == path })
     }
 
     /// The DER node of `certificate` holding the UTF8String `text`, found in the parser's tree.
     static func derNode(_ s: AppState, _ certificate: LayerID, string text: String) throws -> NodeID {
-        let tree = try #require(s.layered?.document.layer(certificate).tree)
+        let tree = try #require(s.layered.document.layer(certificate).tree)
         let index = try #require(tree.nodes.indices.first {
             if case .string(let value, _)? = tree.value(of: $0) { return value == text }
             return false
@@ -91,7 +91,7 @@ import TestSupport
         press(&s, .character(":"))
         type(&s, "0x28")
         press(&s, .enter)
-        let certificate = try #require(s.layered?.document.layer(token.certificates[0]).tree)
+        let certificate = try #require(s.layered.document.layer(token.certificates[0]).tree)
         let der = try #require(certificate.deepestNode(containing: 5))
         #expect(s.outlineRow?.node == NodeID(token.certificates[0], der))
         #expect(s.status == StatusMessage("file offset 0x28 (40): \(s.outlineRow?.label ?? "") (x5c[0] byte 5)"))
@@ -107,7 +107,7 @@ import TestSupport
 
     @Test func goToOutsideEveryValueSaysSo() throws {
         var s = try JWSOutlineTests.state("jws/transaction-history.json")
-        let bytes = try #require(s.layered?.document.fileLayer.bytes)
+        let bytes = try #require(s.layered.document.fileLayer.bytes)
         #expect(bytes[0] == UInt8(ascii: "{") && bytes[bytes.count - 1] == UInt8(ascii: "\n"))
         press(&s, .character(":"))
         type(&s, "\(bytes.count - 1)")
@@ -172,7 +172,7 @@ import TestSupport
     /// node here and a token there used to make node 1 a member of the row of token 1).
     @Test func transactionRowsTargetTheirTokens() throws {
         let s = try JWSOutlineTests.state("jws/transaction-history.json")
-        let model = try #require(s.document?.jws)
+        let model = try #require(s.document.jws)
         let transactions = model.tokens.indices.filter { model.tokens[$0].kind == .transaction }
         let receipt = try #require(s.receipt)
         #expect(!transactions.isEmpty)
@@ -226,7 +226,7 @@ import TestSupport
 @Suite struct JWSTeachingAndMouseTests {
     @Test func theTourSelectsEachStepsRow() throws {
         var s = try JWSOutlineTests.state("jws/transaction.jws")
-        let document = try #require(s.layered?.document)
+        let document = try #require(s.layered.document)
         let steps = document.tour.steps
         try #require(steps.count > 1)
         press(&s, .character("t"))
@@ -255,11 +255,11 @@ import TestSupport
         type(&s, "k")
         let lab = try #require(s.teaching.lab)
         #expect(lab.bytes[3664] == UInt8(ascii: "k") && lab.bytes.count == 4556)
-        #expect(s.layered?.document.fileLayer.bytes[3664] == UInt8(ascii: "k"))
+        #expect(s.layered.document.fileLayer.bytes[3664] == UInt8(ascii: "k"))
         // The rebuilt outline keeps the characters on screen and selects the field they decode into.
         #expect(s.outlineView.showTokenText && s.shownLayer == .file && s.outlineView.cursor == 3664)
         #expect(s.outlineRow?.label == "transactionId" && s.outlineRow?.value == "2@00000510000004")
-        #expect(s.outlineRow?.node.layer == s.layered?.document.jws?.tokens.first?.layers.payload)
+        #expect(s.outlineRow?.node.layer == s.layered.document.jws?.tokens.first?.layers.payload)
     }
 
     @Test func theWheelScrollsTheOutlineAndResizeKeepsTheSelection() throws {

@@ -22,7 +22,7 @@ import TextLoader
     func everyDocumentOpensInTheOutline(file: String) throws {
         let document = try Self.open(file)
         let state = AppState(document: document)
-        let outline = try #require(state.layered?.outline)
+        let outline = try #require(state.layered.outline)
         #expect(outline.count > 0 && outline.row(0).node.layer == .file)
     }
 

@@ -24,7 +24,7 @@ import TestSupport
         var s = Fixtures.small()
         s.outlineView.expanded[2] = true                        // open the SET
         s.selectOutlineRow(3)
-        let out = Self.pane(Size(width: 40, height: 7)) { TreePane.draw(s, into: &$0, rect: $1, glyphs: .unicode) }
+        let out = Self.pane(Size(width: 40, height: 7)) { OutlinePane.draw(s, into: &$0, rect: $1, glyphs: .unicode) }
         // `~`: the second element of the SET sorts before the first (30 06… < 30 0A…): not DER order.
         #expect(out == [
             "~ ▾ SEQUENCE (30)",
@@ -41,7 +41,7 @@ import TestSupport
         var s = Fixtures.small()
         s.selectOutlineRow(4)                                  // UTF8String "alpha"
         let layout = Layout(size: Size(width: 80, height: 24), state: s)
-        let out = Self.pane(Size(width: 76, height: 3)) { HexPane.draw(s, into: &$0, rect: $1, layout: layout) }
+        let out = Self.pane(Size(width: 76, height: 3)) { TextBytePane.draw(s, into: &$0, rect: $1) }
         #expect(out == [
             "0000  30 1E 02 01 01 31 14 30  0A 0C 05 61 6C 70 68 61  0....1.0...alpha",
             "0010  02 01 05 30 06 16 04 62  65 74 61 04 03 01 02 03  ...0...beta.....",

@@ -90,7 +90,7 @@ import ASN1Lenient
         press(&s, .character(":"))
         type(&s, "0x100000")
         press(&s, .enter)
-        #expect(s.tree.nodes[s.outlineView.selection].byteRange.contains(0x100000) && !s.hasChildren(s.outlineView.selection))
+        #expect(s.tree.nodes[s.outlineView.selection].byteRange.contains(0x100000) && !s.outlineHasChildren(s.outlineView.selection))
         let grid = render(s, size: Size(width: 120, height: 40))
         #expect(grid.text.contains("INTEGER"))
     }

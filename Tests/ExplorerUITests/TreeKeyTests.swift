@@ -111,7 +111,7 @@ import TestSupport
         #expect(s.outlineView.selection == 9)
         press(&s, .pageDown)
         #expect(s.outlineView.selection == 18)
-        #expect(s.outlineView.top <= 18 && s.forward(s.outlineView.top, 9) >= 18)
+        #expect(s.outlineView.top <= 18 && forward(s, s.outlineView.top, 9) >= 18)
         press(&s, .pageUp)
         #expect(s.outlineView.selection == 9)
         press(&s, .pageUp, .pageUp)
@@ -123,7 +123,7 @@ import TestSupport
         var s = wide()
         press(&s, last)
         #expect(s.outlineView.selection == 150)
-        #expect(s.forward(s.outlineView.top, 9) == 150)   // the last row sits at the bottom of the pane
+        #expect(forward(s, s.outlineView.top, 9) == 150)   // the last row sits at the bottom of the pane
         press(&s, first)
         #expect(s.outlineView.selection == 0 && s.outlineView.top == 0)
         press(&s, .character("C"), last)

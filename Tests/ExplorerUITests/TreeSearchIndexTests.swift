@@ -23,7 +23,7 @@ import TestSupport
     static func plainScan(_ query: String, _ s: AppState) -> [Int] {
         let needle = Array(query.lowercased().utf8)
         var hits = Set(Search.scan(needle, hexNeedle: Search.hexNeedle(needle), in: s.tree))
-        if let analysis = s.document?.receipt, analysis.payloadTree == nil, let receipt = analysis.receipt {
+        if let analysis = s.document.receipt, analysis.payloadTree == nil, let receipt = analysis.receipt {
             var fieldOf: [Int: Int] = [:]
             for f in Array(receipt.fields) + receipt.inApp.flatMap({ Array($0.fields) }) {
                 for case let v? in [f.valueNode, f.innerNode] where v != f.attributeNode { fieldOf[v] = f.attributeNode }
@@ -107,25 +107,14 @@ import TestSupport
     }()
 
     @Test func indexEqualsThePlainScanOnCraftedValues() {
-        let tree = ASN1Parser.parse(Self.crafted, options: ParseOptions(guessEncapsulation: true))
-        let s = AppState(tree: tree, fileName: "crafted.der")
-        #expect(tree.nodes.contains { $0.kind == .unparsed })
+        let s = Fixtures.state(Self.crafted, name: "crafted.der")
+        #expect(s.tree.nodes.contains { $0.kind == .unparsed })
         Self.expectSame(s, "crafted")
         // Spot checks of what the scan finds, so that "equal" is not two empty lists.
         #expect(Search.run("-5", in: s).count == 1 && Search.run("[0]", in: s).count == 1)
         #expect(Search.run("18446744073709551616", in: s).count == 1)   // the 9-octet INTEGER through IntegerValue
         #expect(Search.run("-9223372036854775808", in: s).count == 1)   // the 8-octet one through the fast path
         #expect(Search.run("com.example", in: s).count == 1 && Search.run("inner", in: s).count == 1)
-    }
-
-    /// A hand-built overlay (no receipt adapter): its meanings are searched at their nodes.
-    @Test func indexEqualsThePlainScanWithAHandBuiltOverlay() {
-        let tree = ASN1Parser.parse(defectBytes, options: ParseOptions(guessEncapsulation: false))
-        let overlay = ReceiptOverlay(meanings: [1: NodeMeaning(label: "Quantity · 1", fieldName: "quantity", decodedValue: "One"),
-                                                3: NodeMeaning(label: "flag", rawDate: "2024-01-01")])
-        let s = AppState(tree: tree, receipt: overlay, fileName: "overlay.der")
-        #expect(Search.run("quantity", in: s) == [1] && Search.run("2024-01", in: s) == [3] && Search.run("ONE", in: s) == [1])
-        Self.expectSame(s, "overlay")
     }
 
     @Test func decimalsWrittenWithoutStringsEqualIntegerValueDecimal() {

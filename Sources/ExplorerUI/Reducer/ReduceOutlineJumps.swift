@@ -5,7 +5,6 @@ import DocumentModel
 extension AppState {
     /// The global actions an outline handles itself; nil when the action is not one of them.
     mutating func performOutlineGlobal(_ action: Action) -> Effect?? {
-        guard layered != nil else { return nil }
         switch action {
         case .nextHit, .previousHit:
             guard !search.hits.isEmpty else { return .some(performGlobal(action)) }
@@ -33,7 +32,6 @@ extension AppState {
     /// `:` on an outline: `offset` is a FILE offset (what the CLI's diagnostics print); the deepest
     /// row of any layer whose bytes come from it is selected, the byte cursor on the byte there.
     mutating func goToOutlineOffset(_ offset: Int) {
-        guard let layered else { return }
         let size = layered.document.fileLayer.bytes.count
         let where_ = "0x\(String(offset, radix: 16, uppercase: true)) (\(offset))"
         guard offset < size else {
@@ -83,7 +81,7 @@ extension AppState {
 
     /// The selected row's bytes in its own layer (decoded JSON, DER, signature or token characters).
     var outlineRowBytes: ArraySlice<UInt8>? {
-        guard let layered, let row = outlineRow else { return nil }
+        guard let row = outlineRow else { return nil }
         let bytes = layered.document.layer(row.node.layer).bytes
         let range = row.range.clamped(to: 0..<bytes.count)
         return bytes[range]
@@ -105,7 +103,7 @@ extension AppState {
 
     /// `layer-<layer>-node-<index>-<offset>.<der|json|txt|bin>` for the selected row.
     var outlineWritePath: String {
-        guard let layered, let row = outlineRow else { return "node.bin" }
+        guard let row = outlineRow else { return "node.bin" }
         let ext: String
         switch layered.document.layer(row.node.layer).content {
         case .asn1: ext = "der"
@@ -119,7 +117,7 @@ extension AppState {
     /// The file offset under the byte cursor when the byte pane shows the file's own bytes (a
     /// token's characters, a JSON body): the tamper lab edits only those.
     var outlineFileCursor: Int? {
-        guard let layered, var layer = shownLayer else { return nil }
+        guard var layer = shownLayer else { return nil }
         var offset = outlineView.cursor
         while let parent = layered.document.layer(layer).parent {
             guard case .segments? = layered.document.layer(layer).map, let map = layered.document.layer(layer).map else { return nil }

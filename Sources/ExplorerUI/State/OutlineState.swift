@@ -36,15 +36,14 @@ public struct OutlineContext: Sendable {
 
 extension AppState {
     /// The outline, when this document is shown as one (StoreKit 2 tokens and bodies).
-    public var outline: LayerOutline? { layered?.outline }
+    public var outline: LayerOutline? { layered.outline }
 
     /// Sets up the outline for `document`: a receipt opens the path to its attributes and selects
     /// its payload (`ReceiptOverlay`'s node choices, as outline rows); other documents open their
     /// first levels (three for a DER file, as the node tree always has; two otherwise, so the rows
     /// of unbuilt tokens, which sit deeper, stay unbuilt).
-    mutating func adoptOutline(_ document: Document) {
-        let outline = LayerOutline(document: document)
-        layered = OutlineContext(outline: outline, document: document)
+    mutating func openOutline() {
+        let outline = layered.outline
         outlineView.expanded = NodeBitSet(count: outline.count)
         outlineView.selection = 0
         let receiptNodes = (receipt?.defaultExpanded ?? []).compactMap { outline.row(of: NodeID(.file, $0)) }
@@ -55,7 +54,7 @@ extension AppState {
                 while let p = parent { outlineView.expanded[p] = true; parent = outlineParent(p) }
             }
         } else {
-            let levels = document.fileLayer.tree != nil ? 3 : 2
+            let levels = layered.document.fileLayer.tree != nil ? 3 : 2
             var row: Int? = outline.count > 0 ? 0 : nil
             while let r = row {
                 let current = outline.extent(r)
@@ -176,7 +175,7 @@ extension AppState {
 extension AppState {
     /// The file tree's node that the selected row is (a receipt's or a certificate's DER), or -1.
     public var selectedFileNode: Int {
-        guard let row = outlineRow, row.node.layer == .file, layered?.document.fileLayer.tree != nil else { return -1 }
+        guard let row = outlineRow, row.node.layer == .file, layered.document.fileLayer.tree != nil else { return -1 }
         return row.node.index
     }
 

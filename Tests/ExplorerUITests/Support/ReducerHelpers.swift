@@ -46,3 +46,10 @@ func defects() -> AppState {
 func wide(_ count: Int = 50, size: Size = Size(width: 80, height: 24)) -> AppState {
     Fixtures.state(DER.wideSet(count: count), name: "wide.der", size: size)
 }
+
+/// `steps` visible outline rows down from `row` (stops at the last row).
+func forward(_ s: AppState, _ row: Int, _ steps: Int) -> Int {
+    var current = row
+    for _ in 0..<steps { guard let next = s.outlineNext(current) else { break }; current = next }
+    return current
+}

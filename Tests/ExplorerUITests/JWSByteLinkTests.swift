@@ -34,7 +34,7 @@ import TextLoader
         var s = try JWSOutlineTests.state("jws/transaction.jws")
         let token = try JWSNavigationTests.token(s).layers
         let header = try #require(token.header)
-        let certificate = try #require(s.outline?.row(of: NodeID(token.certificates[0], 0)))
+        let certificate = try #require(s.outline.row(of: NodeID(token.certificates[0], 0)))
         s.selectOutlineRow(certificate)
         press(&s, .character("b"))
         let bytes = try #require(s.layered.document.layer(header).bytes)
@@ -53,7 +53,7 @@ import TextLoader
         let document = try #require(s.layered.document)
         let nested = try JWSNavigationTests.token(s, path: "data.signedTransactionInfo")
         let payload = try #require(nested.layers.payload)
-        let row = try #require(s.outline?.rows.firstIndex { $0.node.layer == payload && $0.label == "transactionId" })
+        let row = try #require(s.outline.rows.firstIndex { $0.node.layer == payload && $0.label == "transactionId" })
         s.selectOutlineRow(row)
         #expect(s.shownLayer == payload && s.shownRange == 1..<35)
         press(&s, .character("b"))
@@ -133,10 +133,10 @@ import TextLoader
 
     @Test func opensWithoutBuildingTokensAndGoesToAnOffsetDeepInside() throws {
         var (s, starts) = try Self.state()
-        let outline = try #require(s.outline)
+        let outline = s.outline
         #expect(s.layered.document.kind == .transactionHistory(transactions: Self.count))
         // body, signedTransactions, 1,000 elements, and each token's 270 rows (as when it is alone).
-        let alone = try #require(JWSOutlineTests.state("jws/transaction.jws").outline?.count)
+        let alone = try #require(JWSOutlineTests.state("jws/transaction.jws").outline.count)
         #expect(alone == 270)
         #expect(outline.count == 2 + Self.count + Self.count * alone)
         // Built at open: the body's rows and one head row per token.
@@ -166,7 +166,7 @@ import TextLoader
 
     @Test func searchReadsEveryTokenAndKeepsNone() throws {
         var (s, _) = try Self.state()
-        let outline = try #require(s.outline)
+        let outline = s.outline
         JWSNavigationTests.search(&s, "storekit signing")
         #expect(s.search.hits.count == Self.count)
         // The first hit is in token 0's x5c[0]; only the token jumped to is kept built.
@@ -177,7 +177,7 @@ import TextLoader
 
     @Test func expandAllThenWalkBackIntoAnUnbuiltToken() throws {
         var (s, _) = try Self.state()
-        let outline = try #require(s.outline)
+        let outline = s.outline
         let tokens = try #require(s.layered.document.jws?.tokens)
         press(&s, .character("E"))
         s.selectOutlineRow(try #require(outline.row(of: NodeID(tokens[701].layers.token, 0))))

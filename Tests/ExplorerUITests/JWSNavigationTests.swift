@@ -37,7 +37,7 @@ import TestSupport
         var s = try JWSOutlineTests.state("jws/transaction.jws")
         let leaf = try Self.token(s).layers.certificates[0]
         let node = try Self.derNode(s, leaf, string: "receipt-explorer TEST ECC StoreKit Signing")
-        let row = try #require(s.outline?.row(of: node))
+        let row = try #require(s.outline.row(of: node))
         #expect(!s.outlineIsOpen(3), "x5c starts closed")
         Self.search(&s, "storekit signing")
         #expect(s.search.hits == [row])
@@ -55,7 +55,7 @@ import TestSupport
         var s = try JWSOutlineTests.state("jws/notification.jws")
         let nested = try Self.token(s, path: "data.signedTransactionInfo")
         let renewal = try Self.token(s, path: "data.signedRenewalInfo")
-        let outline = try #require(s.outline)
+        let outline = s.outline
         // The transaction id is in the nested transaction only; its original id in both nested tokens.
         Self.search(&s, "2000000510000004")
         let id = try #require(outline.rows.firstIndex { $0.node.layer == nested.layers.payload && $0.label == "transactionId" })
@@ -119,11 +119,11 @@ import TestSupport
     @Test func diagnosticJumpsWalkEveryLayerInOutlineOrder() throws {
         var s = try JWSOutlineTests.state("jws/malformed-duplicate-keys.jws")
         let payload = try #require(Self.token(s).layers.payload)
-        let stops = try #require(s.outline?.diagnosticStops)
+        let stops = try #require(s.outline.diagnosticStops)
         // The second "bundleId" key sits at byte 622 of the decoded payload.
         let duplicate = try #require(stops.first { $0.diagnostic.code == DiagnosticCode(JSONCode.duplicateKey) })
         #expect(duplicate.layer == payload && duplicate.diagnostic.range.lowerBound == 622)
-        let row = try #require(s.outline?.row(duplicate.row))
+        let row = try #require(s.outline.row(duplicate.row))
         #expect(row.label == "bundleId" && row.range.lowerBound == 622)
         #expect(stops.map(\.row) == stops.map(\.row).sorted() && Set(stops.map(\.row)).count == stops.count)
         let position = try #require(stops.firstIndex { $0.row == duplicate.row })
@@ -138,7 +138,7 @@ import TestSupport
 
     @Test func diagnosticsOfAnEmptyListSaySo() throws {
         var s = try JWSOutlineTests.state("jws/transaction.jws")
-        #expect(s.outline?.diagnosticStops.isEmpty == true)
+        #expect(s.outline.diagnosticStops.isEmpty == true)
         press(&s, .character("]"))
         #expect(s.status == StatusMessage("no diagnostics: nothing to jump to"))
     }
@@ -158,7 +158,7 @@ import TestSupport
     @Test func pGoesFromAFieldToItsTransactionInTheTable() throws {
         var s = try JWSOutlineTests.state("jws/notification.jws")
         let nested = try Self.token(s, path: "data.signedTransactionInfo")
-        let row = try #require(s.outline?.rows.firstIndex { $0.node.layer == nested.layers.payload && $0.label == "productId" })
+        let row = try #require(s.outline.rows.firstIndex { $0.node.layer == nested.layers.payload && $0.label == "productId" })
         s.selectOutlineRow(row)
         press(&s, .character("p"))
         #expect(s.mode == .purchases && s.table.row == 0 && s.status == StatusMessage("transaction #1"))
@@ -230,11 +230,11 @@ import TestSupport
         let steps = document.tour.steps
         try #require(steps.count > 1)
         press(&s, .character("t"))
-        let row = try #require(s.outline?.row(of: steps[0].node))
+        let row = try #require(s.outline.row(of: steps[0].node))
         #expect(s.outlineView.selection == row)
         #expect(s.status == StatusMessage("tour 1/\(steps.count): \(steps[0].title)"))
         press(&s, .character("n"))
-        #expect(s.outlineView.selection == s.outline?.row(of: steps[1].node))
+        #expect(s.outlineView.selection == s.outline.row(of: steps[1].node))
         #expect(s.status == StatusMessage("tour 2/\(steps.count): \(steps[1].title)"))
     }
 

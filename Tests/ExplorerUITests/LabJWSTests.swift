@@ -122,7 +122,7 @@ import TextLoader
         var s = try Self.state("jws/notification.jws")
         let nested = try JWSNavigationTests.token(s, path: "data.signedTransactionInfo")
         let payload = try #require(nested.layers.payload)
-        let row = try #require(s.outline?.rows.indices.first { s.outline?.rows[$0].label == "productId" && s.outline?.rows[$0].node.layer == payload })
+        let row = try #require(s.outline.rows.indices.first { s.outline.rows[$0].label == "productId" && s.outline.rows[$0].node.layer == payload })
         s.selectOutlineRow(row)
         press(&s, .tab)
         // `"productId":"com.example…`: the value's first character is 13 bytes into the member.
@@ -143,7 +143,7 @@ import TextLoader
         var s = try Self.state("jws/transaction.jws")
         let leaf = try JWSNavigationTests.token(s).layers.certificates[0]
         let original = try #require(s.layered.document.fileLayer.bytes)
-        s.selectOutlineRow(try #require(s.outline?.row(of: NodeID(leaf, 0))))
+        s.selectOutlineRow(try #require(s.outline.row(of: NodeID(leaf, 0))))
         press(&s, .tab)
         // The last byte of the leaf's DER: a byte of its signature.
         press(&s, .character("G"))

@@ -40,7 +40,6 @@ import TestSupport
     @Test func hexPane() {
         var s = Fixtures.small()
         s.selectOutlineRow(4)                                  // UTF8String "alpha"
-        let layout = Layout(size: Size(width: 80, height: 24), state: s)
         let out = Self.pane(Size(width: 76, height: 3)) { TextBytePane.draw(s, into: &$0, rect: $1) }
         #expect(out == [
             "0000  30 1E 02 01 01 31 14 30  0A 0C 05 61 6C 70 68 61  0....1.0...alpha",

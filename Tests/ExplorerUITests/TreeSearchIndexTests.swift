@@ -141,13 +141,13 @@ import TestSupport
     /// Made on the first search, once, and shared by copies of the state (the cache is).
     @Test func theIndexIsMadeOnTheFirstSearchAndKept() throws {
         var s = try #require(Fixtures.sampleState("typical.receipt"))
-        #expect(!s.outline!.store.hasSearchIndex)
+        #expect(!s.outline.store.hasSearchIndex)
         press(&s, .down)
-        #expect(!s.outline!.store.hasSearchIndex, "no key but Enter in the search prompt makes it")
+        #expect(!s.outline.store.hasSearchIndex, "no key but Enter in the search prompt makes it")
         let copy = s
         press(&s, .character("/"))
         type(&s, "coins")
         press(&s, .enter)
-        #expect(s.outline!.store.hasSearchIndex && copy.outline!.store.hasSearchIndex)
+        #expect(s.outline.store.hasSearchIndex && copy.outline.store.hasSearchIndex)
     }
 }

@@ -53,9 +53,9 @@ extension AppState {
                 let rows = outlineVisibleRows(count: r.height)
                 guard y - r.y < rows.count else { return true }
                 let row = rows[y - r.y]
-                let depth = outline?.row(row).depth ?? 0
+                let depth = outline.row(row).depth
                 let unit = layered.document.fileLayer.tree == nil ? 2
-                    : TreeGeometry.indentUnit(deepest: rows.reduce(0) { max($0, outline?.row($1).depth ?? 0) }, width: r.width)
+                    : TreeGeometry.indentUnit(deepest: rows.reduce(0) { max($0, outline.row($1).depth) }, width: r.width)
                 if x == r.x + TreeGeometry.glyphColumn(depth: depth, unit: unit, width: r.width), outlineHasChildren(row) { outlineView.expanded[row] = !outlineView.expanded[row] }
                 selectOutlineRow(row)
                 return true

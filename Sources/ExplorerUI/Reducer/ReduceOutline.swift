@@ -4,7 +4,7 @@ import DocumentModel
 /// layer; the byte pane's cursor selects the deepest row of the shown layer holding its byte.
 extension AppState {
     mutating func performOutline(_ action: Action) -> Bool {
-        guard let outline, outline.count > 0 else { return false }
+        guard outline.count > 0 else { return false }
         let row = outlineView.selection
         let page = max(1, (viewport.tree?.height ?? 2) - 1)
         switch action {

@@ -57,7 +57,6 @@ extension AppState {
     }
 
     mutating func jumpToOutlineDiagnostic(forward: Bool) {
-        guard let outline else { return }
         let list = outline.diagnosticStops
         guard !list.isEmpty else { status = StatusMessage("no diagnostics: nothing to jump to"); return }
         let rows = list.map(\.row)
@@ -130,7 +129,6 @@ extension AppState {
     /// After a tamper-lab edit of a derived layer (decoded JSON, signature, certificate DER): the
     /// byte cursor back on `offset` of that layer, the row holding it selected.
     mutating func restoreOutlineCursor(layer: LayerID, offset: Int, tokenText: Bool) {
-        guard let outline else { return }
         if tokenText {
             outlineView.showTokenText = true
             outlineView.textLayer = layer
@@ -144,7 +142,7 @@ extension AppState {
 
     /// After a tamper-lab edit rebuilt the state: the innermost row at the edited file offset.
     mutating func selectOutlineAfterEdit(fileOffset: Int, tokenText: Bool) {
-        guard let outline, let (row, _) = outline.innermost(from: .file, offset: fileOffset) else { return }
+        guard let (row, _) = outline.innermost(from: .file, offset: fileOffset) else { return }
         selectOutlineRow(row)
         outlineView.showTokenText = tokenText
         if tokenText || outline.row(row).node.layer == .file {

@@ -5,7 +5,7 @@ import DocumentModel
 /// The tree pane for a layer outline: one row per visible outline row (only the rows on screen).
 enum OutlinePane {
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, glyphs: Glyphs) {
-        guard let outline = state.outline else { return }
+        let outline = state.outline
         let color = state.preferences.color
         let focused = state.focus == .tree && state.mode == .tree
         let visible = state.outlineVisibleRows(count: rect.height).map { ($0, outline.row($0)) }

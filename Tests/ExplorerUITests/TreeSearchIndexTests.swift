@@ -57,9 +57,18 @@ import TestSupport
         return hits.filter { $0 >= 0 && $0 < s.tree.count }.sorted()
     }
 
+    /// The file tree's matches from its `TreeSearchIndex` (with the receipt's entries), as the
+    /// outline's file layer searches it.
+    static func indexed(_ query: String, in s: AppState) -> [Int] {
+        let needle = Array(query.lowercased().utf8)
+        guard !needle.isEmpty else { return [] }
+        let index = TreeSearchIndex(tree: s.tree, entries: s.receipt?.searchEntries() ?? SearchEntries())
+        return Search.nodes(matching: needle, in: s.tree, index: index)
+    }
+
     static func expectSame(_ s: AppState, _ name: String) {
         for query in queries {
-            let indexed = Search.run(query, in: s)
+            let indexed = Self.indexed(query, in: s)
             let plain = plainScan(query, s)
             #expect(indexed == plain, "\(name): \"\(query)\": \(indexed.count) vs \(plain.count) hits")
         }
@@ -111,10 +120,10 @@ import TestSupport
         #expect(s.tree.nodes.contains { $0.kind == .unparsed })
         Self.expectSame(s, "crafted")
         // Spot checks of what the scan finds, so that "equal" is not two empty lists.
-        #expect(Search.run("-5", in: s).count == 1 && Search.run("[0]", in: s).count == 1)
-        #expect(Search.run("18446744073709551616", in: s).count == 1)   // the 9-octet INTEGER through IntegerValue
-        #expect(Search.run("-9223372036854775808", in: s).count == 1)   // the 8-octet one through the fast path
-        #expect(Search.run("com.example", in: s).count == 1 && Search.run("inner", in: s).count == 1)
+        #expect(Self.indexed("-5", in: s).count == 1 && Self.indexed("[0]", in: s).count == 1)
+        #expect(Self.indexed("18446744073709551616", in: s).count == 1)   // the 9-octet INTEGER through IntegerValue
+        #expect(Self.indexed("-9223372036854775808", in: s).count == 1)   // the 8-octet one through the fast path
+        #expect(Self.indexed("com.example", in: s).count == 1 && Self.indexed("inner", in: s).count == 1)
     }
 
     @Test func decimalsWrittenWithoutStringsEqualIntegerValueDecimal() {

@@ -9,18 +9,18 @@ import TestSupport
 @Suite struct CopyKeyTests {
     @Test func yAsksToCopyTheNodeAsHex() {
         var s = Fixtures.small()
-        s.select(8)                                         // OCTET STRING 01 02 03 at offset 27
+        s.selectOutlineRow(8)                                         // OCTET STRING 01 02 03 at offset 27
         let effect = press(&s, .character("y"))
         #expect(effect == .copyToClipboard(text: "0403010203", byteCount: 5, totalBytes: 5))
         reduce(&s, .effectFinished(effect!, error: nil))
         #expect(s.status == StatusMessage("copied 5 bytes as hex to the clipboard (OSC 52)"))
-        s.select(1)                                         // INTEGER 1
+        s.selectOutlineRow(1)                                         // INTEGER 1
         #expect(press(&s, .character("y")) == .copyToClipboard(text: "020101", byteCount: 3, totalBytes: 3))
     }
 
     @Test func aLargeNodeIsCutAndTheStatusSaysSo() throws {
         let bytes = DER.octets([UInt8](repeating: 0xAB, count: 20_000))   // 04 82 4E 20 + 20,000 bytes
-        var s = AppState(tree: ASN1Parser.parse(bytes, options: ParseOptions(guessEncapsulation: false)), fileName: "big.der")
+        var s = Fixtures.state(bytes, name: "big.der")
         let effect = try #require(press(&s, .character("y")))
         guard case let .copyToClipboard(text, count, total) = effect else { Issue.record("not a copy: \(effect)"); return }
         #expect(count == 16_384 && total == 20_004)

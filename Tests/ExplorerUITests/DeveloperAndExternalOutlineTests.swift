@@ -17,7 +17,7 @@ import TextLoader
 
     @Test func externalPurchaseTokenIsAnOutlineOfItsFields() throws {
         let s = try Self.state("external/external-purchase-token-unknown.txt")
-        let outline = try #require(s.outline)
+        let outline = s.outline
         #expect(outline.rows.map(\.label) == ["external purchase token", "appAppleId", "bundleId", "tokenCreationDate",
                                               "externalPurchaseId", "tokenType", "storefront"])
         let tokenType = try #require(outline.rows.first { $0.label == "tokenType" })
@@ -30,12 +30,12 @@ import TextLoader
 
     @Test func advancedCommerceRequestHangsUnderItsClaim() throws {
         let s = try Self.state("developer/advanced-commerce-request.jws")
-        let outline = try #require(s.outline)
+        let outline = s.outline
         let labels = outline.rows.map(\.label)
         let request = try #require(labels.firstIndex(of: "request (base64 → JSON)"))
         #expect(labels[request - 1] == "request")
         #expect(Array(labels[(request + 1)...(request + 3)]) == ["operation", "version", "requestInfo"])
-        let layer = try #require(s.layered?.document.jws?.tokens.first?.layers.request)
+        let layer = try #require(s.layered.document.jws?.tokens.first?.layers.request)
         #expect(outline.rows[request].node == NodeID(layer, 0))
         #expect(outline.rows[request].range == 0..<406)
     }

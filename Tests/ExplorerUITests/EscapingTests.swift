@@ -45,12 +45,11 @@ import ASN1Lenient
     }
 
     @Test func handBuiltHostileTreeRendersEscaped() {
-        var s = AppState(tree: ASN1Parser.parse(Self.hostileBytes, options: ParseOptions(guessEncapsulation: false)),
-                         fileName: "evil\u{1B}]0;name\u{07}.der", screen: Size(width: 120, height: 40))
+        var s = Fixtures.state(Self.hostileBytes, name: "evil\u{1B}]0;name\u{07}.der", size: Size(width: 120, height: 40))
         press(&s, .character("E"))
         var text = ""
         for node in 0..<s.tree.count {
-            s.select(node)
+            s.selectOutlineRow(node)
             for size in [Size(width: 120, height: 40), Size(width: 80, height: 24)] {
                 let grid = render(s, size: size)
                 assertSafe(grid)
@@ -76,7 +75,7 @@ import ASN1Lenient
             text += grid.text
             press(&s, .pageDown)
             guardCount += 1
-        } while s.nextVisible(s.treeView.selection) != nil && guardCount < 200
+        } while s.outlineNext(s.outlineView.selection) != nil && guardCount < 200
         for mode in ["2", "3"] {
             press(&s, .character(Character(mode)))
             let grid = render(s, size: Size(width: 120, height: 40))
@@ -89,8 +88,7 @@ import ASN1Lenient
     }
 
     @Test func asciiModeEscapesNonASCIIInput() {
-        var s = AppState(tree: ASN1Parser.parse(DER.utf8("café 中"), options: ParseOptions(guessEncapsulation: false)),
-                         fileName: "x.der", screen: Size(width: 80, height: 24))
+        var s = Fixtures.state(DER.utf8("café 中"), name: "x.der", size: Size(width: 80, height: 24))
         s.preferences.ascii = true
         let text = render(s, size: Size(width: 80, height: 24)).text
         #expect(text.contains("caf\\u{00E9} \\u{4E2D}"))

@@ -91,7 +91,7 @@ import TextLoader
     @Test func aCertificateIsAnOutlineThatReadsAsTheTree() throws {
         let document = try GenericOutlineTests.open("pki/test-root.pem")
         var s = AppState(document: document, screen: Size(width: 120, height: 40))
-        let outline = try #require(s.outline)
+        let outline = s.outline
         #expect(outline.count == 79)
         #expect(s.outlineVisibleRows(count: 5).map { outline.row($0).label } == ["SEQUENCE (979)", "SEQUENCE (699)", "[0] (3)", "INTEGER (1)", "INTEGER (12)"])
         press(&s, .character("j"), .character("j"))
@@ -107,7 +107,7 @@ import TextLoader
         let bytes: [UInt8] = [0x30, 0x06, 0x02, 0x01, 0x05]
         var s = AppState(document: Document.open(LoadedInput(bytes: bytes, name: "short.der", encoding: .binary, note: ""),
                                                  options: Fixtures.options))
-        let outline = try #require(s.outline)
+        let outline = s.outline
         #expect(!outline.diagnosticStops.isEmpty)
         press(&s, .character("]"))
         #expect(s.outlineView.selection == outline.diagnosticStops[0].row)

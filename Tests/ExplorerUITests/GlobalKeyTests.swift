@@ -29,15 +29,15 @@ import TestSupport
         press(&s, .enter)
         #expect(s.prompt == nil)
         #expect(s.search.hits == [1, 5])
-        #expect(s.treeView.selection == 1)
+        #expect(s.outlineView.selection == 1)
         press(&s, .character("n"))
-        #expect(s.treeView.selection == 5 && s.treeView.expanded[2] && s.treeView.expanded[3])
+        #expect(s.outlineView.selection == 5 && s.outlineView.expanded[2] && s.outlineView.expanded[3])
         press(&s, .character("n"))
-        #expect(s.treeView.selection == 1)           // wraps
+        #expect(s.outlineView.selection == 1)           // wraps
         press(&s, .character("N"))
-        #expect(s.treeView.selection == 5)           // wraps backwards
+        #expect(s.outlineView.selection == 5)           // wraps backwards
         press(&s, .character("N"))
-        #expect(s.treeView.selection == 1)
+        #expect(s.outlineView.selection == 1)
     }
 
     @Test func searchValuesAndCancel() {
@@ -45,17 +45,17 @@ import TestSupport
         press(&s, .character("/"))
         type(&s, "beta")
         press(&s, .enter)
-        #expect(s.search.hits == [7] && s.treeView.selection == 7)
+        #expect(s.search.hits == [7] && s.outlineView.selection == 7)
         press(&s, .character("/"))
         type(&s, "alpha")
         press(&s, .escape)
-        #expect(s.prompt == nil && s.search.query == "beta" && s.treeView.selection == 7)
+        #expect(s.prompt == nil && s.search.query == "beta" && s.outlineView.selection == 7)
         press(&s, .character("/"))
         type(&s, "nothing-like-this")
         press(&s, .enter)
         #expect(s.search.hits.isEmpty && s.status?.isError == true)
         press(&s, .character("n"))
-        #expect(s.status?.isError == true && s.treeView.selection == 7)
+        #expect(s.status?.isError == true && s.outlineView.selection == 7)
     }
 
     @Test func goToOffset() {
@@ -64,20 +64,20 @@ import TestSupport
         #expect(s.prompt?.kind == .goToOffset)
         type(&s, "0x10")
         press(&s, .enter)
-        #expect(s.treeView.selection == 5 && s.hexView.cursor == 16)
-        #expect(s.treeView.expanded[2] && s.treeView.expanded[3])
+        #expect(s.outlineView.selection == 5 && s.outlineView.cursor == 16)
+        #expect(s.outlineView.expanded[2] && s.outlineView.expanded[3])
         press(&s, .character(":"))
         type(&s, "9")
         press(&s, .enter)
-        #expect(s.treeView.selection == 4 && s.hexView.cursor == 9)
+        #expect(s.outlineView.selection == 4 && s.outlineView.cursor == 9)
         press(&s, .character(":"))
         type(&s, "zz")
         press(&s, .enter)
-        #expect(s.treeView.selection == 4 && s.status?.isError == true)
+        #expect(s.outlineView.selection == 4 && s.status?.isError == true)
         press(&s, .character(":"))
         type(&s, "32")
         press(&s, .enter)
-        #expect(s.treeView.selection == 4 && s.status?.text.contains("past the end") == true)
+        #expect(s.outlineView.selection == 4 && s.status?.text.contains("past the end") == true)
     }
 
     @Test func nextAndPreviousDiagnostic() {
@@ -85,28 +85,28 @@ import TestSupport
         #expect(s.facts.diagnosticNodes == [2, 3])
         #expect(s.facts.severity(ofNode: 2) == .error && s.facts.severity(ofNode: 3) == .notDER)
         press(&s, .character("]"))
-        #expect(s.treeView.selection == 2 && s.status?.text.contains("integer-not-minimal") == true)
+        #expect(s.outlineView.selection == 2 && s.status?.text.contains("integer-not-minimal") == true)
         press(&s, .character("]"))
-        #expect(s.treeView.selection == 3)
+        #expect(s.outlineView.selection == 3)
         press(&s, .character("]"))
-        #expect(s.treeView.selection == 2 && s.status?.text.contains("wrapped") == true)
+        #expect(s.outlineView.selection == 2 && s.status?.text.contains("wrapped") == true)
         press(&s, .character("["))
-        #expect(s.treeView.selection == 3)
+        #expect(s.outlineView.selection == 3)
         press(&s, .character("["))
-        #expect(s.treeView.selection == 2)
+        #expect(s.outlineView.selection == 2)
     }
 
     @Test func writeNodeReturnsAnEffect() {
         var s = Fixtures.small()
-        s.select(8)
+        s.selectOutlineRow(8)
         press(&s, .character("w"))
-        #expect(s.prompt == Prompt(kind: .writeFile, text: "node-8-27.der"))
+        #expect(s.prompt == Prompt(kind: .writeFile, text: "layer-0-node-8-27.der"))
         let effect = press(&s, .enter)
-        #expect(effect == .writeFile(path: "node-8-27.der", bytes: [0x04, 0x03, 0x01, 0x02, 0x03]))
+        #expect(effect == .writeFile(path: "layer-0-node-8-27.der", bytes: [0x04, 0x03, 0x01, 0x02, 0x03]))
         reduce(&s, .effectFinished(effect!, error: nil))
-        #expect(s.status?.text == "wrote 5 bytes to node-8-27.der")
+        #expect(s.status?.text == "wrote 5 bytes to layer-0-node-8-27.der")
         press(&s, .character("w"))
-        for _ in 0..<20 { press(&s, .backspace) }
+        for _ in 0..<30 { press(&s, .backspace) }
         type(&s, "out.bin")
         #expect(press(&s, .enter) == .writeFile(path: "out.bin", bytes: [0x04, 0x03, 0x01, 0x02, 0x03]))
         reduce(&s, .effectFinished(.writeFile(path: "out.bin", bytes: []), error: "Permission denied"))
@@ -176,35 +176,35 @@ import TestSupport
     @Test func mouseClicksAndWheel() {
         var s = Fixtures.small()   // 80×24: tree rows from y = 2, glyphs at x = 1 + 2 + 2·depth
         press(&s, .mouseClick(x: 10, y: 3))
-        #expect(s.treeView.selection == 1)
+        #expect(s.outlineView.selection == 1)
         press(&s, .mouseClick(x: 5, y: 4))          // the ▸ of node 2
-        #expect(s.treeView.selection == 2 && s.treeView.expanded[2])
+        #expect(s.outlineView.selection == 2 && s.outlineView.expanded[2])
         press(&s, .mouseClick(x: 40, y: 11))        // below the last row: nothing
-        #expect(s.treeView.selection == 2)
+        #expect(s.outlineView.selection == 2)
         let hex = s.layout.hex!
         press(&s, .mouseClick(x: hex.x + 4 + 2 + 3 * 5, y: hex.y))   // byte 5
-        #expect(s.focus == .hex && s.hexView.cursor == 5 && s.treeView.selection == 2)
+        #expect(s.focus == .hex && s.outlineView.cursor == 5 && s.outlineView.selection == 2)
         var w = wide()
         press(&w, .wheelDown(x: 10, y: 5))
-        #expect(w.treeView.top == 3 && w.treeView.selection == 0)
+        #expect(w.outlineView.top == 3 && w.outlineView.selection == 0)
         press(&w, .wheelUp(x: 10, y: 5))
-        #expect(w.treeView.top == 0)
+        #expect(w.outlineView.top == 0)
         w.preferences.mouse = false
         press(&w, .mouseClick(x: 10, y: 3))
-        #expect(w.treeView.selection == 0)
+        #expect(w.outlineView.selection == 0)
     }
 
     @Test func resizeKeepsSelectionVisible() {
         var s = wide(size: Size(width: 120, height: 40))
         press(&s, .character("G"))
-        #expect(s.treeView.selection == 150)
+        #expect(s.outlineView.selection == 150)
         press(&s, .resize(Size(width: 80, height: 24)))
-        let rows = s.visibleRows(count: s.layout.tree!.height)
+        let rows = s.outlineVisibleRows(count: s.layout.tree!.height)
         #expect(rows.contains(150))
         press(&s, .resize(Size(width: 200, height: 60)))
-        #expect(s.visibleRows(count: s.layout.tree!.height).contains(150))
+        #expect(s.outlineVisibleRows(count: s.layout.tree!.height).contains(150))
         press(&s, .resize(Size(width: 30, height: 10)))   // too small: nothing breaks
         press(&s, .up, .resize(Size(width: 80, height: 24)))
-        #expect(s.visibleRows(count: s.layout.tree!.height).contains(s.treeView.selection))
+        #expect(s.outlineVisibleRows(count: s.layout.tree!.height).contains(s.outlineView.selection))
     }
 }

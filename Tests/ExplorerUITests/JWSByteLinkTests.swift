@@ -15,7 +15,7 @@ import TextLoader
 @Suite struct JWSByteLinkTests {
     @Test func tokenCharactersSelectTheCertificateNodeTheyEncode() throws {
         var s = try JWSOutlineTests.state("jws/transaction.jws")
-        let document = try #require(s.layered?.document)
+        let document = try #require(s.layered.document)
         let leaf = try JWSNavigationTests.token(s).layers.certificates[0]
         s.selectOutlineRow(try JWSOutlineTests.row(s, "header"))
         press(&s, .character("b"), .tab, .character("g"))
@@ -34,10 +34,10 @@ import TextLoader
         var s = try JWSOutlineTests.state("jws/transaction.jws")
         let token = try JWSNavigationTests.token(s).layers
         let header = try #require(token.header)
-        let certificate = try #require(s.outline?.row(of: NodeID(token.certificates[0], 0)))
+        let certificate = try #require(s.outline.row(of: NodeID(token.certificates[0], 0)))
         s.selectOutlineRow(certificate)
         press(&s, .character("b"))
-        let bytes = try #require(s.layered?.document.layer(header).bytes)
+        let bytes = try #require(s.layered.document.layer(header).bytes)
         #expect(s.shownLayer == header && s.shownRange == 23..<913)
         // 667 = 3 · 222 + 1: the entry ends "…xx==\"", the padding carries no bits.
         #expect(bytes[22] == UInt8(ascii: "\"") && Array(bytes[913...915]) == Array("==\"".utf8))
@@ -50,10 +50,10 @@ import TextLoader
 
     @Test func aNestedFieldShowsItsCharactersInTheNestedToken() throws {
         var s = try JWSOutlineTests.state("jws/notification.jws")
-        let document = try #require(s.layered?.document)
+        let document = try #require(s.layered.document)
         let nested = try JWSNavigationTests.token(s, path: "data.signedTransactionInfo")
         let payload = try #require(nested.layers.payload)
-        let row = try #require(s.outline?.rows.firstIndex { $0.node.layer == payload && $0.label == "transactionId" })
+        let row = try #require(s.outline.rows.firstIndex { $0.node.layer == payload && $0.label == "transactionId" })
         s.selectOutlineRow(row)
         #expect(s.shownLayer == payload && s.shownRange == 1..<35)
         press(&s, .character("b"))
@@ -63,7 +63,7 @@ import TextLoader
 
     @Test func outerTokenCharactersSelectTheNestedTokensField() throws {
         var s = try JWSOutlineTests.state("jws/notification.jws")
-        let document = try #require(s.layered?.document)
+        let document = try #require(s.layered.document)
         let nested = try JWSNavigationTests.token(s, path: "data.signedTransactionInfo")
         let payload = try #require(nested.layers.payload)
         // The file characters that encode the nested transactionId member (two base64 layers deep).
@@ -133,10 +133,10 @@ import TextLoader
 
     @Test func opensWithoutBuildingTokensAndGoesToAnOffsetDeepInside() throws {
         var (s, starts) = try Self.state()
-        let outline = try #require(s.outline)
-        #expect(s.layered?.document.kind == .transactionHistory(transactions: Self.count))
+        let outline = s.outline
+        #expect(s.layered.document.kind == .transactionHistory(transactions: Self.count))
         // body, signedTransactions, 1,000 elements, and each token's 270 rows (as when it is alone).
-        let alone = try #require(JWSOutlineTests.state("jws/transaction.jws").outline?.count)
+        let alone = try #require(JWSOutlineTests.state("jws/transaction.jws").outline.count)
         #expect(alone == 270)
         #expect(outline.count == 2 + Self.count + Self.count * alone)
         // Built at open: the body's rows and one head row per token.
@@ -150,7 +150,7 @@ import TextLoader
         press(&s, .character(":"))
         type(&s, "\(offset)")
         press(&s, .enter)
-        let token = try #require(s.layered?.document.jws?.tokens[700])
+        let token = try #require(s.layered.document.jws?.tokens[700])
         #expect(s.outlineRow?.label == "transactionId" && s.outlineRow?.node.layer == token.layers.payload)
         #expect(s.status == StatusMessage("file offset 0x\(String(offset, radix: 16, uppercase: true)) (\(offset)): transactionId (signedTransactions[700] payload byte 1)"))
         _ = render(s, size: Size(width: 120, height: 40))
@@ -166,19 +166,19 @@ import TextLoader
 
     @Test func searchReadsEveryTokenAndKeepsNone() throws {
         var (s, _) = try Self.state()
-        let outline = try #require(s.outline)
+        let outline = s.outline
         JWSNavigationTests.search(&s, "storekit signing")
         #expect(s.search.hits.count == Self.count)
         // The first hit is in token 0's x5c[0]; only the token jumped to is kept built.
-        let first = try #require(s.layered?.document.jws?.tokens[0].layers.certificates[0])
+        let first = try #require(s.layered.document.jws?.tokens[0].layers.certificates[0])
         #expect(s.outlineRow?.node.layer == first)
         #expect(outline.store.builtCount == 1)
     }
 
     @Test func expandAllThenWalkBackIntoAnUnbuiltToken() throws {
         var (s, _) = try Self.state()
-        let outline = try #require(s.outline)
-        let tokens = try #require(s.layered?.document.jws?.tokens)
+        let outline = s.outline
+        let tokens = try #require(s.layered.document.jws?.tokens)
         press(&s, .character("E"))
         s.selectOutlineRow(try #require(outline.row(of: NodeID(tokens[701].layers.token, 0))))
         // Token 701, and token 700 whose last rows (all open) are on screen above it.
@@ -194,7 +194,7 @@ import TextLoader
     @Test func theTableJumpsToTheLastTransaction() throws {
         var (s, _) = try Self.state()
         press(&s, .character("3"), .character("G"), .enter)
-        let token = try #require(s.layered?.document.jws?.tokens[Self.count - 1])
+        let token = try #require(s.layered.document.jws?.tokens[Self.count - 1])
         #expect(s.mode == .tree && s.outlineRow?.node == NodeID(token.layers.token, 0))
         #expect(s.outlineRow?.label == "token signedTransactions[999]")
         #expect(s.status == StatusMessage("transaction #1000 in the tree (p goes back)"))

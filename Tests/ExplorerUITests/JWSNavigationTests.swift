@@ -14,12 +14,12 @@ import TestSupport
 /// whose subject CN is "receipt-explorer TEST ECC StoreKit Signing" (no other certificate has it).
 @Suite struct JWSNavigationTests {
     static func token(_ s: AppState, path: String? = nil) throws -> JWSToken {
-        try #require(s.layered?.document.jws?.tokens.first { $0.path == path })
+        try #require(s.layered.document.jws?.tokens.first { $0.path == path })
     }
 
     /// The DER node of `certificate` holding the UTF8String `text`, found in the parser's tree.
     static func derNode(_ s: AppState, _ certificate: LayerID, string text: String) throws -> NodeID {
-        let tree = try #require(s.layered?.document.layer(certificate).tree)
+        let tree = try #require(s.layered.document.layer(certificate).tree)
         let index = try #require(tree.nodes.indices.first {
             if case .string(let value, _)? = tree.value(of: $0) { return value == text }
             return false
@@ -37,7 +37,7 @@ import TestSupport
         var s = try JWSOutlineTests.state("jws/transaction.jws")
         let leaf = try Self.token(s).layers.certificates[0]
         let node = try Self.derNode(s, leaf, string: "receipt-explorer TEST ECC StoreKit Signing")
-        let row = try #require(s.outline?.row(of: node))
+        let row = try #require(s.outline.row(of: node))
         #expect(!s.outlineIsOpen(3), "x5c starts closed")
         Self.search(&s, "storekit signing")
         #expect(s.search.hits == [row])
@@ -55,7 +55,7 @@ import TestSupport
         var s = try JWSOutlineTests.state("jws/notification.jws")
         let nested = try Self.token(s, path: "data.signedTransactionInfo")
         let renewal = try Self.token(s, path: "data.signedRenewalInfo")
-        let outline = try #require(s.outline)
+        let outline = s.outline
         // The transaction id is in the nested transaction only; its original id in both nested tokens.
         Self.search(&s, "2000000510000004")
         let id = try #require(outline.rows.firstIndex { $0.node.layer == nested.layers.payload && $0.label == "transactionId" })
@@ -91,7 +91,7 @@ import TestSupport
         press(&s, .character(":"))
         type(&s, "0x28")
         press(&s, .enter)
-        let certificate = try #require(s.layered?.document.layer(token.certificates[0]).tree)
+        let certificate = try #require(s.layered.document.layer(token.certificates[0]).tree)
         let der = try #require(certificate.deepestNode(containing: 5))
         #expect(s.outlineRow?.node == NodeID(token.certificates[0], der))
         #expect(s.status == StatusMessage("file offset 0x28 (40): \(s.outlineRow?.label ?? "") (x5c[0] byte 5)"))
@@ -107,7 +107,7 @@ import TestSupport
 
     @Test func goToOutsideEveryValueSaysSo() throws {
         var s = try JWSOutlineTests.state("jws/transaction-history.json")
-        let bytes = try #require(s.layered?.document.fileLayer.bytes)
+        let bytes = try #require(s.layered.document.fileLayer.bytes)
         #expect(bytes[0] == UInt8(ascii: "{") && bytes[bytes.count - 1] == UInt8(ascii: "\n"))
         press(&s, .character(":"))
         type(&s, "\(bytes.count - 1)")
@@ -119,11 +119,11 @@ import TestSupport
     @Test func diagnosticJumpsWalkEveryLayerInOutlineOrder() throws {
         var s = try JWSOutlineTests.state("jws/malformed-duplicate-keys.jws")
         let payload = try #require(Self.token(s).layers.payload)
-        let stops = try #require(s.outline?.diagnosticStops)
+        let stops = try #require(s.outline.diagnosticStops)
         // The second "bundleId" key sits at byte 622 of the decoded payload.
         let duplicate = try #require(stops.first { $0.diagnostic.code == DiagnosticCode(JSONCode.duplicateKey) })
         #expect(duplicate.layer == payload && duplicate.diagnostic.range.lowerBound == 622)
-        let row = try #require(s.outline?.row(duplicate.row))
+        let row = try #require(s.outline.row(duplicate.row))
         #expect(row.label == "bundleId" && row.range.lowerBound == 622)
         #expect(stops.map(\.row) == stops.map(\.row).sorted() && Set(stops.map(\.row)).count == stops.count)
         let position = try #require(stops.firstIndex { $0.row == duplicate.row })
@@ -138,7 +138,7 @@ import TestSupport
 
     @Test func diagnosticsOfAnEmptyListSaySo() throws {
         var s = try JWSOutlineTests.state("jws/transaction.jws")
-        #expect(s.outline?.diagnosticStops.isEmpty == true)
+        #expect(s.outline.diagnosticStops.isEmpty == true)
         press(&s, .character("]"))
         #expect(s.status == StatusMessage("no diagnostics: nothing to jump to"))
     }
@@ -158,7 +158,7 @@ import TestSupport
     @Test func pGoesFromAFieldToItsTransactionInTheTable() throws {
         var s = try JWSOutlineTests.state("jws/notification.jws")
         let nested = try Self.token(s, path: "data.signedTransactionInfo")
-        let row = try #require(s.outline?.rows.firstIndex { $0.node.layer == nested.layers.payload && $0.label == "productId" })
+        let row = try #require(s.outline.rows.firstIndex { $0.node.layer == nested.layers.payload && $0.label == "productId" })
         s.selectOutlineRow(row)
         press(&s, .character("p"))
         #expect(s.mode == .purchases && s.table.row == 0 && s.status == StatusMessage("transaction #1"))
@@ -172,7 +172,7 @@ import TestSupport
     /// node here and a token there used to make node 1 a member of the row of token 1).
     @Test func transactionRowsTargetTheirTokens() throws {
         let s = try JWSOutlineTests.state("jws/transaction-history.json")
-        let model = try #require(s.document?.jws)
+        let model = try #require(s.document.jws)
         let transactions = model.tokens.indices.filter { model.tokens[$0].kind == .transaction }
         let receipt = try #require(s.receipt)
         #expect(!transactions.isEmpty)
@@ -226,15 +226,15 @@ import TestSupport
 @Suite struct JWSTeachingAndMouseTests {
     @Test func theTourSelectsEachStepsRow() throws {
         var s = try JWSOutlineTests.state("jws/transaction.jws")
-        let document = try #require(s.layered?.document)
+        let document = try #require(s.layered.document)
         let steps = document.tour.steps
         try #require(steps.count > 1)
         press(&s, .character("t"))
-        let row = try #require(s.outline?.row(of: steps[0].node))
+        let row = try #require(s.outline.row(of: steps[0].node))
         #expect(s.outlineView.selection == row)
         #expect(s.status == StatusMessage("tour 1/\(steps.count): \(steps[0].title)"))
         press(&s, .character("n"))
-        #expect(s.outlineView.selection == s.outline?.row(of: steps[1].node))
+        #expect(s.outlineView.selection == s.outline.row(of: steps[1].node))
         #expect(s.status == StatusMessage("tour 2/\(steps.count): \(steps[1].title)"))
     }
 
@@ -255,11 +255,11 @@ import TestSupport
         type(&s, "k")
         let lab = try #require(s.teaching.lab)
         #expect(lab.bytes[3664] == UInt8(ascii: "k") && lab.bytes.count == 4556)
-        #expect(s.layered?.document.fileLayer.bytes[3664] == UInt8(ascii: "k"))
+        #expect(s.layered.document.fileLayer.bytes[3664] == UInt8(ascii: "k"))
         // The rebuilt outline keeps the characters on screen and selects the field they decode into.
         #expect(s.outlineView.showTokenText && s.shownLayer == .file && s.outlineView.cursor == 3664)
         #expect(s.outlineRow?.label == "transactionId" && s.outlineRow?.value == "2@00000510000004")
-        #expect(s.outlineRow?.node.layer == s.layered?.document.jws?.tokens.first?.layers.payload)
+        #expect(s.outlineRow?.node.layer == s.layered.document.jws?.tokens.first?.layers.payload)
     }
 
     @Test func theWheelScrollsTheOutlineAndResizeKeepsTheSelection() throws {

@@ -11,7 +11,7 @@ import TextLoader
 @Suite struct JWSViewTests {
     /// The group line `explain --offset` prints for file offset `offset` (after "base64url: ").
     static func explainGroup(_ s: AppState, _ offset: Int) throws -> String {
-        let document = try #require(s.layered?.document)
+        let document = try #require(s.layered.document)
         let text = try #require(JWSExplain(document).explain(fileOffset: offset))
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("base64url: ") })
         return String(line.dropFirst("base64url: ".count))
@@ -33,7 +33,7 @@ import TextLoader
     @Test func detailOfACertificateNodeReadsItsX5cCharacters() throws {
         var s = try JWSOutlineTests.state("jws/transaction.jws")
         let leaf = try JWSNavigationTests.token(s).layers.certificates[0]
-        s.selectOutlineRow(try #require(s.outline?.row(of: NodeID(leaf, 1))))
+        s.selectOutlineRow(try #require(s.outline.row(of: NodeID(leaf, 1))))
         let lines = OutlineDetail.unwrapped(s).map(\.text)
         let heading = try #require(lines.firstIndex(of: "base64           every 4 characters carry 3 bytes (6 bits each):"))
         // DER bytes 4..<550 (30 82 02 97 | 30 82 …) are groups 1…183: the first is x5c characters
@@ -124,7 +124,7 @@ import TextLoader
         let size = Size(width: 120, height: 40)
         var s = AppState(document: Document.open(input, options: JWSOutlineTests.options), screen: size)
         let shown = #"StoreKit 2 transaction · ES\x1b[2J\u{202E}256, 0 certificates"#
-        #expect(s.outline?.rows[0].value == shown)
+        #expect(s.outline.rows[0].value == shown)
         press(&s, .character("2"))
         let summary = render(s, size: size).text
         #expect(summary.contains("token: " + shown))
@@ -137,7 +137,7 @@ import TextLoader
             // A certificate node in token-text view: its x5c characters in the header.
             var s = try JWSOutlineTests.state("jws/transaction.jws", size: size)
             let leaf = try JWSNavigationTests.token(s).layers.certificates[0]
-            s.selectOutlineRow(try #require(s.outline?.row(of: NodeID(leaf, 1))))
+            s.selectOutlineRow(try #require(s.outline.row(of: NodeID(leaf, 1))))
             press(&s, .character("b"))
             Snapshot.assert(render(s, size: size), named: "jws-x5c-token-text-\(tag)")
             // A search hit inside the certificate, with its status.

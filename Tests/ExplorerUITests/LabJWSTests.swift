@@ -23,7 +23,7 @@ import TextLoader
 
     @Test func aSignatureCharacterFailsES256AndUndoMakesItValidAgain() throws {
         var s = try Self.state("jws/transaction.jws")
-        let original = try #require(s.layered?.document.fileLayer.bytes)
+        let original = try #require(s.layered.document.fileLayer.bytes)
         #expect(Self.summary(s).contains("  ES256 signature: passed"))
         // The signature's r, shown as the token characters that encode it, the cursor on its first.
         s.selectOutlineRow(try JWSOutlineTests.row(s, "r"))
@@ -52,8 +52,8 @@ import TextLoader
 
     @Test func typingInTheDecodedPayloadReencodesItsCharacters() throws {
         var s = try Self.state("jws/transaction.jws")
-        let original = try #require(s.layered?.document.fileLayer.bytes)
-        let payload = try #require(s.layered?.document.jws?.tokens.first?.layers.payload)
+        let original = try #require(s.layered.document.fileLayer.bytes)
+        let payload = try #require(s.layered.document.jws?.tokens.first?.layers.payload)
         s.selectOutlineRow(try JWSOutlineTests.row(s, "transactionId"))
         press(&s, .tab)
         // The byte pane shows the decoded payload JSON, the cursor on the member's first byte:
@@ -61,12 +61,12 @@ import TextLoader
         #expect(s.shownLayer == payload && s.outlineRow?.value == "2000000510000004" && s.outlineView.cursor == 1)
         for _ in 0..<17 { press(&s, .character("l")) }
         let offset = s.outlineView.cursor
-        #expect(offset == 18 && s.layered?.document.layer(payload).bytes[offset] == UInt8(ascii: "2"))
+        #expect(offset == 18 && s.layered.document.layer(payload).bytes[offset] == UInt8(ascii: "2"))
         press(&s, .character("e"))
         #expect(s.prompt?.kind == .editCharacter)
         type(&s, "9")
         // Payload byte 18 is '9' now: its base64url group was encoded again into the token.
-        let document = try #require(s.layered?.document)
+        let document = try #require(s.layered.document)
         #expect(document.layer(payload).bytes[offset] == UInt8(ascii: "9"))
         let lab = try #require(s.teaching.lab)
         let changed = lab.bytes.indices.filter { lab.bytes[$0] != original[$0] }
@@ -85,15 +85,15 @@ import TextLoader
 
     @Test func aSignatureByteInTheHexPaneIsReencodedToo() throws {
         var s = try Self.state("jws/transaction.jws")
-        let signature = try #require(s.layered?.document.jws?.tokens.first?.layers.signature)
+        let signature = try #require(s.layered.document.jws?.tokens.first?.layers.signature)
         s.selectOutlineRow(try JWSOutlineTests.row(s, "s"))
         press(&s, .tab)
         #expect(s.shownLayer == signature && s.outlineView.cursor == 32)
-        let old = try #require(s.layered?.document.layer(signature).bytes[32])
+        let old = try #require(s.layered.document.layer(signature).bytes[32])
         press(&s, .character("e"))
         #expect(s.prompt?.kind == .editByte)
         type(&s, old == 0 ? "01" : "00")
-        #expect(s.layered?.document.layer(signature).bytes[32] == (old == 0 ? 1 : 0))
+        #expect(s.layered.document.layer(signature).bytes[32] == (old == 0 ? 1 : 0))
         #expect(s.status == StatusMessage("token: ES256 signature: passed → failed", isError: true))
         #expect(s.shownLayer == signature && s.outlineView.cursor == 32)
     }
@@ -122,13 +122,13 @@ import TextLoader
         var s = try Self.state("jws/notification.jws")
         let nested = try JWSNavigationTests.token(s, path: "data.signedTransactionInfo")
         let payload = try #require(nested.layers.payload)
-        let row = try #require(s.outline?.rows.indices.first { s.outline?.rows[$0].label == "productId" && s.outline?.rows[$0].node.layer == payload })
+        let row = try #require(s.outline.rows.indices.first { s.outline.rows[$0].label == "productId" && s.outline.rows[$0].node.layer == payload })
         s.selectOutlineRow(row)
         press(&s, .tab)
         // `"productId":"com.example…`: the value's first character is 13 bytes into the member.
         for _ in 0..<13 { press(&s, .character("l")) }
         let offset = s.outlineView.cursor
-        #expect(s.shownLayer == payload && s.layered?.document.layer(payload).bytes[offset] == UInt8(ascii: "c"))
+        #expect(s.shownLayer == payload && s.layered.document.layer(payload).bytes[offset] == UInt8(ascii: "c"))
         press(&s, .character("e"), .character("C"))
         #expect(s.status == StatusMessage("token: ES256 signature: passed → failed; token data.signedTransactionInfo: ES256 signature: passed → failed", isError: true))
         #expect(s.outlineRow?.value == "Com.example.receiptexplorer.monthly" && s.shownLayer == payload && s.outlineView.cursor == offset)
@@ -142,16 +142,16 @@ import TextLoader
     @Test func anX5cCertificateByteIsReencodedAsStandardBase64() throws {
         var s = try Self.state("jws/transaction.jws")
         let leaf = try JWSNavigationTests.token(s).layers.certificates[0]
-        let original = try #require(s.layered?.document.fileLayer.bytes)
-        s.selectOutlineRow(try #require(s.outline?.row(of: NodeID(leaf, 0))))
+        let original = try #require(s.layered.document.fileLayer.bytes)
+        s.selectOutlineRow(try #require(s.outline.row(of: NodeID(leaf, 0))))
         press(&s, .tab)
         // The last byte of the leaf's DER: a byte of its signature.
         press(&s, .character("G"))
         let offset = s.outlineView.cursor
-        let old = try #require(s.layered?.document.layer(leaf).bytes[offset])
+        let old = try #require(s.layered.document.layer(leaf).bytes[offset])
         press(&s, .character("e"))
         type(&s, old == 0 ? "01" : "00")
-        #expect(s.layered?.document.layer(leaf).bytes[offset] == (old == 0 ? 1 : 0))
+        #expect(s.layered.document.layer(leaf).bytes[offset] == (old == 0 ? 1 : 0))
         let changed = try #require(s.teaching.lab).bytes.indices.filter { s.teaching.lab!.bytes[$0] != original[$0] }
         // The characters changed are base64 characters of the header's x5c entry, inside the header segment.
         #expect(!changed.isEmpty && changed.allSatisfy { $0 < 3638 })
@@ -164,22 +164,22 @@ import TextLoader
     /// result for an older request is dropped.
     @Test func theReopenIsAnEffectWhoseResultComesBackAsAMessage() throws {
         var s = try Self.state("jws/transaction.jws")
-        let original = try #require(s.layered?.document.fileLayer.bytes)
+        let original = try #require(s.layered.document.fileLayer.bytes)
         s.selectOutlineRow(try JWSOutlineTests.row(s, "r"))
         press(&s, .character("b"), .tab, .character("e"))
         let effect = reduce(&s, .character(Self.other(original[4470])))
         guard case .reopenLab(let job)? = effect else { Issue.record("no lab job: \(String(describing: effect))"); return }
         #expect(job.steps == [.replace(offset: 4470, byte: UInt8(ascii: original[4470] == UInt8(ascii: "A") ? "B" : "A"))])
-        #expect(s.layered?.document.fileLayer.bytes == original && s.status == StatusMessage("re-checking the edited bytes…"))
+        #expect(s.layered.document.fileLayer.bytes == original && s.status == StatusMessage("re-checking the edited bytes…"))
         // Another edit while the job runs is refused, never lost silently.
         press(&s, .character("d"))
         #expect(s.status == StatusMessage("still re-checking the last edit: try again when it is shown", isError: true))
         let result = job.run()
         var stale = s
         reduce(&stale, .labReopened(LabResult(id: job.id + 1, session: result.session, applied: 1)))
-        #expect(stale.layered?.document.fileLayer.bytes == original)
+        #expect(stale.layered.document.fileLayer.bytes == original)
         reduce(&s, .labReopened(result))
-        #expect(s.layered?.document.fileLayer.bytes[4470] != original[4470])
+        #expect(s.layered.document.fileLayer.bytes[4470] != original[4470])
         #expect(s.status == StatusMessage("token: ES256 signature: passed → failed", isError: true))
     }
 

@@ -63,7 +63,7 @@ import TextLoader
         var s = try Self.open(Self.token, size: size)
         let leaf = try JWSNavigationTests.token(s).layers.certificates[0]
         // The leaf's subjectPublicKeyInfo, opened: its algorithm (curve) and key.
-        let spki = try #require(s.outline?.row(of: NodeID(leaf, 44)))
+        let spki = try #require(s.outline.row(of: NodeID(leaf, 44)))
         s.selectOutlineRow(spki)
         press(&s, .right)
         let rows = try Self.treeRows(s, size: size)
@@ -120,7 +120,7 @@ import TextLoader
         s = try Self.open(Self.token, size: size)
         let leaf = try JWSNavigationTests.token(s).layers.certificates[0]
         // tbsCertificate's signature AlgorithmIdentifier (ecdsa-with-SHA384), opened.
-        s.selectOutlineRow(try #require(s.outline?.row(of: NodeID(leaf, 5))))
+        s.selectOutlineRow(try #require(s.outline.row(of: NodeID(leaf, 5))))
         press(&s, .right)
         let rows = try Self.treeRows(s, size: size)
         #expect(rows[9] == "              ▾ SEQUENCE (10)  …    ")

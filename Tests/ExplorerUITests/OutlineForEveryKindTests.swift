@@ -22,7 +22,7 @@ import TextLoader
     func everyDocumentOpensInTheOutline(file: String) throws {
         let document = try Self.open(file)
         let state = AppState(document: document)
-        let outline = try #require(state.layered?.outline)
+        let outline = state.layered.outline
         #expect(outline.count > 0 && outline.row(0).node.layer == .file)
     }
 
@@ -33,7 +33,7 @@ import TextLoader
         let outlines: [LayerOutline?] = [receipt.outline, token.outline]
         #expect(outlines.allSatisfy { $0 != nil })
         // The receipt's rows are its file tree's nodes, one row a node.
-        #expect(receipt.outline?.count == receipt.tree.count)
-        #expect(receipt.outline?.row(of: NodeID(.file, 12)) == 12)
+        #expect(receipt.outline.count == receipt.tree.count)
+        #expect(receipt.outline.row(of: NodeID(.file, 12)) == 12)
     }
 }

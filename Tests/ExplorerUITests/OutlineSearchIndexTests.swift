@@ -64,7 +64,7 @@ import TextLoader
 
     @Test func aNotificationFindsNestedTokensRowsInOrder() throws {
         let s = try JWSOutlineTests.state("jws/notification.jws")
-        let outline = try #require(s.outline)
+        let outline = s.outline
         for query in Self.queries {
             let fresh = LayerOutline(document: outline.context.document)
             #expect(fresh.search(query) == Self.reference(outline, query), "query \(query)")
@@ -123,7 +123,7 @@ import TextLoader
     /// are exactly what building those rows finds.
     @Test func aThousandTokenHistoryFindsEachTokensRows() throws {
         var (s, _) = try JWSHistoryOutlineTests.state()
-        let outline = try #require(s.outline)
+        let outline = s.outline
         #expect(!outline.store.hasSearchIndex)
         JWSNavigationTests.search(&s, "es256")
         #expect(outline.store.hasSearchIndex)

@@ -9,35 +9,35 @@ import TestSupport
     @Test func treePagesAndHalfPages() {
         var s = wide()   // tree pane 10 rows at 80×24: a page is 9 rows, half a page 5
         press(&s, .control("f"))
-        #expect(s.treeView.selection == 9)
+        #expect(s.outlineView.selection == 9)
         press(&s, .control("f"))
-        #expect(s.treeView.selection == 18)
+        #expect(s.outlineView.selection == 18)
         press(&s, .control("b"))
-        #expect(s.treeView.selection == 9)
+        #expect(s.outlineView.selection == 9)
         press(&s, .control("b"))
-        #expect(s.treeView.selection == 0 && s.treeView.top == 0)
+        #expect(s.outlineView.selection == 0 && s.outlineView.top == 0)
         // Half a page scrolls the pane and the selection together, as `less` does.
         press(&s, .control("d"))
-        #expect(s.treeView.selection == 5 && s.treeView.top == 5)
+        #expect(s.outlineView.selection == 5 && s.outlineView.top == 5)
         press(&s, .control("d"), .control("d"))
-        #expect(s.treeView.selection == 15 && s.treeView.top == 15)
+        #expect(s.outlineView.selection == 15 && s.outlineView.top == 15)
         press(&s, .control("u"))
-        #expect(s.treeView.selection == 10 && s.treeView.top == 10)
+        #expect(s.outlineView.selection == 10 && s.outlineView.top == 10)
         press(&s, .control("u"), .control("u"), .control("u"))
-        #expect(s.treeView.selection == 0 && s.treeView.top == 0)
+        #expect(s.outlineView.selection == 0 && s.outlineView.top == 0)
     }
 
     @Test func hexPagesAndHalfPages() {
         var s = Fixtures.small()
         press(&s, .tab)                     // hex focus; 3 rows at 80×24
         press(&s, .control("d"))            // half of 3 rows is one row: 16 bytes
-        #expect(s.hexView.cursor == 16 && s.treeView.selection == 5)   // INTEGER 5 starts at offset 16
+        #expect(s.outlineView.cursor == 16 && s.outlineView.selection == 5)   // INTEGER 5 starts at offset 16
         press(&s, .control("u"))
-        #expect(s.hexView.cursor == 0 && s.treeView.selection == 0)
+        #expect(s.outlineView.cursor == 0 && s.outlineView.selection == 0)
         press(&s, .control("f"))            // a page of 2 rows, clamped to the last byte (31)
-        #expect(s.hexView.cursor == 31 && s.treeView.selection == 8)
+        #expect(s.outlineView.cursor == 31 && s.outlineView.selection == 8)
         press(&s, .control("b"))
-        #expect(s.hexView.cursor == 0)
+        #expect(s.outlineView.cursor == 0)
     }
 
     @Test func detailPagesAndHalfPages() {

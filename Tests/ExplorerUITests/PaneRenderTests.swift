@@ -22,9 +22,9 @@ import TestSupport
 
     @Test func treePane() {
         var s = Fixtures.small()
-        s.treeView.expanded[2] = true                        // open the SET
-        s.select(3)
-        let out = Self.pane(Size(width: 40, height: 7)) { TreePane.draw(s, into: &$0, rect: $1, glyphs: .unicode) }
+        s.outlineView.expanded[2] = true                        // open the SET
+        s.selectOutlineRow(3)
+        let out = Self.pane(Size(width: 40, height: 7)) { OutlinePane.draw(s, into: &$0, rect: $1, glyphs: .unicode) }
         // `~`: the second element of the SET sorts before the first (30 06… < 30 0A…): not DER order.
         #expect(out == [
             "~ ▾ SEQUENCE (30)",
@@ -39,9 +39,8 @@ import TestSupport
 
     @Test func hexPane() {
         var s = Fixtures.small()
-        s.select(4)                                  // UTF8String "alpha"
-        let layout = Layout(size: Size(width: 80, height: 24), state: s)
-        let out = Self.pane(Size(width: 76, height: 3)) { HexPane.draw(s, into: &$0, rect: $1, layout: layout) }
+        s.selectOutlineRow(4)                                  // UTF8String "alpha"
+        let out = Self.pane(Size(width: 76, height: 3)) { TextBytePane.draw(s, into: &$0, rect: $1) }
         #expect(out == [
             "0000  30 1E 02 01 01 31 14 30  0A 0C 05 61 6C 70 68 61  0....1.0...alpha",
             "0010  02 01 05 30 06 16 04 62  65 74 61 04 03 01 02 03  ...0...beta.....",
@@ -51,7 +50,7 @@ import TestSupport
 
     @Test func detailPane() {
         var s = Fixtures.small()
-        s.select(5)                                  // INTEGER 5
+        s.selectOutlineRow(5)                                  // INTEGER 5
         let out = Self.pane(Size(width: 50, height: 8)) { DetailPane.draw(s, into: &$0, rect: $1) }
         #expect(out == [
             "node 5 · path 0 › 1 › 0 › 1",

@@ -62,7 +62,7 @@ import TestSupport
     /// purchase's attribute, its SET, the field and the string).
     @Test func aProductIdFindsEachPurchaseOnce() throws {
         var s = try load("typical.receipt")
-        let receipt = try #require(s.document?.receipt?.receipt)
+        let receipt = try #require(s.document.receipt?.receipt)
         let buying = receipt.inApp.indices.filter { receipt.inApp[$0].productID?.hasSuffix(".monthly") == true }
         search(&s, "receiptexplorer.monthly")
         let hits = s.search.hits

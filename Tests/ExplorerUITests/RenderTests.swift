@@ -77,20 +77,20 @@ import ASN1Lenient
 
     @Test func navigationOnAMillionNodes() {
         let bytes = Self.wideSet(pairs: 333_333)
-        var s = AppState(tree: ASN1Parser.parse(bytes), fileName: "million.der", screen: Size(width: 120, height: 40))
+        var s = Fixtures.state(bytes, name: "million.der", size: Size(width: 120, height: 40))
         #expect(s.tree.count == 1_000_000)
         press(&s, .character("G"))
-        #expect(s.treeView.selection == 999_999)
+        #expect(s.outlineView.selection == 999_999)
         press(&s, .character("C"))
-        #expect(s.treeView.selection == 0 && allVisibleCount(s, limit: 5) == 1)
+        #expect(s.outlineView.selection == 0 && allVisibleCount(s, limit: 5) == 1)
         press(&s, .character("E"), .end)
-        #expect(s.treeView.selection == 999_999)
+        #expect(s.outlineView.selection == 999_999)
         press(&s, .pageUp, .up)
-        #expect(s.treeView.selection == 999_999 - 35 - 1)   // a page is 35 rows at 120×40
+        #expect(s.outlineView.selection == 999_999 - 35 - 1)   // a page is 35 rows at 120×40
         press(&s, .character(":"))
         type(&s, "0x100000")
         press(&s, .enter)
-        #expect(s.tree.nodes[s.treeView.selection].byteRange.contains(0x100000) && !s.hasChildren(s.treeView.selection))
+        #expect(s.tree.nodes[s.outlineView.selection].byteRange.contains(0x100000) && !s.outlineHasChildren(s.outlineView.selection))
         let grid = render(s, size: Size(width: 120, height: 40))
         #expect(grid.text.contains("INTEGER"))
     }
@@ -98,7 +98,7 @@ import ASN1Lenient
     func allVisibleCount(_ s: AppState, limit: Int) -> Int {
         var n = 0
         var current: Int? = 0
-        while let node = current, n < limit { n += 1; current = s.nextVisible(node) }
+        while let node = current, n < limit { n += 1; current = s.outlineNext(node) }
         return n
     }
 }

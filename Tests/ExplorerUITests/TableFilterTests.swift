@@ -55,7 +55,7 @@ import TestSupport
         type(&s, "monthly")
         press(&s, .enter, .character("1"))
         guard case .node(let node, _) = receipt.purchases[hidden].target else { Issue.record("not a node"); return }
-        s.selectOutlineRow(s.outline!.row(of: node)!)
+        s.selectOutlineRow(s.outline.row(of: node)!)
         press(&s, .character("p"))
         #expect(s.mode == .purchases && s.table.filter.isEmpty && s.table.order[s.table.row] == hidden)
     }

@@ -74,7 +74,7 @@ import TestSupport
         #expect(s.prompt == nil)
         #expect(s.tree.bytes[307] == 0x43)
         #expect(s.status == StatusMessage("signature: passed → FAILED (signature mismatch)"))
-        #expect(s.document?.receipt?.step(.signature)?.status.isFailed == true)
+        #expect(s.document.receipt?.step(.signature)?.status.isFailed == true)
         #expect(TourOverlay.hexClass(s, 307) == .fail && TourOverlay.hexClass(s, 308) == nil)
         #expect(s.outlineView.cursor == 307 && s.focus == .hex)
         press(&s, .character("u"))

@@ -34,7 +34,7 @@ import TestSupport
         // Enter on the first event: the receipt's purchase (document 1), its attribute 17 SEQUENCE selected.
         press(&s, .character("g"), .enter)
         #expect(s.timelineView == nil)
-        let purchase = try #require(s.document?.receipt?.receipt?.inApp[2])
+        let purchase = try #require(s.document.receipt?.receipt?.inApp[2])
         #expect(s.selectedFileNode == purchase.attributeNode)
         #expect(s.status == StatusMessage("[1] receipt.receipt: in-app purchase 3; T returns to the timeline"))
         // 2 goes to the same event in the history (document 2); T comes back on the same row.

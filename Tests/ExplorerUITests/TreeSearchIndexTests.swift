@@ -23,7 +23,7 @@ import TestSupport
     static func plainScan(_ query: String, _ s: AppState) -> [Int] {
         let needle = Array(query.lowercased().utf8)
         var hits = Set(Search.scan(needle, hexNeedle: Search.hexNeedle(needle), in: s.tree))
-        if let analysis = s.document?.receipt, analysis.payloadTree == nil, let receipt = analysis.receipt {
+        if let analysis = s.document.receipt, analysis.payloadTree == nil, let receipt = analysis.receipt {
             var fieldOf: [Int: Int] = [:]
             for f in Array(receipt.fields) + receipt.inApp.flatMap({ Array($0.fields) }) {
                 for case let v? in [f.valueNode, f.innerNode] where v != f.attributeNode { fieldOf[v] = f.attributeNode }
@@ -57,9 +57,18 @@ import TestSupport
         return hits.filter { $0 >= 0 && $0 < s.tree.count }.sorted()
     }
 
+    /// The file tree's matches from its `TreeSearchIndex` (with the receipt's entries), as the
+    /// outline's file layer searches it.
+    static func indexed(_ query: String, in s: AppState) -> [Int] {
+        let needle = Array(query.lowercased().utf8)
+        guard !needle.isEmpty else { return [] }
+        let index = TreeSearchIndex(tree: s.tree, entries: s.receipt?.searchEntries() ?? SearchEntries())
+        return Search.nodes(matching: needle, in: s.tree, index: index)
+    }
+
     static func expectSame(_ s: AppState, _ name: String) {
         for query in queries {
-            let indexed = Search.run(query, in: s)
+            let indexed = Self.indexed(query, in: s)
             let plain = plainScan(query, s)
             #expect(indexed == plain, "\(name): \"\(query)\": \(indexed.count) vs \(plain.count) hits")
         }
@@ -107,25 +116,14 @@ import TestSupport
     }()
 
     @Test func indexEqualsThePlainScanOnCraftedValues() {
-        let tree = ASN1Parser.parse(Self.crafted, options: ParseOptions(guessEncapsulation: true))
-        let s = AppState(tree: tree, fileName: "crafted.der")
-        #expect(tree.nodes.contains { $0.kind == .unparsed })
+        let s = Fixtures.state(Self.crafted, name: "crafted.der")
+        #expect(s.tree.nodes.contains { $0.kind == .unparsed })
         Self.expectSame(s, "crafted")
         // Spot checks of what the scan finds, so that "equal" is not two empty lists.
-        #expect(Search.run("-5", in: s).count == 1 && Search.run("[0]", in: s).count == 1)
-        #expect(Search.run("18446744073709551616", in: s).count == 1)   // the 9-octet INTEGER through IntegerValue
-        #expect(Search.run("-9223372036854775808", in: s).count == 1)   // the 8-octet one through the fast path
-        #expect(Search.run("com.example", in: s).count == 1 && Search.run("inner", in: s).count == 1)
-    }
-
-    /// A hand-built overlay (no receipt adapter): its meanings are searched at their nodes.
-    @Test func indexEqualsThePlainScanWithAHandBuiltOverlay() {
-        let tree = ASN1Parser.parse(defectBytes, options: ParseOptions(guessEncapsulation: false))
-        let overlay = ReceiptOverlay(meanings: [1: NodeMeaning(label: "Quantity · 1", fieldName: "quantity", decodedValue: "One"),
-                                                3: NodeMeaning(label: "flag", rawDate: "2024-01-01")])
-        let s = AppState(tree: tree, receipt: overlay, fileName: "overlay.der")
-        #expect(Search.run("quantity", in: s) == [1] && Search.run("2024-01", in: s) == [3] && Search.run("ONE", in: s) == [1])
-        Self.expectSame(s, "overlay")
+        #expect(Self.indexed("-5", in: s).count == 1 && Self.indexed("[0]", in: s).count == 1)
+        #expect(Self.indexed("18446744073709551616", in: s).count == 1)   // the 9-octet INTEGER through IntegerValue
+        #expect(Self.indexed("-9223372036854775808", in: s).count == 1)   // the 8-octet one through the fast path
+        #expect(Self.indexed("com.example", in: s).count == 1 && Self.indexed("inner", in: s).count == 1)
     }
 
     @Test func decimalsWrittenWithoutStringsEqualIntegerValueDecimal() {
@@ -152,13 +150,13 @@ import TestSupport
     /// Made on the first search, once, and shared by copies of the state (the cache is).
     @Test func theIndexIsMadeOnTheFirstSearchAndKept() throws {
         var s = try #require(Fixtures.sampleState("typical.receipt"))
-        #expect(!s.outline!.store.hasSearchIndex)
+        #expect(!s.outline.store.hasSearchIndex)
         press(&s, .down)
-        #expect(!s.outline!.store.hasSearchIndex, "no key but Enter in the search prompt makes it")
+        #expect(!s.outline.store.hasSearchIndex, "no key but Enter in the search prompt makes it")
         let copy = s
         press(&s, .character("/"))
         type(&s, "coins")
         press(&s, .enter)
-        #expect(s.outline!.store.hasSearchIndex && copy.outline!.store.hasSearchIndex)
+        #expect(s.outline.store.hasSearchIndex && copy.outline.store.hasSearchIndex)
     }
 }

@@ -27,7 +27,7 @@ enum UIBenchmark {
         public var firstFrameMilliseconds: Double { loadMilliseconds + renderMilliseconds }
         /// Each key: `reduce` plus the `render` that follows it.
         public var keys: [KeyTiming]
-        /// One search (`Search.run`; the first one makes the index), reported apart from the per-key figures.
+        /// One outline search (`LayerOutline.search`; the first one makes the index), reported apart from the per-key figures.
         public var searchMilliseconds: Double?
         public var searchHits: Int?
 
@@ -107,7 +107,7 @@ enum UIBenchmark {
         var hits: Int?
         if let search {
             var found: [Int] = []
-            searchTime = milliseconds(clock.measure { found = Search.run(search, in: s) })
+            searchTime = milliseconds(clock.measure { found = s.outline.search(search) })
             hits = found.count
         }
         return Result(nodeCount: s.tree.count, byteCount: bytes.count, loadMilliseconds: milliseconds(load),
@@ -135,7 +135,7 @@ enum UIBenchmark {
     public static func outlineSearch(_ input: LoadedInput, queries: (String, String),
                                      size: Size = Size(width: 120, height: 40)) -> SearchTiming {
         let (timing, state) = search(input, queries: queries, size: size)
-        precondition(state.outline != nil, "\(input.name) did not open as a layered (StoreKit) document")
+        precondition(state.layered.document.layers.count > 1, "\(input.name) did not open as a layered (StoreKit) document")
         return timing
     }
 
@@ -172,7 +172,7 @@ enum UIBenchmark {
         let next = timed([.character("n")])
         let previous = timed([.character("N")])
         _ = grid
-        let rows = s.outline?.count ?? s.tree.count
+        let rows = s.outline.count
         return (SearchTiming(rows: rows, hits: hits, secondHits: secondHits, firstEnter: first, secondEnter: second,
                              promptKey: promptKey, next: next, previous: previous), s)
     }

@@ -16,15 +16,11 @@ public struct StyledLine: Equatable, Sendable {
 /// does not already list (receipt findings, diagnostics without a node).
 public enum DetailContent {
     public static func lines(_ state: AppState, width: Int) -> [StyledLine] {
-        if let layered = state.layered {
-            // A row of a DER file reads as the node it is (the same lines as the tree's).
-            if let row = state.outlineRow, row.node.layer == .file, layered.document.fileLayer.tree != nil {
-                return nodeLines(state, index: row.node.index, width: width)
-            }
-            return TourOverlay.lines(state, width: width) + OutlineDetail.lines(state, width: width)
+        // A row of a DER file reads as the node it is (the same lines `explain` prints).
+        if let row = state.outlineRow, row.node.layer == .file, state.layered.document.fileLayer.tree != nil {
+            return nodeLines(state, index: row.node.index, width: width)
         }
-        guard state.treeView.selection >= 0 else { return [StyledLine("(no nodes)")] }
-        return nodeLines(state, index: state.treeView.selection, width: width)
+        return TourOverlay.lines(state, width: width) + OutlineDetail.lines(state, width: width)
     }
 
     /// Node `index` of the file tree: the `explain` lines, the receipt meaning, the diagnostics.

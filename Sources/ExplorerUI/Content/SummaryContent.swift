@@ -5,7 +5,8 @@ import ReceiptKit
 public enum SummaryContent {
     public static func lines(_ state: AppState) -> [StyledLine] {
         // A kind that words its own summary (a StoreKit document's tokens): each line escaped here.
-        if let layered = state.layered, let lines = layered.outline.context.wording.summary(of: layered.document) {
+        let layered = state.layered
+        if let lines = layered.outline.context.wording.summary(of: layered.document) {
             return lines.map {
                 StyledLine(UIText.display($0.isTerminalSafe ? $0.text : UIText.escape($0.text), ascii: state.preferences.ascii), OutlineDetail.style($0.tone))
             }

@@ -40,7 +40,8 @@ enum LayerByteGeometry {
 
     /// The byte offset (in the shown layer) under a click at column `x`, row `y` of the pane.
     static func offset(_ state: AppState, rect: Rect, x: Int, y: Int) -> Int? {
-        guard let layered = state.layered, let id = state.shownLayer else { return nil }
+        let layered = state.layered
+        guard let id = state.shownLayer else { return nil }
         let layer = layered.document.layer(id)
         let base = state.preferences.offsetBase
         let perRow = bytesPerRow(layer, width: rect.width, base: base)

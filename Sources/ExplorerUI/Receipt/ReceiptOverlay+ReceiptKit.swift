@@ -153,7 +153,7 @@ extension ReceiptOverlay {
             raw = "\"\""
         case .bytes:
             let bytes = receipt.bytes[field.valueRange]
-            value = TreePane.hexPreview(bytes, maxBytes: 12) + " (\(bytes.count) bytes)"
+            value = NodeText.hexPreview(bytes, maxBytes: 12) + " (\(bytes.count) bytes)"
         case .inAppPurchase(let i):
             let product = i < receipt.inApp.count ? receipt.inApp[i].productID.map { UIText.escape($0) } ?? "?" : "?"
             value = "in-app purchase #\(i + 1) · \(product)"

@@ -17,25 +17,7 @@ extension AppState {
             if tab == .tree { setMode(.tree) } else if receipt != nil { setMode(tab) }
             return
         }
-        if let r = l.tree, r.contains(x: x, y: y) {
-            focus = .tree
-            let row = y - r.y
-            var node = treeView.top
-            var steps = 0
-            while steps < row, let next = nextVisible(node) { node = next; steps += 1 }
-            guard steps == row else { return }
-            let unit = TreeGeometry.indentUnit(rows: visibleRows(count: r.height), tree: tree, width: r.width)
-            let glyphX = r.x + TreeGeometry.glyphColumn(depth: Int(tree.nodes[node].depth), unit: unit, width: r.width)
-            if x == glyphX && hasChildren(node) { treeView.expanded[node].toggle() }
-            select(node, expand: false)
-            return
-        }
-        if let r = l.hex, r.contains(x: x, y: y) {
-            guard let offset = HexGeometry.offset(atColumn: x - r.x, row: y - r.y, topRow: hexView.topRow, byteCount: tree.bytes.count, layout: l) else { return }
-            focus = .hex
-            moveHexCursor(to: offset)
-            return
-        }
+        // The tree and byte panes: `performOutlineMouse`.
         if let r = l.detail, r.contains(x: x, y: y) {
             focus = .detail
             return
@@ -47,14 +29,7 @@ extension AppState {
 
     mutating func wheel(x: Int, y: Int, delta: Int) {
         let l = layout
-        if let r = l.tree, r.contains(x: x, y: y) {
-            treeView.top = delta < 0 ? backward(treeView.top, -delta) : forward(treeView.top, delta)
-            // Never scroll past the point where the last row sits at the bottom.
-            if let last = lastVisible, treeView.top > backward(last, r.height - 1) { treeView.top = backward(last, r.height - 1) }
-        } else if let r = l.hex, r.contains(x: x, y: y) {
-            let totalRows = max(1, (tree.bytes.count + l.bytesPerRow - 1) / l.bytesPerRow)
-            hexView.topRow = max(0, min(hexView.topRow + delta, max(0, totalRows - r.height)))
-        } else if let r = l.detail, r.contains(x: x, y: y) {
+        if let r = l.detail, r.contains(x: x, y: y) {
             scroll(by: delta)
         } else if mode == .purchases {
             let rows = max(1, (l.main?.height ?? 2) - 1)
@@ -78,9 +53,9 @@ extension AppState {
                 let rows = outlineVisibleRows(count: r.height)
                 guard y - r.y < rows.count else { return true }
                 let row = rows[y - r.y]
-                let depth = outline?.row(row).depth ?? 0
-                let unit = layered?.document.fileLayer.tree == nil ? 2
-                    : TreeGeometry.indentUnit(deepest: rows.reduce(0) { max($0, outline?.row($1).depth ?? 0) }, width: r.width)
+                let depth = outline.row(row).depth
+                let unit = layered.document.fileLayer.tree == nil ? 2
+                    : TreeGeometry.indentUnit(deepest: rows.reduce(0) { max($0, outline.row($1).depth) }, width: r.width)
                 if x == r.x + TreeGeometry.glyphColumn(depth: depth, unit: unit, width: r.width), outlineHasChildren(row) { outlineView.expanded[row] = !outlineView.expanded[row] }
                 selectOutlineRow(row)
                 return true

@@ -37,48 +37,26 @@ extension AppState {
         switch prompt.kind {
         case .search:
             search.query = prompt.text
-            search.hits = outline?.search(prompt.text, fileEntries: { receipt?.searchEntries() ?? SearchEntries() }) ?? Search.run(prompt.text, in: self)
+            search.hits = outline.search(prompt.text, fileEntries: { receipt?.searchEntries() ?? SearchEntries() })
             search.current = nil
             if search.hits.isEmpty {
                 status = StatusMessage(prompt.text.isEmpty ? "empty search" : "no match for \"\(UIText.escape(prompt.text))\"",
                                        isError: true)
             } else {
-                jumpToHit(forward: true)
+                jumpToOutlineHit(forward: true)
             }
         case .goToOffset:
             guard let offset = AppState.parseOffset(prompt.text) else {
                 status = StatusMessage("not an offset: \"\(UIText.escape(prompt.text))\" (use decimal or 0x hex)", isError: true)
                 break
             }
-            if layered != nil {
-                goToOutlineOffset(offset)
-                break
-            }
-            guard offset < tree.bytes.count else {
-                status = StatusMessage("offset \(offset) is past the end (\(tree.bytes.count) bytes)", isError: true)
-                break
-            }
-            guard let node = TreeFacts.deepestNode(tree.nodes, containing: offset) else {
-                status = StatusMessage("no node contains offset \(offset)", isError: true)
-                break
-            }
-            if mode != .tree { setMode(.tree) }
-            select(node, expand: true, moveHexCursor: false)
-            hexView.cursor = offset
-            ensureSelectionVisible()
-            status = StatusMessage("offset 0x\(String(offset, radix: 16, uppercase: true)) (\(offset)) is in node \(node)")
+            goToOutlineOffset(offset)
         case .writeFile:
             let typed = prompt.text.trimmingSpaces
             let path = typed.isEmpty ? defaultWritePath : typed
-            if layered != nil {
-                guard let bytes = outlineRowBytes else { return nil }
-                status = StatusMessage("writing \(bytes.count) bytes to \(UIText.escape(path))…")
-                return .writeFile(path: path, bytes: Array(bytes))
-            }
-            guard treeView.selection >= 0 else { return nil }
-            let node = tree.nodes[treeView.selection]
-            status = StatusMessage("writing \(node.totalLength) bytes to \(UIText.escape(path))…")
-            return .writeFile(path: path, bytes: Array(tree.bytes[node.byteRange]))
+            guard let bytes = outlineRowBytes else { return nil }
+            status = StatusMessage("writing \(bytes.count) bytes to \(UIText.escape(path))…")
+            return .writeFile(path: path, bytes: Array(bytes))
         case .editByte, .insertByte, .editCharacter, .insertCharacter, .writeEdited:
             return acceptLab(prompt)
         case .filterPurchases:

@@ -14,7 +14,7 @@ extension AppState {
             guard case .node(let node, _) = row.target else { break }
             mode = .tree
             focus = .tree
-            select(node.index, expand: true)
+            if let target = outline.row(of: node) { selectOutlineRow(target) }
             status = StatusMessage("in-app purchase #\(row.number) in the tree (p goes back)")
         case .tableFilter:
             guard receipt != nil else { break }

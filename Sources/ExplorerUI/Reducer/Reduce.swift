@@ -34,7 +34,7 @@ extension AppState {
     mutating func reduceInput(_ event: InputEvent) -> Effect? {
         if case .resize(let size) = event {
             screen = size
-            ensureSelectionVisible()
+            ensureOutlineVisible()
             ensureTableVisible()
             return nil
         }
@@ -53,7 +53,7 @@ extension AppState {
             labKeyOutsideTheBytePane(event)
             return nil
         }
-        if (layered?.outline.count ?? tree.count) == 0 && ![.quit, .escape, .help, .nextDocument, .previousDocument].contains(binding.action) {
+        if layered.outline.count == 0 && ![.quit, .escape, .help, .nextDocument, .previousDocument].contains(binding.action) {
             status = StatusMessage("the input holds no ASN.1 nodes", isError: true)
             return nil
         }
@@ -101,7 +101,7 @@ extension AppState {
 
     /// One action, handled by the context it belongs to.
     mutating func perform(_ action: Action, event: InputEvent) -> Effect? {
-        if layered != nil, [.tree, .hex].contains(activeContext) || action == .toggleTokenText || action == .tableOpen, performOutline(action) { return nil }
+        if [.tree, .hex].contains(activeContext) || action == .toggleTokenText || action == .tableOpen, performOutline(action) { return nil }
         if action == .halfPageUp || action == .halfPageDown {
             moveHalfPage(down: action == .halfPageDown)
             return nil
@@ -109,8 +109,8 @@ extension AppState {
         if let outcome = performDocuments(action) { return outcome }
         if case .done(let effect) = performTeaching(action, event: event) { return effect }
         if let outcome = performOutlineGlobal(action) { return outcome }
-        if layered != nil, performOutlineMouse(action, event: event) { return nil }
-        if performTree(action) || performHex(action) || performScroll(action) || performTable(action)
+        if performOutlineMouse(action, event: event) { return nil }
+        if performScroll(action) || performTable(action)
             || performMouse(action, event: event) {
             return nil
         }
@@ -121,10 +121,9 @@ extension AppState {
     mutating func moveHalfPage(down: Bool) {
         let sign = down ? 1 : -1
         switch activeContext {
-        case .hex: moveHexCursor(to: hexView.cursor + sign * layout.bytesPerRow * max(1, (layout.hex?.height ?? 2) / 2))
         case .detail, .summary: scroll(by: sign * max(1, textHeight / 2))
         case .purchases: moveTableRow(to: table.row + sign * max(1, tablePage / 2))
-        default: moveTreeRows(sign * max(1, (layout.tree?.height ?? 2) / 2))
+        default: break   // the tree and byte panes: `performOutline`
         }
     }
 
@@ -140,32 +139,24 @@ extension AppState {
                                        : "no match for \"\(UIText.escape(search.query))\"", isError: true)
                 break
             }
-            jumpToHit(forward: action == .nextHit)
+            jumpToOutlineHit(forward: action == .nextHit)
         case .goToOffset:
             prompt = Prompt(kind: .goToOffset)
-        case .nextDiagnostic, .previousDiagnostic:
-            jumpToDiagnostic(forward: action == .nextDiagnostic)
-        case .writeNode:
-            guard treeView.selection >= 0 else { break }
-            prompt = Prompt(kind: .writeFile, text: defaultWritePath)
-        case .toggleOffsetBase:
-            preferences.offsetBase = preferences.offsetBase == .hex ? .decimal : .hex
-            ensureSelectionVisible()
         case .toggleHexPane:
             hexView.visible.toggle()
             if !hexView.visible && focus == .hex { focus = .tree }
-            ensureSelectionVisible()
+            ensureOutlineVisible()
             status = StatusMessage(hexView.visible ? "hex pane shown" : "hex pane hidden (H shows it)")
         case .cycleView:
             guard receipt != nil else { status = StatusMessage("not a receipt: only the tree view", isError: true); break }
             let all = ViewMode.allCases
             setMode(all[(all.firstIndex(of: mode)! + 1) % all.count])
         case .showTree: setMode(.tree)
-        case .showSummary where layered != nil:
+        case .showSummary:
             setMode(.summary)
-        case .showSummary, .showPurchases:
+        case .showPurchases:
             guard receipt != nil else { status = StatusMessage("not a receipt: only the tree view", isError: true); break }
-            setMode(action == .showSummary ? .summary : .purchases)
+            setMode(.purchases)
         case .help:
             help.visible = true
             help.scroll = 0
@@ -174,8 +165,6 @@ extension AppState {
         case .escape:
             if mode == .purchases, !table.filter.isEmpty { applyTableFilter("") }
             else if mode != .tree { setMode(.tree) } else { return requestQuit() }
-        case .copyNode:
-            return copySelectedNode()
         default:
             break
         }
@@ -187,26 +176,8 @@ extension AppState {
     /// the status says so.
     public static let clipboardByteLimit = 16 * 1024
 
-    /// `y`: the selected node's bytes (identifier, length and content) as hex text.
-    mutating func copySelectedNode() -> Effect? {
-        guard treeView.selection >= 0 else { return nil }
-        let range = tree.nodes[treeView.selection].byteRange
-        let count = min(range.count, AppState.clipboardByteLimit)
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(count * 2)
-        for byte in tree.bytes[range.lowerBound..<(range.lowerBound + count)] {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return .copyToClipboard(text: String(decoding: text, as: UTF8.self), byteCount: count, totalBytes: range.count)
-    }
-
-    /// `node-<index>-<offset>.der`
-    public var defaultWritePath: String {
-        if layered != nil { return outlineWritePath }
-        return treeView.selection >= 0 ? "node-\(treeView.selection)-\(tree.nodes[treeView.selection].offset).der" : "node.der"
-    }
+    /// `layer-<layer>-node-<index>-<offset>.<ext>`
+    public var defaultWritePath: String { outlineWritePath }
 
     mutating func setMode(_ newMode: ViewMode) {
         mode = newMode
@@ -215,7 +186,7 @@ extension AppState {
         case .purchases: focus = .table; ensureTableVisible()
         case .summary: summaryView.scroll = 0
         }
-        ensureSelectionVisible()
+        ensureOutlineVisible()
     }
 
     mutating func cycleFocus(forward: Bool) {
@@ -225,11 +196,7 @@ extension AppState {
         order.append(.detail)
         let current = order.firstIndex(of: focus) ?? 0
         focus = order[(current + (forward ? 1 : order.count - 1)) % order.count]
-        if focus == .hex, treeView.selection >= 0 {
-            let node = tree.nodes[treeView.selection]
-            if !node.byteRange.contains(hexView.cursor) { hexView.cursor = Int(node.offset) }
-        }
-        ensureSelectionVisible()
+        ensureOutlineVisible()
     }
 
 

@@ -4,7 +4,7 @@ import DocumentModel
 /// layer; the byte pane's cursor selects the deepest row of the shown layer holding its byte.
 extension AppState {
     mutating func performOutline(_ action: Action) -> Bool {
-        guard let outline, outline.count > 0 else { return false }
+        guard outline.count > 0 else { return false }
         let row = outlineView.selection
         let page = max(1, (viewport.tree?.height ?? 2) - 1)
         switch action {
@@ -18,8 +18,9 @@ extension AppState {
                 moveOutlineCursor(by: (down ? 1 : -1) * outlineBytesPerRow * (half ? max(1, rows / 2) : rows))
                 break
             }
+            if half { moveOutlineRows((down ? 1 : -1) * max(1, (viewport.tree?.height ?? 2) / 2)); break }
             var r = row
-            for _ in 0..<(half ? max(1, page / 2) : page) {
+            for _ in 0..<page {
                 if let n = down ? outlineNext(r) : outlinePrevious(r) { r = n }
             }
             selectOutlineRow(r)
@@ -86,7 +87,7 @@ extension AppState {
     /// Bytes per row of the byte pane for the layer it shows.
     var outlineBytesPerRow: Int {
         let width = viewport.hex?.width ?? 17
-        guard let layered, let id = shownLayer else { return max(1, width - 1) }
+        guard let id = shownLayer else { return max(1, width - 1) }
         return LayerByteGeometry.bytesPerRow(layered.document.layer(id), width: width, base: preferences.offsetBase)
     }
 
@@ -95,7 +96,7 @@ extension AppState {
         guard let receipt else { status = StatusMessage("not a receipt: there is no purchase table", isError: true); return }
         guard let row = outlineRow else { return }
         // A receipt's in-app purchase holds the row's node.
-        if row.node.layer == .file, layered?.document.fileLayer.tree != nil {
+        if row.node.layer == .file, layered.document.fileLayer.tree != nil {
             guard let index = receipt.purchaseIndex(containing: row.node.index) else {
                 status = StatusMessage("this node is not inside an in-app purchase", isError: true)
                 return
@@ -117,7 +118,7 @@ extension AppState {
                 status = StatusMessage("transaction #\(receipt.purchases[index].number)")
                 return
             }
-            layer = layered?.document.layer(l).parent
+            layer = layered.document.layer(l).parent
         }
         status = StatusMessage("this row is not inside a transaction token", isError: true)
     }
@@ -126,7 +127,8 @@ extension AppState {
     /// whose characters encode it (the token text for a header / payload / signature node, the
     /// header's x5c characters for a certificate node, a nested token's text for its nodes).
     public var shownLayer: LayerID? {
-        guard let row = outlineRow, let document = layered?.document else { return nil }
+        guard let row = outlineRow else { return nil }
+        let document = layered.document
         guard outlineView.showTokenText else { return row.node.layer }
         if let pinned = outlineView.textLayer { return pinned }
         let layer = document.layer(row.node.layer)
@@ -136,7 +138,8 @@ extension AppState {
 
     /// The selected row's range in the shown layer (mapped up through the offset maps).
     public var shownRange: Range<Int> {
-        guard let row = outlineRow, let document = layered?.document, let shown = shownLayer else { return 0..<0 }
+        guard let row = outlineRow, let shown = shownLayer else { return 0..<0 }
+        let document = layered.document
         var layer = row.node.layer
         var range = row.range
         while layer != shown {
@@ -156,7 +159,7 @@ extension AppState {
     /// into (a header or payload field, a signature half, a certificate node inside x5c, a part of
     /// a nested token), while the pane keeps showing the same characters.
     mutating func setOutlineCursor(_ target: Int) {
-        guard let layered, let layerID = shownLayer else { return }
+        guard let layerID = shownLayer else { return }
         let count = layered.document.layer(layerID).bytes.count
         guard count > 0 else { return }
         let offset = max(0, min(count - 1, target))
@@ -166,5 +169,22 @@ extension AppState {
         let row = outlineView.showTokenText ? outline.innermost(from: layerID, offset: offset)?.row
             : outline.deepestRow(in: layerID, containing: offset)
         if let row { selectOutlineRow(row, moveCursor: false) }
+    }
+
+    /// Ctrl-D / Ctrl-U: the pane and the selection move together by `rows` visible rows, as `less` does.
+    mutating func moveOutlineRows(_ rows: Int) {
+        if rows < 0 {
+            outlineView.top = outlineBackward(outlineView.top, -rows)
+            selectOutlineRow(outlineBackward(outlineView.selection, -rows))
+            return
+        }
+        var target = outlineView.selection, top = outlineView.top
+        for _ in 0..<rows {
+            if let n = outlineNext(target) { target = n }
+            if let n = outlineNext(top) { top = n }
+        }
+        outlineView.top = min(top, target)
+        if outlineNext(target) == nil { outlineView.top = outlineBackward(target, max(0, (viewport.tree?.height ?? 1) - 1)) }
+        selectOutlineRow(target)
     }
 }

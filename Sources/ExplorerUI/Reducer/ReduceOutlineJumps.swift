@@ -5,7 +5,6 @@ import DocumentModel
 extension AppState {
     /// The global actions an outline handles itself; nil when the action is not one of them.
     mutating func performOutlineGlobal(_ action: Action) -> Effect?? {
-        guard layered != nil else { return nil }
         switch action {
         case .nextHit, .previousHit:
             guard !search.hits.isEmpty else { return .some(performGlobal(action)) }
@@ -33,7 +32,6 @@ extension AppState {
     /// `:` on an outline: `offset` is a FILE offset (what the CLI's diagnostics print); the deepest
     /// row of any layer whose bytes come from it is selected, the byte cursor on the byte there.
     mutating func goToOutlineOffset(_ offset: Int) {
-        guard let layered else { return }
         let size = layered.document.fileLayer.bytes.count
         let where_ = "0x\(String(offset, radix: 16, uppercase: true)) (\(offset))"
         guard offset < size else {
@@ -59,7 +57,6 @@ extension AppState {
     }
 
     mutating func jumpToOutlineDiagnostic(forward: Bool) {
-        guard let outline else { return }
         let list = outline.diagnosticStops
         guard !list.isEmpty else { status = StatusMessage("no diagnostics: nothing to jump to"); return }
         let rows = list.map(\.row)
@@ -83,7 +80,7 @@ extension AppState {
 
     /// The selected row's bytes in its own layer (decoded JSON, DER, signature or token characters).
     var outlineRowBytes: ArraySlice<UInt8>? {
-        guard let layered, let row = outlineRow else { return nil }
+        guard let row = outlineRow else { return nil }
         let bytes = layered.document.layer(row.node.layer).bytes
         let range = row.range.clamped(to: 0..<bytes.count)
         return bytes[range]
@@ -105,7 +102,7 @@ extension AppState {
 
     /// `layer-<layer>-node-<index>-<offset>.<der|json|txt|bin>` for the selected row.
     var outlineWritePath: String {
-        guard let layered, let row = outlineRow else { return "node.bin" }
+        guard let row = outlineRow else { return "node.bin" }
         let ext: String
         switch layered.document.layer(row.node.layer).content {
         case .asn1: ext = "der"
@@ -119,7 +116,7 @@ extension AppState {
     /// The file offset under the byte cursor when the byte pane shows the file's own bytes (a
     /// token's characters, a JSON body): the tamper lab edits only those.
     var outlineFileCursor: Int? {
-        guard let layered, var layer = shownLayer else { return nil }
+        guard var layer = shownLayer else { return nil }
         var offset = outlineView.cursor
         while let parent = layered.document.layer(layer).parent {
             guard case .segments? = layered.document.layer(layer).map, let map = layered.document.layer(layer).map else { return nil }
@@ -132,7 +129,6 @@ extension AppState {
     /// After a tamper-lab edit of a derived layer (decoded JSON, signature, certificate DER): the
     /// byte cursor back on `offset` of that layer, the row holding it selected.
     mutating func restoreOutlineCursor(layer: LayerID, offset: Int, tokenText: Bool) {
-        guard let outline else { return }
         if tokenText {
             outlineView.showTokenText = true
             outlineView.textLayer = layer
@@ -146,7 +142,7 @@ extension AppState {
 
     /// After a tamper-lab edit rebuilt the state: the innermost row at the edited file offset.
     mutating func selectOutlineAfterEdit(fileOffset: Int, tokenText: Bool) {
-        guard let outline, let (row, _) = outline.innermost(from: .file, offset: fileOffset) else { return }
+        guard let (row, _) = outline.innermost(from: .file, offset: fileOffset) else { return }
         selectOutlineRow(row)
         outlineView.showTokenText = tokenText
         if tokenText || outline.row(row).node.layer == .file {

@@ -5,13 +5,13 @@ import DocumentModel
 /// The tree pane for a layer outline: one row per visible outline row (only the rows on screen).
 enum OutlinePane {
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, glyphs: Glyphs) {
-        guard let outline = state.outline else { return }
+        let outline = state.outline
         let color = state.preferences.color
         let focused = state.focus == .tree && state.mode == .tree
         let visible = state.outlineVisibleRows(count: rect.height).map { ($0, outline.row($0)) }
         // A DER file's deep rows indent by one column instead of two, as the node tree always did.
         let deepest = visible.reduce(0) { max($0, $1.1.depth) }
-        let fileTree = state.layered?.document.fileLayer.tree != nil
+        let fileTree = state.layered.document.fileLayer.tree != nil
         let unit = fileTree ? TreeGeometry.indentUnit(deepest: deepest, width: rect.width) : 2
         for (i, (index, row)) in visible.enumerated() {
             let y = rect.y + i
@@ -34,7 +34,7 @@ enum OutlinePane {
             // A cut label or value ends at a word or name boundary, with the ellipsis.
             let label = glyphs.fitAtBoundary(UIText.display(row.label, ascii: state.preferences.ascii), limit - x)
             // A DER node's length is dim after its tag, as the tree pane draws it.
-            if state.layered?.document.layer(row.node.layer).tree != nil, let paren = label.lastIndex(of: "("), paren > label.startIndex,
+            if state.layered.document.layer(row.node.layer).tree != nil, let paren = label.lastIndex(of: "("), paren > label.startIndex,
                label[label.index(before: paren)] == " " {
                 let space = label.index(before: paren)
                 x = grid.put(String(label[..<space]), x: x, y: y, style: st(.title), maxWidth: limit - x)
@@ -49,7 +49,7 @@ enum OutlinePane {
                let meaning = state.receipt?.meaning(of: row.node.index) {
                 grid.put(glyphs.fitAtBoundary(UIText.display(meaning.label, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
             } else if let name = row.name {
-                let text = TreePane.fit(name, preview: row.value, width: limit - x, glyphs: glyphs)
+                let text = NodeText.fit(name, preview: row.value, width: limit - x, glyphs: glyphs)
                 grid.put(UIText.display(text, ascii: state.preferences.ascii), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
             } else {
                 grid.put(glyphs.fitAtBoundary(UIText.display(row.value, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.plain), maxWidth: limit - x)
@@ -64,7 +64,8 @@ enum OutlinePane {
 /// on screen is `LayerByteGeometry` (the reducer's click hit test uses the same).
 enum TextBytePane {
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect) {
-        guard let layered = state.layered, let id = state.shownLayer else { return }
+        let layered = state.layered
+        guard let id = state.shownLayer else { return }
         let layer = layered.document.layer(id)
         let bytes = layer.bytes
         let range = state.shownRange
@@ -130,7 +131,7 @@ enum TextBytePane {
             let y = rect.y + r
             let start = (top + r) * rows.perRow
             guard start < bytes.count else { break }
-            grid.put(HexPane.offsetText(start, digits: rows.digits, base: state.preferences.offsetBase), x: rect.x, y: y,
+            grid.put(NodeText.offsetText(start, digits: rows.digits, base: state.preferences.offsetBase), x: rect.x, y: y,
                      style: Theme.style(.dim, color: color), maxWidth: rect.width)
             var previous: StyleClass?
             for j in 0..<rows.perRow {
@@ -163,7 +164,8 @@ enum TextBytePane {
 
     /// "Bytes: payload (JSON text)" / "Bytes: token characters".
     static func title(_ state: AppState) -> String {
-        guard let layered = state.layered, let id = state.shownLayer else { return "Bytes" }
+        let layered = state.layered
+        guard let id = state.shownLayer else { return "Bytes" }
         let layer = layered.document.layer(id)
         let what = LayerByteGeometry.isText(layer) ? "text" : "hex"
         // A DER file's bytes are titled as the hex pane titles them.
@@ -199,7 +201,8 @@ enum OutlineDetail {
     }
 
     static func unwrapped(_ state: AppState) -> [StyledLine] {
-        guard let layered = state.layered, let row = state.outlineRow else { return [StyledLine("(no nodes)")] }
+        let layered = state.layered
+        guard let row = state.outlineRow else { return [StyledLine("(no nodes)")] }
         let layer = layered.document.layer(row.node.layer)
         var out = [StyledLine(row.label, .title)]
         if let name = row.name { out.append(StyledLine("name             " + name.text, .meaning)) }

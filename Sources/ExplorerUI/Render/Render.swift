@@ -25,8 +25,8 @@ public func render(_ state: AppState, size: Size) -> Grid {
             }
         }
     default:
-        if let r = layout.tree { TreePane.draw(state, into: &grid, rect: r, glyphs: glyphs) }
-        if let r = layout.hex { HexPane.draw(state, into: &grid, rect: r, layout: layout) }
+        if let r = layout.tree { OutlinePane.draw(state, into: &grid, rect: r, glyphs: glyphs) }
+        if let r = layout.hex { TextBytePane.draw(state, into: &grid, rect: r) }
         if let r = layout.detail { DetailPane.draw(state, into: &grid, rect: r) }
     }
     StatusBar.draw(state, into: &grid, size: size, glyphs: glyphs)
@@ -127,8 +127,7 @@ enum PaneBorders {
 
     /// "Receipt summary", "StoreKit 2 transaction summary", "Transaction history summary", …
     static func summaryTitle(_ state: AppState) -> String {
-        guard let kind = state.layered?.document.kind else { return "Receipt summary" }
-        return kind.title + " summary"
+        state.layered.document.kind.title + " summary"
     }
 
     static func purchasesTitle(_ state: AppState) -> String {
@@ -140,13 +139,12 @@ enum PaneBorders {
 
     static func treeTitle(_ state: AppState) -> String {
         // One layer (a certificate, other DER): its rows are its nodes.
-        guard let layered = state.layered else { return "Tree \(state.tree.count) nodes" }
+        let layered = state.layered
         return layered.document.layers.count > 1 ? "Tree \(layered.outline.count) rows, all layers" : "Tree \(layered.outline.count) nodes"
     }
 
     static func hexTitle(_ state: AppState, _ layout: Layout) -> String {
-        if state.layered != nil { return TextBytePane.title(state) }
-        return "Hex: \(layout.bytesPerRow) bytes/row, offsets in \(state.preferences.offsetBase == .hex ? "hex" : "decimal")"
+        TextBytePane.title(state)
     }
 }
 
@@ -202,8 +200,7 @@ public enum StatusBar {
             grid.put(" ", x: x, y: y, style: Theme.style(.cursor, color: color))
             return
         }
-        let f = state.facts
-        let (errors, notDER, warnings) = state.layered?.counts ?? (f.errorCount, f.notDERCount, f.warningCount)
+        let (errors, notDER, warnings) = state.layered.counts
         // Right: the counts (compact when narrow) and the verdict. Left: file, size, encoding, the
         // selection's offset and path; the least important segments go first when space is short.
         let wide = size.width >= Layout.wideThreshold
@@ -216,13 +213,14 @@ public enum StatusBar {
         var segments = [UIText.display(UIText.escape(state.file.name), ascii: state.preferences.ascii), NumberText.grouped(state.file.size) + " B",
                         UIText.display(UIText.escape(state.file.encoding), ascii: state.preferences.ascii)]
         // A row of a DER file names its node as the tree did: its offset and path.
-        let fileNode = state.outlineRow.flatMap { $0.node.layer == .file && state.layered?.document.fileLayer.tree != nil ? $0.node.index : nil }
-        if let index = state.layered == nil ? (state.treeView.selection >= 0 ? state.treeView.selection : nil) : fileNode {
+        let fileNode = state.outlineRow.flatMap { $0.node.layer == .file && state.layered.document.fileLayer.tree != nil ? $0.node.index : nil }
+        if let index = fileNode {
             let node = state.tree.nodes[index]
             let offset = state.preferences.offsetBase == .hex ? "0x" + String(node.offset, radix: 16, uppercase: true) : "\(node.offset)"
             segments.append("@" + offset)
             segments.append(state.pathText(index, ascii: state.preferences.ascii))
-        } else if let row = state.outlineRow, let document = state.layered?.document {
+        } else if let row = state.outlineRow {
+            let document = state.layered.document
             // The row's first byte as a FILE offset (what `:` takes), and the layer it lives in.
             let start = document.fileRange(row.range, in: row.node.layer).lowerBound
             segments.append("@" + (state.preferences.offsetBase == .hex ? "0x" + String(start, radix: 16, uppercase: true) : "\(start)"))

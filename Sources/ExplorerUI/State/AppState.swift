@@ -83,8 +83,8 @@ public struct StatusMessage: Equatable, Sendable {
 /// the adapter and the commands send messages), read by `render`.
 ///
 /// Cost model: `init` is O(n) once (plus the parse). Afterwards no key and no frame touches more
-/// than the visible rows plus O(log n + depth): the visible tree rows are never materialised; they
-/// are walked from the scroll anchor `treeView.top` using each node's `subtreeEnd` to hop over collapsed
+/// than the visible rows plus O(log n + depth): the visible outline rows are never materialised; they
+/// are walked from the scroll anchor `outlineView.top` using each row's `subtreeEnd` to hop over collapsed
 /// subtrees (visible rows are in pre-order, so comparing two visible rows is comparing indices).
 public struct AppState: Sendable {
     public let tree: Tree
@@ -101,7 +101,6 @@ public struct AppState: Sendable {
     /// What the main area shows, and which of its panes takes the navigation keys.
     public internal(set) var mode: ViewMode = .tree { didSet { if mode != oldValue { relayout() } } }
     public internal(set) var focus: Focus = .tree
-    public internal(set) var treeView: TreeViewState
     public internal(set) var hexView = HexViewState() { didSet { if hexView.visible != oldValue.visible { relayout() } } }
     public internal(set) var detailView = ScrollState()
     public internal(set) var summaryView = ScrollState()
@@ -112,12 +111,12 @@ public struct AppState: Sendable {
     public internal(set) var help = HelpState()
     /// The other open documents (empty with one file): see `DocumentSwitcher`.
     public internal(set) var documents = DocumentSwitcher()
-    /// StoreKit 2 documents: the layer outline the tree pane shows instead of `tree`, and its state.
-    public internal(set) var layered: OutlineContext?
+    /// The document's layer outline (every layer's rows) the tree pane shows, and its state.
+    public let layered: OutlineContext
     public internal(set) var outlineView = OutlineViewState()
     /// The document this state shows, the one copy every feature reads (outline, tour, tamper lab,
-    /// diff); nil only for a state built from a bare tree (tests). Then the diff overlay and its engine.
-    public let document: Document?
+    /// diff). Then the diff overlay and its engine.
+    public let document: Document
     public internal(set) var diffView: DiffViewState?
     public internal(set) var diffProvider: DiffProvider?
     /// The diff entry last selected: `d` reopens there after Enter went to a side.
@@ -150,51 +149,30 @@ public struct AppState: Sendable {
         tableRows = max(1, (table?.height ?? 2) - 1)
     }
 
-    /// Builds the state for an already parsed tree (and optional receipt analysis): O(n).
-    /// `encoding` names how the file was stored ("DER", "base64", "PEM", "JSON"); nil says "DER" or
-    /// "BER" from the parse.
-    init(tree: Tree, document: Document? = nil, receipt: ReceiptOverlay? = nil, names: NodeNames = .none, fileName: String, fileSize: Int? = nil,
-                encoding: String? = nil, screen: Size = Size(width: 80, height: 24)) {
-        self.tree = tree
-        self.document = document
-        self.receipt = receipt
-        self.names = names
-        self.facts = TreeFacts(tree: tree)
-        self.file = FileLabel(name: fileName, size: fileSize ?? tree.bytes.count,
-                              encoding: encoding ?? (facts.notDERCount > 0 ? "BER" : "DER"))
-        self.screen = screen
-        self.viewport = Layout(size: screen, mode: .tree, hexVisible: true, byteCount: tree.bytes.count, base: .hex)
-        self.tableRows = 1
-        self.treeView = TreeViewState(expanded: NodeBitSet(count: tree.count), selection: tree.count > 0 ? 0 : -1)
-        self.table.order = Array(0..<(receipt?.purchases.count ?? 0))
-        relayout()
-        applyDefaultExpansion()
-        if let initial = receipt?.initialSelection, initial >= 0, initial < tree.count {
-            select(initial, expand: true)
-            // Show the container from the top when the payload sits in the upper half of the pane;
-            // otherwise a little context above it, never the payload pinned to the bottom.
-            let height = viewport.tree?.height ?? 1
-            treeView.top = 0
-            var row = 0, current = 0
-            while current != treeView.selection, row < height, let next = nextVisible(current) { current = next; row += 1 }
-            if current != treeView.selection || row >= height / 2 { treeView.top = backward(treeView.selection, 2) }
-        }
-        ensureSelectionVisible()
-    }
-
-    /// The state for an opened document: the UI reads the document's file tree and receipt model
+    /// The state for an opened document: the UI reads the document's layers through its outline
     /// and never parses, locates or validates. `ascii` and `mouse` are the user's preferences (the
     /// terminal may still turn ASCII on: `.terminalReady`). `options` are those the document was
     /// opened with, so the tamper lab re-opens edited bytes the same way (roots, dates, checks); a
     /// receipt also carries them itself. O(n) plus O(purchases).
     public init(document: Document, options: AnalysisOptions? = nil, ascii: Bool = false, mouse: Bool = true,
                 screen: Size = Size(width: 80, height: 24)) {
-        self.init(tree: document.fileTree, document: document, receipt: document.receipt.flatMap(ReceiptOverlay.init(analysis:)) ?? JWSOverlay.make(document),
-                  names: document.names(for: .file), fileName: document.source.name, fileSize: document.fileLayer.bytes.count,
-                  encoding: AppState.encodingLabel(document.source.encoding), screen: screen)
+        let tree = document.fileTree
+        self.tree = tree
+        self.document = document
+        self.receipt = document.receipt.flatMap(ReceiptOverlay.init(analysis:)) ?? JWSOverlay.make(document)
+        self.names = document.names(for: .file)
+        self.facts = TreeFacts(tree: tree)
+        self.file = FileLabel(name: document.source.name, size: document.fileLayer.bytes.count,
+                              encoding: AppState.encodingLabel(document.source.encoding) ?? (facts.notDERCount > 0 ? "BER" : "DER"))
+        self.screen = screen
+        self.viewport = Layout(size: screen, mode: .tree, hexVisible: true, byteCount: tree.bytes.count, base: .hex)
+        self.tableRows = 1
+        self.layered = OutlineContext(outline: LayerOutline(document: document), document: document)
+        self.table.order = Array(0..<(receipt?.purchases.count ?? 0))
+        relayout()
         self.preferences.ascii = ascii
         self.preferences.mouse = mouse
-        adoptOutline(document)
+        openOutline()
         self.teaching.options = document.receipt?.options ?? options ?? teaching.options
     }
 
@@ -214,20 +192,4 @@ public struct AppState: Sendable {
 
     public var nodeCount: Int { tree.count }
     public var hasReceipt: Bool { receipt != nil }
-
-    /// Expansion on load: the receipt's path to its attributes when there is one, else the first
-    /// three levels (an O(n) pass, done once).
-    mutating func applyDefaultExpansion() {
-        if let receipt, !receipt.defaultExpanded.isEmpty {
-            for node in receipt.defaultExpanded where node >= 0 && node < tree.count {
-                treeView.expanded[node] = true
-                expandAncestors(of: node)
-            }
-            return
-        }
-        let nodes = tree.nodes
-        for i in nodes.indices where nodes[i].depth < 3 && Int(nodes[i].subtreeEnd) > i + 1 {
-            treeView.expanded[i] = true
-        }
-    }
 }

@@ -79,7 +79,8 @@ extension AppState {
             status = StatusMessage("still comparing the two documents: the list opens when it is ready", isError: true)
             return nil
         }
-        guard let mine = document, let other = documents.parkedState(1 - documents.current)?.document else { return nil }
+        let mine = document
+        guard let other = documents.parkedState(1 - documents.current)?.document else { return nil }
         let (left, right) = documents.current == 0 ? (mine, other) : (other, mine)
         let job = DiffJob(id: diffJobs.next, left: left, right: right, provider: diffProvider ?? documentDiffProvider)
         diffJobs.next += 1
@@ -138,21 +139,11 @@ extension AppState {
         setMode(.tree)
         focus = .tree
         let place: String
-        if let outline {
-            let target = node.flatMap { outline.row(of: $0) } ?? outline.deepestRow(in: layer, containing: range.lowerBound)
-            if let target { selectOutlineRow(target) }
-            place = node.map { "\($0)" } ?? "\(layer) @\(range.lowerBound)"
-        } else if let node, node.layer == .file, node.index < tree.count {
-            select(node.index, expand: true)
-            place = "\(node)"
-        } else {
-            // A node of a derived layer (a BER receipt's reassembled payload): the deepest file node
-            // holding its first byte.
-            let offset = document.map { $0.fileRange(range, in: layer).lowerBound } ?? range.lowerBound
-            if let found = TreeFacts.deepestNode(tree.nodes, containing: offset) { select(found, expand: true) }
-            place = "file offset \(offset)"
-        }
-        ensureSelectionVisible()
+        let outline = layered.outline
+        let target = node.flatMap { outline.row(of: $0) } ?? outline.deepestRow(in: layer, containing: range.lowerBound)
+        if let target { selectOutlineRow(target) }
+        place = node.map { "\($0)" } ?? "\(layer) @\(range.lowerBound)"
+        ensureOutlineVisible()
         status = StatusMessage("difference \(row + 1) of \(diff.entries.count) in document \(number) (\(UIText.escape(file.name))): \(place); d returns to the list")
     }
 }

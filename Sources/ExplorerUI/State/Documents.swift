@@ -61,7 +61,7 @@ extension AppState {
         next.diffJobs = diffJobs
         next.timelineRow = timelineRow
         if next.screen != screen { next.screen = screen }
-        next.ensureSelectionVisible()
+        next.ensureOutlineVisible()
         self = next
     }
 

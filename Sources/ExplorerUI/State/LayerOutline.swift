@@ -134,10 +134,10 @@ public struct LayerOutline: Sendable {
         let i = index - run.first
         let tree = context.document.layer(run.layer).tree!
         let n = tree.nodes[i]
-        let preview = UIText.escape(n.isConstructed ? "" : TreePane.preview(tree, i, maxLength: 48))
+        let preview = n.isConstructed ? "" : NodeText.preview(tree, i, maxLength: 48)   // escaped by `preview`
         var row = OutlineRow(node: NodeID(run.layer, i), range: n.byteRange, depth: run.depth + Int(n.depth),
                              subtreeEnd: run.first + Int(n.subtreeEnd), parent: n.depth > 0 ? run.first + tree.nodes.parentIndex(i) : run.parent,
-                             label: UIText.escape(tree.tagName(of: i) + " " + TreePane.lengthText(n)), value: preview)
+                             label: UIText.escape(tree.tagName(of: i) + " " + NodeText.lengthText(n)), value: preview)
         row.name = store.names(of: run.layer) { context.document.names(for: run.layer) }[i]
         return row
     }

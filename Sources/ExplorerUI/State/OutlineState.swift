@@ -36,15 +36,14 @@ public struct OutlineContext: Sendable {
 
 extension AppState {
     /// The outline, when this document is shown as one (StoreKit 2 tokens and bodies).
-    public var outline: LayerOutline? { layered?.outline }
+    public var outline: LayerOutline { layered.outline }
 
     /// Sets up the outline for `document`: a receipt opens the path to its attributes and selects
     /// its payload (`ReceiptOverlay`'s node choices, as outline rows); other documents open their
     /// first levels (three for a DER file, as the node tree always has; two otherwise, so the rows
     /// of unbuilt tokens, which sit deeper, stay unbuilt).
-    mutating func adoptOutline(_ document: Document) {
-        let outline = LayerOutline(document: document)
-        layered = OutlineContext(outline: outline, document: document)
+    mutating func openOutline() {
+        let outline = layered.outline
         outlineView.expanded = NodeBitSet(count: outline.count)
         outlineView.selection = 0
         let receiptNodes = (receipt?.defaultExpanded ?? []).compactMap { outline.row(of: NodeID(.file, $0)) }
@@ -55,7 +54,7 @@ extension AppState {
                 while let p = parent { outlineView.expanded[p] = true; parent = outlineParent(p) }
             }
         } else {
-            let levels = document.fileLayer.tree != nil ? 3 : 2
+            let levels = layered.document.fileLayer.tree != nil ? 3 : 2
             var row: Int? = outline.count > 0 ? 0 : nil
             while let r = row {
                 let current = outline.extent(r)
@@ -82,16 +81,15 @@ extension AppState {
 
     /// The selected row, when there is an outline.
     public var outlineRow: OutlineRow? {
-        guard let outline, outlineView.selection < outline.count else { return nil }
+        guard outlineView.selection < outline.count else { return nil }
         return outline.row(outlineView.selection)
     }
 
-    func outlineHasChildren(_ row: Int) -> Bool { outline.map { $0.row(row).subtreeEnd > row + 1 } ?? false }
+    func outlineHasChildren(_ row: Int) -> Bool { outline.row(row).subtreeEnd > row + 1 }
     func outlineIsOpen(_ row: Int) -> Bool { row < outlineView.expanded.count && outlineView.expanded[row] && outlineHasChildren(row) }
 
     /// The next visible row after `row` (skipping closed subtrees): O(1).
     func outlineNext(_ row: Int) -> Int? {
-        guard let outline else { return nil }
         let next = outlineIsOpen(row) ? row + 1 : outline.row(row).subtreeEnd
         return next < outline.count ? next : nil
     }
@@ -99,7 +97,7 @@ extension AppState {
     /// The visible row before `row`: its parent, or the row showing the row just before it (its
     /// highest closed ancestor below the parent). O(depth); an unbuilt token stays unbuilt.
     func outlinePrevious(_ row: Int) -> Int? {
-        guard let outline, row > 0 else { return nil }
+        guard row > 0 else { return nil }
         let parent = outline.row(row).parent
         if parent == row - 1 { return parent }
         return outlineRepresentative(row - 1, below: parent)
@@ -107,7 +105,6 @@ extension AppState {
 
     /// The row showing `row`: its highest closed ancestor (below `stop`), or itself.
     func outlineRepresentative(_ row: Int, below stop: Int = -1) -> Int {
-        guard let outline else { return row }
         // A row inside an unbuilt, closed token is shown by the token's row (no need to build it).
         var result = row
         if let head = outline.unbuiltHead(row), !outlineIsOpen(head) { result = head }
@@ -120,14 +117,13 @@ extension AppState {
     }
 
     func outlineParent(_ row: Int) -> Int? {
-        guard let outline else { return nil }
         let parent = outline.row(row).parent
         return parent >= 0 ? parent : nil
     }
 
     /// The last visible row: O(depth).
     var outlineLast: Int? {
-        guard let outline, outline.count > 0 else { return nil }
+        guard outline.count > 0 else { return nil }
         return outlineRepresentative(outline.count - 1)
     }
 
@@ -140,7 +136,7 @@ extension AppState {
 
     /// The rows on screen from `top`.
     func outlineVisibleRows(count: Int) -> [Int] {
-        guard let outline, outline.count > 0 else { return [] }
+        guard outline.count > 0 else { return [] }
         var rows: [Int] = []
         var current: Int? = min(outlineView.top, outline.count - 1)
         while let c = current, rows.count < count { rows.append(c); current = outlineNext(c) }
@@ -149,7 +145,7 @@ extension AppState {
 
     /// Selects `row`, opening its ancestors, and scrolls it into view.
     mutating func selectOutlineRow(_ row: Int, moveCursor: Bool = true) {
-        guard let outline, row >= 0, row < outline.count else { return }
+        guard row >= 0, row < outline.count else { return }
         var parent = outlineParent(row)
         while let p = parent { outlineView.expanded[p] = true; parent = outlineParent(p) }
         outlineView.selection = row
@@ -163,7 +159,7 @@ extension AppState {
 
     /// Keeps `top` on a visible row and the selection within the pane's height of it: O(height + depth).
     mutating func ensureOutlineVisible() {
-        guard let outline, outline.count > 0 else { return }
+        guard outline.count > 0 else { return }
         let height = max(1, viewport.tree?.height ?? 1)
         outlineView.top = outlineRepresentative(outlineView.top)
         if outlineView.selection < outlineView.top { outlineView.top = outlineView.selection; return }
@@ -176,13 +172,13 @@ extension AppState {
 extension AppState {
     /// The file tree's node that the selected row is (a receipt's or a certificate's DER), or -1.
     public var selectedFileNode: Int {
-        guard let row = outlineRow, row.node.layer == .file, layered?.document.fileLayer.tree != nil else { return -1 }
+        guard let row = outlineRow, row.node.layer == .file, layered.document.fileLayer.tree != nil else { return -1 }
         return row.node.index
     }
 
     /// Whether file node `node`'s row is shown (every ancestor open).
     public func isFileNodeShown(_ node: Int) -> Bool {
-        guard let row = outline?.row(of: NodeID(.file, node)) else { return false }
+        guard let row = outline.row(of: NodeID(.file, node)) else { return false }
         return outlineRepresentative(row) == row
     }
 }

@@ -1,21 +1,11 @@
 /// The view state of each pane, apart: like ratatui's `ListState`, an offset and a selection.
 /// The reducer moves them; `render` draws from them (and clamps what it must to fit).
 
-/// The tree pane: which nodes are open, the selected node, the first row shown.
-public struct TreeViewState: Sendable {
-    public var expanded: NodeBitSet
-    /// The selected node (an index into `tree.nodes`); -1 only for an empty tree.
-    public var selection: Int
-    /// First node shown (always a visible node).
-    public var top: Int = 0
-}
-
-/// The hex pane: shown or hidden, its own byte cursor (moves with the selection, or on its own
-/// when focused), the first byte row shown.
+/// The byte pane: shown or hidden, and the tamper lab's file offset (the outline's own cursor is
+/// `OutlineViewState.cursor`).
 public struct HexViewState: Sendable {
     public var visible = true
     public var cursor = 0
-    public var topRow = 0
 }
 
 /// A pane of text lines that only scrolls (detail, summary).

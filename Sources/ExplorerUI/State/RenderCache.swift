@@ -11,21 +11,15 @@ import TextOutput
 /// selected node (which count a node's children, O(width) for a SET of 333,333 elements). Keyed by
 /// node index and shared by copies of one `AppState` (same tree), so `render` stays a pure function
 /// of the state as far as anyone can observe, while a key that re-selects a wide node costs O(1).
-// @unchecked: `explanations` and `order` are read and written only with `lock` held; the index slot is `MadeOnce`.
+// @unchecked: `explanations` and `order` are read and written only with `lock` held.
 public final class RenderCache: @unchecked Sendable {
     private let lock = Lock()
     private var explanations: [Int: [ExplanationLine]] = [:]
     private var order: [Int] = []
     static let capacity = 16
-    /// What `/` scans, made on the first search (`Search.run`).
-    private let searchIndexSlot = MadeOnce<TreeSearchIndex>()
 
     init() {}
 
-    func searchIndex(_ compute: () -> TreeSearchIndex) -> TreeSearchIndex { searchIndexSlot.value(compute) }
-
-    /// Whether the first search has made the index (tests check when it is made).
-    var hasSearchIndex: Bool { searchIndexSlot.isMade }
 
     func explanation(for node: Int, compute: () -> [ExplanationLine]) -> [ExplanationLine] {
         lock.lock()

@@ -5,17 +5,6 @@ import ASN1Lenient
 /// OIDs dotted and by name, hex of short octet strings), and the receipt meaning (field names,
 /// product ids and every other decoded receipt value).
 public enum Search {
-    /// The matching nodes, ascending. The first query makes the tree's `TreeSearchIndex` (kept in
-    /// the state's `RenderCache`); each query then scans its texts, O(text) when Enter is pressed.
-    public static func run(_ query: String, in state: AppState) -> [Int] {
-        let needle = Array(query.lowercased().utf8)
-        guard !needle.isEmpty else { return [] }
-        let index = state.cache.searchIndex {
-            TreeSearchIndex(tree: state.tree, entries: state.receipt?.searchEntries() ?? SearchEntries())
-        }
-        return nodes(matching: needle, in: state.tree, index: index)
-    }
-
     /// The nodes of `tree` matching `needle` (lower case), ascending, from its index (and, for a
     /// `0x` query, a scan of the values' bytes).
     static func nodes(matching needle: [UInt8], in tree: Tree, index: TreeSearchIndex) -> [Int] {

@@ -181,15 +181,10 @@ extension AppState {
         switchDocument(to: source.document)
         setMode(.tree)
         focus = .tree
-        if let outline {
-            let target = source.node.flatMap { outline.row(of: $0) } ?? source.fileOffset.flatMap { outline.deepestRow(in: .file, containing: $0) }
-            if let target { selectOutlineRow(target) }
-        } else if let node = source.node, node.layer == .file, node.index < tree.count {
-            select(node.index, expand: true)
-        } else if let offset = source.fileOffset, let found = TreeFacts.deepestNode(tree.nodes, containing: offset) {
-            select(found, expand: true)
-        }
-        ensureSelectionVisible()
+        let outline = layered.outline
+        let target = source.node.flatMap { outline.row(of: $0) } ?? source.fileOffset.flatMap { outline.deepestRow(in: .file, containing: $0) }
+        if let target { selectOutlineRow(target) }
+        ensureOutlineVisible()
         status = StatusMessage("[\(source.document + 1)] \(UIText.escape(file.name)): \(UIText.escape(source.place)); T returns to the timeline")
     }
 }

@@ -9,15 +9,9 @@ import DocumentModel
 /// (`LabJob`), and the views are rebuilt when its result comes back as a message.
 extension AppState {
     mutating func performLab(_ action: Action) -> TeachingResult {
-        if layered != nil, [.labEdit, .labInsert, .labDelete].contains(action) {
-            return .done(performOutlineLab(action))
-        }
         switch action {
-        case .labEdit, .labInsert:
-            guard document != nil else { status = StatusMessage("nothing to edit", isError: true); break }
-            prompt = Prompt(kind: action == .labEdit ? .editByte : .insertByte)
-        case .labDelete:
-            return .done(requestLab([.delete(offset: hexView.cursor)], editCount: 1, cursor: hexView.cursor))
+        case .labEdit, .labInsert, .labDelete:
+            return .done(performOutlineLab(action))
         case .labUndo:
             guard let lab = teaching.lab, !lab.history.isEmpty else { status = StatusMessage("nothing to undo"); break }
             // One key press may have made several byte edits (a decoded byte re-encoded as characters).
@@ -35,7 +29,7 @@ extension AppState {
     /// is re-encoded into the characters that hold it); `i` and `d` change the length, so they work
     /// on the file's own characters only. A refusal always says why.
     mutating func performOutlineLab(_ action: Action) -> Effect? {
-        guard let layered, let id = shownLayer else {
+        guard let id = shownLayer else {
             status = StatusMessage("no byte pane to edit: select a row first", isError: true)
             return nil
         }
@@ -89,10 +83,10 @@ extension AppState {
     }
 
     /// `<input>.edited`.
-    var defaultEditedPath: String { (document?.source.name ?? "receipt") + ".edited" }
+    var defaultEditedPath: String { document.source.name + ".edited" }
 
     mutating func ensureLab() -> Bool {
-        if teaching.lab == nil, let document = document {
+        if teaching.lab == nil {
             teaching.lab = LabSession(document: document, options: teaching.options)
         }
         return teaching.lab != nil
@@ -122,14 +116,14 @@ extension AppState {
         case .editByte, .insertByte, .editCharacter, .insertCharacter:
             guard let value = labValue(prompt) else { return nil }
             let replace = prompt.kind == .editByte || prompt.kind == .editCharacter
-            if replace, let layered, let id = shownLayer {
+            if replace, let id = shownLayer {
                 return applyOutlineEdit(layered.document, layer: id, value: value)
             }
             let step: LabJob.Step = replace ? .replace(offset: hexView.cursor, byte: value) : .insert(offset: hexView.cursor, byte: value)
             return requestLab([step], editCount: 1, cursor: hexView.cursor)
         case .writeEdited:
             let path = prompt.text.trimmingSpaces.isEmpty ? defaultEditedPath : prompt.text.trimmingSpaces
-            if let name = document?.source.name, path == name || path.hasSuffix("/" + name) {
+            if case let name = document.source.name, path == name || path.hasSuffix("/" + name) {
                 status = StatusMessage("\(UIText.escape(path)) is the input: the lab never writes over it; choose a new name", isError: true)
                 return nil
             }
@@ -174,21 +168,17 @@ extension AppState {
         next.focus = focus
         // Keys pressed while the re-open ran stay in effect: the view chosen (when the edited
         // document still has it), an open prompt, the help overlay.
-        if mode != .tree, next.receipt != nil || (mode == .summary && next.layered != nil) { next.mode = mode }
+        if mode != .tree, next.receipt != nil || mode == .summary { next.mode = mode }
         else if focus == .table { next.focus = .tree }
         next.prompt = prompt
         next.help = help
         next.hexView = hexView
         next.hexView.cursor = min(hexView.cursor, max(0, lab.bytes.count - 1))
-        if let node = TreeFacts.deepestNode(next.tree.nodes, containing: next.hexView.cursor) {
-            next.select(node, expand: true, moveHexCursor: false)
-        }
-        if next.layered != nil {
-            next.selectOutlineAfterEdit(fileOffset: next.hexView.cursor, tokenText: outlineView.showTokenText)
-            if let keep, let document = next.layered?.document, document.layers.indices.contains(keep.layer.index),
-               document.layer(keep.layer).role == keep.role, document.layer(keep.layer).bytes.indices.contains(keep.offset) {
-                next.restoreOutlineCursor(layer: keep.layer, offset: keep.offset, tokenText: outlineView.showTokenText)
-            }
+        next.selectOutlineAfterEdit(fileOffset: next.hexView.cursor, tokenText: outlineView.showTokenText)
+        let document = next.layered.document
+        if let keep, document.layers.indices.contains(keep.layer.index),
+           document.layer(keep.layer).role == keep.role, document.layer(keep.layer).bytes.indices.contains(keep.offset) {
+            next.restoreOutlineCursor(layer: keep.layer, offset: keep.offset, tokenText: outlineView.showTokenText)
         }
         let tokens = previous.map { lab.document.labChanges(since: $0) } ?? []
         let lines = tokens + lab.lastChange.filter { tokens.isEmpty || $0 != "no change in diagnostics or validation" }

@@ -14,10 +14,6 @@ extension AppState {
     /// Starts the tour at its first step, or resumes it where the learner left it.
     public mutating func startTour() {
         if teaching.tour == nil {
-            guard let document = document else {
-                status = StatusMessage("no document to tour", isError: true)
-                return
-            }
             teaching.tour = TourState(tour: document.tour)
         }
         guard let count = teaching.tour?.tour.steps.count, count > 0 else {
@@ -73,22 +69,15 @@ extension AppState {
     /// lesson starts at the top of the detail pane.
     mutating func showTourStep() {
         defer { detailView.scroll = 0 }
-        guard let tour = teaching.tour, let step = tour.step, let document = document else { return }
+        guard let tour = teaching.tour, let step = tour.step else { return }
         let range = document.fileRange(of: step)
-        if let outline {
-            if let row = outline.row(of: step.node) ?? outline.innermost(from: .file, offset: range.lowerBound)?.row { selectOutlineRow(row) }
-            // On the file's own bytes the cursor goes to the step's bytes (a length's octets), not its node's first.
-            if shownLayer == .file, let size = layered?.document.fileLayer.bytes.count, size > 0 {
-                outlineView.cursor = min(max(0, range.lowerBound), size - 1)
-            }
-            status = StatusMessage("tour \(tour.index + 1)/\(tour.tour.steps.count): \(step.title)")
-            return
+        let outline = layered.outline
+        if let row = outline.row(of: step.node) ?? outline.innermost(from: .file, offset: range.lowerBound)?.row { selectOutlineRow(row) }
+        // On the file's own bytes the cursor goes to the step's bytes (a length's octets), not its node's first.
+        let size = document.fileLayer.bytes.count
+        if shownLayer == .file, size > 0 {
+            outlineView.cursor = min(max(0, range.lowerBound), size - 1)
         }
-        let node = step.node.layer == .file ? step.node.index
-            : (TreeFacts.deepestNode(tree.nodes, containing: range.lowerBound) ?? 0)
-        select(node, expand: true, moveHexCursor: false)
-        hexView.cursor = min(max(0, range.lowerBound), max(0, tree.bytes.count - 1))
-        ensureSelectionVisible()
         status = StatusMessage("tour \(tour.index + 1)/\(tour.tour.steps.count): \(step.title)")
     }
 }

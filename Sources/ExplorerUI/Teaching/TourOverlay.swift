@@ -9,7 +9,8 @@ enum TourOverlay {
     /// The current step's page (`Tour.page`, the words `tour --print` writes), the reply to the
     /// last answer and the key hint, while the tour has the keys; nothing otherwise.
     static func lines(_ state: AppState, width: Int) -> [StyledLine] {
-        guard let tour = state.teaching.tour, tour.active, let step = tour.step, let document = state.document else { return [] }
+        guard let tour = state.teaching.tour, tour.active, let step = tour.step else { return [] }
+        let document = state.document
         let ascii = state.preferences.ascii
         var out: [StyledLine] = []
         func add(_ text: String, _ style: StyleClass, indent: Int = 2) {
@@ -27,8 +28,8 @@ enum TourOverlay {
 
     /// The rows of the detail pane the current question occupies (nil: no question at this stop).
     static func questionRows(_ state: AppState, width: Int) -> Range<Int>? {
-        guard let tour = state.teaching.tour, tour.active, let step = tour.step, let check = step.check,
-              let document = state.document else { return nil }
+        guard let tour = state.teaching.tour, tour.active, let step = tour.step, let check = step.check else { return nil }
+        let document = state.document
         let page = tour.tour.page(tour.index, fileRange: document.fileRange(of: step))
         let before = page.dropLast().reduce(0) { $0 + DetailContent.wrap(UIText.display($1, ascii: state.preferences.ascii), width: width, style: .plain, indent: 2).count }
         let rows = DetailContent.wrap(UIText.display(check.line, ascii: state.preferences.ascii), width: width, style: .plain, indent: 2).count

@@ -23,12 +23,11 @@ enum Fixtures {
         DER.octets([1, 2, 3]))
 
     static func small(size: Size = Size(width: 80, height: 24)) -> AppState {
-        var state = AppState(tree: ASN1Parser.parse(smallBytes, options: ParseOptions(guessEncapsulation: false)),
-                             fileName: "small.der", screen: size)
-        state.treeView.expanded.fill(0..<state.tree.count, false)
-        state.treeView.expanded[0] = true
-        state.treeView.selection = 0
-        state.treeView.top = 0
+        var state = Fixtures.state(smallBytes, name: "small.der", size: size)
+        state.outlineView.expanded.fill(0..<state.tree.count, false)
+        state.outlineView.expanded[0] = true
+        state.outlineView.selection = 0
+        state.outlineView.top = 0
         return state
     }
 

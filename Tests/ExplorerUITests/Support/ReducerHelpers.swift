@@ -6,7 +6,7 @@ import TestSupport
 func allVisible(_ s: AppState) -> [Int] {
     var out: [Int] = []
     var current: Int? = s.tree.count > 0 ? 0 : nil
-    while let node = current { out.append(node); current = s.nextVisible(node) }
+    while let node = current { out.append(node); current = s.outlineNext(node) }
     return out
 }
 
@@ -39,11 +39,17 @@ func type(_ s: inout AppState, _ text: String) {
 let defectBytes: [UInt8] = [0x30, 0x0A, 0x02, 0x01, 0x01, 0x02, 0x02, 0x00, 0x01, 0x01, 0x01, 0x01]
 
 func defects() -> AppState {
-    AppState(tree: ASN1Parser.parse(defectBytes, options: ParseOptions(guessEncapsulation: false)), fileName: "defects.der")
+    Fixtures.state(defectBytes, name: "defects.der")
 }
 
 /// A SET of 50 SEQUENCE { INTEGER, INTEGER }: node 0, then each SEQUENCE at 1 + 3i; all expanded.
 func wide(_ count: Int = 50, size: Size = Size(width: 80, height: 24)) -> AppState {
-    AppState(tree: ASN1Parser.parse(DER.wideSet(count: count), options: ParseOptions(guessEncapsulation: false)),
-             fileName: "wide.der", screen: size)
+    Fixtures.state(DER.wideSet(count: count), name: "wide.der", size: size)
+}
+
+/// `steps` visible outline rows down from `row` (stops at the last row).
+func forward(_ s: AppState, _ row: Int, _ steps: Int) -> Int {
+    var current = row
+    for _ in 0..<steps { guard let next = s.outlineNext(current) else { break }; current = next }
+    return current
 }

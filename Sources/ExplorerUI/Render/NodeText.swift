@@ -1,52 +1,8 @@
 import ASN1Lenient
 
-/// One row per visible node: marker, indentation, expand glyph, tag, length, value preview or
-/// receipt meaning. Only the rows on screen are looked at.
-public enum TreePane {
-    static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, glyphs: Glyphs) {
-        if state.layered != nil { return OutlinePane.draw(state, into: &grid, rect: rect, glyphs: glyphs) }
-        let color = state.preferences.color
-        let focused = state.focus == .tree && state.mode == .tree
-        let rows = state.visibleRows(count: rect.height)
-        let unit = TreeGeometry.indentUnit(rows: rows, tree: state.tree, width: rect.width)
-        for (i, node) in rows.enumerated() {
-            let y = rect.y + i
-            let selected = node == state.treeView.selection
-            let rowClass: StyleClass? = selected ? (focused ? .selected : .selectedUnfocused) : nil
-            func st(_ c: StyleClass) -> CellStyle { Theme.style(rowClass ?? c, color: color) }
-            grid.fill(x: rect.x, y: y, width: rect.width, height: 1, style: st(.plain))
-            var x = rect.x
-            let limit = rect.x + rect.width
-            // Marker: `!` error or warning in the node or below, `~` only not-DER notes.
-            if let severity = state.facts.severity(ofSubtree: node), severity != .info {
-                let notDER = severity == .notDER
-                grid.put(notDER ? "~" : "!", x: x, y: y, style: st(notDER ? .markerNotDER : .markerError))
-            }
-            x += 2
-            x += TreeGeometry.indent(depth: Int(state.tree.nodes[node].depth), unit: unit, width: rect.width)
-            if state.hasChildren(node) {
-                grid.put(state.isOpen(node) ? glyphs.expanded : glyphs.collapsed, x: x, y: y, style: st(.plain), maxWidth: limit - x)
-            }
-            x += 2
-            guard x < limit else { continue }
-            x = grid.put(state.tree.tagName(of: node), x: x, y: y, style: st(.title), maxWidth: limit - x)
-            x = grid.put(" " + lengthText(state.tree.nodes[node]), x: x, y: y, style: st(.dim), maxWidth: limit - x)
-            x += 2
-            guard x < limit else { continue }
-            // Names of the module (RFC 5280 / 5652) first, then the receipt's, then the bare value;
-            // a cut label ends at a word or name boundary.
-            if let name = state.names.structureName(node) {
-                let text = TreePane.fit(name, preview: TreePane.preview(state.tree, node, maxLength: limit - x), width: limit - x, glyphs: glyphs)
-                grid.put(UIText.display(text, ascii: state.preferences.ascii), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
-            } else if let meaning = state.receipt?.meaning(of: node) {
-                grid.put(glyphs.fitAtBoundary(UIText.display(meaning.label, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
-            } else {
-                let preview = UIText.display(TreePane.preview(state.tree, node, maxLength: limit - x), ascii: state.preferences.ascii)
-                grid.put(glyphs.fitAtBoundary(preview, limit - x), x: x, y: y, style: st(.plain), maxWidth: limit - x)
-            }
-        }
-    }
-
+/// The texts the outline's rows and byte pane show for ASN.1 nodes: labels cut at boundaries,
+/// lengths, escaped value previews, offsets.
+public enum NodeText {
     /// A named node's row text cut to `width` at a boundary; when not even the name fits beside its
     /// detail or value, the detail or value alone (`CN=Apple Root CA - G3` for a RelativeDistinguishedName).
     public static func fit(_ name: NodeName, preview: String, width: Int, glyphs: Glyphs) -> String {
@@ -123,5 +79,11 @@ public enum TreePane {
         }
         if bytes.count > maxBytes { out += " ..." }
         return out
+    }
+
+    /// An offset in the byte pane's column, zero-padded to `digits`.
+    static func offsetText(_ offset: Int, digits: Int, base: OffsetBase) -> String {
+        let raw = base == .hex ? String(offset, radix: 16, uppercase: true) : String(offset)
+        return String(repeating: "0", count: max(0, digits - raw.count)) + raw
     }
 }

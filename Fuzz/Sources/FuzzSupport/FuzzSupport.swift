@@ -35,14 +35,14 @@ public func checkTree(_ tree: Tree, _ what: String = "tree") {
         guard Int(node.subtreeEnd) > i, Int(node.subtreeEnd) <= tree.count else {
             fatalError("\(what): node \(i) subtreeEnd \(node.subtreeEnd) out of range (count \(tree.count))")
         }
-        if node.parent >= 0 {
-            let p = Int(node.parent)
-            guard p < i, Int(tree.nodes[p].subtreeEnd) >= Int(node.subtreeEnd),
+        // A node stores no parent (20-byte node): the parent is the nearest earlier node one level
+        // up, and it must contain this node's subtree.
+        if node.depth > 0 {
+            let p = tree.nodes.parentIndex(i)
+            guard p >= 0, p < i, Int(tree.nodes[p].subtreeEnd) >= Int(node.subtreeEnd),
                   Int(tree.nodes[p].depth) + 1 == Int(node.depth) else {
-                fatalError("\(what): node \(i) has inconsistent parent \(p) / depth")
+                fatalError("\(what): node \(i) at depth \(node.depth) has inconsistent parent \(p)")
             }
-        } else if node.depth != 0 {
-            fatalError("\(what): root node \(i) has depth \(node.depth)")
         }
     }
     checkDiagnostics(tree.diagnostics, bytes: n, nodes: tree.count, what)

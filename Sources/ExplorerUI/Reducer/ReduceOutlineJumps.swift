@@ -1,3 +1,4 @@
+import ByteText
 import DocumentModel
 
 /// The keys that land on a node, on a layer outline (StoreKit 2 documents): search hits, a file
@@ -90,14 +91,7 @@ extension AppState {
     mutating func copyOutlineRow() -> Effect? {
         guard let bytes = outlineRowBytes else { return nil }
         let count = min(bytes.count, AppState.clipboardByteLimit)
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(count * 2)
-        for byte in bytes.prefix(count) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return .copyToClipboard(text: String(decoding: text, as: UTF8.self), byteCount: count, totalBytes: bytes.count)
+        return .copyToClipboard(text: Hex.string(bytes.prefix(count), .lower), byteCount: count, totalBytes: bytes.count)
     }
 
     /// `layer-<layer>-node-<index>-<offset>.<der|json|txt|bin>` for the selected row.

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 import TextOutput
 import DocumentModel
 
@@ -157,10 +158,7 @@ enum TextBytePane {
         byte >= 0x20 && byte < 0x7F ? Character(Unicode.Scalar(byte)) : "."
     }
 
-    static func hexByte(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-    }
+    static func hexByte(_ byte: UInt8) -> String { Hex.byte(byte, .lower) }
 
     /// "Bytes: payload (JSON text)" / "Bytes: token characters".
     static func title(_ state: AppState) -> String {

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 import DocumentModel
 import Threads
 import JSONLenient
@@ -229,11 +230,7 @@ struct OutlineBuilder {
     }
 
     static func hex(_ bytes: ArraySlice<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(24)
-        for b in bytes.prefix(12) { out += [digits[Int(b >> 4)], digits[Int(b & 0xF)]] }
-        return String(decoding: out, as: UTF8.self) + (bytes.count > 12 ? "…" : "")
+        Hex.string(bytes.prefix(12), .lower) + (bytes.count > 12 ? "…" : "")
     }
 
     /// The rows built, by index, as a `RowSet`.

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// Search over every node (a query runs when Enter is pressed, not per key). Matches,
 /// case-insensitively, a node's tag name, its decoded value (string contents, integers in decimal,
@@ -132,13 +133,9 @@ public enum Search {
 
     /// Does the lower-case hex rendering of `bytes` contain `hexNeedle` (lower-case hex digits)?
     static func containsHex(_ bytes: UnsafeBufferPointer<UInt8>, _ hexNeedle: [UInt8]) -> Bool {
-        let digits = Array("0123456789abcdef".utf8)
         var rendered: [UInt8] = []
         rendered.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            rendered.append(digits[Int(b >> 4)])
-            rendered.append(digits[Int(b & 0xF)])
-        }
+        for b in bytes { Hex.append(b, to: &rendered, .lower) }
         return rendered.withUnsafeBufferPointer { containsFolded($0, hexNeedle, fold: false) }
     }
 }

@@ -36,29 +36,35 @@ public final class Lock: @unchecked Sendable {
     }
 }
 
-/// A lock with a condition variable (NSCondition's `lock`, `unlock`, `wait`, `signal`, `broadcast`).
+/// A lock with condition variables (NSCondition's `lock`, `unlock`, `wait`, `signal`, `broadcast`).
+/// `channels` condition variables share the one lock, so that a thread can wake only the threads
+/// that wait for what it changed (a batch worker's result wakes the writer, not the other workers).
 public final class Condition: @unchecked Sendable {
-    // @unchecked: as `Lock`; the condition variable is only used with its own mutex held.
+    // @unchecked: as `Lock`; the condition variables are only used with their own mutex held.
     private let mutex = Lock()
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let conditions: UnsafeMutablePointer<pthread_cond_t>
+    private let channels: Int
 
-    public init() {
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
+    public init(channels: Int = 1) {
+        self.channels = max(channels, 1)
+        conditions = .allocate(capacity: self.channels)
+        for i in 0..<self.channels {
+            (conditions + i).initialize(to: pthread_cond_t())
+            pthread_cond_init(conditions + i, nil)
+        }
     }
 
     deinit {
-        pthread_cond_destroy(condition)
-        condition.deallocate()
+        for i in 0..<channels { pthread_cond_destroy(conditions + i) }
+        conditions.deallocate()
     }
 
     public func lock() { mutex.lock() }
     public func unlock() { mutex.unlock() }
     /// Call with the lock held; it is held again on return.
-    public func wait() { pthread_cond_wait(condition, mutex.mutex) }
-    public func signal() { pthread_cond_signal(condition) }
-    public func broadcast() { pthread_cond_broadcast(condition) }
+    public func wait(_ channel: Int = 0) { pthread_cond_wait(conditions + channel, mutex.mutex) }
+    public func signal(_ channel: Int = 0) { pthread_cond_signal(conditions + channel) }
+    public func broadcast(_ channel: Int = 0) { pthread_cond_broadcast(conditions + channel) }
 }
 
 /// Starts `body` on a new detached thread with the given stack size (Foundation's `Thread`, its

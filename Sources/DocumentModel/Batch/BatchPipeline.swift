@@ -39,7 +39,11 @@ public enum BatchPipeline {
 /// `condition` locked, and everything that crosses threads through it (`BatchItem`, `BatchOutcome`)
 /// is a Sendable value; that is what `@unchecked` asserts here.
 private final class SharedState: @unchecked Sendable {
-    private let condition = Condition()
+    /// One lock; each kind of waiter has its own channel, so a hand-off wakes only the thread that
+    /// can use it (one broadcast to all four woke the reader, both workers and the writer every
+    /// time: 5 context switches an input, and `--jobs 2` spent 18 % more CPU than `--jobs 1`).
+    private let condition = Condition(channels: 3)
+    private static let itemReady = 0, outcomeReady = 1, roomFree = 2
     private let window: Int
     /// Read, not yet taken by a worker (FIFO: `queue[queueHead...]`).
     private var queue: [BatchItem] = []
@@ -57,7 +61,7 @@ private final class SharedState: @unchecked Sendable {
     func submit(_ item: BatchItem) {
         condition.lock()
         defer { condition.unlock() }
-        while inFlight >= window { condition.wait() }
+        while inFlight >= window { condition.wait(Self.roomFree) }
         if queueHead > 1024 && queueHead * 2 > queue.count {  // keep the FIFO's storage bounded
             queue.removeFirst(queueHead)
             queueHead = 0
@@ -65,13 +69,14 @@ private final class SharedState: @unchecked Sendable {
         queue.append(item)
         inFlight += 1
         submitted += 1
-        condition.broadcast()
+        condition.signal(Self.itemReady)
     }
 
     func finishInput() {
         condition.lock()
         inputEnded = true
-        condition.broadcast()
+        condition.broadcast(Self.itemReady)
+        condition.signal(Self.outcomeReady)
         condition.unlock()
     }
 
@@ -79,7 +84,7 @@ private final class SharedState: @unchecked Sendable {
     func nextItem() -> BatchItem? {
         condition.lock()
         defer { condition.unlock() }
-        while queueHead == queue.count && !inputEnded { condition.wait() }
+        while queueHead == queue.count && !inputEnded { condition.wait(Self.itemReady) }
         guard queueHead < queue.count else { return nil }
         let item = queue[queueHead]
         queueHead += 1
@@ -89,7 +94,8 @@ private final class SharedState: @unchecked Sendable {
     func finished(_ outcome: BatchOutcome) {
         condition.lock()
         done[outcome.sequence] = outcome
-        condition.broadcast()
+        // The writer waits for the next outcome in input order only.
+        if outcome.sequence == nextToWrite { condition.signal(Self.outcomeReady) }
         condition.unlock()
     }
 
@@ -100,7 +106,7 @@ private final class SharedState: @unchecked Sendable {
         while true {
             if let outcome = done.removeValue(forKey: nextToWrite) { return outcome }
             if inputEnded && nextToWrite == submitted { return nil }
-            condition.wait()
+            condition.wait(Self.outcomeReady)
         }
     }
 
@@ -108,7 +114,7 @@ private final class SharedState: @unchecked Sendable {
         condition.lock()
         nextToWrite += 1
         inFlight -= 1
-        condition.broadcast()
+        condition.signal(Self.roomFree)
         condition.unlock()
     }
 }

@@ -101,21 +101,13 @@ extension AppState {
                 status = StatusMessage("this node is not inside an in-app purchase", isError: true)
                 return
             }
-            mode = .purchases
-            focus = .table
-            table.row = tableRow(showing: index)
-            ensureTableVisible()
-            status = StatusMessage("in-app purchase #\(receipt.purchases[index].number)")
+            showPurchase(index, saying: "in-app purchase #\(receipt.purchases[index].number)")
             return
         }
         var layer: LayerID? = row.node.layer
         while let l = layer {
             if let index = receipt.purchases.firstIndex(where: { $0.target == .layer(l) }) {
-                mode = .purchases
-                focus = .table
-                table.row = tableRow(showing: index)
-                ensureTableVisible()
-                status = StatusMessage("transaction #\(receipt.purchases[index].number)")
+                showPurchase(index, saying: "transaction #\(receipt.purchases[index].number)")
                 return
             }
             layer = layered.document.layer(l).parent
@@ -186,5 +178,14 @@ extension AppState {
         outlineView.top = min(top, target)
         if outlineNext(target) == nil { outlineView.top = outlineBackward(target, max(0, (viewport.tree?.height ?? 1) - 1)) }
         selectOutlineRow(target)
+    }
+
+    /// The purchases view with the table's cursor on purchase `index`, and `message` in the status.
+    private mutating func showPurchase(_ index: Int, saying message: String) {
+        mode = .purchases
+        focus = .table
+        table.row = tableRow(showing: index)
+        ensureTableVisible()
+        status = StatusMessage(message)
     }
 }

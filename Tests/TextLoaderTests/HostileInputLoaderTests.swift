@@ -128,16 +128,7 @@ import TestSupport
 
     // MARK: Input loading
 
-    static func loadError(_ raw: [UInt8], name: String = "input") -> String? {
-        do {
-            _ = try InputLoader.decode(raw, name: name)
-            return nil
-        } catch let error as InputError {
-            return error.message
-        } catch {
-            return "unexpected \(error)"
-        }
-    }
+    static func loadError(_ raw: [UInt8], name: String = "input") -> String? { decodeError(raw, name: name) }
 
     static func loadError(path: String) -> String? {
         do {

@@ -32,16 +32,7 @@ import TestSupport
         failure(Array(text.utf8), name: name)
     }
 
-    func failure(_ raw: [UInt8], name: String = "t.txt") -> String? {
-        do {
-            _ = try InputLoader.decode(raw, name: name)
-            return nil
-        } catch let error as InputError {
-            return error.message
-        } catch {
-            return "unexpected error \(error)"
-        }
-    }
+    func failure(_ raw: [UInt8], name: String = "t.txt") -> String? { decodeError(raw, name: name) }
 
     /// Expected base64 character count (padded) for `n` bytes, grouped.
     func characters(_ n: Int) -> String { NumberText.grouped((n + 2) / 3 * 4) }

@@ -38,7 +38,8 @@ extension ParserMachine {
                     guard count > topNode &+ 1,
                           base[topNode &+ 1].subtreeEnd == Int32(truncatingIfNeeded: count) else { return }
                     speculationDepth -= 1
-                } else if node.pointee.isEncapsulated {
+                } else if node.pointee.isEncapsulated || node.pointee.isEscaped {
+                    // (An escaped node's tag number is in the escape table: the general turn reads it.)
                     return
                 } else if node.pointee.isUniversal(17) {
                     guard Self.setChildrenAreInOrder(bytes, nodes: base, first: topNode &+ 1, end: count,
@@ -67,7 +68,7 @@ extension ParserMachine {
             let constructed = first & 0x20 != 0
             let contentStart = header.contentStart, contentEnd = contentStart &+ header.length
             let index = count
-            var node = Node(offset: pos, first: first, depthBits: depthBits,
+            var node = PackedNode(offset: pos, first: first, depthBits: depthBits,
                             lengthLength: contentStart &- pos &- 1)
             node.contentLength = UInt32(truncatingIfNeeded: header.length)
             if constructed {
@@ -123,7 +124,7 @@ extension ParserMachine {
                         if capacity &- count < 2 { return }
                         node.subtreeEnd = Int32(truncatingIfNeeded: index &+ 2)
                         (base + index).initialize(to: node)
-                        var value = Node(offset: contentStart, first: innerFirst,
+                        var value = PackedNode(offset: contentStart, first: innerFirst,
                                          depthBits: depthBits &+ 1 &<< Node.Flag.depthShift,
                                          lengthLength: inner.contentStart &- contentStart &- 1)
                         value.contentLength = UInt32(truncatingIfNeeded: inner.length)

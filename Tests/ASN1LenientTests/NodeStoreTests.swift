@@ -19,7 +19,7 @@ import TestSupport
                 let general = Node(offset: 1234, classBits: first >> 6, constructed: first & 0x20 != 0,
                                    tagNumber: UInt32(first & 0x1F), depth: depth,
                                    identifierLength: 1, lengthLength: lengthLength)
-                let packed = PackedNode(offset: 1234, first: first, depthBits: UInt16(depth) << Node.Flag.depthShift,
+                let packed = PackedNode(offset: 1234, first: first, depthBits: PackedNode.depthBits(depth),
                                         lengthLength: lengthLength)
                 #expect(packed == PackedNode(general) && !packed.isEscaped, "identifier octet \(first), depth \(depth)")
                 let common = packed.unpacked
@@ -30,7 +30,7 @@ import TestSupport
             }
         }
         // The flags stay apart from the class and the constructed bit.
-        var packed = PackedNode(offset: 0, first: 0xFF, depthBits: UInt16(Node.maxDepth) << Node.Flag.depthShift, lengthLength: 1)
+        var packed = PackedNode(offset: 0, first: 0xFF, depthBits: PackedNode.depthBits(Node.maxDepth), lengthLength: 1)
         packed.set(Node.Flag.indefinite)
         packed.set(Node.Flag.hasEOC)
         packed.set(Node.Flag.encapsulated)

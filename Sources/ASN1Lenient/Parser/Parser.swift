@@ -333,15 +333,14 @@ struct ParserMachine {
         if frame.speculative { speculationDepth -= 1 }
         // Patched in place, field by field. A definite length's content already ends at
         // `frame.end`; an indefinite one's ends here (an encapsulating node is never indefinite).
-        // The header lengths and the tag number are read from the whole node (they may be in the
-        // escape table).
+        // The header lengths are read from the whole node (they may be in the escape table).
         let packed = nodes.pointer(to: frame.node)
         if frame.indefinite { packed.pointee.contentLength = UInt32(contentEnd - nodes[frame.node].contentStart) }
         if endOfContents { packed.pointee.set(Node.Flag.hasEOC) }
         packed.pointee.subtreeEnd = Int32(truncatingIfNeeded: nodes.count)
         if packed.pointee.isEncapsulated {
             position = nodes[frame.node].contentEnd
-        } else if packed.pointee.isEscaped ? nodes[frame.node].isUniversal(17) : packed.pointee.isUniversal(17) {
+        } else if packed.pointee.isUniversal(17) {
             checkSetOrder(bytes, index: frame.node)
         }
     }

@@ -1,33 +1,43 @@
 /// A node as the arena keeps it: 16 bytes, so that the 1.8 million nodes of a 20,000-purchase
 /// receipt take 29 MB instead of 36 (docs/performance.md, "`dump` memory").
 ///
-/// `offset`, `contentLength`, `subtreeEnd` and the flags-and-depth word are `Node`'s own; the tag
-/// number, the identifier length and the length-octet count share the last 16 bits (`header`):
-/// tag number in bits 6-15, identifier length in bits 3-5, length-octet count in bits 0-2. A node
-/// whose values do not fit there (a tag number of 1023 or more, an identifier or a length of 8
-/// octets or more: rare, and mostly in hostile input) has `header == escaped` and its three values
-/// in the store's `NodeEscape` table, keyed by node index. `NodeStore` and `NodeBuilder` hand out
-/// whole `Node`s, so nothing outside them sees the packing.
+/// `offset`, `contentLength` and `subtreeEnd` are `Node`'s own; `bits` holds `Node.packed` (the
+/// flags and the depth) in its low 16 bits and the header in its high 16: the tag number's low 5
+/// bits in bits 27-31 and its high 5 in bits 22-26, the identifier length in bits 19-21, the
+/// length-octet count in bits 16-18. One word, so that the parser writes it with one store; the
+/// tag number split so that, for a one-octet identifier, rotating the octet right by 5 puts class,
+/// constructed bit and tag number in place at once (the parser's common loop builds a node with
+/// about as many instructions as when the fields were apart). A node whose values do not fit (a tag number of 1023 or more, an
+/// identifier of 7 octets or more, a length of 8 octets or more: rare, and mostly in hostile input)
+/// has identifier-length field 7 (`isEscaped`) and its three values in the store's `NodeEscape`
+/// table, keyed by node index; its tag-number field still holds the tag number when it fits, so
+/// `isUniversal` needs no table. `NodeStore` and `NodeBuilder` hand out whole `Node`s, so nothing
+/// outside them sees the packing.
 @usableFromInline
 struct PackedNode: Equatable {
     @usableFromInline var offset: UInt32
     @usableFromInline var contentLength: UInt32
     @usableFromInline var subtreeEnd: Int32
-    /// `Node.packed`: the flags in the low 6 bits, the depth in the high 10.
-    @usableFromInline var packed: UInt16
-    /// Tag number, identifier length and length-octet count, or `escaped`.
-    @usableFromInline var header: UInt16
+    @usableFromInline var bits: UInt32
 
-    /// The header of a node whose values are in the escape table. Never a packed value: that
-    /// would need tag number 1023, which does not fit.
-    @usableFromInline static let escaped: UInt16 = 0xFFFF
-    static let tagShift: UInt16 = 6
-    static let identifierShift: UInt16 = 3
+    @usableFromInline static let lengthShift: UInt32 = 16
+    @usableFromInline static let identifierShift: UInt32 = 19
+    /// The tag number's low 5 bits and high 5 bits.
+    @usableFromInline static let tagLowShift: UInt32 = 27
+    @usableFromInline static let tagHighShift: UInt32 = 22
+    @usableFromInline static let tagMask: UInt32 = 0xFFC0_0000
+    /// The header bits of a one-octet identifier with no tag number yet (identifier length 1).
+    static let oneOctetIdentifier: UInt32 = 1 << 19
+    /// The identifier-length field of an escaped node.
+    @usableFromInline static let escapedField: UInt32 = 7
     /// The largest values kept in place.
     static let maxTagNumber: UInt32 = 1022
-    static let maxOctets: UInt8 = 7
+    static let maxIdentifierLength: UInt8 = 6
+    static let maxLengthLength: UInt8 = 7
 
-    @usableFromInline var isEscaped: Bool { header == Self.escaped }
+    @usableFromInline var isEscaped: Bool {
+        @inline(__always) get { bits &>> Self.identifierShift & 7 == Self.escapedField }
+    }
 
     /// Packs `node`; `isEscaped` then says whether its values must go to the escape table.
     @inline(__always)
@@ -35,55 +45,69 @@ struct PackedNode: Equatable {
         offset = node.offset
         contentLength = node.contentLength
         subtreeEnd = node.subtreeEnd
-        packed = node.packed
-        if node.tagNumber <= Self.maxTagNumber && node.identifierLength <= Self.maxOctets
-            && node.lengthLength <= Self.maxOctets {
-            header = UInt16(truncatingIfNeeded: node.tagNumber) << Self.tagShift
-                | UInt16(node.identifierLength) << Self.identifierShift | UInt16(node.lengthLength)
+        let tagField = Self.tagField(min(node.tagNumber, Self.maxTagNumber + 1))
+        if node.tagNumber <= Self.maxTagNumber && node.identifierLength <= Self.maxIdentifierLength
+            && node.lengthLength <= Self.maxLengthLength {
+            bits = UInt32(node.packed) | tagField | UInt32(node.identifierLength) &<< Self.identifierShift
+                | UInt32(node.lengthLength) &<< Self.lengthShift
         } else {
-            header = Self.escaped
+            bits = UInt32(node.packed) | tagField | Self.escapedField &<< Self.identifierShift
         }
     }
 
-    /// A node with a one-octet identifier: class and constructed bit from `first` as `Node`'s
-    /// general `init` sets them, the depth given as `depth << Node.Flag.depthShift`, at most 3
-    /// length octets (the parser's common loop; `NodeStoreTests` checks it against `Node.init`
-    /// for every octet).
+    /// `number` (at most 1023) in the tag-number bits.
     @inline(__always)
-    init(offset: Int, first: UInt8, depthBits: UInt16, lengthLength: Int) {
+    static func tagField(_ number: UInt32) -> UInt32 {
+        (number & 0x1F) &<< tagLowShift | (number &>> 5 & 0x1F) &<< tagHighShift
+    }
+
+    /// The depth as the common loop keeps it for `init(offset:first:depthBits:lengthLength:)`.
+    static func depthBits(_ depth: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: depth) &<< UInt32(Node.Flag.depthShift) | oneOctetIdentifier
+    }
+
+    /// A node with a one-octet identifier: class and constructed bit from `first` as `Node`'s
+    /// general `init` sets them, the depth given as `depthBits(depth)`, at most 7 length octets
+    /// (the parser's common loop; `NodeStoreTests` checks it against `Node.init` for every octet).
+    @inline(__always)
+    init(offset: Int, first: UInt8, depthBits: UInt32, lengthLength: Int) {
         self.offset = UInt32(truncatingIfNeeded: offset)
         contentLength = 0
         subtreeEnd = 0
-        packed = depthBits | UInt16(first &>> 5)
-        header = UInt16(first & 0x1F) &<< Self.tagShift | 1 &<< Self.identifierShift
-            | UInt16(truncatingIfNeeded: lengthLength)
+        // abcddddd rotated right by 5: abc (class, constructed) in bits 0-2, ddddd (tag) in 27-31.
+        bits = (UInt32(first) &>> 5 | UInt32(first) &<< 27) | depthBits
+            | UInt32(truncatingIfNeeded: lengthLength) &<< Self.lengthShift
     }
 
     /// The node, for a packed one (`!isEscaped`).
     @inlinable @inline(__always)
     var unpacked: Node {
-        Node(offset: offset, contentLength: contentLength, tagNumber: UInt32(header &>> 6), subtreeEnd: subtreeEnd,
-             identifierLength: UInt8(truncatingIfNeeded: header &>> 3) & 7,
-             lengthLength: UInt8(truncatingIfNeeded: header) & 7, packed: packed)
+        Node(offset: offset, contentLength: contentLength,
+             tagNumber: bits &>> Self.tagLowShift | (bits &>> Self.tagHighShift & 0x1F) &<< 5, subtreeEnd: subtreeEnd,
+             identifierLength: UInt8(truncatingIfNeeded: bits &>> Self.identifierShift) & 7,
+             lengthLength: UInt8(truncatingIfNeeded: bits &>> Self.lengthShift) & 7, packed: packed)
     }
 
+    /// `Node.packed`: the flags and the depth.
+    @usableFromInline var packed: UInt16 { @inline(__always) get { UInt16(truncatingIfNeeded: bits) } }
     var depth: UInt16 { packed >> Node.Flag.depthShift }
-    var isEncapsulated: Bool { packed & Node.Flag.encapsulated != 0 }
+    var isEncapsulated: Bool { bits & UInt32(Node.Flag.encapsulated) != 0 }
 
-    /// `Node.isUniversal` for a packed node (`!isEscaped`: an escaped node's tag number is in the table).
+    /// `Node.isUniversal` for a `number` of at most 1022, escaped or not (the tag-number field holds
+    /// any such number exactly).
     @inline(__always)
     func isUniversal(_ number: UInt32) -> Bool {
-        UInt32(header &>> Self.tagShift) == number && packed & (0b11 << Node.Flag.classShift) == 0
-            && header & (7 << Self.identifierShift) != 0
+        bits & (Self.tagMask | UInt32(0b11 << Node.Flag.classShift)) == Self.tagField(number)
+            && bits & (7 &<< Self.identifierShift) != 0
     }
 
     @inline(__always)
     mutating func set(_ flag: UInt16, _ on: Bool = true) {
-        if on { packed |= flag } else { packed &= ~flag }
+        if on { bits |= UInt32(flag) } else { bits &= ~UInt32(flag) }
     }
 }
 
-/// The values of an escaped node (`PackedNode.escaped`), kept in index order.
+/// The values of an escaped node (`PackedNode.isEscaped`), kept in index order.
 @usableFromInline
 struct NodeEscape: Equatable {
     @usableFromInline var index: Int32

@@ -58,8 +58,8 @@ public struct NodeStore: RandomAccessCollection, Sendable, Equatable, Expressibl
         }
     }
 
-    /// Index of the node's parent, or -1 for a top-level node. Not stored in the node (it would
-    /// take 4 more bytes a node): in pre-order the parent is the nearest node before with one less depth. Most are a
+    /// Index of the node's parent, or -1 for a top-level node. Not stored in the node (4 more bytes
+    /// a node): in pre-order the parent is the nearest node before with one less depth. Most are a
     /// few nodes back; past that, a table built once per store on first need answers.
     public func parentIndex(_ index: Int) -> Int {
         let depth = self[index].depth

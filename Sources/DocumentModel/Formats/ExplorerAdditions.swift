@@ -1,7 +1,4 @@
-import DocumentModel
-import ReceiptKit
-
-/// What the receipt module says about one node, in the words the UI shows.
+/// What a kind says about one node of its file tree (a receipt's attribute), in the words the explorer shows.
 public struct NodeMeaning: Sendable, Equatable {
     /// One line for the tree row, e.g. `attribute 2 · bundle id = "com.example.app"` (already escaped).
     public var label: String
@@ -53,7 +50,7 @@ public struct PurchaseRow: Sendable, Equatable {
         case layer(LayerID)
 
         /// File order of the rows: the node's or the token's index.
-        var order: Int {
+        public var order: Int {
             switch self {
             case .node(let node, _): node.index
             case .layer(let layer): layer.index
@@ -106,7 +103,7 @@ public struct PurchaseRow: Sendable, Equatable {
     }
 }
 
-/// A labelled line of the receipt summary.
+/// A labelled line of a kind's summary view (a receipt's identity and dates).
 public struct SummaryLine: Sendable, Equatable {
     public var label: String
     public var value: String
@@ -119,29 +116,33 @@ public struct SummaryLine: Sendable, Equatable {
     }
 }
 
-/// Everything the UI shows about a decoded receipt, keyed by node index. Built by an adapter from
-/// the receipt module's analysis (see `ReceiptOverlay+ReceiptKit.swift`), or by hand in tests; the
-/// UI works without one (a plain ASN.1 file).
-public struct ReceiptOverlay: Sendable {
+/// What a kind adds to the one explorer over `Document.layers`: the purchase table's rows, the
+/// summary view's lines and validation steps, the status bar's verdict, the meaning of file-tree
+/// nodes and what `/` finds through them. A format builds it (`DocumentFormat.explorerAdditions`,
+/// in the kind's `Explorer/` folder), or a test by hand; a document whose kind adds nothing has none.
+/// Texts from the input are terminal-safe (`TerminalSafe.escape`) as built; the explorer only
+/// guards them for its one-column cells.
+public struct ExplorerAdditions: Sendable {
     /// Meanings given up front (hand-built overlays, tests).
     public var meanings: [Int: NodeMeaning]
-    /// Meanings computed on demand, for the rows on screen only (the receipt adapter uses this so a
+    /// Meanings computed on demand, for the rows on screen only (the receipt format uses this so a
     /// 10,000-purchase receipt costs nothing per node at load).
     public var meaningProvider: (@Sendable (Int) -> NodeMeaning?)?
     /// Nodes that have a meaning through `meaningProvider` (searched by `/` when there is no
     /// `entriesForSearch`).
     public var searchableNodes: [Int] = []
-    /// What `/` finds through the receipt (field names and values at their nodes), made on the
-    /// first search into the tree's `TreeSearchIndex`. The receipt adapter provides it.
-    var entriesForSearch: (@Sendable () -> SearchEntries)?
+    /// What `/` finds through the kind's fields (names and values at their nodes), written on the
+    /// first search into the explorer's index. The receipt format provides it.
+    public var fieldSearch: (any FieldSearchEntries)?
     /// Purchases in file order (ascending node or token index).
     public var purchases: [PurchaseRow]
     public var summary: [SummaryLine]
-    public var steps: [ValidationStep]
+    /// The validation steps the summary view lists: the one verification model's (`VerificationStep`).
+    public var steps: [VerificationStep]
     public var activeSubscriptions: [String]
     /// One short word or phrase for the status bar: "valid", "INVALID (chain)", "not verified".
     public var verdict: String
-    /// The receipt module's whole verdict sentence, for the summary view.
+    /// The whole verdict sentence, for the summary view.
     public var verdictDetail: String = ""
     /// True when the verdict is a failure (the status bar shows it in the error style).
     public var verdictFailed: Bool
@@ -155,7 +156,7 @@ public struct ReceiptOverlay: Sendable {
     public private(set) var columnWidths: [Int]
 
     public init(meanings: [Int: NodeMeaning] = [:], purchases: [PurchaseRow] = [], summary: [SummaryLine] = [],
-                steps: [ValidationStep] = [], activeSubscriptions: [String] = [], verdict: String = "not verified",
+                steps: [VerificationStep] = [], activeSubscriptions: [String] = [], verdict: String = "not verified",
                 verdictFailed: Bool = false, defaultExpanded: [Int] = [], initialSelection: Int? = nil) {
         self.meanings = meanings
         // Usually in file order already; sort only when not (sorting 10,000 rows costs moves).
@@ -207,7 +208,7 @@ public struct ReceiptOverlay: Sendable {
         return text.unicodeScalars.count
     }
 
-    /// The receipt meaning of a node, if any.
+    /// The kind's meaning of a node, if any.
     public func meaning(of node: Int) -> NodeMeaning? {
         if let m = meanings[node] { return m }
         return meaningProvider?(node)

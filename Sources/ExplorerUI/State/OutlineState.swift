@@ -46,7 +46,7 @@ extension AppState {
         let outline = layered.outline
         outlineView.expanded = NodeBitSet(count: outline.count)
         outlineView.selection = 0
-        let receiptNodes = (receipt?.defaultExpanded ?? []).compactMap { outline.row(of: NodeID(.file, $0)) }
+        let receiptNodes = (additions?.defaultExpanded ?? []).compactMap { outline.row(of: NodeID(.file, $0)) }
         if !receiptNodes.isEmpty {
             for row in receiptNodes {
                 outlineView.expanded[row] = true
@@ -66,7 +66,7 @@ extension AppState {
                 }
             }
         }
-        if let initial = receipt?.initialSelection, initial >= 0, let row = outline.row(of: NodeID(.file, initial)) {
+        if let initial = additions?.initialSelection, initial >= 0, let row = outline.row(of: NodeID(.file, initial)) {
             selectOutlineRow(row)
             // The container from the top when the payload sits in the upper half of the pane;
             // otherwise a little context above it, never the payload pinned to the bottom.

@@ -39,7 +39,7 @@ extension AppState {
     public var outline: LayerOutline { layered.outline }
 
     /// Sets up the outline for `document`: a receipt opens the path to its attributes and selects
-    /// its payload (`ReceiptOverlay`'s node choices, as outline rows); other documents open their
+    /// its payload (`ExplorerAdditions`' node choices, as outline rows); other documents open their
     /// first levels (three for a DER file, as the node tree always has; two otherwise, so the rows
     /// of unbuilt tokens, which sit deeper, stay unbuilt).
     mutating func openOutline() {

@@ -154,6 +154,9 @@ public struct ExplorerAdditions: Sendable {
     public var rowsTitle = "In-app purchases"
     /// Widest text of each purchase-table column (computed once in `init`, O(purchases)).
     public private(set) var columnWidths: [Int]
+    /// True when every text of every purchase row is printable ASCII (measured with the widths):
+    /// the explorer's cell guard then has nothing to rewrite in them.
+    public private(set) var purchaseTextsArePrintableASCII = true
 
     public init(meanings: [Int: NodeMeaning] = [:], purchases: [PurchaseRow] = [], summary: [SummaryLine] = [],
                 steps: [VerificationStep] = [], activeSubscriptions: [String] = [], verdict: String = "not verified",
@@ -170,24 +173,48 @@ public struct ExplorerAdditions: Sendable {
         self.verdictFailed = verdictFailed
         self.defaultExpanded = defaultExpanded
         self.initialSelection = initialSelection
+        (columnWidths, purchaseTextsArePrintableASCII) = Self.measure(self.purchases)
+    }
+
+    /// Rewrites every text of the purchase rows (the explorer's cell guard), keeping their order,
+    /// and measures the columns again.
+    public mutating func mapPurchaseTexts(_ transform: (String) -> String) {
+        for i in purchases.indices {
+            var row = purchases[i]
+            row.productID = transform(row.productID)
+            row.transactionID = transform(row.transactionID)
+            row.originalTransactionID = transform(row.originalTransactionID)
+            row.purchaseDate = transform(row.purchaseDate)
+            row.expiresDate = transform(row.expiresDate)
+            row.quantity = transform(row.quantity)
+            row.flags = transform(row.flags)
+            purchases[i] = row
+        }
+        (columnWidths, purchaseTextsArePrintableASCII) = Self.measure(purchases)
+    }
+
+    /// The widest text of each column (at least its title and one space), and whether every text
+    /// is printable ASCII: one pass, O(rows).
+    static func measure(_ purchases: [PurchaseRow]) -> (widths: [Int], printableASCII: Bool) {
         var widths = PurchaseRow.Column.allCases.map { $0.title.count + 1 }
         // `row.text(column).unicodeScalars.count` for every cell, without building the number's text
         // or walking each string scalar by scalar (10,000 rows × 8 columns at open).
         var widest = (number: 0, product: 0, transaction: 0, original: 0, purchased: 0, expires: 0, quantity: 0, flags: 0)
-        for row in self.purchases {
+        var plain = true
+        for row in purchases {
             widest.number = max(widest.number, Self.decimalWidth(row.number))
-            widest.product = max(widest.product, Self.scalarCount(row.productID))
-            widest.transaction = max(widest.transaction, Self.scalarCount(row.transactionID))
-            widest.original = max(widest.original, Self.scalarCount(row.originalTransactionID))
-            widest.purchased = max(widest.purchased, Self.scalarCount(row.purchaseDate))
-            widest.expires = max(widest.expires, Self.scalarCount(row.expiresDate))
-            widest.quantity = max(widest.quantity, Self.scalarCount(row.quantity))
-            widest.flags = max(widest.flags, Self.scalarCount(row.flags))
+            widest.product = max(widest.product, Self.scalarCount(row.productID, printableASCII: &plain))
+            widest.transaction = max(widest.transaction, Self.scalarCount(row.transactionID, printableASCII: &plain))
+            widest.original = max(widest.original, Self.scalarCount(row.originalTransactionID, printableASCII: &plain))
+            widest.purchased = max(widest.purchased, Self.scalarCount(row.purchaseDate, printableASCII: &plain))
+            widest.expires = max(widest.expires, Self.scalarCount(row.expiresDate, printableASCII: &plain))
+            widest.quantity = max(widest.quantity, Self.scalarCount(row.quantity, printableASCII: &plain))
+            widest.flags = max(widest.flags, Self.scalarCount(row.flags, printableASCII: &plain))
         }
         let cells = [widest.number, widest.product, widest.transaction, widest.original, widest.purchased, widest.expires,
                      widest.quantity, widest.flags]
         for column in PurchaseRow.Column.allCases { widths[column.rawValue] = max(widths[column.rawValue], cells[column.rawValue]) }
-        self.columnWidths = widths
+        return (widths, plain)
     }
 
     /// `String(n).count` (digits, and the sign of a negative number).
@@ -200,11 +227,24 @@ public struct ExplorerAdditions: Sendable {
 
     /// `text.unicodeScalars.count`: the UTF-8 bytes that start a scalar (a String's UTF-8 is always valid).
     static func scalarCount(_ text: String) -> Int {
-        if let count = text.utf8.withContiguousStorageIfAvailable({ bytes in
-            var n = 0
-            for b in bytes where b & 0xC0 != 0x80 { n += 1 }
-            return n
-        }) { return count }
+        var printable = true
+        return scalarCount(text, printableASCII: &printable)
+    }
+
+    /// `scalarCount`, clearing `printableASCII` when a byte is not printable ASCII (same loop).
+    static func scalarCount(_ text: String, printableASCII: inout Bool) -> Int {
+        if let (count, plain) = text.utf8.withContiguousStorageIfAvailable({ bytes in
+            var n = 0, plain = true
+            for b in bytes {
+                if b & 0xC0 != 0x80 { n += 1 }
+                if b < 0x20 || b > 0x7E { plain = false }
+            }
+            return (n, plain)
+        }) {
+            if !plain { printableASCII = false }
+            return count
+        }
+        printableASCII = false  // a bridged string: let the guard look at it
         return text.unicodeScalars.count
     }
 

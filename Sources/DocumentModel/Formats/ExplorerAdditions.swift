@@ -123,19 +123,20 @@ public struct SummaryLine: Sendable, Equatable {
 /// Texts from the input are terminal-safe (`TerminalSafe.escape`) as built; the explorer only
 /// guards them for its one-column cells.
 public struct ExplorerAdditions: Sendable {
-    /// Meanings given up front (hand-built overlays, tests).
+    /// Meanings given up front (additions built by hand, tests).
     public var meanings: [Int: NodeMeaning]
     /// Meanings computed on demand, for the rows on screen only (the receipt format uses this so a
     /// 10,000-purchase receipt costs nothing per node at load).
     public var meaningProvider: (@Sendable (Int) -> NodeMeaning?)?
     /// Nodes that have a meaning through `meaningProvider` (searched by `/` when there is no
-    /// `entriesForSearch`).
+    /// `fieldSearch`).
     public var searchableNodes: [Int] = []
     /// What `/` finds through the kind's fields (names and values at their nodes), written on the
     /// first search into the explorer's index. The receipt format provides it.
     public var fieldSearch: (any FieldSearchEntries)?
-    /// Purchases in file order (ascending node or token index).
-    public var purchases: [PurchaseRow]
+    /// Purchases in file order (ascending node or token index); set by `init` and
+    /// `mapPurchaseTexts` only, so the column widths always measure them.
+    public private(set) var purchases: [PurchaseRow]
     public var summary: [SummaryLine]
     /// The validation steps the summary view lists: the one verification model's (`VerificationStep`).
     public var steps: [VerificationStep]

@@ -108,7 +108,8 @@ extension ExplorerAdditions {
             provider = { node in container?.role(of: node).map { NodeMeaning(label: TerminalSafe.escape($0)) } }
         }
         // The steps and verdict in the one verification model's words (what `verify` prints).
-        let report = VerificationReport(receipt: analysis, kind: document.kind.id, label: document.kind.summary, note: document.note)
+        let report = VerificationReport(receipt: analysis, kind: document.kind.id, label: document.kind.summary, note: document.note,
+                                        withReceiptFacts: false)
         let validated = analysis.options.validate
         let short = !validated ? "not validated" : report.verdict.valid ? "valid"
             : report.firstFailure.map { "INVALID (\($0.id))" } ?? "INVALID"

@@ -38,23 +38,23 @@ public struct NodeStore: RandomAccessCollection, Sendable, Equatable, Expressibl
     public static var bytesPerNode: Int { MemoryLayout<PackedNode>.stride }
     /// Bytes of the escape table (the values of nodes whose tag number or header lengths do not
     /// fit in the 16-byte node; nothing for almost every tree).
-    public var escapeTableBytes: Int { storage.escapes.capacity * MemoryLayout<NodeEscape>.stride }
+    public var escapeTableBytes: Int { storage.escapes.count * MemoryLayout<NodeEscape>.stride }
 
-    @inlinable
+    @inlinable @inline(__always)
     public subscript(index: Int) -> Node {
         precondition(index >= 0 && index < storage.count, "node index out of range")
         let packed = storage.base[index]
-        if packed.isEscaped { return storage.escapedNode(packed, at: index) }
+        if packed.isEscaped { return NodeEscape.node(packed, at: index, in: storage.escapes) }
         return packed.unpacked
     }
 
     /// The nodes, read without the store's bounds check and reference counting; valid only inside `body`.
+    /// (One closure, not two: a nested one made the dump's loop check its captured variables'
+    /// exclusivity at run time, 0.1 µs a node.)
     @inlinable
     public func withUnsafeBufferPointer<R>(_ body: (UnsafeNodeBuffer) throws -> R) rethrows -> R {
         try withExtendedLifetime(storage) {
-            try storage.escapes.withUnsafeBufferPointer { escapes in
-                try body(UnsafeNodeBuffer(base: UnsafePointer(storage.base), count: storage.count, escapes: escapes))
-            }
+            try body(UnsafeNodeBuffer(base: UnsafePointer(storage.base), count: storage.count, escapes: storage.escapes))
         }
     }
 
@@ -96,7 +96,7 @@ public struct UnsafeNodeBuffer: RandomAccessCollection {
     @inlinable public var endIndex: Int { count }
 
     /// Checked in debug builds only, as `UnsafeBufferPointer`'s subscript is.
-    @inlinable
+    @inlinable @inline(__always)
     public subscript(index: Int) -> Node {
         assert(index >= 0 && index < count, "node index out of range")
         let packed = base[index]
@@ -114,8 +114,9 @@ final class NodeStorage: @unchecked Sendable {
     @usableFromInline let base: UnsafeMutablePointer<PackedNode>
     @usableFromInline let count: Int
     let capacity: Int
-    /// The values of the escaped nodes, in index order (empty for almost every tree).
-    @usableFromInline let escapes: [NodeEscape]
+    /// The values of the escaped nodes, in index order (empty, and not allocated, for almost every
+    /// tree). Owned like `base`, so that a reader borrows it without a closure.
+    @usableFromInline let escapes: UnsafeBufferPointer<NodeEscape>
 
     /// Shared by every empty store (a tree with no nodes allocates nothing).
     static let empty = NodeStorage(base: NodeBuilder.allocate(1), count: 0, capacity: 0, escapes: [])
@@ -124,13 +125,15 @@ final class NodeStorage: @unchecked Sendable {
         self.base = base
         self.count = count
         self.capacity = capacity
-        self.escapes = escapes
+        if escapes.isEmpty {
+            self.escapes = UnsafeBufferPointer(start: nil, count: 0)
+        } else {
+            let copy = UnsafeMutablePointer<NodeEscape>.allocate(capacity: escapes.count)
+            copy.initialize(from: escapes, count: escapes.count)
+            self.escapes = UnsafeBufferPointer(start: copy, count: escapes.count)
+        }
     }
 
-    @usableFromInline @inline(never)
-    func escapedNode(_ packed: PackedNode, at index: Int) -> Node {
-        escapes.withUnsafeBufferPointer { NodeEscape.node(packed, at: index, in: $0) }
-    }
 
     /// `parentIndex`'s table, made on first need (4 bytes a node, only for the stores that ask).
     private var parentTable: [Int32]?
@@ -152,7 +155,10 @@ final class NodeStorage: @unchecked Sendable {
         }
     }
 
-    deinit { free(base) }
+    deinit {
+        free(base)
+        escapes.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() }
+    }
 }
 
 /// The parser's side of the store: appends through a pre-reserved pointer (no uniqueness check per

@@ -178,7 +178,7 @@ extension VerificationJSON {
         }
         func latest(_ map: [String: Date], _ w: inout JSONStreamWriter) {
             w.openObject()
-            for key in map.keys.sorted() { w.key(key); w.string(date(map[key]!)) }
+            for key in map.keys.sorted() { w.key(escaping: key); w.string(date(map[key]!)) }
             w.closeObject()
         }
         w.openObject()

@@ -9,7 +9,7 @@ import Testing
         w.openObject()
         body(&w)
         w.closeObject()
-        return String(decoding: w.out, as: UTF8.self)
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 
     @Test func everyKindOfKeyCompactAndPretty() {

@@ -20,8 +20,9 @@ extension ReceiptJSON {
 
     static func streamed(_ a: ReceiptAnalysis, input: InputInfo?, words: StepText, compact: Bool,
                          batchSource: BatchSourceFields? = nil) -> [UInt8] {
-        var w = JSONStreamWriter(compact: compact, capacity: 4096 + (a.receipt?.inApp.count ?? 0) * 2048)
         let receipt = a.receipt
+        let unlisted = receipt?.unlistedFields ?? []
+        var w = JSONStreamWriter(compact: compact, capacity: 4096 + (receipt?.inApp.count ?? 0) * 2048 + unlisted.count * 192)
         w.openObject()
         w.key("findings")
         w.openArray()
@@ -38,7 +39,7 @@ extension ReceiptJSON {
         if let receipt { w.key("subscriptions"); writeSubscriptions(receipt, at: ReceiptDate(a.options.moment), into: &w) }
         w.key("unlisted_attributes")
         w.openArray()
-        if let receipt { writeUnlisted(receipt, a, into: &w) }
+        if let receipt { writeUnlisted(receipt, unlisted, a, into: &w) }
         w.closeArray()
         w.key("validation")
         w.openArray()
@@ -54,8 +55,7 @@ extension ReceiptJSON {
         w.key("valid"); w.bool(a.verdict.isValid)
         w.closeObject()
         w.closeObject()
-        w.out.append(0x0A)
-        return w.out
+        return w.finishLine()
     }
 
     /// `findingObject`, streamed.
@@ -229,9 +229,9 @@ extension ReceiptJSON {
 
     // MARK: - unlisted attributes and steps (`unlisted`, `stepObject`)
 
-    private static func writeUnlisted(_ r: Receipt, _ a: ReceiptAnalysis, into w: inout JSONStreamWriter) {
+    private static func writeUnlisted(_ r: Receipt, _ unlisted: [ReceiptField], _ a: ReceiptAnalysis, into w: inout JSONStreamWriter) {
         let tree = a.receiptTree
-        for f in r.unlistedFields {
+        for f in unlisted {
             w.element()
             w.openObject()
             if let i = f.inAppIndex { w.key("in_app_index"); w.int(i) }

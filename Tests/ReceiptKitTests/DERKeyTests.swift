@@ -24,5 +24,7 @@ import Testing
         #expect(DERKey([1, 2, 3]) != DERKey([1, 2, 4]))
         #expect(DERKey([1, 2, 3]).hashValue != DERKey([1, 2, 4]).hashValue)  // whole when ≤ 128 bytes
         #expect(DERKey(der) != DERKey(der + [0]))
+        #expect(DERKey([]) == DERKey([]))
+        #expect(DERKey([]) != DERKey([0]))
     }
 }

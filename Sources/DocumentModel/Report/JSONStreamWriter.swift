@@ -70,9 +70,23 @@ struct JSONStreamWriter: ~Copyable {
     @inline(__always)
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        reserve(bytes.count)
-        (base + count).initialize(from: source, count: bytes.count)
-        count += bytes.count
+        let n = bytes.count
+        reserve(n)
+        let target = base + count
+        if n <= 64 {
+            // Most appends are a key or a short value: eight bytes at a time costs less than the
+            // call into the standard library and `memcpy`.
+            let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+            var i = 0
+            while n - i >= 8 {
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
+                i += 8
+            }
+            while i < n { target[i] = source[i]; i += 1 }
+        } else {
+            target.initialize(from: source, count: n)
+        }
+        count += n
     }
 
     private mutating func append(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { append($0) } }
@@ -207,12 +221,16 @@ struct JSONStreamWriter: ~Copyable {
 
     /// `"02030298d8"`: `ReceiptJSON.hex`, quoted.
     mutating func hex(_ bytes: ArraySlice<UInt8>) {
-        var hex: [UInt8] = []
-        hex.reserveCapacity(bytes.count * 2 + 2)
-        hex.append(0x22)
-        for b in bytes { Hex.append(b, to: &hex, .lower) }
-        hex.append(0x22)
-        append(hex)
+        reserve(bytes.count * 2 + 2)
+        byte(0x22)
+        Hex.lowerDigits.withUnsafeBufferPointer { digits in
+            for b in bytes {
+                base[count] = digits[Int(b >> 4)]
+                base[count + 1] = digits[Int(b & 0x0F)]
+                count += 2
+            }
+        }
+        byte(0x22)
     }
 
     mutating func bool(_ value: Bool) { (value ? "true" : "false" as StaticString).withUTF8Buffer { append($0) } }

@@ -132,12 +132,41 @@ struct JSONStreamWriter: ~Copyable {
     /// The separator, the key (in quotes when `quote`) and the colon: the writer's most frequent
     /// step (a receipt's line has about a thousand keys).
     private mutating func member(quote: Bool, _ key: UnsafeBufferPointer<UInt8>) {
-        separate()
-        reserve(key.count + 4)
-        if quote { byte(0x22) }
-        append(key)
-        if quote { byte(0x22) }
-        colon()
+        guard depth > 0, let source = key.baseAddress else {  // as `separate`, then the key
+            separate()
+            if quote { byte(0x22) }
+            append(key)
+            if quote { byte(0x22) }
+            return colon()
+        }
+        // One capacity test, then the bytes: `,` `\n` and the indentation (pretty), the key, `:`.
+        let lineBreak = !compact
+        reserve(key.count + indent + 6)
+        var p = base + count
+        if !first { p.pointee = 0x2C; p += 1 }
+        first = false
+        if lineBreak {
+            p.pointee = 0x0A
+            p += 1
+            var i = 0
+            while indent - i >= 8 { UnsafeMutableRawPointer(p + i).storeBytes(of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self); i += 8 }
+            while i < indent { p[i] = 0x20; i += 1 }
+            p += indent
+        }
+        if quote { p.pointee = 0x22; p += 1 }
+        let n = key.count
+        var i = 0
+        while n - i >= 8 {
+            UnsafeMutableRawPointer(p + i).storeBytes(of: UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            i += 8
+        }
+        while i < n { p[i] = source[i]; i += 1 }
+        p += n
+        if quote { p.pointee = 0x22; p += 1 }
+        p.pointee = 0x3A
+        p += 1
+        if lineBreak { p.pointee = 0x20; p += 1 }
+        count = p - base
     }
 
     /// No byte of `s` needs a JSON or terminal escape (0x20...0x7E, neither `"` nor `\`).

@@ -72,6 +72,25 @@ public enum Base64Text {
                     var i = range.lowerBound
                     var n = 0
                     let end = range.upperBound
+                    // From the start, eight standard characters (two groups) per step while there
+                    // are only such characters: all of a receipt on one line but its padding.
+                    while end - i >= 8 {
+                        let a = UInt32(standard[Int(chars[i])]), b = UInt32(standard[Int(chars[i + 1])])
+                        let c = UInt32(standard[Int(chars[i + 2])]), d = UInt32(standard[Int(chars[i + 3])])
+                        let e = UInt32(standard[Int(chars[i + 4])]), f = UInt32(standard[Int(chars[i + 5])])
+                        let g = UInt32(standard[Int(chars[i + 6])]), h = UInt32(standard[Int(chars[i + 7])])
+                        guard a | b | c | d | e | f | g | h < 64 else { break }
+                        let first = a << 18 | b << 12 | c << 6 | d, second = e << 18 | f << 12 | g << 6 | h
+                        buffer[n] = UInt8(truncatingIfNeeded: first >> 16)
+                        buffer[n + 1] = UInt8(truncatingIfNeeded: first >> 8)
+                        buffer[n + 2] = UInt8(truncatingIfNeeded: first)
+                        buffer[n + 3] = UInt8(truncatingIfNeeded: second >> 16)
+                        buffer[n + 4] = UInt8(truncatingIfNeeded: second >> 8)
+                        buffer[n + 5] = UInt8(truncatingIfNeeded: second)
+                        n += 6
+                        i += 8
+                    }
+                    characters = i - range.lowerBound
                     while i < end {
                         // A whole group of four standard characters at once (almost every group of
                         // a receipt); any other group goes through the byte-by-byte step below.

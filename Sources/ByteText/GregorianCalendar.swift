@@ -57,6 +57,9 @@ public struct DateDigits<Bytes: RandomAccessCollection> where Bytes.Element == U
     /// The byte at `position`, if any.
     @inlinable public var next: UInt8? { atEnd ? nil : bytes[bytes.startIndex + position] }
 
+    /// The byte at `position` named for a message ("character '#'", "byte 0x0A"); call only when not `atEnd`.
+    public var nextNamed: String { CharacterName.at(bytes, bytes.startIndex + position) }
+
     /// The value of the next `count` digits, consumed; nil (nothing consumed) unless all are digits.
     @inlinable
     public mutating func digits(_ count: Int) -> Int? {

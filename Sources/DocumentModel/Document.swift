@@ -40,6 +40,9 @@ public struct Document: Sendable {
     public var jws: JWSModel?
     /// The decoded token when the input is an external purchase token; nil otherwise.
     public var externalPurchase: ExternalPurchaseModel? = nil
+    /// How the document was opened (`Document.open` sets it), so that whatever re-opens its bytes
+    /// (the tamper lab) reads them the same way whatever the kind. A document built by hand: decode only.
+    public internal(set) var openedWith = OpenOptions(analysis: AnalysisOptions(validate: false))
 
     public init(source: DocumentSource, kind: DocumentKind, layers: [ByteLayer], receipt: ReceiptAnalysis? = nil,
                 jws: JWSModel? = nil) {

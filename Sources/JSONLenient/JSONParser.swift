@@ -66,7 +66,7 @@ struct JSONReader {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
             return readLiteral(parent: parent, depth: depth)
         default:
-            report(.unexpectedCharacter, "\(describe(bytes[pos])) cannot start a value", pos, 1)
+            report(.unexpectedCharacter, "\(CharacterName.at(bytes, pos)) cannot start a value", pos, 1)
             return nil
         }
     }
@@ -88,7 +88,7 @@ struct JSONReader {
                 break
             }
             guard bytes[pos] == UInt8(ascii: "\"") else {
-                report(.expectedKey, "expected a quoted key, found \(describe(bytes[pos]))", pos, 1)
+                report(.expectedKey, "expected a quoted key, found \(CharacterName.at(bytes, pos))", pos, 1)
                 skipJunk()
                 if closeOrContinue(closer: UInt8(ascii: "}")) { break } else { continue }
             }
@@ -180,7 +180,7 @@ struct JSONReader {
             pos += 1
             return false
         }
-        report(.expectedComma, "expected ',' or '\(Character(Unicode.Scalar(closer)))', found \(describe(c))", pos, 1)
+        report(.expectedComma, "expected ',' or '\(Character(Unicode.Scalar(closer)))', found \(CharacterName.at(bytes, pos))", pos, 1)
         if !startsValue(c) { skipJunk() }
         if pos < bytes.count, bytes[pos] == UInt8(ascii: ",") { pos += 1 }
         return false
@@ -356,9 +356,5 @@ struct JSONReader {
     func isWordByte(_ c: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) || c == UInt8(ascii: "_")
-    }
-
-    func describe(_ c: UInt8) -> String {
-        (0x21...0x7E).contains(c) ? "'\(Character(Unicode.Scalar(c)))'" : "byte 0x\(Hex.byte(c, .upper))"
     }
 }

@@ -139,7 +139,7 @@ public enum Base64Text {
             let v = table[Int(b)]
             if v == space { continue }
             if v == invalid {
-                return .failure(Failure(offset: i, problem: "unexpected \(describe(text, at: i))"))
+                return .failure(Failure(offset: i, problem: "unexpected \(CharacterName.at(text, i))"))
             }
             characters += 1
             if v == pad {
@@ -153,7 +153,7 @@ public enum Base64Text {
                 continue
             }
             if padding > 0 {
-                return .failure(Failure(offset: i, problem: "unexpected \(describe(text, at: i)) after the '=' padding"))
+                return .failure(Failure(offset: i, problem: "unexpected \(CharacterName.at(text, i)) after the '=' padding"))
             }
             if b == UInt8(ascii: "-") || b == UInt8(ascii: "_") { urlSafe = true }
             quad = (quad << 6) | UInt32(v)
@@ -180,19 +180,6 @@ public enum Base64Text {
             return .failure(Failure(offset: range.upperBound, problem: "no base64 characters"))
         }
         return .success(Decoded(bytes: out, characters: characters, urlSafe: urlSafe))
-    }
-
-    /// "character '#'", "character U+00E9 'é'", "byte 0x00", "byte 0xC3 (not UTF-8)".
-    static func describe(_ text: [UInt8], at i: Int) -> String {
-        let b = text[i]
-        if b >= 0x21 && b < 0x7F { return "character '\(Character(Unicode.Scalar(b)))'" }
-        if b < 0x80 { return "byte 0x\(Hex.byte(b, .upper))" }
-        let (scalar, _) = UTF8Text.decode(text, at: i)
-        guard let scalar else { return "byte 0x\(Hex.byte(b, .upper)) (not UTF-8)" }
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-        if TerminalSafe.mustEscape(scalar) { return "character \(code)" }
-        return "character \(code) '\(Character(scalar))'"
     }
 
     /// 1-based line and column (in bytes) of `offset` in `text`.

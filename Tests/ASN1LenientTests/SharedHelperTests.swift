@@ -60,6 +60,22 @@ import Testing
         #expect(month == 5 && !notDash && either && reader.atEnd)
     }
 
+    /// One wording for an unexpected character in every message (the base64 loader, ASN.1 times,
+    /// receipt dates): a control byte is named in words, never written as `\x0A` that the output
+    /// escaping would double.
+    @Test func anUnexpectedCharacterIsNamedTheSameWayEverywhere() {
+        let bytes: [UInt8] = [0x23, 0x0A, 0x20, 0xC3, 0xA9, 0xE2, 0x80, 0xAE, 0xC3]
+        #expect(CharacterName.at(bytes, 0) == "character '#'")
+        #expect(CharacterName.at(bytes, 1) == "byte 0x0A")
+        #expect(CharacterName.at(bytes, 2) == "byte 0x20")
+        #expect(CharacterName.at(bytes, 3) == "character U+00E9 'é'")
+        #expect(CharacterName.at(bytes, 5) == "character U+202E")
+        #expect(CharacterName.at(bytes, 8) == "byte 0xC3 (not UTF-8)")
+        let utc = Array("240101000000\n".utf8)
+        #expect(TimeValue.check(utc.withUnsafeBufferPointer { $0 }, 0..<utc.count, generalized: false)?.message
+                == "malformed UTCTime: unexpected byte 0x0A at position 12")
+    }
+
     /// `OIDNames.table` holds only what OpenSSL's column does not say the same way: a name both
     /// agree on is written once.
     @Test func oidNamesAreWrittenOnce() {

@@ -42,7 +42,7 @@ import TestSupport
         reduce(&state, .escape)  // the overlay closes; } then switches documents
         for name in ["base.receipt", "refund.receipt"] {
             #expect(state.file.name == name)
-            #expect(state.receipt?.verdict == "valid" && state.receipt?.verdictFailed == false)
+            #expect(state.additions?.verdict == "valid" && state.additions?.verdictFailed == false)
             #expect(SummaryContent.lines(state).map(\.text).contains("  ✓   PKCS#7 signature             passed"))
             reduce(&state, .character("}"))
         }
@@ -58,7 +58,7 @@ import TestSupport
             #expect(openSSL.map(\.id) == Self.openSSLSteps && openSSL.allSatisfy { $0.status == .notChecked(.validationNotRequested) })
         }
         let state = ExploreCommand.state([skipped.0, skipped.1], ascii: false, mouse: true, prepare: DiffCommand.prepareExplorer)
-        #expect(state.receipt?.verdict == "not validated")
+        #expect(state.additions?.verdict == "not validated")
         #expect(SummaryContent.lines(state).last?.text == "Verdict: not validated (decoding only) · validation was not requested")
     }
 }

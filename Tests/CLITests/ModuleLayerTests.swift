@@ -41,6 +41,14 @@ import TestSupport
         #expect(tokens.isSuperset(of: ["X509Trust", "ReasonCodes"]) && receipts.contains("X509Trust"))
     }
 
+    /// Issue 19: the explorer is one UI over `Document.layers`; what a kind adds comes from its
+    /// format (`Document.explorerAdditions`), so the UI never reads a kind's own module.
+    @Test func explorerImportsNoKindModule() throws {
+        let explorer = try Self.imports(of: "ExplorerUI")
+        #expect(explorer.isDisjoint(with: ["ReceiptKit", "JWSKit"]), "ExplorerUI imports \(explorer.intersection(["ReceiptKit", "JWSKit"]).sorted())")
+        #expect(explorer.contains("DocumentModel"))
+    }
+
     @Test func theSharedLeavesImportNothingOfOurs() throws {
         #expect(try Self.imports(of: "ByteText").isEmpty)
         #expect(try Self.imports(of: "Threads").isEmpty)

@@ -32,7 +32,7 @@ import TextLoader
         return found
     }
 
-    @Test("no code outside Formats/ reads a kind's model", arguments: ["DocumentModel", "receipt-explorer"])
+    @Test("no code outside Formats/ reads a kind's model", arguments: ["DocumentModel", "ExplorerUI", "receipt-explorer"])
     func noModelReadOutsideFormats(_ target: String) throws {
         let reads = try Self.modelReads(in: target)
         #expect(reads.isEmpty, "ask the document's format instead: \(reads.joined(separator: ", "))")

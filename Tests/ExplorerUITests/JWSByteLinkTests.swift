@@ -143,7 +143,7 @@ import TextLoader
         #expect(outline.eager.count == 2 + 2 * Self.count)
         _ = render(s, size: Size(width: 120, height: 40))
         #expect(outline.store.builtCount == 0)
-        #expect(s.receipt?.purchases.count == Self.count)
+        #expect(s.additions?.purchases.count == Self.count)
 
         // Character 3641 of token 700 decodes into its payload's byte 1: transactionId.
         let offset = starts[700] + 3641

@@ -174,7 +174,7 @@ import TestSupport
         let s = try JWSOutlineTests.state("jws/transaction-history.json")
         let model = try #require(s.document.jws)
         let transactions = model.tokens.indices.filter { model.tokens[$0].kind == .transaction }
-        let receipt = try #require(s.receipt)
+        let receipt = try #require(s.additions)
         #expect(!transactions.isEmpty)
         #expect(receipt.purchases.map(\.target) == transactions.map { .layer(model.tokens[$0].layers.token) })
         #expect(transactions.allSatisfy { receipt.purchaseIndex(containing: $0) == nil })

@@ -180,7 +180,7 @@ import TextLoader
     @Test func purchaseTableJumpsToTheNestedTransaction() throws {
         var s = try JWSOutlineTests.state("jws/notification.jws")
         press(&s, .character("3"))
-        #expect(s.mode == .purchases && s.receipt?.purchases.map(\.transactionID) == ["2000000510000004"])
+        #expect(s.mode == .purchases && s.additions?.purchases.map(\.transactionID) == ["2000000510000004"])
         press(&s, .enter)
         #expect(s.mode == .tree && s.outlineRow?.label == "token data.signedTransactionInfo")
         let token = try #require(s.layered.document.jws?.tokens.first { $0.path == "data.signedTransactionInfo" })

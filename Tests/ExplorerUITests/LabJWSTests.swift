@@ -13,7 +13,7 @@ import TextLoader
     /// The state the explore command builds: the documents and the options they were opened with.
     static func state(_ file: String, size: Size = Size(width: 120, height: 40)) throws -> AppState {
         let input = try InputLoader.decode(try Paths.sample(file), name: (file as NSString).lastPathComponent)
-        return AppState.opening([Document.open(input, options: JWSOutlineTests.options)], options: JWSOutlineTests.options, screen: size)
+        return AppState.opening([Document.open(input, options: JWSOutlineTests.options)], screen: size)
     }
 
     static func summary(_ s: AppState) -> [String] { SummaryContent.lines(s).map(\.text) }

@@ -1,5 +1,6 @@
 import Testing
 import ASN1Lenient
+import DocumentModel
 @testable import ExplorerUI
 
 /// Search, go-to-offset and next-diagnostic on the committed malformed samples, with the exact
@@ -78,7 +79,7 @@ import ASN1Lenient
         press(&s, .character(":"))
         type(&s, "7689")
         press(&s, .enter)
-        #expect(s.selectedFileNode == TreeFacts.deepestNode(s.tree.nodes, containing: 7689))
+        #expect(s.selectedFileNode == s.tree.nodes.deepestNode(containing: 7689))
     }
 
     @Test func searchProductIDAcrossViews() throws {
@@ -88,9 +89,9 @@ import ASN1Lenient
         press(&s, .enter)
         #expect(s.mode == .tree)
         let hit = s.selectedFileNode
-        #expect(s.receipt?.purchaseIndex(containing: hit) == 3)   // purchase #4
+        #expect(s.additions?.purchaseIndex(containing: hit) == 3)   // purchase #4
         press(&s, .character("p"))
-        #expect(s.mode == .purchases && s.receipt!.purchases[s.table.order[s.table.row]].number == 4)
+        #expect(s.mode == .purchases && s.additions!.purchases[s.table.order[s.table.row]].number == 4)
     }
 
     @Test func berSampleLoadsWithOnlyDERNotes() throws {
@@ -99,7 +100,7 @@ import ASN1Lenient
         let text = render(s, size: Size(width: 120, height: 40)).text
         #expect(text.contains("~"))
         press(&s, .character("3"))
-        #expect(s.receipt?.purchases.isEmpty == false)
+        #expect(s.additions?.purchases.isEmpty == false)
         press(&s, .enter)
         #expect(s.mode == .tree && s.isFileNodeShown(s.selectedFileNode))
     }

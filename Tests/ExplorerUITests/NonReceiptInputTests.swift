@@ -11,14 +11,14 @@ import TestSupport
         // SET { SEQUENCE { INTEGER 1, INTEGER 2 } }
         let bytes: [UInt8] = [0x31, 0x08, 0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x02]
         let state = Fixtures.state(bytes, name: "set.der")
-        #expect(!state.hasReceipt)
+        #expect(!state.hasAdditions)
         #expect(state.tree.diagnostics.isEmpty)
         #expect(state.nodeCount == 4)
     }
 
     @Test func receiptIsStillReadAsOne() {
         let state = Fixtures.sample()
-        #expect(state.hasReceipt)
-        #expect(state.receipt?.purchases.count == 10)
+        #expect(state.hasAdditions)
+        #expect(state.additions?.purchases.count == 10)
     }
 }

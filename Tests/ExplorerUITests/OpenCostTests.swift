@@ -1,6 +1,6 @@
 import Testing
 import ASN1Lenient
-import DocumentModel
+@testable import DocumentModel
 import TestSupport
 @testable import ExplorerUI
 
@@ -42,16 +42,16 @@ import TestSupport
     /// Column widths count Unicode scalars, and a number's digits, without building the texts.
     @Test func widthsCountScalars() {
         for text in ["", "abc", "–", "caf\u{E9}", "\u{1F600}x", "\\xc3"] {
-            #expect(ReceiptOverlay.scalarCount(text) == text.unicodeScalars.count, "\(text)")
+            #expect(ExplorerAdditions.scalarCount(text) == text.unicodeScalars.count, "\(text)")
         }
         for n in [0, 9, 10, 99, 100, 10_000, 123_456_789, -1, -10] {
-            #expect(ReceiptOverlay.decimalWidth(n) == String(n).count, "\(n)")
+            #expect(ExplorerAdditions.decimalWidth(n) == String(n).count, "\(n)")
         }
         let row = { (n: Int, product: String) in
             PurchaseRow(number: n, target: .node(NodeID(.file, n), members: n..<(n + 1)), productID: product, transactionID: "1",
                         originalTransactionID: "1", purchaseDate: "–", expiresDate: "", quantity: "1", flags: "sub trial")
         }
-        let overlay = ReceiptOverlay(purchases: [row(1, "caf\u{E9}.pro"), row(12_345, "a")])
+        let overlay = ExplorerAdditions(purchases: [row(1, "caf\u{E9}.pro"), row(12_345, "a")])
         // #, product id, transaction, original tx, purchased, expires, qty, flags: the widest cell or title + 1.
         #expect(overlay.columnWidths == [5, 11, 12, 12, 10, 8, 4, 9])
     }

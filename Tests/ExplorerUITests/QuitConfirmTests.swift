@@ -63,7 +63,7 @@ import TextLoader
         let open = { (name: String) in
             Document.open(LoadedInput(bytes: try Paths.sample(name), name: name, encoding: .binary, note: ""), options: Fixtures.options)
         }
-        var s = AppState.opening([try open("typical.receipt"), try open("minimal.receipt")], options: Fixtures.options)
+        var s = AppState.opening([try open("typical.receipt"), try open("minimal.receipt")])
         press(&s, .tab, .character("e"))
         type(&s, "00")
         #expect(s.teaching.lab?.isEdited == true && s.documents.count == 2)

@@ -57,19 +57,19 @@ import TestSupport
         #expect(receipt.table.order == [5, 6, 7, 8, 9])
         #expect(receipt.status == StatusMessage("5 of 10 rows hold \"monthly\" (Esc clears the filter)"))
         press(&receipt, .enter)
-        guard case .node(let node, _) = receipt.receipt!.purchases[5].target else { Issue.record("not a node"); return }
+        guard case .node(let node, _) = receipt.additions!.purchases[5].target else { Issue.record("not a node"); return }
         #expect(receipt.mode == .tree && receipt.selectedFileNode == node.index)
         #expect(receipt.status == StatusMessage("in-app purchase #6 in the tree (p goes back)"))
 
         var token = try LabJWSTests.state("jws/transaction-history.json")
-        #expect(token.receipt?.purchases.map(\.transactionID) == ["2000000510000003", "2000000510000004"])
+        #expect(token.additions?.purchases.map(\.transactionID) == ["2000000510000003", "2000000510000004"])
         press(&token, .character("3"), .character("f"))
         type(&token, "510000004")
         press(&token, .enter)
         #expect(token.table.order == [1])
         #expect(token.status == StatusMessage("1 of 2 rows hold \"510000004\" (Esc clears the filter)"))
         press(&token, .enter)
-        guard case .layer(let layer) = token.receipt!.purchases[1].target else { Issue.record("not a token"); return }
+        guard case .layer(let layer) = token.additions!.purchases[1].target else { Issue.record("not a token"); return }
         #expect(token.mode == .tree && token.outlineRow?.node == NodeID(layer, 0))
         #expect(token.status == StatusMessage("transaction #2 in the tree (p goes back)"))
     }

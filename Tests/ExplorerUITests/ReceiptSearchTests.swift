@@ -38,12 +38,12 @@ import TestSupport
         // field, its attribute SEQUENCE (the UTF8String inside is the same field, not another hit).
         let hits = s.search.hits
         #expect(hits.count == 2)
-        #expect(hits.allSatisfy { s.receipt?.purchaseIndex(containing: $0) == 3 })
+        #expect(hits.allSatisfy { s.additions?.purchaseIndex(containing: $0) == 3 })
         #expect(hits.map { s.tree.tagName(of: $0) } == ["SEQUENCE", "SEQUENCE"])
         #expect(s.mode == .tree && s.selectedFileNode == hits[0] && s.isFileNodeShown(hits[0]))
         #expect(s.status == StatusMessage("match 1 of 2 for \"2000000500000003\""))
-        #expect(s.receipt?.meaning(of: hits[0])?.fieldName == "in-app purchase #4 · transaction id (in-app 1703)")
-        #expect(s.receipt?.meaning(of: hits[1])?.fieldName == "in-app purchase #4 · original transaction id (in-app 1705)")
+        #expect(s.additions?.meaning(of: hits[0])?.fieldName == "in-app purchase #4 · transaction id (in-app 1703)")
+        #expect(s.additions?.meaning(of: hits[1])?.fieldName == "in-app purchase #4 · original transaction id (in-app 1705)")
         let line = selectedLine(s)
         // The tree pane at 120 columns (hex and detail panes beside it) cuts the meaning short, at a
         // word boundary (never inside "transaction").
@@ -68,9 +68,9 @@ import TestSupport
         let hits = s.search.hits
         #expect(!buying.isEmpty && hits.count == buying.count)
         // Each hit in a different purchase, one per purchase of that product.
-        let purchases = hits.compactMap { s.receipt?.purchaseIndex(containing: $0) }
+        let purchases = hits.compactMap { s.additions?.purchaseIndex(containing: $0) }
         #expect(Set(purchases).count == buying.count && purchases.count == buying.count)
-        #expect(hits.allSatisfy { s.receipt?.meaning(of: $0)?.fieldName?.hasSuffix("product id (in-app 1702)") == true })
+        #expect(hits.allSatisfy { s.additions?.meaning(of: $0)?.fieldName?.hasSuffix("product id (in-app 1702)") == true })
         #expect(s.status == StatusMessage("match 1 of \(buying.count) for \"receiptexplorer.monthly\""))
     }
 
@@ -83,12 +83,12 @@ import TestSupport
         search(&s, "2023-10-02T19:40")
         // Purchase #3's purchase date and original purchase date.
         #expect(s.mode == .tree)
-        #expect(s.search.hits.allSatisfy { s.receipt?.purchaseIndex(containing: $0) == 2 })
-        #expect(s.receipt?.meaning(of: s.selectedFileNode)?.fieldName == "in-app purchase #3 · purchase date (in-app 1704)")
+        #expect(s.search.hits.allSatisfy { s.additions?.purchaseIndex(containing: $0) == 2 })
+        #expect(s.additions?.meaning(of: s.selectedFileNode)?.fieldName == "in-app purchase #3 · purchase date (in-app 1704)")
         #expect(s.status?.text.hasPrefix("match 1 of \(s.search.hits.count) for \"2023-10-02T19:40\"") == true)
         // `p`: from the field to its purchase's row in the table.
         press(&s, .character("p"))
-        #expect(s.mode == .purchases && s.receipt!.purchases[s.table.order[s.table.row]].number == 3)
+        #expect(s.mode == .purchases && s.additions!.purchases[s.table.order[s.table.row]].number == 3)
         #expect(render(s, size: Self.size).text.contains("2023-10-02T19:40:00Z"))
     }
 
@@ -114,7 +114,7 @@ import TestSupport
         #expect(s.prompt?.text == "pwned")
         press(&s, .enter)
         // The first purchase's product id `com.example.\e]0;pwned\a.pro\u{202e}\0`: its field, once.
-        #expect(s.search.hits.count == 1 && s.search.hits.allSatisfy { s.receipt?.purchaseIndex(containing: $0) == 0 })
+        #expect(s.search.hits.count == 1 && s.search.hits.allSatisfy { s.additions?.purchaseIndex(containing: $0) == 0 })
         let text = render(s, size: Self.size).text
         #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F || $0 == "\u{202e}" })
         #expect(text.contains("\\x1b]0;pwned\\x07"))
@@ -130,11 +130,11 @@ import TestSupport
     func largeReceiptTransactionId() throws {
         var s = try load("generated/large-10000.receipt")
         search(&s, "3000000000005000")
-        let purchase = try #require(s.receipt?.purchases.firstIndex { $0.transactionID == "3000000000005000" })
-        #expect(s.search.hits.count == 2 && s.search.hits.allSatisfy { s.receipt?.purchaseIndex(containing: $0) == purchase })
-        let number = s.receipt!.purchases[purchase].number
-        #expect(s.receipt?.meaning(of: s.selectedFileNode)?.fieldName == "in-app purchase #\(number) · transaction id (in-app 1703)")
+        let purchase = try #require(s.additions?.purchases.firstIndex { $0.transactionID == "3000000000005000" })
+        #expect(s.search.hits.count == 2 && s.search.hits.allSatisfy { s.additions?.purchaseIndex(containing: $0) == purchase })
+        let number = s.additions!.purchases[purchase].number
+        #expect(s.additions?.meaning(of: s.selectedFileNode)?.fieldName == "in-app purchase #\(number) · transaction id (in-app 1703)")
         press(&s, .character("p"))
-        #expect(s.mode == .purchases && s.receipt!.purchases[s.table.order[s.table.row]].transactionID == "3000000000005000")
+        #expect(s.mode == .purchases && s.additions!.purchases[s.table.order[s.table.row]].transactionID == "3000000000005000")
     }
 }

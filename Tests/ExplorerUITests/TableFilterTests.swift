@@ -12,7 +12,7 @@ import TestSupport
         #expect(s.prompt == Prompt(kind: .filterPurchases))
         type(&s, "MONTHLY")
         press(&s, .enter)
-        let receipt = s.receipt!
+        let receipt = s.additions!
         let monthly = receipt.purchases.indices.filter { receipt.purchases[$0].productID.hasSuffix(".monthly") }
         #expect(!monthly.isEmpty && monthly.count < receipt.purchases.count)
         #expect(s.table.order == monthly && s.table.filter == "MONTHLY")
@@ -31,7 +31,7 @@ import TestSupport
 
     @Test func aTransactionIdKeepsItsRowAndNothingSaysSo() {
         var s = Fixtures.sample()
-        let receipt = s.receipt!
+        let receipt = s.additions!
         let target = receipt.purchases.indices.first { receipt.purchases[$0].transactionID == "2000000500000003" }!
         press(&s, .character("3"), .character("f"))
         type(&s, "2000000500000003")
@@ -49,7 +49,7 @@ import TestSupport
 
     @Test func pFromTheTreeClearsAFilterThatHidesItsPurchase() {
         var s = Fixtures.sample()
-        let receipt = s.receipt!
+        let receipt = s.additions!
         let hidden = receipt.purchases.indices.first { !receipt.purchases[$0].productID.hasSuffix(".monthly") }!
         press(&s, .character("3"), .character("f"))
         type(&s, "monthly")

@@ -6,7 +6,7 @@ import TestSupport
 @Suite struct TableKeyTests {
     @Test func viewsAndRows() {
         var s = Fixtures.sample()
-        #expect(s.receipt?.purchases.count == 10)
+        #expect(s.additions?.purchases.count == 10)
         press(&s, .character("3"))
         #expect(s.mode == .purchases && s.focus == .table && s.table.row == 0)
         press(&s, .down, .character("j"))
@@ -30,7 +30,7 @@ import TestSupport
     @Test func enterJumpsToTheTreeAndPJumpsBack() {
         var s = Fixtures.sample()
         press(&s, .character("3"), .down, .down)
-        let purchase = s.receipt!.purchases[s.table.order[2]]
+        let purchase = s.additions!.purchases[s.table.order[2]]
         guard case .node(let id, let members) = purchase.target else { Issue.record("not a node: \(purchase.target)"); return }
         let node = id.index
         press(&s, .enter)
@@ -53,12 +53,12 @@ import TestSupport
         press(&s, .character("3"))
         press(&s, .character("s"))
         #expect(s.table.sort == .productID && !s.table.descending)
-        let ids = s.table.order.map { s.receipt!.purchases[$0].productID }
+        let ids = s.table.order.map { s.additions!.purchases[$0].productID }
         #expect(ids == ids.sorted())
         #expect(s.table.order.first == 1)   // coins100 (#2) sorts first, ties in file order
         press(&s, .character("S"))
         #expect(s.table.descending)
-        let reversed = s.table.order.map { s.receipt!.purchases[$0].productID }
+        let reversed = s.table.order.map { s.additions!.purchases[$0].productID }
         #expect(reversed == ids.sorted(by: >))
         for _ in 0..<7 { press(&s, .character("s")) }
         #expect(s.table.sort == .number)

@@ -46,7 +46,7 @@ import TestSupport
             for p in receipt.inApp {
                 for f in p.fields where matches(f) { hits.insert(f.attributeNode) }
             }
-        } else if let overlay = s.receipt {
+        } else if let overlay = s.additions {
             for node in Set(overlay.meanings.keys).union(overlay.searchableNodes) {
                 guard let m = overlay.meaning(of: node) else { continue }
                 if [m.label, m.fieldName ?? "", m.decodedValue ?? "", m.rawDate ?? ""].contains(where: { Search.contains($0, needle) }) {
@@ -62,7 +62,7 @@ import TestSupport
     static func indexed(_ query: String, in s: AppState) -> [Int] {
         let needle = Array(query.lowercased().utf8)
         guard !needle.isEmpty else { return [] }
-        let index = TreeSearchIndex(tree: s.tree, entries: s.receipt?.searchEntries() ?? SearchEntries())
+        let index = TreeSearchIndex(tree: s.tree, entries: s.additions?.searchEntries() ?? SearchEntries())
         return Search.nodes(matching: needle, in: s.tree, index: index)
     }
 

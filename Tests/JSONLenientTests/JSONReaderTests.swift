@@ -147,6 +147,13 @@ struct JSONDiagnosticTests {
         #expect(tree.children(of: 0).count == 2)
     }
 
+    /// The character a message names is worded as every other message words it (`CharacterName`).
+    @Test func anUnexpectedCharacterIsNamedInTheMessage() {
+        #expect(parse("[1 #]").diagnostics.map(\.message).first == "expected ',' or ']', found character '#'")
+        #expect(parse("{\u{1B}: 1}").diagnostics.map(\.message).first == "expected a quoted key, found byte 0x1B")
+        #expect(parse("é").diagnostics.map(\.message).first == "character U+00E9 'é' cannot start a value")
+    }
+
     @Test func emptyInput() {
         let tree = parse("  ")
         #expect(codes(tree) == [.emptyInput])

@@ -42,6 +42,11 @@ import TestSupport
         #expect(!why.isEmpty)
     }
 
+    @Test func anUnexpectedZoneCharacterIsNamedInWords() {
+        #expect(ReceiptDate.parse("2024-01-01T12:00:00\u{1B}") == .invalid("unexpected byte 0x1B where the time zone should be"))
+        #expect(ReceiptDate.parse("2024-01-01T12:00:00#") == .invalid("unexpected character '#' where the time zone should be"))
+    }
+
     @Test func verifyReceiptForms() throws {
         guard case .date(let d) = ReceiptDate.parse("2015-05-23T12:18:09Z") else { throw CancellationError() }
         #expect(d.gmtString == "2015-05-23 12:18:09 Etc/GMT")

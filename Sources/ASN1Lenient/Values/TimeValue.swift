@@ -79,7 +79,7 @@ public struct TimeValue: Sendable, Equatable {
                 guard om <= 59 else { return .malformed("a malformed UTC offset") }
                 t.utcOffsetMinutes = sign * (oh * 60 + om)
             default:
-                return .malformed("unexpected character '\(printable(zone))' at position \(reader.position)")
+                return .malformed("unexpected \(reader.nextNamed) at position \(reader.position)")
             }
         } else if !generalized {
             return .malformed("UTCTime needs 'Z' or an offset")
@@ -95,10 +95,6 @@ public struct TimeValue: Sendable, Equatable {
             else if t.utcOffsetMinutes != 0 { derIssue = "DER requires the time in UTC with a final 'Z'" }
         }
         return .ok(t, notDER: derIssue)
-    }
-
-    static func printable(_ c: UInt8) -> String {
-        c >= 0x20 && c < 0x7F ? String(UnicodeScalar(c)) : "\\x" + Hex.byte(c, .upper)
     }
 
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>, generalized: Bool) -> ValueProblem? {

@@ -71,6 +71,9 @@ public protocol DocumentFormat: DocumentOutputs, Sendable {
     func tourSteps(_ document: Document) -> [TourStep]?
     /// Why `redact` cannot rewrite such a document; nil when it can.
     func redactionRefusal(_ document: Document) -> String?
+    /// What the kind adds to the explorer's one outline (purchase table, summary steps, verdict,
+    /// node meanings, searchable fields; built in the format's `Explorer/` folder); nil: nothing.
+    func explorerAdditions(of document: Document) -> ExplorerAdditions?
 }
 
 extension DocumentFormat {
@@ -78,6 +81,7 @@ extension DocumentFormat {
     public func outlineWording(of document: Document) -> any OutlineWording { LayerNameWording() }
     public func tourSteps(_ document: Document) -> [TourStep]? { nil }
     public func redactionRefusal(_ document: Document) -> String? { nil }
+    public func explorerAdditions(of document: Document) -> ExplorerAdditions? { nil }
 }
 
 extension Document {

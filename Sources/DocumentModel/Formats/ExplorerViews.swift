@@ -2,6 +2,11 @@ extension Document {
     /// How this document's format words its layers in the explorer's outline (every kind is shown
     /// as the one outline of its layers; the wording is what a kind adds to it).
     public var outlineWording: any OutlineWording { FormatRegistry.format(of: kind).outlineWording(of: self) }
+
+    /// What this document's kind adds to the explorer (the purchase table, summary, verdict): the
+    /// views a kind adds beside the one outline, never a second tree. Built on each call (once per
+    /// explorer state).
+    public var explorerAdditions: ExplorerAdditions? { FormatRegistry.format(of: kind).explorerAdditions(of: self) }
 }
 
 /// The first row of a layer in the outline: its label and (terminal-safe) value.

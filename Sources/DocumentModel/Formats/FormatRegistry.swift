@@ -69,6 +69,13 @@ extension Document {
     public static func open(_ input: LoadedInput, options: AnalysisOptions = AnalysisOptions(),
                             reading: ReceiptReading = .ifSignedData, jws: JWSOptions = JWSOptions()) -> Document {
         let probe = FormatProbe(input, options: options, reading: reading, jws: jws)
-        return FormatRegistry.format(for: probe).open(probe)
+        var document = FormatRegistry.format(for: probe).open(probe)
+        document.openedWith = OpenOptions(analysis: options, reading: reading, jws: jws)
+        return document
+    }
+
+    /// Opens `input` the way `opening` says (the options another document was opened with).
+    public static func open(_ input: LoadedInput, _ opening: OpenOptions) -> Document {
+        open(input, options: opening.analysis, reading: opening.reading, jws: opening.jws)
     }
 }

@@ -22,15 +22,19 @@ public struct LabSession: Sendable {
     public private(set) var document: Document
     /// What the last edit or undo changed, in words ("signature: passed → FAILED (…)").
     public private(set) var lastChange: [String] = []
-    let options: AnalysisOptions
+    /// How every edit re-opens the bytes: as the document was opened, unless told otherwise.
+    let opening: OpenOptions
     let source: DocumentSource
 
-    public init(document: Document, options: AnalysisOptions = AnalysisOptions()) {
+    /// `options`, when given, replace the analysis options the document was opened with.
+    public init(document: Document, options: AnalysisOptions? = nil) {
         self.document = document
         self.original = document.fileLayer.bytes
         self.bytes = original
         self.marked = Array(repeating: false, count: original.count)
-        self.options = options
+        var opening = document.openedWith
+        if let options { opening.analysis = options }
+        self.opening = opening
         self.source = document.source
     }
 
@@ -85,7 +89,7 @@ public struct LabSession: Sendable {
     mutating func reopen() {
         let before = document
         let note = "edited in the tamper lab, \(NumberText.grouped(bytes.count)) bytes"
-        document = Document.open(LoadedInput(bytes: bytes, name: source.name, encoding: source.encoding, note: note), options: options)
+        document = Document.open(LoadedInput(bytes: bytes, name: source.name, encoding: source.encoding, note: note), opening)
         lastChange = LabChange.describe(before: before, after: document)
     }
 }

@@ -63,7 +63,7 @@ public enum DetailContent {
         }
         for line in explanation where line.section == .heading { add(line) }
         for line in explanation where line.section == .diagnostic { add(line) }
-        if structureName == nil, let meaning = state.receipt?.meaning(of: index) {
+        if structureName == nil, let meaning = state.additions?.meaning(of: index) {
             var fields: [(String, String)] = []
             if let name = meaning.fieldName { fields.append(("receipt field", name)) }
             if let value = meaning.decodedValue { fields.append(("decoded value", value)) }

@@ -1,7 +1,7 @@
 import DocumentModel
-import ReceiptKit
 
-/// The receipt summary's text: identity, dates, each validation step (✓ / ✗ / –), active subscriptions.
+/// The summary view's text: a kind that words its own summary (StoreKit tokens), or the kind's
+/// additions: identity, dates, each verification step (✓ / ✗ / –), active subscriptions, the verdict.
 public enum SummaryContent {
     public static func lines(_ state: AppState) -> [StyledLine] {
         // A kind that words its own summary (a StoreKit document's tokens): each line escaped here.
@@ -11,38 +11,38 @@ public enum SummaryContent {
                 StyledLine(UIText.display($0.isTerminalSafe ? $0.text : UIText.escape($0.text), ascii: state.preferences.ascii), OutlineDetail.style($0.tone))
             }
         }
-        guard let receipt = state.receipt else {
+        guard let additions = state.additions else {
             return [StyledLine("This file is not a receipt: only the tree view is available (press 1).")]
         }
         let glyphs = Glyphs.forState(state)
         var out: [StyledLine] = [StyledLine("Receipt", .title)]
-        let labelWidth = max(12, (receipt.summary.map { $0.label.unicodeScalars.count }.max() ?? 0) + 2)
-        for line in receipt.summary {
+        let labelWidth = max(12, (additions.summary.map { $0.label.unicodeScalars.count }.max() ?? 0) + 2)
+        for line in additions.summary {
             out.append(StyledLine(glyphs.pad(line.label, labelWidth) + UIText.display(line.value, ascii: state.preferences.ascii)))
         }
         out.append(StyledLine(""))
         out.append(StyledLine("Validation", .title))
-        if receipt.steps.isEmpty { out.append(StyledLine("  (not validated)", .dim)) }
-        let titleWidth = max(10, (receipt.steps.map { StepText.title($0.id).unicodeScalars.count }.max() ?? 0) + 2)
-        for step in receipt.steps {
+        if additions.steps.isEmpty { out.append(StyledLine("  (not validated)", .dim)) }
+        let titleWidth = max(10, (additions.steps.map { $0.title.unicodeScalars.count }.max() ?? 0) + 2)
+        for step in additions.steps {
             let mark: String, style: StyleClass
             switch step.status {
             case .passed: mark = glyphs.passed; style = .ok
             case .failed: mark = glyphs.failed; style = .fail
             case .notChecked: mark = glyphs.notChecked; style = .dim
             }
-            var text = glyphs.pad(mark, 4) + glyphs.pad(UIText.display(StepText.title(step.id), ascii: state.preferences.ascii), titleWidth)
-            text += step.status.isPassed ? "passed" : (step.status.isFailed ? "failed" : "not checked")
-            if let reason = StepText.plain.reason(step.status) { text += glyphs.separator + UIText.display(reason, ascii: state.preferences.ascii) }
+            var text = glyphs.pad(mark, 4) + glyphs.pad(UIText.display(step.title, ascii: state.preferences.ascii), titleWidth)
+            text += step.status == .passed ? "passed" : (step.status == .failed ? "failed" : "not checked")
+            if let reason = step.reason { text += glyphs.separator + UIText.display(reason, ascii: state.preferences.ascii) }
             out.append(StyledLine("  " + text, style))
         }
         out.append(StyledLine(""))
         out.append(StyledLine("Active subscriptions", .title))
-        if receipt.activeSubscriptions.isEmpty { out.append(StyledLine("  none", .dim)) }
-        for s in receipt.activeSubscriptions { out.append(StyledLine("  " + UIText.display(s, ascii: state.preferences.ascii))) }
+        if additions.activeSubscriptions.isEmpty { out.append(StyledLine("  none", .dim)) }
+        for s in additions.activeSubscriptions { out.append(StyledLine("  " + UIText.display(s, ascii: state.preferences.ascii))) }
         out.append(StyledLine(""))
-        let detail = receipt.verdictDetail.isEmpty ? receipt.verdict : receipt.verdictDetail
-        out.append(StyledLine("Verdict: " + UIText.display(detail, ascii: state.preferences.ascii), receipt.verdictFailed ? .fail : .ok))
+        let detail = additions.verdictDetail.isEmpty ? additions.verdict : additions.verdictDetail
+        out.append(StyledLine("Verdict: " + UIText.display(detail, ascii: state.preferences.ascii), additions.verdictFailed ? .fail : .ok))
         return out
     }
 

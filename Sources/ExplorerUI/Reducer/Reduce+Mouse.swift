@@ -13,8 +13,8 @@ extension AppState {
 
     mutating func click(x: Int, y: Int) {
         let l = layout
-        if y == 0, let tab = Layout.tab(at: x, purchaseCount: receipt?.purchases.count) {
-            if tab == .tree { setMode(.tree) } else if receipt != nil { setMode(tab) }
+        if y == 0, let tab = Layout.tab(at: x, purchaseCount: additions?.purchases.count) {
+            if tab == .tree { setMode(.tree) } else if additions != nil { setMode(tab) }
             return
         }
         // The tree and byte panes: `performOutlineMouse`.

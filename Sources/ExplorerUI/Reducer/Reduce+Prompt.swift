@@ -37,7 +37,7 @@ extension AppState {
         switch prompt.kind {
         case .search:
             search.query = prompt.text
-            search.hits = outline.search(prompt.text, fileEntries: { receipt?.searchEntries() ?? SearchEntries() })
+            search.hits = outline.search(prompt.text, fileEntries: { additions?.searchEntries() ?? SearchEntries() })
             search.current = nil
             if search.hits.isEmpty {
                 status = StatusMessage(prompt.text.isEmpty ? "empty search" : "no match for \"\(UIText.escape(prompt.text))\"",

@@ -1,3 +1,5 @@
+import DocumentModel
+
 /// The purchase table: row moves, paging, sorting, and the jump back to the tree.
 extension AppState {
     mutating func performTable(_ action: Action) -> Bool {
@@ -9,15 +11,15 @@ extension AppState {
         case .tableFirst: moveTableRow(to: 0)
         case .tableLast: moveTableRow(to: table.order.count - 1)
         case .tableOpen:
-            guard let receipt, table.order.indices.contains(table.row) else { break }
-            let row = receipt.purchases[table.order[table.row]]
+            guard let additions, table.order.indices.contains(table.row) else { break }
+            let row = additions.purchases[table.order[table.row]]
             guard case .node(let node, _) = row.target else { break }
             mode = .tree
             focus = .tree
             if let target = outline.row(of: node) { selectOutlineRow(target) }
             status = StatusMessage("in-app purchase #\(row.number) in the tree (p goes back)")
         case .tableFilter:
-            guard receipt != nil else { break }
+            guard additions != nil else { break }
             prompt = Prompt(kind: .filterPurchases, text: table.filter)
         case .sortNext, .sortReverse:
             if action == .sortNext {
@@ -55,11 +57,11 @@ extension AppState {
     /// `text` (ASCII case-insensitive), in the current sort; empty `text` shows every row. The
     /// selected purchase stays selected when the filter keeps it.
     mutating func applyTableFilter(_ text: String) {
-        guard let receipt else { return }
+        guard let additions else { return }
         table.filter = text
         sortTable()
         ensureTableVisible()
-        let total = receipt.purchases.count
+        let total = additions.purchases.count
         if text.isEmpty {
             status = StatusMessage("filter cleared: all \(total) rows")
         } else if table.order.isEmpty {
@@ -89,8 +91,8 @@ extension AppState {
     /// The purchase table row order after a sort or filter change (O(p log p), p = purchases; on
     /// `s` / `S` / `f` only).
     mutating func sortTable() {
-        guard let receipt else { return }
-        let rows = receipt.purchases
+        guard let additions else { return }
+        let rows = additions.purchases
         let column = table.sort
         let selected = table.order.indices.contains(table.row) ? table.order[table.row] : nil
         func less(_ a: Int, _ b: Int) -> Bool {

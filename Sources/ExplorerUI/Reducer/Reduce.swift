@@ -148,14 +148,14 @@ extension AppState {
             ensureOutlineVisible()
             status = StatusMessage(hexView.visible ? "hex pane shown" : "hex pane hidden (H shows it)")
         case .cycleView:
-            guard receipt != nil else { status = StatusMessage("not a receipt: only the tree view", isError: true); break }
+            guard additions != nil else { status = StatusMessage("not a receipt: only the tree view", isError: true); break }
             let all = ViewMode.allCases
             setMode(all[(all.firstIndex(of: mode)! + 1) % all.count])
         case .showTree: setMode(.tree)
         case .showSummary:
             setMode(.summary)
         case .showPurchases:
-            guard receipt != nil else { status = StatusMessage("not a receipt: only the tree view", isError: true); break }
+            guard additions != nil else { status = StatusMessage("not a receipt: only the tree view", isError: true); break }
             setMode(.purchases)
         case .help:
             help.visible = true

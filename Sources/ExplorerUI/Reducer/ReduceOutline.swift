@@ -51,11 +51,11 @@ extension AppState {
         case .hexStart: moveOutlineCursor(by: -Int.max / 2)
         case .hexEnd: moveOutlineCursor(by: Int.max / 2)
         case .tableOpen:
-            guard let receipt, table.order.indices.contains(table.row) else {
+            guard let additions, table.order.indices.contains(table.row) else {
                 status = StatusMessage("no transaction to show: the table is empty", isError: true)
                 break
             }
-            let purchase = receipt.purchases[table.order[table.row]]
+            let purchase = additions.purchases[table.order[table.row]]
             switch purchase.target {
             case .node(let node, _):
                 // An in-app purchase of a receipt: its node's row, shown (not opened).
@@ -93,21 +93,21 @@ extension AppState {
 
     /// `p`: from a row inside a transaction token to its row of the purchase table.
     mutating func jumpToOutlinePurchase() {
-        guard let receipt else { status = StatusMessage("not a receipt: there is no purchase table", isError: true); return }
+        guard let additions else { status = StatusMessage("not a receipt: there is no purchase table", isError: true); return }
         guard let row = outlineRow else { return }
         // A receipt's in-app purchase holds the row's node.
         if row.node.layer == .file, layered.document.fileLayer.tree != nil {
-            guard let index = receipt.purchaseIndex(containing: row.node.index) else {
+            guard let index = additions.purchaseIndex(containing: row.node.index) else {
                 status = StatusMessage("this node is not inside an in-app purchase", isError: true)
                 return
             }
-            showPurchase(index, saying: "in-app purchase #\(receipt.purchases[index].number)")
+            showPurchase(index, saying: "in-app purchase #\(additions.purchases[index].number)")
             return
         }
         var layer: LayerID? = row.node.layer
         while let l = layer {
-            if let index = receipt.purchases.firstIndex(where: { $0.target == .layer(l) }) {
-                showPurchase(index, saying: "transaction #\(receipt.purchases[index].number)")
+            if let index = additions.purchases.firstIndex(where: { $0.target == .layer(l) }) {
+                showPurchase(index, saying: "transaction #\(additions.purchases[index].number)")
                 return
             }
             layer = layered.document.layer(l).parent

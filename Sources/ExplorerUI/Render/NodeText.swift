@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// The texts the outline's rows and byte pane show for ASN.1 nodes: labels cut at boundaries,
 /// lengths, escaped value previews, offsets.
@@ -71,15 +72,7 @@ public enum NodeText {
         }
     }
 
-    static func hexPreview(_ bytes: ArraySlice<UInt8>, maxBytes: Int) -> String {
-        var out = ""
-        for (i, b) in bytes.prefix(maxBytes).enumerated() {
-            if i > 0 { out += " " }
-            out += UIText.hex2(b).uppercased()
-        }
-        if bytes.count > maxBytes { out += " ..." }
-        return out
-    }
+    static func hexPreview(_ bytes: ArraySlice<UInt8>, maxBytes: Int) -> String { Hex.preview(bytes, maxBytes: maxBytes) }
 
     /// An offset in the byte pane's column, zero-padded to `digits`.
     static func offsetText(_ offset: Int, digits: Int, base: OffsetBase) -> String {

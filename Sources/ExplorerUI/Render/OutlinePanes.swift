@@ -47,7 +47,7 @@ enum OutlinePane {
             guard x < limit else { continue }
             // A receipt's field reads as its meaning (name and decoded value) unless the module names the node.
             if fileTree, row.node.layer == .file, state.names.structureName(row.node.index) == nil,
-               let meaning = state.receipt?.meaning(of: row.node.index) {
+               let meaning = state.additions?.meaning(of: row.node.index) {
                 grid.put(glyphs.fitAtBoundary(UIText.display(meaning.label, ascii: state.preferences.ascii), limit - x), x: x, y: y, style: st(.meaning), maxWidth: limit - x)
             } else if let name = row.name {
                 let text = NodeText.fit(name, preview: row.value, width: limit - x, glyphs: glyphs)

@@ -1,5 +1,4 @@
 import DocumentModel
-import ReceiptKit
 
 /// The receipt summary view: `SummaryContent`'s wrapped lines from the scroll offset.
 enum SummaryView {
@@ -38,7 +37,7 @@ public enum PurchaseTable {
 
     static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, glyphs: Glyphs) {
         let color = state.preferences.color
-        guard let receipt = state.receipt else {
+        guard let additions = state.additions else {
             grid.put("This file is not a receipt: there are no in-app purchases.", x: rect.x + 1, y: rect.y, maxWidth: rect.width - 1)
             return
         }
@@ -51,14 +50,14 @@ public enum PurchaseTable {
             grid.put(glyphs.pad(title, widths[i]), x: x, y: rect.y, style: Theme.style(.title, color: color), maxWidth: rect.x + rect.width - x)
             x += widths[i] + 1
         }
-        if receipt.purchases.isEmpty {
+        if additions.purchases.isEmpty {
             grid.put("no in-app purchases", x: rect.x, y: rect.y + 1, style: Theme.style(.dim, color: color), maxWidth: rect.width)
             return
         }
         for r in 0..<(rect.height - 1) {
             let position = state.table.top + r
             guard position < state.table.order.count else { break }
-            let row = receipt.purchases[state.table.order[position]]
+            let row = additions.purchases[state.table.order[position]]
             let y = rect.y + 1 + r
             let selected = position == state.table.row
             let style = Theme.style(selected ? .selected : .plain, color: color)
@@ -101,7 +100,7 @@ extension PurchaseTable {
 extension AppState {
     /// The widest value of each table column (computed once, on first use per state, O(purchases)).
     var tableWidths: [Int] {
-        guard let receipt else { return PurchaseRow.Column.allCases.map { $0.title.count } }
-        return receipt.columnWidths
+        guard let additions else { return PurchaseRow.Column.allCases.map { $0.title.count } }
+        return additions.columnWidths
     }
 }

@@ -131,8 +131,8 @@ enum PaneBorders {
     }
 
     static func purchasesTitle(_ state: AppState) -> String {
-        let count = state.receipt?.purchases.count ?? 0
-        let name = state.receipt?.rowsTitle ?? "In-app purchases"
+        let count = state.additions?.purchases.count ?? 0
+        let name = state.additions?.rowsTitle ?? "In-app purchases"
         guard !state.table.filter.isEmpty else { return name + " (\(count))" }
         return name + " (\(state.table.order.count) of \(count)) · filter \"\(UIText.escape(state.table.filter))\" (Esc clears)"
     }
@@ -156,8 +156,8 @@ public enum HeaderBar {
         let color = state.preferences.color
         grid.put(name, x: 0, y: 0, style: Theme.style(.title, color: color))
         var end = name.count
-        for (mode, range, label) in Layout.tabs(purchaseCount: state.receipt?.purchases.count) {
-            let cls: StyleClass = mode == state.mode ? .tabActive : (state.receipt == nil && mode != .tree ? .dim : .plain)
+        for (mode, range, label) in Layout.tabs(purchaseCount: state.additions?.purchases.count) {
+            let cls: StyleClass = mode == state.mode ? .tabActive : (state.additions == nil && mode != .tree ? .dim : .plain)
             grid.put(label, x: range.lowerBound, y: 0, style: Theme.style(cls, color: color))
             end = range.upperBound
         }
@@ -208,7 +208,7 @@ public enum StatusBar {
             ? "\(errors) error\(errors == 1 ? "" : "s")" + g.separator + "\(notDER) not-DER" + g.separator
                 + "\(warnings) warning\(warnings == 1 ? "" : "s")"
             : "\(errors) err \(notDER) der \(warnings) warn"
-        if let receipt = state.receipt { right += g.separator + UIText.display(receipt.verdict, ascii: state.preferences.ascii) }
+        if let additions = state.additions { right += g.separator + UIText.display(additions.verdict, ascii: state.preferences.ascii) }
         right += " "
         var segments = [UIText.display(UIText.escape(state.file.name), ascii: state.preferences.ascii), NumberText.grouped(state.file.size) + " B",
                         UIText.display(UIText.escape(state.file.encoding), ascii: state.preferences.ascii)]
@@ -227,7 +227,7 @@ public enum StatusBar {
             segments.append(UIText.display(UIText.escape(document.layer(row.node.layer).name), ascii: state.preferences.ascii))
         }
         let rightWidth = right.unicodeScalars.count
-        let bad = errors > 0 || (state.receipt?.verdictFailed ?? false)
+        let bad = errors > 0 || (state.additions?.verdictFailed ?? false)
         let room = rightWidth + 20 <= size.width ? size.width - rightWidth - 1 : size.width
         var left = " " + segments.joined(separator: g.separator)
         // Drop the path, then the encoding, before truncating the file name.

@@ -1,6 +1,5 @@
 import ASN1Lenient
 import DocumentModel
-import ReceiptKit
 import TextLoader
 
 /// Which pane receives the navigation keys.
@@ -88,7 +87,9 @@ public struct StatusMessage: Equatable, Sendable {
 /// subtrees (visible rows are in pre-order, so comparing two visible rows is comparing indices).
 public struct AppState: Sendable {
     public let tree: Tree
-    public let receipt: ReceiptOverlay?
+    /// What the document's kind adds to the outline (purchase table, summary, verdict, node
+    /// meanings), from its format; nil when it adds nothing.
+    public let additions: ExplorerAdditions?
     /// What each node is (RFC 5280 / 5652 parts, receipt attributes): the names `dump` and
     /// `explain` print, from `Document.names(for:)`.
     public let names: NodeNames
@@ -151,15 +152,14 @@ public struct AppState: Sendable {
 
     /// The state for an opened document: the UI reads the document's layers through its outline
     /// and never parses, locates or validates. `ascii` and `mouse` are the user's preferences (the
-    /// terminal may still turn ASCII on: `.terminalReady`). `options` are those the document was
-    /// opened with, so the tamper lab re-opens edited bytes the same way (roots, dates, checks); a
-    /// receipt also carries them itself. O(n) plus O(purchases).
-    public init(document: Document, options: AnalysisOptions? = nil, ascii: Bool = false, mouse: Bool = true,
+    /// terminal may still turn ASCII on: `.terminalReady`). The tamper lab re-opens edited bytes
+    /// with the options the document was opened with (`Document.openedWith`). O(n) plus O(purchases).
+    public init(document: Document, ascii: Bool = false, mouse: Bool = true,
                 screen: Size = Size(width: 80, height: 24)) {
         let tree = document.fileTree
         self.tree = tree
         self.document = document
-        self.receipt = document.receipt.flatMap(ReceiptOverlay.init(analysis:)) ?? JWSOverlay.make(document)
+        self.additions = document.explorerAdditions?.guardedForCells()
         self.names = document.names(for: .file)
         self.facts = TreeFacts(tree: tree)
         self.file = FileLabel(name: document.source.name, size: document.fileLayer.bytes.count,
@@ -168,12 +168,11 @@ public struct AppState: Sendable {
         self.viewport = Layout(size: screen, mode: .tree, hexVisible: true, byteCount: tree.bytes.count, base: .hex)
         self.tableRows = 1
         self.layered = OutlineContext(outline: LayerOutline(document: document), document: document)
-        self.table.order = Array(0..<(receipt?.purchases.count ?? 0))
+        self.table.order = Array(0..<(additions?.purchases.count ?? 0))
         relayout()
         self.preferences.ascii = ascii
         self.preferences.mouse = mouse
         openOutline()
-        self.teaching.options = document.receipt?.options ?? options ?? teaching.options
     }
 
     /// How the input was stored, as the status bar says it; nil for raw bytes, which the status
@@ -191,5 +190,6 @@ public struct AppState: Sendable {
     }
 
     public var nodeCount: Int { tree.count }
-    public var hasReceipt: Bool { receipt != nil }
+    /// True when the document's kind adds a purchase table and summary (a receipt, StoreKit tokens).
+    public var hasAdditions: Bool { additions != nil }
 }

@@ -1,5 +1,4 @@
 import DocumentModel
-import ReceiptKit
 
 /// The open documents when the explorer was started with several files. Each document is a whole
 /// `AppState` (its tree, receipt and every pane's selection, expansion and scroll); the active one
@@ -26,12 +25,12 @@ public struct DocumentSwitcher: Sendable {
 
 extension AppState {
     /// The state for several opened documents: the first is shown, the others wait with their own
-    /// pane states. With one document this is `init(document:)`; `options` are those every document
-    /// was opened with (the tamper lab re-opens edits with them).
-    public static func opening(_ documents: [Document], options: AnalysisOptions? = nil, ascii: Bool = false, mouse: Bool = true,
+    /// pane states. With one document this is `init(document:)` (each document carries the options
+    /// it was opened with, which the tamper lab re-opens edits with).
+    public static func opening(_ documents: [Document], ascii: Bool = false, mouse: Bool = true,
                                screen: Size = Size(width: 80, height: 24)) -> AppState {
         precondition(!documents.isEmpty, "the explorer opens at least one document")
-        let states = documents.map { AppState(document: $0, options: options, ascii: ascii, mouse: mouse, screen: screen) }
+        let states = documents.map { AppState(document: $0, ascii: ascii, mouse: mouse, screen: screen) }
         var first = states[0]
         guard states.count > 1 else { return first }
         var switcher = DocumentSwitcher()

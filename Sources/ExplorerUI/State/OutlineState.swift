@@ -39,14 +39,14 @@ extension AppState {
     public var outline: LayerOutline { layered.outline }
 
     /// Sets up the outline for `document`: a receipt opens the path to its attributes and selects
-    /// its payload (`ReceiptOverlay`'s node choices, as outline rows); other documents open their
+    /// its payload (`ExplorerAdditions`' node choices, as outline rows); other documents open their
     /// first levels (three for a DER file, as the node tree always has; two otherwise, so the rows
     /// of unbuilt tokens, which sit deeper, stay unbuilt).
     mutating func openOutline() {
         let outline = layered.outline
         outlineView.expanded = NodeBitSet(count: outline.count)
         outlineView.selection = 0
-        let receiptNodes = (receipt?.defaultExpanded ?? []).compactMap { outline.row(of: NodeID(.file, $0)) }
+        let receiptNodes = (additions?.defaultExpanded ?? []).compactMap { outline.row(of: NodeID(.file, $0)) }
         if !receiptNodes.isEmpty {
             for row in receiptNodes {
                 outlineView.expanded[row] = true
@@ -66,7 +66,7 @@ extension AppState {
                 }
             }
         }
-        if let initial = receipt?.initialSelection, initial >= 0, let row = outline.row(of: NodeID(.file, initial)) {
+        if let initial = additions?.initialSelection, initial >= 0, let row = outline.row(of: NodeID(.file, initial)) {
             selectOutlineRow(row)
             // The container from the top when the payload sits in the upper half of the pane;
             // otherwise a little context above it, never the payload pinned to the bottom.

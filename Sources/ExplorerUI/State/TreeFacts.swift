@@ -1,4 +1,5 @@
 import ASN1Lenient
+import DocumentModel
 
 /// Facts about the tree computed once at load, in O(n), so that every key and every frame can be
 /// answered by looking things up rather than scanning the tree.
@@ -36,8 +37,8 @@ public struct TreeFacts: Sendable {
             }
             var owner = diagnostic.node?.index
             if owner == nil || owner! < 0 || owner! >= n {
-                owner = TreeFacts.deepestNode(nodes, containing: diagnostic.offset)
-                    ?? (diagnostic.offset > 0 ? TreeFacts.deepestNode(nodes, containing: diagnostic.offset - 1) : nil)
+                owner = nodes.deepestNode(containing: diagnostic.offset)
+                    ?? (diagnostic.offset > 0 ? nodes.deepestNode(containing: diagnostic.offset - 1) : nil)
             }
             guard let node = owner else { continue }
             byNode[node, default: []].append(d)
@@ -88,23 +89,6 @@ public struct TreeFacts: Sendable {
         notDERCount = counts[1]
         warningCount = counts[2]
         infoCount = counts[3]
-    }
-
-    /// The deepest node whose bytes contain `offset`, in O(log n + depth): pre-order offsets never
-    /// decrease, so the last node starting at or before `offset` is the answer or one of its ancestors.
-    /// (`Tree.deepestNode(containing:)` copies each level's children, which is O(width) on a wide SET.)
-    public static func deepestNode(_ nodes: NodeStore, containing offset: Int) -> Int? {
-        var lo = 0, hi = nodes.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if Int(nodes[mid].offset) <= offset { lo = mid + 1 } else { hi = mid }
-        }
-        var candidate = lo - 1
-        while candidate >= 0 {
-            if nodes[candidate].byteRange.contains(offset) { return candidate }
-            candidate = nodes.parentIndex(candidate)
-        }
-        return nil
     }
 
     /// True when the byte at `offset` is covered by an error diagnostic: O(log errors).

@@ -87,7 +87,7 @@ extension AppState {
 
     mutating func ensureLab() -> Bool {
         if teaching.lab == nil {
-            teaching.lab = LabSession(document: document, options: teaching.options)
+            teaching.lab = LabSession(document: document)
         }
         return teaching.lab != nil
     }
@@ -168,7 +168,7 @@ extension AppState {
         next.focus = focus
         // Keys pressed while the re-open ran stay in effect: the view chosen (when the edited
         // document still has it), an open prompt, the help overlay.
-        if mode != .tree, next.receipt != nil || mode == .summary { next.mode = mode }
+        if mode != .tree, next.additions != nil || mode == .summary { next.mode = mode }
         else if focus == .table { next.focus = .tree }
         next.prompt = prompt
         next.help = help

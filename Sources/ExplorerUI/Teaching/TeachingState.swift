@@ -1,5 +1,4 @@
 import DocumentModel
-import ReceiptKit
 
 /// The tour as the explorer runs it: the steps, where the learner is, whether the tour has the
 /// keys, and the reply to the last self-check answer.
@@ -16,8 +15,6 @@ public struct TourState: Sendable {
 /// The teaching features' state: the tour and the tamper lab's edit session (both read the
 /// state's one `document`: the tour is computed from it, the lab re-opens it).
 public struct TeachingState: Sendable {
-    /// How the document was opened, so the lab re-opens edited bytes the same way.
-    public var options = AnalysisOptions(validate: false)
     public var tour: TourState?
     public var lab: LabSession?
     /// How many of the lab's byte edits each key press made, so `u` undoes a key press (a decoded

@@ -26,9 +26,7 @@ public enum UIText {
     /// Escapes raw bytes that should be UTF-8: valid sequences are decoded (then escaped as above),
     /// each byte of an invalid sequence is shown as `\xNN`.
     public static func escape(utf8 bytes: some Collection<UInt8>) -> String {
-        var out: [UInt8] = []
-        TerminalSafe.appendEscaped(Array(bytes), to: &out)
-        return guardDisplay(String(decoding: out, as: UTF8.self))
+        guardDisplay(TerminalSafe.escape(utf8: bytes))
     }
 
     /// Guards text that is already meant for display (our own strings, or text another module

@@ -109,7 +109,7 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
             guard let om = reader.digits(2), oh <= 23, om <= 59 else { return .invalid("a malformed UTC offset") }
             offset = sign * (oh * 60 + om)
         default:
-            return .invalid("unexpected character '\(printable(zone))' where the time zone should be")
+            return .invalid("unexpected \(reader.nextNamed) where the time zone should be")
         }
         guard reader.atEnd else { return .invalid("unexpected characters after the time zone") }
         guard (1...12).contains(month) else { return .invalid("month \(month) does not exist") }
@@ -184,8 +184,4 @@ public struct ReceiptDate: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-
-    static func printable(_ c: UInt8) -> String {
-        c >= 0x20 && c < 0x7F ? String(UnicodeScalar(c)) : "\\x" + String(c, radix: 16, uppercase: true)
-    }
 }

@@ -74,17 +74,18 @@ struct ExploreCommand: ParsableCommand {
             analysisOptions.roots.append(EmbeddedSample.testRootCertificate)
         }
         let documents = inputs.map { Document.open($0, options: analysisOptions) }
-        try Self.explore(documents, options: analysisOptions, color: color, ascii: ascii, mouse: !noMouse, started: started,
+        try Self.explore(documents, color: color, ascii: ascii, mouse: !noMouse, started: started,
                          phases: [("load", loaded - started), ("analyse", ContinuousClock.now - loaded)])
     }
 
     /// The terminal UI on opened documents: the one terminal set-up, for `explore` and for
-    /// `diff A B --explore` (whose `prepare` opens the diff overlay before the first frame).
-    static func explore(_ documents: [Document], options analysisOptions: AnalysisOptions? = nil, color: ColorChoice, ascii: Bool, mouse: Bool,
+    /// `diff A B --explore` (whose `prepare` opens the diff overlay before the first frame). Each
+    /// document carries the options it was opened with: the tamper lab re-opens edits with them.
+    static func explore(_ documents: [Document], color: ColorChoice, ascii: Bool, mouse: Bool,
                         started: ContinuousClock.Instant, phases: [(name: String, duration: Duration)],
                         prepare: (inout AppState) -> Void = { _ in }) throws {
         let before = ContinuousClock.now
-        var state = Self.state(documents, options: analysisOptions, ascii: ascii, mouse: mouse, prepare: prepare)
+        var state = Self.state(documents, ascii: ascii, mouse: mouse, prepare: prepare)
         let built = ContinuousClock.now
         let environment = ProcessInfo.processInfo.environment
         var options = TerminalOptions(
@@ -104,10 +105,9 @@ struct ExploreCommand: ParsableCommand {
     }
 
     /// The explorer's state before its first frame (tests build it as the command does).
-    /// `options` are those the documents were opened with: the tamper lab re-opens edits with them.
-    static func state(_ documents: [Document], options: AnalysisOptions? = nil, ascii: Bool, mouse: Bool,
+    static func state(_ documents: [Document], ascii: Bool, mouse: Bool,
                       prepare: (inout AppState) -> Void = { _ in }) -> AppState {
-        var state = AppState.opening(documents, options: options, ascii: ascii, mouse: mouse)
+        var state = AppState.opening(documents, ascii: ascii, mouse: mouse)
         prepare(&state)
         return state
     }

@@ -97,7 +97,7 @@ struct TimelineCommand: ParsableCommand {
         options.validate = explore
         let documents = try files.map { try CommandSupport.open($0, options: options) }
         if explore {
-            return try ExploreCommand.explore(documents, options: options, color: .auto, ascii: false, mouse: true, started: started,
+            return try ExploreCommand.explore(documents, color: .auto, ascii: false, mouse: true, started: started,
                                               phases: [("load", ContinuousClock.now - started)]) { $0.openTimelineOverlay() }
         }
         let timeline = Timeline.build(documents)

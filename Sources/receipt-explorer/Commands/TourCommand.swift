@@ -68,7 +68,7 @@ struct TourCommand: ParsableCommand {
             out.flush()
             return
         }
-        var state = AppState(document: document, options: options)  // the lab re-opens edits the same way
+        var state = AppState(document: document)  // the lab re-opens edits as the document was opened
         state.startTour()
         do {
             try TerminalUI.run(options: TerminalOptions(color: .auto, mouse: true, timingLogPath: nil, startedAt: .now),

@@ -11,8 +11,13 @@ import X509Trust
 // words, the bytes each step is about (input offsets) and the certificates it judged.
 
 extension VerificationReport {
-    /// - Parameter kind: the document's kind ("receipt", "xcode-testing-receipt", "signed-data", …).
-    public init(receipt a: ReceiptAnalysis, kind: String, label: String, note: String, words: StepText = .plain) {
+    /// - Parameters:
+    ///   - kind: the document's kind ("receipt", "xcode-testing-receipt", "signed-data", …).
+    ///   - withReceiptFacts: also sum up the purchases (active subscriptions, latest expiries), which
+    ///     the JSON reports carry; the explorer, which shows its own purchase table, leaves them out
+    ///     (O(purchases) at open).
+    public init(receipt a: ReceiptAnalysis, kind: String, label: String, note: String, words: StepText = .plain,
+                withReceiptFacts: Bool = true) {
         let embedded = Self.embeddedCertificates(a)
         let creation = a.receipt?.creationDate?.date
         var steps: [VerificationStep] = []
@@ -48,7 +53,7 @@ extension VerificationReport {
             verdict: VerificationVerdict(
                 valid: verdict.isValid, outcome: verdict.outcome.code, summary: words.summary(verdict),
                 reasons: verdict.reasons.map { .init(code: $0.code, step: $0.step?.rawValue, message: words.reason($0)) }))
-        receipt = a.receipt.map { VerificationReceiptFacts($0, at: a.options.moment) }
+        if withReceiptFacts { receipt = a.receipt.map { VerificationReceiptFacts($0, at: a.options.moment) } }
     }
 
     /// The report of a document opened as a receipt (nil when it was not read as one).

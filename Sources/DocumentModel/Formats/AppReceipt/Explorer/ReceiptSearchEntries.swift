@@ -1,20 +1,8 @@
 import ReceiptKit
 
-extension ReceiptOverlay {
-    /// What `/` finds through the receipt beyond the tree's own nodes, for `TreeSearchIndex`:
-    /// the adapter's entries (`entriesForSearch`), or, for an overlay built by hand, each meaning's
-    /// label, field name, decoded value and raw date at its node. Made once, on the first search.
-    func searchEntries() -> SearchEntries {
-        if let entriesForSearch { return entriesForSearch() }
-        var entries = SearchEntries()
-        for node in Set(meanings.keys).union(searchableNodes).sorted() {
-            guard let meaning = meaning(of: node) else { continue }
-            for text in [meaning.label, meaning.fieldName ?? "", meaning.decodedValue ?? "", meaning.rawDate ?? ""] where !text.isEmpty {
-                entries.texts.add(text, node: node)
-            }
-        }
-        return entries
-    }
+/// What `/` finds through a decoded receipt beyond the tree's own nodes (`ExplorerAdditions.fieldSearch`).
+struct ReceiptSearchEntries: FieldSearchEntries {
+    let receipt: Receipt
 
     /// A decoded receipt's entries: each field's name and label (once per level and type, with the
     /// attribute node of every field that has it), its value (strings, dates as written, big
@@ -22,8 +10,7 @@ extension ReceiptOverlay {
     /// attribute node, and its value nodes, so that the tree's own match on a value counts as the
     /// field: one hit per field, a purchase found once (by its product id field). O(fields),
     /// through `ReceiptFields`, which builds each `ReceiptField` it returns.
-    static func searchEntries(receipt: Receipt) -> SearchEntries {
-        var entries = SearchEntries()
+    func write<Sink: FieldSearchSink>(into entries: inout Sink) {
         // The fields of each (level, type), in order of first appearance: a slot per type below
         // 4,096 at each level (every listed type), a dictionary for the rest.
         var named: [(type: Int, level: AttributeLevel, nodes: [Int32])] = []
@@ -41,10 +28,10 @@ extension ReceiptOverlay {
             }
             entries.addField(attribute: node, values: [field.valueNode, field.innerNode])
             switch field.value {
-            case .string(let s): entries.texts.add(s, node: node)
-            case .integer(let v): entries.decimals.add(decimal: v, node: node)
-            case .bigInteger(let s): entries.texts.add(s, node: node)
-            case .date(let d): entries.texts.add(d.text, node: node)
+            case .string(let s): entries.addText(s, node: node)
+            case .integer(let v): entries.addDecimal(v, node: node)
+            case .bigInteger(let s): entries.addText(s, node: node)
+            case .date(let d): entries.addText(d.text, node: node)
             default: break  // a purchase is found through its own fields (its product id once)
             }
         }
@@ -55,6 +42,5 @@ extension ReceiptOverlay {
         for (type, level, nodes) in named {
             entries.addName(ReceiptSchema.displayName(type: type, level: level), label: ReceiptSchema.label(type: type, level: level), nodes: nodes)
         }
-        return entries
     }
 }

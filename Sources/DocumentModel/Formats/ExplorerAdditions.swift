@@ -1,7 +1,4 @@
-import DocumentModel
-import ReceiptKit
-
-/// What the receipt module says about one node, in the words the UI shows.
+/// What a kind says about one node of its file tree (a receipt's attribute), in the words the explorer shows.
 public struct NodeMeaning: Sendable, Equatable {
     /// One line for the tree row, e.g. `attribute 2 · bundle id = "com.example.app"` (already escaped).
     public var label: String
@@ -53,7 +50,7 @@ public struct PurchaseRow: Sendable, Equatable {
         case layer(LayerID)
 
         /// File order of the rows: the node's or the token's index.
-        var order: Int {
+        public var order: Int {
             switch self {
             case .node(let node, _): node.index
             case .layer(let layer): layer.index
@@ -106,7 +103,7 @@ public struct PurchaseRow: Sendable, Equatable {
     }
 }
 
-/// A labelled line of the receipt summary.
+/// A labelled line of a kind's summary view (a receipt's identity and dates).
 public struct SummaryLine: Sendable, Equatable {
     public var label: String
     public var value: String
@@ -119,29 +116,34 @@ public struct SummaryLine: Sendable, Equatable {
     }
 }
 
-/// Everything the UI shows about a decoded receipt, keyed by node index. Built by an adapter from
-/// the receipt module's analysis (see `ReceiptOverlay+ReceiptKit.swift`), or by hand in tests; the
-/// UI works without one (a plain ASN.1 file).
-public struct ReceiptOverlay: Sendable {
-    /// Meanings given up front (hand-built overlays, tests).
+/// What a kind adds to the one explorer over `Document.layers`: the purchase table's rows, the
+/// summary view's lines and validation steps, the status bar's verdict, the meaning of file-tree
+/// nodes and what `/` finds through them. A format builds it (`DocumentFormat.explorerAdditions`,
+/// in the kind's `Explorer/` folder), or a test by hand; a document whose kind adds nothing has none.
+/// Texts from the input are terminal-safe (`TerminalSafe.escape`) as built; the explorer only
+/// guards them for its one-column cells.
+public struct ExplorerAdditions: Sendable {
+    /// Meanings given up front (additions built by hand, tests).
     public var meanings: [Int: NodeMeaning]
-    /// Meanings computed on demand, for the rows on screen only (the receipt adapter uses this so a
+    /// Meanings computed on demand, for the rows on screen only (the receipt format uses this so a
     /// 10,000-purchase receipt costs nothing per node at load).
     public var meaningProvider: (@Sendable (Int) -> NodeMeaning?)?
     /// Nodes that have a meaning through `meaningProvider` (searched by `/` when there is no
-    /// `entriesForSearch`).
+    /// `fieldSearch`).
     public var searchableNodes: [Int] = []
-    /// What `/` finds through the receipt (field names and values at their nodes), made on the
-    /// first search into the tree's `TreeSearchIndex`. The receipt adapter provides it.
-    var entriesForSearch: (@Sendable () -> SearchEntries)?
-    /// Purchases in file order (ascending node or token index).
-    public var purchases: [PurchaseRow]
+    /// What `/` finds through the kind's fields (names and values at their nodes), written on the
+    /// first search into the explorer's index. The receipt format provides it.
+    public var fieldSearch: (any FieldSearchEntries)?
+    /// Purchases in file order (ascending node or token index); set by `init` and
+    /// `mapPurchaseTexts` only, so the column widths always measure them.
+    public private(set) var purchases: [PurchaseRow]
     public var summary: [SummaryLine]
-    public var steps: [ValidationStep]
+    /// The validation steps the summary view lists: the one verification model's (`VerificationStep`).
+    public var steps: [VerificationStep]
     public var activeSubscriptions: [String]
     /// One short word or phrase for the status bar: "valid", "INVALID (chain)", "not verified".
     public var verdict: String
-    /// The receipt module's whole verdict sentence, for the summary view.
+    /// The whole verdict sentence, for the summary view.
     public var verdictDetail: String = ""
     /// True when the verdict is a failure (the status bar shows it in the error style).
     public var verdictFailed: Bool
@@ -153,9 +155,12 @@ public struct ReceiptOverlay: Sendable {
     public var rowsTitle = "In-app purchases"
     /// Widest text of each purchase-table column (computed once in `init`, O(purchases)).
     public private(set) var columnWidths: [Int]
+    /// True when every text of every purchase row is printable ASCII (measured with the widths):
+    /// the explorer's cell guard then has nothing to rewrite in them.
+    public private(set) var purchaseTextsArePrintableASCII = true
 
     public init(meanings: [Int: NodeMeaning] = [:], purchases: [PurchaseRow] = [], summary: [SummaryLine] = [],
-                steps: [ValidationStep] = [], activeSubscriptions: [String] = [], verdict: String = "not verified",
+                steps: [VerificationStep] = [], activeSubscriptions: [String] = [], verdict: String = "not verified",
                 verdictFailed: Bool = false, defaultExpanded: [Int] = [], initialSelection: Int? = nil) {
         self.meanings = meanings
         // Usually in file order already; sort only when not (sorting 10,000 rows costs moves).
@@ -169,24 +174,48 @@ public struct ReceiptOverlay: Sendable {
         self.verdictFailed = verdictFailed
         self.defaultExpanded = defaultExpanded
         self.initialSelection = initialSelection
+        (columnWidths, purchaseTextsArePrintableASCII) = Self.measure(self.purchases)
+    }
+
+    /// Rewrites every text of the purchase rows (the explorer's cell guard), keeping their order,
+    /// and measures the columns again.
+    public mutating func mapPurchaseTexts(_ transform: (String) -> String) {
+        for i in purchases.indices {
+            var row = purchases[i]
+            row.productID = transform(row.productID)
+            row.transactionID = transform(row.transactionID)
+            row.originalTransactionID = transform(row.originalTransactionID)
+            row.purchaseDate = transform(row.purchaseDate)
+            row.expiresDate = transform(row.expiresDate)
+            row.quantity = transform(row.quantity)
+            row.flags = transform(row.flags)
+            purchases[i] = row
+        }
+        (columnWidths, purchaseTextsArePrintableASCII) = Self.measure(purchases)
+    }
+
+    /// The widest text of each column (at least its title and one space), and whether every text
+    /// is printable ASCII: one pass, O(rows).
+    static func measure(_ purchases: [PurchaseRow]) -> (widths: [Int], printableASCII: Bool) {
         var widths = PurchaseRow.Column.allCases.map { $0.title.count + 1 }
         // `row.text(column).unicodeScalars.count` for every cell, without building the number's text
         // or walking each string scalar by scalar (10,000 rows × 8 columns at open).
         var widest = (number: 0, product: 0, transaction: 0, original: 0, purchased: 0, expires: 0, quantity: 0, flags: 0)
-        for row in self.purchases {
+        var plain = true
+        for row in purchases {
             widest.number = max(widest.number, Self.decimalWidth(row.number))
-            widest.product = max(widest.product, Self.scalarCount(row.productID))
-            widest.transaction = max(widest.transaction, Self.scalarCount(row.transactionID))
-            widest.original = max(widest.original, Self.scalarCount(row.originalTransactionID))
-            widest.purchased = max(widest.purchased, Self.scalarCount(row.purchaseDate))
-            widest.expires = max(widest.expires, Self.scalarCount(row.expiresDate))
-            widest.quantity = max(widest.quantity, Self.scalarCount(row.quantity))
-            widest.flags = max(widest.flags, Self.scalarCount(row.flags))
+            widest.product = max(widest.product, Self.scalarCount(row.productID, printableASCII: &plain))
+            widest.transaction = max(widest.transaction, Self.scalarCount(row.transactionID, printableASCII: &plain))
+            widest.original = max(widest.original, Self.scalarCount(row.originalTransactionID, printableASCII: &plain))
+            widest.purchased = max(widest.purchased, Self.scalarCount(row.purchaseDate, printableASCII: &plain))
+            widest.expires = max(widest.expires, Self.scalarCount(row.expiresDate, printableASCII: &plain))
+            widest.quantity = max(widest.quantity, Self.scalarCount(row.quantity, printableASCII: &plain))
+            widest.flags = max(widest.flags, Self.scalarCount(row.flags, printableASCII: &plain))
         }
         let cells = [widest.number, widest.product, widest.transaction, widest.original, widest.purchased, widest.expires,
                      widest.quantity, widest.flags]
         for column in PurchaseRow.Column.allCases { widths[column.rawValue] = max(widths[column.rawValue], cells[column.rawValue]) }
-        self.columnWidths = widths
+        return (widths, plain)
     }
 
     /// `String(n).count` (digits, and the sign of a negative number).
@@ -199,15 +228,28 @@ public struct ReceiptOverlay: Sendable {
 
     /// `text.unicodeScalars.count`: the UTF-8 bytes that start a scalar (a String's UTF-8 is always valid).
     static func scalarCount(_ text: String) -> Int {
-        if let count = text.utf8.withContiguousStorageIfAvailable({ bytes in
-            var n = 0
-            for b in bytes where b & 0xC0 != 0x80 { n += 1 }
-            return n
-        }) { return count }
+        var printable = true
+        return scalarCount(text, printableASCII: &printable)
+    }
+
+    /// `scalarCount`, clearing `printableASCII` when a byte is not printable ASCII (same loop).
+    static func scalarCount(_ text: String, printableASCII: inout Bool) -> Int {
+        if let (count, plain) = text.utf8.withContiguousStorageIfAvailable({ bytes in
+            var n = 0, plain = true
+            for b in bytes {
+                if b & 0xC0 != 0x80 { n += 1 }
+                if b < 0x20 || b > 0x7E { plain = false }
+            }
+            return (n, plain)
+        }) {
+            if !plain { printableASCII = false }
+            return count
+        }
+        printableASCII = false  // a bridged string: let the guard look at it
         return text.unicodeScalars.count
     }
 
-    /// The receipt meaning of a node, if any.
+    /// The kind's meaning of a node, if any.
     public func meaning(of node: Int) -> NodeMeaning? {
         if let m = meanings[node] { return m }
         return meaningProvider?(node)

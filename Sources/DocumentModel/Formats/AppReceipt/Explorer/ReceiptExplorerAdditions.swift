@@ -1,12 +1,14 @@
 import ASN1Lenient
-import DocumentModel
+import ByteText
 import ReceiptKit
 
-extension ReceiptOverlay {
-    /// The overlay for an analysis; nil when the input is not a receipt (no container found).
-    /// Costs O(purchases + fields): per-node meanings are computed on demand for the rows on screen.
-    public init?(analysis: ReceiptAnalysis) {
-        guard analysis.container != nil || analysis.receipt != nil else { return nil }
+extension ExplorerAdditions {
+    /// What a document read as a receipt adds to the explorer: its purchase table, summary, the
+    /// verification steps and verdict, each node's meaning and the fields `/` finds; nil when no
+    /// receipt was read (no container found). Costs O(purchases + fields): per-node meanings are
+    /// computed on demand for the rows on screen.
+    init?(receiptOf document: Document) {
+        guard let analysis = document.receipt, analysis.container != nil || analysis.receipt != nil else { return nil }
         let tree = analysis.tree
         let receipt = analysis.receipt
         let container = analysis.container
@@ -18,7 +20,7 @@ extension ReceiptOverlay {
             guard let node, node >= 0, node < receiptTree.count else { return nil }
             guard separate else { return node }
             let offset = analysis.fileRange(receiptTree.nodes[node].byteRange).lowerBound
-            return TreeFacts.deepestNode(tree.nodes, containing: offset)
+            return tree.nodes.deepestNode(containing: offset)
         }
 
         var purchases: [PurchaseRow] = []
@@ -41,11 +43,11 @@ extension ReceiptOverlay {
                 flag(!p.isComplete, "incomplete")
                 purchases.append(PurchaseRow(
                     number: p.index + 1, target: .node(NodeID(.file, node), members: (separate ? node : attribute)..<end),
-                    productID: UIText.escape(p.productID ?? "–"),
-                    transactionID: UIText.escape(p.transactionID ?? "–"),
-                    originalTransactionID: UIText.escape(p.originalTransactionID ?? "–"),
-                    purchaseDate: UIText.escape(p.purchaseDate?.text ?? "–"),
-                    expiresDate: UIText.escape(p.expiresDate?.text ?? ""),
+                    productID: TerminalSafe.escape(p.productID ?? "–"),
+                    transactionID: TerminalSafe.escape(p.transactionID ?? "–"),
+                    originalTransactionID: TerminalSafe.escape(p.originalTransactionID ?? "–"),
+                    purchaseDate: TerminalSafe.escape(p.purchaseDate?.text ?? "–"),
+                    expiresDate: TerminalSafe.escape(p.expiresDate?.text ?? ""),
                     quantity: p.quantity.map(String.init) ?? "–",
                     flags: flags))
             }
@@ -54,7 +56,7 @@ extension ReceiptOverlay {
         var summary: [SummaryLine] = []
         if let receipt {
             func line(_ label: String, _ value: String?, _ field: ReceiptField?) {
-                summary.append(SummaryLine(label: label, value: value.map { UIText.escape($0) } ?? "–",
+                summary.append(SummaryLine(label: label, value: value.map { TerminalSafe.escape($0) } ?? "–",
                                            node: inputNode(field?.primaryNode)))
             }
             func date(_ d: ReceiptDate?) -> String? {
@@ -82,8 +84,8 @@ extension ReceiptOverlay {
             summary.append(SummaryLine(label: "payload", value: "not decoded (see the diagnostics)"))
         }
         let active = analysis.activeSubscriptions().map { p -> String in
-            var s = UIText.escape(p.productID ?? "?")
-            if let e = p.expiresDate { s += " until " + UIText.escape(e.text) }
+            var s = TerminalSafe.escape(p.productID ?? "?")
+            if let e = p.expiresDate { s += " until " + TerminalSafe.escape(e.text) }
             return s
         }
 
@@ -101,21 +103,23 @@ extension ReceiptOverlay {
         let links = analysis.links
         let provider: (@Sendable (Int) -> NodeMeaning?)?
         if let receipt, !separate {
-            provider = { node in ReceiptOverlay.meaning(of: node, receipt: receipt, links: links, container: container, tree: tree) }
+            provider = { node in ExplorerAdditions.meaning(of: node, receipt: receipt, links: links, container: container, tree: tree) }
         } else {
-            provider = { node in container?.role(of: node).map { NodeMeaning(label: UIText.escape($0)) } }
+            provider = { node in container?.role(of: node).map { NodeMeaning(label: TerminalSafe.escape($0)) } }
         }
-        let failedStep = analysis.validationSteps.first { $0.status.isFailed }
+        // The steps and verdict in the one verification model's words (what `verify` prints).
+        let report = VerificationReport(receipt: analysis, kind: document.kind.id, label: document.kind.summary, note: document.note,
+                                        withReceiptFacts: false)
         let validated = analysis.options.validate
-        let short = !validated ? "not validated" : analysis.verdict.isValid ? "valid"
-            : failedStep.map { "INVALID (\($0.id))" } ?? "INVALID"
-        self.init(purchases: purchases, summary: summary, steps: analysis.validationSteps, activeSubscriptions: active,
-                  verdict: UIText.escape(short), verdictFailed: validated && !analysis.verdict.isValid,
+        let short = !validated ? "not validated" : report.verdict.valid ? "valid"
+            : report.firstFailure.map { "INVALID (\($0.id))" } ?? "INVALID"
+        self.init(purchases: purchases, summary: summary, steps: report.steps, activeSubscriptions: active,
+                  verdict: TerminalSafe.escape(short), verdictFailed: validated && !report.verdict.valid,
                   defaultExpanded: expand, initialSelection: initial)
-        self.verdictDetail = UIText.escape(([StepText.plain.summary(analysis.verdict)] + StepText.plain.reasons(analysis.verdict)).joined(separator: " · "))
+        self.verdictDetail = TerminalSafe.escape(([report.verdict.summary] + report.verdict.reasons.map(\.message)).joined(separator: " · "))
         self.meaningProvider = provider
         if let receipt, !separate {
-            self.entriesForSearch = { ReceiptOverlay.searchEntries(receipt: receipt) }
+            self.fieldSearch = ReceiptSearchEntries(receipt: receipt)
         }
     }
 
@@ -126,7 +130,7 @@ extension ReceiptOverlay {
                 return NodeMeaning(label: ReceiptNames.payloadName(attributes: receipt.fields.count),
                                    purpose: ReceiptNames.payloadMeaning)
             }
-            return container?.role(of: node).map { NodeMeaning(label: UIText.escape($0)) }
+            return container?.role(of: node).map { NodeMeaning(label: TerminalSafe.escape($0)) }
         }
         let spec = field.spec
         let name = spec?.name ?? "unlisted type \(field.type)"
@@ -138,14 +142,14 @@ extension ReceiptOverlay {
         case .string(let s):
             if let inner = field.innerNode, inner < tree.count, tree.nodes[inner].isUniversal(12) {
                 // From the bytes, so invalid UTF-8 shows as `\xc3` rather than a replacement character.
-                value = "\"" + UIText.escape(utf8: tree.content(of: inner).prefix(1024)) + "\""
+                value = "\"" + TerminalSafe.escape(utf8: tree.content(of: inner).prefix(1024)) + "\""
             } else {
-                value = "\"" + UIText.escape(s) + "\""
+                value = "\"" + TerminalSafe.escape(s) + "\""
             }
         case .integer(let v): value = String(v)
         case .bigInteger(let s): value = s
         case .date(let d):
-            raw = "\"" + UIText.escape(d.text) + "\""
+            raw = "\"" + TerminalSafe.escape(d.text) + "\""
             parsed = ReceiptDate(epochMilliseconds: d.epochMilliseconds).text
             value = raw!
         case .absentDate:
@@ -153,12 +157,12 @@ extension ReceiptOverlay {
             raw = "\"\""
         case .bytes:
             let bytes = receipt.bytes[field.valueRange]
-            value = NodeText.hexPreview(bytes, maxBytes: 12) + " (\(bytes.count) bytes)"
+            value = Hex.preview(bytes, maxBytes: 12) + " (\(bytes.count) bytes)"
         case .inAppPurchase(let i):
-            let product = i < receipt.inApp.count ? receipt.inApp[i].productID.map { UIText.escape($0) } ?? "?" : "?"
+            let product = i < receipt.inApp.count ? receipt.inApp[i].productID.map { TerminalSafe.escape($0) } ?? "?" : "?"
             value = "in-app purchase #\(i + 1) · \(product)"
         case .invalid(let why):
-            value = "invalid: " + UIText.escape(why)
+            value = "invalid: " + TerminalSafe.escape(why)
         }
         // The schema's own sentence (constant text, not input; guarded again when drawn).
         let purpose = ReceiptNames.meaning(location)
@@ -176,4 +180,10 @@ extension ReceiptOverlay {
         return NodeMeaning(label: line, fieldName: purchasePrefix + "\(name) (\(label))", purpose: purpose, decodedValue: value,
                            rawDate: raw, parsedDate: parsed)
     }
+}
+
+/// Every format whose documents are read as receipts (a certificate or other ASN.1 only with
+/// `ReceiptReading.always`) adds the receipt's views when a receipt was read.
+extension ReadsAsReceipt where Self: DocumentFormat {
+    public func explorerAdditions(of document: Document) -> ExplorerAdditions? { ExplorerAdditions(receiptOf: document) }
 }

@@ -42,4 +42,17 @@ import Testing
             #expect(quoted == escaped, "\(name)")
         }
     }
+
+    /// The writer's own buffer grows past its first capacity without losing or moving a byte: the
+    /// same document as the dictionary serializer writes, compact and pretty.
+    @Test func growsPastItsCapacityAsTheSerializerWrites() {
+        let values: [String] = (0..<600).map { "value \($0) \u{1B} é \"q\" " + String(repeating: "x", count: $0 % 90) }
+        for compact in [true, false] {
+            var w = JSONStreamWriter(compact: compact, capacity: 1)
+            w.openArray()
+            for v in values { w.element(); w.string(v) }
+            w.closeArray()
+            #expect(String(decoding: w.finishLine(), as: UTF8.self) == ReceiptJSON.serialize(values, compact: compact))
+        }
+    }
 }

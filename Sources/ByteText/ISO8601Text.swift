@@ -19,6 +19,21 @@ public enum ISO8601Text {
         case julianEra
     }
 
+    /// `string`'s bytes for years 0000–9999, written at `out` (room for 24 bytes); the number
+    /// written, or nil (nothing written) for another year, which `string` alone writes. For the
+    /// JSON reports, which write hundreds of dates into one buffer without a `String` each.
+    public static func write(epochMilliseconds ms: Int64, fraction: Fraction, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+        let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+        let milliseconds = Int(ms - seconds * 1000)
+        var days = seconds / 86_400
+        var rest = seconds % 86_400
+        if rest < 0 { rest += 86_400; days -= 1 }
+        let (y, m, d) = GregorianCalendar.date(days: Int(days))
+        guard (0...9999).contains(y) else { return nil }
+        let withFraction = fraction == .always || milliseconds != 0
+        return writeFixedWidth(year: y, month: m, day: d, second: Int(rest), ms: withFraction ? milliseconds : nil, into: out)
+    }
+
     public static func string(epochMilliseconds ms: Int64, fraction: Fraction, farYears: FarYears) -> String {
         let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         let milliseconds = Int(ms - seconds * 1000)
@@ -64,19 +79,24 @@ public enum ISO8601Text {
 
     /// `YYYY-MM-DDThh:mm:ss[.mmm]Z` for years 0000–9999.
     static func fixedWidth(year: Int, month: Int, day: Int, second: Int, ms: Int?) -> String {
-        let length = ms == nil ? 20 : 24
-        return String(unsafeUninitializedCapacity: length) { out in
-            @inline(__always) func put(_ value: Int, _ width: Int, at position: Int) {
-                var v = value
-                var k = position + width - 1
-                while k >= position { out[k] = UInt8(0x30 + v % 10); v /= 10; k -= 1 }
-            }
-            put(year, 4, at: 0); out[4] = 0x2D; put(month, 2, at: 5); out[7] = 0x2D; put(day, 2, at: 8); out[10] = 0x54
-            put(second / 3600, 2, at: 11); out[13] = 0x3A; put(second / 60 % 60, 2, at: 14); out[16] = 0x3A
-            put(second % 60, 2, at: 17)
-            if let ms { out[19] = 0x2E; put(ms, 3, at: 20) }
-            out[length - 1] = 0x5A
-            return length
+        String(unsafeUninitializedCapacity: ms == nil ? 20 : 24) { out in
+            writeFixedWidth(year: year, month: month, day: day, second: second, ms: ms, into: out.baseAddress!)
         }
+    }
+
+    /// `fixedWidth`'s 20 or 24 bytes at `out`; returns how many.
+    static func writeFixedWidth(year: Int, month: Int, day: Int, second: Int, ms: Int?, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        let length = ms == nil ? 20 : 24
+        @inline(__always) func put(_ value: Int, _ width: Int, at position: Int) {
+            var v = value
+            var k = position + width - 1
+            while k >= position { out[k] = UInt8(0x30 + v % 10); v /= 10; k -= 1 }
+        }
+        put(year, 4, at: 0); out[4] = 0x2D; put(month, 2, at: 5); out[7] = 0x2D; put(day, 2, at: 8); out[10] = 0x54
+        put(second / 3600, 2, at: 11); out[13] = 0x3A; put(second / 60 % 60, 2, at: 14); out[16] = 0x3A
+        put(second % 60, 2, at: 17)
+        if let ms { out[19] = 0x2E; put(ms, 3, at: 20) }
+        out[length - 1] = 0x5A
+        return length
     }
 }

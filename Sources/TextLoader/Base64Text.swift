@@ -39,6 +39,15 @@ public enum Base64Text {
         return t
     }()
 
+    /// `table` for the standard alphabet only: `-`, `_`, `=` and whitespace map to 64 or more, so
+    /// that a group of four holding one of them is left to the byte-by-byte path, which handles it.
+    static let standardTable: [UInt8] = {
+        var t = table
+        t[Int(UInt8(ascii: "-"))] = invalid
+        t[Int(UInt8(ascii: "_"))] = invalid
+        return t
+    }()
+
     @inline(__always)
     static func isBase64OrSpace(_ b: UInt8) -> Bool { table[Int(b)] != invalid }
 
@@ -59,10 +68,46 @@ public enum Base64Text {
         out = [UInt8](unsafeUninitializedCapacity: range.count / 4 * 3 + 3) { buffer, written in
             text.withUnsafeBufferPointer { chars in
                 table.withUnsafeBufferPointer { table in
+                  standardTable.withUnsafeBufferPointer { standard in
                     var i = range.lowerBound
                     var n = 0
                     let end = range.upperBound
+                    // From the start, eight standard characters (two groups) per step while there
+                    // are only such characters: all of a receipt on one line but its padding.
+                    while end - i >= 8 {
+                        let a = UInt32(standard[Int(chars[i])]), b = UInt32(standard[Int(chars[i + 1])])
+                        let c = UInt32(standard[Int(chars[i + 2])]), d = UInt32(standard[Int(chars[i + 3])])
+                        let e = UInt32(standard[Int(chars[i + 4])]), f = UInt32(standard[Int(chars[i + 5])])
+                        let g = UInt32(standard[Int(chars[i + 6])]), h = UInt32(standard[Int(chars[i + 7])])
+                        guard a | b | c | d | e | f | g | h < 64 else { break }
+                        let first = a << 18 | b << 12 | c << 6 | d, second = e << 18 | f << 12 | g << 6 | h
+                        buffer[n] = UInt8(truncatingIfNeeded: first >> 16)
+                        buffer[n + 1] = UInt8(truncatingIfNeeded: first >> 8)
+                        buffer[n + 2] = UInt8(truncatingIfNeeded: first)
+                        buffer[n + 3] = UInt8(truncatingIfNeeded: second >> 16)
+                        buffer[n + 4] = UInt8(truncatingIfNeeded: second >> 8)
+                        buffer[n + 5] = UInt8(truncatingIfNeeded: second)
+                        n += 6
+                        i += 8
+                    }
+                    characters = i - range.lowerBound
                     while i < end {
+                        // A whole group of four standard characters at once (almost every group of
+                        // a receipt); any other group goes through the byte-by-byte step below.
+                        if position == 0 && end - i >= 4 {
+                            let a = standard[Int(chars[i])], b = standard[Int(chars[i + 1])]
+                            let c = standard[Int(chars[i + 2])], d = standard[Int(chars[i + 3])]
+                            if a | b | c | d < 64 {
+                                let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                                buffer[n] = UInt8(truncatingIfNeeded: group >> 16)
+                                buffer[n + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                                buffer[n + 2] = UInt8(truncatingIfNeeded: group)
+                                n += 3
+                                i += 4
+                                characters += 4
+                                continue
+                            }
+                        }
                         let b = chars[i]
                         let v = table[Int(b)]
                         if v >= 64 {
@@ -85,6 +130,7 @@ public enum Base64Text {
                     }
                     resume = i
                     written = n
+                  }
                 }
             }
         }

@@ -50,6 +50,12 @@ public enum InputLoader {
 
     /// Finds the DER/BER in `raw`. `name` is used in notes and messages.
     public static func decode(_ raw: [UInt8], name: String) throws -> LoadedInput {
+        if let loaded = plainBase64(raw, name: name) { return loaded.checkingFirstElementExtent() }
+        return try decodeByDetectors(raw, name: name)
+    }
+
+    /// `decode` without the shortcut for plain base64: every detection step in order.
+    static func decodeByDetectors(_ raw: [UInt8], name: String) throws -> LoadedInput {
         guard !raw.isEmpty else { throw InputError("\(InputError.quoted(name)) is empty (0 bytes)") }
         var start = 0
         if raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF { start = 3 }  // UTF-8 BOM
@@ -302,9 +308,7 @@ extension InputDetector {
         guard other == 0 || (other <= tolerated && !InputLoader.looksLikeOneElement(raw)) else { return nil }
         switch Base64Text.decode(raw, range: start..<raw.count) {
         case .success(let decoded):
-            let kind = decoded.urlSafe ? "base64url" : "base64"
-            return LoadedInput(bytes: decoded.bytes, name: input.name, encoding: .base64,
-                               note: "decoded from \(kind): \(NumberText.grouped(decoded.characters)) characters → \(NumberText.grouped(decoded.bytes.count)) bytes")
+            return InputLoader.loadedBase64(decoded, name: input.name)
         case .failure(let failure):
             // A DER file that happens to consist of base64 characters only, or fewer characters
             // than one base64 group (`30` alone is a truncated SEQUENCE, not broken base64).
@@ -312,5 +316,29 @@ extension InputDetector {
             if raw[start...].lazy.filter({ !InputLoader.isSpace($0) }).count < 4 { return nil }
             throw InputError("cannot decode \(InputError.quoted(input.name)): " + Base64Text.message(failure, text: raw))
         }
+    }
+}
+
+extension InputLoader {
+    /// The base64 step's result for text it decoded.
+    static func loadedBase64(_ decoded: Base64Text.Decoded, name: String) -> LoadedInput {
+        let kind = decoded.urlSafe ? "base64url" : "base64"
+        return LoadedInput(bytes: decoded.bytes, name: name, encoding: .base64,
+                           note: "decoded from \(kind): \(NumberText.grouped(decoded.characters)) characters → \(NumberText.grouped(decoded.bytes.count)) bytes")
+    }
+
+    /// The input when it is standard-alphabet base64 and whitespace alone (a stored receipt, a line
+    /// of a database export), decoded in one pass; nil for anything else, which the detection steps
+    /// then read. Such text is what the steps would give to the base64 step too: it holds no byte
+    /// the others look for (no byte-order mark, `.`, `{`, `-`, NUL or control byte), except an
+    /// external purchase token's `eyJ`, which is left to them. Each step scanned the whole text
+    /// (is it text, is there a PEM line, is it base64) before the decoder read it once more.
+    static func plainBase64(_ raw: [UInt8], name: String) -> LoadedInput? {
+        var first = 0
+        while first < raw.count && isSpace(raw[first]) { first += 1 }
+        if raw.count - first >= 3 && raw[first] == UInt8(ascii: "e") && raw[first + 1] == UInt8(ascii: "y")
+            && raw[first + 2] == UInt8(ascii: "J") { return nil }
+        guard case .success(let decoded) = Base64Text.decode(raw), !decoded.urlSafe else { return nil }
+        return loadedBase64(decoded, name: name)
     }
 }

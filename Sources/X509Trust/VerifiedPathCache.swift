@@ -40,6 +40,15 @@ public final class VerifiedPathCache: @unchecked Sendable {
             hasher.combine(time)
             hasher.combine(partialChain)
         }
+
+        /// Every byte compared in bulk (see `DERKey`), not element by element.
+        static func == (a: Key, b: Key) -> Bool {
+            func same(_ x: [[UInt8]], _ y: [[UInt8]]) -> Bool {
+                x.count == y.count && zip(x, y).allSatisfy { DERKey($0) == DERKey($1) }
+            }
+            return a.time == b.time && a.partialChain == b.partialChain && DERKey(a.leaf) == DERKey(b.leaf)
+                && same(a.untrusted, b.untrusted) && same(a.anchors, b.anchors)
+        }
     }
 
     /// How many path checks ran (`verifications`) and how many were answered from the cache (`reused`).

@@ -20,12 +20,12 @@ import TextLoader
             let d = ReceiptDate(epochMilliseconds: ms)
             var w = JSONStreamWriter(compact: true)
             w.gmtString(d); w.pstString(d); w.millisecondsString(d)
-            #expect(String(decoding: w.out, as: UTF8.self) == "\"\(d.gmtString)\"\"\(d.pstString)\"\"\(d.millisecondsString)\"", "\(ms)")
+            #expect(String(decoding: w.bytes, as: UTF8.self) == "\"\(d.gmtString)\"\"\(d.pstString)\"\"\(d.millisecondsString)\"", "\(ms)")
         }
         for n: Int64 in [0, 7, 10, -10, 1_000_000_007, .max, .min, .min + 1] {
             var w = JSONStreamWriter(compact: true)
             w.int64(n)
-            #expect(String(decoding: w.out, as: UTF8.self) == String(n))
+            #expect(String(decoding: w.bytes, as: UTF8.self) == String(n))
         }
     }
 }

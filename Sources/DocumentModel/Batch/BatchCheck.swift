@@ -61,8 +61,11 @@ public struct BatchOutcome: Sendable {
     public var reasonCode: String?
     /// What the input was ("receipt", "notification", …); nil when it could not be opened.
     public var kind: String?
-    /// The whole output for this input, ending with a newline (one line in every batch format).
-    public var text: String
+    /// The whole output for this input in UTF-8, ending with a newline (one line in every batch
+    /// format): bytes, so that a 20 KB JSON line is not validated as a `String` and copied back.
+    public var bytes: [UInt8]
+
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// The per-input work of `verify` and `json` in batch mode: load, open, verify, and render one line.
@@ -129,20 +132,19 @@ public struct BatchCheck: Sendable {
     private func verified(_ item: BatchItem, _ input: LoadedInput) -> BatchOutcome {
         let document = Document.open(input, options: options, reading: .always, jws: jws)
         let report = VerificationReport(verifying: document, now: options.now, words: words, jws: jws, bundleID: options.bundleID)
-        let text: String
+        let bytes: [UInt8]
         switch format {
         case .verifyJSON:
-            let bytes = VerificationJSON.streamed(report, input: (document.source.name, input.bytes.count), compact: true,
-                                                  batchSource: .init(file: item.source.file, line: item.source.line))
-            text = String(decoding: bytes, as: UTF8.self)
+            bytes = VerificationJSON.streamed(report, input: (document.source.name, input.bytes.count), compact: true,
+                                              batchSource: .init(file: item.source.file, line: item.source.line))
         case .verifyQuiet:
-            text = VerificationText.quietLine(report, ascii: ascii) + "\n"
+            bytes = Array((VerificationText.quietLine(report, ascii: ascii) + "\n").utf8)
         default:
-            text = item.source.label + ": " + VerificationText.quietLine(report, ascii: ascii) + "\n"
+            bytes = Array((item.source.label + ": " + VerificationText.quietLine(report, ascii: ascii) + "\n").utf8)
         }
         return BatchOutcome(sequence: item.sequence, status: report.verdict.valid ? .valid : .invalid,
                             reasonCode: report.verdict.valid ? nil : report.verdict.reasons.first?.code.rawValue ?? "invalid",
-                            kind: report.subject.kind, text: text)
+                            kind: report.subject.kind, bytes: bytes)
     }
 
     /// `json`: valid means decoded without an error diagnostic (the command's exit rule); the
@@ -155,10 +157,9 @@ public struct BatchCheck: Sendable {
         guard let line = document.format.jsonLine(document, words: words, source: .init(file: item.source.file, line: item.source.line)) else {
             return failure(item, status: .invalid, code: "not-a-receipt", message: "not read as a receipt", kind: document.kind.id)
         }
-        let text = line.text
         let firstError = line.firstError
         return BatchOutcome(sequence: item.sequence, status: firstError == nil ? .valid : .invalid, reasonCode: firstError,
-                            kind: document.kind.id, text: text)
+                            kind: document.kind.id, bytes: line.bytes)
     }
 
     /// The input's own line: `{"error": {"code", "message"}, "source", "line"}` in JSON, else one text line.
@@ -175,7 +176,7 @@ public struct BatchCheck: Sendable {
         case .verifyText:
             text = item.source.label + ": " + Self.failureLine(status: status, message: message) + "\n"
         }
-        return BatchOutcome(sequence: item.sequence, status: status, reasonCode: code, kind: kind, text: text)
+        return BatchOutcome(sequence: item.sequence, status: status, reasonCode: code, kind: kind, bytes: Array(text.utf8))
     }
 
     /// "ERROR: cannot read 'x': No such file or directory" / "INVALID: 'line 3' is empty (0 bytes)".

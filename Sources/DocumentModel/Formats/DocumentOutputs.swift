@@ -78,8 +78,18 @@ public enum DiffBasis: Sendable, Equatable {
 
 /// One batch `json` line and the code of its first error.
 public struct JSONLine {
-    public var text: String
+    /// The line's UTF-8 (the writer's bytes, handed on without a `String` in between).
+    public var bytes: [UInt8]
     public var firstError: String?
+
+    public init(bytes: [UInt8], firstError: String?) {
+        self.bytes = bytes
+        self.firstError = firstError
+    }
+
+    public init(text: String, firstError: String?) { self.init(bytes: Array(text.utf8), firstError: firstError) }
+
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 extension DocumentOutputs {

@@ -1,4 +1,9 @@
 import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import ReceiptKit
 import ByteText
 
@@ -7,8 +12,13 @@ import ByteText
 /// serializing it cost most of a batch `json` run (a dictionary and a dynamic cast per value, a
 /// string per date); reports with a fixed shape write through this instead, and values of no fixed
 /// shape (`Any`) still go through `ReceiptJSON.serialize`'s writers, into the same buffer.
-struct JSONStreamWriter {
-    var out: [UInt8] = []
+struct JSONStreamWriter: ~Copyable {
+    /// The document so far: `base[0..<count]`, in a buffer of `capacity` bytes that this writer
+    /// owns. Appending to an `[UInt8]` checked uniqueness and capacity through a call per append,
+    /// which cost more than the bytes written (a receipt's line makes several thousand appends).
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
     let compact: Bool
     /// The indentation of the innermost open container's members (pretty only).
     private var indent = 0
@@ -18,7 +28,74 @@ struct JSONStreamWriter {
 
     init(compact: Bool, capacity: Int = 1 << 14) {
         self.compact = compact
-        out.reserveCapacity(capacity)
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Ends the document with a line break and hands its bytes over.
+    consuming func finishLine() -> [UInt8] {
+        byte(0x0A)
+        return bytes
+    }
+
+    // MARK: bytes
+
+    @inline(__always)
+    private mutating func reserve(_ n: Int) {
+        if capacity - count < n { grow(n) }
+    }
+
+    @inline(never)
+    private mutating func grow(_ n: Int) {
+        let larger = max(capacity * 2, count + n)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.initialize(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
+    }
+
+    @inline(__always)
+    private mutating func byte(_ b: UInt8) {
+        reserve(1)
+        base[count] = b
+        count += 1
+    }
+
+    @inline(__always)
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        let n = bytes.count
+        reserve(n)
+        let target = base + count
+        if n <= 64 {
+            // Most appends are a key or a short value: eight bytes at a time costs less than the
+            // call into the standard library and `memcpy`.
+            let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+            var i = 0
+            while n - i >= 8 {
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
+                i += 8
+            }
+            while i < n { target[i] = source[i]; i += 1 }
+        } else {
+            target.initialize(from: source, count: n)
+        }
+        count += n
+    }
+
+    private mutating func append(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { append($0) } }
+
+    @inline(__always)
+    private mutating func spaces(_ n: Int) {
+        reserve(n)
+        (base + count).initialize(repeating: 0x20, count: n)
+        count += n
     }
 
     // MARK: structure
@@ -29,10 +106,72 @@ struct JSONStreamWriter {
     mutating func closeArray() { close(0x5D) }
 
     /// Starts a member: `"key": ` (a comma and the line break before it when it is not the first).
-    mutating func key(_ key: String) {
+    /// The key is one of ours, plain ASCII that needs no escape, so its bytes are copied as they
+    /// are: escaping each constant key like any string was a fifth of a batch `json` line's cost.
+    mutating func key(_ key: StaticString) {
+        assert(Self.isPlain(key), "a constant key must need no escape")
+        key.withUTF8Buffer { member(quote: true, $0) }
+    }
+
+    /// Starts a member whose key is already a JSON string, quotes included (`JSONFieldKeys.quoted`).
+    mutating func key(quoted: [UInt8]) {
+        quoted.withUnsafeBufferPointer { member(quote: false, $0) }
+    }
+
+    /// Starts a member whose key comes from the data (a product id): escaped like any string.
+    mutating func key(escaping key: String) {
         separate()
-        ReceiptJSON.writeString(key, into: &out)
-        if compact { out.append(0x3A) } else { out.append(0x3A); out.append(0x20) }
+        string(key)
+        colon()
+    }
+
+    private mutating func colon() {
+        if compact { byte(0x3A) } else { byte(0x3A); byte(0x20) }
+    }
+
+    /// The separator, the key (in quotes when `quote`) and the colon: the writer's most frequent
+    /// step (a receipt's line has about a thousand keys).
+    private mutating func member(quote: Bool, _ key: UnsafeBufferPointer<UInt8>) {
+        guard depth > 0, let source = key.baseAddress else {  // as `separate`, then the key
+            separate()
+            if quote { byte(0x22) }
+            append(key)
+            if quote { byte(0x22) }
+            return colon()
+        }
+        // One capacity test, then the bytes: `,` `\n` and the indentation (pretty), the key, `:`.
+        let lineBreak = !compact
+        reserve(key.count + indent + 6)
+        var p = base + count
+        if !first { p.pointee = 0x2C; p += 1 }
+        first = false
+        if lineBreak {
+            p.pointee = 0x0A
+            p += 1
+            var i = 0
+            while indent - i >= 8 { UnsafeMutableRawPointer(p + i).storeBytes(of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self); i += 8 }
+            while i < indent { p[i] = 0x20; i += 1 }
+            p += indent
+        }
+        if quote { p.pointee = 0x22; p += 1 }
+        let n = key.count
+        var i = 0
+        while n - i >= 8 {
+            UnsafeMutableRawPointer(p + i).storeBytes(of: UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            i += 8
+        }
+        while i < n { p[i] = source[i]; i += 1 }
+        p += n
+        if quote { p.pointee = 0x22; p += 1 }
+        p.pointee = 0x3A
+        p += 1
+        if lineBreak { p.pointee = 0x20; p += 1 }
+        count = p - base
+    }
+
+    /// No byte of `s` needs a JSON or terminal escape (0x20...0x7E, neither `"` nor `\`).
+    static func isPlain(_ s: StaticString) -> Bool {
+        s.withUTF8Buffer { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } }
     }
 
     /// Starts an array element.
@@ -40,16 +179,16 @@ struct JSONStreamWriter {
 
     private mutating func separate() {
         guard depth > 0 else { return }
-        if !first { out.append(0x2C) }
+        if !first { byte(0x2C) }
         first = false
         if !compact {
-            out.append(0x0A)
-            out.append(contentsOf: repeatElement(0x20, count: indent))  // one append, not one a space
+            byte(0x0A)
+            spaces(indent)
         }
     }
 
     private mutating func open(_ bracket: UInt8) {
-        out.append(bracket)
+        byte(bracket)
         depth += 1
         indent += 2
         first = true
@@ -59,23 +198,50 @@ struct JSONStreamWriter {
         depth -= 1
         indent -= 2
         if !first && !compact {
-            out.append(0x0A)
-            for _ in 0..<indent { out.append(0x20) }
+            byte(0x0A)
+            spaces(indent)
         }
-        out.append(bracket)
+        byte(bracket)
         first = false
     }
 
     // MARK: values
 
-    mutating func string(_ s: String) { ReceiptJSON.writeString(s, into: &out) }
+    /// `ReceiptJSON.writeString`'s bytes: copied whole when no byte needs a look (most strings),
+    /// else escaped by it.
+    mutating func string(_ s: String) {
+        var text = s
+        let copied = text.withUTF8 { bytes -> Bool in
+            guard ReceiptJSON.isPlain(bytes) else { return false }
+            reserve(bytes.count + 2)
+            byte(0x22)
+            append(bytes)
+            byte(0x22)
+            return true
+        }
+        if copied { return }
+        var escaped: [UInt8] = []
+        ReceiptJSON.writeString(s, into: &escaped)
+        append(escaped)
+    }
+
+    /// A constant string of ours (`"passed"`, `"in_app"`): plain ASCII, copied without a look.
+    mutating func constant(_ s: StaticString) {
+        assert(Self.isPlain(s), "a constant string must need no escape")
+        s.withUTF8Buffer { text in
+            reserve(text.count + 2)
+            byte(0x22)
+            append(text)
+            byte(0x22)
+        }
+    }
 
     mutating func int(_ value: Int) { int64(Int64(value)) }
 
     mutating func int64(_ value: Int64) {
         if value < 0 {
-            guard value != .min else { out += String(value).utf8; return }
-            out.append(0x2D)
+            guard value != .min else { append(Array(String(value).utf8)); return }
+            byte(0x2D)
             digits(UInt64(-value))
         } else {
             digits(UInt64(value))
@@ -84,23 +250,45 @@ struct JSONStreamWriter {
 
     /// `"02030298d8"`: `ReceiptJSON.hex`, quoted.
     mutating func hex(_ bytes: ArraySlice<UInt8>) {
-        out.append(0x22)
-        for b in bytes { Hex.append(b, to: &out, .lower) }
-        out.append(0x22)
+        reserve(bytes.count * 2 + 2)
+        byte(0x22)
+        Hex.lowerDigits.withUnsafeBufferPointer { digits in
+            for b in bytes {
+                base[count] = digits[Int(b >> 4)]
+                base[count + 1] = digits[Int(b & 0x0F)]
+                count += 2
+            }
+        }
+        byte(0x22)
     }
 
-    mutating func bool(_ value: Bool) { out += (value ? "true" : "false").utf8 }
+    mutating func bool(_ value: Bool) { (value ? "true" : "false" as StaticString).withUTF8Buffer { append($0) } }
 
     /// A value of no fixed shape, as `ReceiptJSON.serialize` writes it.
     mutating func any(_ value: Any) {
-        if compact { ReceiptJSON.writeCompact(value, into: &out) } else { ReceiptJSON.write(value, indent: indent, into: &out) }
+        var written: [UInt8] = []
+        if compact { ReceiptJSON.writeCompact(value, into: &written) } else { ReceiptJSON.write(value, indent: indent, into: &written) }
+        append(written)
+    }
+
+    /// `"2015-05-23T12:18:09.000Z"`: `VerificationJSON.date`, quoted, written in place for years
+    /// 0000–9999 (a 120-purchase receipt's report has hundreds of dates).
+    mutating func isoDate(_ d: Date) {
+        let ms = ReceiptDate(d).epochMilliseconds
+        reserve(26)
+        base[count] = 0x22
+        guard let n = ISO8601Text.write(epochMilliseconds: ms, fraction: .always, into: base + count + 1) else {
+            return string(VerificationJSON.date(d))
+        }
+        base[count + 1 + n] = 0x22
+        count += n + 2
     }
 
     /// `"1432383489000"`: `ReceiptDate.millisecondsString`, quoted.
     mutating func millisecondsString(_ d: ReceiptDate) {
-        out.append(0x22)
+        byte(0x22)
         int64(d.epochMilliseconds)
-        out.append(0x22)
+        byte(0x22)
     }
 
     /// `"2015-05-23 12:18:09 Etc/GMT"`: `ReceiptDate.gmtString`, without the intermediate strings.
@@ -123,11 +311,12 @@ struct JSONStreamWriter {
         if rest < 0 { rest += 86_400; days -= 1 }
         let (y, m, d) = GregorianCalendar.date(days: Int(days))
         let h = Int(rest / 3600), mi = Int(rest % 3600 / 60), s = Int(rest % 60)
-        out.append(0x22)
-        fixed(y, 4); out.append(0x2D); fixed(m, 2); out.append(0x2D); fixed(d, 2); out.append(0x20)
-        fixed(h, 2); out.append(0x3A); fixed(mi, 2); out.append(0x3A); fixed(s, 2)
-        zone.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(0x22)
+        reserve(64)
+        byte(0x22)
+        fixed(y, 4); byte(0x2D); fixed(m, 2); byte(0x2D); fixed(d, 2); byte(0x20)
+        fixed(h, 2); byte(0x3A); fixed(mi, 2); byte(0x3A); fixed(s, 2)
+        zone.withUTF8Buffer { append($0) }
+        byte(0x22)
     }
 
     /// `value` in exactly `width` decimal digits (0 ≤ value < 10^width).
@@ -136,14 +325,14 @@ struct JSONStreamWriter {
         for _ in 1..<width { divisor *= 10 }
         var v = value
         while divisor > 0 {
-            out.append(UInt8(0x30 + v / divisor))
+            byte(UInt8(0x30 + v / divisor))
             v %= divisor
             divisor /= 10
         }
     }
 
     private mutating func digits(_ value: UInt64) {
-        guard value >= 10 else { out.append(UInt8(0x30 + value)); return }
+        guard value >= 10 else { byte(UInt8(0x30 + value)); return }
         var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
         withUnsafeMutableBytes(of: &scratch) { buffer in
             var v = value
@@ -153,7 +342,7 @@ struct JSONStreamWriter {
                 buffer[i] = UInt8(0x30 + v % 10)
                 v /= 10
             }
-            out.append(contentsOf: buffer[i...])
+            append(UnsafeRawBufferPointer(rebasing: buffer[i...]).assumingMemoryBound(to: UInt8.self))
         }
     }
 }

@@ -176,6 +176,24 @@ public enum ReceiptJSON {
         }
     }
 
+    /// Whether no byte of `bytes` needs an escape (`writeString` would copy them as they are).
+    @inline(__always)
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let raw = UnsafeRawPointer(bytes.baseAddress) else { return true }
+        var i = 0
+        let n = bytes.count
+        while n - i >= 8 {
+            guard plainWord(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) else { return false }
+            i += 8
+        }
+        while i < n {
+            let b = bytes[i]
+            guard b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C else { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Whether none of the eight bytes of `word` needs a look: each is 0x20...0x7E and neither
     /// `"` nor `\` (the classic "has a zero byte" test, `(x - 0x01…) & ~x & 0x80…`, per case).
     @inline(__always)

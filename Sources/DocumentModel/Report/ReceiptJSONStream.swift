@@ -20,11 +20,15 @@ extension ReceiptJSON {
 
     static func streamed(_ a: ReceiptAnalysis, input: InputInfo?, words: StepText, compact: Bool,
                          batchSource: BatchSourceFields? = nil) -> [UInt8] {
-        var w = JSONStreamWriter(compact: compact, capacity: 4096 + (a.receipt?.inApp.count ?? 0) * 2048)
         let receipt = a.receipt
+        let unlisted = receipt?.unlistedFields ?? []
+        var w = JSONStreamWriter(compact: compact, capacity: 4096 + (receipt?.inApp.count ?? 0) * 2048 + unlisted.count * 192)
         w.openObject()
-        w.key("findings"); w.any(a.allDiagnostics.map(findingObject))
-        w.key("input"); w.any(inputObject(a, input))
+        w.key("findings")
+        w.openArray()
+        for d in a.allDiagnostics { w.element(); writeFinding(d, into: &w) }
+        w.closeArray()
+        w.key("input"); writeInput(a, input, into: &w)
         if let line = batchSource?.line { w.key("line"); w.int(line) }
         w.key("receipt")
         // A batch line's "source" is the file: the byte ranges are not written, so not gathered.
@@ -35,34 +39,53 @@ extension ReceiptJSON {
         if let receipt { w.key("subscriptions"); writeSubscriptions(receipt, at: ReceiptDate(a.options.moment), into: &w) }
         w.key("unlisted_attributes")
         w.openArray()
-        if let receipt { writeUnlisted(receipt, a, into: &w) }
+        if let receipt { writeUnlisted(receipt, unlisted, a, into: &w) }
         w.closeArray()
         w.key("validation")
         w.openArray()
         for step in a.validationSteps { w.element(); writeStep(step, words, into: &w) }
         w.closeArray()
         w.key("verdict")
-        w.any(["valid": a.verdict.isValid, "summary": words.summary(a.verdict), "reasons": words.reasons(a.verdict)] as [String: Any])
+        w.openObject()
+        w.key("reasons")
+        w.openArray()
+        for reason in a.verdict.reasons { w.element(); w.string(words.reason(reason)) }
+        w.closeArray()
+        w.key("summary"); w.string(words.summary(a.verdict))
+        w.key("valid"); w.bool(a.verdict.isValid)
         w.closeObject()
-        w.out.append(0x0A)
-        return w.out
+        w.closeObject()
+        return w.finishLine()
     }
 
-    static func inputObject(_ a: ReceiptAnalysis, _ input: InputInfo?) -> [String: Any] {
-        var inputObject: [String: Any] = ["size": a.tree.bytes.count]
+    /// `findingObject`, streamed.
+    static func writeFinding(_ d: Diagnostic, into w: inout JSONStreamWriter) {
+        w.openObject()
+        w.key("code"); w.string(d.code.rawValue)
+        w.key("length"); w.int(d.length)
+        w.key("message"); w.string(d.message)
+        w.key("offset"); w.int(d.offset)
+        w.key("severity"); w.string(d.severity.description)
+        w.closeObject()
+    }
+
+    /// `inputObject`, streamed (the pasted text's `found`, rare and of no fixed shape, through `any`).
+    private static func writeInput(_ a: ReceiptAnalysis, _ input: InputInfo?, into w: inout JSONStreamWriter) {
+        w.openObject()
+        let c = a.container
+        if let c { w.key("container"); w.constant(c.isBER ? "BER" : "DER") }
         if let input {
-            inputObject["name"] = input.name
-            inputObject["encoding"] = input.encoding
-            if let origin = input.origin { inputObject["found"] = origin.jsonObject }
+            w.key("encoding"); w.string(input.encoding)
+            if let origin = input.origin { w.key("found"); w.any(origin.jsonObject) }
+            w.key("name"); w.string(input.name)
         }
-        if let c = a.container {
-            inputObject["container"] = c.isBER ? "BER" : "DER"
-            if let chunk = c.payloadChunks.first, c.payloadChunks.count == 1 {
-                let n = a.tree.nodes[chunk]
-                inputObject["payload"] = ["offset": n.contentStart, "length": Int(n.contentLength)]
-            }
+        if let c, let chunk = c.payloadChunks.first, c.payloadChunks.count == 1 {
+            let n = a.tree.nodes[chunk]
+            w.key("payload")
+            w.openObject(); w.key("length"); w.int(Int(n.contentLength)); w.key("offset"); w.int(n.contentStart); w.closeObject()
         }
-        return inputObject
+        w.key("size"); w.int(a.tree.bytes.count)
+        w.closeObject()
     }
 
     // MARK: - receipt
@@ -107,11 +130,11 @@ extension ReceiptJSON {
             let m = list[last]
             if !extraDone, let extraRank, extraRank <= m.rank {
                 extraDone = true
-                w.key(JSONFieldKeys.shared.names[extraRank])
+                w.key(quoted: JSONFieldKeys.shared.quoted[extraRank])
                 extra(&w)
                 if extraRank == m.rank { i = last + 1; continue }  // the extra member is set after the fields: it wins
             }
-            w.key(JSONFieldKeys.shared.names[m.rank])
+            w.key(quoted: JSONFieldKeys.shared.quoted[m.rank])
             switch m.value {
             case .text(let s): w.string(s)
             case .gmt(let d): w.gmtString(d)
@@ -121,7 +144,7 @@ extension ReceiptJSON {
             i = last + 1
         }
         if !extraDone, let extraRank {
-            w.key(JSONFieldKeys.shared.names[extraRank])
+            w.key(quoted: JSONFieldKeys.shared.quoted[extraRank])
             extra(&w)
         }
         w.closeObject()
@@ -187,7 +210,7 @@ extension ReceiptJSON {
                 var last = k
                 while last + 1 < list.count && list[last + 1].key == list[k].key { last += 1 }
                 let r = list[last].range
-                w.key(list[last].key)
+                w.key(escaping: list[last].key)
                 w.openObject(); w.key("length"); w.int(r.count); w.key("offset"); w.int(r.lowerBound); w.closeObject()
                 k = last + 1
             }
@@ -206,9 +229,9 @@ extension ReceiptJSON {
 
     // MARK: - unlisted attributes and steps (`unlisted`, `stepObject`)
 
-    private static func writeUnlisted(_ r: Receipt, _ a: ReceiptAnalysis, into w: inout JSONStreamWriter) {
+    private static func writeUnlisted(_ r: Receipt, _ unlisted: [ReceiptField], _ a: ReceiptAnalysis, into w: inout JSONStreamWriter) {
         let tree = a.receiptTree
-        for f in r.unlistedFields {
+        for f in unlisted {
             w.element()
             w.openObject()
             if let i = f.inAppIndex { w.key("in_app_index"); w.int(i) }
@@ -221,7 +244,7 @@ extension ReceiptJSON {
             }
             let range = a.fileRange(f.valueRange)
             w.key("length"); w.int(range.count)
-            w.key("level"); w.string(f.level == .app ? "app" : "in_app")
+            w.key("level"); w.constant(f.level == .app ? "app" : "in_app")
             w.key("offset"); w.int(range.lowerBound)
             w.key("type"); w.int(f.type)
             w.key("value_hex"); w.hex(r.bytes[f.valueRange])
@@ -243,9 +266,9 @@ extension ReceiptJSON {
         }
         w.key("status")
         switch s.status {
-        case .passed: w.string("passed")
-        case .failed: w.string("failed")
-        case .notChecked: w.string("not-checked")
+        case .passed: w.constant("passed")
+        case .failed: w.constant("failed")
+        case .notChecked: w.constant("not-checked")
         }
         w.key("title"); w.string(StepText.title(s.id))
         w.closeObject()
@@ -271,7 +294,7 @@ extension ReceiptJSON {
         func latest(_ map: [String: ReceiptDate], _ w: inout JSONStreamWriter) {
             w.openObject()
             for key in map.keys.sorted() {
-                w.key(key)
+                w.key(escaping: key)
                 dates(map[key]!, &w)
             }
             w.closeObject()
@@ -315,6 +338,8 @@ struct JSONFieldKeys: Sendable {
 
     /// Every key, sorted: `names[rank]`.
     let names: [String]
+    /// `names[rank]` as a JSON string, quotes included, written once for every document.
+    let quoted: [[UInt8]]
     let inAppRank: Int
     private let appKeys: [Int: Keys]
     private let inAppKeys: [Int: Keys]
@@ -326,6 +351,11 @@ struct JSONFieldKeys: Sendable {
             all.formUnion([key, key + "_ms", key + "_pst"])
         }
         names = all.sorted()
+        quoted = names.map { name in
+            var bytes: [UInt8] = []
+            ReceiptJSON.writeString(name, into: &bytes)
+            return bytes
+        }
         let rank = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($0.element, $0.offset) })
         func table(_ specs: [AttributeSpec]) -> [Int: Keys] {
             var t: [Int: Keys] = [:]

@@ -12,7 +12,9 @@ extension VerificationJSON {
     /// `batchSource`: the batch line's `"source"` and `"line"`, as `BatchCheck.addSource` adds them.
     static func streamed(_ report: VerificationReport, input: (name: String, size: Int), compact: Bool,
                          batchSource: ReceiptJSON.BatchSourceFields? = nil) -> [UInt8] {
-        var w = JSONStreamWriter(compact: compact, capacity: 8192)
+        // Room for a notification's pretty report (55–67 KB) without growing; below glibc's 128 KB
+        // mmap threshold, so a batch does not map and unmap a buffer per line.
+        var w = JSONStreamWriter(compact: compact, capacity: compact ? 1 << 15 : 96 << 10)
         write(report, into: &w) { w, key in
             switch key {
             case "input":
@@ -25,8 +27,7 @@ extension VerificationJSON {
             default: break
             }
         }
-        w.out.append(0x0A)
-        return w.out
+        return w.finishLine()
     }
 
     /// `object(_:)`; `extra` writes the top level's own members where `"input"` and
@@ -38,9 +39,9 @@ extension VerificationJSON {
         for c in r.certificates { w.element(); write(c, into: &w) }
         w.closeArray()
         w.key("dates"); w.openObject()
-        if let at = r.dates.at { w.key("at"); w.string(date(at)) }
-        w.key("now"); w.string(date(r.dates.now))
-        if let signed = r.dates.signed { w.key("signed"); w.string(date(signed)) }
+        if let at = r.dates.at { w.key("at"); w.isoDate(at) }
+        w.key("now"); w.isoDate(r.dates.now)
+        if let signed = r.dates.signed { w.key("signed"); w.isoDate(signed) }
         w.closeObject()
         w.key("findings"); w.openArray()
         for f in r.findings {
@@ -112,7 +113,7 @@ extension VerificationJSON {
         for line in s.details { w.element(); w.string(line) }
         w.closeArray()
         w.key("id"); w.string(s.id)
-        if let at = s.judgedAt { w.key("judged_at"); w.string(date(at)) }
+        if let at = s.judgedAt { w.key("judged_at"); w.isoDate(at) }
         w.key("message"); w.string(s.message)
         w.key("ranges"); w.openArray()
         for range in s.ranges { w.element(); write(range, into: &w) }
@@ -154,8 +155,8 @@ extension VerificationJSON {
         w.key("markers"); w.openArray()
         for marker in c.markers { w.element(); w.string(marker) }
         w.closeArray()
-        if let d = c.notAfter { w.key("not_after"); w.string(date(d)) }
-        if let d = c.notBefore { w.key("not_before"); w.string(date(d)) }
+        if let d = c.notAfter { w.key("not_after"); w.isoDate(d) }
+        if let d = c.notBefore { w.key("not_before"); w.isoDate(d) }
         w.key("role"); w.string(c.role)
         w.key("self_signed"); w.bool(c.selfSigned)
         w.key("sha256"); w.string(c.sha256)
@@ -166,25 +167,25 @@ extension VerificationJSON {
     private static func write(_ f: VerificationReceiptFacts, into w: inout JSONStreamWriter) {
         func purchase(_ p: VerificationReceiptFacts.Purchase, _ w: inout JSONStreamWriter) {
             w.openObject()
-            if let v = p.cancellationDate { w.key("cancellation_date"); w.string(date(v)) }
-            if let v = p.expiresDate { w.key("expires_date"); w.string(date(v)) }
+            if let v = p.cancellationDate { w.key("cancellation_date"); w.isoDate(v) }
+            if let v = p.expiresDate { w.key("expires_date"); w.isoDate(v) }
             w.key("index"); w.int(p.index)
             if let v = p.originalTransactionID { w.key("original_transaction_id"); w.string(v) }
             if let v = p.productID { w.key("product_id"); w.string(v) }
-            if let v = p.purchaseDate { w.key("purchase_date"); w.string(date(v)) }
+            if let v = p.purchaseDate { w.key("purchase_date"); w.isoDate(v) }
             if let v = p.quantity { w.key("quantity"); w.int(Int(v)) }
             if let v = p.transactionID { w.key("transaction_id"); w.string(v) }
             w.closeObject()
         }
         func latest(_ map: [String: Date], _ w: inout JSONStreamWriter) {
             w.openObject()
-            for key in map.keys.sorted() { w.key(key); w.string(date(map[key]!)) }
+            for key in map.keys.sorted() { w.key(escaping: key); w.isoDate(map[key]!) }
             w.closeObject()
         }
         w.openObject()
         if let v = f.appVersion { w.key("application_version"); w.string(v) }
         if let v = f.bundleID { w.key("bundle_id"); w.string(v) }
-        if let v = f.creationDate { w.key("creation_date"); w.string(date(v)) }
+        if let v = f.creationDate { w.key("creation_date"); w.isoDate(v) }
         if let v = f.originalAppVersion { w.key("original_application_version"); w.string(v) }
         w.key("purchases"); w.openArray()
         for p in f.purchases { w.element(); purchase(p, &w) }
@@ -197,7 +198,7 @@ extension VerificationJSON {
             w.element(); purchase(p, &w)
         }
         w.closeArray()
-        w.key("at"); w.string(date(f.at))
+        w.key("at"); w.isoDate(f.at)
         w.key("latest_expiry_by_original_transaction"); latest(f.latestExpiryByOriginalTransaction, &w)
         w.key("latest_expiry_by_product"); latest(f.latestExpiryByProduct, &w)
         w.closeObject()

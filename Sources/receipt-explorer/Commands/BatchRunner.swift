@@ -28,7 +28,7 @@ enum BatchRunner {
         var progress = BatchProgress(total: inputs.knownTotal, enabled: onTerminal)
         var buffer: [UInt8] = []
         BatchPipeline.run(inputs: inputs, jobs: jobs, evaluate: { check.evaluate($0) }) { outcome in
-            buffer += outcome.text.utf8
+            buffer += outcome.bytes
             // Flush in blocks, and at once when the output might be watched (a terminal, or a slow stream).
             if buffer.count >= 1 << 16 || progress.shouldFlushEachLine {
                 OutputWriter.write(bytes: buffer, to: .standardOutput)

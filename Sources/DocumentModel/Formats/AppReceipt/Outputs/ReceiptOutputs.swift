@@ -15,7 +15,7 @@ enum ReceiptOutputs {
 
     static func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
         guard let analysis = document.receipt else { return nil }
-        return JSONLine(text: ReceiptJSON.batchLine(analysis, input: input(document), words: words, source: source),
+        return JSONLine(bytes: ReceiptJSON.streamed(analysis, input: input(document), words: words, compact: true, batchSource: source),
                         firstError: firstError(analysis))
     }
 

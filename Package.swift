@@ -43,8 +43,9 @@ let package = Package(
         .target(name: "TextOutput", dependencies: ["ASN1Lenient", "ByteText", "TextLoader"]),
         // The one vocabulary of verification reasons, shared by receipts and tokens.
         .target(name: "ReasonCodes"),
-        // Homebrew's openssl@3 is keg-only: its openssl.pc is found through PKG_CONFIG_PATH (README, macOS).
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        // Homebrew's openssl@3 is keg-only: its libcrypto.pc is found through PKG_CONFIG_PATH (README, macOS).
+        // libcrypto only: nothing calls libssl (TLS), and loading it cost every start 0.3 MB (docs/performance.md).
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         // X.509 trust for receipts and tokens: decoded certificates and their facts, OpenSSL path checks,
         // pinned Apple roots and user roots, the verified-path cache.
         .target(name: "X509Trust", dependencies: ["ASN1Lenient", "ByteText", "Threads", "COpenSSL"]),

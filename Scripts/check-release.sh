@@ -7,7 +7,8 @@
 # - the checksums; the archive's files; its binary runs --version, dump and verify on the samples with
 #   the Swift toolchain hidden (`unshare -m`, a tmpfs over the toolchain's directory) and under
 #   `env -i`; `ldd` lists only the system's libc, OpenSSL 3, ncursesw/tinfo and C++ runtime; no ICU
-#   or full Foundation is linked in (FoundationEssentials only);
+#   or full Foundation is linked in (FoundationEssentials only); it exports no symbols of its own and
+#   needs no glibc symbol newer than 2.35;
 # - the Debian package: its Depends, `dpkg -i`, `receipt-explorer --version`, `man -w`, the
 #   completions, then `dpkg -r` leaves none of its files;
 # - the formula: `ruby -c`, its url names the source archive and its sha256 is the archive's, the
@@ -40,7 +41,7 @@ outdir="${1:-}"
 [ -n "$outdir" ] && [ -d "$outdir" ] || { echo "usage: Scripts/check-release.sh OUTDIR" >&2; exit 2; }
 outdir="$(cd "$outdir" && pwd)"
 [ "$(id -u)" -eq 0 ] || fail "run as root (it uses unshare -m, mount and dpkg -i)"
-for tool in unshare mount ldd readelf dpkg dpkg-deb man ruby sha256sum git bash; do
+for tool in unshare mount ldd readelf nm objdump dpkg dpkg-deb man ruby sha256sum git bash; do
     command -v "$tool" >/dev/null || fail "needs $tool (apt: util-linux, binutils, dpkg, man-db, ruby, git)"
 done
 
@@ -112,6 +113,16 @@ ok "only the system's libc, OpenSSL 3, ncursesw/tinfo and C++ runtime; nothing u
 # (icudtNNl-…) and FoundationInternationalization's type names stay in the binary even when stripped.
 ! grep -aqE 'icudt[0-9]+l|FoundationInternationalization' "$binary" || fail "the binary carries ICU or full Foundation (FoundationInternationalization): a Source imports Foundation instead of FoundationEssentials"
 ok "no ICU, no FoundationInternationalization (FoundationEssentials only)"
+# Issue 21, fast start: the release links with --no-export-dynamic (Scripts/release.sh), so the loader
+# has no table of the binary's own symbols to map and search at start-up.
+exported="$(nm -D --defined-only "$binary" | wc -l)"
+[ "$exported" -lt 100 ] || fail "the binary exports $exported symbols: it was linked without --no-export-dynamic"
+ok "exports $exported symbols of its own (linked with --no-export-dynamic)"
+# Ubuntu 22.04 has glibc 2.35: nothing may need a newer symbol version (a static libstdc++ from GCC 12
+# would, with arc4random@GLIBC_2.36).
+newest_glibc="$(objdump -T "$binary" | grep -o 'GLIBC_[0-9][0-9.]*' | sort -uV | tail -1)"
+[ "$(printf '%s\n' "$newest_glibc" GLIBC_2.35 | sort -V | tail -1)" = GLIBC_2.35 ] || fail "the binary needs $newest_glibc: glibc 2.35 (Ubuntu 22.04) could not run it"
+ok "needs glibc $newest_glibc at most (2.35 and later run it)"
 ! readelf -d "$binary" | grep -Eq '\((RPATH|RUNPATH)\)' || fail "the binary has an RPATH/RUNPATH: $(readelf -d "$binary" | grep -E 'RPATH|RUNPATH')"
 ok "no RPATH/RUNPATH"
 

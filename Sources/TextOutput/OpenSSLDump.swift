@@ -116,7 +116,7 @@ public enum OpenSSLDump {
         @inline(__always)
         mutating func drain() { buf.drain(to: out) }
 
-        mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, _ nodes: UnsafeBufferPointer<Node>) {
+        mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, _ nodes: UnsafeNodeBuffer) {
             // Indefinite-length nodes whose EOC line is still to come: (subtree end, EOC offset, depth).
             var pending: [(end: Int, offset: Int, depth: Int)] = []
             var i = 0

@@ -4,11 +4,11 @@ import TestSupport
 
 /// `Tree.nodes` is a `NodeStore`: one buffer written by the parser, immutable afterwards.
 @Suite struct NodeStoreTests {
-    /// The flags and the depth share one 16-bit word and the parent is not stored, so that a node
-    /// takes 20 bytes.
-    @Test func nodeTakesTwentyBytes() {
-        #expect(MemoryLayout<Node>.stride == 20)
-        #expect(MemoryLayout<Node>.size == 20)
+    /// The arena keeps a node in 16 bytes: the tag number and the two header lengths share 16 bits,
+    /// the flags and the depth another 16, and the parent is not stored.
+    @Test func storedNodeTakesSixteenBytes() {
+        #expect(MemoryLayout<PackedNode>.stride == 16)
+        #expect(MemoryLayout<PackedNode>.size == 16)
     }
 
     /// The common loop's node initialiser (class and constructed bit from the identifier octet's top
@@ -19,21 +19,26 @@ import TestSupport
                 let general = Node(offset: 1234, classBits: first >> 6, constructed: first & 0x20 != 0,
                                    tagNumber: UInt32(first & 0x1F), depth: depth,
                                    identifierLength: 1, lengthLength: lengthLength)
-                let common = Node(offset: 1234, first: first, depthBits: UInt16(depth) << Node.Flag.depthShift,
-                                  lengthLength: lengthLength)
+                let packed = PackedNode(offset: 1234, first: first, depthBits: PackedNode.depthBits(depth),
+                                        lengthLength: lengthLength)
+                #expect(packed == PackedNode(general) && !packed.isEscaped, "identifier octet \(first), depth \(depth)")
+                let common = packed.unpacked
                 #expect(common == general, "identifier octet \(first), depth \(depth)")
+                #expect(packed.isUniversal(UInt32(first & 0x1F)) == general.isUniversal(UInt32(first & 0x1F)))
                 #expect(common.tagClass.rawValue == first >> 6 && common.isConstructed == (first & 0x20 != 0)
                     && Int(common.depth) == depth && !common.isIndefinite && !common.isEncapsulated && common.eocLength == 0)
             }
         }
         // The flags stay apart from the class and the constructed bit.
-        var node = Node(offset: 0, first: 0xFF, depthBits: UInt16(Node.maxDepth) << Node.Flag.depthShift, lengthLength: 1)
-        node.set(Node.Flag.indefinite)
-        node.set(Node.Flag.hasEOC)
-        node.set(Node.Flag.encapsulated)
+        var packed = PackedNode(offset: 0, first: 0xFF, depthBits: PackedNode.depthBits(Node.maxDepth), lengthLength: 1)
+        packed.set(Node.Flag.indefinite)
+        packed.set(Node.Flag.hasEOC)
+        packed.set(Node.Flag.encapsulated)
+        var node = packed.unpacked
         #expect(node.tagClass == .private && node.isConstructed && node.isIndefinite && node.eocLength == 2
-            && node.isEncapsulated && node.depth == UInt16(Node.maxDepth))
-        node.set(Node.Flag.encapsulated, false)
+            && node.isEncapsulated && node.depth == UInt16(Node.maxDepth) && node.tagNumber == 31)
+        packed.set(Node.Flag.encapsulated, false)
+        node = packed.unpacked
         #expect(node.tagClass == .private && node.isConstructed && node.isIndefinite && !node.isEncapsulated)
     }
 

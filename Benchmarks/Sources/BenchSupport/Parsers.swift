@@ -82,15 +82,15 @@ public struct ArenaFootprint: Sendable {
     public let nodeStride: Int
     public let nodeCapacity: Int
     public let diagnostics: Int
-    /// Node array capacity × stride, diagnostics (struct + message text), roots array.
+    /// Node buffer capacity × bytes per node, escape table, diagnostics (struct + message text), roots array.
     public let bytes: Int
 
     public init(_ tree: Tree) {
         nodes = tree.count
-        nodeStride = MemoryLayout<Node>.stride
+        nodeStride = NodeStore.bytesPerNode
         nodeCapacity = tree.nodes.capacity
         diagnostics = tree.diagnostics.count
-        var total = tree.nodes.capacity * MemoryLayout<Node>.stride
+        var total = tree.nodes.capacity * NodeStore.bytesPerNode + tree.nodes.escapeTableBytes
         total += tree.diagnostics.capacity * MemoryLayout<Diagnostic>.stride
         for d in tree.diagnostics { total += d.message.utf8.count + d.code.rawValue.utf8.count }
         total += tree.roots.capacity * MemoryLayout<Int>.stride

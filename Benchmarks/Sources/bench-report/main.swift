@@ -139,7 +139,7 @@ func parseSection() throws {
         let diagnostics = footprints.reduce(0) { $0 + $1.diagnostics }
         let stride = footprints.first?.nodeStride ?? 0
         notes.append("- \(input.name): \(Format.grouped(input.totalBytes)) input bytes, \(Format.grouped(nodes)) nodes "
-            + "(\(Format.fixed(bytes / Double(max(nodes, 1)), 2)) input bytes/node); arena = MemoryLayout<Node>.stride \(stride) B "
+            + "(\(Format.fixed(bytes / Double(max(nodes, 1)), 2)) input bytes/node); arena = NodeStore.bytesPerNode \(stride) B "
             + "× capacity \(Format.grouped(capacity)) + \(diagnostics) diagnostics + roots = \(Format.grouped(arenaBytes)) B "
             + "= **\(Format.fixed(Double(arenaBytes) / Double(max(nodes, 1)), 1)) B/node** beyond the input "
             + "(\(Format.fixed(Double(arenaBytes) / bytes, 2))× the input size)")

@@ -22,7 +22,7 @@ extension ParserMachine {
             if onPurpose { reportEncapsulationTooDeep(index: index) }
             return
         }
-        nodes[index].set(Node.Flag.encapsulated)
+        nodes.pointer(to: index).pointee.set(Node.Flag.encapsulated)
         openFrame(index: index, end: innerEnd, indefinite: false, speculative: !onPurpose, contentStart: innerStart)
         // Most guesses hold one primitive element (a receipt attribute's value): parse it and close
         // the guess now rather than in two more turns of the main loop.

@@ -13,7 +13,7 @@ public struct ParseOptions: Sendable {
     public var encapsulateOnPurpose: Set<Int> = []
     /// Diagnostics recorded per code; past it, one summary diagnostic of the same code and severity
     /// (pinned to the first unlisted occurrence) says how many more there are. A diagnostic costs
-    /// ~150 bytes against a node's 24, so without a cap 100 MB of zeros (50 million stray
+    /// ~150 bytes against a node's 16, so without a cap 100 MB of zeros (50 million stray
     /// end-of-contents markers) took ~16 GB; with it, memory stays a small multiple of the input.
     /// No real receipt comes near 10,000 diagnostics of one kind.
     public var maxDiagnosticsPerCode: Int = 10_000

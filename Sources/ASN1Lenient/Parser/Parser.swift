@@ -333,13 +333,14 @@ struct ParserMachine {
         if frame.speculative { speculationDepth -= 1 }
         // Patched in place, field by field. A definite length's content already ends at
         // `frame.end`; an indefinite one's ends here (an encapsulating node is never indefinite).
-        let node = nodes.pointer(to: frame.node)
-        if frame.indefinite { node.pointee.contentLength = UInt32(contentEnd - node.pointee.contentStart) }
-        if endOfContents { node.pointee.set(Node.Flag.hasEOC) }
-        node.pointee.subtreeEnd = Int32(truncatingIfNeeded: nodes.count)
-        if node.pointee.isEncapsulated {
-            position = node.pointee.contentEnd
-        } else if node.pointee.isUniversal(17) {
+        // The header lengths are read from the whole node (they may be in the escape table).
+        let packed = nodes.pointer(to: frame.node)
+        if frame.indefinite { packed.pointee.contentLength = UInt32(contentEnd - nodes[frame.node].contentStart) }
+        if endOfContents { packed.pointee.set(Node.Flag.hasEOC) }
+        packed.pointee.subtreeEnd = Int32(truncatingIfNeeded: nodes.count)
+        if packed.pointee.isEncapsulated {
+            position = nodes[frame.node].contentEnd
+        } else if packed.pointee.isUniversal(17) {
             checkSetOrder(bytes, index: frame.node)
         }
     }

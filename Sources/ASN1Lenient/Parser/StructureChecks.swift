@@ -82,7 +82,7 @@ extension ParserMachine {
     /// its content is used up), so only one field per child is read. Out of line: the loop's
     /// registers stay its own.
     @inline(never)
-    static func setChildrenAreInOrder(_ bytes: UnsafeBufferPointer<UInt8>, nodes: UnsafeMutablePointer<Node>,
+    static func setChildrenAreInOrder(_ bytes: UnsafeBufferPointer<UInt8>, nodes: UnsafeMutablePointer<PackedNode>,
                                       first: Int, end: Int, contentEnd: Int) -> Bool {
         guard first < end, let input = bytes.baseAddress else { return true }
         // The current child is `b..<c`; `word` holds its first eight octets as one big-endian word

@@ -21,13 +21,14 @@ public enum NodeKind: UInt8, Sendable {
     case unparsed = 1
 }
 
-/// One parsed element, stored by value in the tree's flat arena and addressed by its index.
+/// One parsed element, addressed by its index in the tree's arena.
 ///
 /// Nodes are laid out in pre-order, so a node's descendants are the indices
 /// `index + 1 ..< subtreeEnd`; its first child is `index + 1` and a child's next sibling is the
-/// child's `subtreeEnd`. Kept to 20 bytes (`MemoryLayout<Node>.stride`) so that a million nodes
-/// cost 20 MB: the flags and the depth share one 16-bit word, and the parent is not stored (it is
-/// the nearest node before with one less depth: `NodeStore.parentIndex(_:)`).
+/// child's `subtreeEnd`. The arena keeps each node in 16 bytes (`PackedNode`: the tag number and the
+/// two header lengths share 16 bits) and hands out this whole value; the flags and the depth share
+/// one 16-bit word, and the parent is not stored (it is the nearest node before with one less
+/// depth: `NodeStore.parentIndex(_:)`).
 public struct Node: Sendable, Equatable {
     /// Offset of the first identifier octet in the input.
     public var offset: UInt32
@@ -43,7 +44,7 @@ public struct Node: Sendable, Equatable {
     /// Number of length octets (1 for short form and for indefinite length).
     public var lengthLength: UInt8
     /// `Flag` bits in the low 6 bits, the depth in the high 10.
-    var packed: UInt16
+    @usableFromInline var packed: UInt16
 
     /// Deepest depth a node can record (10 bits); the parser's nesting limit stays below it.
     public static let maxDepth = 1023
@@ -108,18 +109,17 @@ public struct Node: Sendable, Equatable {
             | UInt16(classBits & 0b11) << Flag.classShift | (constructed ? Flag.constructed : 0)
     }
 
-    /// A node with a one-octet identifier: class and constructed bit from `first` as `init` sets
-    /// them, the depth given as `depth << Flag.depthShift` (the parser's common loop;
-    /// `NodeStoreTests` checks it against `init` for every octet).
-    @inline(__always)
-    init(offset: Int, first: UInt8, depthBits: UInt16, lengthLength: Int) {
-        self.offset = UInt32(truncatingIfNeeded: offset)
-        self.contentLength = 0
-        self.tagNumber = UInt32(first & 0x1F)
-        self.subtreeEnd = 0
-        self.identifierLength = 1
-        self.lengthLength = UInt8(truncatingIfNeeded: lengthLength)
-        self.packed = depthBits | UInt16(first &>> 5)
+    /// Every field as stored (`PackedNode.unpacked`, the escape table).
+    @usableFromInline @inline(__always)
+    init(offset: UInt32, contentLength: UInt32, tagNumber: UInt32, subtreeEnd: Int32,
+         identifierLength: UInt8, lengthLength: UInt8, packed: UInt16) {
+        self.offset = offset
+        self.contentLength = contentLength
+        self.tagNumber = tagNumber
+        self.subtreeEnd = subtreeEnd
+        self.identifierLength = identifierLength
+        self.lengthLength = lengthLength
+        self.packed = packed
     }
 
     @inline(__always)

@@ -34,23 +34,30 @@ public struct NodeStore: RandomAccessCollection, Sendable, Equatable, Expressibl
     @inlinable public var count: Int { storage.count }
     /// Nodes the buffer holds room for (the parser trims it to `count` when it finishes).
     public var capacity: Int { storage.capacity }
+    /// Bytes the buffer takes per node (`PackedNode`), escape table aside.
+    public static var bytesPerNode: Int { MemoryLayout<PackedNode>.stride }
+    /// Bytes of the escape table (the values of nodes whose tag number or header lengths do not
+    /// fit in the 16-byte node; nothing for almost every tree).
+    public var escapeTableBytes: Int { storage.escapes.count * MemoryLayout<NodeEscape>.stride }
 
-    @inlinable
+    @inlinable @inline(__always)
     public subscript(index: Int) -> Node {
         precondition(index >= 0 && index < storage.count, "node index out of range")
-        return storage.base[index]
+        let packed = storage.base[index]
+        if packed.isEscaped { return NodeEscape.node(packed, at: index, in: storage.escapes) }
+        return packed.unpacked
     }
 
-    /// The nodes as a contiguous buffer, valid only inside `body`.
+    /// The nodes, read without the store's bounds check and reference counting; valid only inside `body`.
     @inlinable
-    public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Node>) throws -> R) rethrows -> R {
+    public func withUnsafeBufferPointer<R>(_ body: (UnsafeNodeBuffer) throws -> R) rethrows -> R {
         try withExtendedLifetime(storage) {
-            try body(UnsafeBufferPointer(start: UnsafePointer(storage.base), count: storage.count))
+            try body(UnsafeNodeBuffer(base: UnsafePointer(storage.base), count: storage.count, escapes: storage.escapes))
         }
     }
 
-    /// Index of the node's parent, or -1 for a top-level node. Not stored in `Node` (4 of its 24
-    /// bytes): in pre-order the parent is the nearest node before with one less depth. Most are a
+    /// Index of the node's parent, or -1 for a top-level node. Not stored in the node (4 more bytes
+    /// a node): in pre-order the parent is the nearest node before with one less depth. Most are a
     /// few nodes back; past that, a table built once per store on first need answers.
     public func parentIndex(_ index: Int) -> Int {
         let depth = self[index].depth
@@ -69,24 +76,62 @@ public struct NodeStore: RandomAccessCollection, Sendable, Equatable, Expressibl
     }
 }
 
+/// The nodes of a `NodeStore` as its `withUnsafeBufferPointer` lends them: a packed node is
+/// unpacked where it is read, an escaped one with its values from the escape table.
+public struct UnsafeNodeBuffer: RandomAccessCollection {
+    @usableFromInline let base: UnsafePointer<PackedNode>
+    public let count: Int
+    @usableFromInline let escapes: UnsafeBufferPointer<NodeEscape>
+
+    @inlinable
+    init(base: UnsafePointer<PackedNode>, count: Int, escapes: UnsafeBufferPointer<NodeEscape>) {
+        self.base = base
+        self.count = count
+        self.escapes = escapes
+    }
+
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { count }
+
+    /// Checked in debug builds only, as `UnsafeBufferPointer`'s subscript is.
+    @inlinable @inline(__always)
+    public subscript(index: Int) -> Node {
+        assert(index >= 0 && index < count, "node index out of range")
+        let packed = base[index]
+        if packed.isEscaped { return NodeEscape.node(packed, at: index, in: escapes) }
+        return packed.unpacked
+    }
+}
+
 /// The buffer behind a `NodeStore`: `malloc`ed, so that it can grow and be trimmed with `realloc`
 /// (which moves pages instead of copying them for large blocks), and freed with its owner.
 @usableFromInline
 // @unchecked: `NodeBuilder` writes the buffer before this object exists; it is only read after, so threads
 // may share it; the one mutable field, the parent table, is read and written under `parentTableLock`.
 final class NodeStorage: @unchecked Sendable {
-    @usableFromInline let base: UnsafeMutablePointer<Node>
+    @usableFromInline let base: UnsafeMutablePointer<PackedNode>
     @usableFromInline let count: Int
     let capacity: Int
+    /// The values of the escaped nodes, in index order (empty, and not allocated, for almost every
+    /// tree). Owned like `base`, so that a reader borrows it without a closure.
+    @usableFromInline let escapes: UnsafeBufferPointer<NodeEscape>
 
     /// Shared by every empty store (a tree with no nodes allocates nothing).
-    static let empty = NodeStorage(base: NodeBuilder.allocate(1), count: 0, capacity: 0)
+    static let empty = NodeStorage(base: NodeBuilder.allocate(1), count: 0, capacity: 0, escapes: [])
 
-    init(base: UnsafeMutablePointer<Node>, count: Int, capacity: Int) {
+    init(base: UnsafeMutablePointer<PackedNode>, count: Int, capacity: Int, escapes: [NodeEscape]) {
         self.base = base
         self.count = count
         self.capacity = capacity
+        if escapes.isEmpty {
+            self.escapes = UnsafeBufferPointer(start: nil, count: 0)
+        } else {
+            let copy = UnsafeMutablePointer<NodeEscape>.allocate(capacity: escapes.count)
+            copy.initialize(from: escapes, count: escapes.count)
+            self.escapes = UnsafeBufferPointer(start: copy, count: escapes.count)
+        }
     }
+
 
     /// `parentIndex`'s table, made on first need (4 bytes a node, only for the stores that ask).
     private var parentTable: [Int32]?
@@ -108,7 +153,10 @@ final class NodeStorage: @unchecked Sendable {
         }
     }
 
-    deinit { free(base) }
+    deinit {
+        free(base)
+        escapes.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() }
+    }
 }
 
 /// The parser's side of the store: appends through a pre-reserved pointer (no uniqueness check per
@@ -116,20 +164,22 @@ final class NodeStorage: @unchecked Sendable {
 /// `NodeStorage` when the parse ends. A value type, so the hot loop pays no exclusivity checks; it
 /// owns its memory until `finish()` or `discard()`, which every path must call exactly once.
 struct NodeBuilder {
-    private(set) var base: UnsafeMutablePointer<Node>
+    private(set) var base: UnsafeMutablePointer<PackedNode>
     private(set) var count = 0
     private(set) var capacity: Int
+    /// The escaped nodes' values, in index order.
+    private(set) var escapes: [NodeEscape] = []
 
     init(reserving capacity: Int) {
         self.capacity = max(capacity, 1)
         base = Self.allocate(self.capacity)
     }
 
-    static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Node> {
-        let size = capacity * MemoryLayout<Node>.stride
+    static func allocate(_ capacity: Int) -> UnsafeMutablePointer<PackedNode> {
+        let size = capacity * MemoryLayout<PackedNode>.stride
         guard let raw = malloc(size) else { fatalError("out of memory for \(capacity) nodes") }
         adviseHugePages(raw, size: size)
-        return raw.bindMemory(to: Node.self, capacity: capacity)
+        return raw.bindMemory(to: PackedNode.self, capacity: capacity)
     }
 
     /// A large parse writes tens of megabytes of nodes once, front to back: with 2 MB pages the
@@ -149,17 +199,22 @@ struct NodeBuilder {
     subscript(index: Int) -> Node {
         @inline(__always) get {
             precondition(index >= 0 && index < count, "node index out of range")
-            return base[index]
+            let packed = base[index]
+            if packed.isEscaped { return escapes.withUnsafeBufferPointer { NodeEscape.node(packed, at: index, in: $0) } }
+            return packed.unpacked
         }
         @inline(__always) set {
             precondition(index >= 0 && index < count, "node index out of range")
-            base[index] = newValue
+            let packed = PackedNode(newValue)
+            if packed.isEscaped || base[index].isEscaped { setEscape(packed.isEscaped ? newValue : nil, at: index) }
+            base[index] = packed
         }
     }
 
-    /// The node at `index`, to patch one field without copying the node out and back.
+    /// The node at `index`, to patch its offset, lengths, subtree end or flags without copying
+    /// the node out and back (its tag number and header lengths may be in the escape table).
     @inline(__always)
-    func pointer(to index: Int) -> UnsafeMutablePointer<Node> {
+    func pointer(to index: Int) -> UnsafeMutablePointer<PackedNode> {
         precondition(index >= 0 && index < count, "node index out of range")
         return base + index
     }
@@ -167,8 +222,24 @@ struct NodeBuilder {
     @inline(__always)
     mutating func append(_ node: Node) {
         if count == capacity { resize(to: capacity * 2) }
-        (base + count).initialize(to: node)
+        let packed = PackedNode(node)
+        if packed.isEscaped { escapes.append(NodeEscape(index: count, node)) }
+        (base + count).initialize(to: packed)
         count += 1
+    }
+
+    /// Records, replaces or (`node` nil) drops the escape entry of the node at `index`.
+    @inline(never)
+    private mutating func setEscape(_ node: Node?, at index: Int) {
+        let position = escapes.withUnsafeBufferPointer { NodeEscape.position(of: index, in: $0) }
+        switch (node, position) {
+        case (let node?, let position?): escapes[position] = NodeEscape(index: index, node)
+        case (let node?, nil):
+            let insertion = escapes.firstIndex { Int($0.index) > index } ?? escapes.endIndex
+            escapes.insert(NodeEscape(index: index, node), at: insertion)
+        case (nil, let position?): escapes.remove(at: position)
+        case (nil, nil): break
+        }
     }
 
     /// Takes in the nodes a caller initialised itself at `base[count..<newCount]` (the parser's
@@ -183,13 +254,14 @@ struct NodeBuilder {
     mutating func removeAll(from index: Int) {
         precondition(index >= 0 && index <= count, "node index out of range")
         count = index
+        while let last = escapes.last, Int(last.index) >= index { escapes.removeLast() }
     }
 
     private mutating func resize(to newCapacity: Int) {
-        guard let raw = realloc(base, newCapacity * MemoryLayout<Node>.stride) else {
+        guard let raw = realloc(base, newCapacity * MemoryLayout<PackedNode>.stride) else {
             fatalError("out of memory for \(newCapacity) nodes")
         }
-        base = raw.bindMemory(to: Node.self, capacity: newCapacity)
+        base = raw.bindMemory(to: PackedNode.self, capacity: newCapacity)
         capacity = newCapacity
     }
 
@@ -200,7 +272,7 @@ struct NodeBuilder {
             return NodeStorage.empty
         }
         if capacity > count { resize(to: count) }
-        return NodeStorage(base: base, count: count, capacity: capacity)
+        return NodeStorage(base: base, count: count, capacity: capacity, escapes: escapes)
     }
 
     /// Frees the buffer without keeping the nodes.

@@ -59,7 +59,7 @@ enum AttributeReader {
     }
 
     @inline(__always)
-    static func read(_ node: Int, nodes: UnsafeBufferPointer<Node>, bytes: UnsafeBufferPointer<UInt8>) -> AttributeShape {
+    static func read(_ node: Int, nodes: UnsafeNodeBuffer, bytes: UnsafeBufferPointer<UInt8>) -> AttributeShape {
         var shape = AttributeShape()
         guard node >= 0, node < nodes.count else { return shape }
         let n = nodes[node]

@@ -81,7 +81,7 @@ struct ReceiptDecoder {
     }
 
     /// `nb`, `bb`: the tree's nodes and bytes, read directly on the per-attribute path.
-    private mutating func decode(payloadSet set: Int, _ nb: UnsafeBufferPointer<Node>,
+    private mutating func decode(payloadSet set: Int, _ nb: UnsafeNodeBuffer,
                                  _ bb: UnsafeBufferPointer<UInt8>) -> Receipt {
         var receipt = Receipt(payloadNode: set, bytes: bytes)
         receipt.isComplete = !isCut(set)
@@ -129,7 +129,7 @@ struct ReceiptDecoder {
     /// a retain and release of what it holds).
     private mutating func decodePurchase(valueNode: Int?, attributeNode: Int, innerNode: Int?,
                                          into purchase: inout InAppPurchase,
-                                         _ nb: UnsafeBufferPointer<Node>, _ bb: UnsafeBufferPointer<UInt8>) {
+                                         _ nb: UnsafeNodeBuffer, _ bb: UnsafeBufferPointer<UInt8>) {
         let index = purchase.index
         // Complete unless the bytes holding the purchase (its OCTET STRING or SET) are cut short;
         // a SEQUENCE that merely claims too much around a whole value still holds a whole purchase.
@@ -233,7 +233,7 @@ struct ReceiptDecoder {
     /// whether it is listed; nil when the node is not an attribute. The nodes are read in one pass
     /// by `AttributeReader`; findings are worded only on the error paths.
     private mutating func decodeAttribute(_ node: Int, level: AttributeLevel, inAppIndex: Int?, app: Bool,
-                                          start: Int = 0, _ nb: UnsafeBufferPointer<Node>,
+                                          start: Int = 0, _ nb: UnsafeNodeBuffer,
                                           _ bb: UnsafeBufferPointer<UInt8>) -> (type: Int, listed: Bool)? {
         let shape = AttributeReader.read(node, nodes: nb, bytes: bb)
         guard shape.isParsed else { return nil }  // unparsed: the parser already reported these bytes

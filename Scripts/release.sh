@@ -55,7 +55,7 @@ started=$SECONDS
 # $ORIGIN runpath (an installed binary must not load libraries from the directory it sits in).
 # --no-export-dynamic undoes the -export-dynamic that --static-swift-stdlib links with: the binary then
 # exports none of its ~8,500 Swift symbols, which the loader otherwise maps and searches at every start
-# (0.45 MB of `--version`'s peak RSS; docs/performance.md, "Fast start"). Its own scratch path keeps
+# (0.45 MB of `--version`'s peak RSS; docs/performance.md, "Start-up"). Its own scratch path keeps
 # the debug build's cache.
 build=(swift build -c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic
        --scratch-path .build-release)

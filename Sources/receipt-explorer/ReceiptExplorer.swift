@@ -54,7 +54,7 @@ struct ReceiptExplorer: ParsableCommand {
     static func main() {
         // `--version` alone, answered before ArgumentParser builds the command tree: that reflects
         // every command's options and faults in code and metadata from all over the binary, most of
-        // what `--version` cost in memory (docs/performance.md, "Fast start"). Same line as
+        // what `--version` cost in memory (docs/performance.md, "Start-up"). Same line as
         // ArgumentParser prints for it (`CommandConfiguration.version` + newline); any other
         // argument list, `--version` among others included, goes through ArgumentParser.
         if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--version" {

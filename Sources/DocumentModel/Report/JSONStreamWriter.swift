@@ -74,19 +74,39 @@ struct JSONStreamWriter: ~Copyable {
         reserve(n)
         let target = base + count
         if n <= 64 {
-            // Most appends are a key or a short value: eight bytes at a time costs less than the
-            // call into the standard library and `memcpy`.
-            let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
-            var i = 0
-            while n - i >= 8 {
-                to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
-                i += 8
-            }
-            while i < n { target[i] = source[i]; i += 1 }
+            // Most appends are a key or a short value: word moves cost less than the call into
+            // the standard library and `memcpy`.
+            Self.copySmall(source, target, n)
         } else {
             target.initialize(from: source, count: n)
         }
         count += n
+    }
+
+    /// Copies `n` bytes with word moves, the last (or only) one overlapping the one before it
+    /// instead of a byte loop for the rest: a key of 6 bytes is two 4-byte moves. It reads and
+    /// writes only `from[0..<n]` and `to[0..<n]`.
+    @inline(__always)
+    private static func copySmall(_ from: UnsafePointer<UInt8>, _ to: UnsafeMutablePointer<UInt8>, _ n: Int) {
+        let s = UnsafeRawPointer(from), d = UnsafeMutableRawPointer(to)
+        if n >= 8 {
+            var i = 0
+            while n - i > 8 {
+                d.storeBytes(of: s.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
+                i += 8
+            }
+            d.storeBytes(of: s.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
+        } else if n >= 4 {
+            let head = s.loadUnaligned(as: UInt32.self), tail = s.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+            d.storeBytes(of: head, as: UInt32.self)
+            d.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+        } else if n >= 2 {
+            let head = s.loadUnaligned(as: UInt16.self), tail = s.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self)
+            d.storeBytes(of: head, as: UInt16.self)
+            d.storeBytes(of: tail, toByteOffset: n - 2, as: UInt16.self)
+        } else if n == 1 {
+            to[0] = from[0]
+        }
     }
 
     private mutating func append(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { append($0) } }
@@ -155,12 +175,7 @@ struct JSONStreamWriter: ~Copyable {
         }
         if quote { p.pointee = 0x22; p += 1 }
         let n = key.count
-        var i = 0
-        while n - i >= 8 {
-            UnsafeMutableRawPointer(p + i).storeBytes(of: UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self), as: UInt64.self)
-            i += 8
-        }
-        while i < n { p[i] = source[i]; i += 1 }
+        Self.copySmall(source, p, n)
         p += n
         if quote { p.pointee = 0x22; p += 1 }
         p.pointee = 0x3A
@@ -213,10 +228,7 @@ struct JSONStreamWriter: ~Copyable {
         var text = s
         let copied = text.withUTF8 { bytes -> Bool in
             guard ReceiptJSON.isPlain(bytes) else { return false }
-            reserve(bytes.count + 2)
-            byte(0x22)
-            append(bytes)
-            byte(0x22)
+            quoted(bytes)
             return true
         }
         if copied { return }
@@ -228,16 +240,35 @@ struct JSONStreamWriter: ~Copyable {
     /// A constant string of ours (`"passed"`, `"in_app"`): plain ASCII, copied without a look.
     mutating func constant(_ s: StaticString) {
         assert(Self.isPlain(s), "a constant string must need no escape")
-        s.withUTF8Buffer { text in
-            reserve(text.count + 2)
-            byte(0x22)
-            append(text)
-            byte(0x22)
-        }
+        s.withUTF8Buffer { quoted($0) }
     }
 
+    /// `bytes` in quotes, one capacity test: the caller knows they need no escape.
+    @inline(__always)
+    private mutating func quoted(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let n = bytes.count
+        reserve(n + 2)
+        base[count] = 0x22
+        count += 1
+        append(bytes)
+        base[count] = 0x22
+        count += 1
+    }
+
+    /// A value that is already JSON text (a string quoted once, as `JSONFieldKeys.quoted`).
+    mutating func value(quoted json: UnsafeBufferPointer<UInt8>) { append(json) }
+
+    /// The string `decoded()` returns, for bytes that decode to themselves when they are all plain
+    /// ASCII (UTF-8, Latin-1 and the ASN.1 string types all do): such bytes are copied as they are,
+    /// without building the `String`; any other byte calls `decoded()` and escapes its text.
+    mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, decoded: () -> String) {
+        if ReceiptJSON.isPlain(bytes) { quoted(bytes) } else { string(decoded()) }
+    }
+
+    @inline(__always)
     mutating func int(_ value: Int) { int64(Int64(value)) }
 
+    @inline(__always)
     mutating func int64(_ value: Int64) {
         if value < 0 {
             guard value != .min else { append(Array(String(value).utf8)); return }
@@ -285,9 +316,12 @@ struct JSONStreamWriter: ~Copyable {
     }
 
     /// `"1432383489000"`: `ReceiptDate.millisecondsString`, quoted.
-    mutating func millisecondsString(_ d: ReceiptDate) {
+    mutating func millisecondsString(_ d: ReceiptDate) { quotedInt(d.epochMilliseconds) }
+
+    /// `"170200"`: `String(value)` in quotes, as `verifyReceipt` writes numbers, without the `String`.
+    mutating func quotedInt(_ value: Int64) {
         byte(0x22)
-        int64(d.epochMilliseconds)
+        int64(value)
         byte(0x22)
     }
 
@@ -311,38 +345,56 @@ struct JSONStreamWriter: ~Copyable {
         if rest < 0 { rest += 86_400; days -= 1 }
         let (y, m, d) = GregorianCalendar.date(days: Int(days))
         let h = Int(rest / 3600), mi = Int(rest % 3600 / 60), s = Int(rest % 60)
-        reserve(64)
-        byte(0x22)
-        fixed(y, 4); byte(0x2D); fixed(m, 2); byte(0x2D); fixed(d, 2); byte(0x20)
-        fixed(h, 2); byte(0x3A); fixed(mi, 2); byte(0x3A); fixed(s, 2)
+        // `"YYYY-MM-DD hh:mm:ss` is 20 bytes, stored after one capacity test.
+        reserve(22 + zone.utf8CodeUnitCount)
+        let p = base + count
+        p[0] = 0x22
+        Self.twoDigits(y / 100, p + 1); Self.twoDigits(y % 100, p + 3); p[5] = 0x2D
+        Self.twoDigits(m, p + 6); p[8] = 0x2D
+        Self.twoDigits(d, p + 9); p[11] = 0x20
+        Self.twoDigits(h, p + 12); p[14] = 0x3A
+        Self.twoDigits(mi, p + 15); p[17] = 0x3A
+        Self.twoDigits(s, p + 18)
+        count += 20
         zone.withUTF8Buffer { append($0) }
-        byte(0x22)
+        base[count] = 0x22
+        count += 1
     }
 
-    /// `value` in exactly `width` decimal digits (0 ≤ value < 10^width).
-    private mutating func fixed(_ value: Int, _ width: Int) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        var v = value
-        while divisor > 0 {
-            byte(UInt8(0x30 + v / divisor))
-            v %= divisor
-            divisor /= 10
-        }
+    /// `value` (0…99) as two decimal digits at `p`, from a table of the hundred pairs.
+    @inline(__always)
+    private static func twoDigits(_ value: Int, _ p: UnsafeMutablePointer<UInt8>) {
+        let pairs: StaticString = """
+            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+            40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+            8081828384858687888990919293949596979899
+            """
+        let pair = UnsafeRawPointer(pairs.utf8Start).loadUnaligned(fromByteOffset: value &* 2, as: UInt16.self)
+        UnsafeMutableRawPointer(p).storeBytes(of: pair, as: UInt16.self)
     }
 
+    /// `value` in decimal, written from its last digit back into room counted first (no scratch
+    /// buffer and copy: a receipt's line has a few hundred numbers).
     private mutating func digits(_ value: UInt64) {
-        guard value >= 10 else { byte(UInt8(0x30 + value)); return }
-        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
-        withUnsafeMutableBytes(of: &scratch) { buffer in
-            var v = value
-            var i = buffer.count
-            while v > 0 {
-                i -= 1
-                buffer[i] = UInt8(0x30 + v % 10)
-                v /= 10
-            }
-            append(UnsafeRawBufferPointer(rebasing: buffer[i...]).assumingMemoryBound(to: UInt8.self))
+        reserve(20)
+        var n = 1
+        var power: UInt64 = 10
+        while n < 20 && value >= power {
+            n += 1
+            if n < 20 { power &*= 10 }
         }
+        var p = base + count + n
+        var v = value
+        while v >= 100 {
+            p -= 2
+            Self.twoDigits(Int(v % 100), p)
+            v /= 100
+        }
+        if v >= 10 {
+            Self.twoDigits(Int(v), p - 2)
+        } else {
+            p[-1] = UInt8(truncatingIfNeeded: 0x30 + v)
+        }
+        count += n
     }
 }

@@ -92,7 +92,8 @@ extension ReceiptJSON {
 
     /// One member of a receipt or purchase object: `put`'s keys and values, without the dictionary.
     private struct Member {
-        enum Value { case text(String), gmt(ReceiptDate), ms(ReceiptDate), pst(ReceiptDate) }
+        /// `number`: `String(n)`, written without the `String`.
+        enum Value { case text(String), number(Int64), gmt(ReceiptDate), ms(ReceiptDate), pst(ReceiptDate) }
         var rank: Int
         var order: Int
         var value: Value
@@ -104,7 +105,7 @@ extension ReceiptJSON {
         switch f.value {
         case .string(let s): list.append(Member(rank: keys.rank, order: order, value: .text(s)))
         case .integer(let v):
-            list.append(Member(rank: keys.rank, order: order, value: .text(keys.isFlag ? (v != 0 ? "true" : "false") : String(v))))
+            list.append(Member(rank: keys.rank, order: order, value: keys.isFlag ? .text(v != 0 ? "true" : "false") : .number(v)))
         case .bigInteger(let s): list.append(Member(rank: keys.rank, order: order, value: .text(s)))
         case .date(let d):
             list.append(Member(rank: keys.rank, order: order, value: .gmt(d)))
@@ -137,6 +138,7 @@ extension ReceiptJSON {
             w.key(quoted: JSONFieldKeys.shared.quoted[m.rank])
             switch m.value {
             case .text(let s): w.string(s)
+            case .number(let n): w.quotedInt(n)
             case .gmt(let d): w.gmtString(d)
             case .ms(let d): w.millisecondsString(d)
             case .pst(let d): w.pstString(d)
@@ -231,6 +233,7 @@ extension ReceiptJSON {
 
     private static func writeUnlisted(_ r: Receipt, _ unlisted: [ReceiptField], _ a: ReceiptAnalysis, into w: inout JSONStreamWriter) {
         let tree = a.receiptTree
+        let names = QuotedTagNames.universal
         for f in unlisted {
             w.element()
             w.openObject()
@@ -238,8 +241,8 @@ extension ReceiptJSON {
             if let inner = f.innerNode {  // `InnerValue.describe`
                 w.key("inner")
                 w.openObject()
-                w.key("asn1_type"); w.string(tree.tagName(of: inner))
-                if let text = InnerValue.text(of: inner, in: tree) { w.key("value"); w.string(text) }
+                w.key("asn1_type"); writeTagName(inner, tree, names, into: &w)
+                writeInnerValue(inner, tree, into: &w)
                 w.closeObject()
             }
             let range = a.fileRange(f.valueRange)
@@ -251,6 +254,67 @@ extension ReceiptJSON {
             if let v = f.version { w.key("version"); w.int64(v) }
             w.closeObject()
         }
+    }
+
+    /// `Tree.tagName(of:)`: a universal tag's name from the names quoted once, any other through its `String`.
+    static func writeTagName(_ index: Int, _ tree: Tree, _ names: QuotedTagNames, into w: inout JSONStreamWriter) {
+        let node = tree.nodes[index]
+        if node.kind == .tlv, node.tagClass == .universal, node.tagNumber < names.count {
+            names.write(Int(node.tagNumber), into: &w)
+        } else {
+            w.string(tree.tagName(of: index))
+        }
+    }
+
+    /// `UniversalTag.names` as JSON strings, quotes included, one after another in one buffer (an
+    /// array of arrays cost a retain and a release per name written).
+    struct QuotedTagNames: Sendable {
+        static let universal = QuotedTagNames(UniversalTag.names)
+        let bytes: [UInt8]
+        /// Name `i` is `bytes[starts[i]..<starts[i + 1]]`.
+        let starts: [Int]
+        var count: Int { starts.count - 1 }
+
+        init(_ names: [String]) {
+            var bytes: [UInt8] = [], starts = [0]
+            for name in names {
+                writeString(name, into: &bytes)
+                starts.append(bytes.count)
+            }
+            self.bytes = bytes
+            self.starts = starts
+        }
+
+        func write(_ i: Int, into w: inout JSONStreamWriter) {
+            let range = starts[i]..<starts[i + 1]
+            bytes.withUnsafeBufferPointer { w.value(quoted: UnsafeBufferPointer(rebasing: $0[range])) }
+        }
+    }
+
+    /// `"value"` and `InnerValue.text(of:in:)`, or nothing when it is nil. The values an unlisted
+    /// attribute holds (an INTEGER that fits 64 bits, a string or time of plain ASCII) are written
+    /// from the bytes; any other value takes `InnerValue.text`'s string.
+    static func writeInnerValue(_ index: Int, _ tree: Tree, into w: inout JSONStreamWriter) {
+        let node = tree.nodes[index]
+        if node.kind == .tlv, node.tagClass == .universal, !node.isConstructed {
+            let content = node.contentRange
+            switch node.tagNumber {
+            case 2, 10:  // `IntegerValue.decimal` of up to 8 octets is the `Int64`'s decimal
+                if !content.isEmpty, let v = IntegerValue.int64(tree.bytes[content]) {
+                    w.key("value"); w.quotedInt(v)
+                    return
+                }
+            case 12, 18...27:  // UTF-8 or single-octet text (strings and times): never nil
+                w.key("value")
+                tree.bytes.withUnsafeBufferPointer { all in
+                    w.string(UnsafeBufferPointer(rebasing: all[content])) { InnerValue.text(of: index, in: tree) ?? "" }
+                }
+                return
+            default:
+                break
+            }
+        }
+        if let text = InnerValue.text(of: index, in: tree) { w.key("value"); w.string(text) }
     }
 
     private static func writeStep(_ s: ValidationStep, _ words: StepText, into w: inout JSONStreamWriter) {

@@ -87,15 +87,12 @@ public enum ISO8601Text {
     /// `fixedWidth`'s 20 or 24 bytes at `out`; returns how many.
     static func writeFixedWidth(year: Int, month: Int, day: Int, second: Int, ms: Int?, into out: UnsafeMutablePointer<UInt8>) -> Int {
         let length = ms == nil ? 20 : 24
-        @inline(__always) func put(_ value: Int, _ width: Int, at position: Int) {
-            var v = value
-            var k = position + width - 1
-            while k >= position { out[k] = UInt8(0x30 + v % 10); v /= 10; k -= 1 }
-        }
-        put(year, 4, at: 0); out[4] = 0x2D; put(month, 2, at: 5); out[7] = 0x2D; put(day, 2, at: 8); out[10] = 0x54
-        put(second / 3600, 2, at: 11); out[13] = 0x3A; put(second / 60 % 60, 2, at: 14); out[16] = 0x3A
-        put(second % 60, 2, at: 17)
-        if let ms { out[19] = 0x2E; put(ms, 3, at: 20) }
+        @inline(__always) func put(_ value: Int, at position: Int) { RawByteBuffer.twoDigits(value, out + position) }
+        put(year / 100, at: 0); put(year % 100, at: 2); out[4] = 0x2D; put(month, at: 5); out[7] = 0x2D; put(day, at: 8)
+        out[10] = 0x54
+        put(second / 3600, at: 11); out[13] = 0x3A; put(second / 60 % 60, at: 14); out[16] = 0x3A
+        put(second % 60, at: 17)
+        if let ms { out[19] = 0x2E; out[20] = UInt8(truncatingIfNeeded: 0x30 + ms / 100); put(ms % 100, at: 21) }
         out[length - 1] = 0x5A
         return length
     }

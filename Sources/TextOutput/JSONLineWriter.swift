@@ -1,7 +1,7 @@
 import ByteText
 import ASN1Lenient
 
-// The json dump's per-node objects, assembled in the shared `RawBytes` from static key fragments
+// The json dump's per-node objects, assembled in the shared `RawByteBuffer` from static key fragments
 // and decimal pair tables; common values (small INTEGERs, byte strings, ASCII strings) are written
 // straight from the input, the rest through `JSONDump.value`, so the text is the same either way.
 
@@ -9,7 +9,7 @@ extension JSONDump {
     struct NodeWriter {
         let tree: Tree
         let names: NodeNames
-        var buf = RawBytes(capacity: OutputWriter.chunkSize + 4096)
+        var buf = RawByteBuffer(capacity: OutputWriter.chunkSize + 4096)
         /// Reused for the values that go through the general path.
         var scratch = TextBuffer(capacity: 256)
 

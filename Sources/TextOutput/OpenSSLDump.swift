@@ -83,7 +83,7 @@ public enum OpenSSLDump {
     struct LineWriter {
         let tree: Tree
         let out: OutputWriter
-        var buf: RawBytes
+        var buf: RawByteBuffer
         /// `paddedUniversalNames` laid end to end, 18 bytes each.
         let names: UnsafeMutablePointer<UInt8>
         /// Reused for escaped text (TerminalSafe appends to an array).
@@ -94,7 +94,7 @@ public enum OpenSSLDump {
         init(tree: Tree, out: OutputWriter) {
             self.tree = tree
             self.out = out
-            buf = RawBytes(capacity: OutputWriter.chunkSize + 4096)
+            buf = RawByteBuffer(capacity: OutputWriter.chunkSize + 4096)
             names = .allocate(capacity: 18 * OpenSSLDump.paddedUniversalNames.count)
             for (k, name) in OpenSSLDump.paddedUniversalNames.enumerated() {
                 (names + 18 * k).initialize(from: name, count: 18)
@@ -156,7 +156,7 @@ public enum OpenSSLDump {
                 buf.put(" l=inf  ")
             }
             buf.put(constructed ? "cons: " : "prim: ")
-            buf.spaces(depth)
+            buf.putSpaces(depth)
         }
 
         mutating func eocLine(offset: Int, depth: Int) {

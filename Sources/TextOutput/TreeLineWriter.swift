@@ -1,7 +1,7 @@
 import ASN1Lenient
 import ByteText
 
-// The tree dump's hot loop: every line assembled in one `RawBytes` (shared with the openssl and
+// The tree dump's hot loop: every line assembled in one `RawByteBuffer` (shared with the openssl and
 // json formats), with the common values (small INTEGERs, byte counts, ASCII strings, hex) written
 // straight from the input. Anything else goes through `ValueText.summary`, so the text is the same
 // either way.
@@ -34,7 +34,7 @@ extension TreeDump {
         let options: Options
         let offsetWidth: Int
         let lengthWidth: Int
-        var buf = RawBytes(capacity: OutputWriter.chunkSize + 4096)
+        var buf = RawByteBuffer(capacity: OutputWriter.chunkSize + 4096)
 
         init(tree: Tree, out: OutputWriter, options: Options, offsetWidth: Int, lengthWidth: Int) {
             self.tree = tree
@@ -61,12 +61,12 @@ extension TreeDump {
             if let length {
                 buf.decimal(UInt(truncatingIfNeeded: length), width: lengthWidth)
             } else {
-                buf.spaces(lengthWidth &- 3)
+                buf.putSpaces(lengthWidth &- 3)
                 buf.put("inf")
             }
             buf.put("  ")
             style(SGR.reset)
-            buf.spaces(2 &* depth)
+            buf.putSpaces(2 &* depth)
         }
 
         mutating func eocLine(offset: Int, depth: Int) {

@@ -13,12 +13,10 @@ import ByteText
 /// string per date); reports with a fixed shape write through this instead, and values of no fixed
 /// shape (`Any`) still go through `ReceiptJSON.serialize`'s writers, into the same buffer.
 struct JSONStreamWriter: ~Copyable {
-    /// The document so far: `base[0..<count]`, in a buffer of `capacity` bytes that this writer
-    /// owns. Appending to an `[UInt8]` checked uniqueness and capacity through a call per append,
-    /// which cost more than the bytes written (a receipt's line makes several thousand appends).
-    private var base: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
+    /// The document so far, in a buffer this writer owns. Appending to an `[UInt8]` checked
+    /// uniqueness and capacity through a call per append, which cost more than the bytes written
+    /// (a receipt's line makes several thousand appends).
+    private var out: RawByteBuffer
     let compact: Bool
     /// The indentation of the innermost open container's members (pretty only).
     private var indent = 0
@@ -28,14 +26,13 @@ struct JSONStreamWriter: ~Copyable {
 
     init(compact: Bool, capacity: Int = 1 << 14) {
         self.compact = compact
-        self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
+        out = RawByteBuffer(capacity: max(capacity, 64))
     }
 
-    deinit { base.deallocate() }
+    deinit { out.deallocate() }
 
     /// The bytes written.
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    var bytes: [UInt8] { out.bytes }
 
     /// Ends the document with a line break and hands its bytes over.
     consuming func finishLine() -> [UInt8] {
@@ -46,76 +43,27 @@ struct JSONStreamWriter: ~Copyable {
     // MARK: bytes
 
     @inline(__always)
-    private mutating func reserve(_ n: Int) {
-        if capacity - count < n { grow(n) }
-    }
-
-    @inline(never)
-    private mutating func grow(_ n: Int) {
-        let larger = max(capacity * 2, count + n)
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.initialize(from: base, count: count)
-        base.deallocate()
-        base = moved
-        capacity = larger
-    }
+    private mutating func reserve(_ n: Int) { out.reserve(n) }
 
     @inline(__always)
     private mutating func byte(_ b: UInt8) {
-        reserve(1)
-        base[count] = b
-        count += 1
+        out.reserve(1)
+        out.put(b)
     }
 
     @inline(__always)
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        let n = bytes.count
-        reserve(n)
-        let target = base + count
-        if n <= 64 {
-            // Most appends are a key or a short value: word moves cost less than the call into
-            // the standard library and `memcpy`.
-            Self.copySmall(source, target, n)
-        } else {
-            target.initialize(from: source, count: n)
-        }
-        count += n
-    }
-
-    /// Copies `n` bytes with word moves, the last (or only) one overlapping the one before it
-    /// instead of a byte loop for the rest: a key of 6 bytes is two 4-byte moves. It reads and
-    /// writes only `from[0..<n]` and `to[0..<n]`.
-    @inline(__always)
-    private static func copySmall(_ from: UnsafePointer<UInt8>, _ to: UnsafeMutablePointer<UInt8>, _ n: Int) {
-        let s = UnsafeRawPointer(from), d = UnsafeMutableRawPointer(to)
-        if n >= 8 {
-            var i = 0
-            while n - i > 8 {
-                d.storeBytes(of: s.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
-                i += 8
-            }
-            d.storeBytes(of: s.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
-        } else if n >= 4 {
-            let head = s.loadUnaligned(as: UInt32.self), tail = s.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
-            d.storeBytes(of: head, as: UInt32.self)
-            d.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
-        } else if n >= 2 {
-            let head = s.loadUnaligned(as: UInt16.self), tail = s.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self)
-            d.storeBytes(of: head, as: UInt16.self)
-            d.storeBytes(of: tail, toByteOffset: n - 2, as: UInt16.self)
-        } else if n == 1 {
-            to[0] = from[0]
-        }
+        out.reserve(bytes.count)
+        out.putCopying(source, count: bytes.count)
     }
 
     private mutating func append(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { append($0) } }
 
     @inline(__always)
     private mutating func spaces(_ n: Int) {
-        reserve(n)
-        (base + count).initialize(repeating: 0x20, count: n)
-        count += n
+        out.reserve(n &+ 7)  // `putSpaces` stores eight at a time
+        out.putSpaces(n)
     }
 
     // MARK: structure
@@ -162,7 +110,7 @@ struct JSONStreamWriter: ~Copyable {
         // One capacity test, then the bytes: `,` `\n` and the indentation (pretty), the key, `:`.
         let lineBreak = !compact
         reserve(key.count + indent + 6)
-        var p = base + count
+        var p = out.base + out.count
         if !first { p.pointee = 0x2C; p += 1 }
         first = false
         if lineBreak {
@@ -175,13 +123,13 @@ struct JSONStreamWriter: ~Copyable {
         }
         if quote { p.pointee = 0x22; p += 1 }
         let n = key.count
-        Self.copySmall(source, p, n)
+        RawByteBuffer.copySmall(source, p, n)
         p += n
         if quote { p.pointee = 0x22; p += 1 }
         p.pointee = 0x3A
         p += 1
         if lineBreak { p.pointee = 0x20; p += 1 }
-        count = p - base
+        out.count = p - out.base
     }
 
     /// No byte of `s` needs a JSON or terminal escape (0x20...0x7E, neither `"` nor `\`).
@@ -248,11 +196,9 @@ struct JSONStreamWriter: ~Copyable {
     private mutating func quoted(_ bytes: UnsafeBufferPointer<UInt8>) {
         let n = bytes.count
         reserve(n + 2)
-        base[count] = 0x22
-        count += 1
-        append(bytes)
-        base[count] = 0x22
-        count += 1
+        out.put(0x22)
+        if let source = bytes.baseAddress { out.putCopying(source, count: n) }
+        out.put(0x22)
     }
 
     /// A value that is already JSON text (a string quoted once, as `JSONFieldKeys.quoted`).
@@ -285,9 +231,8 @@ struct JSONStreamWriter: ~Copyable {
         byte(0x22)
         Hex.lowerDigits.withUnsafeBufferPointer { digits in
             for b in bytes {
-                base[count] = digits[Int(b >> 4)]
-                base[count + 1] = digits[Int(b & 0x0F)]
-                count += 2
+                out.put(digits[Int(b >> 4)])
+                out.put(digits[Int(b & 0x0F)])
             }
         }
         byte(0x22)
@@ -307,12 +252,12 @@ struct JSONStreamWriter: ~Copyable {
     mutating func isoDate(_ d: Date) {
         let ms = ReceiptDate(d).epochMilliseconds
         reserve(26)
-        base[count] = 0x22
-        guard let n = ISO8601Text.write(epochMilliseconds: ms, fraction: .always, into: base + count + 1) else {
+        out.base[out.count] = 0x22
+        guard let n = ISO8601Text.write(epochMilliseconds: ms, fraction: .always, into: out.base + out.count + 1) else {
             return string(VerificationJSON.date(d))
         }
-        base[count + 1 + n] = 0x22
-        count += n + 2
+        out.base[out.count + 1 + n] = 0x22
+        out.count += n + 2
     }
 
     /// `"1432383489000"`: `ReceiptDate.millisecondsString`, quoted.
@@ -347,54 +292,22 @@ struct JSONStreamWriter: ~Copyable {
         let h = Int(rest / 3600), mi = Int(rest % 3600 / 60), s = Int(rest % 60)
         // `"YYYY-MM-DD hh:mm:ss` is 20 bytes, stored after one capacity test.
         reserve(22 + zone.utf8CodeUnitCount)
-        let p = base + count
+        let p = out.base + out.count
         p[0] = 0x22
-        Self.twoDigits(y / 100, p + 1); Self.twoDigits(y % 100, p + 3); p[5] = 0x2D
-        Self.twoDigits(m, p + 6); p[8] = 0x2D
-        Self.twoDigits(d, p + 9); p[11] = 0x20
-        Self.twoDigits(h, p + 12); p[14] = 0x3A
-        Self.twoDigits(mi, p + 15); p[17] = 0x3A
-        Self.twoDigits(s, p + 18)
-        count += 20
-        zone.withUTF8Buffer { append($0) }
-        base[count] = 0x22
-        count += 1
+        RawByteBuffer.twoDigits(y / 100, p + 1); RawByteBuffer.twoDigits(y % 100, p + 3); p[5] = 0x2D
+        RawByteBuffer.twoDigits(m, p + 6); p[8] = 0x2D
+        RawByteBuffer.twoDigits(d, p + 9); p[11] = 0x20
+        RawByteBuffer.twoDigits(h, p + 12); p[14] = 0x3A
+        RawByteBuffer.twoDigits(mi, p + 15); p[17] = 0x3A
+        RawByteBuffer.twoDigits(s, p + 18)
+        out.count += 20
+        out.put(zone)
+        out.put(0x22)
     }
 
-    /// `value` (0…99) as two decimal digits at `p`, from a table of the hundred pairs.
-    @inline(__always)
-    private static func twoDigits(_ value: Int, _ p: UnsafeMutablePointer<UInt8>) {
-        let pairs: StaticString = """
-            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-            40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-            8081828384858687888990919293949596979899
-            """
-        let pair = UnsafeRawPointer(pairs.utf8Start).loadUnaligned(fromByteOffset: value &* 2, as: UInt16.self)
-        UnsafeMutableRawPointer(p).storeBytes(of: pair, as: UInt16.self)
-    }
-
-    /// `value` in decimal, written from its last digit back into room counted first (no scratch
-    /// buffer and copy: a receipt's line has a few hundred numbers).
+    /// `value` in decimal.
     private mutating func digits(_ value: UInt64) {
-        reserve(20)
-        var n = 1
-        var power: UInt64 = 10
-        while n < 20 && value >= power {
-            n += 1
-            if n < 20 { power &*= 10 }
-        }
-        var p = base + count + n
-        var v = value
-        while v >= 100 {
-            p -= 2
-            Self.twoDigits(Int(v % 100), p)
-            v /= 100
-        }
-        if v >= 10 {
-            Self.twoDigits(Int(v), p - 2)
-        } else {
-            p[-1] = UInt8(truncatingIfNeeded: 0x30 + v)
-        }
-        count += n
+        out.reserve(20)
+        out.putDecimal(value)
     }
 }

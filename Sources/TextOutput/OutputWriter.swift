@@ -40,24 +40,14 @@ public struct TextBuffer: Sendable {
     /// `leftAlign`), padded with spaces; never truncated.
     @inline(__always)
     public mutating func write(int value: Int, width: Int = 0, leftAlign: Bool = false) {
-        var magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude
-        while rest >= 10 {
-            rest /= 10
-            digits += 1
-        }
+        let magnitude = UInt64(value.magnitude)
+        let digits = RawByteBuffer.decimalDigitCount(magnitude)
         let total = digits + (value < 0 ? 1 : 0)
         if !leftAlign && total < width { write(repeating: 0x20, count: width - total) }
         if value < 0 { bytes.append(0x2D) }
         let start = bytes.count
         write(repeating: 0x30, count: digits)
-        var i = start + digits - 1
-        repeat {
-            bytes[i] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-            i -= 1
-        } while magnitude > 0
+        bytes.withUnsafeMutableBufferPointer { RawByteBuffer.writeDecimal(magnitude, endingAt: $0.baseAddress! + (start + digits)) }
         if leftAlign && total < width { write(repeating: 0x20, count: width - total) }
     }
 

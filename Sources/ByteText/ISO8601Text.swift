@@ -23,25 +23,26 @@ public enum ISO8601Text {
     /// written, or nil (nothing written) for another year, which `string` alone writes. For the
     /// JSON reports, which write hundreds of dates into one buffer without a `String` each.
     public static func write(epochMilliseconds ms: Int64, fraction: Fraction, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+        let (y, m, d, secondOfDay, milliseconds, _) = civil(epochMilliseconds: ms)
+        guard (0...9999).contains(y) else { return nil }
+        let withFraction = fraction == .always || milliseconds != 0
+        return writeFixedWidth(year: y, month: m, day: d, second: secondOfDay, ms: withFraction ? milliseconds : nil, into: out)
+    }
+
+    /// The UTC calendar date, second of the day, milliseconds and days since 1970 of an instant (floored, so an
+    /// instant before 1970 still has 0-999 milliseconds).
+    @inline(__always)
+    static func civil(epochMilliseconds ms: Int64) -> (year: Int, month: Int, day: Int, secondOfDay: Int, milliseconds: Int, days: Int) {
         let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
-        let milliseconds = Int(ms - seconds * 1000)
         var days = seconds / 86_400
         var rest = seconds % 86_400
         if rest < 0 { rest += 86_400; days -= 1 }
         let (y, m, d) = GregorianCalendar.date(days: Int(days))
-        guard (0...9999).contains(y) else { return nil }
-        let withFraction = fraction == .always || milliseconds != 0
-        return writeFixedWidth(year: y, month: m, day: d, second: Int(rest), ms: withFraction ? milliseconds : nil, into: out)
+        return (y, m, d, Int(rest), Int(ms - seconds * 1000), Int(days))
     }
 
     public static func string(epochMilliseconds ms: Int64, fraction: Fraction, farYears: FarYears) -> String {
-        let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
-        let milliseconds = Int(ms - seconds * 1000)
-        var days = seconds / 86_400
-        var rest = seconds % 86_400
-        if rest < 0 { rest += 86_400; days -= 1 }
-        let (y, m, d) = GregorianCalendar.date(days: Int(days))
-        let secondOfDay = Int(rest)
+        let (y, m, d, secondOfDay, milliseconds, days) = civil(epochMilliseconds: ms)
         let withFraction = fraction == .always || milliseconds != 0
         if (0...9999).contains(y) {
             return fixedWidth(year: y, month: m, day: d, second: secondOfDay, ms: withFraction ? milliseconds : nil)
@@ -53,7 +54,7 @@ public enum ISO8601Text {
         case .expanded:
             date = (y < 0 ? "-" : "+") + pad(Int(y.magnitude), 6) + "-\(pad(m, 2))-\(pad(d, 2))"
         case .julianEra where y < 0:
-            let (jy, jm, jd) = julianFromDays(Int(days))
+            let (jy, jm, jd) = julianFromDays(days)
             date = pad(1 - jy, 4) + "-\(pad(jm, 2))-\(pad(jd, 2))"
         case .julianEra:
             date = "\(y)-\(pad(m, 2))-\(pad(d, 2))"

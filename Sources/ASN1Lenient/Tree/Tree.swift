@@ -63,22 +63,7 @@ public struct Tree: Sendable {
     public func content(of index: Int) -> ArraySlice<UInt8> { bytes[nodes[index].contentRange] }
 
     /// The deepest node whose bytes (header, content or end-of-contents) contain `offset`.
-    public func deepestNode(containing offset: Int) -> Int? {
-        var level = roots
-        var found: Int?
-        while true {
-            // Siblings are in offset order, so a binary search finds the one containing `offset`.
-            var lo = 0, hi = level.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if nodes[level[mid]].end <= offset { lo = mid + 1 } else { hi = mid }
-            }
-            guard lo < level.count, nodes[level[lo]].byteRange.contains(offset) else { return found }
-            found = level[lo]
-            level = Array(children(of: level[lo]))
-            if level.isEmpty { return found }
-        }
-    }
+    public func deepestNode(containing offset: Int) -> Int? { nodes.deepestNode(containing: offset) }
 
     /// Diagnostics attached to a node (not its descendants).
     public func diagnostics(for index: Int) -> [Diagnostic] {

@@ -1,5 +1,4 @@
 import ASN1Lenient
-import DocumentModel
 
 /// Facts about the tree computed once at load, in O(n), so that every key and every frame can be
 /// answered by looking things up rather than scanning the tree.

@@ -1,9 +1,6 @@
-import ASN1Lenient
-
 extension NodeStore {
     /// The deepest node whose bytes contain `offset`, in O(log n + depth): pre-order offsets never
     /// decrease, so the last node starting at or before `offset` is the answer or one of its ancestors.
-    /// (`Tree.deepestNode(containing:)` copies each level's children, which is O(width) on a wide SET.)
     public func deepestNode(containing offset: Int) -> Int? {
         var lo = 0, hi = count
         while lo < hi {

@@ -13,8 +13,7 @@ import TextLoader
         let root = try Paths.sample("pki/test-root.cer")
         let options = AnalysisOptions(validate: true, roots: [root])
         let bytes = try Paths.sample(name)
-        return LabSession(document: Document.open(LoadedInput(bytes: bytes, name: name, encoding: .binary, note: "raw"), options: options),
-                          options: options)
+        return LabSession(document: Document.open(LoadedInput(bytes: bytes, name: name, encoding: .binary, note: "raw"), options: options))
     }
 
     @Test func editingTheBundleIDBreaksTheSignature() throws {

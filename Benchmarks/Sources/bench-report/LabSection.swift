@@ -14,7 +14,7 @@ func labSection(options: Options, say: (String) -> Void, kv: (String, String) ->
     let root = try Inputs.read(samples.appendingPathComponent("pki/test-root.cer"))
     let analysis = AnalysisOptions(validate: true, roots: [root])
     let document = Document.open(LoadedInput(bytes: bytes, name: "typical.receipt", encoding: .binary, note: ""), options: analysis)
-    var lab = LabSession(document: document, options: analysis)
+    var lab = LabSession(document: document)
     var edited = false
     // Offset 307: the bundle id's first character; the edit breaks the signature, the undo mends it.
     let timing = Measure.time(runs: options.runs) {

@@ -27,7 +27,7 @@ public func fuzzEdit(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let script = Array(UnsafeBufferPointer(start: data, count: size))
     guard let first = script.first else { return 0 }
     let pick = Int(first) % samples.count
-    var lab = LabSession(document: opened[pick], options: options)
+    var lab = LabSession(document: opened[pick])
     var shadow: [[UInt8]] = []
     var bytes = samples[pick]
     var i = 1

@@ -22,19 +22,13 @@ public struct LabSession: Sendable {
     public private(set) var document: Document
     /// What the last edit or undo changed, in words ("signature: passed → FAILED (…)").
     public private(set) var lastChange: [String] = []
-    /// How every edit re-opens the bytes: as the document was opened, unless told otherwise.
-    let opening: OpenOptions
     let source: DocumentSource
 
-    /// `options`, when given, replace the analysis options the document was opened with.
-    public init(document: Document, options: AnalysisOptions? = nil) {
+    public init(document: Document) {
         self.document = document
         self.original = document.fileLayer.bytes
         self.bytes = original
         self.marked = Array(repeating: false, count: original.count)
-        var opening = document.openedWith
-        if let options { opening.analysis = options }
-        self.opening = opening
         self.source = document.source
     }
 
@@ -89,7 +83,7 @@ public struct LabSession: Sendable {
     mutating func reopen() {
         let before = document
         let note = "edited in the tamper lab, \(NumberText.grouped(bytes.count)) bytes"
-        document = Document.open(LoadedInput(bytes: bytes, name: source.name, encoding: source.encoding, note: note), opening)
+        document = Document.open(LoadedInput(bytes: bytes, name: source.name, encoding: source.encoding, note: note), document.openedWith)
         lastChange = LabChange.describe(before: before, after: document)
     }
 }

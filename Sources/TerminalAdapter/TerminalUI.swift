@@ -19,7 +19,7 @@ public enum TerminalUI {
         options: TerminalOptions,
         state: inout State,
         reduce: (inout State, Message) -> Effect?,
-        render: (State, Size) -> Grid
+        render: (State, GridSize) -> Grid
     ) throws {
         if let refusal = TerminalPreflight.check() { throw refusal }
         POSIX.adoptEnvironmentLocale()
@@ -74,7 +74,7 @@ private final class Session {
         timing = options.timingLogPath.flatMap { FrameTimingLog(path: $0) }
     }
 
-    static func currentSize() -> Size { Size(width: Int(cn_cols()), height: Int(cn_lines())) }
+    static func currentSize() -> GridSize { GridSize(width: Int(cn_cols()), height: Int(cn_lines())) }
 
     func shutdown() {
         if mouseOn { cn_mouse_off() }
@@ -83,7 +83,7 @@ private final class Session {
         timing?.close()
     }
 
-    func loop<State>(state: inout State, reduce: (inout State, Message) -> Effect?, render: (State, Size) -> Grid) {
+    func loop<State>(state: inout State, reduce: (inout State, Message) -> Effect?, render: (State, GridSize) -> Grid) {
         var size = Session.currentSize()
         // First frame.
         let beforeRender = ContinuousClock.now

@@ -8,7 +8,7 @@ public enum InputEvent: Equatable, Sendable {
     case mouseClick(x: Int, y: Int)
     case wheelUp(x: Int, y: Int)
     case wheelDown(x: Int, y: Int)
-    case resize(Size)
+    case resize(GridSize)
 }
 
 /// What the reducer asks the outside world to do; the reducer itself never performs I/O nor slow

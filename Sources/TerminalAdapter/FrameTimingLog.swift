@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import ExplorerUI
 
 /// Frame timings for `RECEIPT_EXPLORER_TIMING`: one line per frame, appended to a file (stderr is

@@ -1,4 +1,5 @@
 import ExplorerUI
+import Platform
 
 /// `--color auto|always|never`.
 public enum ColorMode: String, Sendable, CaseIterable {

@@ -152,6 +152,20 @@ import Testing
         }
     }
 
+    /// The man page carries the manual (docs/manual/*.md) as its last sections, converted by
+    /// Scripts/manual-to-mdoc.py: one text for both, and the page is stale when a manual page changes.
+    @Test func manPageEndsWithTheManual() throws {
+        let page = try String(contentsOf: Self.manPage, encoding: .utf8)
+        let python = try #require(findTool("python3"), "python3 runs Scripts/manual-to-mdoc.py")
+        let result = try runProgram(python, [cliPackageRoot.appendingPathComponent("Scripts/manual-to-mdoc.py").path])
+        try #require(result.status == 0, "manual-to-mdoc.py: \(result.stderr)")
+        #expect(page.hasSuffix("\n.Ex -std\n" + result.stdout),
+                "docs/receipt-explorer.1 does not end with the manual's current text: run Scripts/gen-manpage.sh")
+        for section in [".Sh \"THE EXPLORER (EXPLORE, THE DEFAULT COMMAND)\"", ".Sh \"VERIFY: IS IT GENUINE?\"", ".Sh \"INPUTS AND PASTES\""] {
+            #expect(result.stdout.contains("\n" + section + "\n") || result.stdout.hasPrefix(section + "\n"), "\(section)")
+        }
+    }
+
     /// generate-manual drops non-ASCII characters; gen-manpage.sh carries each one through as roff's
     /// `\[uXXXX]`, so every one in the help (✓ ✗ – — …) is in the page and the page itself is ASCII.
     @Test func manPageKeepsTheHelpsNonASCIICharacters() throws {

@@ -58,7 +58,7 @@ struct BatchTally {
     }
 
     /// "summary: inputs 3" … one fact per line, "summary: KEY… COUNT", so summaries of several
-    /// runs add up with awk (README, "More than one machine").
+    /// runs add up with awk (docs/manual/batch.md, "More than one machine").
     func summary() -> String {
         var lines = ["summary: inputs \(valid + invalid + ioErrors)", "summary: valid \(valid)",
                      "summary: invalid \(invalid)", "summary: error \(ioErrors)"]

@@ -9,7 +9,7 @@ import TestSupport
 @Suite struct TimelineViewTests {
     static func open(_ names: [String]) throws -> AppState {
         let documents = try names.map { name in
-            Document.open(try PasteLoader.load(path: Paths.samples.appendingPathComponent("timeline/" + name).path),
+            Document.open(try DocumentInput.path(Paths.samples.appendingPathComponent("timeline/" + name).path).read().loaded,
                           options: AnalysisOptions(validate: false))
         }
         return AppState.opening(documents, screen: GridSize(width: 120, height: 40))
@@ -80,7 +80,7 @@ import TestSupport
 
     /// The hostile product id shows escaped once (not `\\x1b`), with no control character in a row.
     @Test func hostileProductIdShowsEscapedOnce() throws {
-        let document = Document.open(try PasteLoader.load(path: Paths.samples.appendingPathComponent("malformed-hostile-strings.receipt").path),
+        let document = Document.open(try DocumentInput.path(Paths.samples.appendingPathComponent("malformed-hostile-strings.receipt").path).read().loaded,
                                      options: AnalysisOptions(validate: false))
         var s = AppState.opening([document], screen: GridSize(width: 120, height: 40))
         press(&s, .character("T"))

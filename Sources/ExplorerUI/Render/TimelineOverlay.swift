@@ -28,7 +28,7 @@ enum TimelineOverlay {
         drawBox(r, into: &grid, glyphs: g, style: Theme.style(.chrome, color: color))
         let t = view.timeline
         let title = view.lookup == nil
-            ? " Timeline: \(t.names.count) documents · \(t.eventCount) events · \(t.gapCount) gaps · \(t.findings.count) conflict\(t.findings.count == 1 ? "" : "s") (T or Esc closes) "
+            ? " Timeline: \(TimelineText.count(t.names.count, "document")) · \(TimelineText.count(t.eventCount, "event")) · \(TimelineText.count(t.gapCount, "gap")) · \(TimelineText.count(t.findings.count, "conflict")) (T or Esc closes) "
             : " Where is \(UIText.escape(view.lookup?.id ?? "")) (Esc: back to the events) "
         grid.put(title, x: r.x + 2, y: r.y, style: Theme.style(.tabActive, color: color), maxWidth: r.width - 4)
         let foot = footer(view, width: r.width - 4)

@@ -20,9 +20,9 @@ enum TimelineOverlay {
         return out
     }
 
-    static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
+    static func draw(_ state: AppState, into grid: inout Grid, size: GridSize, glyphs g: Glyphs) {
         guard let view = state.timelineView else { return }
-        let r = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
+        let r = GridRect(x: 0, y: 1, width: size.width, height: size.height - 2)
         guard r.width > 4, r.height > 6 else { return }
         let color = state.preferences.color
         drawBox(r, into: &grid, glyphs: g, style: Theme.style(.chrome, color: color))

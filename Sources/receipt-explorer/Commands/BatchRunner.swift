@@ -5,13 +5,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import ReceiptKit
 import TextOutput
 import X509Trust
@@ -72,7 +66,7 @@ struct BatchTally {
     }
 
     /// "summary: inputs 3" … one fact per line, "summary: KEY… COUNT", so summaries of several
-    /// runs add up with awk (README, "More than one machine").
+    /// runs add up with awk (docs/manual/batch.md, "More than one machine").
     func summary() -> String {
         var lines = ["summary: inputs \(total)", "summary: valid \(valid)",
                      "summary: invalid \(invalid)", "summary: error \(ioErrors)"]

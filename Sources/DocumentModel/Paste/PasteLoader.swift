@@ -14,6 +14,12 @@ public enum PasteLoader {
     /// Loads `path` ("-" reads standard input). A FILE argument that names no file but is clearly
     /// data (a token's shape, or long base64) is read as the data itself.
     public static func load(path: String) throws -> LoadedInput {
+        try read(path: path).loaded
+    }
+
+    /// `load(path:)` with the bytes it read as they were (the file, standard input, or the argument
+    /// itself): what `redact` writes its copy into, keeping everything around the data.
+    public static func read(path: String) throws -> (raw: [UInt8], loaded: LoadedInput) {
         let raw: [UInt8], name: String
         do {
             (raw, name) = try InputLoader.readInput(path: path)
@@ -21,9 +27,9 @@ public enum PasteLoader {
             // Only data that loads as data replaces the I/O error; anything else keeps it.
             guard path != "-", let inline = inlineData(path), let loaded = try? decode(inline, name: inlineName, inline: true),
                   isData(loaded) else { throw error }
-            return loaded
+            return (inline, loaded)
         }
-        return try decode(raw, name: name)
+        return (raw, try decode(raw, name: name))
     }
 
     /// Finds the data in `raw`; `inline` when it was the FILE argument itself.

@@ -57,12 +57,13 @@ struct RedactCollector {
 
     // MARK: - JSON layers (any kind: token payloads, bodies)
 
-    /// The JSON layers that hold values: token payloads and a JSON body (headers hold none).
+    /// The JSON layers that hold values: token payloads, a JSON body, JSON decoded from base64 (an
+    /// external purchase token, an Advanced Commerce request); headers hold none.
     var jsonLayers: [LayerID] {
         document.layers.compactMap { layer in
             guard layer.json != nil else { return nil }
             switch layer.role {
-            case .jwsPayload, .file: return layer.id
+            case .jwsPayload, .file, .decodedJSON: return layer.id
             default: return nil
             }
         }

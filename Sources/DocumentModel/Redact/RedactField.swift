@@ -83,6 +83,12 @@ public enum RedactField: String, CaseIterable, Sendable, Comparable {
         }
     }
 
+    /// A prefix that says what the value is, not whose it is, kept as it is: Apple marks a sandbox
+    /// external purchase id with `SANDBOX_`, which the token's kind is read from.
+    var keptPrefixes: [String] {
+        self == .externalPurchaseID ? ["SANDBOX_"] : []
+    }
+
     static let byJSONKey: [String: RedactField] = Dictionary(
         uniqueKeysWithValues: allCases.flatMap { field in field.jsonKeys.map { ($0, field) } })
 

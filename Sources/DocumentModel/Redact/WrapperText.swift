@@ -81,7 +81,7 @@ struct WrapperText {
                 if let value = valueAfter(key: i..<(i + key.count)) { matched = (key, value); break }
             }
             guard let (key, value) = matched else { i += 1; continue }
-            if let text = String(validating: raw[value], as: UTF8.self), outside(i..<value.upperBound), text != "null", text != "true", text != "false",
+            if let text = UTF8Text.string(raw, value), outside(i..<value.upperBound), text != "null", text != "true", text != "false",
                let field = keys[String(decoding: key, as: UTF8.self)] {
                 targets.append(Target(field: field, range: value, original: text,
                                       place: place(value.lowerBound, key: String(decoding: key, as: UTF8.self)), isMention: false))

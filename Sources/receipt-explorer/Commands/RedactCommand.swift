@@ -7,13 +7,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import ReceiptKit
 import TextLoader
 import TextOutput
@@ -168,16 +162,10 @@ struct RedactCommand: ParsableCommand {
 
     // MARK: - Files
 
-    /// The input as every command reads it, with the bytes it was read from (the copy keeps
-    /// everything around the data); exit 2 with the loader's reason.
+    /// The file's bytes as stored and as the loader decodes them, through the one way in; exit 2 with the loader's reason.
     static func load(_ path: String) throws -> RedactInput {
-        do {
-            let (raw, loaded) = try PasteLoader.read(path: path)
-            return RedactInput(raw: raw, loaded: loaded)
-        } catch let error as InputError {
-            CommandSupport.complain(error)
-            throw ExitCode(ExitStatus.usageOrIO)
-        }
+        let input = try CommandSupport.read(.path(path))
+        return RedactInput(raw: input.raw, loaded: input.loaded)
     }
 
     /// One path per input: OUT itself for one input (OUT/name when OUT is a directory), OUT/name for several.

@@ -10,11 +10,24 @@ struct OneWayInTests {
     static let token = (try? String(contentsOf: Paths.samples.appendingPathComponent("jws/transaction.jws"), encoding: .utf8))?
         .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
 
-    /// A log whose line 4 holds the token at column 62.
+    /// What comes before the token on line 4 of the log (63 characters: the token starts at character 64).
+    static let prefix = "2026-11-28T10:00:00.000Z INFO [store] verify signedTransaction="
+
+    /// "4,619": numbers as the tool groups them.
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+            out.append(c)
+        }
+        return out
+    }
+
+    /// A log whose line 4 holds the token after `prefix`.
     static func log(_ directory: URL) throws -> URL {
-        let prefix = "2026-11-28T10:00:00.000Z INFO [store] verify signedTransaction="
-        #expect(prefix.count == 61)
-        let text = "start\nnothing here\nstill nothing\n" + prefix + token + " done\nend\n"
+        #expect(prefix.count == 63)
+        let text = "start\nnothing here\nstill nothing\n" + Self.prefix + token + " done\nend\n"
         let url = directory.appendingPathComponent("app.log")
         try Data(text.utf8).write(to: url)
         return url
@@ -61,8 +74,8 @@ struct OneWayInTests {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = try Self.log(dir)
-        let end = 61 + Self.token.count
-        let words = "characters 62–\(NumberFormatter.localizedString(from: NSNumber(value: end), number: .decimal).replacingOccurrences(of: "\u{202F}", with: ",")) of line 4 of app.log"
+        let words = "characters \(Self.prefix.count + 1)–\(Self.grouped(Self.prefix.count + Self.token.count)) of line 4 of app.log"
+        #expect(words == "characters 64–4,619 of line 4 of app.log")
         let dump = try runCLI(["dump", log.path])
         #expect(dump.stdout.contains("found at \(words): a compact JWS"), "\(dump.stdout.prefix(400))")
         #expect(dump.stdout.contains("\(words) (layer 0)"))
@@ -144,7 +157,8 @@ struct OneWayInTests {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let lines = dir.appendingPathComponent("lines.txt")
-        try Data("\nMIIB!!!notbase64\n   \n".utf8).write(to: lines)
+        // An empty line, broken base64, a blank line, and a FILE that is not there.
+        try Data("\nMIIBIjAN=BgkqhkiG\n   \n".utf8).write(to: lines)
         let r = try runCLI(["verify", "--format", "json", "--lines", lines.path, dir.appendingPathComponent("missing").path])
         let objects = r.stdout.split(separator: "\n")
         #expect(objects.count == 4, "\(r.stdout)")
@@ -153,8 +167,8 @@ struct OneWayInTests {
             let url = dir.appendingPathComponent("\(i).json")
             try Data(object.utf8).write(to: url)
             files.append(url)
-            #expect(object.contains("\"error\""), "\(object)")
         }
+        #expect(objects.filter { $0.hasPrefix("{\"error\"") }.count == 4, "\(r.stdout)")
         let check = try VerifySchemaTests.validate(files)
         #expect(check.status == 0, "\(check.output)")
     }

@@ -183,7 +183,8 @@ struct OneWayInTests {
         let payload = String(text.split(separator: ".")[1])
         var base64 = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
-        let json = try #require(try JSONSerialization.jsonObject(with: try #require(Data(base64Encoded: base64))) as? [String: Any])
+        let decoded = try #require(Data(base64Encoded: base64))
+        let json = try #require(try JSONSerialization.jsonObject(with: decoded) as? [String: Any])
         let renewal = try #require((json["data"] as? [String: Any])?["signedRenewalInfo"] as? String)
         let renewalFile = dir.appendingPathComponent("renewal.jws")
         try Data(renewal.utf8).write(to: renewalFile)

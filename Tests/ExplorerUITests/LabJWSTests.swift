@@ -37,8 +37,8 @@ import TextLoader
         #expect(s.status == StatusMessage("token: ES256 signature: passed → failed", isError: true))
         let failed = Self.summary(s)
         #expect(failed.contains("  ES256 signature: failed — the signature does not match header.payload under x5c[0]'s key: the token was altered or signed by another key"))
-        #expect(failed.contains("  Verdict: invalid (ES256 signature)"))
-        #expect(failed.last == "Verdict: at least one token invalid (1 token)")
+        #expect(failed.contains("  Verdict: INVALID"))
+        #expect(failed.last == "Verdict: INVALID (1 token)")
         // The panes stay on the same characters.
         #expect(s.shownLayer == .file && s.outlineView.cursor == 4470 && s.outlineRow?.label == "r")
 
@@ -47,7 +47,7 @@ import TextLoader
         #expect(s.status == StatusMessage("token: ES256 signature: failed → passed"))
         let valid = Self.summary(s)
         #expect(valid.contains("  ES256 signature: passed"))
-        #expect(valid.last == "Verdict: every token valid (1 token)")
+        #expect(valid.last == "Verdict: VALID — valid, anchored at a root you supplied (1 token)")
     }
 
     @Test func typingInTheDecodedPayloadReencodesItsCharacters() throws {
@@ -80,7 +80,7 @@ import TextLoader
         press(&s, .character("u"))
         #expect(s.teaching.lab?.bytes == original)
         #expect(s.outlineRow?.value == "2000000510000004")
-        #expect(Self.summary(s).last == "Verdict: every token valid (1 token)")
+        #expect(Self.summary(s).last == "Verdict: VALID — valid, anchored at a root you supplied (1 token)")
     }
 
     @Test func aSignatureByteInTheHexPaneIsReencodedToo() throws {

@@ -51,7 +51,7 @@ struct BatchCommandTests {
         var input = Data((token + "\r\n\n" + receipt + "\n").utf8)
         input.append(contentsOf: [0x00, 0xFF, 0x30, 0x82, 0x0D, 0x0A])  // binary junk, CRLF
         let r = try runCLI(["verify", "--format", "json", "--lines", "-"] + Self.ecRoot + Self.rsaRoot, stdin: input)
-        #expect(r.status == 2)  // the junk line is other ASN.1: --root is refused for it (docs/options.md)
+        #expect(r.status == 2)  // the junk line is other ASN.1: --root is refused for it (docs/manual/options.md)
         let lines = try Self.objects(r.stdout)
         #expect(lines.count == 4)
         #expect(lines.map { $0["source"] as? String } == ["stdin", "stdin", "stdin", "stdin"])

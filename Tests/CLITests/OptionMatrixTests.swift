@@ -199,7 +199,7 @@ struct OptionMatrixTests {
 
     @Test("the options × kinds table the docs print is the one the binary applies")
     func documentedTable() throws {
-        let manual = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/options.md"), encoding: .utf8)
+        let manual = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/manual/options.md"), encoding: .utf8)
         for kind in Self.kinds {
             let row = try #require(manual.split(separator: "\n").first { $0.hasPrefix("| \(kind.name) |") }, "no row for \(kind.name)")
             let marks = row.split(separator: "|").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }

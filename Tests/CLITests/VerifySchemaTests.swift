@@ -88,7 +88,7 @@ struct VerifySchemaTests {
             .filter { $0.hasSuffix(".jws") }.sorted()
         for name in developer {
             runs.append(["samples/developer/" + name, "--at", "2024-03-01T12:10:00Z"])
-            // --environment is refused for developer-signed tokens (no environment claim: docs/options.md).
+            // --environment is refused for developer-signed tokens (no environment claim: docs/manual/options.md).
             runs.append(["samples/developer/" + name, "--key", "samples/developer/SubscriptionKey_TESTKEY001.p8", "--at", "2024-03-01T12:10:00Z",
                          "--bundle-id", "com.example.receiptexplorer"])
         }

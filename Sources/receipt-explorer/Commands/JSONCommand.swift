@@ -64,7 +64,7 @@ struct JSONCommand: ParsableCommand {
                                    given: given)
             return try CommandSupport.finish(BatchRunner.run(files: files, options: batch, check: check))
         }
-        let document = Document.open(try CommandSupport.load(files[0]), options: options, reading: .always, jws: jws)
+        let document = try CommandSupport.open(files[0], options: options, reading: .always, jws: jws)
         try CommandSupport.refuseInapplicable(given, for: document)
         try expectation.check(document)
         guard let reading = document.format.json(document, words: .commandLine) else {

@@ -41,11 +41,7 @@ struct ReceiptCheckOptions: ParsableArguments {
     func analysisOptions(validate: Bool) throws -> AnalysisOptions {
         var options = AnalysisOptions(validate: validate, bundleID: bundleID, appVersion: appVersion)
         for path in roots {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                CommandSupport.complain("cannot read --root \(path)")
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-            let bytes = [UInt8](data)
+            let bytes = try CommandSupport.optionFile(path, option: "--root")
             do {
                 _ = try CertificateInfo.parseCertificates(fileBytes: bytes)
             } catch {
@@ -135,7 +131,7 @@ struct VerifyCommand: ParsableCommand {
             \(BatchOptions.discussion) In text, each line is "SOURCE: VALID — summary" or \
             "SOURCE: INVALID: first reason"; with --quiet, the verdict alone.
 
-            An option the input's kind cannot use is refused (docs/options.md): exit 2, one line \
+            An option the input's kind cannot use is refused (docs/manual/options.md): exit 2, one line \
             naming the option and the kind; in batch, that input's ERROR line.
 
             Exit status: 0 = valid (in batch: every input); 1 = invalid (a step failed, the input \
@@ -182,8 +178,7 @@ struct VerifyCommand: ParsableCommand {
             let check = BatchCheck(format: output, options: options, jws: jws, words: .commandLine, ascii: ascii, given: given)
             return try CommandSupport.finish(BatchRunner.run(files: files, options: batch, check: check))
         }
-        let input = try CommandSupport.load(files[0])
-        let document = Document.open(input, options: options, reading: .always, jws: jws)
+        let document = try CommandSupport.open(files[0], options: options, reading: .always, jws: jws)
         // An option the input's kind cannot use is a usage error (in batch, that input's error line).
         try CommandSupport.refuseInapplicable(given, for: document)
         let report = VerificationReport(verifying: document, now: options.now, words: .commandLine, jws: jws, bundleID: options.bundleID)
@@ -191,7 +186,7 @@ struct VerifyCommand: ParsableCommand {
         switch (format, quiet) {
         case (.json, _):
             // Bytes as written, without a round trip through String (UTF-8 checked, then encoded again).
-            OutputWriter.write(bytes: VerificationJSON.bytes(report, input: (document.source.name, input.bytes.count)), to: .standardOutput)
+            OutputWriter.write(bytes: VerificationJSON.bytes(report, input: (document.source.name, document.fileLayer.bytes.count)), to: .standardOutput)
             if !report.verdict.valid { throw ExitCode(1) }
             return
         case (.text, true): text = VerificationText.quietLine(report, ascii: ascii) + "\n"

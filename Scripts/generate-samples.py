@@ -1666,6 +1666,15 @@ def build_jws(pki: Path, certs: dict[str, bytes]) -> list[JWSSample]:
     add("malformed-expired-at-signed-date.jws", expired, "signed by a leaf that expired 2016-01-01, signedDate "
         "2024-03-01", "transaction", claims_txn, signer="ec-expired-signer", failing="time-signed-date",
         reason="certificates-not-valid", time_signed_date="failed", time_today="failed")
+    # Old notifications lack signedDate: the chain is judged today, or at --at when given.
+    undated = {"notificationType": "TEST", "notificationUUID": "7d2f4c1a-3b5e-4f6a-8c9d-0e1f2a3b4c5d",
+               "data": {"bundleId": BUNDLE, "environment": "Sandbox"}, "version": "2.0"}
+    undated_token, _ = sign_jws(apple_header(certs, ("ec-expired-signer", "ec-intermediate", "ec-root")),
+                                compact(undated), "ec-expired-signer", certs, pki)
+    add("notification-no-signed-date.jws", undated_token, "a TEST notification without signedDate, signed by a leaf "
+        "valid 2015-01-01 .. 2016-01-01: judged today it fails; `verify --at 2015-06-01` judges the chain then, and it passes",
+        "notification", {"bundleId": BUNDLE, "environment": "Sandbox", "appAppleId": None}, signer="ec-expired-signer",
+        signed=None, failing="time-today", reason="certificates-not-valid", time_signed_date="not-checked", time_today="failed")
     _, der = sign_jws(hdr, txn_bytes, "ec-signer", certs, pki)
     s = add("malformed-der-signature.jws", sig_input + b"." + b64u(der).encode(),
             "the signature as DER ECDSA-Sig-Value (X.509/CMS form) instead of raw r‖s", "transaction", claims_txn,
@@ -1735,7 +1744,7 @@ def jws_entry(s: JWSSample) -> dict:
         "size": len(s.text), "sha256": hashlib.sha256(s.text).hexdigest(), "kind": s.kind,
         "signer": f"samples/pki/test-{s.signer}.pem", "claims": s.claims,
         "signed_date_ms": s.signed_date_ms,
-        "signed_date": rfc3339(dt.datetime.fromtimestamp(s.signed_date_ms / 1000, dt.timezone.utc)),
+        "signed_date": None if s.signed_date_ms is None else rfc3339(dt.datetime.fromtimestamp(s.signed_date_ms / 1000, dt.timezone.utc)),
         "verification": {"root": s.anchor, "steps": steps,
                          "verdict": "invalid" if s.failing_step else "valid",
                          "failing_step": s.failing_step, "reason": s.reason,

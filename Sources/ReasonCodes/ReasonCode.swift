@@ -102,8 +102,8 @@ public enum ReasonCode: String, Sendable, CaseIterable {
     case noTokens = "no-tokens"
     case nestedInvalid = "nested-invalid"
     case notVerifiable = "not-verifiable"
-    /// `--key` / `--key-id` given for an input that is not developer-signed.
-    case keyNotApplicable = "key-not-applicable"
+    /// The input is cut off (a token that ends early): said first, before what the cut breaks.
+    case inputCutOff = "input-cut-off"
     /// A developer-signed token verified with the key the user gave (a valid verdict's reason).
     case signedByDeveloperKey = "signed-by-developer-key"
 }

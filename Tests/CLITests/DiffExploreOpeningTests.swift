@@ -42,7 +42,7 @@ import TestSupport
         reduce(&state, .escape)  // the overlay closes; } then switches documents
         for name in ["base.receipt", "refund.receipt"] {
             #expect(state.file.name == name)
-            #expect(state.additions?.verdict == "valid" && state.additions?.verdictFailed == false)
+            #expect(state.additions?.verdict == "VALID" && state.additions?.verdictFailed == false)
             #expect(SummaryContent.lines(state).map(\.text).contains("  ✓   PKCS#7 signature             passed"))
             reduce(&state, .character("}"))
         }
@@ -50,7 +50,11 @@ import TestSupport
 
     @Test func noValidateAndThePrintedDiffDecodeOnly() throws {
         let skipped = try DiffCommand.parse([Self.base, Self.refund, "--explore", "--no-validate"]).documents()
-        let printed = try DiffCommand.parse([Self.base, Self.refund, "--root", Self.root]).documents()
+        // The printed diff verifies nothing: a verification option is refused there, not ignored.
+        let refused = try runCLI(["diff", Self.base, Self.refund, "--root", Self.root])
+        #expect(refused.status == 2 && refused.stdout.isEmpty)
+        #expect(refused.stderr == "receipt-explorer: --root applies to `diff --explore` only: the printed diff compares the decoded content, unverified\n")
+        let printed = try DiffCommand.parse([Self.base, Self.refund]).documents()
         for document in [skipped.0, skipped.1, printed.0, printed.1] {
             let analysis = try #require(document.receipt)
             #expect(!analysis.options.validate)
@@ -58,7 +62,7 @@ import TestSupport
             #expect(openSSL.map(\.id) == Self.openSSLSteps && openSSL.allSatisfy { $0.status == .notChecked(.validationNotRequested) })
         }
         let state = ExploreCommand.state([skipped.0, skipped.1], ascii: false, mouse: true, prepare: DiffCommand.prepareExplorer)
-        #expect(state.additions?.verdict == "not validated")
-        #expect(SummaryContent.lines(state).last?.text == "Verdict: not validated (decoding only) · validation was not requested")
+        #expect(state.additions?.verdict == "NOT VALIDATED")
+        #expect(SummaryContent.lines(state).last?.text == "Verdict: NOT VALIDATED (sandbox receipt): validation was not requested")
     }
 }

@@ -87,7 +87,7 @@ struct PasteCommandTests {
         let run = try runCLI(["dump", "--color", "never", path])
         #expect(run.status == 1)
         #expect(run.stderr.isEmpty)
-        #expect(run.stdout.contains("  error input-cut-off chars 3838: the token is cut off: it ends in the payload segment after 200 characters; the signature segment is missing\n"))
+        #expect(run.stdout.contains("  error input-cut-off chars 3838: the token is cut off after 3,839 of its characters; it ends in the payload segment after 200 characters; the signature segment is missing\n"))
         #expect(run.stdout.contains("  header: chars 0-3637 → 2,728 bytes of JSON (layer 1)\n"))
     }
 

@@ -15,7 +15,7 @@ struct TmuxLabTests {
                                    width: 120, height: 40)
         defer { tmux.close() }
         try tmux.send("2")
-        #expect(tmux.waitForScreen("the summary, valid") { $0.contains("ES256 signature: passed") && $0.contains("Verdict: valid, but not signed by Apple") } != nil)
+        #expect(tmux.waitForScreen("the summary, valid") { $0.contains("ES256 signature: passed") && $0.contains("Verdict: VALID — valid, anchored at a root you supplied") } != nil)
         try tmux.send("1", ":")
         tmux.waitForText(" Go to offset (decimal or 0x hex):")
         try tmux.type("4470")
@@ -26,11 +26,11 @@ struct TmuxLabTests {
         #expect(tmux.waitForScreen("the status naming the failed step") { $0.firstLine.contains("token: ES256 signature: passed → failed") } != nil)
         try tmux.send("2")
         let failed = tmux.waitForScreen("the summary, invalid") {
-            $0.contains("ES256 signature: failed — the signature does not match header.payload") && $0.contains("Verdict: invalid (ES256 signature)") && $0.statusBar.hasSuffix("INVALID")
+            $0.contains("ES256 signature: failed — the signature does not match header.payload") && $0.contains("Verdict: INVALID") && $0.statusBar.hasSuffix("INVALID")
         }
         #expect(failed != nil)
         try tmux.send("1", "u", "2")
-        #expect(tmux.waitForScreen("the summary, valid again") { $0.contains("ES256 signature: passed") && $0.contains("Verdict: valid, but not signed by Apple") } != nil)
+        #expect(tmux.waitForScreen("the summary, valid again") { $0.contains("ES256 signature: passed") && $0.contains("Verdict: VALID — valid, anchored at a root you supplied") } != nil)
         // Edit again, then q asks; n stays, q y quits.
         try tmux.send("1", "e")
         tmux.waitForText("New character (type it):")

@@ -16,7 +16,7 @@ struct TmuxTimelineTests {
         let tmux = try TmuxHarness(arguments: ["timeline", "samples/timeline/receipt.receipt", "samples/timeline/history.json",
                                                "samples/timeline/n06-billing-recovery.jws", "--explore"], width: 120, height: 40)
         defer { tmux.close() }
-        let screen = try #require(tmux.waitForScreen("the timeline view") { $0.contains("Enter / 1…9: go to the node") && $0.contains("INVALID (chain)") })
+        let screen = try #require(tmux.waitForScreen("the timeline view") { $0.contains("Enter / 1…9: go to the node") && $0.statusBar.hasSuffix("INVALID") })
         #expect(Self.trimmed(screen) == [
             " receipt-explorer   1 Tree   2 Summary   3 Purchases (3)   doc 1/3                  8 events in 3 documents; 1 conflict",
             "┌─ Timeline: 3 documents · 8 events · 2 gaps · 1 conflict (T or Esc closes) ───────────────────────────────────────────┐",
@@ -57,7 +57,7 @@ struct TmuxTimelineTests {
             "│   2024-04-05T12:00:00Z (then expired)                                                                                │",
             "│ Enter / 1…9: go to the node in that source · f: find a transaction · T / Esc: close                                  │",
             "└──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘",
-            " receipt.receipt · 4,996 B · DER · @0x40                            0 errors · 0 not-DER · 0 warnings · INVALID (chain)",
+            " receipt.receipt · 4,996 B · DER · @0x40                                    0 errors · 0 not-DER · 0 warnings · INVALID",
         ])
         // Four events down: the gap, with the entitlement at its moment under the list.
         try tmux.send("j", "j", "j", "j")

@@ -18,7 +18,7 @@ import TestSupport
                                 "--bundle-id", "com.example.other"])
         #expect(r.status == 1)
         #expect(r.stdout.hasPrefix("{\n  \"certificates\": ["))
-        #expect(r.stdout.contains("\n  \"schema_version\": 3,\n"))
+        #expect(r.stdout.contains("\n  \"schema_version\": 4,\n"))
         #expect(r.stdout.contains("\n  \"input\": {\n    \"name\": \"typical.receipt\",\n    \"size\": 7686\n  },\n"))
         // Attribute 2's value is the UTF8String TLV at offset 305 (samples/README.md).
         #expect(Self.stepBlock(r.stdout, id: "bundle-id") == #"""

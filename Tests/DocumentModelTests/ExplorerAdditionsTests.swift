@@ -29,8 +29,11 @@ import TextLoader
         let report = VerificationReport(verifying: document, now: Self.validating.now)
         #expect(!additions.steps.isEmpty)
         #expect(additions.steps == report.steps)
-        #expect(additions.verdict == "valid" && !additions.verdictFailed)
-        #expect(additions.verdictDetail == ([report.verdict.summary] + report.verdict.reasons.map(\.message)).joined(separator: " · "))
+        // The words `verify --quiet` prints, then the verdict's other reasons.
+        #expect(additions.verdict == "VALID" && !additions.verdictFailed)
+        #expect(additions.verdictDetail == "VALID (sandbox receipt) — valid, anchored at a root you supplied · "
+                + "the chain ends at receipt-explorer TEST Root CA (supplied as a root), not at an Apple root: not an App Store receipt")
+        #expect(additions.verdictDetail.hasPrefix(VerificationText.quietLine(report)))
         // Every row targets the file-tree node of its purchase.
         for row in additions.purchases {
             guard case .node(let node, let members) = row.target else { Issue.record("purchase \(row.number) is not a node"); continue }
@@ -43,7 +46,8 @@ import TextLoader
         let document = try Self.open("malformed-tampered.receipt")
         let additions = try #require(document.explorerAdditions)
         let failure = try #require(VerificationReport(verifying: document, now: Self.validating.now).firstFailure)
-        #expect(additions.verdict == "INVALID (\(failure.id))" && additions.verdictFailed)
+        #expect(additions.verdict == "INVALID" && additions.verdictFailed)
+        #expect(additions.verdictDetail.hasPrefix("INVALID (sandbox receipt): \(failure.title): "))
         #expect(additions.steps.first { $0.id == failure.id }?.status == .failed)
     }
 
@@ -55,7 +59,7 @@ import TextLoader
             #expect(step.status == .notChecked && step.reason == "validation was not requested", "\(id)")
         }
         #expect(additions.steps.first { $0.id == "contents" }?.status == .passed)
-        #expect(additions.verdict == "not validated" && !additions.verdictFailed)
+        #expect(additions.verdict == "NOT VALIDATED" && !additions.verdictFailed)
     }
 
     @Test("a transaction history adds one row per transaction token, each targeting its token's layer")
@@ -88,7 +92,7 @@ import TextLoader
         let edited = lab.replace(at: last, with: document.fileLayer.bytes[last] ^ 0x01)
         #expect(edited)
         #expect(lab.document.openedWith.analysis.validate == false)
-        #expect(lab.document.explorerAdditions?.verdict == "not validated")
+        #expect(lab.document.explorerAdditions?.verdict == "NOT VALIDATED")
 
         let validated = try Self.open("typical.receipt")
         var checked = LabSession(document: validated)

@@ -29,27 +29,28 @@ import X509Trust
         #expect(document.format.diffBasis(document) == basis)
     }
 
-    @Test("a developer key checks developer-signed tokens only; other tokens say what they are checked with", arguments: [
-        ("developer/promotional-offer.jws", DeveloperKeyUse.checksTokens),
-        ("developer/server-api-token.jws", .checksTokens),
-        ("jws/notification.jws", .notApplicable(signedBy: .x5cChainToApple)),
-        ("jws/transaction-history.json", .notApplicable(signedBy: .x5cChainToApple)),
-        ("typical.receipt", .notApplicable(signedBy: nil)),
-        ("external/external-purchase-token.txt", .notApplicable(signedBy: nil)),
-    ])
-    func developerKeyUse(name: String, use: DeveloperKeyUse) throws {
+    @Test("a developer key applies to developer-signed tokens only; the others' refusal says what they are checked with", arguments: [
+        ("developer/promotional-offer.jws", nil),
+        ("developer/server-api-token.jws", nil),
+        ("jws/notification.jws", "--key does not apply to an App Store Server Notification V2: DID_RENEW (no subtype): its signature is checked against its x5c chain to Apple, not a developer key"),
+        ("jws/transaction-history.json", "--key does not apply to a transaction history response: 2 transactions: its signature is checked against its x5c chain to Apple, not a developer key"),
+        ("typical.receipt", "--key does not apply to a PKCS#7 App Store receipt: it is not a developer-signed JWS (promotional offer, introductory-offer eligibility, Advanced Commerce request, App Store Server API token)"),
+        ("external/external-purchase-token.txt", "--key does not apply to an external purchase token (base64url JSON, unsigned): it is not signed, so there is nothing to verify"),
+    ] as [(String, String?)])
+    func developerKeyRefusal(name: String, refusal: String?) throws {
         let document = try Self.open(name)
-        #expect(document.format.developerKeyUse(document) == use)
+        #expect(document.refusal(of: [.key])?.message == refusal)
+        #expect(OptionTable.use(.key, kind: document.kind).applies == (refusal == nil))
     }
 
-    @Test("a key id given for a receipt is refused first in the verdict, in words naming what the input is")
-    func keyRefusedForAReceipt() throws {
-        let report = VerificationReport(verifying: try Self.open("typical.receipt"), now: Date(), jws: JWSOptions(keyID: "TESTKEY001"))
-        #expect(!report.verdict.valid)
-        let first = try #require(report.verdict.reasons.first)
-        #expect(first.code == .keyNotApplicable && first.step == nil)
-        #expect(first.message == "a developer key applies to developer-signed JWS only (promotional offer, introductory-offer eligibility, "
-                + "Advanced Commerce request, App Store Server API token); this input is a PKCS#7 App Store receipt")
+    @Test("the first refused option in table order is named; options the kind uses are not")
+    func refusalOrder() throws {
+        let receipt = try Self.open("typical.receipt")
+        #expect(receipt.refusal(of: [.deviceID, .bundleID, .at, .root]) == nil)
+        let refusal = try #require(receipt.refusal(of: [.deviceID, .keyID, .key]))
+        #expect(refusal.option == .key && refusal.kind == .receipt)
+        let token = try Self.open("jws/transaction.jws")
+        #expect(token.refusal(of: [.deviceID, .at])?.message == "--device-id does not apply to a StoreKit 2 transaction: it carries no device hash")
     }
 
     @Test("an external purchase token's fields are compared with the expectations given; a receipt adds no step")

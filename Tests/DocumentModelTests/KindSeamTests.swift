@@ -123,7 +123,7 @@ import TextLoader
         #expect(parts.tokens.isEmpty && parts.signatures.isEmpty)
     }
 
-    // MARK: - payloadStringNode, hasDeviceHash
+    // MARK: - payloadStringNode, --device-id
 
     @Test("a receipt's payload string is the OCTET STRING the manifest places; tokens and certificates have none")
     func payloadStringNode() throws {
@@ -138,13 +138,14 @@ import TextLoader
         }
     }
 
-    @Test("only a decoded receipt has a device hash for --device-id", arguments: [
+    @Test("only a receipt's format takes --device-id (its attribute 5 is a device hash)", arguments: [
         ("typical.receipt", true), ("xcode-ber.receipt", true), ("jws/transaction.jws", false),
         ("jws/transaction-history.json", false), ("pki/test-ec-root.cer", false), ("external/external-purchase-token.txt", false),
     ])
-    func hasDeviceHash(name: String, has: Bool) throws {
+    func deviceIDApplies(name: String, has: Bool) throws {
         let document = try Self.open(name)
-        #expect(document.format.hasDeviceHash(document) == has)
+        #expect(OptionTable.use(.deviceID, kind: document.kind).applies == has)
+        #expect((document.refusal(of: [.deviceID]) == nil) == has)
     }
 
     // MARK: - verdict words

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 import DocumentModel
 import Foundation
 import ReceiptKit
@@ -184,7 +185,7 @@ struct PasteFinderTests {
         #expect(s.count == 86)
         let text = Array("jws=\(h).\(p).\(s.prefix(50))\n".utf8)
         let loaded = try PasteLoader.decode(text, name: "cut.txt")
-        #expect(loaded.diagnostics.map(\.message) == ["the token is cut off: the signature segment has 50 of 86 characters (ES256: 64 bytes); 36 are missing"])
+        #expect(loaded.diagnostics.map(\.message) == ["the token is cut off after \(NumberText.grouped(h.count + p.count + 52)) of its characters; the signature segment has 50 of 86 characters (ES256: 64 bytes); 36 are missing"])
         #expect(loaded.diagnostics.map(\.code) == [InputCode.cutOff.code])
         let document = Document.open(loaded, options: AnalysisOptions(validate: false))
         #expect(document.kind == .transaction)  // shown as far as it goes: header and payload decode
@@ -196,7 +197,7 @@ struct PasteFinderTests {
     @Test func wholeFileTokensCutOffOrUnsigned() throws {
         let truncated = try PasteLoader.decode(try Paths.sample("jws/malformed-truncated-signature.jws"), name: "t.jws")
         #expect(truncated.note == "a compact JWS, 4,554 characters (cut off)")
-        #expect(truncated.diagnostics.map(\.message) == ["the token is cut off: the signature segment has 84 of 86 characters (ES256: 64 bytes); 2 are missing"])
+        #expect(truncated.diagnostics.map(\.message) == ["the token is cut off after 4,554 of its characters; the signature segment has 84 of 86 characters (ES256: 64 bytes); 2 are missing"])
         let none = try PasteLoader.decode(try Paths.sample("jws/malformed-alg-none.jws"), name: "n.jws")
         #expect(none.note == "a compact JWS, 4,468 characters")
         #expect(none.diagnostics.isEmpty)
@@ -207,7 +208,7 @@ struct PasteFinderTests {
         let text = Array("\(h).\(p.prefix(120))".utf8)
         let loaded = try PasteLoader.decode(text, name: "cut.txt")
         #expect(loaded.encoding == .jws)
-        #expect(loaded.diagnostics.map(\.message) == ["the token is cut off: it ends in the payload segment after 120 characters; the signature segment is missing"])
+        #expect(loaded.diagnostics.map(\.message) == ["the token is cut off after \(NumberText.grouped(h.count + 121)) of its characters; it ends in the payload segment after 120 characters; the signature segment is missing"])
         #expect(loaded.diagnostics.first.map { $0.offset..<($0.offset + $0.length) } == (text.count - 1)..<text.count)
         let document = Document.open(loaded, options: AnalysisOptions(validate: false))
         #expect(document.jws?.tokens.count == 1)
@@ -217,7 +218,7 @@ struct PasteFinderTests {
     @Test func tokenCutOffInTheHeader() throws {
         let (h, _, _) = Self.tokenParts
         let loaded = try PasteLoader.decode(Array(h.prefix(400).utf8), name: "cut.txt")
-        #expect(loaded.diagnostics.map(\.message) == ["the token is cut off: it ends in the header segment after 400 characters; the payload and signature segments are missing"])
+        #expect(loaded.diagnostics.map(\.message) == ["the token is cut off after 400 of its characters; it ends in the header segment after 400 characters; the payload and signature segments are missing"])
     }
 
     @Test func severalCandidatesTheMostSpecificWinsAndTheOthersAreNamed() throws {

@@ -13,11 +13,18 @@ import X509Trust
 @Suite struct WordingTests {
     static let today = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01
 
-    static func tokenReport(_ name: String, roots: [String], bundleID: String? = nil) throws -> JWSVerificationReport {
-        let options = AnalysisOptions(roots: try roots.map { try Paths.sample($0) }, bundleID: bundleID, now: today)
+    /// The settled report of a sample token (the one verdict rule applied), verified at `today`.
+    static func tokenReport(_ name: String, roots: [String], bundleID: String? = nil, at: Date? = nil) throws -> VerificationReport {
+        let options = AnalysisOptions(roots: try roots.map { try Paths.sample($0) }, bundleID: bundleID, at: at, now: today)
         let input = try InputLoader.load(path: Paths.samples.appendingPathComponent(name).path)
         let document = Document.open(input, options: options, reading: .always)
-        return try #require(document.jws?.tokens.first?.report)
+        return VerificationReport(verifying: document, now: today, jws: JWSOptions(), bundleID: bundleID)
+    }
+
+    /// Each step as `verify` prints it after its mark, then the verdict line and its reasons.
+    static func lines(_ report: VerificationReport) -> [String] {
+        report.steps.map { VerifyReport.Style().mark($0.status) + " " + VerificationText.stepLine($0) }
+            + [VerificationText.verdictLine(report)] + report.verdict.reasons.map { "• " + $0.message }
     }
 
     @Test("a leaf that expired before signedDate, judged today = 2026-01-01: every step's line and the verdict")
@@ -26,32 +33,55 @@ import X509Trust
         let report = try Self.tokenReport("jws/malformed-expired-at-signed-date.jws", roots: ["pki/test-ec-root.cer"],
                                           bundleID: "com.example.receiptexplorer")
         let leaf = "x5c[0] receipt-explorer TEST ECC StoreKit Signing (expired 2016) expired 2016-01-01T00:00:00Z"
-        #expect(report.lines == [
-            "Header algorithm (ES256): passed",
-            "x5c certificate chain: passed",
-            "Trust anchor (root): passed",
-            "Leaf marker extension: passed",
-            "Intermediate marker extension: passed",
-            "Validity at signedDate: failed — at 2024-03-01T12:00:00Z: \(leaf)",
-            "Validity today: failed — at 2026-01-01T00:00:00Z: \(leaf) (for information: the verdict judges the certificates at signedDate)",
-            "ES256 signature: passed",
-            "Bundle identifier: passed",
-            "Environment: not checked — no expected value was given",
-            "App Apple ID: not checked — no expected value was given",
-            "Revocation (OCSP): not checked — asking Apple's OCSP responder needs the network, and this tool works offline; a revoked certificate would pass here",
-            "Anchored at a user-supplied root, not Apple (SHA-256 \(root))",
-            "Verdict: invalid (Validity at signedDate)",
+        #expect(Self.lines(report) == [
+            "✓ Header algorithm (ES256)",
+            "✓ x5c certificate chain",
+            "✓ Trust anchor (root)",
+            "✓ Leaf marker extension",
+            "✓ Intermediate marker extension",
+            "✗ Validity at signedDate: at 2024-03-01T12:00:00Z: \(leaf)",
+            "i Validity today: at 2026-01-01T00:00:00Z: \(leaf) (for information: the verdict judges the certificates at signedDate)",
+            "✓ ES256 signature",
+            "✓ Bundle identifier",
+            "– Environment: not checked — no expected value was given",
+            "– App Apple ID: not checked — no expected value was given",
+            "i Revocation (OCSP): asking Apple's OCSP responder needs the network, and this tool works offline; a revoked certificate would pass here (for information: it does not decide the verdict)",
+            "Verdict: INVALID",
+            "• Validity at signedDate: at 2024-03-01T12:00:00Z: \(leaf)",
+            "• Revocation (OCSP): asking Apple's OCSP responder needs the network, and this tool works offline; a revoked certificate would pass here",
         ])
+        #expect(root.count == 64)
+    }
+
+    @Test("a token valid at its signedDate whose leaf has expired today: the expiry is information beside VALID, never a failure")
+    func noFailureBesideValid() throws {
+        // A leaf valid 2015-2016 and no signedDate: judged today it decides and fails; at --at 2015-06-01 it passes.
+        let today = try Self.tokenReport("jws/notification-no-signed-date.jws", roots: ["pki/test-ec-root.cer"])
+        #expect(!today.verdict.valid)
+        #expect(today.step("time-today")?.status == .failed)
+        #expect(today.step("time-signed-date")?.status == .notChecked)
+        let at = try #require(ISO8601DateFormatter().date(from: "2015-06-01T00:00:00Z"))
+        let then = try Self.tokenReport("jws/notification-no-signed-date.jws", roots: ["pki/test-ec-root.cer"], at: at)
+        #expect(then.verdict.valid, "\(then.verdict)")
+        let step = try #require(then.step("time-today"))
+        #expect(step.title == "Validity at 2015-06-01 00:00:00 UTC")
+        #expect(step.status == .passed && step.decides && step.judgedAt == at)
+        #expect(then.dates.at == at)
+        // Every valid report of the samples: no step failed beside VALID.
+        for name in ["jws/transaction.jws", "jws/notification.jws", "jws/malformed-expired-at-signed-date.jws"] {
+            let r = try Self.tokenReport(name, roots: ["pki/test-ec-root.cer"])
+            if r.verdict.valid { #expect(!r.steps.contains { $0.status == .failed }, "\(name)") }
+        }
     }
 
     @Test("an Xcode StoreKit Testing token trusted with its own certificate: named as local testing, not Apple")
     func xcodeLines() throws {
         let report = try Self.tokenReport("jws/xcode-transaction.jws", roots: ["pki/test-ec-xcode.cer"])
-        let root = try #require(CertificateInfo(der: try Paths.sample("pki/test-ec-xcode.cer"))).sha256Fingerprint
-        #expect(report.lines.suffix(3) == [
-            "Signed by Xcode StoreKit Testing — local testing only, not the App Store",
-            "Anchored at a user-supplied root, not Apple (SHA-256 \(root))",
-            "Verdict: valid, but not signed by Apple",
+        #expect(report.subject.label == "StoreKit 2 transaction signed by Xcode StoreKit Testing (local testing only)")
+        #expect(Self.lines(report).suffix(3) == [
+            "Verdict: VALID — valid for local testing only",
+            "• signed by Xcode StoreKit Testing — local testing only, not the App Store; accepted because its certificate was supplied as a root",
+            "• Revocation (OCSP): asking Apple's OCSP responder needs the network, and this tool works offline; a revoked certificate would pass here",
         ])
     }
 

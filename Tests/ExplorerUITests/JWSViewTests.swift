@@ -97,7 +97,7 @@ import TextLoader
             "  data.appAppleId   1450000001",
             "  data.environment  Sandbox (the sandbox test environment)",
             "  data.status       1 (active)",
-            "verification     Verdict: valid, but not signed by Apple",
+            "verification     Verdict: VALID — valid, anchored at a root you supplied",
         ])
         // A header row has none of it.
         var header = s
@@ -110,7 +110,7 @@ import TextLoader
         let lines = OutlineDetail.unwrapped(s)
         let verdict = try #require(lines.firstIndex { $0.text.hasPrefix("verification ") })
         #expect(lines[verdict].style == .fail)
-        #expect(lines[verdict].text.hasPrefix("verification     Verdict: invalid ("))
+        #expect(lines[verdict].text == "verification     Verdict: INVALID")
         #expect(lines[(verdict + 1)...].contains { $0.text.hasPrefix("                 ") && $0.text.contains(": failed") && $0.style == .fail })
     }
 

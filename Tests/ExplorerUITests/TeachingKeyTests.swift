@@ -73,7 +73,8 @@ import TestSupport
         type(&s, "43")                               // two digits accept at once
         #expect(s.prompt == nil)
         #expect(s.tree.bytes[307] == 0x43)
-        #expect(s.status == StatusMessage("signature: passed → FAILED (signature mismatch)"))
+        // A check that now fails is an error in the status line, for receipts as for tokens.
+        #expect(s.status == StatusMessage("signature: passed → FAILED (signature mismatch)", isError: true))
         #expect(s.document.receipt?.step(.signature)?.status.isFailed == true)
         #expect(TourOverlay.hexClass(s, 307) == .fail && TourOverlay.hexClass(s, 308) == nil)
         #expect(s.outlineView.cursor == 307 && s.focus == .hex)

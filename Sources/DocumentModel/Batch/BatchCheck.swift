@@ -53,6 +53,8 @@ public struct BatchOutcome: Sendable {
         case invalid
         /// The operand could not be read: an I/O error (the run exits 2).
         case ioError
+        /// An option given cannot be used by this input's kind (`OptionTable`): a usage error (the run exits 2).
+        case refused
     }
 
     public var sequence: Int
@@ -91,10 +93,13 @@ public struct BatchCheck: Sendable {
     public var expect: ExpectedKind?
     /// `verify --ascii`: "VALID - …" instead of "VALID — …".
     public var ascii: Bool
+    /// The reading options given: one an input's kind cannot use is that input's error (`OptionTable`).
+    public var given: Set<ReadingOption>
 
     public init(format: Format, options: AnalysisOptions, jws: JWSOptions = JWSOptions(), words: StepText = .plain,
-                expect: ExpectedKind? = nil, ascii: Bool = false) {
+                expect: ExpectedKind? = nil, ascii: Bool = false, given: Set<ReadingOption> = []) {
         self.format = format
+        self.given = given
         self.ascii = ascii
         self.options = options
         self.jws = jws
@@ -136,6 +141,7 @@ public struct BatchCheck: Sendable {
 
     private func verified(_ item: BatchItem, _ input: ReadInput) -> BatchOutcome {
         let document = Document.open(input, opening)
+        if let refused = refusal(item, document) { return refused }
         let report = VerificationReport(verifying: document, now: options.now, words: words, jws: jws, bundleID: options.bundleID)
         let bytes: [UInt8]
         switch format {
@@ -156,6 +162,7 @@ public struct BatchCheck: Sendable {
     /// summary counts the first error finding's code.
     private func decoded(_ item: BatchItem, _ input: ReadInput) -> BatchOutcome {
         let document = Document.open(input, opening)
+        if let refused = refusal(item, document) { return refused }
         if let expect, let why = expect.mismatch(document.kind) {
             return failure(item, status: .invalid, code: "unexpected-kind", message: why, kind: document.kind.id)
         }
@@ -165,6 +172,13 @@ public struct BatchCheck: Sendable {
         let firstError = line.firstError
         return BatchOutcome(sequence: item.sequence, status: firstError == nil ? .valid : .invalid, reasonCode: firstError,
                             kind: document.kind.id, bytes: line.bytes)
+    }
+
+    /// The input's error when an option given cannot be used by its kind.
+    private func refusal(_ item: BatchItem, _ document: Document) -> BatchOutcome? {
+        document.refusal(of: given).map {
+            failure(item, status: .refused, code: OptionRefusal.code, message: $0.message, kind: document.kind.id)
+        }
     }
 
     /// The input's own line: `{"error": {"code", "message"}, "source", "line"}` in JSON, else one text line.
@@ -187,7 +201,7 @@ public struct BatchCheck: Sendable {
     /// "ERROR: cannot read 'x': No such file or directory" / "INVALID: 'line 3' is empty (0 bytes)".
     /// `message` is terminal-safe already (`InputError`'s contract, or a sentence of ours).
     static func failureLine(status: BatchOutcome.Status, message: String) -> String {
-        (status == .ioError ? "ERROR: " : "INVALID: ") + message
+        (status == .invalid ? "INVALID: " : "ERROR: ") + message
     }
 
     static func addSource(_ source: BatchSource, to object: inout [String: Any]) {

@@ -74,6 +74,9 @@ public protocol DocumentFormat: DocumentOutputs, Sendable {
     /// What the kind adds to the explorer's one outline (purchase table, summary steps, verdict,
     /// node meanings, searchable fields; built in the format's `Explorer/` folder); nil: nothing.
     func explorerAdditions(of document: Document) -> ExplorerAdditions?
+    /// Whether `kind` uses `option` (`OptionTable`, the one options × kinds table); by default only
+    /// `--expect` applies, and every option that reads or verifies is refused: nothing is verified.
+    func optionUse(_ option: ReadingOption, kind: DocumentKind) -> OptionUse
 }
 
 extension DocumentFormat {
@@ -82,12 +85,15 @@ extension DocumentFormat {
     public func tourSteps(_ document: Document) -> [TourStep]? { nil }
     public func redactionRefusal(_ document: Document) -> String? { nil }
     public func explorerAdditions(of document: Document) -> ExplorerAdditions? { nil }
+    public func optionUse(_ option: ReadingOption, kind: DocumentKind) -> OptionUse {
+        option == .expect ? .applies(OptionWhy.expect) : .refused(OptionWhy.nothingVerified)
+    }
 }
 
 extension Document {
     /// What a tamper-lab edit from `before` to this document changed, as `before`'s format words
     /// it (an edit may leave bytes that no longer open as that kind).
-    public func labChanges(since before: Document) -> [String] {
+    public func labChanges(since before: Document) -> [LabChangeLine] {
         FormatRegistry.format(of: before.kind).labChanges(before: before, after: self)
     }
 }

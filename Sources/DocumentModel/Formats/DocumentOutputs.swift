@@ -35,35 +35,17 @@ public protocol DocumentOutputs {
     /// Adds to `report` the steps for expectations `verify` was given that `verification` does not
     /// compare (an external purchase token's fields against `--bundle-id`, …); by default none.
     func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions)
-    /// What a developer key given with `verify --key` / `--key-id` does for the document.
-    func developerKeyUse(_ document: Document) -> DeveloperKeyUse
     /// What `diff` compares the document by.
     func diffBasis(_ document: Document) -> DiffBasis
     /// What a tamper-lab edit changed that the format checks beyond the document's diagnostics
     /// (a token's verification steps), one terminal-safe line per change; empty: nothing to add.
-    func labChanges(before: Document, after: Document) -> [String]
+    func labChanges(before: Document, after: Document) -> [LabChangeLine]
     /// The file-layer node whose content layer 1 reassembles (a receipt's payload OCTET STRING):
     /// the structural diff pairs its content with that layer's nodes. Nil by default.
     func payloadStringNode(_ document: Document) -> Int?
-    /// Whether the document holds a device hash that `--device-id` is checked against; the
-    /// commands refuse the option otherwise. False by default.
-    func hasDeviceHash(_ document: Document) -> Bool
     /// What the kind gives `redact` beside the JSON layers: its own values for `fields`, the
     /// strings that may mention one, its tokens, what its signatures cover. Empty by default.
     func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts
-}
-
-/// What a developer key (`verify --key`, `--key-id`) does for a document.
-public enum DeveloperKeyUse: Sendable, Equatable {
-    /// It checks the document's developer-signed tokens.
-    case checksTokens
-    /// It does not apply (refused as `key-not-applicable`); `signedBy` says what the input's signature is checked with instead.
-    case notApplicable(signedBy: AlternativeSigner?)
-
-    public enum AlternativeSigner: Sendable, Equatable {
-        /// A token's x5c chain to Apple.
-        case x5cChainToApple
-    }
 }
 
 /// What `diff` compares a document by, beside its structure.
@@ -98,11 +80,9 @@ extension DocumentOutputs {
     }
 
     public func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions) {}
-    public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { .notApplicable(signedBy: nil) }
     public func diffBasis(_ document: Document) -> DiffBasis { .structure }
-    public func labChanges(before: Document, after: Document) -> [String] { [] }
+    public func labChanges(before: Document, after: Document) -> [LabChangeLine] { [] }
     public func payloadStringNode(_ document: Document) -> Int? { nil }
-    public func hasDeviceHash(_ document: Document) -> Bool { false }
     public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { RedactionParts() }
 
     /// Exit status 1 for `dump`, `explain` and `json` of a decoded input: an error in the layers the

@@ -1,3 +1,5 @@
+import ByteText
+
 /// What a kind says about one node of its file tree (a receipt's attribute), in the words the explorer shows.
 public struct NodeMeaning: Sendable, Equatable {
     /// One line for the tree row, e.g. `attribute 2 · bundle id = "com.example.app"` (already escaped).
@@ -141,12 +143,24 @@ public struct ExplorerAdditions: Sendable {
     /// The validation steps the summary view lists: the one verification model's (`VerificationStep`).
     public var steps: [VerificationStep]
     public var activeSubscriptions: [String]
-    /// One short word or phrase for the status bar: "valid", "INVALID (chain)", "not verified".
+    /// The status bar's verdict, the head of every view's: "VALID", "INVALID", "NOT VALIDATED".
     public var verdict: String
     /// The whole verdict sentence, for the summary view.
     public var verdictDetail: String = ""
     /// True when the verdict is a failure (the status bar shows it in the error style).
     public var verdictFailed: Bool
+
+    /// The verdict of `report` in the words of every view: the status bar's head ("VALID", "INVALID",
+    /// "NOT VALIDATED": without the receipt's environment, which the narrow bar has no room for), the
+    /// summary's line (what `verify --quiet` prints, "VALID (sandbox receipt) — …") and the other reasons.
+    mutating func setVerdict(_ report: VerificationReport) {
+        verdict = StepText.plain.verdictHead(valid: report.verdict.valid, validated: report.verdict.validated, environment: nil)
+        // An invalid quiet line carries the first reason; a valid one only the summary.
+        let others = report.verdict.reasons.dropFirst(report.verdict.valid ? 0 : 1)
+        verdictDetail = ([VerificationText.quietLine(report)] + others.map { TerminalSafe.escape($0.message) })
+            .joined(separator: " · ")
+        verdictFailed = report.verdict.validated && !report.verdict.valid
+    }
     /// Nodes to expand by default (container → payload → attribute SET); attribute SEQUENCEs stay collapsed.
     public var defaultExpanded: [Int]
     /// Node to select at start (nil: the first node).

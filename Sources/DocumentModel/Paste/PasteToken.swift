@@ -21,7 +21,7 @@ enum PasteToken {
         let count = NumberText.grouped(text.count)
         func cut(_ message: String) -> PasteCandidate {
             PasteCandidate(kind: .cutOffToken, bytes: text, steps: [step], what: "a compact JWS cut off, \(count) characters",
-                           start: 0, cutOff: ("the token is cut off: " + message, max(0, text.count - 1)..<text.count))
+                           start: 0, cutOff: ("the token is cut off after \(count) of its characters; " + message, max(0, text.count - 1)..<text.count))
         }
         switch parts.count {
         case 1:

@@ -87,6 +87,9 @@ public enum VerificationStatus: String, Sendable, Equatable {
     case passed
     case failed
     case notChecked = "not-checked"
+    /// Shown for information, not deciding the verdict (a token's validity today when it has a
+    /// signedDate; revocation, never checked offline): never a failure (`settleVerdict`).
+    case info
 }
 
 /// What one step judges: the PKCS#7 SignedData and its receipt, a token, an unsigned document's
@@ -140,7 +143,7 @@ public struct VerificationStep: Sendable, Equatable {
     public var reasonCode: ReasonCode?
     /// The reason in words (nil when passed).
     public var reason: String?
-    /// "passed", "failed — <reason>", "not checked — <reason>".
+    /// "passed", "failed — <reason>", "not checked — <reason>", "for information — <reason>".
     public var message: String
     /// Supporting facts in display order (receipt steps' detail lines).
     public var details: [String] = []
@@ -149,7 +152,7 @@ public struct VerificationStep: Sendable, Equatable {
     /// The moment the step judged certificates or dates at.
     public var judgedAt: Date?
     /// False for steps shown for information that do not decide the verdict (JWS "today" when
-    /// there is a signedDate; revocation, never checked offline).
+    /// there is a signedDate; revocation, never checked offline): their status is `.info` unless passed.
     public var decides: Bool = true
     /// For a failed step: the status Apple's verifier would return for it (`AppleVerifierStatus`),
     /// nil when Apple's verifiers do not check this.
@@ -171,6 +174,8 @@ public struct VerificationVerdict: Sendable, Equatable {
     }
 
     public var valid: Bool
+    /// False when validation was not requested (`--no-validate`): "NOT VALIDATED", not "INVALID".
+    public var validated: Bool { outcome != "not-validated" }
     /// "app-store", "apple-signed", "local-testing", "user-root", "invalid", "not-validated".
     public var outcome: String
     /// "valid App Store receipt", "signed by Apple", "INVALID", …
@@ -199,7 +204,7 @@ public struct VerificationFinding: Sendable, Equatable {
 
 public struct VerificationReport: Sendable, Equatable {
     /// The version of docs/verify-schema.json this report's JSON follows.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     public var subject: VerificationSubject
     public var steps: [VerificationStep]
@@ -221,25 +226,25 @@ public struct VerificationReport: Sendable, Equatable {
 extension VerificationReport {
     /// The report `verify` prints for any opened document: its format's verification, with the
     /// expectations its format compares beyond that (an external purchase token's fields against
-    /// `bundleID` and `jws`'s expectations).
-    ///
-    /// A developer key (`jws.developerKey`, `jws.keyID`) given for an input its format does not check
-    /// with one is refused in the verdict (`key-not-applicable`): it is never silently unused.
+    /// `bundleID` and `jws`'s expectations). An option the kind cannot use is refused before this
+    /// (`OptionTable`), so every option given here is applied.
     public init(verifying document: Document, now: Date, words: StepText = .plain, jws: JWSOptions, bundleID: String? = nil) {
-        self.init(verifying: document, now: now, words: words)
-        let format = document.format
-        format.checkExpectations(&self, of: document, bundleID: bundleID, jws: jws)
-        let given = [(jws.developerKey != nil, UserInput.developerKey), (jws.keyID != nil, UserInput.keyID)].filter(\.0).map(\.1)
-        guard !given.isEmpty, case .notApplicable(let signedBy) = format.developerKeyUse(document) else { return }
-        let message = words.keyNotApplicable(given, input: document.kind.summary, signedBy: signedBy)
-        verdict = VerificationVerdict(valid: false, outcome: "invalid", summary: "INVALID",
-                                      reasons: [.init(code: Self.keyNotApplicable, step: nil, message: message)] + verdict.reasons)
+        self = document.format.verification(document, now: now, words: words)
+        document.format.checkExpectations(&self, of: document, bundleID: bundleID, jws: jws)
+        settleVerdict(words: words)
     }
-
-    /// The verdict reason of a developer key given for an input that is not developer-signed.
-    public static let keyNotApplicable = ReasonCode.keyNotApplicable
 
     public init(verifying document: Document, now: Date, words: StepText = .plain) {
         self = document.format.verification(document, now: now, words: words)
+        settleVerdict(words: words)
+    }
+}
+
+extension Document {
+    /// The report every view of this document shows (the explorer's summary and status bar, the
+    /// tour, the lab): verified as `verify` would with the options the document was opened with.
+    public func verificationReport(words: StepText = .plain) -> VerificationReport {
+        VerificationReport(verifying: self, now: openedWith.analysis.now, words: words, jws: openedWith.jws,
+                           bundleID: openedWith.analysis.bundleID)
     }
 }

@@ -15,20 +15,16 @@ import X509Trust
 public enum VerificationText {
     /// "Verdict: VALID — valid App Store receipt" / "Verdict: INVALID": the last report line's head.
     public static func verdictLine(_ r: VerificationReport) -> String {
-        verdictLine(valid: r.verdict.valid, summary: r.verdict.summary, environment: r.subject.environment)
-    }
-
-    /// The verdict line's words are `StepText.verdictLine`'s.
-    public static func verdictLine(valid: Bool, summary: String, environment: ReceiptEnvironment?) -> String {
-        StepText.plain.verdictLine(valid: valid, summary: summary, environment: environment)
+        StepText.plain.verdictLine(valid: r.verdict.valid, validated: r.verdict.validated, summary: r.verdict.summary,
+                                   environment: r.subject.environment)
     }
 
     /// What `verify --quiet` prints, and each batch line after its source: "VALID — valid App Store
     /// receipt", "VALID (sandbox receipt) — …" / "INVALID: PKCS#7 signature: the signature does not
     /// verify" (the first reason; a receipt that is not a production one is named as in `verdictLine`).
     public static func quietLine(_ r: VerificationReport, ascii: Bool = false) -> String {
-        StepText.plain.quietLine(valid: r.verdict.valid, summary: r.verdict.summary, firstReason: r.verdict.reasons.first?.message,
-                                 environment: r.subject.environment, ascii: ascii)
+        StepText.plain.quietLine(valid: r.verdict.valid, validated: r.verdict.validated, summary: r.verdict.summary,
+                                 firstReason: r.verdict.reasons.first?.message, environment: r.subject.environment, ascii: ascii)
     }
 
     public static func text(_ r: VerificationReport, inputName: String, style: VerifyReport.Style = .init()) -> String {
@@ -37,6 +33,20 @@ public enum VerificationText {
         lines.append(verdictLine(r))
         for reason in r.verdict.reasons { lines.append("  \(style.unicode ? "•" : "*") \(TerminalSafe.escape(reason.message))") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "<title>", "<title>: <reason>", "<title>: not checked — <reason>", "<title>: <reason> (for
+    /// information: …)": one step, after its mark, in every text view (verify, the explorer's summary).
+    public static func stepLine(_ step: VerificationStep) -> String {
+        let reason = TerminalSafe.escape(step.reason ?? "")
+        switch step.status {
+        case .passed: return step.title
+        case .failed: return step.title + ": " + reason
+        case .notChecked: return step.title + ": not checked — " + reason
+        case .info:
+            // A step with a moment that does not decide is today's validity, beside the token's signedDate.
+            return step.title + ": " + reason + " (\(StepText.plain.whyInformation(judgedAtSignedDate: step.judgedAt != nil)))"
+        }
     }
 
     static func body(_ r: VerificationReport, indent: String, style: VerifyReport.Style, into lines: inout [String]) {
@@ -64,19 +74,7 @@ public enum VerificationText {
         if !r.steps.isEmpty {
             lines.append(indent + "Verification")
             for step in r.steps {
-                let mark = switch step.status {
-                case .passed: style.unicode ? "✓" : "+"
-                case .failed: style.unicode ? "✗" : "x"
-                case .notChecked: style.unicode ? "–" : "-"
-                }
-                var line = step.title
-                switch step.status {
-                case .passed: break
-                case .failed: line += ": " + safe(step.reason ?? "")
-                case .notChecked: line += ": not checked — " + safe(step.reason ?? "")
-                }
-                if !step.decides && step.status == .failed { line += " (for information: the verdict judges the certificates at signedDate)" }
-                lines.append(indent + "  \(mark) \(line)")
+                lines.append(indent + "  \(style.mark(step.status)) \(stepLine(step))")
                 if let status = step.appleStatus { lines.append(indent + "      " + status.sentence(receipt: step.subject.envelope == .pkcs7)) }
                 if step.status == .failed {
                     for range in step.ranges {

@@ -2,17 +2,37 @@ import ASN1Lenient
 import ReceiptKit
 import ByteText
 
+/// One line of what a tamper-lab edit changed, typed for the views: whether a check now fails.
+public struct LabChangeLine: Sendable, Equatable {
+    /// Terminal-safe words: "signature: passed → FAILED (…)", "new error: … at 3,803".
+    public var text: String
+    /// A verification step that now fails (the status line shows the change as an error).
+    public var nowFails: Bool
+    /// Nothing changed (said only when no line says otherwise).
+    public var isNoChange: Bool
+
+    public init(_ text: String, nowFails: Bool = false, isNoChange: Bool = false) {
+        self.text = text
+        self.nowFails = nowFails
+        self.isNoChange = isNoChange
+    }
+
+    public static let noChange = LabChangeLine("no change in diagnostics or validation", isNoChange: true)
+}
+
 /// What an edit changed, computed from the documents before and after it: validation steps whose
-/// status moved, and the diagnostics that appeared or went away.
+/// status moved (the receipt's, and what the document's format checks beyond them: a token's
+/// steps), and the diagnostics that appeared or went away.
 public enum LabChange {
-    /// One line per change, steps first: "signature: passed → FAILED (…)", "new error:
-    /// length-exceeds-parent at 3,803", "gone: …"; "no change in diagnostics or validation" when none.
-    public static func describe(before: Document, after: Document) -> [String] {
-        var lines: [String] = []
+    /// One line per change, steps first: "token: ES256 signature: passed → failed", "signature:
+    /// passed → FAILED (…)", "new error: length-exceeds-parent at 3,803", "gone: …";
+    /// `LabChangeLine.noChange` when none.
+    public static func describe(before: Document, after: Document) -> [LabChangeLine] {
+        var lines = after.labChanges(since: before)
         let old = Dictionary((before.receipt?.validationSteps ?? []).map { ($0.id, $0.status) }, uniquingKeysWith: { a, _ in a })
         for step in after.receipt?.validationSteps ?? [] {
             guard let was = old[step.id], was != step.status else { continue }
-            lines.append("\(step.id): \(word(was)) → \(word(step.status))")
+            lines.append(LabChangeLine("\(step.id): \(word(was)) → \(word(step.status))", nowFails: step.status.isFailed))
         }
         let beforeKeys = Set(before.diagnostics.map { Key($0.diagnostic) })
         let afterKeys = Set(after.diagnostics.map { Key($0.diagnostic) })
@@ -20,17 +40,17 @@ public enum LabChange {
         let appeared = after.diagnostics.map(\.diagnostic).filter { !beforeKeys.contains(Key($0)) }
             .sorted { ($0.severity, $0.offset) < ($1.severity, $1.offset) }
         for d in appeared {
-            lines.append("new \(d.severity): \(d.code.rawValue) at \(NumberText.grouped(d.offset))")
+            lines.append(LabChangeLine("new \(d.severity): \(d.code.rawValue) at \(NumberText.grouped(d.offset))"))
         }
         for d in before.diagnostics.map(\.diagnostic) where !afterKeys.contains(Key(d)) {
-            lines.append("gone: \(d.code.rawValue) at \(NumberText.grouped(d.offset))")
+            lines.append(LabChangeLine("gone: \(d.code.rawValue) at \(NumberText.grouped(d.offset))"))
         }
-        return lines.isEmpty ? ["no change in diagnostics or validation"] : lines
+        return lines.isEmpty ? [.noChange] : lines
     }
 
     /// The status line: the first two changes and how many more.
-    public static func summary(_ lines: [String]) -> String {
-        let shown = lines.prefix(2).joined(separator: "; ")
+    public static func summary(_ lines: [LabChangeLine]) -> String {
+        let shown = lines.prefix(2).map(\.text).joined(separator: "; ")
         return lines.count > 2 ? "\(shown) (+\(lines.count - 2) more)" : shown
     }
 

@@ -21,7 +21,7 @@ public struct LabSession: Sendable {
     public private(set) var history: [LabEdit] = []
     public private(set) var document: Document
     /// What the last edit or undo changed, in words ("signature: passed → FAILED (…)").
-    public private(set) var lastChange: [String] = []
+    public private(set) var lastChange: [LabChangeLine] = []
     let source: DocumentSource
 
     public init(document: Document) {

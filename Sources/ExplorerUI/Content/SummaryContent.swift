@@ -30,9 +30,16 @@ public enum SummaryContent {
             case .passed: mark = glyphs.passed; style = .ok
             case .failed: mark = glyphs.failed; style = .fail
             case .notChecked: mark = glyphs.notChecked; style = .dim
+            case .info: mark = "i"; style = .dim
             }
             var text = glyphs.pad(mark, 4) + glyphs.pad(UIText.display(step.title, ascii: state.preferences.ascii), titleWidth)
-            text += step.status == .passed ? "passed" : (step.status == .failed ? "failed" : "not checked")
+            let word = switch step.status {
+            case .passed: "passed"
+            case .failed: "failed"
+            case .notChecked: "not checked"
+            case .info: "for information"
+            }
+            text += word
             if let reason = step.reason { text += glyphs.separator + UIText.display(reason, ascii: state.preferences.ascii) }
             out.append(StyledLine("  " + text, style))
         }

@@ -55,7 +55,8 @@ public struct LabResult: Sendable, Equatable {
 /// A lab request the reducer sent and has not seen the result of: what to restore when it comes.
 struct PendingLab: Sendable {
     let id: Int
-    /// The document before the edit (what the status line compares against).
+    /// The document before the edit group (what the status line compares against: an edit of a
+    /// derived layer writes several bytes, each re-opened).
     let previous: Document
     /// The byte edits a replace / insert / delete made (the undo group), 0 for an undo.
     let editCount: Int

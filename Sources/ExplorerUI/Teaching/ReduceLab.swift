@@ -180,9 +180,9 @@ extension AppState {
            document.layer(keep.layer).role == keep.role, document.layer(keep.layer).bytes.indices.contains(keep.offset) {
             next.restoreOutlineCursor(layer: keep.layer, offset: keep.offset, tokenText: outlineView.showTokenText)
         }
-        let tokens = previous.map { lab.document.labChanges(since: $0) } ?? []
-        let lines = tokens + lab.lastChange.filter { tokens.isEmpty || $0 != "no change in diagnostics or validation" }
-        next.status = StatusMessage(LabChange.summary(lines), isError: lab.document.hasErrors || !tokens.filter { $0.contains("→ failed") }.isEmpty)
+        // What the whole edit group changed (the format's checks included): typed lines, never matched as text.
+        let lines = previous.map { LabChange.describe(before: $0, after: lab.document) } ?? lab.lastChange
+        next.status = StatusMessage(LabChange.summary(lines), isError: lab.document.hasErrors || lines.contains(where: \.nowFails))
         self = next
     }
 

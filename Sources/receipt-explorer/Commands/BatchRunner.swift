@@ -59,7 +59,7 @@ struct BatchTally {
         switch outcome.status {
         case .valid: valid += 1
         case .invalid: invalid += 1
-        case .ioError: ioErrors += 1
+        case .ioError, .refused: ioErrors += 1  // both exit 2: "summary: error"
         }
         if let code = outcome.reasonCode { reasons[code, default: 0] += 1 }
         if let kind = outcome.kind { kinds[kind, default: 0] += 1 }

@@ -22,6 +22,8 @@ struct ExpectOption: ParsableArguments {
                                valueName: "kind"))
     var expect: ExpectedKind?
 
+    var given: Set<ReadingOption> { expect == nil ? [] : [.expect] }
+
     /// Prints why and exits 1 when the document is not what `--expect` said.
     func check(_ document: Document) throws {
         guard let expect, let why = expect.mismatch(document.kind) else { return }
@@ -127,6 +129,14 @@ enum CommandSupport {
             throw ExitCode(ExitStatus.usageOrIO)
         }
         return bytes
+    }
+
+    /// Refuses (one line naming the option and the kind, exit status 2) an option `document`'s kind
+    /// cannot use (`OptionTable`): an option is applied or refused, never silently ignored.
+    static func refuseInapplicable(_ given: Set<ReadingOption>, for document: Document) throws {
+        guard let refusal = document.refusal(of: given) else { return }
+        complain(refusal.message)
+        throw ExitCode(ExitStatus.usageOrIO)
     }
 
     /// Status 1 when the layers the document's format shows have an error (for a receipt the file

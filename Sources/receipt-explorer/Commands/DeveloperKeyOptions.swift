@@ -19,6 +19,9 @@ struct DeveloperKeyOptions: ParsableArguments {
                                valueName: "KID"))
     var keyID: String?
 
+    /// The options given, for `OptionTable`'s refusals.
+    var given: Set<ReadingOption> { Set([(key != nil, ReadingOption.key), (keyID != nil, .keyID)].filter(\.0).map(\.1)) }
+
     /// Sets the key and key id on `jws`, or a one-line complaint (never quoting the file) and exit status 2.
     func apply(to jws: inout JWSOptions) throws {
         if let keyID, keyID.isEmpty || !keyID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {

@@ -119,8 +119,14 @@ struct DiffCommand: ParsableCommand {
     /// still read, so that an unreadable --root is reported either way).
     func documents() throws -> (Document, Document) {
         var options = try opening.analysisOptions()
+        if !explore, let option = opening.given.sorted().first {
+            CommandSupport.complain("\(option.flag) applies to `diff --explore` only: the printed diff compares the decoded content, unverified")
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
         if !explore { options.validate = false }
-        return (try CommandSupport.open(a, options: options), try CommandSupport.open(b, options: options))
+        let documents = (try CommandSupport.open(a, options: options), try CommandSupport.open(b, options: options))
+        for document in [documents.0, documents.1] { try CommandSupport.refuseInapplicable(opening.given, for: document) }
+        return documents
     }
 
     /// The explorer opens with the diff list shown.

@@ -55,6 +55,7 @@ struct DumpCommand: ParsableCommand {
 
     func run() throws {
         let document = try CommandSupport.open(file, options: AnalysisOptions(validate: false))
+        try CommandSupport.refuseInapplicable(expectation.given, for: document)
         try expectation.check(document)
         if CommandSupport.isLayered(document) { return try dumpStoreKit(document) }
         let tree = document.fileTree

@@ -67,6 +67,7 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         let document = try CommandSupport.open(file, options: AnalysisOptions(validate: false))
+        try CommandSupport.refuseInapplicable(expectation.given, for: document)
         try expectation.check(document)
         let tree = document.fileTree
         let out = OutputWriter(.standardOutput)

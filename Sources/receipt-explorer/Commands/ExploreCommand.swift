@@ -71,6 +71,7 @@ struct ExploreCommand: ParsableCommand {
             analysisOptions.roots.append(EmbeddedSample.testRootCertificate)
         }
         let documents = inputs.map { Document.open($0, DocumentModel.OpenOptions(analysis: analysisOptions)) }
+        for document in documents { try CommandSupport.refuseInapplicable(opening.given, for: document) }
         try Self.explore(documents, color: color, ascii: ascii, mouse: !noMouse, started: started,
                          phases: [("load", loaded - started), ("analyse", ContinuousClock.now - loaded)])
     }

@@ -53,14 +53,19 @@ struct JSONCommand: ParsableCommand {
 
     func validate() throws { try InputForms.requireFiles(files) }
 
+    /// The reading options given (`OptionTable`).
+    var given: Set<ReadingOption> { opening.given.union(tokenChecks.given).union(expectation.given) }
+
     func run() throws {
         var options = try opening.analysisOptions()
         let jws = try tokenChecks.options(applyingTo: &options)
         if batch.isBatch(fileCount: files.count) {
-            let check = BatchCheck(format: .json, options: options, jws: jws, words: .commandLine, expect: expectation.expect)
+            let check = BatchCheck(format: .json, options: options, jws: jws, words: .commandLine, expect: expectation.expect,
+                                   given: given)
             return try CommandSupport.finish(BatchRunner.run(files: files, options: batch, check: check))
         }
         let document = try CommandSupport.open(files[0], options: options, reading: .always, jws: jws)
+        try CommandSupport.refuseInapplicable(given, for: document)
         try expectation.check(document)
         guard let reading = document.format.json(document, words: .commandLine) else {
             throw ExitCode(ExitStatus.inputHasErrors)  // `.always` reads every ASN.1 input as a receipt

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DocumentModel
 import ReceiptKit
 
 /// How a command that shows verdicts opens its inputs: the validation inputs (`--root`,
@@ -10,6 +11,9 @@ struct OpenOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-validate"), help: "Skip the OpenSSL steps (signature, chain, time, receipt signer): decode only.")
     var noValidate = false
+
+    /// The options given, for `OptionTable`'s refusals.
+    var given: Set<ReadingOption> { check.given.union(noValidate ? [.noValidate] : []) }
 
     /// The options, or a one-line complaint and exit status 2 (an unreadable --root, a bad --at).
     func analysisOptions() throws -> AnalysisOptions {

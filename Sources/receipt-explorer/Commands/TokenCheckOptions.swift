@@ -14,6 +14,11 @@ struct TokenCheckOptions: ParsableArguments {
                                valueName: "ID"))
     var appAppleID: String?
 
+    /// The options given, for `OptionTable`'s refusals.
+    var given: Set<ReadingOption> {
+        Set([(environment != nil, ReadingOption.environment), (appAppleID != nil, .appAppleID)].filter(\.0).map(\.1))
+    }
+
     /// The token options, with the same expectations set on `analysis` for receipts; or a one-line
     /// complaint and exit status 2.
     func options(applyingTo analysis: inout AnalysisOptions) throws -> JWSOptions {

@@ -50,11 +50,7 @@ struct TourCommand: ParsableCommand {
         var options = AnalysisOptions(validate: !print, roots: file == nil ? [EmbeddedSample.testRootCertificate] : [])
         if let parsed = try CommandSupport.deviceID(deviceID) { options.deviceID = parsed }
         let document = Document.open(input, DocumentModel.OpenOptions(analysis: options))
-        if deviceID != nil, !document.format.hasDeviceHash(document) {
-            // Only a receipt has a device hash: say so rather than ignore the option.
-            CommandSupport.complain("--device-id: \(TerminalSafe.escape(document.source.name)) is \(document.kind.summary), not an app receipt; only a receipt's attribute 5 is a device hash")
-            throw ExitCode(ExitStatus.usageOrIO)
-        }
+        try CommandSupport.refuseInapplicable(deviceID == nil ? [] : [.deviceID], for: document)
         if print {
             let out = OutputWriter(.standardOutput)
             out.write("# \(TerminalSafe.escape(document.source.name)): \(document.note)\n\n")

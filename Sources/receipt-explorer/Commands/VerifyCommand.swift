@@ -27,9 +27,15 @@ struct ReceiptCheckOptions: ParsableArguments {
     var appVersion: String?
 
     @Option(name: .customLong("at"),
-            help: ArgumentHelp("The moment for the expiration check and active subscriptions: RFC 3339, YYYY-MM-DD or 'now' (default).",
+            help: ArgumentHelp("The moment for the expiration check and active subscriptions, and a token's 'today' (its chain's moment when it has no signedDate): RFC 3339, YYYY-MM-DD or 'now' (default).",
                                valueName: "DATE"))
     var at: String?
+
+    /// The options given, for `OptionTable`'s refusals.
+    var given: Set<ReadingOption> {
+        Set([(!roots.isEmpty, ReadingOption.root), (deviceID != nil, .deviceID), (bundleID != nil, .bundleID),
+             (appVersion != nil, .appVersion), (at != nil, .at)].filter(\.0).map(\.1))
+    }
 
     /// The analysis options, or a one-line complaint and exit status 2.
     func analysisOptions(validate: Bool) throws -> AnalysisOptions {
@@ -98,8 +104,8 @@ struct VerifyCommand: ParsableCommand {
 
             StoreKit 2 (a compact JWS, a notification's signedPayload, a transaction history): header \
             alg ES256, x5c leaf ← intermediate ← root pinned to Apple Root CA - G3 (or a --root), the \
-            marker extensions, validity at the token's signedDate (today is shown for information; --at \
-            is not used), the ES256 signature, and --bundle-id / --environment / --app-apple-id. A \
+            marker extensions, validity at the token's signedDate (today, or --at when given, is shown \
+            for information; a token without signedDate is judged today or at --at), the ES256 signature, and --bundle-id / --environment / --app-apple-id. A \
             notification's nested tokens are verified on their own, held to the same expectations, \
             and must agree with its data. Revocation (OCSP) is not checked: this tool works offline.
 
@@ -118,12 +124,15 @@ struct VerifyCommand: ParsableCommand {
             (VERIFICATION_FAILURE, INVALID_CHAIN_LENGTH, INVALID_CERTIFICATE, INVALID_APP_IDENTIFIER, \
             INVALID_ENVIRONMENT), so a server log and this report can be matched.
 
-            --format json prints the whole report (docs/verify-schema.json, "schema_version" 3); \
+            --format json prints the whole report (docs/verify-schema.json, "schema_version" 4); \
             --quiet prints only the verdict with its first failing reason ("INVALID: …") and is a \
             usage error with --format json.
 
             \(BatchOptions.discussion) In text, each line is "SOURCE: VALID — summary" or \
             "SOURCE: INVALID: first reason"; with --quiet, the verdict alone.
+
+            An option the input's kind cannot use is refused (docs/manual/options.md): exit 2, one line \
+            naming the option and the kind; in batch, that input's ERROR line.
 
             Exit status: 0 = valid (in batch: every input); 1 = invalid (a step failed, the input \
             has errors, or it is not App Store data); 2 = usage or I/O problem (one line on stderr).
@@ -157,22 +166,22 @@ struct VerifyCommand: ParsableCommand {
         try InputForms.requireFiles(files)
     }
 
+    /// The reading options given (`OptionTable`).
+    var given: Set<ReadingOption> { check.given.union(tokenChecks.given).union(developerKey.given) }
+
     func run() throws {
         var options = try check.analysisOptions(validate: true)
         var jws = try tokenChecks.options(applyingTo: &options)
         try developerKey.apply(to: &jws)
         if batch.isBatch(fileCount: files.count) {
             let output: BatchCheck.Format = format == .json ? .verifyJSON : (quiet ? .verifyQuiet : .verifyText)
-            let check = BatchCheck(format: output, options: options, jws: jws, words: .commandLine, ascii: ascii)
+            let check = BatchCheck(format: output, options: options, jws: jws, words: .commandLine, ascii: ascii, given: given)
             return try CommandSupport.finish(BatchRunner.run(files: files, options: batch, check: check))
         }
         let document = try CommandSupport.open(files[0], options: options, reading: .always, jws: jws)
+        // An option the input's kind cannot use is a usage error (in batch, that input's error line).
+        try CommandSupport.refuseInapplicable(given, for: document)
         let report = VerificationReport(verifying: document, now: options.now, words: .commandLine, jws: jws, bundleID: options.bundleID)
-        // One input that is not developer-signed: --key / --key-id is a usage error (in batch, that input's verdict).
-        if let refusal = report.verdict.reasons.first, refusal.code == VerificationReport.keyNotApplicable {
-            CommandSupport.complain(refusal.message)
-            throw ExitCode(ExitStatus.usageOrIO)
-        }
         let text: String
         switch (format, quiet) {
         case (.json, _):

@@ -75,11 +75,13 @@ struct JWSLayerBuilder {
         }
     }
 
-    /// Runs `JWSVerifier` on every token, and the consistency check on every notification.
+    /// Runs `JWSVerifier` on every token, and the consistency check on every notification. `--at`
+    /// (`options.at`) replaces today for the certificates' second validity step, which decides when
+    /// a token has no signedDate.
     mutating func verify(options: AnalysisOptions, jws: JWSOptions) {
         let verification = JWSVerificationOptions(anchors: options.anchors, expectedBundleID: options.bundleID,
                                                   expectedEnvironment: jws.expectedEnvironment,
-                                                  expectedAppAppleID: jws.expectedAppAppleID, now: options.now)
+                                                  expectedAppAppleID: jws.expectedAppAppleID, now: options.moment)
         // A nested token is held to the same expectations as its notification (Apple's verifier checks
         // each one it is given), and to the notification's data by the consistency step; a claim its
         // kind never carries (a renewal info's bundleId) is not checked, with that reason.

@@ -101,6 +101,4 @@ public struct JWSModel: Sendable {
     public var topLevel: [JWSToken] { tokens.filter { $0.parent == nil } }
     /// The tokens nested in `tokens[index]`.
     public func nested(in index: Int) -> [JWSToken] { tokens.filter { $0.parent == index } }
-    /// Every token verified, none failed (false when not validated).
-    public var allValid: Bool { !tokens.isEmpty && tokens.allSatisfy { $0.report?.isValid == true } }
 }

@@ -1,3 +1,4 @@
+import ByteText
 import JSONLenient
 import JWSKit
 
@@ -74,21 +75,25 @@ struct JWSOutlineWording: OutlineWording {
         for field in headline {
             out.append(DetailLine(nil, "  " + field.path + String(repeating: " ", count: width - field.path.count + 2) + field.value))
         }
-        out += Self.labelled("verification", Self.verification(token.report))
+        out += Self.labelled("verification", token.report == nil ? [DetailLine(nil, "not verified", .dim)]
+                                                                 : Self.verification(document.tokenReport(index)))
         return out
     }
 
-    /// The verdict first, then the steps that failed (the summary view lists every step).
-    static func verification(_ report: JWSVerificationReport?) -> [DetailLine] {
-        guard let report else { return [DetailLine(nil, "not verified", .dim)] }
-        let verdict = report.lines.last ?? ""
-        let failed = report.lines.dropLast().filter { $0.contains(": failed") }
-        return [DetailLine(nil, verdict, report.isValid ? .ok : .fail)] + failed.map { DetailLine(nil, $0, .fail) }
+    /// The verdict first (as `verify` words it), then the steps that failed (the summary view lists every step).
+    static func verification(_ report: VerificationReport) -> [DetailLine] {
+        let failed = report.steps.filter { $0.status == .failed }
+        return [.safe(VerificationText.verdictLine(report), report.verdict.valid ? .ok : .fail)]
+            + failed.map { .safe(TerminalSafe.escape($0.title) + ": " + TerminalSafe.escape($0.message), .fail) }
     }
 
     /// `label` on the first line; the others continue under it.
     static func labelled(_ label: String, _ lines: [DetailLine]) -> [DetailLine] {
-        lines.enumerated().map { i, line in DetailLine(i == 0 ? label : "", line.text, line.tone) }
+        lines.enumerated().map { i, line in
+            var labelled = line  // keeps whether the text is terminal-safe already
+            labelled.label = i == 0 ? label : ""
+            return labelled
+        }
     }
 
     /// Decoded fields by JSON member index (the first of a repeated key wins, as the schema reads it).

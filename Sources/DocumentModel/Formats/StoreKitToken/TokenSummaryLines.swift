@@ -9,7 +9,7 @@ enum TokenSummaryLines {
         guard let model = document.jws else { return nil }
         // The note and a token's header summary are terminal-safe as built; the token's path is escaped here.
         var out = [DetailLine(nil, "StoreKit 2 document", .title), .safe(document.note), DetailLine(nil, "")]
-        for token in model.tokens {
+        for (index, token) in model.tokens.enumerated() {
             let indent = String(repeating: "  ", count: depth(of: token, in: model))
             let name = TerminalSafe.escape(token.path.map { "token " + $0 } ?? "token")
             out.append(.safe(indent + name + ": " + token.kind.label + " · " + token.headerSummary, .title))
@@ -21,20 +21,24 @@ enum TokenSummaryLines {
                 out.append(DetailLine(nil, indent + "  " + field.path + String(repeating: " ", count: width - count + 2) + field.value))
             }
             if !headline.isEmpty { out.append(DetailLine(nil, "")) }
-            guard let report = token.report else {
+            guard token.report != nil else {
                 out.append(DetailLine(nil, indent + "  (not verified)", .dim))
                 continue
             }
-            for line in report.lines {
-                let failed = line.contains(": failed") || line.hasPrefix("Verdict: invalid")
-                out.append(DetailLine(nil, indent + "  " + line, failed ? .fail : .plain))
+            // The token's own steps and verdict, in the words `verify` prints (its nested tokens follow as their own blocks).
+            let report = document.tokenReport(index)
+            for step in report.steps {
+                out.append(.safe(indent + "  " + TerminalSafe.escape(step.title) + ": " + TerminalSafe.escape(step.message),
+                                 step.status == .failed ? .fail : .plain))
             }
+            out.append(.safe(indent + "  " + VerificationText.verdictLine(report), report.verdict.valid ? .plain : .fail))
+            for reason in report.verdict.reasons { out.append(.safe(indent + "    " + TerminalSafe.escape(reason.message))) }
         }
         out.append(DetailLine(nil, ""))
-        let verified = model.tokens.filter { $0.report != nil }.count
-        let verdict = verified == 0 ? "not verified" : (model.allValid ? "every token valid" : "at least one token invalid")
-        out.append(DetailLine(nil, "Verdict: \(verdict) (\(model.tokens.count) token\(model.tokens.count == 1 ? "" : "s"))",
-                              model.allValid ? .ok : (verified == 0 ? .dim : .fail)))
+        // The document's verdict: what `verify` says of the whole input.
+        let report = document.verificationReport()
+        out.append(.safe(VerificationText.verdictLine(report) + " (\(model.tokens.count) token\(model.tokens.count == 1 ? "" : "s"))",
+                         report.verdict.valid ? .ok : (report.verdict.validated ? .fail : .dim)))
         return out
     }
 

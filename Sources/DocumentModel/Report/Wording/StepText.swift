@@ -168,16 +168,3 @@ public struct StepText: Sendable {
 
     public func reasons(_ verdict: Verdict) -> [String] { verdict.reasons.map(reason) }
 }
-
-extension StepText {
-    /// The verdict reason of a developer key given for an input it does not check (`key-not-applicable`).
-    func keyNotApplicable(_ given: [UserInput], input summary: String, signedBy: DeveloperKeyUse.AlternativeSigner?) -> String {
-        let names = given.map { inputName($0) ?? "a developer key" }
-        let checked = switch signedBy {
-        case .x5cChainToApple?: ", whose signature is checked against its x5c chain to Apple"
-        case nil: ""
-        }
-        return "\(Set(names).sorted().joined(separator: " and ")) applies to developer-signed JWS only (promotional offer, "
-            + "introductory-offer eligibility, Advanced Commerce request, App Store Server API token); this input is \(summary)" + checked
-    }
-}

@@ -177,29 +177,3 @@ extension JWSSkip {
         }
     }
 }
-
-extension JWSVerificationReport {
-    /// One line per step: "<title>: <summary>", then the verdict.
-    public var lines: [String] {
-        let deciding = Set(decidingSteps.map(\.step))
-        var out = steps.map { result in
-            let note = result.status.isFailed && !deciding.contains(result.step)
-                ? " (for information: the verdict judges the certificates at signedDate)" : ""
-            return "\(result.step.title): \(result.status.summary)\(note)"
-        }
-        if chainKind == .xcodeStoreKitTesting {
-            out.append("Signed by Xcode StoreKit Testing — local testing only, not the App Store")
-        }
-        if let anchor { out.append("Anchored at \(anchor.sentence)") }
-        if let failure = firstFailure {
-            out.append("Verdict: invalid (\(failure.step.title))")
-        } else if needsDeveloperKey {
-            out.append("Verdict: not verified: signed by a developer's In-App Purchase key, which is needed to check it")
-        } else if developerKey != nil {
-            out.append("Verdict: valid, signed by the developer key given")
-        } else {
-            out.append(isAppleSigned ? "Verdict: valid, signed by Apple" : "Verdict: valid, but not signed by Apple")
-        }
-        return out
-    }
-}

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import JWSKit
 import ReceiptKit
 
@@ -6,6 +11,12 @@ import ReceiptKit
 // (VerificationJWS.swift); only their words are here, in the one wording layer.
 
 extension StepText {
+    /// A token step's title; today's validity is "Validity at <--at>" when `--at` replaced today.
+    func title(_ step: JWSStep, at: Date?) -> String {
+        guard step == .validityToday, let at else { return step.title }
+        return "Validity at \(ReceiptDate(at).utcString)"
+    }
+
     /// "<step title>: <why>": a verdict reason about one token step.
     func reason(_ step: JWSStep, _ failure: JWSFailure) -> String { "\(step.title): \(failure.sentence)" }
     func reason(_ step: JWSStep, _ skip: JWSSkip) -> String { "\(step.title): \(skip.sentence)" }

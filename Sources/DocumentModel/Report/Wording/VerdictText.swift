@@ -5,17 +5,34 @@ import ReceiptKit
 // token report's subject: what every kind's report says around its steps.
 
 extension StepText {
-    /// "Verdict: VALID (sandbox receipt) — valid App Store receipt", "Verdict: INVALID (Xcode receipt)":
-    /// a receipt that is not a production one is named as such, valid or not.
-    public func verdictLine(valid: Bool, summary: String, environment: ReceiptEnvironment?) -> String {
-        "Verdict: \(valid ? "VALID" : "INVALID")\(qualifier(environment))\(valid ? " — " + TerminalSafe.escape(summary) : "")"
+    /// "VALID (sandbox receipt)", "INVALID", "INVALID (Xcode receipt)", "NOT VALIDATED": the head of
+    /// every view's verdict (verify's line, --quiet and batch lines, the explorer's status bar and
+    /// summary). A receipt that is not a production one is named as such, valid or not.
+    public func verdictHead(valid: Bool, validated: Bool = true, environment: ReceiptEnvironment?) -> String {
+        (valid ? "VALID" : validated ? "INVALID" : "NOT VALIDATED") + qualifier(environment)
+    }
+
+    /// "Verdict: VALID (sandbox receipt) — valid App Store receipt", "Verdict: INVALID (Xcode receipt)".
+    public func verdictLine(valid: Bool, validated: Bool = true, summary: String, environment: ReceiptEnvironment?) -> String {
+        "Verdict: " + verdictHead(valid: valid, validated: validated, environment: environment)
+            + (valid ? " — " + TerminalSafe.escape(summary) : "")
     }
 
     /// "VALID — valid App Store receipt", "VALID (sandbox receipt) — …" / "INVALID: <first reason>".
-    public func quietLine(valid: Bool, summary: String, firstReason: String?, environment: ReceiptEnvironment?, ascii: Bool) -> String {
-        if valid { return "VALID\(qualifier(environment)) \(ascii ? "-" : "—") " + TerminalSafe.escape(summary) }
-        guard let firstReason else { return "INVALID\(qualifier(environment))" }
-        return "INVALID\(qualifier(environment)): " + TerminalSafe.escape(firstReason)
+    public func quietLine(valid: Bool, validated: Bool = true, summary: String, firstReason: String?,
+                          environment: ReceiptEnvironment?, ascii: Bool) -> String {
+        let head = verdictHead(valid: valid, validated: validated, environment: environment)
+        if valid { return head + " \(ascii ? "-" : "—") " + TerminalSafe.escape(summary) }
+        guard let firstReason else { return head }
+        return head + ": " + TerminalSafe.escape(firstReason)
+    }
+
+    /// The message of a step shown for information (`VerificationStatus.info`).
+    func forInformation(_ reason: String) -> String { "for information — " + reason }
+
+    /// Why an information step does not decide: "the verdict judges the certificates at signedDate".
+    public func whyInformation(judgedAtSignedDate: Bool) -> String {
+        "for information: " + (judgedAtSignedDate ? "the verdict judges the certificates at signedDate" : "it does not decide the verdict")
     }
 
     private func qualifier(_ environment: ReceiptEnvironment?) -> String {

@@ -108,15 +108,12 @@ extension ExplorerAdditions {
             provider = { node in container?.role(of: node).map { NodeMeaning(label: TerminalSafe.escape($0)) } }
         }
         // The steps and verdict in the one verification model's words (what `verify` prints).
-        let report = VerificationReport(receipt: analysis, kind: document.kind.id, label: document.kind.summary, note: document.note,
+        var report = VerificationReport(receipt: analysis, kind: document.kind.id, label: document.kind.summary, note: document.note,
                                         withReceiptFacts: false)
-        let validated = analysis.options.validate
-        let short = !validated ? "not validated" : report.verdict.valid ? "valid"
-            : report.firstFailure.map { "INVALID (\($0.id))" } ?? "INVALID"
-        self.init(purchases: purchases, summary: summary, steps: report.steps, activeSubscriptions: active,
-                  verdict: TerminalSafe.escape(short), verdictFailed: validated && !report.verdict.valid,
-                  defaultExpanded: expand, initialSelection: initial)
-        self.verdictDetail = TerminalSafe.escape(([report.verdict.summary] + report.verdict.reasons.map(\.message)).joined(separator: " · "))
+        report.settleVerdict()
+        self.init(purchases: purchases, summary: summary, steps: report.steps, activeSubscriptions: active, defaultExpanded: expand,
+                  initialSelection: initial)
+        setVerdict(report)
         self.meaningProvider = provider
         if let receipt, !separate {
             self.fieldSearch = ReceiptSearchEntries(receipt: receipt)

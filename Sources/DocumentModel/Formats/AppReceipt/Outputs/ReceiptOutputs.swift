@@ -35,7 +35,8 @@ enum ReceiptOutputs {
         guard let analysis = document.receipt else {
             return VerificationText.text(report, inputName: document.source.name, style: style)
         }
-        return VerifyReport.text(analysis, inputName: document.source.name, inputNote: document.note, style: style, words: words)
+        return VerifyReport.text(analysis, inputName: document.source.name, inputNote: document.note, style: style, words: words,
+                                 report: report)
     }
 }
 
@@ -58,8 +59,6 @@ extension ReadsAsReceipt {
     /// The receipt's fields and purchases when one was decoded; else (a certificate, other ASN.1) the structure.
     public func diffBasis(_ document: Document) -> DiffBasis { document.receipt?.receipt != nil ? .receipt : .structure }
     public func payloadStringNode(_ document: Document) -> Int? { ReceiptSide.payloadString(document) }
-    /// A decoded receipt's attribute 5 is a device hash.
-    public func hasDeviceHash(_ document: Document) -> Bool { document.receipt?.receipt != nil }
     public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts {
         ReceiptRedaction.parts(document, fields: fields)
     }

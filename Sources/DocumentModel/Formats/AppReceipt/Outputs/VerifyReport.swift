@@ -17,13 +17,25 @@ public enum VerifyReport {
         /// ✓ ✗ – and … (false: + x - and ...).
         public var unicode: Bool
         public init(unicode: Bool = true) { self.unicode = unicode }
+
+        /// ✓ passed, ✗ failed, – not checked, i for information (+ x - i in ASCII).
+        public func mark(_ status: VerificationStatus) -> String {
+            switch status {
+            case .passed: unicode ? "✓" : "+"
+            case .failed: unicode ? "✗" : "x"
+            case .notChecked: unicode ? "–" : "-"
+            case .info: "i"
+            }
+        }
     }
 
     /// - Parameter inputNote: how the input was read (`LoadedInput.note`: "raw DER/BER, 7,686 bytes",
     ///   "decoded from base64: …"); nil prints the byte count.
     /// - Parameter words: how reasons are worded (the CLI names its flags).
+    /// - Parameter report: the receipt's settled report (`VerificationReport(verifying:)`), whose verdict
+    ///   every view shows; nil: the analysis's own.
     public static func text(_ a: ReceiptAnalysis, inputName: String, inputNote: String? = nil,
-                            style: Style = Style(), words: StepText = .plain) -> String {
+                            style: Style = Style(), words: StepText = .plain, report: VerificationReport? = nil) -> String {
         var lines: [String] = []
         let safe = TerminalSafe.escape
         lines.append("receipt-explorer verify: \(safe(inputName)): \(inputNote ?? "\(a.tree.bytes.count) bytes")")
@@ -142,9 +154,9 @@ public enum VerifyReport {
         }
 
         // Verdict.
-        let v = a.verdict
-        lines.append(VerificationText.verdictLine(valid: v.isValid, summary: words.summary(v), environment: a.receipt?.environment))
-        for reason in words.reasons(v) { lines.append("  \(style.unicode ? "•" : "*") \(safe(reason))") }
+        let report = report ?? VerificationReport(receipt: a, kind: "receipt", label: "", note: "", words: words, withReceiptFacts: false)
+        lines.append(VerificationText.verdictLine(report))
+        for reason in report.verdict.reasons { lines.append("  \(style.unicode ? "•" : "*") \(safe(reason.message))") }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -21,9 +21,8 @@ extension ExplorerAdditions {
                                          purchaseDate: Self.date(payload.value("purchaseDate")), expiresDate: Self.date(payload.value("expiresDate")),
                                          quantity: text("quantity"), flags: flags.joined(separator: ",")))
         }
-        let verified = model.tokens.contains { $0.report != nil }
-        let verdict = !verified ? "not verified" : (model.allValid ? "valid" : "INVALID")
-        self.init(purchases: purchases, verdict: verdict, verdictFailed: verified && !model.allValid)
+        self.init(purchases: purchases)
+        setVerdict(document.verificationReport())
         rowsTitle = "Transactions"
     }
 

@@ -27,13 +27,6 @@ enum StoreKitOutputs {
         VerificationReport(storeKitOf: document, now: now, words: words) ?? VerificationReport(unverifiable: document, now: now)
     }
 
-    /// A developer key checks the developer-signed tokens; the other tokens are checked against their x5c chain.
-    static func developerKeyUse(_ document: Document) -> DeveloperKeyUse {
-        guard let model = document.jws else { return .notApplicable(signedBy: nil) }
-        return model.tokens.contains { $0.document.payload.kind.developerKind != nil } ? .checksTokens
-            : .notApplicable(signedBy: .x5cChainToApple)
-    }
-
     /// The tokens' fields and transactions, when there are tokens.
     static func diffBasis(_ document: Document) -> DiffBasis {
         document.jws?.tokens.isEmpty == false ? .storeKitTokens : .structure
@@ -68,10 +61,9 @@ extension VerifiesTokens {
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         StoreKitOutputs.verification(document, now: now, words: words)
     }
-    public func developerKeyUse(_ document: Document) -> DeveloperKeyUse { StoreKitOutputs.developerKeyUse(document) }
     public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
     public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { TokenRedaction.parts(document) }
-    public func labChanges(before: Document, after: Document) -> [String] { TokenLabChange.describe(before: before, after: after) }
+    public func labChanges(before: Document, after: Document) -> [LabChangeLine] { TokenLabChange.describe(before: before, after: after) }
 }
 
 extension StoreKitTokenFormat: VerifiesTokens {}

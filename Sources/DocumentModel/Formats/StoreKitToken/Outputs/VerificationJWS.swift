@@ -35,11 +35,15 @@ extension VerificationReport {
             reasons.append(.init(code: .noTokens, step: nil, message: words.noTokensToVerify))
         }
         let valid = reasons.isEmpty
+        // Opened with --no-validate: not validated, rather than invalid.
+        let validated = nested.isEmpty || nested.contains { $0.verdict.validated }
         self.init(subject: VerificationSubject(kind: document.kind.id, label: document.kind.summary, note: document.note),
-                  steps: [], certificates: [], dates: VerificationDates(signed: nil, now: now, at: nil),
+                  steps: [], certificates: [], dates: VerificationDates(signed: nil, now: now, at: document.openedWith.analysis.at),
                   findings: fileFindings, nested: nested,
-                  verdict: VerificationVerdict(valid: valid, outcome: valid ? Self.commonOutcome(nested) : "invalid",
-                                               summary: valid ? words.everyTokenVerified : words.summary(.invalid), reasons: reasons))
+                  verdict: VerificationVerdict(valid: valid, outcome: valid ? Self.commonOutcome(nested) : validated ? "invalid" : "not-validated",
+                                               summary: valid ? words.everyTokenVerified : words.summary(validated ? .invalid : .notValidated),
+                                               reasons: validated ? reasons : [.init(code: .validationNotRequested, step: nil,
+                                                                                      message: words.reason(StepReason.validationNotRequested))]))
     }
 
     /// The report of `document.jws.tokens[index]` and, recursively, its nested tokens.
@@ -50,13 +54,14 @@ extension VerificationReport {
         let report = token.report
         let certificates = Self.x5c(token, report)
         let signed = jws.payload.validityDate.map { Date(timeIntervalSince1970: $0 / 1000) }
+        let at = document.openedWith.analysis.at  // --at replaces today (JWSLayerBuilder.verify)
         var steps: [VerificationStep] = []
         if let report {
             let deciding = Set(report.decidingSteps.map(\.step))
             for result in report.steps {
                 var s = VerificationStep(id: result.step.rawValue,
                                          subject: Self.subject(result.step, path: token.path, certificates: jws.header.certificates.count),
-                                         title: result.step.title, status: .init(result.status),
+                                         title: words.title(result.step, at: at), status: .init(result.status),
                                          reasonCode: result.status.reasonCode, reason: result.status.reason,
                                          message: result.status.summary)
                 s.decides = deciding.contains(result.step)
@@ -64,7 +69,9 @@ extension VerificationReport {
                 s.ranges = Self.ranges(result.step, token, model: model, index: index, in: document)
                 s.certificates = Self.certificates(for: result.step, certificates)
                 if result.step == .validityAtSignedDate { s.judgedAt = signed }
-                if result.step == .validityToday { s.judgedAt = now }
+                if result.step == .validityToday { s.judgedAt = at ?? now }
+                // A developer-signed token's iat and exp are judged at --at (or now).
+                if result.step == .issuedAt || result.step == .expiry { s.judgedAt = at ?? now }
                 steps.append(s)
             }
         }
@@ -88,7 +95,7 @@ extension VerificationReport {
                                          note: note ?? words.tokenNote(path: token.path, kindLabel: token.kind.label, headerSummary: token.headerSummary),
                                          path: token.path, range: VerificationRange(what: "token", fileRange, inToken: whole),
                                          headline: jws.payload.headline),
-            steps: steps, certificates: certificates, dates: VerificationDates(signed: signed, now: now, at: nil),
+            steps: steps, certificates: certificates, dates: VerificationDates(signed: signed, now: now, at: at),
             findings: findings, nested: nested,
             verdict: Self.verdict(report, nested: nested, words: words))
     }
@@ -177,5 +184,15 @@ extension VerificationReport {
     static func tokenLayers(_ token: JWSToken) -> [LayerID] {
         [token.layers.token] + [token.layers.header, token.layers.payload, token.layers.signature].compactMap { $0 }
             + token.layers.certificates
+    }
+}
+
+extension Document {
+    /// The settled report of token `index` of a StoreKit document (with its nested tokens), as
+    /// every view words it: the explorer's summary and token rows read it.
+    func tokenReport(_ index: Int, words: StepText = .plain) -> VerificationReport {
+        var report = VerificationReport(token: index, of: self, now: openedWith.analysis.now, words: words)
+        report.settleVerdict(words: words)
+        return report
     }
 }

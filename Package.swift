@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "JWSKit", targets: ["JWSKit"]),
         // For the fuzz package's render target; the executable is its only other user.
         .library(name: "ExplorerUI", targets: ["ExplorerUI"]),
+        // For the fuzz package's response-body target.
+        .library(name: "ServerAPI", targets: ["ServerAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -52,6 +54,13 @@ let package = Package(
         .target(name: "ReceiptKit", dependencies: ["ASN1Lenient", "ByteText", "X509Trust", "COpenSSL"]),
         // StoreKit 2: compact JWS, its byte layers, payload schema and ES256 / x5c verification.
         .target(name: "JWSKit", dependencies: ["ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "ReasonCodes", "X509Trust", "COpenSSL"]),
+        // libcurl through dlopen behind a small C API: loaded at the first request, so commands that never
+        // call Apple never load libcurl or its TLS library (docs/performance.md, "Start-up"). The headers
+        // (Debian libcurl4-openssl-dev; macOS's SDK) give types and constants; no curl symbol is linked.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // The App Store Server API: requests as Apple documents them, the ES256 bearer token, retries,
+        // pagination and Apple's error codes, over CCurl. Never prints: the command words what it returns.
+        .target(name: "ServerAPI", dependencies: ["ASN1Lenient", "ByteText", "JSONLenient", "JWSKit", "CCurl"]),
         .target(name: "DocumentModel", dependencies: ["ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",
                                                       "ReasonCodes", "X509Trust", "ReceiptKit", "JWSKit"]),
         .target(name: "ExplorerUI", dependencies: ["ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",
@@ -61,7 +70,7 @@ let package = Package(
         // Debian's wide-character build is libncursesw; macOS's SDK libncurses is itself wide-capable.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         .target(
-            name: "TerminalAdapter", dependencies: ["ASN1Lenient", "Threads", "ExplorerUI", "CNcurses"],
+            name: "TerminalAdapter", dependencies: ["ASN1Lenient", "ByteText", "Threads", "ExplorerUI", "CNcurses"],
             // Through Clang modules the SDK's curses.h is compiled as part of Darwin, where the
             // shim's own #define cannot reach it: the wide API must be switched on for the module.
             swiftSettings: [.unsafeFlags(["-Xcc", "-DNCURSES_WIDECHAR=1"], .when(platforms: [.macOS]))],
@@ -74,7 +83,7 @@ let package = Package(
             name: "receipt-explorer",
             dependencies: [
                 "ByteText", "ASN1Lenient", "TextLoader", "TextOutput", "X509Trust", "ReceiptKit",
-                "DocumentModel", "ExplorerUI", "TerminalAdapter",
+                "DocumentModel", "ExplorerUI", "TerminalAdapter", "ServerAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -91,6 +100,7 @@ let package = Package(
         .testTarget(name: "JSONLenientTests", dependencies: ["JSONLenient", "ASN1Lenient", "ByteText", "TestSupport"]),
         .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "JSONLenient", "ASN1Lenient", "ByteText", "TextLoader", "ReasonCodes", "X509Trust", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["receipt-explorer", "TestSupport"]),
+        .testTarget(name: "ServerAPITests", dependencies: ["ServerAPI", "JWSKit", "JSONLenient", "ByteText", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -41,6 +41,7 @@ struct ReceiptExplorer: ParsableCommand {
             TourCommand.self,
             RedactCommand.self,
             TimelineCommand.self,
+            APICommand.self,
         ],
         defaultSubcommand: ExploreCommand.self
     )

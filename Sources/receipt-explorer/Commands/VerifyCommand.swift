@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import ReceiptKit
+import TextLoader
 import TextOutput
 import X509Trust
 
@@ -34,7 +35,15 @@ struct ReceiptCheckOptions: ParsableArguments {
     /// The analysis options, or a one-line complaint and exit status 2.
     func analysisOptions(validate: Bool) throws -> AnalysisOptions {
         var options = AnalysisOptions(validate: validate, bundleID: bundleID, appVersion: appVersion)
-        for path in roots {
+        options.roots = try Self.readRoots(roots)
+        if let parsed = try CommandSupport.deviceID(deviceID) { options.deviceID = parsed }
+        if let at { options.at = try Self.parseAt(at) }
+        return options
+    }
+
+    /// `--root` files' bytes, each checked to hold certificates; or a one-line complaint and exit status 2.
+    static func readRoots(_ paths: [String]) throws -> [[UInt8]] {
+        try paths.map { path in
             guard let data = FileManager.default.contents(atPath: path) else {
                 CommandSupport.complain("cannot read --root \(path)")
                 throw ExitCode(ExitStatus.usageOrIO)
@@ -46,17 +55,17 @@ struct ReceiptCheckOptions: ParsableArguments {
                 CommandSupport.complain("--root \(path): \(error)")
                 throw ExitCode(ExitStatus.usageOrIO)
             }
-            options.roots.append(bytes)
+            return bytes
         }
-        if let parsed = try CommandSupport.deviceID(deviceID) { options.deviceID = parsed }
-        if let at {
-            guard let date = ReceiptDate.parseUserDate(at) else {
-                CommandSupport.complain("--at: '\(at)' is not a date (use RFC 3339 like 2024-03-05T10:00:00Z, or YYYY-MM-DD, or now)")
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-            options.at = date.date
+    }
+
+    /// `--at DATE`; or a one-line complaint and exit status 2.
+    static func parseAt(_ at: String) throws -> Date {
+        guard let date = ReceiptDate.parseUserDate(at) else {
+            CommandSupport.complain("--at: '\(at)' is not a date (use RFC 3339 like 2024-03-05T10:00:00Z, or YYYY-MM-DD, or now)")
+            throw ExitCode(ExitStatus.usageOrIO)
         }
-        return options
+        return date.date
     }
 }
 
@@ -171,8 +180,7 @@ struct VerifyCommand: ParsableCommand {
             return try CommandSupport.finish(BatchRunner.run(files: files, options: batch, check: check))
         }
         let input = try CommandSupport.load(files[0])
-        let document = Document.open(input, options: options, reading: .always, jws: jws)
-        let report = VerificationReport(verifying: document, now: options.now, words: .commandLine, jws: jws, bundleID: options.bundleID)
+        let (document, report) = Self.verify(input, options: options, jws: jws)
         // One input that is not developer-signed: --key / --key-id is a usage error (in batch, that input's verdict).
         if let refusal = report.verdict.reasons.first, refusal.code == VerificationReport.keyNotApplicable {
             CommandSupport.complain(refusal.message)
@@ -191,6 +199,14 @@ struct VerifyCommand: ParsableCommand {
         }
         OutputWriter.write(text, to: .standardOutput)
         if !report.verdict.valid { throw ExitCode(1) }
+    }
+}
+
+extension VerifyCommand {
+    /// The one verification path of `verify FILE`, which `api` runs over each body it fetched.
+    static func verify(_ input: LoadedInput, options: AnalysisOptions, jws: JWSOptions) -> (Document, VerificationReport) {
+        let document = Document.open(input, options: options, reading: .always, jws: jws)
+        return (document, VerificationReport(verifying: document, now: options.now, words: .commandLine, jws: jws, bundleID: options.bundleID))
     }
 }
 

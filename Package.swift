@@ -5,7 +5,7 @@ import PackageDescription
 // ByteText, Threads (hex, ISO 8601, UTF-8, terminal-safe text; pthread locks) → ASN1Lenient (bytes → tree)
 // → JSONLenient (bytes → JSON tree) → TextLoader (base64, PEM, JSON escapes → bytes) → TextOutput (dumps,
 // explain) → ReasonCodes → X509Trust (OpenSSL chains, pinned roots) → ReceiptKit (PKCS#7, receipt schema)
-// → JWSKit (StoreKit JWS) → DocumentModel (byte layers, one open for every command and the UI)
+// → JWSKit (StoreKit JWS) → ServerAPI (App Store Server API over CCurl, libcurl by dlopen) → DocumentModel (byte layers, one open for every command and the UI)
 // → ExplorerUI (state, pure render) → TerminalAdapter (ncurses) → receipt-explorer (commands).
 let package = Package(
     name: "receipt-explorer",

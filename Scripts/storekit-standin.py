@@ -16,8 +16,8 @@ repeats its revision).
 
 makes a throwaway P-256 In-App Purchase key DIR/SubscriptionKey_STANDIN01.p8 (never commit one),
 prints one JSON line {"port", "key", "key_id", "issuer", "bundle_id"} and serves until killed.
-Every request is logged to DIR/requests.jsonl (method, path, query, body, headers but not the
-Authorization value, the token's header and claims) and every body served to DIR/served/NNNN.json.
+Every request is logged to DIR/requests.jsonl (method, path, query, body, headers, the token's
+header and claims, and the Authorization value apart, so tests can check it leaks nowhere) and every body served to DIR/served/NNNN.json.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import signal
 import sys
 import threading
 import time
@@ -270,7 +271,9 @@ def handler(standin: StandIn):
             refusal, header, claims = standin.check_token(self.headers.get("Authorization"))
             entry = {"method": method, "path": path, "query": query, "body": body.decode("utf-8", "replace") if body else None,
                      "headers": {k: v for k, v in self.headers.items() if k.lower() not in ("authorization", "host", "content-length")},
-                     "token_header": header, "claims": claims, "hostile": mode}
+                     "token_header": header, "claims": claims, "hostile": mode,
+                     # The token itself, for the tests that check it appears in no output: the tool never prints it.
+                     "authorization": self.headers.get("Authorization")}
             if refusal:
                 entry.update(status=401, refusal=refusal)
                 standin.record(entry, None)
@@ -327,6 +330,9 @@ def handler(standin: StandIn):
 
 
 def main() -> None:
+    # A test runner may start us with SIGTERM blocked (children inherit the mask): unblock it, so the
+    # ordinary way of stopping a server works.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--workdir", required=True, type=Path)
     args = parser.parse_args()

@@ -51,7 +51,7 @@ public enum APICall: Sendable, Equatable {
             return APIRequest(method: "GET", path: "/inApps/v1/transactions/" + segment(id))
         case .history(let id, let filter):
             return APIRequest(method: "GET", path: "/inApps/v2/history/" + segment(id),
-                              query: filter.queryItems + (cursor.map { [.init("revision", $0)] } ?? []))
+                              query: (cursor.map { [.init("revision", $0)] } ?? []) + filter.queryItems)
         case .statuses(let id, let statuses):
             return APIRequest(method: "GET", path: "/inApps/v1/subscriptions/" + segment(id), query: statuses.map { .init("status", $0) })
         case .refunds(let id):
@@ -71,7 +71,8 @@ public enum APICall: Sendable, Equatable {
     }
 }
 
-/// Get Transaction History's query: every filter Apple documents, in the order Apple's library sends them.
+/// Get Transaction History's query: every filter Apple documents, in the order Apple's library sends them
+/// (`revision` first, then these).
 public struct HistoryFilter: Sendable, Equatable {
     public var startDate: Int64?
     public var endDate: Int64?
@@ -98,7 +99,7 @@ public struct HistoryFilter: Sendable, Equatable {
     }
 }
 
-/// Get Notification History's JSON body (`NotificationHistoryRequest`).
+/// Get Notification History's JSON body (`NotificationHistoryRequest`), members in the order of Apple's library.
 public struct NotificationFilter: Sendable, Equatable {
     public var startDate: Int64
     public var endDate: Int64
@@ -118,8 +119,8 @@ public struct NotificationFilter: Sendable, Equatable {
         var members = ["\"startDate\":\(startDate)", "\"endDate\":\(endDate)"]
         if let type { members.append("\"notificationType\":\"\(type)\"") }
         if let subtype { members.append("\"notificationSubtype\":\"\(subtype)\"") }
-        if onlyFailures { members.append("\"onlyFailures\":true") }
         if let transactionID { members.append("\"transactionId\":\"\(transactionID)\"") }
+        if onlyFailures { members.append("\"onlyFailures\":true") }
         return Array(("{" + members.joined(separator: ",") + "}").utf8)
     }
 }

@@ -12,6 +12,8 @@ public struct ResponseBody: Sendable, Equatable {
     public var paginationToken: String?
     public var errorCode: Int64?
     public var errorMessage: String?
+    /// Look Up Order ID's `status` (0 valid, 1 invalid).
+    public var status: Int64?
     /// Request a Test Notification's answer.
     public var testNotificationToken: String?
 
@@ -26,6 +28,7 @@ public struct ResponseBody: Sendable, Equatable {
         body.paginationToken = tree.value("paginationToken", in: root).flatMap(tree.string(at:))
         body.errorCode = tree.value("errorCode", in: root).flatMap(tree.number(at:))?.integer
         body.errorMessage = tree.value("errorMessage", in: root).flatMap(tree.string(at:))
+        body.status = tree.value("status", in: root).flatMap(tree.number(at:))?.integer
         body.testNotificationToken = tree.value("testNotificationToken", in: root).flatMap(tree.string(at:))
         return body
     }

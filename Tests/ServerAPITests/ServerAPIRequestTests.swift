@@ -30,9 +30,9 @@ struct ServerAPIRequestTests {
         filter.revoked = false
         let request = APICall.history(id: "9", filter: filter).request(cursor: "rev/2")
         #expect(request.method == "GET")
-        #expect(request.target == "/inApps/v2/history/9?startDate=1&endDate=2&productId=p.1&productId=p%202&productType=AUTO_RENEWABLE"
+        #expect(request.target == "/inApps/v2/history/9?revision=rev%2F2&startDate=1&endDate=2&productId=p.1&productId=p%202&productType=AUTO_RENEWABLE"
             + "&productType=CONSUMABLE&sort=DESCENDING&subscriptionGroupIdentifier=21000001&inAppOwnershipType=FAMILY_SHARED"
-            + "&revoked=false&revision=rev%2F2")
+            + "&revoked=false")
     }
 
     @Test func pathSegmentsCannotChangeTheRequestShape() {
@@ -52,7 +52,7 @@ struct ServerAPIRequestTests {
         #expect(request.method == "POST")
         #expect(request.target == "/inApps/v1/notifications/history?paginationToken=pt-2")
         #expect(String(decoding: request.body!, as: UTF8.self)
-            == #"{"startDate":1740000000000,"endDate":1740830400000,"notificationType":"SUBSCRIBED","notificationSubtype":"INITIAL_BUY","onlyFailures":true,"transactionId":"5"}"#)
+            == #"{"startDate":1740000000000,"endDate":1740830400000,"notificationType":"SUBSCRIBED","notificationSubtype":"INITIAL_BUY","transactionId":"5","onlyFailures":true}"#)
     }
 
     @Test func valuesMatchWithoutCaseAndNameEveryChoice() {

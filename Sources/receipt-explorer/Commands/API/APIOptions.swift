@@ -111,11 +111,13 @@ struct APIOptions: ParsableArguments {
         let path = try required(key, "KEY", "--key")
         let issuer = try required(issuer, "ISSUER", "--issuer")
         let bundleID = try required(bundleID, "BUNDLE_ID", "--bundle-id")
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard var data = FileManager.default.contents(atPath: path) else {
             CommandSupport.complain("cannot read --key \(path)")
             throw ExitCode(ExitStatus.usageOrIO)
         }
         var bytes = [UInt8](data)
+        // The file's bytes live on only in OpenSSL's key: both copies are wiped (the signer wipes `bytes`).
+        data.resetBytes(in: 0..<data.count)
         let signer: DeveloperSigner
         do {
             signer = try DeveloperSigner.load(&bytes, fileName: path)

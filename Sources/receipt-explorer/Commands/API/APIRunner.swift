@@ -67,7 +67,7 @@ struct APIRunner {
             CommandSupport.complain(failure.description)
             throw ExitCode(failure.exitStatus)
         }
-        if verified.contains(where: { !Self.needsNoVerification(call) && !$0.report.verdict.valid }) { throw ExitCode(ExitStatus.inputHasErrors) }
+        if verified.contains(where: { Self.failed(call, $0) }) { throw ExitCode(ExitStatus.inputHasErrors) }
     }
 
     func makeClient() throws -> APIClient {
@@ -131,6 +131,25 @@ struct APIRunner {
         return Verified(fileName: page.fileName, body: page.body, document: document, report: report)
     }
 
+    /// "signedTransactions[1] StoreKit 2 transaction 2000000000000002": where the item sits and which it is.
+    static func itemName(_ item: VerificationReport) -> String {
+        let id = item.subject.headline.first { ["transactionId", "notificationType", "originalTransactionId"].contains($0.path) }
+        let parts = [item.subject.path, item.subject.label, id.map { TerminalSafe.escape($0.value) }].compactMap { $0 }
+        return parts.joined(separator: " ")
+    }
+
+    /// Look Up Order ID's `status` 1: Apple found no order with that id (nothing is signed to verify).
+    static func orderRefusal(_ body: [UInt8]) -> String? {
+        ResponseBody.read(body).status == 1 ? "status 1: Apple found no order with this order id (OrderLookupStatus 1, invalid)" : nil
+    }
+
+    /// Whether a page failed: an order id Apple does not know, or a verification failure.
+    static func failed(_ call: APICall, _ page: Verified) -> Bool {
+        if needsNoVerification(call) { return false }
+        if case .order = call, orderRefusal(page.body) != nil { return true }
+        return !page.report.verdict.valid
+    }
+
     /// A test-notification request answers only a token: nothing in it is signed.
     static func needsNoVerification(_ call: APICall) -> Bool { call == .testNotification }
 
@@ -145,18 +164,23 @@ struct APIRunner {
                 lines.append("\(page.fileName): testNotificationToken \(TerminalSafe.escape(token))")
                 continue
             }
+            if case .order = call, let refusal = Self.orderRefusal(page.body) {
+                lines.append("\(page.fileName): \(refusal)")
+                continue
+            }
             lines.append("\(page.fileName): \(VerificationText.quietLine(page.report))")
             for item in page.report.nested {
                 items += 1
                 if item.verdict.valid { valid += 1 }
-                lines.append("  \(TerminalSafe.escape(item.subject.label)): \(VerificationText.quietLine(item))")
+                lines.append("  \(Self.itemName(item)): \(VerificationText.quietLine(item))")
             }
             if page.report.nested.isEmpty, !page.report.steps.isEmpty {
                 items += 1
                 if page.report.verdict.valid { valid += 1 }
             }
         }
-        let names = verified.isEmpty ? "nothing" : verified.count == 1 ? verified[0].fileName
+        if verified.isEmpty { return lines.joined(separator: "\n") }
+        let names = verified.count == 1 ? verified[0].fileName
             : "\(verified.count) pages (\(verified[0].fileName) … \(verified[verified.count - 1].fileName))"
         var summary = "fetched \(names)"
         if !Self.needsNoVerification(call) { summary += "; \(items) signed item\(items == 1 ? "" : "s"): \(valid) valid, \(items - valid) invalid" }

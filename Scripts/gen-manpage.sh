@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates docs/receipt-explorer.1 from the commands' own help with swift-argument-parser's
-# generate-manual plugin (it reads `receipt-explorer --experimental-dump-help`). The page records
-# the SHA-256 of that help dump so Tests/CLITests/EcosystemTests.swift can tell when it is stale.
+# Regenerates docs/receipt-explorer.1: the commands' own help through swift-argument-parser's
+# generate-manual plugin (it reads `receipt-explorer --experimental-dump-help`), then the manual's
+# pages (docs/manual/*.md, by Scripts/manual-to-mdoc.py), so the man page and the manual are one
+# text. The page records the SHA-256 of the help dump, and ends with the manual's sections, so
+# Tests/CLITests/EcosystemTests.swift can tell when it is stale.
 #
 #   Scripts/gen-manpage.sh            # the page's date is today (UTC); MANPAGE_DATE=YYYY-MM-DD overrides
 set -euo pipefail
@@ -48,4 +50,5 @@ version="$("$binary" --version | sed -nE '1s/^receipt-explorer ([0-9]+\.[0-9]+\.
 } > docs/receipt-explorer.1
 grep -qx "\.Os receipt-explorer $version" docs/receipt-explorer.1 || { echo "gen-manpage.sh: the page has no .Os line to carry the version" >&2; exit 1; }
 [ -z "$(tail -c 1 docs/receipt-explorer.1)" ] || echo >> docs/receipt-explorer.1  # the tool ends without one
+python3 Scripts/manual-to-mdoc.py >> docs/receipt-explorer.1
 echo "wrote docs/receipt-explorer.1 (help-sha256 $help_sha)"

@@ -11,12 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
-// The platform difference, in one place: the name the system gives libcurl's shared library.
-#if defined(__APPLE__)
-static const char *const library_names[] = {"/usr/lib/libcurl.4.dylib", "libcurl.4.dylib", "libcurl.dylib", NULL};
-#else
-static const char *const library_names[] = {"libcurl.so.4", "libcurl.so", NULL};
-#endif
+// The names to try, from the caller (Platform's SharedLibraries.curl: the one place that knows them).
+static const char *const *library_names;
 
 static struct {
     CURLcode (*global_init)(long);
@@ -38,7 +34,8 @@ static void load_library(void) {
     void *handle = NULL;
     for (const char *const *name = library_names; *name && !handle; name++) handle = dlopen(*name, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-        snprintf(load_problem, sizeof load_problem, "libcurl could not be loaded (%s): install libcurl (Debian: libcurl4)", library_names[0]);
+        snprintf(load_problem, sizeof load_problem, "libcurl could not be loaded (%s): install libcurl (Debian: libcurl4)",
+                 library_names[0] ? library_names[0] : "no name given");
         return;
     }
 #define RESOLVE(field, symbol)                                                                          \
@@ -144,8 +141,9 @@ static ccurl_error family(CURLcode code, int too_large) {
     }
 }
 
-void ccurl_perform(const ccurl_request *request, ccurl_response *response) {
+void ccurl_perform(const char *const *names, const ccurl_request *request, ccurl_response *response) {
     memset(response, 0, sizeof *response);
+    if (!library_names) library_names = names; // the first call's names load the library, once
     pthread_once(&load_once, load_library);
     if (!loaded) {
         response->error = CCURL_NO_LIBRARY;

@@ -1,11 +1,17 @@
 import CCurl
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
+
+/// C strings that live as long as the process (the library names CCurl keeps a pointer to).
+final class CStringList: @unchecked Sendable {
+    // @unchecked: written once in init, only read afterwards.
+    let pointers: UnsafeMutablePointer<UnsafePointer<CChar>?>
+
+    init(_ strings: [String]) {
+        pointers = .allocate(capacity: strings.count + 1)
+        for (i, string) in strings.enumerated() { pointers[i] = UnsafePointer(strdup(string)) }
+        pointers[strings.count] = nil
+    }
+}
 
 /// One HTTP exchange through libcurl (CCurl): what came back, or which family of failure.
 struct HTTPExchange {
@@ -31,7 +37,7 @@ struct HTTPExchange {
                         var request = ccurl_request(method: method, url: url, headers: headerList.baseAddress, header_count: headerList.count,
                                                     body: body == nil ? nil : bytes.baseAddress, body_length: bytes.count,
                                                     timeout_seconds: timeoutSeconds, max_body: maxBody)
-                        ccurl_perform(&request, &response)
+                        ccurl_perform(libraryNames.pointers, &request, &response)
                     }
                 }
             }
@@ -42,6 +48,9 @@ struct HTTPExchange {
                             body: received, retryAfter: text(&response.retry_after), contentType: text(&response.content_type),
                             location: text(&response.location))
     }
+
+    /// SharedLibraries.curl as a NULL-terminated C array, made once and kept for the process.
+    static let libraryNames = CStringList(SharedLibraries.curl)
 
     /// A fixed C char array (imported as a tuple) as a String, up to its NUL.
     private static func text<T>(_ field: inout T) -> String {

@@ -2,13 +2,14 @@ import Foundation
 import Testing
 import TestSupport
 
-/// README's "More than one machine" recipe, run as written (split, xargs -P, cat, awk) on a 7-line
-/// export split into pieces of 3 lines instead of 1000.
+/// The manual's "More than one machine" recipes (docs/manual/batch.md), run as written: split, xargs -P,
+/// cat, awk on a 7-line export split into pieces of 3 lines instead of 1000; and the PySpark one on
+/// `local[2]` with PySpark from PyPI.
 @Suite(.enabled(if: cliBinary != nil, "the receipt-explorer binary is not built"))
 struct BatchRecipeTests {
-    static func recipe() throws -> String {
-        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let marker = try #require(readme.range(of: "<!-- batch-recipe -->\n```sh\n"))
+    static func recipe(_ name: String = "batch-recipe", language: String = "sh") throws -> String {
+        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/manual/batch.md"), encoding: .utf8)
+        let marker = try #require(readme.range(of: "<!-- \(name) -->\n```\(language)\n"))
         let end = try #require(readme.range(of: "```", range: marker.upperBound..<readme.endIndex))
         return String(readme[marker.upperBound..<end.lowerBound])
     }
@@ -37,7 +38,7 @@ struct BatchRecipeTests {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
         #expect(objects.map { "\($0["source"] ?? ""):\($0["line"] ?? "")" }
-                == ["piece.00:1", "piece.00:2", "piece.00:3", "piece.01:1", "piece.01:2", "piece.01:3", "piece.02:1"])
+                == ["piece.aa:1", "piece.aa:2", "piece.aa:3", "piece.ab:1", "piece.ab:2", "piece.ab:3", "piece.ac:1"])
         // No --root in the recipe: the TEST-signed tokens do not chain to Apple, so none is valid.
         let summary = try String(contentsOf: dir.appendingPathComponent("summary.txt"), encoding: .utf8)
         #expect(summary == """
@@ -55,5 +56,47 @@ struct BatchRecipeTests {
             summary: valid 0
 
             """)
+    }
+
+    /// PySpark (and the Java it starts) is there: `python3 -m pip install pyspark`, which `.ci/run` does.
+    static let pysparkAvailable: Bool = {
+        guard let python = findTool("python3"), findTool("java") != nil,
+              let result = try? runProgram(python, ["-c", "import pyspark"]) else { return false }
+        return result.status == 0
+    }()
+
+    @Test("the PySpark recipe pipes every partition through the binary and gives one verdict per line, in order",
+          .enabled(if: pysparkAvailable, "pyspark or java is not installed (python3 -m pip install pyspark; .ci/run does)"))
+    func sparkRecipe() throws {
+        let script = try Self.recipe("spark-recipe", language: "python")
+        #expect(script.contains("checkCode=True)") && script.contains("\"local[2]\""))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("spark-recipe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func token(_ name: String) throws -> String {
+            try String(contentsOf: Paths.samples.appendingPathComponent("jws/" + name), encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        // 400 lines in 4 partitions: valid, invalid (alg none), not loadable, in a known pattern.
+        let pattern = [(try token("transaction.jws"), true), (try token("malformed-alg-none.jws"), false),
+                       (try token("notification.jws"), true), ("not base64 at all", false)]
+        let lines = (0..<400).map { pattern[$0 % pattern.count] }
+        try Data((lines.map(\.0).joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("export.txt"))
+        let root = Paths.samples.appendingPathComponent("pki/test-ec-root.cer").path
+        let python = try #require(findTool("python3"))
+        let binaryDirectory = try #require(cliBinary).deletingLastPathComponent().path
+        let r = try runProgram(python, ["-c", "import os; os.chdir('\(dir.path)')\n" + script.replacingOccurrences(of: "/path/root.cer", with: root)],
+                               environment: ["PATH": binaryDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
+        #expect(r.status == 0, "\(r.stderr.suffix(3000))")
+        let parts = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("verdicts").path)
+            .filter { $0.hasPrefix("part-") }.sorted()
+        #expect(parts.count == 4)
+        let verdicts = try parts.flatMap { part in
+            try String(contentsOf: dir.appendingPathComponent("verdicts/" + part), encoding: .utf8).split(separator: "\n").map {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+                return try #require((object["verdict"] as? [String: Any])?["valid"] as? Bool)
+            }
+        }
+        #expect(verdicts == lines.map(\.1), "one verdict per export line, in the export's order")
     }
 }

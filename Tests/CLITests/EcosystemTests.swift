@@ -80,7 +80,7 @@ import Testing
     /// `openssl version` prints "OpenSSL 3.0.13 30 Jan 2024 (Library: OpenSSL 3.0.13 30 Jan 2024)"; the
     /// library part is the libcrypto loaded at run time, the same one this binary loads.
     static let opensslCLILibrary: String? = {
-        guard let openssl = findTool("openssl"), let result = try? runProgram(openssl, ["version"]) else { return nil }
+        guard let openssl = OpenSSLTool.path, let result = try? runProgram(openssl, ["version"]) else { return nil }
         guard let match = result.stdout.firstMatch(of: #/\(Library: (OpenSSL 3[^()]*)\)/#) else { return nil }
         return String(match.1)
     }()
@@ -149,6 +149,20 @@ import Testing
         #expect(page.contains("\n.Dt RECEIPT-EXPLORER 1\n"))
         for subcommand in Self.subcommands {
             #expect(page.contains("\n.It Em \(subcommand)\n"), "the man page has no entry for \(subcommand)")
+        }
+    }
+
+    /// The man page carries the manual (docs/manual/*.md) as its last sections, converted by
+    /// Scripts/manual-to-mdoc.py: one text for both, and the page is stale when a manual page changes.
+    @Test func manPageEndsWithTheManual() throws {
+        let page = try String(contentsOf: Self.manPage, encoding: .utf8)
+        let python = try #require(findTool("python3"), "python3 runs Scripts/manual-to-mdoc.py")
+        let result = try runProgram(python, [cliPackageRoot.appendingPathComponent("Scripts/manual-to-mdoc.py").path])
+        try #require(result.status == 0, "manual-to-mdoc.py: \(result.stderr)")
+        #expect(page.hasSuffix("\n.Ex -std\n" + result.stdout),
+                "docs/receipt-explorer.1 does not end with the manual's current text: run Scripts/gen-manpage.sh")
+        for section in [".Sh \"THE EXPLORER (EXPLORE, THE DEFAULT COMMAND)\"", ".Sh \"VERIFY: IS IT GENUINE?\"", ".Sh \"INPUTS AND PASTES\""] {
+            #expect(result.stdout.contains("\n" + section + "\n") || result.stdout.hasPrefix(section + "\n"), "\(section)")
         }
     }
 

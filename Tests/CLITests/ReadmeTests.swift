@@ -3,10 +3,12 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Keeps README.md from drifting: the test command `.ci/run` runs, and the diagnostic code table.
+/// Keeps README.md and the manual from drifting: the test command `.ci/run` runs, and the diagnostic
+/// code table (docs/manual/exit-status.md).
 @Suite struct ReadmeTests {
     static let readme = Paths.packageRoot.appendingPathComponent("README.md")
     static let ciRun = Paths.packageRoot.appendingPathComponent(".ci/run")
+    static let exitStatusPage = Paths.packageRoot.appendingPathComponent("docs/manual/exit-status.md")
 
     /// The first line of the fenced block after `<!-- marker -->`.
     static func command(after marker: String, in text: String) -> String? {
@@ -33,7 +35,7 @@ import TestSupport
         #expect(Self.command(after: "run-command", in: readme) == "swift run receipt-explorer")
     }
 
-    /// The table README.md must contain between the parser-codes markers.
+    /// The table docs/manual/exit-status.md must contain between the parser-codes markers.
     static var codeTable: String {
         var lines = ["| code | severity | meaning |", "|---|---|---|"]
         for code in ParserCode.allCases {
@@ -42,11 +44,11 @@ import TestSupport
         return lines.joined(separator: "\n")
     }
 
-    @Test func readmeListsEveryParserCode() throws {
-        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
+    @Test func manualListsEveryParserCode() throws {
+        let readme = try String(contentsOf: Self.exitStatusPage, encoding: .utf8)
         let begin = try #require(readme.range(of: "<!-- parser-codes:begin -->\n"))
         let end = try #require(readme.range(of: "<!-- parser-codes:end -->"))
         let table = readme[begin.upperBound..<end.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(table == Self.codeTable, "README's code table is out of date; replace it with:\n\(Self.codeTable)")
+        #expect(table == Self.codeTable, "docs/manual/exit-status.md's code table is out of date; replace it with:\n\(Self.codeTable)")
     }
 }

@@ -256,9 +256,9 @@ import TestSupport
         #expect(explorePiped.stderr == "receipt-explorer: --explore needs a terminal on stdin and stdout; drop --explore to print the timeline as text (or add --format json)\n")
     }
 
-    /// README's example is the command's output, word for word.
-    @Test func readmeExampleIsTheOutput() throws {
-        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    /// The manual's example (docs/manual/timeline.md) is the command's output, word for word.
+    @Test func manualExampleIsTheOutput() throws {
+        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/manual/timeline.md"), encoding: .utf8)
         let prompt = "$ cd samples/timeline && receipt-explorer timeline "
         let start = try #require(readme.range(of: prompt))
         let block = readme[start.upperBound...].prefix { $0 != "`" }

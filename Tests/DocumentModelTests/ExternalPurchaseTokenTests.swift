@@ -18,7 +18,7 @@ import TestSupport
     static var files: [String] { manifest.compactMap { $0["file"] as? String } }
 
     static func open(_ file: String) throws -> Document {
-        Document.open(try PasteLoader.load(path: Paths.samples.appendingPathComponent(file).path))
+        Document.open(try DocumentInput.path(Paths.samples.appendingPathComponent(file).path).read().loaded)
     }
 
     @Test func manifestListsEveryToken() throws {
@@ -89,7 +89,7 @@ import TestSupport
         let quoted = try PasteLoader.decode(Array("\"".utf8) + text + Array("\"\n".utf8), name: "quoted")
         #expect(quoted.encoding == .externalPurchaseToken)
         #expect(quoted.bytes == text)
-        let inline = try PasteLoader.load(path: String(decoding: text, as: UTF8.self))
+        let inline = try DocumentInput.path(String(decoding: text, as: UTF8.self)).read().loaded
         #expect(inline.encoding == .externalPurchaseToken)
         #expect(Document.open(inline).kind == .externalPurchaseToken(sandbox: false))
     }

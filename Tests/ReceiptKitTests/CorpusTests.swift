@@ -236,15 +236,18 @@ let corpusFacts: [CorpusFact] = [
 }
 
 @Suite struct DocumentationTests {
-    /// README's receipt code table lists every `ReceiptCode` with its severity.
-    @Test func readmeListsEveryReceiptCode() throws {
-        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        try #require(readme.contains("## Receipts: `json` and `verify`"))
+    /// The manual's receipt code table (docs/manual/exit-status.md) lists every `ReceiptCode` with its
+    /// severity, and its attribute table (docs/manual/kinds.md) every attribute of the schema.
+    @Test func manualListsEveryReceiptCodeAndAttribute() throws {
+        let codes = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/manual/exit-status.md"), encoding: .utf8)
+        try #require(codes.contains("## Receipt finding codes"))
         for code in ReceiptCode.allCases {
-            #expect(readme.contains("| `\(code.rawValue)` | \(code.severity) | \(code.summary) |"), "\(code.rawValue)")
+            #expect(codes.contains("| `\(code.rawValue)` | \(code.severity) | \(code.summary) |"), "\(code.rawValue)")
         }
+        let kinds = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/manual/kinds.md"), encoding: .utf8)
+        try #require(kinds.contains("## The attribute table"))
         for spec in ReceiptSchema.app + ReceiptSchema.inApp {
-            #expect(readme.contains("| \(spec.type) | \(spec.name)"), "attribute \(spec.type)")
+            #expect(kinds.contains("| \(spec.type) | \(spec.name)"), "attribute \(spec.type)")
         }
     }
 }

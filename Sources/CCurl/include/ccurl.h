@@ -1,7 +1,7 @@
 // CCurl: one HTTP exchange through libcurl, which is loaded with dlopen the first time a request is
 // made. Commands that never call Apple's API (`--version`, `dump`, …) never map libcurl or its TLS
 // library into the process (docs/performance.md, "Start-up"). The header names no curl type, so
-// Swift sees only this small API; the platform's library name lives in ccurl.c alone.
+// Swift sees only this small API; the library's names come from the caller (Platform's SharedLibraries).
 #ifndef CCURL_H
 #define CCURL_H
 
@@ -42,8 +42,9 @@ typedef struct {
 } ccurl_response;
 
 /// Performs one exchange (no redirects are followed: the bearer token goes to the one host asked).
-/// Safe to call from several threads; the library is loaded once.
-void ccurl_perform(const ccurl_request *request, ccurl_response *response);
+/// The first call loads libcurl by the first of `library_names` (NULL-terminated) that dlopen finds;
+/// later calls reuse it. Safe to call from several threads.
+void ccurl_perform(const char *const *library_names, const ccurl_request *request, ccurl_response *response);
 
 /// Frees the response's body.
 void ccurl_response_free(ccurl_response *response);

@@ -7,13 +7,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import ReceiptKit
 import TextLoader
 import TextOutput
@@ -155,34 +149,10 @@ struct RedactCommand: ParsableCommand {
 
     // MARK: - Files
 
-    /// The file's bytes as stored and as the loader decodes them; exit 2 with the loader's reason.
+    /// The file's bytes as stored and as the loader decodes them, through the one way in; exit 2 with the loader's reason.
     static func load(_ path: String) throws -> RedactInput {
-        let raw: [UInt8]
-        if path == "-" {
-            do {
-                raw = try InputLoader.readInput(path: "-").raw
-            } catch let error as InputError {
-                CommandSupport.complain(error)
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-        } else {
-            if CommandSupport.isDirectory(path) == true {
-                CommandSupport.complain("cannot read \(path): it is a directory")
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                CommandSupport.complain("cannot read \(path): no such file, or not readable")
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-            raw = [UInt8](data)
-        }
-        let name = path == "-" ? "stdin" : (path.split(separator: "/").last.map(String.init) ?? path)
-        do {
-            return RedactInput(raw: raw, loaded: try InputLoader.decode(raw, name: name))
-        } catch let error as InputError {
-            CommandSupport.complain(error)
-            throw ExitCode(ExitStatus.usageOrIO)
-        }
+        let input = try CommandSupport.read(.path(path))
+        return RedactInput(raw: input.raw, loaded: input.loaded)
     }
 
     /// One path per input: OUT itself for one input (OUT/name when OUT is a directory), OUT/name for several.

@@ -7,7 +7,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import ReceiptKit
-import TextLoader
 import TextOutput
 import X509Trust
 
@@ -44,11 +43,7 @@ struct ReceiptCheckOptions: ParsableArguments {
     /// `--root` files' bytes, each checked to hold certificates; or a one-line complaint and exit status 2.
     static func readRoots(_ paths: [String]) throws -> [[UInt8]] {
         try paths.map { path in
-            guard let data = FileManager.default.contents(atPath: path) else {
-                CommandSupport.complain("cannot read --root \(path)")
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-            let bytes = [UInt8](data)
+            let bytes = try CommandSupport.optionFile(path, option: "--root")
             do {
                 _ = try CertificateInfo.parseCertificates(fileBytes: bytes)
             } catch {
@@ -179,8 +174,7 @@ struct VerifyCommand: ParsableCommand {
             let check = BatchCheck(format: output, options: options, jws: jws, words: .commandLine, ascii: ascii)
             return try CommandSupport.finish(BatchRunner.run(files: files, options: batch, check: check))
         }
-        let input = try CommandSupport.load(files[0])
-        let (document, report) = Self.verify(input, options: options, jws: jws)
+        let (document, report) = try Self.verify(.path(files[0]), options: options, jws: jws)
         // One input that is not developer-signed: --key / --key-id is a usage error (in batch, that input's verdict).
         if let refusal = report.verdict.reasons.first, refusal.code == VerificationReport.keyNotApplicable {
             CommandSupport.complain(refusal.message)
@@ -190,7 +184,7 @@ struct VerifyCommand: ParsableCommand {
         switch (format, quiet) {
         case (.json, _):
             // Bytes as written, without a round trip through String (UTF-8 checked, then encoded again).
-            OutputWriter.write(bytes: VerificationJSON.bytes(report, input: (document.source.name, input.bytes.count)), to: .standardOutput)
+            OutputWriter.write(bytes: VerificationJSON.bytes(report, input: (document.source.name, document.fileLayer.bytes.count)), to: .standardOutput)
             if !report.verdict.valid { throw ExitCode(1) }
             return
         case (.text, true): text = VerificationText.quietLine(report, ascii: ascii) + "\n"
@@ -204,8 +198,8 @@ struct VerifyCommand: ParsableCommand {
 
 extension VerifyCommand {
     /// The one verification path of `verify FILE`, which `api` runs over each body it fetched.
-    static func verify(_ input: LoadedInput, options: AnalysisOptions, jws: JWSOptions) -> (Document, VerificationReport) {
-        let document = Document.open(input, options: options, reading: .always, jws: jws)
+    static func verify(_ input: DocumentInput, options: AnalysisOptions, jws: JWSOptions) throws -> (Document, VerificationReport) {
+        let document = Document.open(try CommandSupport.read(input), DocumentModel.OpenOptions(analysis: options, reading: .always, jws: jws))
         return (document, VerificationReport(verifying: document, now: options.now, words: .commandLine, jws: jws, bundleID: options.bundleID))
     }
 }

@@ -5,13 +5,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import JWSKit
 import ReceiptKit
 import ServerAPI
@@ -111,13 +105,7 @@ struct APIOptions: ParsableArguments {
         let path = try required(key, "KEY", "--key")
         let issuer = try required(issuer, "ISSUER", "--issuer")
         let bundleID = try required(bundleID, "BUNDLE_ID", "--bundle-id")
-        guard var data = FileManager.default.contents(atPath: path) else {
-            CommandSupport.complain("cannot read --key \(path)")
-            throw ExitCode(ExitStatus.usageOrIO)
-        }
-        var bytes = [UInt8](data)
-        // The file's bytes live on only in OpenSSL's key: both copies are wiped (the signer wipes `bytes`).
-        data.resetBytes(in: 0..<data.count)
+        var bytes = try CommandSupport.optionFile(path, option: "--key")
         let signer: DeveloperSigner
         do {
             signer = try DeveloperSigner.load(&bytes, fileName: path)

@@ -6,13 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import ReceiptKit
 import ServerAPI
 import TextLoader
@@ -116,18 +110,8 @@ struct APIRunner {
     /// The page opened and verified as `verify` would the saved file: from the file itself with
     /// --out, else from the same bytes under the same name.
     func verify(_ page: APIFetch.Page, directory: String?, analysis: AnalysisOptions, jws: JWSOptions) throws -> Verified {
-        let input: LoadedInput
-        if let directory {
-            input = try CommandSupport.load(directory + "/" + page.fileName)
-        } else {
-            do {
-                input = try PasteLoader.decode(page.body, name: page.fileName)
-            } catch let error as InputError {
-                CommandSupport.complain(error)
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-        }
-        let (document, report) = VerifyCommand.verify(input, options: analysis, jws: jws)
+        let input: DocumentInput = directory.map { .path($0 + "/" + page.fileName) } ?? .bytes(page.body, place: .file(page.fileName))
+        let (document, report) = try VerifyCommand.verify(input, options: analysis, jws: jws)
         return Verified(fileName: page.fileName, body: page.body, document: document, report: report)
     }
 

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 import ReceiptKit
 
 /// The receipt kind's part of `redact`: its attributes' values, the strings that may mention one,
@@ -67,7 +68,7 @@ enum ReceiptRedaction {
                                               original: .text(text), form: .derInteger, place: place))
         default:  // UTF8String ids and the bundle id
             guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
-                  let text = String(validating: tree.bytes[tree.nodes[inner].contentRange], as: UTF8.self) else {
+                  let text = UTF8Text.string(tree.bytes, tree.nodes[inner].contentRange) else {
                 parts.notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): not a string, left as it is")
                 return
             }

@@ -40,7 +40,13 @@ void cn_setup_input(void) {
     nonl();
     keypad(stdscr, TRUE);
     intrflush(stdscr, FALSE);
-    set_escdelay(25);  // a lone Esc is a key here, not the start of a sequence
+    // A lone Esc is a key here, not the start of a sequence. set_escdelay is ncurses' extension of
+    // 20080119; the macOS SDK's ncurses is 5.7.20081102, so it has it (the fallback is the variable).
+#if defined(NCURSES_EXT_FUNCS) && NCURSES_EXT_FUNCS >= 20080119
+    set_escdelay(25);
+#else
+    ESCDELAY = 25;
+#endif
     curs_set(0);
 }
 

@@ -64,3 +64,20 @@ public enum ProcessEnvironment {
         return result
     }
 }
+
+/// The running executable's path: the /proc/self/exe link on Linux; macOS has no /proc, and
+/// dyld's `_NSGetExecutablePath` (mach-o/dyld.h) gives it there.
+public enum ExecutablePath {
+    public static func current() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        #if canImport(Darwin)
+        var size = UInt32(buffer.count)
+        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+        let length = buffer.firstIndex(of: 0) ?? buffer.count
+        #else
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        #endif
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

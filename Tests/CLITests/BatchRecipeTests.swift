@@ -61,7 +61,7 @@ struct BatchRecipeTests {
     /// PySpark (and the Java it starts) is there: `python3 -m pip install pyspark`, which `.ci/run` does.
     static let pysparkAvailable: Bool = {
         guard let python = findTool("python3"), findTool("java") != nil,
-              let result = try? runProgram(python, ["-c", "import pyspark"]) else { return false }
+              let result = try? runProgram(URL(fileURLWithPath: python), ["-c", "import pyspark"]) else { return false }
         return result.status == 0
     }()
 
@@ -85,7 +85,7 @@ struct BatchRecipeTests {
         let root = Paths.samples.appendingPathComponent("pki/test-ec-root.cer").path
         let python = try #require(findTool("python3"))
         let binaryDirectory = try #require(cliBinary).deletingLastPathComponent().path
-        let r = try runProgram(python, ["-c", "import os; os.chdir('\(dir.path)')\n" + script.replacingOccurrences(of: "/path/root.cer", with: root)],
+        let r = try runProgram(URL(fileURLWithPath: python), ["-c", "import os; os.chdir('\(dir.path)')\n" + script.replacingOccurrences(of: "/path/root.cer", with: root)],
                                environment: ["PATH": binaryDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
         #expect(r.status == 0, "\(r.stderr.suffix(3000))")
         let parts = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("verdicts").path)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The conventions around the binary (issue 13): the CI workflow, `--version`, shell completions,
 /// the man page and the install script.

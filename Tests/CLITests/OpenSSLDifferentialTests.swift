@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `dump --format openssl` against the real `openssl asn1parse -inform DER -i` on every corpus
 /// receipt and every committed well-formed sample.

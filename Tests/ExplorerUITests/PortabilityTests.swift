@@ -135,6 +135,13 @@ import Testing
         }
     }
 
+    /// The test bundle itself (swift-testing's runner on Linux, xctest on macOS): a path that exists.
+    @Test func executablePathIsThisProcess() throws {
+        let path = try #require(ExecutablePath.current())
+        #expect(path.hasPrefix("/"))
+        #expect(access(path, X_OK) == 0)
+    }
+
     @Test func environmentIsRead() {
         let environment = ProcessEnvironment.current()
         #expect(environment["PATH"] == POSIX.environment("PATH"))

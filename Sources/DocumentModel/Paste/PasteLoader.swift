@@ -142,10 +142,13 @@ public enum PasteLoader {
         let all = PasteFinder.find(in: raw)
         guard let best = all.first else { return nil }
         let candidate = best.candidate
-        let others = all.dropFirst().map { "\($0.candidate.what) at \($0.location)" }
-        var origin = PasteOrigin(text: raw, location: best.location, steps: candidate.steps, others: others)
-        // Where it is, in the user's words: "characters 62–5,383 of line 4 of app.log".
-        origin.location = origin.words(origin.textRange(0..<candidate.bytes.count), place: place, path: candidate.path)
+        // Where each is, in the user's words: "characters 62–5,383 of line 4 of app.log".
+        func words(_ found: PasteCandidate) -> String {
+            let origin = PasteOrigin(text: raw, location: "", steps: found.steps)
+            return origin.words(origin.textRange(0..<found.bytes.count), place: place, path: found.path)
+        }
+        let others = all.dropFirst().map { "\($0.candidate.what) at \(words($0.candidate))" }
+        let origin = PasteOrigin(text: raw, location: words(candidate), steps: candidate.steps, others: others)
         var note = (inline ? inlineNote : "") + "found at \(origin.location): \(candidate.what)"
         if candidate.extraDecodes > 0 {
             note += candidate.extraDecodes == 1 ? ", base64 inside base64 (decoded twice)" : ", base64 inside base64 inside base64 (decoded \(candidate.extraDecodes + 1) times)"

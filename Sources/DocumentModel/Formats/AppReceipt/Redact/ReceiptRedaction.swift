@@ -54,7 +54,7 @@ enum ReceiptRedaction {
             guard !field.valueRange.isEmpty else { return }
             parts.targets.append(RedactTarget(field: redact, layer: layer, range: field.valueRange,
                                               original: .bytes(Array(tree.bytes[field.valueRange])), form: .plain, place: place))
-        case 1711:
+        case 1711, 1:  // INTEGER ids: the web order line item id, the app item id
             guard let inner = field.innerNode, tree.nodes[inner].isUniversal(2), !tree.nodes[inner].isConstructed,
                   let text = field.value.integerText else {
                 parts.notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): not an INTEGER, left as it is")
@@ -64,6 +64,8 @@ enum ReceiptRedaction {
                 parts.notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): \(text) is not an id (negative or beyond 64 bits), left as it is")
                 return
             }
+            // The sandbox's and Xcode's app item id 0 names no app.
+            if redact == .appAppleID && text == "0" { return }
             parts.targets.append(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
                                               original: .text(text), form: .derInteger, place: place))
         default:  // UTF8String ids and the bundle id

@@ -5,7 +5,7 @@ import PackageDescription
 // Platform (the C library and every Linux / macOS difference, issue 35) → ByteText, Threads (hex, ISO 8601, UTF-8, terminal-safe text; pthread locks) → ASN1Lenient (bytes → tree)
 // → JSONLenient (bytes → JSON tree) → TextLoader (base64, PEM, JSON escapes → bytes) → TextOutput (dumps,
 // explain) → ReasonCodes → X509Trust (OpenSSL chains, pinned roots) → ReceiptKit (PKCS#7, receipt schema)
-// → JWSKit (StoreKit JWS) → DocumentModel (byte layers, one open for every command and the UI)
+// → JWSKit (StoreKit JWS) → ServerAPI (App Store Server API over CCurl, libcurl by dlopen) → DocumentModel (byte layers, one open for every command and the UI)
 // → ExplorerUI (state, pure render) → TerminalAdapter (ncurses) → receipt-explorer (commands).
 let package = Package(
     name: "receipt-explorer",
@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "JWSKit", targets: ["JWSKit"]),
         // For the fuzz package's render target; the executable is its only other user.
         .library(name: "ExplorerUI", targets: ["ExplorerUI"]),
+        // For the fuzz package's response-body target.
+        .library(name: "ServerAPI", targets: ["ServerAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -57,6 +59,13 @@ let package = Package(
         .target(name: "ReceiptKit", dependencies: ["Platform", "ASN1Lenient", "ByteText", "X509Trust", "COpenSSL"]),
         // StoreKit 2: compact JWS, its byte layers, payload schema and ES256 / x5c verification.
         .target(name: "JWSKit", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "ReasonCodes", "X509Trust", "COpenSSL"]),
+        // libcurl through dlopen behind a small C API: loaded at the first request, so commands that never
+        // call Apple never load libcurl or its TLS library (docs/performance.md, "Start-up"). The headers
+        // (Debian libcurl4-openssl-dev; macOS's SDK) give types and constants; no curl symbol is linked.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // The App Store Server API: requests as Apple documents them, the ES256 bearer token, retries,
+        // pagination and Apple's error codes, over CCurl. Never prints: the command words what it returns.
+        .target(name: "ServerAPI", dependencies: ["Platform", "ASN1Lenient", "ByteText", "JSONLenient", "JWSKit", "CCurl"]),
         .target(name: "DocumentModel", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",
                                                       "ReasonCodes", "X509Trust", "ReceiptKit", "JWSKit"]),
         .target(name: "ExplorerUI", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",
@@ -72,12 +81,12 @@ let package = Package(
                 .linkedLibrary("ncurses", .when(platforms: [.macOS])),
             ]
         ),
-        .target(name: "TerminalAdapter", dependencies: ["Platform", "ASN1Lenient", "Threads", "ExplorerUI", "CNcursesShim"]),
+        .target(name: "TerminalAdapter", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "ExplorerUI", "CNcursesShim"]),
         .executableTarget(
             name: "receipt-explorer",
             dependencies: [
                 "Platform", "ByteText", "ASN1Lenient", "TextLoader", "TextOutput", "X509Trust", "ReceiptKit",
-                "DocumentModel", "ExplorerUI", "TerminalAdapter",
+                "DocumentModel", "ExplorerUI", "TerminalAdapter", "ServerAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -94,6 +103,7 @@ let package = Package(
         .testTarget(name: "JSONLenientTests", dependencies: ["JSONLenient", "ASN1Lenient", "ByteText", "TestSupport"]),
         .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "JSONLenient", "ASN1Lenient", "ByteText", "TextLoader", "ReasonCodes", "X509Trust", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["Platform", "receipt-explorer", "TestSupport"]),
+        .testTarget(name: "ServerAPITests", dependencies: ["ServerAPI", "JWSKit", "JSONLenient", "ByteText", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

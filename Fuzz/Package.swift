@@ -78,6 +78,11 @@ let package = Package(
                            .product(name: "ReceiptKit", package: "receipt-explorer"),
                            .product(name: "DocumentModel", package: "receipt-explorer")]
         ),
+        // (g) what the `api` client reads of an App Store Server API response body (paging members, Apple's error).
+        .executableTarget(
+            name: "FuzzAPIBody",
+            dependencies: ["FuzzSupport", .product(name: "ServerAPI", package: "receipt-explorer")]
+        ),
         // (c) render(state, size) after a key sequence derived from the input.
         .executableTarget(
             name: "FuzzRender",

@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target=${1:?usage: Scripts/fuzz.sh parse|load|paste|receipt|render|diff|edit|redact|batch|timeline [SECONDS] [libFuzzer flags...]}
+target=${1:?usage: Scripts/fuzz.sh parse|load|paste|receipt|render|diff|edit|redact|batch|timeline|apibody [SECONDS] [libFuzzer flags...]}
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 case "$target" in
@@ -31,7 +31,8 @@ case "$target" in
   redact|FuzzRedact) name=redact; product=FuzzRedact ;;
   batch|FuzzBatch) name=batch; product=FuzzBatch ;;
   timeline|FuzzTimeline) name=timeline; product=FuzzTimeline ;;
-  *) echo "fuzz.sh: unknown target '$target' (parse, load, paste, receipt, render, diff, edit, redact, batch, timeline)" >&2; exit 2 ;;
+  apibody|FuzzAPIBody) name=apibody; product=FuzzAPIBody ;;
+  *) echo "fuzz.sh: unknown target '$target' (parse, load, paste, receipt, render, diff, edit, redact, batch, timeline, apibody)" >&2; exit 2 ;;
 esac
 config=${FUZZ_CONFIG:-release}
 # A target's own dictionary when it has one (load: base64/PEM/JSON tokens), else the ASN.1 one.

@@ -124,6 +124,7 @@ printf '%s\n' "receipt-explorer ($version) unstable; urgency=medium" "" \
 gzip -9n < CHANGELOG.md > "$deb_root/usr/share/doc/receipt-explorer/CHANGELOG.md.gz"
 chmod 644 "$deb_root/usr/share/man/man1/receipt-explorer.1.gz" "$deb_root/usr/share/doc/receipt-explorer/"*.gz \
     "$deb_root/usr/share/bash-completion/completions/receipt-explorer"
+# Recommends libcurl4: the `api` commands load it with dlopen (so it is no NEEDED library); every other command runs without it.
 # Depends: whatever the binary's NEEDED libraries resolve to, as dpkg-shlibdeps reads them from the
 # installed packages' shlibs/symbols files (no hand-kept list that could drift from the link line).
 printf 'Source: receipt-explorer\n\nPackage: receipt-explorer\nArchitecture: %s\n' "$arch" > "$work/deb/debian/control"
@@ -140,6 +141,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$deb_root" | cut -f1)
 Depends: $depends
+Recommends: libcurl4
 Section: utils
 Priority: optional
 ${homepage_field}Description: explore, explain and verify App Store purchase data byte by byte

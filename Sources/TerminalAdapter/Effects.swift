@@ -1,3 +1,4 @@
+import ByteText
 import ExplorerUI
 import Platform
 
@@ -29,26 +30,7 @@ public enum Clipboard {
     }
 
     /// Standard base64 with padding (RFC 4648 §4).
-    static func base64(_ bytes: [UInt8]) -> [UInt8] {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var i = 0
-        while i + 2 < bytes.count {
-            let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-            out += [alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)], alphabet[Int(v & 63)]]
-            i += 3
-        }
-        let rest = bytes.count - i
-        if rest == 1 {
-            let v = UInt32(bytes[i]) << 16
-            out += [alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)], 0x3D, 0x3D]
-        } else if rest == 2 {
-            let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
-            out += [alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)], 0x3D]
-        }
-        return out
-    }
+    static func base64(_ bytes: [UInt8]) -> [UInt8] { Base64Text.encode(bytes) }
 }
 
 enum FileWriter {

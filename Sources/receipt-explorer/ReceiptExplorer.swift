@@ -35,6 +35,7 @@ struct ReceiptExplorer: ParsableCommand {
             TourCommand.self,
             RedactCommand.self,
             TimelineCommand.self,
+            APICommand.self,
         ],
         defaultSubcommand: ExploreCommand.self
     )

@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct ModuleLayerTests {
     /// Package.swift's layer comment, left to right.
     static let layers = ["Platform", "ByteText", "Threads", "ASN1Lenient", "JSONLenient", "TextLoader", "TextOutput", "ReasonCodes",
-                         "X509Trust", "ReceiptKit", "JWSKit", "DocumentModel", "ExplorerUI", "TerminalAdapter", "receipt-explorer"]
+                         "X509Trust", "ReceiptKit", "JWSKit", "ServerAPI", "DocumentModel", "ExplorerUI", "TerminalAdapter", "receipt-explorer"]
 
     /// The project's modules each source file of `target` imports.
     static func imports(of target: String) throws -> Set<String> {
@@ -32,6 +32,12 @@ import TestSupport
         let position = try #require(Self.layers.firstIndex(of: target))
         let right = try Self.imports(of: target).filter { Self.layers.firstIndex(of: $0)! >= position }
         #expect(right.isEmpty, "\(target) imports \(right.sorted()), which are not to its left")
+    }
+
+    /// Only the api commands reach Apple: no document, explorer or terminal code imports the client.
+    @Test func onlyTheExecutableImportsServerAPI() throws {
+        for target in ["DocumentModel", "ExplorerUI", "TerminalAdapter"] { #expect(!(try Self.imports(of: target)).contains("ServerAPI")) }
+        #expect(try Self.imports(of: "receipt-explorer").contains("ServerAPI"))
     }
 
     /// Receipts and tokens share X.509 trust and the reason vocabulary, not each other.

@@ -36,31 +36,8 @@ public struct DeveloperKey: Sendable, Equatable {
         let keyID = keyID(fromFileName: fileName)
         OpenSSLError.clear()
         defer { OpenSSLError.clear() }
-        let text = bytes.starts(with: Array("-----BEGIN".utf8)) || bytes.contains(UInt8(ascii: "-"))
-        let parsed: (OpaquePointer, Source)? = bytes.withUnsafeBufferPointer { buffer -> (OpaquePointer, Source)? in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
-            // One memory BIO per attempt: BIO_reset is a macro Swift cannot call.
-            func pem(_ read: (OpaquePointer) -> OpaquePointer?) -> OpaquePointer? {
-                guard text, let bio = BIO_new_mem_buf(base, Int32(buffer.count)) else { return nil }
-                defer { BIO_free(bio) }
-                return read(bio)
-            }
-            if let key = pem({ PEM_read_bio_PUBKEY($0, nil, nil, nil) }) { return (key, .publicKey) }
-            if let key = pem({ PEM_read_bio_PrivateKey($0, nil, nil, nil) }) { return (key, .privateKey) }
-            var p: UnsafePointer<UInt8>? = base
-            if let key = d2i_PUBKEY(nil, &p, buffer.count) { return (key, .publicKey) }
-            p = base
-            if let key = d2i_AutoPrivateKey(nil, &p, buffer.count) { return (key, .privateKey) }
-            return nil
-        }
-        guard let (key, source) = parsed else {
-            throw LoadError(description: "not a PEM or DER public key, nor a PKCS#8 private key (.p8)")
-        }
+        let (key, source) = try readP256(bytes)
         defer { EVP_PKEY_free(key) }
-        let group = ES256Signature.curveName(key)
-        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, group == "prime256v1" else {
-            throw LoadError(description: "the key is \(group ?? "not an EC key"), not P-256: In-App Purchase keys are ES256 (P-256)")
-        }
         // i2d_PUBKEY writes only the public half, whichever half was read.
         let length = i2d_PUBKEY(key, nil)
         guard length > 0 else { throw LoadError(description: "OpenSSL could not encode the public key") }
@@ -81,6 +58,37 @@ public struct DeveloperKey: Sendable, Equatable {
             if !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) { return String(id) }
         }
         return nil
+    }
+
+    /// The key in `bytes` (PEM or DER, public or PKCS#8 private) as an EVP_PKEY the caller frees,
+    /// refused unless it is P-256. Shared by this loader and `DeveloperSigner`; errors quote no byte.
+    static func readP256(_ bytes: [UInt8]) throws -> (OpaquePointer, Source) {
+        let text = bytes.starts(with: Array("-----BEGIN".utf8)) || bytes.contains(UInt8(ascii: "-"))
+        let parsed: (OpaquePointer, Source)? = bytes.withUnsafeBufferPointer { buffer -> (OpaquePointer, Source)? in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
+            // One memory BIO per attempt: BIO_reset is a macro Swift cannot call.
+            func pem(_ read: (OpaquePointer) -> OpaquePointer?) -> OpaquePointer? {
+                guard text, let bio = BIO_new_mem_buf(base, Int32(buffer.count)) else { return nil }
+                defer { BIO_free(bio) }
+                return read(bio)
+            }
+            if let key = pem({ PEM_read_bio_PUBKEY($0, nil, nil, nil) }) { return (key, .publicKey) }
+            if let key = pem({ PEM_read_bio_PrivateKey($0, nil, nil, nil) }) { return (key, .privateKey) }
+            var p: UnsafePointer<UInt8>? = base
+            if let key = d2i_PUBKEY(nil, &p, buffer.count) { return (key, .publicKey) }
+            p = base
+            if let key = d2i_AutoPrivateKey(nil, &p, buffer.count) { return (key, .privateKey) }
+            return nil
+        }
+        guard let (key, source) = parsed else {
+            throw LoadError(description: "not a PEM or DER public key, nor a PKCS#8 private key (.p8)")
+        }
+        let group = ES256Signature.curveName(key)
+        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, group == "prime256v1" else {
+            EVP_PKEY_free(key)
+            throw LoadError(description: "the key is \(group ?? "not an EC key"), not P-256: In-App Purchase keys are ES256 (P-256)")
+        }
+        return (key, source)
     }
 
     /// Runs `body` with the public key as an OpenSSL EVP_PKEY (nil if it does not decode).

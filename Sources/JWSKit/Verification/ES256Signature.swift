@@ -20,6 +20,22 @@ public enum ES256Signature {
         return [0x30, UInt8(r.count + s.count)] + r + s
     }
 
+    /// The 64-byte r‖s of a DER `ECDSA-Sig-Value` (what OpenSSL signs), for a JWS; nil unless it is
+    /// one SEQUENCE of two INTEGERs, each at most 32 bytes once its sign byte is dropped.
+    public static func raw(fromDER der: [UInt8]) -> [UInt8]? {
+        guard looksLikeDER(der) else { return nil }
+        var at = der[1] == 0x81 ? 3 : 2
+        var raw: [UInt8] = []
+        for _ in 0..<2 {
+            let length = Int(der[at + 1])
+            let magnitude = der[(at + 2)..<(at + 2 + length)].drop { $0 == 0 }
+            guard magnitude.count <= 32 else { return nil }
+            raw += [UInt8](repeating: 0, count: 32 - magnitude.count) + magnitude
+            at += 2 + length
+        }
+        return raw
+    }
+
     /// A positive INTEGER: leading zero bytes dropped, one 0x00 put back when the high bit is set.
     static func derInteger(_ magnitude: [UInt8]) -> [UInt8] {
         var body = Array(magnitude.drop { $0 == 0 })

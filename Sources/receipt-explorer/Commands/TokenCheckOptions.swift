@@ -30,6 +30,11 @@ struct TokenCheckOptions: ParsableArguments {
 
     /// The options, or a one-line complaint and exit status 2.
     func options() throws -> JWSOptions {
+        try Self.options(environment: environment, appAppleID: appAppleID)
+    }
+
+    /// The token options for these expectations (`api` gives its --environment as one).
+    static func options(environment: String?, appAppleID: String?) throws -> JWSOptions {
         // Apple's environments are these four: anything else is a typo, refused rather than failing every token.
         if let environment, ReceiptEnvironment(userText: environment) == nil {
             let names = ReceiptEnvironment.allCases.map(\.rawValue)

@@ -40,7 +40,15 @@ struct ReceiptCheckOptions: ParsableArguments {
     /// The analysis options, or a one-line complaint and exit status 2.
     func analysisOptions(validate: Bool) throws -> AnalysisOptions {
         var options = AnalysisOptions(validate: validate, bundleID: bundleID, appVersion: appVersion)
-        for path in roots {
+        options.roots = try Self.readRoots(roots)
+        if let parsed = try CommandSupport.deviceID(deviceID) { options.deviceID = parsed }
+        if let at { options.at = try Self.parseAt(at) }
+        return options
+    }
+
+    /// `--root` files' bytes, each checked to hold certificates; or a one-line complaint and exit status 2.
+    static func readRoots(_ paths: [String]) throws -> [[UInt8]] {
+        try paths.map { path in
             let bytes = try CommandSupport.optionFile(path, option: "--root")
             do {
                 _ = try CertificateInfo.parseCertificates(fileBytes: bytes)
@@ -48,17 +56,17 @@ struct ReceiptCheckOptions: ParsableArguments {
                 CommandSupport.complain("--root \(path): \(error)")
                 throw ExitCode(ExitStatus.usageOrIO)
             }
-            options.roots.append(bytes)
+            return bytes
         }
-        if let parsed = try CommandSupport.deviceID(deviceID) { options.deviceID = parsed }
-        if let at {
-            guard let date = ReceiptDate.parseUserDate(at) else {
-                CommandSupport.complain("--at: '\(at)' is not a date (use RFC 3339 like 2024-03-05T10:00:00Z, or YYYY-MM-DD, or now)")
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-            options.at = date.date
+    }
+
+    /// `--at DATE`; or a one-line complaint and exit status 2.
+    static func parseAt(_ at: String) throws -> Date {
+        guard let date = ReceiptDate.parseUserDate(at) else {
+            CommandSupport.complain("--at: '\(at)' is not a date (use RFC 3339 like 2024-03-05T10:00:00Z, or YYYY-MM-DD, or now)")
+            throw ExitCode(ExitStatus.usageOrIO)
         }
-        return options
+        return date.date
     }
 }
 
@@ -178,10 +186,8 @@ struct VerifyCommand: ParsableCommand {
             let check = BatchCheck(format: output, options: options, jws: jws, words: .commandLine, ascii: ascii, given: given)
             return try CommandSupport.finish(BatchRunner.run(files: files, options: batch, check: check))
         }
-        let document = try CommandSupport.open(files[0], options: options, reading: .always, jws: jws)
         // An option the input's kind cannot use is a usage error (in batch, that input's error line).
-        try CommandSupport.refuseInapplicable(given, for: document)
-        let report = VerificationReport(verifying: document, now: options.now, words: .commandLine, jws: jws, bundleID: options.bundleID)
+        let (document, report) = try Self.verify(.path(files[0]), options: options, jws: jws, given: given)
         let text: String
         switch (format, quiet) {
         case (.json, _):
@@ -195,6 +201,16 @@ struct VerifyCommand: ParsableCommand {
         }
         OutputWriter.write(text, to: .standardOutput)
         if !report.verdict.valid { throw ExitCode(1) }
+    }
+}
+
+extension VerifyCommand {
+    /// The one verification path of `verify FILE`, which `api` runs over each body it fetched.
+    static func verify(_ input: DocumentInput, options: AnalysisOptions, jws: JWSOptions,
+                       given: Set<ReadingOption> = []) throws -> (Document, VerificationReport) {
+        let document = Document.open(try CommandSupport.read(input), DocumentModel.OpenOptions(analysis: options, reading: .always, jws: jws))
+        try CommandSupport.refuseInapplicable(given, for: document)
+        return (document, VerificationReport(verifying: document, now: options.now, words: .commandLine, jws: jws, bundleID: options.bundleID))
     }
 }
 

@@ -16,7 +16,8 @@ let package = Package(
         // Invariant and terminal-safety checks shared by the targets, and libFuzzer's driver entry.
         .target(
             name: "FuzzSupport",
-            dependencies: [.product(name: "ASN1Lenient", package: "receipt-explorer"), .product(name: "TextLoader", package: "receipt-explorer")]
+            dependencies: [.product(name: "Platform", package: "receipt-explorer"), .product(name: "ASN1Lenient", package: "receipt-explorer"),
+                           .product(name: "TextLoader", package: "receipt-explorer")]
         ),
         // (a) input loading (raw/base64/PEM/JSON detection) + parsing + text outputs.
         .executableTarget(

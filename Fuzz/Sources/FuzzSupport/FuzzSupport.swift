@@ -1,4 +1,5 @@
 import ASN1Lenient
+import Platform
 import TextLoader
 
 // Checks shared by every fuzz target. Each one traps (fatalError) on a violation, which libFuzzer

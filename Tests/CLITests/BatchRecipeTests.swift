@@ -45,13 +45,13 @@ struct BatchRecipeTests {
             summary: error 0
             summary: inputs 7
             summary: invalid 7
-            summary: kind asn1 1
             summary: kind notification 1
             summary: kind renewal-info 1
+            summary: kind text 1
             summary: kind transaction 3
             summary: reason algorithm-none 1
             summary: reason input-not-loaded 1
-            summary: reason not-a-receipt 1
+            summary: reason not-verifiable 1
             summary: reason root-not-pinned 4
             summary: valid 0
 

@@ -72,7 +72,7 @@ struct ReadmeExamplesTests {
         let tmux = try TmuxHarness(arguments: arguments, width: 80, height: 24)
         defer { tmux.close() }
         let screen = try #require(tmux.waitForText("typical.receipt"))
-        #expect(screen.statusBar.hasSuffix("valid"))
+        #expect(screen.statusBar.hasSuffix("VALID"))
         try tmux.send("q")
         #expect(tmux.waitForExit() == 0)
     }

@@ -75,7 +75,9 @@ import TextLoader
         // The copy reads as the same kind, found at the same place, with the redacted bytes.
         let original = Document.open(input.loaded, options: AnalysisOptions(validate: false))
         let reread = try PasteLoader.decode(out, name: "pasted")
-        #expect(reread.origin?.location == input.loaded.origin?.location)
+        // Same start and path; the end may move (a receipt's re-encoded DER can change length).
+        func start(_ words: String?) -> String? { words?.replacingOccurrences(of: #"–[0-9,]+"#, with: "–", options: .regularExpression) }
+        #expect(start(reread.origin?.location) == start(input.loaded.origin?.location))
         #expect(Document.open(reread, options: AnalysisOptions(validate: false)).kind == original.kind)
         #expect(reread.bytes != input.loaded.bytes)
         // And none of the values is left anywhere.

@@ -107,7 +107,9 @@ public enum PasteLoader {
     /// lengths), so a broken receipt is never taken for text.
     static func decodedPlainText(_ loaded: LoadedInput) -> LoadedInput? {
         guard [.base64, .pem].contains(loaded.encoding), !loaded.bytes.isEmpty, InputLoader.isTextLike(loaded.bytes),
-              UTF8Text.firstInvalid(loaded.bytes, 0..<loaded.bytes.count) == nil else { return nil }
+              UTF8Text.firstInvalid(loaded.bytes, 0..<loaded.bytes.count) == nil,
+              // A brace opens JSON or an OpenStep plist (an iOS 6 transaction receipt): the formats judge those.
+              loaded.bytes.first(where: { !PasteRuns.isSpace($0) }) != UInt8(ascii: "{") else { return nil }
         var text = unrecognized(loaded.bytes, name: loaded.name)
         text.note = loaded.note + " of text"
         return text

@@ -1,10 +1,6 @@
 import CHeapStats
+// Foundation re-exports the C library on Linux and macOS alike: no platform branch here (issue 35).
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Wall-clock timing with repeats; the median is what the reports quote.
 public struct Timing: Sendable {

@@ -58,10 +58,18 @@ struct BatchRecipeTests {
             """)
     }
 
+    /// The `python3` on PATH, the one `.ci/run`'s `python3 -m pip install pyspark` installed into
+    /// (a pyenv or venv one comes before /usr/bin's).
+    static let python: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        return path.split(separator: ":").map { $0 + "/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+            ?? findTool("python3")
+    }()
+
     /// PySpark (and the Java it starts) is there: `python3 -m pip install pyspark`, which `.ci/run` does.
     static let pysparkAvailable: Bool = {
-        guard let python = findTool("python3"), findTool("java") != nil,
-              let result = try? runProgram(python, ["-c", "import pyspark"]) else { return false }
+        guard let python, findTool("java") != nil,
+              let result = try? runProgram(URL(fileURLWithPath: python), ["-c", "import pyspark"]) else { return false }
         return result.status == 0
     }()
 
@@ -83,9 +91,9 @@ struct BatchRecipeTests {
         let lines = (0..<400).map { pattern[$0 % pattern.count] }
         try Data((lines.map(\.0).joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("export.txt"))
         let root = Paths.samples.appendingPathComponent("pki/test-ec-root.cer").path
-        let python = try #require(findTool("python3"))
+        let python = try #require(Self.python)
         let binaryDirectory = try #require(cliBinary).deletingLastPathComponent().path
-        let r = try runProgram(python, ["-c", "import os; os.chdir('\(dir.path)')\n" + script.replacingOccurrences(of: "/path/root.cer", with: root)],
+        let r = try runProgram(URL(fileURLWithPath: python), ["-c", "import os; os.chdir('\(dir.path)')\n" + script.replacingOccurrences(of: "/path/root.cer", with: root)],
                                environment: ["PATH": binaryDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
         #expect(r.status == 0, "\(r.stderr.suffix(3000))")
         let parts = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("verdicts").path)

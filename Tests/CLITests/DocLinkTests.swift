@@ -13,8 +13,8 @@ import TestSupport
         var files = ["README.md"]
         let docs = root.appendingPathComponent("docs")
         let walker = try #require(FileManager.default.enumerator(atPath: docs.path))
-        while let path = walker.nextObject() as? String where path.hasSuffix(".md") {
-            files.append("docs/" + path)
+        while let path = walker.nextObject() as? String {
+            if path.hasSuffix(".md") { files.append("docs/" + path) }
         }
         return files.sorted()
     }

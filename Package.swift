@@ -2,17 +2,19 @@
 import PackageDescription
 
 // Layers, left to right; each target imports only those to its left:
-// ByteText, Threads (hex, ISO 8601, UTF-8, terminal-safe text; pthread locks) → ASN1Lenient (bytes → tree)
+// Platform (the C library and every Linux / macOS difference, issue 35) → ByteText, Threads (hex, ISO 8601, UTF-8, terminal-safe text; pthread locks) → ASN1Lenient (bytes → tree)
 // → JSONLenient (bytes → JSON tree) → TextLoader (base64, PEM, JSON escapes → bytes) → TextOutput (dumps,
 // explain) → ReasonCodes → X509Trust (OpenSSL chains, pinned roots) → ReceiptKit (PKCS#7, receipt schema)
 // → JWSKit (StoreKit JWS) → DocumentModel (byte layers, one open for every command and the UI)
 // → ExplorerUI (state, pure render) → TerminalAdapter (ncurses) → receipt-explorer (commands).
 let package = Package(
     name: "receipt-explorer",
-    // macOS 13: Swift Regex and the URL/Foundation APIs the tools use (Linux ignores this).
+    // macOS 13: Swift Regex, Duration and the clocks; nothing newer is used (String(validating:as:) needs
+    // macOS 15, so UTF8Text.string stands in). Formula/ says :ventura to match; Linux ignores this.
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "receipt-explorer", targets: ["receipt-explorer"]),
+        .library(name: "Platform", targets: ["Platform"]),
         .library(name: "ByteText", targets: ["ByteText"]),
         .library(name: "Threads", targets: ["Threads"]),
         .library(name: "ASN1Lenient", targets: ["ASN1Lenient"]),
@@ -29,18 +31,21 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
+        // The only code that branches on the platform: re-exports Glibc / Musl / Darwin and names what
+        // differs (spawning, thread start, ru_maxrss units, signal numbers, locales, the clipboard command).
+        .target(name: "Platform"),
         // Bytes and text for people: hex, ISO 8601 dates, UTF-8 validation, terminal-safe escaping, plain-text trims.
         .target(name: "ByteText"),
         // pthread Lock, Condition, startThread: no formatting, so not in ByteText; used from X509Trust to the adapter.
-        .target(name: "Threads"),
+        .target(name: "Threads", dependencies: ["Platform"]),
         // Pure Swift, no C and no Foundation in the hot loop: the offset-recording, error-tolerant parser.
-        .target(name: "ASN1Lenient", dependencies: ["ByteText", "Threads"]),
+        .target(name: "ASN1Lenient", dependencies: ["Platform", "ByteText", "Threads"]),
         // Pure Swift: the offset-recording, error-tolerant JSON reader for JWS headers and payloads.
         .target(name: "JSONLenient", dependencies: ["ASN1Lenient", "ByteText"]),
         // Undoes text encodings (base64, PEM, JSON string escapes, a paste's origin); never decides a kind.
-        .target(name: "TextLoader", dependencies: ["ASN1Lenient", "ByteText"]),
+        .target(name: "TextLoader", dependencies: ["Platform", "ASN1Lenient", "ByteText"]),
         // The tree / JSON / openssl-style dumps, explain, and the buffered writers every command prints through.
-        .target(name: "TextOutput", dependencies: ["ASN1Lenient", "ByteText", "TextLoader"]),
+        .target(name: "TextOutput", dependencies: ["Platform", "ASN1Lenient", "ByteText", "TextLoader"]),
         // The one vocabulary of verification reasons, shared by receipts and tokens.
         .target(name: "ReasonCodes"),
         // Homebrew's openssl@3 is keg-only: its libcrypto.pc is found through PKG_CONFIG_PATH (README, macOS).
@@ -48,49 +53,47 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         // X.509 trust for receipts and tokens: decoded certificates and their facts, OpenSSL path checks,
         // pinned Apple roots and user roots, the verified-path cache.
-        .target(name: "X509Trust", dependencies: ["ASN1Lenient", "ByteText", "Threads", "COpenSSL"]),
-        .target(name: "ReceiptKit", dependencies: ["ASN1Lenient", "ByteText", "X509Trust", "COpenSSL"]),
+        .target(name: "X509Trust", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "COpenSSL"]),
+        .target(name: "ReceiptKit", dependencies: ["Platform", "ASN1Lenient", "ByteText", "X509Trust", "COpenSSL"]),
         // StoreKit 2: compact JWS, its byte layers, payload schema and ES256 / x5c verification.
-        .target(name: "JWSKit", dependencies: ["ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "ReasonCodes", "X509Trust", "COpenSSL"]),
-        .target(name: "DocumentModel", dependencies: ["ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",
+        .target(name: "JWSKit", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "ReasonCodes", "X509Trust", "COpenSSL"]),
+        .target(name: "DocumentModel", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",
                                                       "ReasonCodes", "X509Trust", "ReceiptKit", "JWSKit"]),
-        .target(name: "ExplorerUI", dependencies: ["ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",
+        .target(name: "ExplorerUI", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",
                                                    "ReceiptKit", "JWSKit", "DocumentModel"]),
-        // No pkgConfig: ncursesw.pc adds -D_XOPEN_SOURCE=600 (a "prohibited flag" warning); shim.h sets what it needs.
-        // The library is named per platform, so it is linked here rather than in the module map:
+        // curses through a C file (shim.c) that switches the wide-character API on for itself and
+        // exposes plain integers, so no Swift target needs a flag (unsafeFlags would also keep the
+        // package from being a dependency). No pkgConfig: ncursesw.pc adds -D_XOPEN_SOURCE=600.
         // Debian's wide-character build is libncursesw; macOS's SDK libncurses is itself wide-capable.
-        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         .target(
-            name: "TerminalAdapter", dependencies: ["ASN1Lenient", "Threads", "ExplorerUI", "CNcurses"],
-            // Through Clang modules the SDK's curses.h is compiled as part of Darwin, where the
-            // shim's own #define cannot reach it: the wide API must be switched on for the module.
-            swiftSettings: [.unsafeFlags(["-Xcc", "-DNCURSES_WIDECHAR=1"], .when(platforms: [.macOS]))],
+            name: "CNcursesShim",
             linkerSettings: [
                 .linkedLibrary("ncursesw", .when(platforms: [.linux])),
                 .linkedLibrary("ncurses", .when(platforms: [.macOS])),
             ]
         ),
+        .target(name: "TerminalAdapter", dependencies: ["Platform", "ASN1Lenient", "Threads", "ExplorerUI", "CNcursesShim"]),
         .executableTarget(
             name: "receipt-explorer",
             dependencies: [
-                "ByteText", "ASN1Lenient", "TextLoader", "TextOutput", "X509Trust", "ReceiptKit",
+                "Platform", "ByteText", "ASN1Lenient", "TextLoader", "TextOutput", "X509Trust", "ReceiptKit",
                 "DocumentModel", "ExplorerUI", "TerminalAdapter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Paths to samples and the shared corpus, and one DER builder, for every test target.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Platform"], path: "Tests/TestSupport"),
         .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "ByteText", "TestSupport"]),
         .testTarget(name: "TextLoaderTests", dependencies: ["TextLoader", "TextOutput", "ASN1Lenient", "ByteText", "TestSupport"]),
         .testTarget(name: "TextOutputTests", dependencies: ["TextOutput", "TextLoader", "ASN1Lenient", "ByteText", "TestSupport"]),
         .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "TextOutput", "ReasonCodes", "X509Trust", "DocumentModel", "TestSupport"]),
         .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel", "ReceiptKit", "ASN1Lenient", "ByteText", "Threads", "TextLoader", "TextOutput", "ReasonCodes", "X509Trust", "JWSKit", "TestSupport"]),
         // The snapshots are read from the source tree by path (`Snapshot.directory`), not bundled.
-        .testTarget(name: "ExplorerUITests", dependencies: ["ExplorerUI", "TerminalAdapter", "ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "TextOutput", "X509Trust", "DocumentModel", "TestSupport"],
+        .testTarget(name: "ExplorerUITests", dependencies: ["Platform", "ExplorerUI", "TerminalAdapter", "ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "TextOutput", "X509Trust", "DocumentModel", "TestSupport"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "JSONLenientTests", dependencies: ["JSONLenient", "ASN1Lenient", "ByteText", "TestSupport"]),
         .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "JSONLenient", "ASN1Lenient", "ByteText", "TextLoader", "ReasonCodes", "X509Trust", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["receipt-explorer", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["Platform", "receipt-explorer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

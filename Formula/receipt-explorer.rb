@@ -11,7 +11,8 @@ class ReceiptExplorer < Formula
   sha256 "@SOURCE_ARCHIVE_SHA256@"
   license "Apache-2.0"
 
-  # Package.swift's swift-tools-version is 6.0 and it targets macOS 13 (Swift Regex, Foundation APIs).
+  # Package.swift's swift-tools-version is 6.0 and it targets macOS 13 (Swift Regex, Duration; no API newer:
+  # docs/manual/platforms.md).
   depends_on xcode: ["16.0", :build]
   depends_on "pkg-config" => :build
   depends_on macos: :ventura

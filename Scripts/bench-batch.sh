@@ -47,7 +47,7 @@ if [[ $scaling == 1 ]]; then
     "$venv/bin/python" - "$bin" "$data" <<'PY'
 import os, statistics, subprocess, sys, time
 binary, data = sys.argv[1], sys.argv[2]
-load = lambda: open("/proc/loadavg").read().split()[:3]
+load = lambda: [f"{x:.2f}" for x in os.getloadavg()]  # getloadavg(3): Linux and macOS
 before = load()
 runs = {"verify": ["verify", "--lines", f"{data}/notifications.txt", "--root", "samples/pki/test-ec-root.cer"],
         "json": ["json", "--lines", f"{data}/receipts.txt", "--root", "samples/pki/test-root.cer"]}
@@ -85,7 +85,7 @@ binary, data, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 notifications = open(f"{data}/notifications.txt").read().split()
 receipts = open(f"{data}/receipts.txt").read().split()
 root = open("samples/pki/test-ec-root.cer", "rb").read()
-load = lambda: open("/proc/loadavg").read().split()[:3] if os.path.exists("/proc/loadavg") else ["?"] * 3
+load = lambda: [f"{x:.2f}" for x in os.getloadavg()]  # getloadavg(3): Linux and macOS
 print(f"inputs: {len(notifications)} notifications, {len(receipts)} receipts; cores: {os.cpu_count()}; load before: {' '.join(load())}")
 
 def cpu_children():

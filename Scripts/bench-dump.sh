@@ -2,6 +2,7 @@
 # Benchmark `receipt-explorer dump` in every format (the default tree, --color always, --format json,
 # --format openssl) against `dumpasn1 -z` and `openssl asn1parse` on the same large payload-shaped
 # DER file, plus the parser's pure throughput and memory per node.
+# Linux only: the machine line reads /proc/cpuinfo, nproc and dpkg-query, sizes use GNU stat -c.
 #
 #   Scripts/bench-dump.sh                 # build release, generate inputs, measure, print tables
 #   RUNS=10 Scripts/bench-dump.sh         # more repetitions (median is reported; default 5)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks what Scripts/release.sh put in OUTDIR, for real (run as root: it mounts, installs and removes
 # the Debian package):
+# Linux only, by design (unshare, mount, ldd, readelf, dpkg): it checks release.sh's Linux artefacts.
 #
 #   Scripts/check-release.sh OUTDIR
 #

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target of the Fuzz/ package.
+# Linux (or a swift.org toolchain on macOS): Xcode's Swift has no -sanitize=fuzzer.
 #
 #   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
 #   TARGET: parse | load | paste | receipt | render | diff | edit | redact | batch | timeline   (or the product name: FuzzParse, FuzzLoad, ...)

@@ -2,6 +2,8 @@
 # Builds a release of receipt-explorer into OUTDIR: a Linux archive and a Debian package whose binary
 # needs no Swift toolchain (the Swift runtime and FoundationEssentials are linked statically), the source
 # archive, SHA-256 files, and the Homebrew formula for that source archive.
+# Linux only, by design: it builds the Linux archive and the Debian package (GNU ld flags, dpkg,
+# GNU date -d, sha256sum). The macOS build is the Homebrew formula's (docs/manual/platforms.md).
 #
 #   Scripts/release.sh [--base-url URL] [--homepage URL] [--allow-dirty] OUTDIR
 #

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole test suite under a sanitizer, in its own scratch path.
+# Linux and macOS alike (swift test -Xswiftc -sanitize=...); the ASan note below is about Linux.
 #
 #   Scripts/sanitize.sh [address|thread] [extra `swift test` arguments, e.g. --filter Hostile]
 #

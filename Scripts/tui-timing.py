@@ -16,11 +16,15 @@ import os
 import re
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from der import TAG_SEQUENCE, TAG_SET, integer, tlv  # the one DER encoder
+
+# glibc always has C.UTF-8; macOS only from macOS 15, en_US.UTF-8 on every version.
+UTF8_LOCALE = "en_US.UTF-8" if sys.platform == "darwin" else "C.UTF-8"
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "samples" / "generated"
@@ -44,14 +48,14 @@ class Session:
     def __init__(self, binary: Path, args: list[str], log: Path, width: int = 120, height: int = 40):
         self.socket = str(log.parent / "tmux.sock")  # private server; the socket goes with the temp dir
         self.log = log
-        env = f"LC_ALL=C.UTF-8 RECEIPT_EXPLORER_TIMING={log}"
+        env = f"LC_ALL={UTF8_LOCALE} RECEIPT_EXPLORER_TIMING={log}"
         command = f"cd {ROOT} && {env} {binary} " + " ".join(args) + "; sleep 600"
         self.started = time.monotonic()
         self.tmux("new-session", "-d", "-x", str(width), "-y", str(height), "-s", "t", command)
 
     def tmux(self, *args: str) -> str:
         return subprocess.run(["tmux", "-S", self.socket, "-f", "/dev/null", *args], check=True,
-                              capture_output=True, text=True, env={**os.environ, "LC_ALL": "C.UTF-8"}).stdout
+                              capture_output=True, text=True, env={**os.environ, "LC_ALL": UTF8_LOCALE}).stdout
 
     def lines(self) -> list[str]:
         try:

@@ -43,6 +43,15 @@ public enum UTF8Text {
         return nil
     }
 
+    /// The text of `range` when it is valid UTF-8, else nil. `String(validating:as:)` does the same
+    /// but needs macOS 15; the package's floor is macOS 13 (issue 35).
+    @inlinable
+    public static func string<Bytes: Collection>(_ bytes: Bytes, _ range: Range<Int>) -> String?
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        guard firstInvalid(bytes, range) == nil else { return nil }
+        return String(decoding: bytes[range], as: UTF8.self)
+    }
+
     /// Decodes one UTF-8 sequence at `i`: the scalar and its length, or nil (length 1) for a byte
     /// that does not start valid UTF-8.
     @inlinable

@@ -12,12 +12,17 @@ public struct DocumentSource: Sendable {
     public var note: String
     /// The pasted text the bytes were found in, and where (nil for a clean input).
     public var origin: PasteOrigin?
+    /// Where the input came from (a file, standard input, the argument, a `--lines` line), which
+    /// `origin`'s offsets are worded against (`foundWords`). Set by the one way in (`DocumentInput`);
+    /// a document opened from a hand-built `LoadedInput` is a file of that name.
+    public var place: InputPlace
 
-    public init(name: String, encoding: InputEncoding, note: String, origin: PasteOrigin? = nil) {
+    public init(name: String, encoding: InputEncoding, note: String, origin: PasteOrigin? = nil, place: InputPlace? = nil) {
         self.name = name
         self.encoding = encoding
         self.note = note
         self.origin = origin
+        self.place = place ?? .file(name)
     }
 
     public init(_ input: LoadedInput) {

@@ -1,15 +1,21 @@
 import ExplorerUI
+import Platform
 
 /// Performs the reducer's effects (the only I/O besides drawing) and words their outcome as the
 /// `.effectFinished` message the reducer gets back.
 enum EffectPerformer {
-    /// nil on success, else a short reason.
-    static func perform(_ effect: Effect) -> String? {
+    /// nil on success, else a short reason. The copy goes the way `clipboard` says (chosen once
+    /// for the terminal, `ClipboardRoute.choose`).
+    static func perform(_ effect: Effect, clipboard: ClipboardRoute) -> String? {
         switch effect {
         case .quit: return nil
         case .reopenLab, .compareDocuments: return nil  // slow work: `BackgroundWork` runs `effect.work` instead
         case let .writeFile(path, bytes): return FileWriter.write(bytes, to: path)
-        case let .copyToClipboard(text, _, _): return POSIX.writeAll(POSIX.standardOutput, Clipboard.osc52(text))
+        case let .copyToClipboard(text, _, _):
+            switch clipboard {
+            case .osc52: return POSIX.writeAll(POSIX.standardOutput, Clipboard.osc52(text))
+            case .command(let path): return Pasteboard.copy(text, command: path, environment: ProcessEnvironment.current())
+            }
         }
     }
 }

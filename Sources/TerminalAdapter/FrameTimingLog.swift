@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import ExplorerUI
 
 /// Frame timings for `RECEIPT_EXPLORER_TIMING`: one line per frame, appended to a file (stderr is
@@ -16,7 +12,7 @@ final class FrameTimingLog {
     }
 
     func firstFrame(sinceStart: Duration, setup: Duration, phases: [(name: String, duration: Duration)], render: Duration,
-                    copy: Duration, refresh: Duration, cells: Int, size: Size) {
+                    copy: Duration, refresh: Duration, cells: Int, size: GridSize) {
         let detail = phases.map { " \($0.name)_ms=\(ms($0.duration))" }.joined()
         line("first-frame total_ms=\(ms(sinceStart)) setup_ms=\(ms(setup))\(detail) render_ms=\(ms(render)) copy_ms=\(ms(copy)) refresh_ms=\(ms(refresh)) cells=\(cells) size=\(size.width)x\(size.height)")
     }

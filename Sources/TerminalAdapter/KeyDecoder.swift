@@ -1,7 +1,7 @@
-import CNcurses
+import CNcursesShim
 import ExplorerUI
 
-/// Turns what `get_wch` returned into a `InputEvent`; nil for keys the UI has no use for.
+/// Turns what `cn_read` returned into an `InputEvent`; nil for keys the UI has no use for.
 enum KeyDecoder {
     static func character(_ code: UInt32) -> InputEvent? {
         switch code {
@@ -17,31 +17,30 @@ enum KeyDecoder {
         }
     }
 
-    static func keyCode(_ code: Int32) -> InputEvent? {
-        switch code {
-        case KEY_UP: return .up
-        case KEY_DOWN: return .down
-        case KEY_LEFT: return .left
-        case KEY_RIGHT: return .right
-        case KEY_PPAGE, KEY_SPREVIOUS: return .pageUp
-        case KEY_NPAGE, KEY_SNEXT: return .pageDown
-        case KEY_HOME, KEY_FIND, KEY_A1, KEY_BEG: return .home
-        case KEY_END, KEY_SELECT, KEY_C1, KEY_LL: return .end
-        case KEY_ENTER: return .enter
-        case KEY_BTAB: return .backTab
-        case KEY_BACKSPACE: return .backspace
+    /// A CN_KEY_* (shim.c maps curses' KEY_* codes, which Swift cannot import, onto them).
+    static func key(_ kind: Int32) -> InputEvent? {
+        switch Int(kind) {
+        case CN_KEY_UP: return .up
+        case CN_KEY_DOWN: return .down
+        case CN_KEY_LEFT: return .left
+        case CN_KEY_RIGHT: return .right
+        case CN_KEY_PAGE_UP: return .pageUp
+        case CN_KEY_PAGE_DOWN: return .pageDown
+        case CN_KEY_HOME: return .home
+        case CN_KEY_END: return .end
+        case CN_KEY_ENTER: return .enter
+        case CN_KEY_BACK_TAB: return .backTab
+        case CN_KEY_BACKSPACE: return .backspace
         default: return nil
         }
     }
 
-    static func mouse() -> InputEvent? {
+    /// The pending mouse event, decoded for the compiled curses' mouse ABI.
+    static func mouse(_ abi: MouseABI) -> InputEvent? {
         var x: Int32 = 0
         var y: Int32 = 0
-        switch cn_get_mouse(&x, &y) {
-        case Int32(CN_MOUSE_CLICK): return .mouseClick(x: Int(x), y: Int(y))
-        case Int32(CN_MOUSE_WHEEL_UP): return .wheelUp(x: Int(x), y: Int(y))
-        case Int32(CN_MOUSE_WHEEL_DOWN): return .wheelDown(x: Int(x), y: Int(y))
-        default: return nil
-        }
+        var bits: UInt64 = 0
+        guard cn_get_mouse(&x, &y, &bits) != 0 else { return nil }
+        return abi.decode(bits, x: Int(x), y: Int(y))
     }
 }

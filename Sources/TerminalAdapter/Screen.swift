@@ -1,4 +1,4 @@
-import CNcurses
+import CNcursesShim
 import ExplorerUI
 
 /// Copies grids to the curses screen: only the cells that changed since the previous grid,
@@ -34,7 +34,7 @@ final class Screen {
         let screenHeight = Int(cn_lines())
         let full: Bool
         if let previous, previous.size == grid.size { full = false } else { full = true }
-        if full { _ = werase(cn_stdscr()) }
+        if full { cn_erase() }
         let cells = grid.cells
         let oldCells = full ? [] : previous!.cells
         previous = grid
@@ -79,7 +79,7 @@ final class Screen {
         if let known = pairs[key] { return known }
         guard nextPair < maxPairs else { return 0 }
         let number = nextPair
-        guard init_pair(Int16(number), curses(foreground, isBackground: false), curses(background, isBackground: true)) == OK else {
+        guard cn_init_pair(number, curses(foreground, isBackground: false), curses(background, isBackground: true)) != 0 else {
             pairs[key] = 0
             return 0
         }
@@ -88,18 +88,18 @@ final class Screen {
         return number
     }
 
-    private func curses(_ color: UIColor, isBackground: Bool) -> Int16 {
+    private func curses(_ color: UIColor, isBackground: Bool) -> Int32 {
         switch color {
-        case .default: return defaultColors ? -1 : Int16(isBackground ? COLOR_BLACK : COLOR_WHITE)
-        case .black: return Int16(COLOR_BLACK)
-        case .red: return Int16(COLOR_RED)
-        case .green: return Int16(COLOR_GREEN)
-        case .yellow: return Int16(COLOR_YELLOW)
-        case .blue: return Int16(COLOR_BLUE)
-        case .magenta: return Int16(COLOR_MAGENTA)
-        case .cyan: return Int16(COLOR_CYAN)
-        case .white: return Int16(COLOR_WHITE)
-        case .brightBlack: return brightColors ? 8 : Int16(COLOR_BLACK)
+        case .default: return defaultColors ? -1 : Int32(isBackground ? CN_COLOR_BLACK : CN_COLOR_WHITE)
+        case .black: return Int32(CN_COLOR_BLACK)
+        case .red: return Int32(CN_COLOR_RED)
+        case .green: return Int32(CN_COLOR_GREEN)
+        case .yellow: return Int32(CN_COLOR_YELLOW)
+        case .blue: return Int32(CN_COLOR_BLUE)
+        case .magenta: return Int32(CN_COLOR_MAGENTA)
+        case .cyan: return Int32(CN_COLOR_CYAN)
+        case .white: return Int32(CN_COLOR_WHITE)
+        case .brightBlack: return brightColors ? 8 : Int32(CN_COLOR_BLACK)
         }
     }
 }

@@ -1,7 +1,6 @@
-import CNcurses
+import CNcursesShim
 
-/// The only file that installs or removes the C signal handlers (see shim.h: the previous
-/// handlers are saved in a static that must exist once).
+/// Installs and removes the C signal handlers (shim.c, which saves the previous ones).
 enum TerminalSignals {
     /// SIGINT, SIGTERM, SIGHUP, SIGQUIT: restore the terminal, then die of the signal.
     /// SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP: restore, then hand over to the previous

@@ -1,4 +1,5 @@
 import ExplorerUI
+import Platform
 
 /// `--color auto|always|never`.
 public enum ColorMode: String, Sendable, CaseIterable {
@@ -36,7 +37,7 @@ public struct TerminalOptions: Sendable {
 
 /// What the adapter found out about the terminal once curses started.
 public struct TerminalCapabilities: Sendable, Equatable {
-    public var size: Size
+    public var size: GridSize
     /// Colours will be shown (`--color`, `NO_COLOR` and the terminal's abilities combined).
     public var colors: Bool
     /// Non-ASCII scalars can be shown (UTF-8 locale).

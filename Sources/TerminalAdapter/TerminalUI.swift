@@ -1,5 +1,6 @@
-import CNcurses
+import CNcursesShim
 import ExplorerUI
+import Platform
 
 /// The ncurses adapter: the only code that touches curses. It reads input, translates it into
 /// `InputEvent`s, hands them to the pure reducer, performs the reducer's effects, asks the pure
@@ -11,7 +12,8 @@ public enum TerminalUI {
     /// The state is built by the caller before the terminal is taken over (so loading errors print
     /// normally and a big file's parse does not stare at a blank screen). Everything the adapter
     /// learns or does reaches the state as a message through `reduce`: first
-    /// `.terminalReady(colors:unicode:)` and `.input(.resize(size))`, then each input event, and
+    /// `.terminalReady` (colours, Unicode, a stand-in terminal description, the clipboard route) and
+    /// `.input(.resize(size))`, then each input event, and
     /// `.effectFinished` after performing an effect the reducer asked for. Slow work an effect
     /// stands for (`Effect.work`) runs on a worker thread; its message arrives when it is done,
     /// while the screen keeps answering keys.
@@ -19,25 +21,37 @@ public enum TerminalUI {
         options: TerminalOptions,
         state: inout State,
         reduce: (inout State, Message) -> Effect?,
-        render: (State, Size) -> Grid
+        render: (State, GridSize) -> Grid
     ) throws {
         if let refusal = TerminalPreflight.check() { throw refusal }
         POSIX.adoptEnvironmentLocale()
         TerminalSignals.install()
-        guard cn_newterm() != nil else {
+        let term = POSIX.environment("TERM") ?? ""
+        guard let standIn = startCurses(term: term) else {
             TerminalSignals.remove()
-            throw TerminalUnavailable(.unknownTerminal(POSIX.environment("TERM") ?? ""))
+            throw TerminalUnavailable(.unknownTerminal(term))
         }
-        let session = Session(options: options)
+        let clipboard = ClipboardRoute.choose(termProgram: POSIX.environment("TERM_PROGRAM"), copyCommand: Pasteboard.copyCommand)
+        let session = Session(options: options, clipboard: clipboard)
         defer {
             session.shutdown()
             TerminalSignals.remove()
         }
         let abilities = session.capabilities
-        _ = reduce(&state, .terminalReady(colors: abilities.colors, unicode: abilities.unicode))
+        _ = reduce(&state, .terminalReady(colors: abilities.colors, unicode: abilities.unicode,
+                                          terminal: standIn.isEmpty ? nil : TerminalSubstitute(wanted: term, used: standIn),
+                                          clipboard: clipboard))
         _ = reduce(&state, .input(.resize(abilities.size)))
         session.loop(state: &state, reduce: reduce, render: render)
     }
+}
+
+/// Starts curses with `term`'s description, or else with the first stand-in this system's
+/// terminfo has (`TerminalNames.fallbacks`): the stand-in's name, "" when `term` itself worked,
+/// nil when nothing did.
+private func startCurses(term: String) -> String? {
+    if cn_newterm(nil) != 0 { return "" }
+    return TerminalNames.fallbacks(for: term).first { cn_newterm($0) != 0 }
 }
 
 private final class Session {
@@ -46,44 +60,40 @@ private final class Session {
     let screen: Screen
     let timing: FrameTimingLog?
     private var mouseOn = false
+    private let mouse = MouseABI.compiled
+    private let clipboard: ClipboardRoute
     private let background = BackgroundWork()
     /// How often the loop looks for finished background work while some is running.
     private static let workPollMilliseconds: Int32 = 20
 
-    init(options: TerminalOptions) {
+    init(options: TerminalOptions, clipboard: ClipboardRoute) {
         self.options = options
-        cbreak()            // keys at once; Ctrl-C / Ctrl-Z still raise SIGINT / SIGTSTP (handled in shim.h)
-        noecho()
-        nonl()
-        _ = cn_keypad_on()
-        _ = intrflush(cn_stdscr(), false)
-        _ = set_escdelay(25) // a lone Esc is a key here, not the start of a sequence
-        _ = curs_set(0)
+        self.clipboard = clipboard
+        cn_setup_input()
         var colors = false
-        var defaultColors = false
-        if TerminalPreflight.colorsWanted(options.color) && has_colors() {
-            colors = start_color() == OK
-            defaultColors = colors && use_default_colors() == OK
+        var defaultColors: Int32 = 0
+        if TerminalPreflight.colorsWanted(options.color) {
+            colors = cn_start_colors(&defaultColors) != 0
         }
-        if options.mouse { mouseOn = cn_mouse_on() != 0 }
+        if options.mouse { mouseOn = cn_mouse_on(mouse.wanted) != 0 }
         // `--ascii` is the state's preference, honoured by the renderer; the adapter only falls back to
         // ASCII itself when the locale cannot carry UTF-8 at all.
         let unicode = cn_locale_is_utf8() != 0
         capabilities = TerminalCapabilities(size: Session.currentSize(), colors: colors, unicode: unicode)
-        screen = Screen(colors: colors, unicode: unicode, defaultColors: defaultColors)
+        screen = Screen(colors: colors, unicode: unicode, defaultColors: defaultColors != 0)
         timing = options.timingLogPath.flatMap { FrameTimingLog(path: $0) }
     }
 
-    static func currentSize() -> Size { Size(width: Int(cn_cols()), height: Int(cn_lines())) }
+    static func currentSize() -> GridSize { GridSize(width: Int(cn_cols()), height: Int(cn_lines())) }
 
     func shutdown() {
         if mouseOn { cn_mouse_off() }
-        _ = curs_set(1)
+        cn_show_cursor(1)
         cn_restore_terminal() // endwin() unless a signal handler already did
         timing?.close()
     }
 
-    func loop<State>(state: inout State, reduce: (inout State, Message) -> Effect?, render: (State, Size) -> Grid) {
+    func loop<State>(state: inout State, reduce: (inout State, Message) -> Effect?, render: (State, GridSize) -> Grid) {
         var size = Session.currentSize()
         // First frame.
         let beforeRender = ContinuousClock.now
@@ -91,8 +101,7 @@ private final class Session {
         let afterRender = ContinuousClock.now
         let cells = screen.copy(grid)
         let afterCopy = ContinuousClock.now
-        _ = cn_wnoutrefresh()
-        _ = doupdate()
+        cn_refresh()
         let shown = ContinuousClock.now
         timing?.firstFrame(sinceStart: shown - options.startedAt, setup: beforeRender - options.startedAt,
                            phases: options.setupPhases, render: afterRender - beforeRender, copy: afterCopy - afterRender,
@@ -133,8 +142,8 @@ private final class Session {
                     background.start(effect.work!)
                 case let effect?:
                     // Flush the frame first so an escape sequence (OSC 52) never lands inside curses' output.
-                    _ = doupdate()
-                    _ = reduce(&state, .effectFinished(effect, error: EffectPerformer.perform(effect)))
+                    cn_doupdate()
+                    _ = reduce(&state, .effectFinished(effect, error: EffectPerformer.perform(effect, clipboard: clipboard)))
                 case nil:
                     break
                 }
@@ -146,8 +155,7 @@ private final class Session {
             let rendered = ContinuousClock.now
             let cells = screen.copy(grid)
             let copied = ContinuousClock.now
-            _ = cn_wnoutrefresh()
-            _ = doupdate()
+            cn_refresh()
             let done = ContinuousClock.now
             timing?.frame(events: events, reduce: reduced - started, render: rendered - reduced,
                           copy: copied - rendered, refresh: done - copied, cells: cells)
@@ -157,22 +165,21 @@ private final class Session {
     /// One decoded event, or nil (nothing pending when not blocking; an error when blocking).
     /// `timeout` (milliseconds, -1 for none) bounds a blocking wait.
     private func readEvent(blocking: Bool, timeout: Int32 = -1) -> InputEvent? {
-        wtimeout(cn_stdscr(), blocking ? timeout : 0)
         while true {
             var code: UInt32 = 0
-            let status = cn_get_wch(&code)
-            if status == ERR { return nil }
+            let input = cn_read(blocking ? timeout : 0, &code)
             let event: InputEvent?
-            if status == cn_key_code_yes() {
-                switch Int32(bitPattern: code) {
-                case KEY_RESIZE: event = .resize(Session.currentSize())
-                case KEY_MOUSE: event = KeyDecoder.mouse()
-                default: event = KeyDecoder.keyCode(Int32(bitPattern: code))
+            switch Int(input) {
+            case CN_INPUT_KEY:
+                switch Int(code) {
+                case CN_KEY_RESIZE: event = .resize(Session.currentSize())
+                case CN_KEY_MOUSE: event = KeyDecoder.mouse(mouse)
+                default: event = KeyDecoder.key(Int32(code))
                 }
-            } else if code == 0x1B {
-                event = lastEscapeWasAlone() ? .escape : nil
-            } else {
-                event = KeyDecoder.character(code)
+            case CN_INPUT_CHARACTER:
+                event = code == 0x1B ? (lastEscapeWasAlone() ? .escape : nil) : KeyDecoder.character(code)
+            default:
+                return nil
             }
             if let event { return event }
             if !blocking { return nil }
@@ -184,14 +191,13 @@ private final class Session {
     /// sequence curses did not recognise (or an Alt-chord): swallow it rather than quitting and
     /// then interpreting its bytes as keys.
     private func lastEscapeWasAlone() -> Bool {
-        wtimeout(cn_stdscr(), 0)
         var code: UInt32 = 0
-        var status = cn_get_wch(&code)
-        if status == ERR { return true }
-        if status == OK && (code == 0x5B || code == 0x4F) { // CSI or SS3: read up to the final byte
+        var input = cn_read(0, &code)
+        if Int(input) == CN_INPUT_NONE { return true }
+        if Int(input) == CN_INPUT_CHARACTER && (code == 0x5B || code == 0x4F) { // CSI or SS3: read up to the final byte
             for _ in 0..<32 {
-                status = cn_get_wch(&code)
-                if status == ERR || (status == OK && code >= 0x40 && code <= 0x7E) { break }
+                input = cn_read(0, &code)
+                if Int(input) == CN_INPUT_NONE || (Int(input) == CN_INPUT_CHARACTER && code >= 0x40 && code <= 0x7E) { break }
             }
         }
         return false

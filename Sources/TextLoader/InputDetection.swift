@@ -116,7 +116,9 @@ extension LoadedInput {
     /// bytes: two files pasted together, or a format this tool does not know. Not added when a
     /// detection step already said what the input is.
     func checkingFirstElementExtent() -> LoadedInput {
-        guard bytes.count >= 2, diagnostics.isEmpty, ![.jws, .storeKitText, .externalPurchaseToken].contains(encoding) else { return self }
+        // Bytes starting `{` are JSON (a base64 body or iOS 6 plist), not one DER element with more after it.
+        guard bytes.count >= 2, diagnostics.isEmpty, ![.jws, .storeKitText, .externalPurchaseToken].contains(encoding),
+              bytes[0] != UInt8(ascii: "{") else { return self }
         let end: Int? = bytes.withUnsafeBufferPointer { buffer in
             guard case .success(let header) = BERHeader.read(buffer, at: 0, limit: buffer.count),
                   case .definite(let n, _) = header.length, n < buffer.count - header.contentStart else { return nil }

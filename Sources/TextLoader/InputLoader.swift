@@ -1,12 +1,6 @@
 import ASN1Lenient
-#if canImport(Glibc)
-import Glibc
+import Platform
 import ByteText
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads a file (or stdin) and finds the DER/BER in it: raw bytes, base64 text, PEM armour or a
 /// verifyReceipt request body. Detection is automatic and reported in `LoadedInput.note`.

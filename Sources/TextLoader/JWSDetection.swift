@@ -1,12 +1,6 @@
 import ASN1Lenient
 import ByteText
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// StoreKit 2 inputs. The loader only recognises their syntax and hands the text on: decoding and
 /// classification belong to JWSKit, which this layer cannot import (DocumentModel calls it).

@@ -1,12 +1,6 @@
 import ASN1Lenient
-#if canImport(Glibc)
-import Glibc
+import Platform
 import ByteText
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Bytes being assembled by an output format. A value type with mutating methods, so the hot
 /// loops of the writers pay no dynamic exclusivity checks (which a class property would).
@@ -178,7 +172,7 @@ public final class OutputWriter {
         guard !failed else { return }
         var offset = 0
         while offset < raw.count {
-            let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
+            let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 failed = true
@@ -187,15 +181,4 @@ public final class OutputWriter {
             offset += n
         }
     }
-}
-
-@inline(__always)
-private func Glibc_write(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Darwin)
-    return Darwin.write(fd, pointer, count)
-    #elseif canImport(Musl)
-    return Musl.write(fd, pointer, count)
-    #else
-    return Glibc.write(fd, pointer, count)
-    #endif
 }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 // NSLock, NSCondition and Thread are full Foundation's, which the tool does not load (FoundationEssentials
 // only: no ICU at start-up), and Synchronization's Mutex needs macOS 15. These are the same pthread
@@ -70,26 +64,5 @@ public final class Condition: @unchecked Sendable {
 /// Starts `body` on a new detached thread with the given stack size (Foundation's `Thread`, its
 /// `stackSize` and `start()`); the thread ends when `body` returns.
 public func startThread(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
-    final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
-    let context = Unmanaged.passRetained(Box(body)).toOpaque()
-    #if canImport(Darwin)
-    var thread: pthread_t? = nil
-    #else
-    var thread = pthread_t()
-    #endif
-    let result = pthread_create(&thread, &attributes, { raw in
-        #if canImport(Darwin)
-        let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
-        #else
-        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-        #endif
-        box.body()
-        return nil
-    }, context)
-    precondition(result == 0, "pthread_create failed: \(result)")
+    startDetachedThread(stackSize: stackSize, body)
 }

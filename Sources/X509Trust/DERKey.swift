@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// DER bytes as a dictionary key. Hashed on the length and the first and last 64 bytes only:
 /// equality still compares every byte, so keys that share those bytes only share a bucket. Every

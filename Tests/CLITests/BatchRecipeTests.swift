@@ -38,7 +38,7 @@ struct BatchRecipeTests {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
         #expect(objects.map { "\($0["source"] ?? ""):\($0["line"] ?? "")" }
-                == ["piece.00:1", "piece.00:2", "piece.00:3", "piece.01:1", "piece.01:2", "piece.01:3", "piece.02:1"])
+                == ["piece.aa:1", "piece.aa:2", "piece.aa:3", "piece.ab:1", "piece.ab:2", "piece.ab:3", "piece.ac:1"])
         // No --root in the recipe: the TEST-signed tokens do not chain to Apple, so none is valid.
         let summary = try String(contentsOf: dir.appendingPathComponent("summary.txt"), encoding: .utf8)
         #expect(summary == """

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import Testing
 import TestSupport
 
@@ -11,7 +12,7 @@ let cliPackageRoot = Paths.packageRoot
 /// fallbacks on Darwin.
 let cliBinary: URL? = {
     var candidates: [URL] = []
-    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+    if let exe = ExecutablePath.current() {
         candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
     }
     let bundle = Bundle.main.bundleURL

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The conventions around the binary (issue 13): the CI workflow, `--version`, shell completions,
 /// the man page and the install script.
@@ -80,7 +81,7 @@ import Testing
     /// `openssl version` prints "OpenSSL 3.0.13 30 Jan 2024 (Library: OpenSSL 3.0.13 30 Jan 2024)"; the
     /// library part is the libcrypto loaded at run time, the same one this binary loads.
     static let opensslCLILibrary: String? = {
-        guard let openssl = findTool("openssl"), let result = try? runProgram(openssl, ["version"]) else { return nil }
+        guard let openssl = OpenSSLTool.path, let result = try? runProgram(openssl, ["version"]) else { return nil }
         guard let match = result.stdout.firstMatch(of: #/\(Library: (OpenSSL 3[^()]*)\)/#) else { return nil }
         return String(match.1)
     }()

@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// One run of the binary for the hostile-input tests: exit status, stderr, where stdout went, and the
 /// child's own peak memory (`wait4`'s rusage of that child alone; see `Hostile.spawner`).
@@ -15,7 +13,7 @@ struct HostileRun {
     /// stdout went to this file (nil when it was discarded to /dev/null).
     var stdoutFile: URL?
     var stdoutSize: Int
-    /// ru_maxrss of the child, in MiB.
+    /// ru_maxrss of the child, in MiB (the field is KiB on Linux, bytes on macOS: `ResourceUsage`).
     var peakMiB: Double
     var seconds: Double
 
@@ -169,7 +167,7 @@ enum Hostile {
         let size = outURL.flatMap { (try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? Int } ?? 0
         let result = HostileRun(status: signalled ? -1 : status, signal: signalled ? signal : nil,
                                 timedOut: timedOut, stderr: stderr, stdoutFile: outURL, stdoutSize: size,
-                                peakMiB: Double(maxrss) / 1024, seconds: seconds)
+                                peakMiB: Double(ResourceUsage.bytes(fromMaxResidentSet: maxrss)) / 1_048_576, seconds: seconds)
         log(arguments, result)
         return result
     }

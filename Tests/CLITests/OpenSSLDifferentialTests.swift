@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `dump --format openssl` against the real `openssl asn1parse -inform DER -i` on every corpus
 /// receipt and every committed well-formed sample.
@@ -41,9 +42,9 @@ import Testing
 
     static var inputs: [URL] { corpusReceipts() + sampleReceipts(includingMalformed: false) }
 
-    static let openssl = findTool("openssl")
+    static let openssl = OpenSSLTool.path
 
-    @Test(.enabled(if: openssl != nil, "openssl is not installed"), arguments: inputs)
+    @Test(.enabled(if: openssl != nil, Comment(rawValue: OpenSSLTool.missingReason)), arguments: inputs)
     func columnsMatchOpenSSL(_ url: URL) throws {
         let openssl = try #require(Self.openssl)
         let reference = try runTool(openssl, ["asn1parse", "-inform", "DER", "-i", "-in", url.path])
@@ -60,7 +61,7 @@ import Testing
     }
 
     /// On real receipts the value column matches too (names, integers, strings, hex dumps).
-    @Test(.enabled(if: openssl != nil, "openssl is not installed"), arguments: corpusReceipts())
+    @Test(.enabled(if: openssl != nil, Comment(rawValue: OpenSSLTool.missingReason)), arguments: corpusReceipts())
     func valuesMatchOpenSSLOnRealReceipts(_ url: URL) throws {
         let openssl = try #require(Self.openssl)
         let reference = try runTool(openssl, ["asn1parse", "-inform", "DER", "-i", "-in", url.path])

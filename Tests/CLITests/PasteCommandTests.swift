@@ -33,7 +33,7 @@ struct PasteCommandTests {
         let run = try runCLI(["dump", "--color", "never", path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty)
-        #expect(Self.firstLine(run) == "# app.log: found in the pasted text at line 1, column 25: base64 of a PKCS#7 SignedData (10,248 characters → 7,686 bytes); a PKCS#7 App Store receipt")
+        #expect(Self.firstLine(run) == "# app.log: found at characters 25-10272 of line 1 of app.log: base64 of a PKCS#7 SignedData (10,248 characters → 7,686 bytes); a PKCS#7 App Store receipt")
     }
 
     @Test func tokenInAJSONLogLineSaysItsPathInTheJSONOutput() throws {
@@ -43,7 +43,7 @@ struct PasteCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let input = try #require(object["input"] as? [String: Any])
         let found = try #require(input["found"] as? [String: Any])
-        #expect(found["location"] as? String == "JSON path payload (line 1, column 28)")
+        #expect(found["location"] as? String == "characters 28-4583 of line 1 of server.log (JSON path payload)")
         #expect(found["pasted_size"] as? Int == 4_586)
         #expect(found["base64_layers"] as? Int == 0)
         #expect(object["kind"] as? String == "transaction")
@@ -54,7 +54,7 @@ struct PasteCommandTests {
         let run = try runCLI(["json", "--no-validate", path])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let found = try #require((object["input"] as? [String: Any])?["found"] as? [String: Any])
-        #expect(found["location"] as? String == "JSON path latest_receipt (line 1, column 31)")
+        #expect(found["location"] as? String == "characters 31-10278 of line 1 of response.json (JSON path latest_receipt)")
         #expect(found["base64_layers"] as? Int == 1)
     }
 
@@ -95,7 +95,7 @@ struct PasteCommandTests {
         let path = try Self.write("twice.b64", Data(Self.base64.utf8).base64EncodedString(options: .lineLength76Characters) + "\n")
         let run = try runCLI(["dump", "--color", "never", path])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(Self.firstLine(run) == "# twice.b64: found in the pasted text at line 1, column 1: base64 of a PKCS#7 SignedData (10,248 characters → 7,686 bytes), base64 inside base64 (decoded twice); a PKCS#7 App Store receipt")
+        #expect(Self.firstLine(run) == "# twice.b64: found at line 1, character 1 to line 180, character 60 of twice.b64: base64 of a PKCS#7 SignedData (10,248 characters → 7,686 bytes), base64 inside base64 (decoded twice); a PKCS#7 App Store receipt")
     }
 
     @Test func plainTextSaysWhatItIsAndExits1() throws {

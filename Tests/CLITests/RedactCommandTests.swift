@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `receipt-explorer redact`: copies that open in every command, consistency across files,
-/// --keep, --mapping, --bundle-id, --seed and every refusal.
+/// --keep, --mapping, --bundle-id, --seed, -o - and every refusal.
 @Suite struct RedactCommandTests {
     static let root = Paths.samples.appendingPathComponent("pki/test-root.cer").path
     static let storeKitRoot = Paths.samples.appendingPathComponent("pki/test-storekit.cer").path
@@ -134,15 +134,16 @@ import TestSupport
         #expect(payload["appTransactionId"] as? String == "704289123456789012")
         #expect(payload["originalTransactionId"] as? String != "2000000510000000")
         #expect(payload["webOrderLineItemId"] as? String != "2000000041000004")
-        #expect(payload["bundleId"] as? String == "com.example.receiptexplorer")
+        #expect(payload["bundleId"] as? String != "com.example.receiptexplorer")
     }
 
-    @Test
-    func bundleIDIsReplacedOnlyWhenAsked() throws {
+    /// The bundle id is replaced by default (`--bundle-id`, once needed, still says so) and kept with --keep.
+    @Test(arguments: [[], ["--bundle-id"]])
+    func bundleIDIsReplacedUnlessKept(_ flag: [String]) throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let copy = dir.appendingPathComponent("t.jws").path
-        #expect(try runCLI(["redact", Self.sample("jws/transaction.jws"), "-o", copy, "--bundle-id"]).status == 0)
+        #expect(try runCLI(["redact", Self.sample("jws/transaction.jws"), "-o", copy] + flag).status == 0)
         let payload = try Self.payload(try Self.text(copy))
         let bundle = try #require(payload["bundleId"] as? String)
         #expect(bundle != "com.example.receiptexplorer")
@@ -150,7 +151,7 @@ import TestSupport
         #expect(bundle.split(separator: ".").map(\.count) == [3, 7, 15])
         // The product id started with the bundle id: it starts with the stand-in now.
         #expect(payload["productId"] as? String == bundle + ".monthly")
-        #expect(try runCLI(["redact", Self.sample("jws/transaction.jws"), "-o", copy]).status == 0)
+        #expect(try runCLI(["redact", Self.sample("jws/transaction.jws"), "-o", copy, "--keep", "bundle-id"]).status == 0)
         #expect(try Self.payload(try Self.text(copy))["bundleId"] as? String == "com.example.receiptexplorer")
     }
 
@@ -170,7 +171,9 @@ import TestSupport
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let map = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: mapping))) as? [String: Any])
         let entries = try #require(map["entries"] as? [[String: Any]])
-        #expect(entries.count == 4)  // transaction, original transaction, web order line item and app transaction ids
+        // Transaction, original transaction, web order line item and app transaction ids, the
+        // bundle id, the app's Apple id and the notification's UUID.
+        #expect(entries.count == 7)
         for entry in entries {
             for key in ["original", "stand_in"] {
                 let value = try #require(entry[key] as? String)
@@ -193,16 +196,72 @@ import TestSupport
         #expect(copy.count == token.count && copy != token)
     }
 
-    /// A verifyReceipt body's shared secret is not an identifier: left, and said so.
+    /// A verifyReceipt body's shared secret is replaced like every other value (same length and
+    /// character classes); with --keep password it is kept, and said so.
     @Test
-    func passwordOfAVerifyReceiptBodyIsPointedOut() throws {
+    func passwordOfAVerifyReceiptBodyIsReplaced() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let copy = dir.appendingPathComponent("t.json").path
         let result = try runCLI(["redact", Self.sample("typical.json"), "-o", copy])
-        #expect(result.status == 0)
-        #expect(result.stdout.contains(#"  left as it is: the verifyReceipt body's "password" (the app's shared secret): remove it before sharing"#))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("1 password"))
+        let text = try Self.text(copy)
+        #expect(!text.contains(#""password": "test""#))
+        #expect(text.range(of: #""password": "[a-z]{4}""#, options: .regularExpression) != nil)
+        let kept = try runCLI(["redact", Self.sample("typical.json"), "-o", copy, "--keep", "password"])
+        #expect(kept.stdout.contains(#"  left as it is: the verifyReceipt body's "password" (the app's shared secret), kept with --keep password: remove it before sharing"#))
         #expect(try Self.text(copy).contains(#""password": "test""#))
+    }
+
+    // MARK: - -o -, pastes
+
+    /// `-o -` writes to standard output exactly the bytes `-o FILE` writes with the same --seed
+    /// (binary DER included), and the summary to standard error; no file named `-` appears.
+    @Test(arguments: ["typical.receipt", "typical.b64", "typical.json", "jws/notification.jws", "log"])
+    func standardOutputEqualsTheFile(_ name: String) throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var input = Self.sample(name)
+        if name == "log" {
+            let token = try Self.text(Self.sample("jws/transaction.jws"))
+            input = dir.appendingPathComponent("app.log").path
+            try Data("2026-03-01 10:00:00 INFO verify jws=\(token) ok\n".utf8).write(to: URL(fileURLWithPath: input))
+        }
+        let copy = dir.appendingPathComponent("copy").path
+        let file = try runCLI(["redact", input, "-o", copy, "--seed", "same"])
+        #expect(file.status == 0, "\(file.stderr)")
+        let piped = try runCLI(["redact", input, "-o", "-", "--seed", "same"])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdoutBytes == [UInt8](try Data(contentsOf: URL(fileURLWithPath: copy))))
+        #expect(piped.stderr.contains("→ standard output: "))
+        #expect(piped.stderr.contains("no longer verifies"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("-").path))
+        #expect(!FileManager.default.fileExists(atPath: "-"))
+    }
+
+    /// A log line holding a token, as `dump` and `verify` read it: redacted where it sits, the
+    /// rest of the line kept, and the copy reads as the same transaction in every command.
+    @Test
+    func logLineIsRedactedInPlace() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let token = try Self.text(Self.sample("jws/transaction.jws"))
+        let log = dir.appendingPathComponent("app.log").path
+        let line = "2026-03-01 10:00:00 INFO verify jws=\(token) ok\n"
+        try Data(line.utf8).write(to: URL(fileURLWithPath: log))
+        let result = try runCLI(["redact", log, "-o", "-"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("2026-03-01 10:00:00 INFO verify jws=eyJ"))
+        #expect(result.stdout.hasSuffix(" ok\n"))
+        #expect(result.stdout.count == line.count)
+        #expect(!result.stdout.contains(token))
+        let copy = dir.appendingPathComponent("copy.log").path
+        try Data(result.stdoutBytes).write(to: URL(fileURLWithPath: copy))
+        let dump = try runCLI(["json", copy])
+        #expect(dump.status != 2, "\(dump.stderr)")
+        #expect(dump.stdout.contains("\"transaction\""))
+        #expect(!dump.stdout.contains("2000000510000004"))
     }
 
     // MARK: - Exit statuses and refusals
@@ -223,7 +282,9 @@ import TestSupport
         (["redact", "IN", "-o", "IN"], "refusing to overwrite the input"),
         (["redact", "IN", "-o", "OUT", "--keep", "price"], "--keep: 'price' is not a redactable field; the fields are transaction-id, original-transaction-id"),
         (["redact", "IN", "-o", "OUT", "--keep", "bundle-id", "--bundle-id"], "--keep bundle-id contradicts --bundle-id"),
-        (["redact", "IN", "-o", "OUT", "--keep", "bundle-id"], "the bundle id is kept already"),
+        (["redact", "IN", "-o", "OUT", "--keep", "transaction_id"], "--keep: 'transaction_id' is not a redactable field"),
+        (["redact", "IN", "IN2", "-o", "-"], "-o - writes one copy to standard output; with 2 inputs give a directory"),
+        (["redact", "IN", "-o", "OUT", "--mapping", "-"], "the mapping undoes the redaction and is never written to the terminal"),
         (["redact", "IN", "-o", "OUT", "--mapping", "IN"], "refusing to overwrite the input"),
         (["redact", "IN", "-o", "OUT", "--mapping", "OUT"], "is also where a copy would be written"),
         (["redact", "IN", "IN2", "-o", "FILE"], "with 2 inputs OUT must be a directory"),

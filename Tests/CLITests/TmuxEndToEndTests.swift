@@ -293,6 +293,22 @@ struct TmuxEndToEndTests {
         #expect(tmux.sttyBefore == tmux.sttyAfter)
     }
 
+    /// Issue 35: a TERM this system's terminfo lacks (macOS's has no tmux-256color, which Homebrew's
+    /// tmux sets) falls back to a stand-in, draws, and says so in the status message (the header line).
+    @Test(arguments: [("tmux-nonesuch-256color", "screen-256color"), ("nonesuch-terminal", "xterm-256color")])
+    func unknownTerminalFallsBack(term: String, standIn: String) throws {
+        // Wide enough for the whole note beside the header's tabs (the status message's place).
+        let tmux = try TmuxHarness(arguments: ["samples/typical.receipt"], width: 200, environment: ["TERM": term])
+        defer { tmux.close() }
+        let note = "TERM=\(term) is not in this system's terminfo: drawing as \(standIn)"
+        let first = try #require(tmux.waitForScreen("the first frame, with the stand-in named") { $0.firstLine.contains(note) })
+        #expect(first.firstLine.hasPrefix(" receipt-explorer   1 Tree   2 Summary"))
+        #expect(first.contains("▾ SET (4138)  receipt payload"))
+        try tmux.send("q")
+        #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
+        #expect(tmux.sttyBefore == tmux.sttyAfter)
+    }
+
     static let notATerminalLine =
         "receipt-explorer: the explorer needs a terminal on stdin and stdout; for text output use `receipt-explorer dump FILE` or `receipt-explorer json FILE`"
 }

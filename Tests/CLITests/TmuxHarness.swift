@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import Testing
 
 /// tmux, when installed (`.ci/run` installs it); the end-to-end tests skip without it.
@@ -32,7 +33,10 @@ final class TmuxHarness {
         socket = directory.appendingPathComponent("tmux.sock").path
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 
-        var env = ["LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"]
+        // TERM=screen as tmux's default-terminal has long been; newer tmux (and Homebrew's) says
+        // tmux-256color, which macOS's terminfo lacks (the explorer then draws as screen-256color and
+        // says so: `unknownTerminalFallsBack`). A UTF-8 locale that exists here (`Locales.utf8`).
+        var env = ["LC_ALL": Locales.utf8, "LANG": Locales.utf8, "TERM": "screen"]
         for (key, value) in environment { env[key] = value }
         let exports = env.keys.sorted().map { "export \($0)=\(Self.quote(env[$0]!))" }.joined(separator: "\n")
         let command = ([binary.path] + arguments).map(Self.quote).joined(separator: " ")
@@ -42,7 +46,8 @@ final class TmuxHarness {
             #!/bin/sh
             # Job control, as in an interactive shell: the binary gets its own foreground process
             # group, so Ctrl-Z really stops it (in an orphaned group the kernel would discard the
-            # stop) and the shell sees it stopped (status 148), records `stty -g` and resumes it
+            # stop) and the shell sees it stopped (status 128 + SIGTSTP: 148 on Linux, 146 on macOS),
+            # records `stty -g` and resumes it
             # with `fg` once the test creates the file "resume".
             set -m
             trap ':' INT QUIT TSTP
@@ -53,7 +58,7 @@ final class TmuxHarness {
             \(exports)
             \(command)
             status=$?
-            while [ $status -eq 148 ]; do
+            while [ $status -eq \(SignalNumbers.stoppedJobStatus) ]; do
                 # Written whole, then renamed: the test must never read a half-written file.
                 stty -g > \(Self.quote(file("stty.suspended.tmp").path)) && mv \(Self.quote(file("stty.suspended.tmp").path)) \(Self.quote(file("stty.suspended").path))
                 while [ ! -e \(Self.quote(file("resume").path)) ]; do sleep 0.05; done
@@ -237,41 +242,10 @@ final class TmuxHarness {
         environment["TMUX"] = nil
         environment["TMUX_PANE"] = nil
         // capture-pane writes UTF-8 only for a UTF-8 client locale (else box drawing becomes "_").
-        environment["LC_ALL"] = "C.UTF-8"
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard spawned == 0 else {
-            throw NSError(domain: NSPOSIXErrorDomain, code: Int(spawned), userInfo: [NSLocalizedDescriptionKey: "posix_spawn \(path)"])
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        environment["LC_ALL"] = Locales.utf8
+        let status = try Spawn.run(path, arguments, environment: environment, outputPath: output.path).get()
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        return (exitStatus, text)
+        return (status, text)
     }
 }
 

@@ -76,7 +76,7 @@ import TestSupport
     }
 
     static func sha1(_ bytes: [UInt8]) throws -> [UInt8] {
-        let openssl = try #require(findTool("openssl"), "openssl computes the expected SHA-1")
+        let openssl = try #require(OpenSSLTool.path, "openssl computes the expected SHA-1")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("tour-device-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(bytes).write(to: file)
@@ -89,7 +89,7 @@ import TestSupport
         return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<($0 + needle.count)]) == needle }
     }
 
-    @Test(.enabled(if: findTool("openssl") != nil)) func deviceHashStopComputesAndMatches() throws {
+    @Test(.enabled(if: OpenSSLTool.path != nil, Comment(rawValue: OpenSSLTool.missingReason))) func deviceHashStopComputesAndMatches() throws {
         let result = try runCLI(["tour", Paths.samples.appendingPathComponent("typical.receipt").path, "--print", "--device-id", Self.device])
         #expect(result.status == 0)
         let stop = try #require(Self.stops(result.stdout).last)
@@ -112,7 +112,7 @@ import TestSupport
         #expect(stop.contains("  [a] not quite: the bundle id goes in as attribute 2's value bytes: the UTF8String's 2 tag and length octets too, not the 27 characters alone"))
     }
 
-    @Test(.enabled(if: findTool("openssl") != nil)) func anotherDeviceDoesNotMatch() throws {
+    @Test(.enabled(if: OpenSSLTool.path != nil, Comment(rawValue: OpenSSLTool.missingReason))) func anotherDeviceDoesNotMatch() throws {
         let other = "0A1B2C3D-E5F6-4789-9ABC-DEF012345678"
         let stop = try #require(Self.stops(try runCLI(["tour", Paths.samples.appendingPathComponent("typical.receipt").path, "--print", "--device-id", other]).stdout).last)
         let opaque = try Self.hexBytes(stop, "  input: opaque value, attribute 4: ")
@@ -139,8 +139,8 @@ import TestSupport
 
     /// typical.receipt's payload signed again by OpenSSL with signed attributes (App Store receipts
     /// have none): the stop names them and asks which tag is hashed.
-    @Test(.enabled(if: findTool("openssl") != nil)) func signedAttributesAreWhatTheSignatureCovers() throws {
-        let openssl = try #require(findTool("openssl"))
+    @Test(.enabled(if: OpenSSLTool.path != nil, Comment(rawValue: OpenSSLTool.missingReason))) func signedAttributesAreWhatTheSignatureCovers() throws {
+        let openssl = try #require(OpenSSLTool.path)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tour-cms-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }

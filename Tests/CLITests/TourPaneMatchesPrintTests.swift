@@ -11,7 +11,7 @@ import TestSupport
 /// lines (wide enough not to wrap) are the printed stop's lines up to its question; the printed
 /// answer key follows, and the pane shows the picked choice's line of it after an answer.
 @Suite struct TourPaneMatchesPrintTests {
-    static func compare(_ sample: String, size: Size = Size(width: 4000, height: 200)) throws {
+    static func compare(_ sample: String, size: GridSize = GridSize(width: 4000, height: 200)) throws {
         let path = Paths.samples.appendingPathComponent(sample).path
         let printed = TourCommandTests.stops(try runCLI(["tour", path, "--print"]).stdout)
         let input = try InputLoader.decode(try Paths.sample(sample), name: (sample as NSString).lastPathComponent)

@@ -18,7 +18,7 @@ import TestSupport
     static var files: [String] { manifest.compactMap { $0["file"] as? String } }
 
     static func open(_ file: String) throws -> Document {
-        Document.open(try PasteLoader.load(path: Paths.samples.appendingPathComponent(file).path))
+        Document.open(try DocumentInput.path(Paths.samples.appendingPathComponent(file).path).read().loaded)
     }
 
     @Test func manifestListsEveryToken() throws {
@@ -89,7 +89,7 @@ import TestSupport
         let quoted = try PasteLoader.decode(Array("\"".utf8) + text + Array("\"\n".utf8), name: "quoted")
         #expect(quoted.encoding == .externalPurchaseToken)
         #expect(quoted.bytes == text)
-        let inline = try PasteLoader.load(path: String(decoding: text, as: UTF8.self))
+        let inline = try DocumentInput.path(String(decoding: text, as: UTF8.self)).read().loaded
         #expect(inline.encoding == .externalPurchaseToken)
         #expect(Document.open(inline).kind == .externalPurchaseToken(sandbox: false))
     }
@@ -102,14 +102,14 @@ import TestSupport
         #expect(loaded.encoding == .externalPurchaseToken)
         #expect(loaded.bytes == text)
         let origin = try #require(loaded.origin)
-        #expect(origin.location == "line 1, column 12")
+        #expect(origin.location == "characters 12-259 of line 1 of log")
         #expect(origin.textOffset(0) == 11)
         #expect(origin.textOffset(text.count - 1) == 11 + text.count - 1)
-        #expect(loaded.note == "found in the pasted text at line 1, column 12: an external purchase token (base64url JSON, 248 characters)")
+        #expect(loaded.note == "found at characters 12-259 of line 1 of log: an external purchase token (base64url JSON, 248 characters)")
         let json = Array(#"{"level":"info","token":""#.utf8) + text + Array(#""}"#.utf8)
         let fromJSON = try PasteLoader.decode(json, name: "log.json")
         #expect(fromJSON.encoding == .externalPurchaseToken)
-        #expect(fromJSON.origin?.location == "JSON path token (line 1, column 26)")
+        #expect(fromJSON.origin?.location == "characters 26-273 of line 1 of log.json (JSON path token)")
         #expect(Document.open(fromJSON).kind == .externalPurchaseToken(sandbox: false))
     }
 

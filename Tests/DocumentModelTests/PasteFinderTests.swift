@@ -33,10 +33,21 @@ struct PasteFinderTests {
         Form(name: name, text: Array((before + data + after).utf8), location: location, dataStart: before.utf8.count)
     }
 
-    static func lineColumn(_ before: String) -> String {
-        // Bytes, not Characters: "\r\n" is one Character.
-        let lines = Array(before.utf8).split(separator: 0x0A, omittingEmptySubsequences: false)
-        return "line \(lines.count), column \(lines.last!.count + 1)"
+    /// Where `data` sits after `before`, as the loader words it for a file named "pasted":
+    /// "characters 25-10272 of line 1 of pasted", "line 2, character 1 to line 136, character 64 of pasted".
+    static func words(_ before: String, _ data: String, path: String?) -> String {
+        func position(_ text: String) -> (line: Int, character: Int) {
+            // Bytes, not Characters: "\r\n" is one Character (the data and the text around it are ASCII).
+            let lines = Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false)
+            return (lines.count, lines.last!.count + 1)
+        }
+        let first = position(before)
+        let last = position(before + String(data.dropLast()))
+        func n(_ value: Int) -> String { value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) }
+        let at = first.line == last.line
+            ? "characters \(n(first.character))–\(n(last.character)) of line \(n(first.line)) of pasted"
+            : "line \(n(first.line)), character \(n(first.character)) to line \(n(last.line)), character \(n(last.character)) of pasted"
+        return path.map { at + " (\($0))" } ?? at
     }
 
     static var receiptForms: [Form] {
@@ -49,8 +60,7 @@ struct PasteFinderTests {
         let percent = b64.replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "/", with: "%2F")
         var forms: [Form] = []
         func add(_ name: String, _ before: String, _ data: String, _ after: String, path: String? = nil) {
-            let at = lineColumn(before)
-            forms.append(form(name, before, data, after, location: path.map { "\($0) (\(at))" } ?? at))
+            forms.append(form(name, before, data, after, location: words(before, data, path: path)))
         }
         add("log line", "2025-01-01 INFO receipt=", b64, " user=42\n")
         add("single quotes, trailing comma", "receipt: '", b64, "',\n")
@@ -85,7 +95,7 @@ struct PasteFinderTests {
         let loaded = try PasteLoader.decode(form.text, name: "pasted")
         let origin = try #require(loaded.origin, "\(loaded.note)")
         #expect(origin.location == form.location)
-        #expect(loaded.note.hasPrefix("found in the pasted text at \(form.location): base64 of a PKCS#7 SignedData (10,248 characters → 7,686 bytes)"))
+        #expect(loaded.note.hasPrefix("found at \(form.location): base64 of a PKCS#7 SignedData (10,248 characters → 7,686 bytes)"))
         let document = Document.open(loaded, options: AnalysisOptions(validate: false))
         let reference = try Self.clean()
         #expect(document.kind == reference.kind)
@@ -111,8 +121,7 @@ struct PasteFinderTests {
         let t = token
         var forms: [Form] = []
         func add(_ name: String, _ before: String, _ after: String, path: String? = nil) {
-            let at = lineColumn(before)
-            forms.append(form(name, before, t, after, location: path.map { "\($0) (\(at))" } ?? at))
+            forms.append(form(name, before, t, after, location: words(before, t, path: path)))
         }
         add("log line", "2025-01-01 12:00:00 DEBUG jws=", " status=ok\n")
         add("single quotes, trailing comma", "  token: '", "',\n")
@@ -128,7 +137,7 @@ struct PasteFinderTests {
         let loaded = try PasteLoader.decode(form.text, name: "pasted")
         #expect(loaded.origin?.location == form.location)
         #expect(loaded.encoding == .jws)
-        #expect(loaded.note == "found in the pasted text at \(form.location): a compact JWS, 4,556 characters")
+        #expect(loaded.note == "found at \(form.location): a compact JWS, 4,556 characters")
         let document = Document.open(loaded, options: AnalysisOptions(validate: false))
         let reference = Document.open(try InputLoader.decode(Array(Self.token.utf8), name: "t"), options: AnalysisOptions(validate: false))
         #expect(document.kind == reference.kind)
@@ -146,7 +155,7 @@ struct PasteFinderTests {
     @Test func base64InsideBase64OpensAsTheReceipt() throws {
         let twice = Data(Self.base64.utf8).base64EncodedString(options: .lineLength76Characters)
         let loaded = try PasteLoader.decode(Array((twice + "\n").utf8), name: "twice.b64")
-        #expect(loaded.note == "found in the pasted text at line 1, column 1: base64 of a PKCS#7 SignedData (10,248 characters → 7,686 bytes), base64 inside base64 (decoded twice)")
+        #expect(loaded.note == "found at line 1, character 1 to line 180, character 60 of twice.b64: base64 of a PKCS#7 SignedData (10,248 characters → 7,686 bytes), base64 inside base64 (decoded twice)")
         let document = Document.open(loaded, options: AnalysisOptions(validate: false))
         let reference = try Self.clean()
         #expect(document.kind == .receipt)
@@ -162,7 +171,7 @@ struct PasteFinderTests {
         let loaded = try PasteLoader.decode(Array(encoded.utf8), name: "offer.txt")
         #expect(loaded.encoding == .jws)
         #expect(loaded.bytes == Array(Self.token.utf8))
-        #expect(loaded.note == "found in the pasted text at line 1, column 1: a compact JWS, 4,556 characters, base64 inside base64 (decoded twice)")
+        #expect(loaded.note == "found at characters 1-6075 of line 1 of offer.txt: a compact JWS, 4,556 characters, base64 inside base64 (decoded twice)")
     }
 
     static var tokenParts: (header: String, payload: String, signature: String) {
@@ -214,9 +223,9 @@ struct PasteFinderTests {
     @Test func severalCandidatesTheMostSpecificWinsAndTheOthersAreNamed() throws {
         let text = "2025-01-01 jws=\(Self.token)\n{\"receipt-data\":\"\(Self.base64)\"}\n"
         let loaded = try PasteLoader.decode(Array(text.utf8), name: "both.log")
-        #expect(loaded.origin?.location == "JSON path receipt-data (line 2, column 18)")
-        #expect(loaded.origin?.others == ["a compact JWS, 4,556 characters at line 1, column 16"])
-        #expect(loaded.note.hasSuffix("; also found 1 other: a compact JWS, 4,556 characters at line 1, column 16"))
+        #expect(loaded.origin?.location == "characters 18-10265 of line 2 of both.log (JSON path receipt-data)")
+        #expect(loaded.origin?.others == ["a compact JWS, 4,556 characters at characters 16-4571 of line 1 of both.log"])
+        #expect(loaded.note.hasSuffix("; also found 1 other: a compact JWS, 4,556 characters at characters 16-4571 of line 1 of both.log"))
     }
 
     @Test(arguments: [

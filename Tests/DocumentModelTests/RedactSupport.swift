@@ -25,21 +25,23 @@ enum RedactSupport {
             .sorted { $0.path < $1.path }
     }
 
+    /// Loaded as every command loads a file (`PasteLoader`, the paste finder included).
     static func input(_ url: URL) throws -> RedactInput {
         let raw = try Paths.bytes(url)
-        return RedactInput(raw: raw, loaded: try InputLoader.decode(raw, name: url.lastPathComponent))
+        return RedactInput(raw: raw, loaded: try PasteLoader.decode(raw, name: url.lastPathComponent))
     }
 
     static func input(_ raw: [UInt8], name: String = "input") throws -> RedactInput {
-        RedactInput(raw: raw, loaded: try InputLoader.decode(raw, name: name))
+        RedactInput(raw: raw, loaded: try PasteLoader.decode(raw, name: name))
     }
 
+    /// `bundleID: false` keeps the bundle id (`--keep bundle-id`).
     static func options(bundleID: Bool = true, keep: Set<RedactField> = []) -> RedactOptions {
-        RedactOptions(keep: keep, bundleID: bundleID, key: .seeded("redact tests"))
+        RedactOptions(keep: bundleID ? keep : keep.union([.bundleID]), key: .seeded("redact tests"))
     }
 
     static func open(_ raw: [UInt8], name: String = "copy") throws -> Document {
-        Document.open(try InputLoader.decode(raw, name: name), options: AnalysisOptions(validate: false))
+        Document.open(try PasteLoader.decode(raw, name: name), options: AnalysisOptions(validate: false))
     }
 
     /// The original's byte strings to look for in a copy, in every encoding a reader could find

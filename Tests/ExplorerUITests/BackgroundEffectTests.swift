@@ -80,7 +80,7 @@ import TestSupport
         reduce(&s, work())
         #expect(s.mode == .summary)
         #expect(s.status == StatusMessage("token: ES256 signature: passed → failed", isError: true))
-        #expect(render(s, size: Size(width: 120, height: 40)).text.contains("ES256 signature: failed"))
+        #expect(render(s, size: GridSize(width: 120, height: 40)).text.contains("ES256 signature: failed"))
     }
 }
 

@@ -12,7 +12,7 @@ import TextLoader
 @Suite struct DeveloperAndExternalOutlineTests {
     static func state(_ file: String) throws -> AppState {
         let input = try InputLoader.decode(try Paths.sample(file), name: (file as NSString).lastPathComponent)
-        return AppState(document: Document.open(input, options: Fixtures.options), screen: Size(width: 120, height: 40))
+        return AppState(document: Document.open(input, options: Fixtures.options), screen: GridSize(width: 120, height: 40))
     }
 
     @Test func externalPurchaseTokenIsAnOutlineOfItsFields() throws {

@@ -18,7 +18,7 @@ import TextLoader
     }
 
     static func state() -> AppState {
-        var s = DocumentSwitchTests.twoDocuments(size: Size(width: 120, height: 40))
+        var s = DocumentSwitchTests.twoDocuments(size: GridSize(width: 120, height: 40))
         s.diffProvider = provider
         return s
     }
@@ -39,7 +39,7 @@ import TextLoader
                           options: AnalysisOptions(validate: false))
         }
         let base = try open("base.receipt"), refund = try open("refund.receipt")
-        var s = AppState.opening([base, refund], screen: Size(width: 120, height: 40))
+        var s = AppState.opening([base, refund], screen: GridSize(width: 120, height: 40))
         press(&s, .character("d"))
         let diff = try #require(s.diffView)
         let expected = DiffListEntry.list(DocumentDiff.compare(base, refund))
@@ -61,9 +61,9 @@ import TextLoader
                           options: AnalysisOptions(validate: false))
         }
         let base = try open("base.receipt"), refund = try open("refund.receipt")
-        var s = AppState.opening([base, refund], screen: Size(width: 120, height: 40))
+        var s = AppState.opening([base, refund], screen: GridSize(width: 120, height: 40))
         s.openDiffOverlay()
-        var pressed = AppState.opening([base, refund], screen: Size(width: 120, height: 40))
+        var pressed = AppState.opening([base, refund], screen: GridSize(width: 120, height: 40))
         press(&pressed, .character("d"))
         let diff = try #require(s.diffView)
         #expect(diff.entries == pressed.diffView?.entries)
@@ -71,7 +71,7 @@ import TextLoader
         #expect(diff.row == 0)
         #expect(s.activeContext == .diff)
         #expect(s.status == StatusMessage("7 differences"))
-        let screen = render(s, size: Size(width: 120, height: 40)).text
+        let screen = render(s, size: GridSize(width: 120, height: 40)).text
         #expect(screen.contains(" Diff (d or Esc closes) "))
         #expect(screen.contains("› refund com.example.receiptexplorer.pro [2000000600000002] — cancellation date appeared: 2…"))
         press(&s, .escape)
@@ -89,7 +89,7 @@ import TextLoader
         func open(_ name: String) throws -> Document {
             Document.open(try InputLoader.decode(try Paths.sample("diff/" + name), name: name), options: AnalysisOptions(validate: false))
         }
-        var s = AppState.opening([try open("history.json"), try open("history-refund.json")], screen: Size(width: 120, height: 40))
+        var s = AppState.opening([try open("history.json"), try open("history-refund.json")], screen: GridSize(width: 120, height: 40))
         s.openDiffOverlay()
         let diff = try #require(s.diffView)
         #expect(diff.entries.map(\.title) == [
@@ -140,7 +140,7 @@ import TextLoader
         lines = DiffOverlay.lines(s, width: 116).map(\.text)
         #expect(lines.contains("1 absent"))
         #expect(lines.contains("2 node 3 of layer 0 @9-11  01 01 01"))
-        let screen = render(s, size: Size(width: 120, height: 40)).text
+        let screen = render(s, size: GridSize(width: 120, height: 40)).text
         #expect(screen.contains(" Diff (d or Esc closes) "))
         #expect(screen.contains("› only in 2: BOOLEAN"))
     }
@@ -152,7 +152,7 @@ import TextLoader
     /// Each entry shows its decoded `old → new` as `receipt-explorer diff` prints it, and the
     /// selected entry's two sides their decoded values, not raw hex.
     @Test func entriesShowDecodedOldAndNewValues() throws {
-        var s = AppState.opening([try Self.openSample("base.receipt"), try Self.openSample("refund.receipt")], screen: Size(width: 120, height: 40))
+        var s = AppState.opening([try Self.openSample("base.receipt"), try Self.openSample("refund.receipt")], screen: GridSize(width: 120, height: 40))
         press(&s, .character("d"), .character("j"))
         let lines = DiffOverlay.lines(s, width: 116).map(\.text)
         #expect(lines[1] == "  refund com.example.receiptexplorer.pro [2000000600000002] — cancellation date appeared: 2024-02-28T10:00:00Z")
@@ -161,9 +161,9 @@ import TextLoader
         #expect(lines.suffix(3) == ["1 node 75 of layer 0 @359-360  \"\"",
                                     "2 node 435 of layer 0 @1777-1798  \"2024-02-28T10:00:00Z\"",
                                     "Enter / 1: go to it in 1 · 2: in 2"])
-        Snapshot.assert(render(s, size: Size(width: 120, height: 40)), named: "diff-decoded-values-120x40")
+        Snapshot.assert(render(s, size: GridSize(width: 120, height: 40)), named: "diff-decoded-values-120x40")
 
-        var jws = AppState.opening([try Self.openSample("transaction-a.jws"), try Self.openSample("transaction-b.jws")], screen: Size(width: 120, height: 40))
+        var jws = AppState.opening([try Self.openSample("transaction-a.jws"), try Self.openSample("transaction-b.jws")], screen: GridSize(width: 120, height: 40))
         jws.openDiffOverlay()
         let jwsLines = DiffOverlay.lines(jws, width: 116).map(\.text)
         #expect(jwsLines[1] == "› field-changed price: \"4990 milliunits = 4.990 USD\" → \"5990 milliunits = 5.990 USD\"")
@@ -173,7 +173,7 @@ import TextLoader
     /// Enter (or 1) goes to the entry's node in document 1 (A), 2 to document 2 (B); d comes back
     /// to the same entry; a side the entry does not have says so.
     @Test func enterGoesToTheNodeInAAndTwoInB() throws {
-        var s = AppState.opening([try Self.openSample("base.receipt"), try Self.openSample("refund.receipt")], screen: Size(width: 120, height: 40))
+        var s = AppState.opening([try Self.openSample("base.receipt"), try Self.openSample("refund.receipt")], screen: GridSize(width: 120, height: 40))
         press(&s, .character("d"), .character("j"))
         press(&s, .enter)
         #expect(s.diffView == nil && s.documents.current == 0 && s.mode == .tree && s.focus == .tree)
@@ -195,7 +195,7 @@ import TextLoader
     /// On StoreKit documents the node is an outline row of its layer (a payload field), and a side
     /// that is a layer's bytes (a signature) selects the innermost row holding them.
     @Test func enterSelectsTheOutlineRowOfAJWSField() throws {
-        var s = AppState.opening([try Self.openSample("transaction-a.jws"), try Self.openSample("transaction-b.jws")], screen: Size(width: 120, height: 40))
+        var s = AppState.opening([try Self.openSample("transaction-a.jws"), try Self.openSample("transaction-b.jws")], screen: GridSize(width: 120, height: 40))
         s.openDiffOverlay()
         press(&s, .character("2"))
         #expect(s.documents.current == 1 && s.outlineRow?.label == "price" && s.outlineRow?.node.layer == LayerID(2))

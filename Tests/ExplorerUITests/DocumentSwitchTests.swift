@@ -13,7 +13,7 @@ import TextLoader
         Document.open(LoadedInput(bytes: bytes, name: name, encoding: .binary, note: ""), options: Fixtures.options)
     }
 
-    static func twoDocuments(size: Size = Size(width: 80, height: 24)) -> AppState {
+    static func twoDocuments(size: GridSize = GridSize(width: 80, height: 24)) -> AppState {
         AppState.opening([document(Fixtures.smallBytes, "small.der"), document(defectBytes, "defects.der")], screen: size)
     }
 
@@ -49,10 +49,10 @@ import TextLoader
 
     @Test func switchingKeepsTheScreenSize() {
         var s = Self.twoDocuments()
-        press(&s, .resize(Size(width: 120, height: 40)))
+        press(&s, .resize(GridSize(width: 120, height: 40)))
         press(&s, .character("}"))
-        #expect(s.screen == Size(width: 120, height: 40))
-        #expect(s.viewport == Layout(size: Size(width: 120, height: 40), state: s))
+        #expect(s.screen == GridSize(width: 120, height: 40))
+        #expect(s.viewport == Layout(size: GridSize(width: 120, height: 40), state: s))
     }
 
     @Test func oneDocumentSaysSoAndHasNoTab() {
@@ -66,7 +66,7 @@ import TextLoader
     @Test func headerShowsTheDocumentTab() {
         var s = Self.twoDocuments()
         press(&s, .character("}"))
-        let header = String(render(s, size: Size(width: 80, height: 24)).text.split(separator: "\n", omittingEmptySubsequences: false)[0])
+        let header = String(render(s, size: GridSize(width: 80, height: 24)).text.split(separator: "\n", omittingEmptySubsequences: false)[0])
         #expect(header.hasPrefix(" receipt-explorer   1 Tree   2 Summary   3 Purchases   doc 2/2 "))
     }
 }

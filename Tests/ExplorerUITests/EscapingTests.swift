@@ -45,12 +45,12 @@ import ASN1Lenient
     }
 
     @Test func handBuiltHostileTreeRendersEscaped() {
-        var s = Fixtures.state(Self.hostileBytes, name: "evil\u{1B}]0;name\u{07}.der", size: Size(width: 120, height: 40))
+        var s = Fixtures.state(Self.hostileBytes, name: "evil\u{1B}]0;name\u{07}.der", size: GridSize(width: 120, height: 40))
         press(&s, .character("E"))
         var text = ""
         for node in 0..<s.tree.count {
             s.selectOutlineRow(node)
-            for size in [Size(width: 120, height: 40), Size(width: 80, height: 24)] {
+            for size in [GridSize(width: 120, height: 40), GridSize(width: 80, height: 24)] {
                 let grid = render(s, size: size)
                 assertSafe(grid)
                 text += grid.text
@@ -65,12 +65,12 @@ import ASN1Lenient
     }
 
     @Test func hostileSampleEverywhere() throws {
-        var s = try #require(Fixtures.sampleState("malformed-hostile-strings.receipt", size: Size(width: 120, height: 40)))
+        var s = try #require(Fixtures.sampleState("malformed-hostile-strings.receipt", size: GridSize(width: 120, height: 40)))
         press(&s, .character("E"))
         var text = ""
         var guardCount = 0
         repeat {
-            let grid = render(s, size: Size(width: 120, height: 40))
+            let grid = render(s, size: GridSize(width: 120, height: 40))
             assertSafe(grid)
             text += grid.text
             press(&s, .pageDown)
@@ -78,7 +78,7 @@ import ASN1Lenient
         } while s.outlineNext(s.outlineView.selection) != nil && guardCount < 200
         for mode in ["2", "3"] {
             press(&s, .character(Character(mode)))
-            let grid = render(s, size: Size(width: 120, height: 40))
+            let grid = render(s, size: GridSize(width: 120, height: 40))
             assertSafe(grid)
             text += grid.text
         }
@@ -88,18 +88,18 @@ import ASN1Lenient
     }
 
     @Test func asciiModeEscapesNonASCIIInput() {
-        var s = Fixtures.state(DER.utf8("café 中"), name: "x.der", size: Size(width: 80, height: 24))
+        var s = Fixtures.state(DER.utf8("café 中"), name: "x.der", size: GridSize(width: 80, height: 24))
         s.preferences.ascii = true
-        let text = render(s, size: Size(width: 80, height: 24)).text
+        let text = render(s, size: GridSize(width: 80, height: 24)).text
         #expect(text.contains("caf\\u{00E9} \\u{4E2D}"))
     }
 
     @Test func asciiModeHasNoBoxDrawing() {
-        var s = Fixtures.sample(size: Size(width: 120, height: 40))
+        var s = Fixtures.sample(size: GridSize(width: 120, height: 40))
         s.preferences.ascii = true
         for keys in [[InputEvent](), [.character("2")], [.character("3")], [.character("1"), .character("?")]] {
             for k in keys { press(&s, k) }
-            let grid = render(s, size: Size(width: 120, height: 40))
+            let grid = render(s, size: GridSize(width: 120, height: 40))
             #expect(!grid.cells.contains { (0x2500...0x259F).contains($0.scalar.value) || $0.scalar == "▸" || $0.scalar == "▾" })
             #expect(!grid.cells.contains { $0.scalar == "✓" || $0.scalar == "✗" || $0.scalar == "›" })
             #expect(grid.cells.allSatisfy { $0.scalar.value >= 0x20 && $0.scalar.value < 0x7F }, "ASCII mode: every cell is ASCII")

@@ -90,13 +90,13 @@ import TextLoader
 @Suite struct CertificateOutlineTests {
     @Test func aCertificateIsAnOutlineThatReadsAsTheTree() throws {
         let document = try GenericOutlineTests.open("pki/test-root.pem")
-        var s = AppState(document: document, screen: Size(width: 120, height: 40))
+        var s = AppState(document: document, screen: GridSize(width: 120, height: 40))
         let outline = s.outline
         #expect(outline.count == 79)
         #expect(s.outlineVisibleRows(count: 5).map { outline.row($0).label } == ["SEQUENCE (979)", "SEQUENCE (699)", "[0] (3)", "INTEGER (1)", "INTEGER (12)"])
         press(&s, .character("j"), .character("j"))
         #expect(s.outlineRow?.node == NodeID(.file, 2))
-        let screen = render(s, size: Size(width: 120, height: 40)).text
+        let screen = render(s, size: GridSize(width: 120, height: 40)).text
         #expect(screen.contains("node 2 · path 0 › 0 › 0"))
         #expect(screen.contains("@0x8 · 0 › 0 › 0"))
         #expect(screen.contains("Hex: 16 bytes/row, offsets in hex"))

@@ -195,16 +195,16 @@ import TestSupport
     }
 
     @Test func resizeKeepsSelectionVisible() {
-        var s = wide(size: Size(width: 120, height: 40))
+        var s = wide(size: GridSize(width: 120, height: 40))
         press(&s, .character("G"))
         #expect(s.outlineView.selection == 150)
-        press(&s, .resize(Size(width: 80, height: 24)))
+        press(&s, .resize(GridSize(width: 80, height: 24)))
         let rows = s.outlineVisibleRows(count: s.layout.tree!.height)
         #expect(rows.contains(150))
-        press(&s, .resize(Size(width: 200, height: 60)))
+        press(&s, .resize(GridSize(width: 200, height: 60)))
         #expect(s.outlineVisibleRows(count: s.layout.tree!.height).contains(150))
-        press(&s, .resize(Size(width: 30, height: 10)))   // too small: nothing breaks
-        press(&s, .up, .resize(Size(width: 80, height: 24)))
+        press(&s, .resize(GridSize(width: 30, height: 10)))   // too small: nothing breaks
+        press(&s, .up, .resize(GridSize(width: 80, height: 24)))
         #expect(s.outlineVisibleRows(count: s.layout.tree!.height).contains(s.outlineView.selection))
     }
 }

@@ -79,7 +79,7 @@ import TextLoader
     }
 
     @Test func clicksSelectRowsAndBytes() throws {
-        var s = try JWSOutlineTests.state("jws/transaction.jws", size: Size(width: 120, height: 40))
+        var s = try JWSOutlineTests.state("jws/transaction.jws", size: GridSize(width: 120, height: 40))
         let tree = try #require(s.viewport.tree)
         // Row 2 of the pane is "alg" (token, header, alg).
         reduce(&s, .mouseClick(x: tree.x + 10, y: tree.y + 2))
@@ -126,7 +126,7 @@ import TextLoader
         return (Document.open(input, options: options), starts)
     }()
 
-    static func state(size: Size = Size(width: 120, height: 40)) throws -> (AppState, [Int]) {
+    static func state(size: GridSize = GridSize(width: 120, height: 40)) throws -> (AppState, [Int]) {
         let (document, starts) = try #require(opened)
         return (AppState(document: document, screen: size), starts)
     }
@@ -141,7 +141,7 @@ import TextLoader
         #expect(outline.count == 2 + Self.count + Self.count * alone)
         // Built at open: the body's rows and one head row per token.
         #expect(outline.eager.count == 2 + 2 * Self.count)
-        _ = render(s, size: Size(width: 120, height: 40))
+        _ = render(s, size: GridSize(width: 120, height: 40))
         #expect(outline.store.builtCount == 0)
         #expect(s.additions?.purchases.count == Self.count)
 
@@ -153,7 +153,7 @@ import TextLoader
         let token = try #require(s.layered.document.jws?.tokens[700])
         #expect(s.outlineRow?.label == "transactionId" && s.outlineRow?.node.layer == token.layers.payload)
         #expect(s.status == StatusMessage("file offset 0x\(String(offset, radix: 16, uppercase: true)) (\(offset)): transactionId (signedTransactions[700] payload byte 1)"))
-        _ = render(s, size: Size(width: 120, height: 40))
+        _ = render(s, size: GridSize(width: 120, height: 40))
         #expect(outline.store.builtCount == 1)
 
         // Walking, the last row and the first build no other token.

@@ -263,7 +263,7 @@ import TestSupport
     }
 
     @Test func theWheelScrollsTheOutlineAndResizeKeepsTheSelection() throws {
-        var s = try JWSOutlineTests.state("jws/transaction.jws", size: Size(width: 120, height: 40))
+        var s = try JWSOutlineTests.state("jws/transaction.jws", size: GridSize(width: 120, height: 40))
         let tree = try #require(s.viewport.tree)
         press(&s, .character("E"))
         reduce(&s, .wheelDown(x: tree.x + 1, y: tree.y + 1))
@@ -273,7 +273,7 @@ import TestSupport
         press(&s, .character("G"))
         let last = s.outlineView.selection
         #expect(s.outlineRow?.label == "s")
-        reduce(&s, .resize(Size(width: 80, height: 24)))
+        reduce(&s, .resize(GridSize(width: 80, height: 24)))
         let height = try #require(s.viewport.tree?.height)
         #expect(s.outlineView.selection == last && s.outlineVisibleRows(count: height).last == last)
     }

@@ -14,7 +14,7 @@ import TextLoader
 /// `{"transactionId":"2000000510000004","originalTransactionId":"2000000510000000",…` and its
 /// header segment is 3,638 characters, so the payload's characters start at 3,639.
 @Suite struct JWSOutlineTests {
-    static func state(_ file: String, size: Size = Size(width: 120, height: 40)) throws -> AppState {
+    static func state(_ file: String, size: GridSize = GridSize(width: 120, height: 40)) throws -> AppState {
         let input = try InputLoader.decode(try Paths.sample(file), name: (file as NSString).lastPathComponent)
         return AppState(document: Document.open(input, options: Self.options), screen: size)
     }
@@ -123,7 +123,7 @@ import TextLoader
     }
 
     @Test func snapshots() throws {
-        for size in [Size(width: 80, height: 24), Size(width: 120, height: 40)] {
+        for size in [GridSize(width: 80, height: 24), GridSize(width: 120, height: 40)] {
             var s = try Self.state("jws/transaction.jws", size: size)
             let tag = "\(size.width)x\(size.height)"
             Snapshot.assert(render(s, size: size), named: "jws-tree-\(tag)")
@@ -141,17 +141,17 @@ import TextLoader
         let warnings = diagnostics.filter { $0.diagnostic.severity == .warning }.count
         #expect(errors > 0)
         #expect(s.layered.counts.errors == errors && s.layered.counts.warnings == warnings)
-        let status = render(s, size: Size(width: 120, height: 40)).text.split(separator: "\n").last.map(String.init) ?? ""
+        let status = render(s, size: GridSize(width: 120, height: 40)).text.split(separator: "\n").last.map(String.init) ?? ""
         #expect(status.contains("\(errors) error\(errors == 1 ? "" : "s") · "))
     }
 
     @Test func everyKeyIsSafeOnAToken() throws {
         for file in ["jws/transaction.jws", "jws/notification.jws", "jws/transaction-history.json", "jws/malformed-bad-base64url.jws"] {
-            var s = try Self.state(file, size: Size(width: 80, height: 24))
+            var s = try Self.state(file, size: GridSize(width: 80, height: 24))
             for binding in Keymap.bindings {
                 for case .key(let event) in binding.triggers where event != .character("q") && event != .control("c") && event != .escape {
                     reduce(&s, event)
-                    _ = render(s, size: Size(width: 80, height: 24))
+                    _ = render(s, size: GridSize(width: 80, height: 24))
                     reduce(&s, .character("1"))
                     if s.prompt != nil { reduce(&s, .escape) }
                     if s.help.visible { reduce(&s, .character("?")) }
@@ -189,7 +189,7 @@ import TextLoader
     }
 
     @Test func summarySnapshots() throws {
-        for size in [Size(width: 80, height: 24), Size(width: 120, height: 40)] {
+        for size in [GridSize(width: 80, height: 24), GridSize(width: 120, height: 40)] {
             var s = try JWSOutlineTests.state("jws/transaction.jws", size: size)
             press(&s, .character("2"))
             Snapshot.assert(render(s, size: size), named: "jws-summary-\(size.width)x\(size.height)")

@@ -43,7 +43,7 @@ import TextLoader
     }
 
     @Test func summaryIsTitledByDocumentKind() throws {
-        let size = Size(width: 120, height: 40)
+        let size = GridSize(width: 120, height: 40)
         for (file, title) in [("jws/transaction.jws", " StoreKit 2 transaction summary "),
                               ("jws/notification.jws", " App Store Server Notification summary "),
                               ("jws/transaction-history.json", " Transaction history summary "),
@@ -61,7 +61,7 @@ import TextLoader
     /// What was bought comes first in each token's block: the notification's headline, then (after
     /// its steps) each nested token's, indented under it.
     @Test func summaryShowsEachTokensHeadlineBeforeItsSteps() throws {
-        let size = Size(width: 100, height: 80)
+        let size = GridSize(width: 100, height: 80)
         var s = try JWSOutlineTests.state("jws/notification.jws", size: size)
         press(&s, .character("2"))
         let lines = render(s, size: size).text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -121,7 +121,7 @@ import TextLoader
             .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").map(String.init)
         let header = JWSDocumentBase64.url(Array("{\"alg\":\"ES\\u001b[2J\u{202E}256\",\"x5c\":[]}".utf8))
         let input = try InputLoader.decode(Array([header, parts[1], parts[2]].joined(separator: ".").utf8), name: "t.jws")
-        let size = Size(width: 120, height: 40)
+        let size = GridSize(width: 120, height: 40)
         var s = AppState(document: Document.open(input, options: JWSOutlineTests.options), screen: size)
         let shown = #"StoreKit 2 transaction · ES\x1b[2J\u{202E}256, 0 certificates"#
         #expect(s.outline.rows[0].value == shown)
@@ -132,7 +132,7 @@ import TextLoader
     }
 
     @Test func snapshots() throws {
-        for size in [Size(width: 80, height: 24), Size(width: 120, height: 40)] {
+        for size in [GridSize(width: 80, height: 24), GridSize(width: 120, height: 40)] {
             let tag = "\(size.width)x\(size.height)"
             // A certificate node in token-text view: its x5c characters in the header.
             var s = try JWSOutlineTests.state("jws/transaction.jws", size: size)

@@ -14,7 +14,7 @@ import TestSupport
                 case .anyClick: event = .mouseClick(x: 1, y: 1)
                 case .anyWheelUp: event = .wheelUp(x: 1, y: 1)
                 case .anyWheelDown: event = .wheelDown(x: 1, y: 1)
-                case .anyResize: event = .resize(Size(width: 80, height: 24))
+                case .anyResize: event = .resize(GridSize(width: 80, height: 24))
                 }
                 let context = binding.context == .mouse ? KeyContext.tree : binding.context
                 #expect(Keymap.binding(for: event, in: context)?.action == binding.action,

@@ -11,7 +11,7 @@ import TextLoader
 /// itself; a refusal always says why.
 @Suite struct LabJWSTests {
     /// The state the explore command builds: the documents and the options they were opened with.
-    static func state(_ file: String, size: Size = Size(width: 120, height: 40)) throws -> AppState {
+    static func state(_ file: String, size: GridSize = GridSize(width: 120, height: 40)) throws -> AppState {
         let input = try InputLoader.decode(try Paths.sample(file), name: (file as NSString).lastPathComponent)
         return AppState.opening([Document.open(input, options: JWSOutlineTests.options)], screen: size)
     }

@@ -7,7 +7,7 @@ import DocumentModel
 /// nodes and offsets `samples/manifest.json` documents.
 @Suite struct MalformedSampleTests {
     func load(_ name: String) throws -> AppState {
-        try #require(Fixtures.sampleState(name, size: Size(width: 120, height: 40)), "samples/\(name) missing")
+        try #require(Fixtures.sampleState(name, size: GridSize(width: 120, height: 40)), "samples/\(name) missing")
     }
 
     @Test func lengthPastParent() throws {
@@ -18,7 +18,7 @@ import DocumentModel
         #expect(s.status?.text.contains("length-exceeds-parent") == true)
         #expect(s.facts.isError(3803) && s.facts.isError(3805) && !s.facts.isError(3806))
         // The error bytes are in the error style in the hex pane (selected: X).
-        let mask = Theme.mask(render(s, size: Size(width: 120, height: 40)))
+        let mask = Theme.mask(render(s, size: GridSize(width: 120, height: 40)))
         #expect(mask.contains("X"))
         // Go to the length octets' offset: the same node.
         press(&s, .character("g"), .character(":"))
@@ -26,7 +26,7 @@ import DocumentModel
         press(&s, .enter)
         #expect(s.tree.nodes[s.selectedFileNode].offset == 3802 && s.outlineView.cursor == 3803)
         // The row and its ancestors carry the `!` marker.
-        let text = render(s, size: Size(width: 120, height: 40)).text
+        let text = render(s, size: GridSize(width: 120, height: 40)).text
         #expect(text.contains("! "))
     }
 
@@ -57,7 +57,7 @@ import DocumentModel
         #expect(s.tree.nodes[s.selectedFileNode].offset == 15)
         press(&s, .character("["), .character("["))
         #expect(s.selectedFileNode == s.facts.diagnosticNodes.last)   // wrapped backwards to the last one
-        let grid = render(s, size: Size(width: 120, height: 40))
+        let grid = render(s, size: GridSize(width: 120, height: 40))
         #expect(grid.text.contains("error"))
     }
 
@@ -65,7 +65,7 @@ import DocumentModel
         var s = try load("malformed-invalid-utf8.receipt")
         press(&s, .character("]"))
         #expect(s.tree.nodes[s.selectedFileNode].offset == 305)
-        let text = render(s, size: Size(width: 120, height: 40)).text
+        let text = render(s, size: GridSize(width: 120, height: 40)).text
         #expect(text.contains("\\xc3("))
         #expect(text.contains("utf8-invalid"))
     }
@@ -97,7 +97,7 @@ import DocumentModel
     @Test func berSampleLoadsWithOnlyDERNotes() throws {
         var s = try load("xcode-ber.receipt")
         #expect(s.facts.errorCount == 0 && s.facts.notDERCount > 0)
-        let text = render(s, size: Size(width: 120, height: 40)).text
+        let text = render(s, size: GridSize(width: 120, height: 40)).text
         #expect(text.contains("~"))
         press(&s, .character("3"))
         #expect(s.additions?.purchases.isEmpty == false)

@@ -14,13 +14,13 @@ import TextLoader
     static var g3Available: Bool { FileManager.default.fileExists(atPath: g3.path) }
     static var tokenAvailable: Bool { FileManager.default.fileExists(atPath: token.path) }
 
-    static func open(_ url: URL, size: Size) throws -> AppState {
+    static func open(_ url: URL, size: GridSize) throws -> AppState {
         let input = try InputLoader.decode(try Paths.bytes(url), name: url.lastPathComponent)
         return AppState(document: Document.open(input, options: Fixtures.options), screen: size)
     }
 
     /// The tree pane's rows as text (the pane's own columns only).
-    static func treeRows(_ s: AppState, size: Size) throws -> [String] {
+    static func treeRows(_ s: AppState, size: GridSize) throws -> [String] {
         let rect = try #require(Layout(size: size, state: s).tree)
         let lines = render(s, size: size).text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
         return (rect.y..<(rect.y + rect.height)).map { y in
@@ -32,11 +32,11 @@ import TextLoader
 
     /// The narrowest tree pane any screen gets (ExplorerUI's geometry, every width from the minimum
     /// up, hex pane shown or not) and the screen size that gives it.
-    static func narrowestTree(byteCount: Int) -> (size: Size, width: Int) {
+    static func narrowestTree(byteCount: Int) -> (size: GridSize, width: Int) {
         var best = (size: Layout.minimum, width: Int.max)
         for width in Layout.minimum.width...300 {
             for hex in [true, false] {
-                let size = Size(width: width, height: 40)
+                let size = GridSize(width: width, height: 40)
                 let layout = Layout(size: size, mode: .tree, hexVisible: hex, byteCount: byteCount, base: .hex)
                 if let tree = layout.tree, tree.width < best.width, hex { best = (size, tree.width) }
             }
@@ -45,7 +45,7 @@ import TextLoader
     }
 
     @Test(.enabled(if: g3Available)) func aCorpusCertificateIsNamedPartByPart() throws {
-        let size = Size(width: 120, height: 40)
+        let size = GridSize(width: 120, height: 40)
         let s = try Self.open(Self.g3, size: size)
         let rows = try Self.treeRows(s, size: size)
         #expect(rows[0] == "  ▾ SEQUENCE (579)  Certificate: Apple Root …")
@@ -59,7 +59,7 @@ import TextLoader
     }
 
     @Test(.enabled(if: tokenAvailable)) func anX5cLeafIsNamedPartByPart() throws {
-        let size = Size(width: 120, height: 40)
+        let size = GridSize(width: 120, height: 40)
         var s = try Self.open(Self.token, size: size)
         let leaf = try JWSNavigationTests.token(s).layers.certificates[0]
         // The leaf's subjectPublicKeyInfo, opened: its algorithm (curve) and key.
@@ -102,7 +102,7 @@ import TextLoader
     @Test(.enabled(if: g3Available)) func theNarrowestTreePaneCutsLabelsAtBoundaries() throws {
         let narrowest = Self.narrowestTree(byteCount: 583)
         #expect(narrowest.width == 36)
-        #expect(narrowest.size == Size(width: 111, height: 40))
+        #expect(narrowest.size == GridSize(width: 111, height: 40))
         var s = try Self.open(Self.g3, size: narrowest.size)
         // Open the signature AlgorithmIdentifier: its OID row is the longest name on screen.
         press(&s, .down, .down, .down, .down, .down, .down, .right)
@@ -115,7 +115,7 @@ import TextLoader
     }
 
     @Test(.enabled(if: tokenAvailable)) func theNarrowestX5cTreeNeverShowsAPartialName() throws {
-        var s = try Self.open(Self.token, size: Size(width: 120, height: 40))
+        var s = try Self.open(Self.token, size: GridSize(width: 120, height: 40))
         let size = Self.narrowestTree(byteCount: s.tree.bytes.count).size
         s = try Self.open(Self.token, size: size)
         let leaf = try JWSNavigationTests.token(s).layers.certificates[0]

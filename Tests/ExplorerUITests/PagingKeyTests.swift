@@ -74,7 +74,7 @@ import TestSupport
     }
 
     @Test func purchaseTablePagesAndHalfPages() {
-        var s = Fixtures.sample(size: Size(width: 80, height: 16))   // 10 purchases; a page is 10 rows, half 5
+        var s = Fixtures.sample(size: GridSize(width: 80, height: 16))   // 10 purchases; a page is 10 rows, half 5
         press(&s, .character("3"), .control("d"))
         #expect(s.table.row == 5)
         press(&s, .control("u"))

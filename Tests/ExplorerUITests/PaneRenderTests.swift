@@ -14,9 +14,9 @@ import TestSupport
         }
     }
 
-    static func pane(_ size: Size, draw: (inout Grid, Rect) -> Void) -> [String] {
+    static func pane(_ size: GridSize, draw: (inout Grid, GridRect) -> Void) -> [String] {
         var grid = Grid(size: size)
-        draw(&grid, Rect(x: 0, y: 0, width: size.width, height: size.height))
+        draw(&grid, GridRect(x: 0, y: 0, width: size.width, height: size.height))
         return lines(grid)
     }
 
@@ -24,7 +24,7 @@ import TestSupport
         var s = Fixtures.small()
         s.outlineView.expanded[2] = true                        // open the SET
         s.selectOutlineRow(3)
-        let out = Self.pane(Size(width: 40, height: 7)) { OutlinePane.draw(s, into: &$0, rect: $1, glyphs: .unicode) }
+        let out = Self.pane(GridSize(width: 40, height: 7)) { OutlinePane.draw(s, into: &$0, rect: $1, glyphs: .unicode) }
         // `~`: the second element of the SET sorts before the first (30 06… < 30 0A…): not DER order.
         #expect(out == [
             "~ ▾ SEQUENCE (30)",
@@ -40,7 +40,7 @@ import TestSupport
     @Test func hexPane() {
         var s = Fixtures.small()
         s.selectOutlineRow(4)                                  // UTF8String "alpha"
-        let out = Self.pane(Size(width: 76, height: 3)) { TextBytePane.draw(s, into: &$0, rect: $1) }
+        let out = Self.pane(GridSize(width: 76, height: 3)) { TextBytePane.draw(s, into: &$0, rect: $1) }
         #expect(out == [
             "0000  30 1E 02 01 01 31 14 30  0A 0C 05 61 6C 70 68 61  0....1.0...alpha",
             "0010  02 01 05 30 06 16 04 62  65 74 61 04 03 01 02 03  ...0...beta.....",
@@ -51,7 +51,7 @@ import TestSupport
     @Test func detailPane() {
         var s = Fixtures.small()
         s.selectOutlineRow(5)                                  // INTEGER 5
-        let out = Self.pane(Size(width: 50, height: 8)) { DetailPane.draw(s, into: &$0, rect: $1) }
+        let out = Self.pane(GridSize(width: 50, height: 8)) { DetailPane.draw(s, into: &$0, rect: $1) }
         #expect(out == [
             "node 5 · path 0 › 1 › 0 › 1",
             "INTEGER at offset 16 (depth 3, 3 bytes)",
@@ -67,7 +67,7 @@ import TestSupport
     @Test func purchaseTablePane() {
         var s = Fixtures.sample()
         press(&s, .character("3"), .down)
-        let out = Self.pane(Size(width: 70, height: 5)) { PurchaseTable.draw(s, into: &$0, rect: $1, glyphs: .unicode) }
+        let out = Self.pane(GridSize(width: 70, height: 5)) { PurchaseTable.draw(s, into: &$0, rect: $1, glyphs: .unicode) }
         // Narrow: long ids keep their distinctive ends.
         #expect(out == [
             "#▲  product id      transac… origina… purchased  expires    qty  flags",
@@ -81,7 +81,7 @@ import TestSupport
     @Test func helpOverlay() {
         var s = Fixtures.small()
         press(&s, .character("?"))
-        let size = Size(width: 60, height: 8)
+        let size = GridSize(width: 60, height: 8)
         var grid = Grid(size: size)
         HelpOverlay.draw(s, into: &grid, size: size, glyphs: .ascii)
         #expect(Self.lines(grid) == [

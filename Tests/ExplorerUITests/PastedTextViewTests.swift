@@ -8,14 +8,14 @@ import Testing
 @Suite struct PastedTextViewTests {
     @Test func textWithoutDataOpensAndNavigates() throws {
         let loaded = try PasteLoader.decode(Array("The receipt was not attached, sorry.\n".utf8), name: "note.txt")
-        var state = AppState(document: Document.open(loaded, options: Fixtures.options), screen: Size(width: 80, height: 24))
+        var state = AppState(document: Document.open(loaded, options: Fixtures.options), screen: GridSize(width: 80, height: 24))
         #expect(state.tree.count == 1)
-        let first = render(state, size: Size(width: 80, height: 24)).text
+        let first = render(state, size: GridSize(width: 80, height: 24)).text
         #expect(first.contains("note.txt"))
         for event: InputEvent in [.down, .up, .enter, .tab, .end, .home, .pageDown, .character("x"), .character("e"),
                                   .tab, .down, .enter, .backTab, .character("?"), .escape] {
             _ = press(&state, event)
-            _ = render(state, size: Size(width: 80, height: 24))
+            _ = render(state, size: GridSize(width: 80, height: 24))
         }
     }
 }

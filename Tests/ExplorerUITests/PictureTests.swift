@@ -12,7 +12,7 @@ import TextLoader
 /// --filter PictureTests`; `Scripts/render-pictures.py` then checks each in headless Chromium.
 @Suite struct PictureTests {
     static let directory = Paths.packageRoot.appendingPathComponent("docs/images")
-    static let size = Size(width: 132, height: 38)
+    static let size = GridSize(width: 132, height: 38)
 
     /// The scenes, by file name: what the README and the manual show.
     static let scenes: [(name: String, title: String, state: @Sendable () throws -> AppState)] = [
@@ -83,7 +83,7 @@ import TextLoader
     /// The picture is the grid: every non-blank cell's character is in it at its column, box
     /// drawing becomes lines, and the size follows the grid.
     @Test func svgDrawsTheGrid() {
-        var grid = Grid(size: Size(width: 6, height: 2))
+        var grid = Grid(size: GridSize(width: 6, height: 2))
         grid.put("┌─a<b", x: 0, y: 0, style: CellStyle(foreground: .red, bold: true))
         grid.put("x", x: 5, y: 1, style: CellStyle(reverse: true))
         let svg = GridSVG.svg(grid, title: "t&t")

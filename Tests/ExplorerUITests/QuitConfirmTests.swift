@@ -9,7 +9,7 @@ import TextLoader
 /// quit at once.
 @Suite struct QuitConfirmTests {
     /// typical.receipt with byte 307 (the bundle id's first character) changed to 0x43 in the hex pane.
-    static func edited(size: Size = Size(width: 80, height: 24)) -> AppState {
+    static func edited(size: GridSize = GridSize(width: 80, height: 24)) -> AppState {
         var s = Fixtures.sample(size: size)
         press(&s, .tab, .character(":"))
         type(&s, "307")
@@ -23,7 +23,7 @@ import TextLoader
         #expect(s.teaching.lab?.isEdited == true)
         #expect(press(&s, .character("q")) == nil)
         #expect(s.prompt == Prompt(kind: .confirmQuit))
-        Snapshot.assert(render(s, size: Size(width: 80, height: 24)), named: "quit-confirm-unsaved-lab-80x24")
+        Snapshot.assert(render(s, size: GridSize(width: 80, height: 24)), named: "quit-confirm-unsaved-lab-80x24")
         // n stays and says how to keep the edits; other keys ask again.
         #expect(press(&s, .character("n")) == nil)
         #expect(s.prompt == nil && s.status == StatusMessage("not quitting: w in the byte pane writes the edited bytes to a new file"))

@@ -12,7 +12,7 @@ import TestSupport
     /// byte pane's cursor in its layer, re-opened as an effect), and the panes come back to the
     /// same layer and offset.
     @Test func aLabEditOnAReceiptAndOnATokenTakesTheSamePath() throws {
-        var receipt = Fixtures.sample(size: Size(width: 120, height: 40))
+        var receipt = Fixtures.sample(size: GridSize(width: 120, height: 40))
         press(&receipt, .character(":"))
         type(&receipt, "0x44")
         press(&receipt, .enter, .tab, .character("e"))
@@ -36,7 +36,7 @@ import TestSupport
     /// `]` on a receipt walks the outline's diagnostic stops: the truncated receipt's second stop
     /// is node 2 (the [0] EXPLICIT at offset 15), an error.
     @Test func bracketJumpsToAReceiptDiagnosticThroughTheOutline() throws {
-        var s = try #require(Fixtures.sampleState("malformed-truncated.receipt", size: Size(width: 120, height: 40)))
+        var s = try #require(Fixtures.sampleState("malformed-truncated.receipt", size: GridSize(width: 120, height: 40)))
         let stops = try #require(s.outline.diagnosticStops)
         #expect(stops.count == 13 && stops.allSatisfy { $0.layer == .file })
         press(&s, .character("g"), .character("]"))
@@ -50,7 +50,7 @@ import TestSupport
     /// `f` in the purchases view keeps the same rows by the same rule on a receipt (in-app
     /// purchases) and on a token (transactions), and Enter goes to the row's outline row.
     @Test func thePurchaseFilterWorksOnAReceiptAndOnAToken() throws {
-        var receipt = Fixtures.sample(size: Size(width: 120, height: 40))
+        var receipt = Fixtures.sample(size: GridSize(width: 120, height: 40))
         press(&receipt, .character("3"), .character("f"))
         type(&receipt, "monthly")
         press(&receipt, .enter)

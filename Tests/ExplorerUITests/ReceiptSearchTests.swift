@@ -7,7 +7,7 @@ import TestSupport
 /// `/`, `n` and `N` on receipts: which row a hit selects (tree and purchases views), the status
 /// text when the jump wraps or nothing matches, and control characters in a query or in the data.
 @Suite struct ReceiptSearchTests {
-    static let size = Size(width: 120, height: 40)
+    static let size = GridSize(width: 120, height: 40)
 
     func load(_ name: String) throws -> AppState {
         try #require(Fixtures.sampleState(name, size: Self.size), "samples/\(name) missing")

@@ -7,20 +7,20 @@ import ASN1Lenient
     @Test func tooSmallAtEverySizeBelowTheMinimum() {
         let s = Fixtures.small()
         for (w, h) in [(0, 0), (1, 1), (59, 40), (200, 15), (10, 3), (59, 16)] {
-            let grid = render(s, size: Size(width: w, height: h))
+            let grid = render(s, size: GridSize(width: w, height: h))
             #expect(grid.cells.count == w * h)
             if w >= 30 && h >= 3 {
                 #expect(grid.text.contains("terminal too small"))
                 #expect(grid.text.contains("(need 60x16, have \(w)x\(h))"))
             }
         }
-        #expect(!render(s, size: Size(width: 60, height: 16)).text.contains("too small"))
+        #expect(!render(s, size: GridSize(width: 60, height: 16)).text.contains("too small"))
     }
 
     @Test func layoutsAtCommonSizes() {
         let s = Fixtures.sample()
         for (w, h) in [(60, 16), (80, 24), (99, 30), (100, 30), (120, 40), (200, 60)] {
-            let size = Size(width: w, height: h)
+            let size = GridSize(width: w, height: h)
             let layout = Layout(size: size, state: s)
             #expect(layout.kind == (w >= 100 ? .wide : .stacked))
             let grid = render(s, size: size)
@@ -32,24 +32,24 @@ import ASN1Lenient
     }
 
     @Test func endOfContentsAndAncestorStyles() throws {
-        var s = try #require(Fixtures.sampleState("xcode-ber.receipt", size: Size(width: 120, height: 40)))
+        var s = try #require(Fixtures.sampleState("xcode-ber.receipt", size: GridSize(width: 120, height: 40)))
         press(&s, .character(":"))
         type(&s, "2184")
         press(&s, .enter)
         #expect(s.selectedFileNode == 0)                       // the root's end-of-contents octets
-        let mask = Theme.mask(render(s, size: Size(width: 120, height: 40)))
+        let mask = Theme.mask(render(s, size: GridSize(width: 120, height: 40)))
         #expect(mask.contains("OO"))
         // A child: its parent's header shows faintly (a), the parent's range too (A).
         press(&s, .character("g"), .right, .down, .down)
-        let child = Theme.mask(render(s, size: Size(width: 120, height: 40)))
+        let child = Theme.mask(render(s, size: GridSize(width: 120, height: 40)))
         #expect(child.contains("a") && child.contains("I") && child.contains("L"))
     }
 
     @Test func monochromeStillShowsSelectionAndMarkers() throws {
-        var s = try #require(Fixtures.sampleState("malformed-length-past-parent.receipt", size: Size(width: 120, height: 40)))
+        var s = try #require(Fixtures.sampleState("malformed-length-past-parent.receipt", size: GridSize(width: 120, height: 40)))
         s.preferences.color = false
         press(&s, .character("]"))
-        let grid = render(s, size: Size(width: 120, height: 40))
+        let grid = render(s, size: GridSize(width: 120, height: 40))
         #expect(grid.cells.allSatisfy { $0.style.foreground == .default && $0.style.background == .default })
         #expect(grid.cells.contains { $0.style.reverse })
         #expect(grid.text.contains("! "))
@@ -77,7 +77,7 @@ import ASN1Lenient
 
     @Test func navigationOnAMillionNodes() {
         let bytes = Self.wideSet(pairs: 333_333)
-        var s = Fixtures.state(bytes, name: "million.der", size: Size(width: 120, height: 40))
+        var s = Fixtures.state(bytes, name: "million.der", size: GridSize(width: 120, height: 40))
         #expect(s.tree.count == 1_000_000)
         press(&s, .character("G"))
         #expect(s.outlineView.selection == 999_999)
@@ -91,7 +91,7 @@ import ASN1Lenient
         type(&s, "0x100000")
         press(&s, .enter)
         #expect(s.tree.nodes[s.outlineView.selection].byteRange.contains(0x100000) && !s.outlineHasChildren(s.outlineView.selection))
-        let grid = render(s, size: Size(width: 120, height: 40))
+        let grid = render(s, size: GridSize(width: 120, height: 40))
         #expect(grid.text.contains("INTEGER"))
     }
 

@@ -34,7 +34,7 @@ import ASN1Lenient
         default: bytes = try Paths.sample("typical.receipt")
         }
         var s = Fixtures.state(bytes, name: input)
-        let sizes = [Size(width: 80, height: 24), Size(width: 60, height: 16), Size(width: 130, height: 45)]
+        let sizes = [GridSize(width: 80, height: 24), GridSize(width: 60, height: 16), GridSize(width: 130, height: 45)]
         for (i, event) in Self.events().enumerated() {
             let size = sizes[i % sizes.count]
             if s.screen != size { reduce(&s, .resize(size)) }

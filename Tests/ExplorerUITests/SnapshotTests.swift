@@ -6,8 +6,8 @@ import ASN1Lenient
 /// Exact screens (text + style mask) of samples/typical.receipt (the demo the tool embeds, analysed with the
 /// samples' TEST root and a fixed "now"). Re-record with `RECORD_SNAPSHOTS=1` after a deliberate change.
 @Suite struct SnapshotTests {
-    static let small = Size(width: 80, height: 24)
-    static let large = Size(width: 120, height: 40)
+    static let small = GridSize(width: 80, height: 24)
+    static let large = GridSize(width: 120, height: 40)
 
     @Test func treeAt80x24() {
         let s = Fixtures.sample(size: Self.small)
@@ -65,7 +65,7 @@ import ASN1Lenient
     }
 
     @Test func tooSmall() {
-        let s = Fixtures.sample(size: Size(width: 59, height: 16))
-        Snapshot.assert(render(s, size: Size(width: 59, height: 16)), named: "too-small-59x16")
+        let s = Fixtures.sample(size: GridSize(width: 59, height: 16))
+        Snapshot.assert(render(s, size: GridSize(width: 59, height: 16)), named: "too-small-59x16")
     }
 }

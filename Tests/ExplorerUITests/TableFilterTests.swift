@@ -7,7 +7,7 @@ import TestSupport
 /// pane's title, Esc clears it (a second Esc leaves the view), `p` never lands on a hidden row.
 @Suite struct TableFilterTests {
     @Test func filterByProductIdShowsTheFilterAndEscClearsIt() {
-        var s = Fixtures.sample(size: Size(width: 120, height: 40))
+        var s = Fixtures.sample(size: GridSize(width: 120, height: 40))
         press(&s, .character("3"), .character("f"))
         #expect(s.prompt == Prompt(kind: .filterPurchases))
         type(&s, "MONTHLY")
@@ -17,7 +17,7 @@ import TestSupport
         #expect(!monthly.isEmpty && monthly.count < receipt.purchases.count)
         #expect(s.table.order == monthly && s.table.filter == "MONTHLY")
         #expect(s.status == StatusMessage("\(monthly.count) of 10 rows hold \"MONTHLY\" (Esc clears the filter)"))
-        Snapshot.assert(render(s, size: Size(width: 120, height: 40)), named: "purchases-filter-120x40")
+        Snapshot.assert(render(s, size: GridSize(width: 120, height: 40)), named: "purchases-filter-120x40")
         // Sorting keeps the filter.
         press(&s, .character("S"))
         #expect(s.table.order == monthly.reversed())
@@ -44,7 +44,7 @@ import TestSupport
         press(&s, .enter)
         #expect(s.table.order.isEmpty)
         #expect(s.status == StatusMessage("no row holds \"no-such\" (Esc clears the filter)", isError: true))
-        #expect(render(s, size: Size(width: 80, height: 24)).text.contains("In-app purchases (0 of 10) · filter \"no-such\" (Esc clears)"))
+        #expect(render(s, size: GridSize(width: 80, height: 24)).text.contains("In-app purchases (0 of 10) · filter \"no-such\" (Esc clears)"))
     }
 
     @Test func pFromTheTreeClearsAFilterThatHidesItsPurchase() {

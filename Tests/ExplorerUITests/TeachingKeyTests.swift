@@ -8,7 +8,7 @@ import TestSupport
 /// the one reducer.
 @Suite struct TeachingKeyTests {
     @Test func tourStartsStepsAndLeaves() {
-        var s = Fixtures.sample(size: Size(width: 120, height: 40))
+        var s = Fixtures.sample(size: GridSize(width: 120, height: 40))
         press(&s, .character("t"))
         #expect(s.teaching.tour?.index == 0 && s.teaching.tour?.active == true)
         #expect(s.activeContext == .tour)
@@ -37,7 +37,7 @@ import TestSupport
     }
 
     @Test func selfCheckAnswers() {
-        var s = Fixtures.sample(size: Size(width: 120, height: 40))
+        var s = Fixtures.sample(size: GridSize(width: 120, height: 40))
         press(&s, .character("t"), .character("c"))
         #expect(s.status == StatusMessage("not quite: that reads 1E 02 backwards: lengths are big-endian, the first octet is the most significant", isError: true))
         press(&s, .character("b"))
@@ -46,7 +46,7 @@ import TestSupport
     }
 
     @Test func tourLessonLeadsTheDetailPane() {
-        var s = Fixtures.sample(size: Size(width: 120, height: 40))
+        var s = Fixtures.sample(size: GridSize(width: 120, height: 40))
         press(&s, .character("t"))
         let lines = DetailContent.lines(s, width: 200).map(\.text)
         #expect(lines.first == "Step 1/17: ContentInfo: the PKCS#7 wrapper")
@@ -57,7 +57,7 @@ import TestSupport
 
     /// Tab to the hex pane, then the cursor to `offset` with the go-to-offset prompt.
     func hexAt(_ offset: Int) -> AppState {
-        var s = Fixtures.sample(size: Size(width: 120, height: 40))
+        var s = Fixtures.sample(size: GridSize(width: 120, height: 40))
         press(&s, .tab)
         press(&s, .character(":"))
         type(&s, String(offset))

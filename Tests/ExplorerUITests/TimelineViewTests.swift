@@ -9,10 +9,10 @@ import TestSupport
 @Suite struct TimelineViewTests {
     static func open(_ names: [String]) throws -> AppState {
         let documents = try names.map { name in
-            Document.open(try PasteLoader.load(path: Paths.samples.appendingPathComponent("timeline/" + name).path),
+            Document.open(try DocumentInput.path(Paths.samples.appendingPathComponent("timeline/" + name).path).read().loaded,
                           options: AnalysisOptions(validate: false))
         }
-        return AppState.opening(documents, screen: Size(width: 120, height: 40))
+        return AppState.opening(documents, screen: GridSize(width: 120, height: 40))
     }
 
     @Test func rowsCursorAndEnter() throws {
@@ -80,9 +80,9 @@ import TestSupport
 
     /// The hostile product id shows escaped once (not `\\x1b`), with no control character in a row.
     @Test func hostileProductIdShowsEscapedOnce() throws {
-        let document = Document.open(try PasteLoader.load(path: Paths.samples.appendingPathComponent("malformed-hostile-strings.receipt").path),
+        let document = Document.open(try DocumentInput.path(Paths.samples.appendingPathComponent("malformed-hostile-strings.receipt").path).read().loaded,
                                      options: AnalysisOptions(validate: false))
-        var s = AppState.opening([document], screen: Size(width: 120, height: 40))
+        var s = AppState.opening([document], screen: GridSize(width: 120, height: 40))
         press(&s, .character("T"))
         let rows = try #require(s.timelineView?.rows)
         #expect(rows[1].text == "2023-06-01T09:30:00Z  purchase            [1]  com.example.\\x1b]0;pwned\\x07.pro\\u{202E}\\x00 · transaction 2000000500000004")

@@ -12,12 +12,12 @@ import TextLoader
 @Suite struct TourPaneTests {
     static func detail(_ s: AppState) throws -> [String] {
         let rect = try #require(s.viewport.detail)
-        return PaneRenderTests.pane(Size(width: rect.width, height: rect.height)) { DetailPane.draw(s, into: &$0, rect: $1) }
+        return PaneRenderTests.pane(GridSize(width: rect.width, height: rect.height)) { DetailPane.draw(s, into: &$0, rect: $1) }
     }
 
     /// The token tour's first stop as the detail pane draws it (the JWS tour showed no lesson).
     @Test func aTokenStopWithItsSelfCheckExactly() throws {
-        var s = try JWSOutlineTests.state("jws/notification.jws", size: Size(width: 120, height: 40))
+        var s = try JWSOutlineTests.state("jws/notification.jws", size: GridSize(width: 120, height: 40))
         press(&s, .character("t"))
         #expect(s.status == StatusMessage("tour 1/9: A compact JWS: three base64url parts"))
         #expect(try Self.detail(s).prefix(13) == [
@@ -46,7 +46,7 @@ import TextLoader
 
     /// `tour TOKEN`, n n n: each stop's lesson is on screen; a at a stop without a question says so.
     @Test func theTokenTourShowsEveryLessonAndAnswersOnlyAQuestionShown() throws {
-        var s = try JWSOutlineTests.state("jws/notification.jws", size: Size(width: 120, height: 40))
+        var s = try JWSOutlineTests.state("jws/notification.jws", size: GridSize(width: 120, height: 40))
         press(&s, .character("t"), .character("n"), .character("n"), .character("n"))
         let lines = DetailContent.lines(s, width: 400).map(\.text)
         #expect(lines.prefix(4) == [
@@ -67,7 +67,7 @@ import TextLoader
 
     /// A lesson longer than the pane: the question must be scrolled to before a-c answer it.
     @Test func aQuestionBelowThePaneIsScrolledToFirst() throws {
-        var s = Fixtures.sample(size: Size(width: 100, height: 30))
+        var s = Fixtures.sample(size: GridSize(width: 100, height: 30))
         press(&s, .character("t"))
         for _ in 0..<16 { press(&s, .character("n")) }
         #expect(s.status == StatusMessage("tour 17/17: The device hash (attribute 5)"))
@@ -93,7 +93,7 @@ import TextLoader
         var options = Fixtures.options
         options.deviceID = try DeviceIdentifier.parse("A1B2C3D4-E5F6-4789-9ABC-DEF012345678")
         let input = LoadedInput(bytes: try Paths.sample("typical.receipt"), name: "typical.receipt", encoding: .binary, note: "")
-        var s = AppState(document: Document.open(input, options: options), screen: Size(width: 120, height: 40))
+        var s = AppState(document: Document.open(input, options: options), screen: GridSize(width: 120, height: 40))
         press(&s, .character("t"))
         for _ in 0..<16 { press(&s, .character("n")) }
         let lines = DetailContent.lines(s, width: 400).map(\.text)

@@ -77,7 +77,7 @@ import TestSupport
 
     @Test("A receipt whose embedded root is swapped for a self-made 'Apple Root CA' is not trusted",
           .enabled(if: ValidationCorpus.available, ValidationCorpus.missingMessage),
-          .enabled(if: OpenSSLCLI.available, "the openssl command line is needed to make a certificate"))
+          .enabled(if: OpenSSLCLI.available, "making a certificate \(OpenSSLTool.missingReason)"))
     func swappedRoot() throws {
         let dir = try OpenSSLCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -111,7 +111,7 @@ import TestSupport
     }
 
     @Test("A self-signed root that is neither pinned nor supplied is not trusted; supplied, it is labelled user-supplied",
-          .enabled(if: OpenSSLCLI.available, "the openssl command line is needed to make a signed PKCS#7"))
+          .enabled(if: OpenSSLCLI.available, "making a signed PKCS#7 \(OpenSSLTool.missingReason)"))
     func selfMadeSigner() throws {
         let dir = try OpenSSLCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -80,13 +80,14 @@ func pem(_ der: [UInt8]) -> [UInt8] {
 
 /// Runs the `openssl` command line in `directory`.
 enum OpenSSLCLI {
-    static let available: Bool = (try? run(["version"], in: FileManager.default.temporaryDirectory)) != nil
+    static let available: Bool = OpenSSLTool.path != nil
 
     @discardableResult
     static func run(_ arguments: [String], in directory: URL) throws -> String {
+        guard let tool = OpenSSLTool.path else { throw CLIError(message: OpenSSLTool.missingReason) }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
         process.currentDirectoryURL = directory
         let out = Pipe()
         process.standardOutput = out

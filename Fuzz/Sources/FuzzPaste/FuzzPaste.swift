@@ -4,9 +4,10 @@ import FuzzSupport
 import ReceiptKit
 import TextLoader
 
-/// Fuzz target `paste`: `PasteLoader.decode` (the loader's detection, then the paste finder on
+/// Fuzz target `paste`: the one way in, `DocumentInput.read` (the loader's detection, then the paste finder on
 /// log lines, quotes, fences, wrapped base64, form bodies, JSON values at any depth, HAR captures,
-/// base64 inside base64, cut-off tokens), then `Document.open` on what it found. Traps when:
+/// base64 inside base64, cut-off tokens; as a file, or as a `--lines` line when the first byte is odd), then
+/// `Document.open` on what it found. Traps when:
 /// - anything other than `InputError` is thrown, or a message / note holds a raw control character;
 /// - a loader diagnostic's range lies outside the loaded bytes, names a node or is not an error;
 /// - a found input's origin is not the pasted text, or a step maps a byte outside its parent
@@ -16,22 +17,24 @@ import TextLoader
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPaste(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let raw = Array(UnsafeBufferPointer(start: data, count: size))
-    let loaded: LoadedInput
+    let read: ReadInput
+    let input: DocumentInput = (raw.first ?? 0) & 1 == 1 ? .line(raw, number: 7, of: "fuzz.log") : .bytes(raw, place: .file("fuzz"))
     do {
-        loaded = try PasteLoader.decode(raw, name: "fuzz")
+        read = try input.read()
     } catch let error as InputError {
         assertTerminalSafe(error.message, "InputError", allowNewlines: false)
         return 0
     } catch {
-        fatalError("PasteLoader.decode threw something other than InputError: \(error)")
+        fatalError("DocumentInput.read threw something other than InputError: \(error)")
     }
+    let loaded = read.loaded
     assertTerminalSafe(loaded.note, "LoadedInput.note", allowNewlines: false)
     checkDiagnostics(loaded.diagnostics, bytes: loaded.bytes.count, nodes: 0, "loader")
     if loaded.diagnostics.contains(where: { $0.node != nil || $0.severity != .error }) {
         fatalError("a loader diagnostic names a node or is not an error")
     }
     if let origin = loaded.origin { checkOrigin(origin, loaded: loaded, raw: raw) }
-    let document = Document.open(loaded, options: AnalysisOptions(validate: false))
+    let document = Document.open(read, OpenOptions(analysis: AnalysisOptions(validate: false)))
     if document.kind == .text {
         // Not read as ASN.1: one unparsed region over every byte (or none for no bytes), one finding.
         let tree = document.fileTree
@@ -49,6 +52,7 @@ public func fuzzPaste(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard range.lowerBound >= 0, range.upperBound <= raw.count, range.lowerBound <= range.upperBound else {
             fatalError("layer \(layer.id.index) (\(layer.bytes.count) bytes) maps to \(range) of a \(raw.count)-byte paste")
         }
+        if let words = document.pastedWords(0..<layer.bytes.count, in: layer.id) { assertTerminalSafe(words, "pastedWords", allowNewlines: false) }
     }
     return 0
 }

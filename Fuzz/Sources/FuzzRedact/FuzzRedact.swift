@@ -5,8 +5,9 @@ import FuzzSupport
 import ReceiptKit
 import TextLoader
 
-/// Fuzz target (f): `redact`. The input is a file's bytes, loaded as the commands load it and
-/// redacted twice in one run (bundle id included, a fixed seed), as `redact FILE FILE` would.
+/// Fuzz target (f): `redact`. The input is a file's bytes, loaded as the commands load it
+/// (`PasteLoader.decode`: the paste finder looks inside text around the data) and redacted twice in
+/// one run (every field, a fixed seed), as `redact FILE FILE` would.
 /// Traps when:
 /// - a copy is written but, loaded and opened again, does not have the original's shape (layers,
 ///   nodes, diagnostics' codes and ranges: `DocumentShape`),
@@ -14,13 +15,21 @@ import TextLoader
 /// - a copy was refused for a reason that names a bug, or a message holds a control character,
 /// - a written copy holds a replaced value's text where it was (checked by re-collecting the
 ///   copy's values, inside `Redactor`, and here by comparing the two runs' tables).
-let options = RedactOptions(bundleID: true, key: .seeded("fuzz"))
+let options = RedactOptions(key: .seeded("fuzz"))
 let openOptions = AnalysisOptions(validate: false)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRedact(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let raw = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let loaded = loadOrCheckRefusal(raw) else { return 0 }
+    let loaded: LoadedInput
+    do {
+        loaded = try PasteLoader.decode(raw, name: "fuzz")
+    } catch let error as InputError {
+        assertTerminalSafe(error.message, "InputError", allowNewlines: false)
+        return 0
+    } catch {
+        fatalError("PasteLoader.decode threw something other than InputError: \(error)")
+    }
     let input = RedactInput(raw: raw, loaded: loaded)
     let run: RedactRun
     do {
@@ -40,7 +49,7 @@ public func fuzzRedact(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     guard let bytes = first.bytes else { return 0 }
     let original = Document.open(loaded, options: openOptions)
-    guard let reloaded = try? InputLoader.decode(bytes, name: "copy") else { fatalError("a written copy does not load") }
+    guard let reloaded = try? PasteLoader.decode(bytes, name: "copy") else { fatalError("a written copy does not load") }
     let copy = Document.open(reloaded, options: openOptions)
     if let difference = DocumentShape(original).firstDifference(from: DocumentShape(copy)) {
         fatalError("the copy's shape differs: \(difference)")

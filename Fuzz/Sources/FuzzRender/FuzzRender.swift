@@ -34,7 +34,7 @@ let hostileName = "fuzz\u{1B}]0;title\u{07}\u{202E}gpj.der"
 public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
     guard size >= 3 else { return 0 }
-    var screen = Size(width: 1 + Int(input[0]) % 200, height: 1 + Int(input[1]) % 80)
+    var screen = GridSize(width: 1 + Int(input[0]) % 200, height: 1 + Int(input[1]) % 80)
     let keyCount = Int(input[2] & 0x3F)
     let name = input[2] & 0x80 != 0 ? hostileName : "fuzz.der"
     var p = 3
@@ -53,7 +53,7 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         case 0: events.append(.mouseClick(x: a % 220, y: b % 90))
         case 1: events.append(.wheelUp(x: a % 220, y: b % 90))
         case 2: events.append(.wheelDown(x: a % 220, y: b % 90))
-        default: events.append(.resize(Size(width: 1 + a % 200, height: 1 + b % 80)))
+        default: events.append(.resize(GridSize(width: 1 + a % 200, height: 1 + b % 80)))
         }
     }
     // Loaded and opened as `explore` does: the loader (which may refuse, with a message checked
@@ -74,7 +74,7 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-func check(_ grid: Grid, _ size: Size, _ what: String) {
+func check(_ grid: Grid, _ size: GridSize, _ what: String) {
     guard grid.size == size, grid.cells.count == size.width * size.height else {
         fatalError("\(what): grid is \(grid.size) with \(grid.cells.count) cells, expected \(size)")
     }

@@ -1,8 +1,5 @@
 import ASN1Lenient
-#if canImport(Glibc)
-import Glibc
 import TextLoader
-#endif
 
 // Checks shared by every fuzz target. Each one traps (fatalError) on a violation, which libFuzzer
 // records as a crash with the input that caused it.

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 enum StructureRules {
     /// Universal tags that must be primitive (1, 2, 5, 6, 9, 10, 13, 14) or are strings whose

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import Threads
 
 /// A tree's nodes in pre-order (`Tree.nodes`): one manually managed buffer, written by the parser
@@ -187,13 +181,12 @@ struct NodeBuilder {
     /// where transparent huge pages are often `madvise` only; git log -p docs/performance.md, 2026-11-23).
     /// Only a hint: the pages the block shares with its neighbours are not harmed by it.
     static func adviseHugePages(_ raw: UnsafeMutableRawPointer, size: Int) {
-        #if canImport(Glibc)
+        guard let advice = MemoryAdvice.hugePages else { return }
         let hugePage = 2 << 20
         guard size >= 4 * hugePage else { return }
         let start = UInt(bitPattern: raw) & ~UInt(4095)
         let end = UInt(bitPattern: raw) + UInt(size)
-        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_HUGEPAGE)
-        #endif
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), advice)
     }
 
     subscript(index: Int) -> Node {

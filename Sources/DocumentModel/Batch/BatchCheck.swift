@@ -102,17 +102,22 @@ public struct BatchCheck: Sendable {
         self.expect = expect
     }
 
+    /// How every input is opened: read as a receipt whatever it is, so that an input that is not
+    /// one says why (what `verify` and `json` do with one FILE).
+    var opening: OpenOptions { OpenOptions(analysis: options, reading: .always, jws: jws) }
+
     /// Checks one input. Never throws: a refusal becomes that input's outcome.
     public func evaluate(_ item: BatchItem) -> BatchOutcome {
-        let input: LoadedInput
+        let input: ReadInput
         do {
+            // The one way in: a FILE as every command reads it, a line as a file holding that line.
             switch item.payload {
             case .unreadable(let message):
                 return failure(item, status: .ioError, code: "io-error", message: message)
             case .path(let path):
-                input = try InputLoader.load(path: path)
+                input = try DocumentInput.path(path).read()
             case .line(let bytes):
-                input = try InputLoader.decode(bytes, name: item.source.line.map { "line \($0)" } ?? item.source.file)
+                input = try DocumentInput.line(bytes, number: item.source.line ?? 1, of: item.source.file).read()
             }
         } catch let error as InputError {
             // A FILE that cannot be read is I/O; a line that cannot be loaded is bad data.
@@ -129,13 +134,13 @@ public struct BatchCheck: Sendable {
         }
     }
 
-    private func verified(_ item: BatchItem, _ input: LoadedInput) -> BatchOutcome {
-        let document = Document.open(input, options: options, reading: .always, jws: jws)
+    private func verified(_ item: BatchItem, _ input: ReadInput) -> BatchOutcome {
+        let document = Document.open(input, opening)
         let report = VerificationReport(verifying: document, now: options.now, words: words, jws: jws, bundleID: options.bundleID)
         let bytes: [UInt8]
         switch format {
         case .verifyJSON:
-            bytes = VerificationJSON.streamed(report, input: (document.source.name, input.bytes.count), compact: true,
+            bytes = VerificationJSON.streamed(report, input: (document.source.name, input.loaded.bytes.count), compact: true,
                                               batchSource: .init(file: item.source.file, line: item.source.line))
         case .verifyQuiet:
             bytes = Array((VerificationText.quietLine(report, ascii: ascii) + "\n").utf8)
@@ -149,8 +154,8 @@ public struct BatchCheck: Sendable {
 
     /// `json`: valid means decoded without an error diagnostic (the command's exit rule); the
     /// summary counts the first error finding's code.
-    private func decoded(_ item: BatchItem, _ input: LoadedInput) -> BatchOutcome {
-        let document = Document.open(input, options: options, reading: .always, jws: jws)
+    private func decoded(_ item: BatchItem, _ input: ReadInput) -> BatchOutcome {
+        let document = Document.open(input, opening)
         if let expect, let why = expect.mismatch(document.kind) {
             return failure(item, status: .invalid, code: "unexpected-kind", message: why, kind: document.kind.id)
         }

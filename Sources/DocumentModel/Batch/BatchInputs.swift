@@ -4,13 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import TextLoader
 
 /// The inputs of a batch run, in order: each FILE operand, or with `lines` each line of each FILE

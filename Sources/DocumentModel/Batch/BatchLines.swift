@@ -4,13 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import TextLoader
 
 /// Splits a byte stream into lines for `--lines`: a line ends at LF, one CR before it is dropped

@@ -77,7 +77,8 @@ struct PasteCandidate {
         guard case .success(let decoded) = Base64Text.decode(text) else { return nil }
         let bytes = decoded.bytes
         let step = PasteOrigin.Step(kind: .base64, parentOffsets: run.offsets)
-        if decodes == 0, !decoded.urlSafe || text.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") }),
+        // At any depth: base64 of an external purchase token (its characters) is found as base64 of a token is.
+        if !decoded.urlSafe || text.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") }),
            ExternalPurchaseTokenText.namesTokenFields(bytes), !text.contains(UInt8(ascii: "=")) {
             // Loaded as its characters (the JSON is its own layer), so the step copies them.
             return PasteCandidate(kind: .externalPurchaseToken, bytes: text, steps: [PasteOrigin.Step(kind: .copied, parentOffsets: run.offsets)],

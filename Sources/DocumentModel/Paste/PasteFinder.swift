@@ -8,8 +8,6 @@ import TextLoader
 enum PasteFinder {
     struct Found {
         var candidate: PasteCandidate
-        /// Where it is: "line 1, column 22", "JSON path payload (line 1, column 30)".
-        var location: String
     }
 
     /// The candidates in `text`, best first; the same data found twice (a JSON string and the
@@ -30,7 +28,7 @@ enum PasteFinder {
         var seen = Set<Int>()
         return candidates.compactMap { candidate in
             guard seen.insert(candidate.start).inserted else { return nil }
-            return Found(candidate: candidate, location: location(candidate, in: text))
+            return Found(candidate: candidate)
         }
     }
 
@@ -51,13 +49,5 @@ enum PasteFinder {
             lineStart = lineEnd + 1
         }
         return views
-    }
-
-    static func location(_ candidate: PasteCandidate, in text: [UInt8]) -> String {
-        let (line, column) = Base64Text.lineAndColumn(text, offset: candidate.start)
-        let at = "line \(NumberText.grouped(line)), column \(NumberText.grouped(column))"
-        guard let path = candidate.path else { return at }
-        let named = path.hasPrefix("form field ") ? path : "JSON path " + path
-        return "\(TerminalSafe.escape(named)) (\(at))"
     }
 }

@@ -2,32 +2,23 @@ import ASN1Lenient
 import ByteText
 import TextLoader
 
-/// Loads FILE as every command does. A clean input (raw DER, base64, PEM, verifyReceipt JSON, a
-/// token, JSON carrying tokens) takes the loader's own detection unchanged; only when that fails,
-/// finds nothing but text, or decodes to text that is data again (base64 inside base64), does the
-/// paste finder look inside the text. Text with no data in it is loaded with one error saying what
-/// it looks like (exit 1), and is never read as ASN.1.
+/// The loader step of the one way in (`DocumentInput.read`): a clean input (raw DER, base64, PEM,
+/// verifyReceipt JSON, a token, JSON carrying tokens) takes TextLoader's own detection unchanged;
+/// only when that fails, finds nothing but text, or decodes to text that is data again (base64
+/// inside base64), does the paste finder look inside the text. Text with no data in it is loaded
+/// with one error saying what it looks like (exit 1), and is never read as ASN.1.
 public enum PasteLoader {
     /// The argument's name in notes and messages when FILE was the data itself.
-    public static let inlineName = "argument"
+    public static let inlineName = InputPlace.argument.name
 
-    /// Loads `path` ("-" reads standard input). A FILE argument that names no file but is clearly
-    /// data (a token's shape, or long base64) is read as the data itself.
-    public static func load(path: String) throws -> LoadedInput {
-        let raw: [UInt8], name: String
-        do {
-            (raw, name) = try InputLoader.readInput(path: path)
-        } catch let error as InputError {
-            // Only data that loads as data replaces the I/O error; anything else keeps it.
-            guard path != "-", let inline = inlineData(path), let loaded = try? decode(inline, name: inlineName, inline: true),
-                  isData(loaded) else { throw error }
-            return loaded
-        }
-        return try decode(raw, name: name)
+    /// Finds the data in `raw`, a file named `name` (tests and fuzzers; commands go through `DocumentInput`).
+    public static func decode(_ raw: [UInt8], name: String, inline: Bool = false) throws -> LoadedInput {
+        try decode(raw, place: inline ? .argument : .file(name), inline: inline)
     }
 
-    /// Finds the data in `raw`; `inline` when it was the FILE argument itself.
-    public static func decode(_ raw: [UInt8], name: String, inline: Bool = false) throws -> LoadedInput {
+    /// Finds the data in `raw`, read from `place`; `inline` when it was the FILE argument itself.
+    static func decode(_ raw: [UInt8], place: InputPlace, inline: Bool = false) throws -> LoadedInput {
+        let name = place.name
         var loaded: LoadedInput
         do {
             loaded = try InputLoader.decode(raw, name: name)
@@ -35,16 +26,22 @@ public enum PasteLoader {
             // Empty or blank input, and binary, keep the loader's refusal.
             guard InputLoader.isTextLike(raw), raw.contains(where: { !PasteRuns.isSpace($0) }),
                   !InputLoader.containsPrivateKeyPEM(raw) else { throw error }
-            if let found = found(in: raw, name: name, inline: inline) { return found }
+            if let found = found(in: raw, place: place, inline: inline) { return found }
             // Broken data keeps the loader's precise refusal (exit 2): a body whose "receipt-data"
             // is broken, broken PEM, base64 with a stray character. Anything else says what it is.
             if looksLikeBrokenData(raw) { throw error }
             return unrecognized(raw, name: name)
         }
         if isUnrecognizedText(loaded) {
-            return found(in: raw, name: name, inline: inline) ?? unrecognized(raw, name: name)
+            return found(in: raw, place: place, inline: inline) ?? unrecognized(raw, name: name)
         }
-        if decodedToText(loaded) || startsLikeToken(raw, loaded) || notOneElement(loaded) || notATokenStart(loaded), let found = found(in: raw, name: name, inline: inline) { return found }
+        if decodedToText(loaded) || startsLikeToken(raw, loaded) || notOneElement(loaded) || notATokenStart(loaded) {
+            if let found = found(in: raw, place: place, inline: inline) { return found }
+            // Words read as base64 (base64 ignores spaces): text, which is never read as ASN.1.
+            if wordsReadAsBase64(raw, loaded) { return unrecognized(raw, name: name) }
+            // Base64 of text without data in it: that text, read as text (never as ASN.1).
+            if let text = decodedPlainText(loaded) { return text }
+        }
         if loaded.encoding == .jws { markCutOff(&loaded) }
         if inline { loaded.note = inlineNote + loaded.note }
         return loaded
@@ -84,6 +81,38 @@ public enum PasteLoader {
         loaded.encoding == .base64 && loaded.bytes.first != UInt8(ascii: "{") && !BERHeader.spansExactlyOneElement(loaded.bytes)
     }
 
+    /// Text with spaces between its words inside a line ("hello world") that the base64 step read
+    /// as base64 (it skips whitespace) into something that is not one DER element: words, not data.
+    /// Base64 broken across lines (a cut-off receipt) has no spaces inside its lines and stays base64.
+    static func wordsReadAsBase64(_ raw: [UInt8], _ loaded: LoadedInput) -> Bool {
+        guard loaded.encoding == .base64, !BERHeader.spansExactlyOneElement(loaded.bytes) else { return false }
+        var previousVisible = false
+        var gap = false
+        for byte in raw {
+            if byte == 0x20 || byte == 0x09 {
+                gap = previousVisible
+            } else if byte == 0x0A || byte == 0x0D {
+                previousVisible = false
+                gap = false
+            } else {
+                if gap { return true }
+                previousVisible = true
+            }
+        }
+        return false
+    }
+
+    /// Base64 (or PEM) whose decoded bytes are UTF-8 text with no data in it: the decoded text as
+    /// the Text kind, its note saying how it was decoded. DER always holds control bytes (tags,
+    /// lengths), so a broken receipt is never taken for text.
+    static func decodedPlainText(_ loaded: LoadedInput) -> LoadedInput? {
+        guard [.base64, .pem].contains(loaded.encoding), !loaded.bytes.isEmpty, InputLoader.isTextLike(loaded.bytes),
+              UTF8Text.firstInvalid(loaded.bytes, 0..<loaded.bytes.count) == nil else { return nil }
+        var text = unrecognized(loaded.bytes, name: loaded.name)
+        text.note = loaded.note + " of text"
+        return text
+    }
+
     /// A "token" whose text does not start as a header does (`eyJ`, `{"`): `jws=eyJ…` is a token
     /// with a prefix (`=` is tolerated in tokens so that a broken one still loads as one).
     static func notATokenStart(_ loaded: LoadedInput) -> Bool {
@@ -109,12 +138,18 @@ public enum PasteLoader {
     }
 
     /// The best candidate loaded, its origin recorded; nil when the text holds none.
-    static func found(in raw: [UInt8], name: String, inline: Bool) -> LoadedInput? {
+    static func found(in raw: [UInt8], place: InputPlace, inline: Bool) -> LoadedInput? {
         let all = PasteFinder.find(in: raw)
         guard let best = all.first else { return nil }
         let candidate = best.candidate
-        let others = all.dropFirst().map { "\($0.candidate.what) at \($0.location)" }
-        var note = (inline ? inlineNote : "") + "found in the pasted text at \(best.location): \(candidate.what)"
+        // Where each is, in the user's words: "characters 62-5383 of line 4 of app.log".
+        func words(_ found: PasteCandidate) -> String {
+            let origin = PasteOrigin(text: raw, location: "", steps: found.steps)
+            return origin.words(origin.textRange(0..<found.bytes.count), place: place, path: found.path)
+        }
+        let others = all.dropFirst().map { "\($0.candidate.what) at \(words($0.candidate))" }
+        let origin = PasteOrigin(text: raw, location: words(candidate), steps: candidate.steps, others: others)
+        var note = (inline ? inlineNote : "") + "found at \(origin.location): \(candidate.what)"
         if candidate.extraDecodes > 0 {
             note += candidate.extraDecodes == 1 ? ", base64 inside base64 (decoded twice)" : ", base64 inside base64 inside base64 (decoded \(candidate.extraDecodes + 1) times)"
         }
@@ -124,13 +159,12 @@ public enum PasteLoader {
         }
         var diagnostics: [Diagnostic] = []
         if let cut = candidate.cutOff { diagnostics.append(InputCode.cutOff.diagnostic(cut.message, cut.range)) }
-        let origin = PasteOrigin(text: raw, location: best.location, steps: candidate.steps, others: others)
         let encoding: InputEncoding = switch candidate.kind {
         case .der: .base64
         case .externalPurchaseToken: .externalPurchaseToken
         case .token, .cutOffToken: .jws
         }
-        return LoadedInput(bytes: candidate.bytes, name: name, encoding: encoding,
+        return LoadedInput(bytes: candidate.bytes, name: place.name, encoding: encoding,
                            note: note, diagnostics: diagnostics, origin: origin)
     }
 

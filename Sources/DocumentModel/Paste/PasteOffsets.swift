@@ -45,3 +45,13 @@ extension PasteOrigin {
          "base64_layers": steps.filter { $0.kind == .base64 }.count, "others": others]
     }
 }
+
+extension Document {
+    /// Where a range of `layer` sits in the input, in the user's words, when the data was found in
+    /// a paste ("characters 62-5383 of line 4 of app.log"); nil for a clean input, whose file
+    /// offsets are the input's own.
+    public func pastedWords(_ range: Range<Int>, in layer: LayerID) -> String? {
+        guard let origin = source.origin else { return nil }
+        return origin.words(pastedRange(range, in: layer), place: source.place)
+    }
+}

@@ -96,20 +96,33 @@ struct LayerRewrite {
                     bytes[parent.index].replaceSubrange(s.parentOffset..<(s.parentOffset + s.length),
                                                         with: bytes[index][s.layerOffset..<(s.layerOffset + s.length)])
                 }
-            case .base64:
-                let characters = try segmentCharacters(of: layer.id)
+            case .base64(let textStart):
+                // A token's segment, or base64 text that starts at `textStart` (an external purchase token).
+                let characters = (try? segmentCharacters(of: layer.id))
+                    ?? textStart..<min(bytes[parent.index].count, textStart + (layer.bytes.count * 8 + 5) / 6)
                 let slots = characters.filter { bytes[parent.index][$0] != UInt8(ascii: "=") }
                     .map { Base64Rewrite.Slot(offset: $0, length: 1) }
-                do {
-                    bytes[parent.index] = try Base64Rewrite.rewrite(bytes[parent.index], slots: slots, bytes: bytes[index], alphabet: .url)
-                } catch let failure as Base64Rewrite.Failure {
-                    throw Failure(message: "\(TerminalSafe.escape(layer.name)): \(failure.message)")
+                try rewriteBase64(layer, parent: parent, slots: slots, alphabet: layer.role.usesStandardBase64 ? .either : .url)
+            case .base64Characters(let offsets):
+                // Base64 whose characters are spread (an Advanced Commerce request's `request`, an x5c
+                // entry with `\/` escapes): each character where the map says.
+                let parentBytes = bytes[parent.index]
+                let slots = offsets.filter { parentBytes[$0] != UInt8(ascii: "=") }.map { offset in
+                    offset + 1 < parentBytes.count && parentBytes[offset] == UInt8(ascii: "\\") && parentBytes[offset + 1] == UInt8(ascii: "/")
+                        ? Base64Rewrite.Slot(offset: offset, length: 2) : Base64Rewrite.Slot(offset: offset, length: 1)
                 }
-            case .base64Characters:
-                throw Failure(message: "\(TerminalSafe.escape(layer.name)) would change, and it is not redacted: a bug")
+                try rewriteBase64(layer, parent: parent, slots: slots, alphabet: .either)
             }
         }
         return bytes[0]
+    }
+
+    mutating func rewriteBase64(_ layer: ByteLayer, parent: LayerID, slots: [Base64Rewrite.Slot], alphabet: Base64Rewrite.Alphabet) throws {
+        do {
+            bytes[parent.index] = try Base64Rewrite.rewrite(bytes[parent.index], slots: slots, bytes: bytes[layer.id.index], alphabet: alphabet)
+        } catch let failure as Base64Rewrite.Failure {
+            throw Failure(message: "\(TerminalSafe.escape(layer.name)): \(failure.message)")
+        }
     }
 
     /// The characters of the token segment that `layer` (a header, payload or signature) decodes,

@@ -57,12 +57,13 @@ struct RedactCollector {
 
     // MARK: - JSON layers (any kind: token payloads, bodies)
 
-    /// The JSON layers that hold values: token payloads and a JSON body (headers hold none).
+    /// The JSON layers that hold values: token payloads, a JSON body, JSON decoded from base64 (an
+    /// external purchase token, an Advanced Commerce request); headers hold none.
     var jsonLayers: [LayerID] {
         document.layers.compactMap { layer in
             guard layer.json != nil else { return nil }
             switch layer.role {
-            case .jwsPayload, .file: return layer.id
+            case .jwsPayload, .file, .decodedJSON: return layer.id
             default: return nil
             }
         }
@@ -83,10 +84,18 @@ struct RedactCollector {
                 let node = tree[value]
                 switch node.kind {
                 case .string:
-                    guard let text = tree.string(at: value), !text.isEmpty else { continue }
-                    let content = (node.start + 1)..<max(node.start + 1, node.end - 1)
+                    guard var text = tree.string(at: value), !text.isEmpty else { continue }
+                    var content = (node.start + 1)..<max(node.start + 1, node.end - 1)
+                    var offsets = tree.sourceOffsets(ofString: value)
+                    if let prefix = redact.keptPrefixes.first(where: { text.hasPrefix($0) && text.utf8.count > $0.utf8.count }),
+                       offsets.count == text.utf8.count {
+                        let n = prefix.utf8.count
+                        content = offsets[n]..<content.upperBound
+                        offsets = Array(offsets.dropFirst(n))
+                        text = String(text.dropFirst(prefix.count))
+                    }
                     targets.append(RedactTarget(field: redact, layer: id, range: content, original: .text(text),
-                                                form: .jsonString(offsets: tree.sourceOffsets(ofString: value)), place: place))
+                                                form: .jsonString(offsets: offsets), place: place))
                 case .number:
                     let digits = Array(tree.bytes[node.range])
                     guard digits.allSatisfy(StandIns.isDigit) else {

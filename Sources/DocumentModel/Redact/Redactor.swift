@@ -69,6 +69,7 @@ public enum Redactor {
         let fields = options.fields
         let documents = inputs.map { Document.open($0.loaded, options: openOptions) }
         var collectors = documents.map { RedactCollector.collect($0, fields: fields) }
+        var wrappers = inputs.map { WrapperText($0, fields: fields) }
         // Values long enough to look for inside other values, with their field.
         var mentionable: [String: RedactField] = [:]
         for collector in collectors {
@@ -76,17 +77,31 @@ public enum Redactor {
                 if case .text(let text) = target.original, text.utf8.count >= JSONPath.minimumMention { mentionable[text] = target.field }
             }
         }
-        for i in collectors.indices { collectors[i].collectMentions(of: mentionable) }
-        let originals = Set(collectors.flatMap { $0.targets.map(\.original) })
+        for wrapper in wrappers {
+            for target in wrapper.targets where target.original.utf8.count >= JSONPath.minimumMention {
+                mentionable[target.original] = mentionable[target.original] ?? target.field
+            }
+        }
+        for i in collectors.indices {
+            collectors[i].collectMentions(of: mentionable)
+            wrappers[i].collectMentions(of: mentionable)
+        }
+        let originals = Set(collectors.flatMap { $0.targets.map(\.original) } + wrappers.flatMap { $0.targets.map { .text($0.original) } })
         let standIns = try StandIns(key: options.key, originals: originals)
         var copies: [RedactedCopy] = []
         var occurrences: [RedactedValue: [RedactOccurrence]] = [:]
         for (index, input) in inputs.enumerated() {
-            let copy = redact(input, document: documents[index], collector: collectors[index], standIns: standIns, fields: fields)
+            let copy = redact(input, document: documents[index], collector: collectors[index], wrapper: wrappers[index],
+                              standIns: standIns, fields: fields)
             if copy.bytes != nil {
                 for target in collectors[index].targets {
                     occurrences[target.original, default: []].append(RedactOccurrence(
                         file: index, field: target.field, place: target.place, layer: documents[index].layers[target.layer.index].name,
+                        offset: target.range.lowerBound, isMention: target.isMention))
+                }
+                for target in wrappers[index].targets {
+                    occurrences[.text(target.original), default: []].append(RedactOccurrence(
+                        file: index, field: target.field, place: target.place, layer: "text around the data",
                         offset: target.range.lowerBound, isMention: target.isMention))
                 }
             }
@@ -95,14 +110,20 @@ public enum Redactor {
         return RedactRun(copies: copies, standIns: standIns, occurrences: occurrences)
     }
 
-    static func redact(_ input: RedactInput, document: Document, collector: RedactCollector, standIns: StandIns,
-                       fields: Set<RedactField>) -> RedactedCopy {
+    static func redact(_ input: RedactInput, document: Document, collector: RedactCollector, wrapper: WrapperText,
+                       standIns: StandIns, fields: Set<RedactField>) -> RedactedCopy {
         let shape = DocumentShape(document)
         var copy = RedactedCopy(name: input.loaded.name, summary: document.summary, inputHasErrors: document.hasErrors)
         copy.notReplaced = collector.notReplaced
-        let body = input.loaded.encoding == .verifyReceiptJSON ? JSONParser.parse(input.raw) : nil
-        if let body, let root = body.root, body.value("password", in: root) != nil {
-            copy.notReplaced.append("the verifyReceipt body's \"password\" (the app's shared secret): remove it before sharing")
+        if let origin = input.loaded.origin, !origin.others.isEmpty {
+            // The paste finder's other finds are not opened, so nothing inside them is replaced: never silently.
+            let count = origin.others.count
+            copy.notReplaced.append("\(count) other piece\(count == 1 ? "" : "s") of data in the text (\(origin.others.prefix(3).joined(separator: "; "))"
+                                    + "\(count > 3 ? "; …" : "")): not opened, so not redacted; cut \(count == 1 ? "it" : "them") out and redact each on its own")
+        }
+        if !fields.contains(.password), let body = input.loaded.encoding == .verifyReceiptJSON ? JSONParser.parse(input.raw) : nil,
+           let root = body.root, body.value("password", in: root) != nil {
+            copy.notReplaced.append("the verifyReceipt body's \"password\" (the app's shared secret), kept with --keep password: remove it before sharing")
         }
         copy.nodeCount = shape.nodeCount
         copy.layerCount = shape.layers.count
@@ -119,7 +140,15 @@ public enum Redactor {
                 if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
             }
             let file = try rewrite.propagate()
-            let out = try TextFormRewrap.rewrap(raw: input.raw, loaded: input.loaded, newBytes: file)
+            // The values around the data first: same-length writes outside it, so the loader's
+            // record of where the data sits still holds.
+            var raw = input.raw
+            for target in wrapper.targets {
+                guard let standIn = standIns[.text(target.original)] else { continue }
+                raw.replaceSubrange(target.range, with: standIn.bytes)
+                if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
+            }
+            let out = try TextFormRewrap.rewrap(raw: raw, loaded: input.loaded, newBytes: file)
             try check(out, input: input, shape: shape, standIns: standIns, fields: fields, collector: collector)
             copy.bytes = out
         } catch let failure as LayerRewrite.Failure {
@@ -142,7 +171,7 @@ public enum Redactor {
     /// Re-opens the copy: the same shape, and at every place a value was, now its stand-in.
     static func check(_ out: [UInt8], input: RedactInput, shape: DocumentShape, standIns: StandIns,
                       fields: Set<RedactField>, collector: RedactCollector) throws {
-        guard let reloaded = try? InputLoader.decode(out, name: input.loaded.name) else {
+        guard let reloaded = try? PasteLoader.decode(out, name: input.loaded.name) else {
             throw CheckFailure(message: "the copy does not load")
         }
         let copy = Document.open(reloaded, options: openOptions)

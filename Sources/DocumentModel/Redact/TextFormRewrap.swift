@@ -9,19 +9,30 @@ import TextLoader
 /// Puts a redacted document's file-layer bytes back into the text form the input came in, so that
 /// the copy is the same kind of file: raw DER stays raw; a token, a JSON body or a token pasted in
 /// quotes is spliced back where it was; base64, PEM and a verifyReceipt body keep their line
-/// breaks, whitespace, padding, alphabet and JSON escapes (`Base64Rewrite`). The result is read
-/// back with the loader, which must find the new bytes in it the same way it found the old ones.
+/// breaks, whitespace, padding, alphabet and JSON escapes (`Base64Rewrite`); data the paste finder
+/// found in a log line, a JSON log object, a HAR or a form body is written back through the
+/// loader's record of where it sits (`PasteRewrite`), the text around it untouched. The result is
+/// read back the way every command reads it (`PasteLoader`), which must find the new bytes in it
+/// the same way it found the old ones.
 enum TextFormRewrap {
     struct Failure: Error {
         var message: String
     }
 
+    /// `raw`: the input's text (with any values around the data already replaced, in place).
     static func rewrap(raw: [UInt8], loaded: LoadedInput, newBytes: [UInt8]) throws -> [UInt8] {
         let old = loaded.bytes
         precondition(old.count == newBytes.count, "stand-ins keep every length")
-        if old == newBytes { return raw }
         let out: [UInt8]
-        if let range = raw.firstRange(of: old) {
+        if old == newBytes {
+            out = raw
+        } else if let origin = loaded.origin {
+            do {
+                out = try PasteRewrite.rewrite(raw, origin: origin, old: old, newBytes: newBytes)
+            } catch let failure as PasteRewrite.Failure {
+                throw Failure(message: failure.message)
+            }
+        } else if let range = raw.firstRange(of: old) {
             var copy = raw
             copy.replaceSubrange(range, with: newBytes)
             out = copy
@@ -34,15 +45,15 @@ enum TextFormRewrap {
         } else {
             throw Failure(message: "the decoded bytes were not found in the file's text, so the copy cannot be written in its form")
         }
-        // The loader must read the copy as it read the input (a base64 run that also appears elsewhere
-        // in the text, say, would be caught here).
+        // The copy must be read as the input was (a base64 run that also appears elsewhere in the
+        // text, say, would be caught here).
         let reread: LoadedInput
         do {
-            reread = try InputLoader.decode(out, name: loaded.name)
+            reread = try PasteLoader.decode(out, name: loaded.name)
         } catch let error as InputError {
             throw Failure(message: "the copy no longer loads: \(error.message)")
         }
-        guard reread.encoding == loaded.encoding, reread.bytes == newBytes else {
+        guard reread.encoding == loaded.encoding, reread.bytes == newBytes, (reread.origin == nil) == (loaded.origin == nil) else {
             throw Failure(message: "the copy does not load back to the redacted bytes (it reads as \(reread.encoding.rawValue))")
         }
         return out

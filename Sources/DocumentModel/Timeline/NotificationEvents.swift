@@ -13,10 +13,11 @@ enum NotificationEvents {
         let prefix = source.place == StoreKitPayloadKind.notification.label ? "notification" : source.place
         let place = TimelineSource(document: source.document, place: "\(prefix) \(type)\(subtype.map { "/\($0)" } ?? "")",
                                    node: source.node, fileOffset: source.fileOffset)
-        func fact(_ kind: TimelineEventKind, _ date: Int64, _ detail: String? = nil, product: String? = nil) {
+        func fact(_ kind: TimelineEventKind, _ date: Int64, _ detail: String? = nil, product: String? = nil, autoRenew: Bool? = nil) {
             reading.facts.append(TimelineFact(kind: kind, date: date, transactionID: id, originalTransactionID: original,
                                               group: t?.text("subscriptionGroupIdentifier"),
-                                              productID: product ?? t?.text("productId") ?? r?.text("productId"), detail: detail, source: place))
+                                              productID: product ?? t?.text("productId") ?? r?.text("productId"), detail: detail, source: place,
+                                              autoRenew: autoRenew))
         }
         // What the new period's transaction says about itself (its offer, family sharing).
         func periodStarted(_ kind: TimelineEventKind, _ detail: String? = nil) {
@@ -37,8 +38,8 @@ enum NotificationEvents {
             default: fact(.renewalPreference, signed, next.map { "renews with \($0)" }, product: next)
             }
         case "DID_CHANGE_RENEWAL_STATUS":
-            fact(.renewalStatus, signed, subtype == "AUTO_RENEW_DISABLED" ? "automatic renewal turned off"
-                 : subtype == "AUTO_RENEW_ENABLED" ? "automatic renewal turned on" : subtype)
+            let on: Bool? = subtype == "AUTO_RENEW_DISABLED" ? false : subtype == "AUTO_RENEW_ENABLED" ? true : nil
+            fact(.renewalStatus, signed, on.map { $0 ? "automatic renewal turned on" : "automatic renewal turned off" } ?? subtype, autoRenew: on)
         case "DID_FAIL_TO_RENEW":
             fact(.billingRetry, signed, "renewal failed: billing retry")
             if subtype == "GRACE_PERIOD", let until = r?.milliseconds("gracePeriodExpiresDate") {

@@ -6,7 +6,8 @@ enum RenewalInfoEvents {
     static func read(_ p: StoreKitPayload, source: TimelineSource, into reading: inout TimelineReading) {
         guard let original = p.text("originalTransactionId"), let signed = p.milliseconds("signedDate") else { return }
         reading.facts.append(TimelineFact(kind: .renewalStatus, date: signed, originalTransactionID: original,
-                                          productID: p.text("productId"), detail: state(p), source: source))
+                                          productID: p.text("productId"), detail: state(p), source: source,
+                                          autoRenew: p.text("autoRenewStatus").map { $0 == "1" }))
     }
 
     /// "automatic renewal off, renews with …monthly, in billing retry, grace period until …, expiration intent 1: …".

@@ -58,8 +58,12 @@ extension Timeline {
         var order: [String] = []
         var merged: [String: (chain: ChainKey, event: TimelineEvent)] = [:]
         for f in facts {
-            // Receipts write whole seconds, StoreKit milliseconds: the same moment to the second.
-            let key = [f.kind.startsPeriod ? "start" : f.kind.rawValue, f.bundleID ?? "", f.originalTransactionID, f.transactionID ?? "",
+            // Receipts write whole seconds, StoreKit milliseconds: the same moment to the second. A
+            // renewal status is the chain's, not a transaction's: a renewal info (no transaction) and the
+            // notification that carried it (its transaction) report one change when they agree on it.
+            let renewal = f.kind == .renewalStatus
+            let key = [f.kind.startsPeriod ? "start" : f.kind.rawValue, f.bundleID ?? "", f.originalTransactionID,
+                       renewal ? (f.autoRenew.map { $0 ? "on" : "off" } ?? f.transactionID ?? "") : f.transactionID ?? "",
                        String(f.date / 1000)].joined(separator: "\u{0}")
             guard var entry = merged[key] else {
                 order.append(key)
@@ -70,6 +74,7 @@ extension Timeline {
             if f.kind.specificity > entry.event.kind.specificity { entry.event.kind = f.kind }
             if let d = f.detail, d.count > (entry.event.detail?.count ?? -1) { entry.event.detail = d }
             if entry.event.productID == nil { entry.event.productID = f.productID }
+            if entry.event.transactionID == nil { entry.event.transactionID = f.transactionID }
             if !entry.event.sources.contains(where: { $0.document == f.source.document }) {
                 entry.event.sources.append(f.source)
                 entry.event.sources.sort { $0.document < $1.document }
@@ -100,12 +105,13 @@ extension Timeline {
         return out
     }
 
-    /// "3 days", "5 hours", "40 minutes".
+    /// "3 days", "5 hours", "40 minutes", "14 seconds" (a gap under a minute is not "0 minutes").
     static func duration(_ ms: Int64) -> String {
-        let minutes = ms / 60_000, hours = minutes / 60, days = hours / 24
+        let seconds = ms / 1000, minutes = ms / 60_000, hours = minutes / 60, days = hours / 24
         func unit(_ n: Int64, _ name: String) -> String { "\(n) \(name)\(n == 1 ? "" : "s")" }
         if days >= 1 { return unit(days, "day") + (hours % 24 == 0 ? "" : " " + unit(hours % 24, "hour")) }
         if hours >= 1 { return unit(hours, "hour") }
-        return unit(minutes, "minute")
+        if minutes >= 1 { return unit(minutes, "minute") }
+        return seconds >= 1 ? unit(seconds, "second") : unit(ms, "millisecond")
     }
 }

@@ -13,6 +13,9 @@ struct TimelineFact {
     var source: TimelineSource
     /// The app the document is about: ids are unique within one app only (Xcode numbers from 0).
     var bundleID: String? = nil
+    /// A renewal-status fact's automatic renewal, on or off (nil: not said): a renewal info and a
+    /// notification saying the same at the same moment are one event.
+    var autoRenew: Bool? = nil
 }
 
 /// One document's view of one transaction: what entitlement, conflicts and `--transaction` read.

@@ -65,5 +65,6 @@ public enum TimelineText {
         return out
     }
 
-    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+    /// "1 gap", "3 gaps": the timeline's counts, in the text and the explorer's overlay.
+    public static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 }

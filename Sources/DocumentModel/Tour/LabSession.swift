@@ -11,7 +11,7 @@ public enum LabEdit: Sendable, Equatable {
 }
 
 /// The tamper lab: the input's bytes under edit. Every edit re-opens the document from the edited
-/// bytes through `Document.open` (parse, locate, decode, validate), marks the changed bytes and
+/// bytes through the one way in (`DocumentInput.readEdited`, then parse, locate, decode, validate), marks the changed bytes and
 /// says what changed; undo restores the previous bytes exactly.
 public struct LabSession: Sendable {
     public let original: [UInt8]
@@ -82,8 +82,8 @@ public struct LabSession: Sendable {
 
     mutating func reopen() {
         let before = document
-        let note = "edited in the tamper lab, \(NumberText.grouped(bytes.count)) bytes"
-        document = Document.open(LoadedInput(bytes: bytes, name: source.name, encoding: source.encoding, note: note), document.openedWith)
+        // The one way in, for edited bytes: they are past the loader already, so they keep the encoding.
+        document = Document.open(DocumentInput.readEdited(bytes, of: source), document.openedWith)
         lastChange = LabChange.describe(before: before, after: document)
     }
 }

@@ -32,14 +32,14 @@ enum LayerByteGeometry {
 
     /// The first byte row on screen: the selected range's first row (one row of context above
     /// it) unless the cursor would fall below the pane. The click hit test uses the same.
-    static func topRow(_ state: AppState, rect: Rect, perRow: Int) -> Int {
+    static func topRow(_ state: AppState, rect: GridRect, perRow: Int) -> Int {
         let cursorRow = state.outlineView.cursor / perRow
         let firstRow = max(0, min(state.shownRange.lowerBound / perRow, cursorRow) - 1)
         return cursorRow >= firstRow + rect.height ? cursorRow - rect.height + 1 : firstRow
     }
 
     /// The byte offset (in the shown layer) under a click at column `x`, row `y` of the pane.
-    static func offset(_ state: AppState, rect: Rect, x: Int, y: Int) -> Int? {
+    static func offset(_ state: AppState, rect: GridRect, x: Int, y: Int) -> Int? {
         let layered = state.layered
         guard let id = state.shownLayer else { return nil }
         let layer = layered.document.layer(id)

@@ -1,5 +1,5 @@
 /// A rectangle of cells.
-public struct Rect: Equatable, Sendable {
+public struct GridRect: Equatable, Sendable {
     public var x: Int, y: Int, width: Int, height: Int
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
@@ -20,16 +20,16 @@ public struct Rect: Equatable, Sendable {
 /// Row 0 is the header (tabs, messages); the last row is the status bar (or the prompt).
 public struct Layout: Equatable, Sendable {
     public enum Kind: Sendable { case tooSmall, wide, stacked, single }
-    public static let minimum = Size(width: 60, height: 16)
+    public static let minimum = GridSize(width: 60, height: 16)
     public static let wideThreshold = 100
 
     public var kind: Kind
-    public var size: Size
+    public var size: GridSize
     /// Inner (content) rectangles; nil when the pane is not shown.
-    public var tree: Rect?
-    public var hex: Rect?
-    public var detail: Rect?
-    public var main: Rect?
+    public var tree: GridRect?
+    public var hex: GridRect?
+    public var detail: GridRect?
+    public var main: GridRect?
     /// x of the vertical divider in the wide layout; y of the horizontal dividers (with their titles).
     public var splitX: Int = 0
     public var hexTitleY: Int = 0
@@ -37,12 +37,12 @@ public struct Layout: Equatable, Sendable {
     public var bytesPerRow: Int = 16
     public var offsetDigits: Int = 4
 
-    public init(size: Size, state: AppState) {
+    public init(size: GridSize, state: AppState) {
         self.init(size: size, mode: state.mode, hexVisible: state.hexView.visible, byteCount: state.tree.bytes.count,
                   base: state.preferences.offsetBase)
     }
 
-    public init(size: Size, mode: ViewMode, hexVisible: Bool, byteCount: Int, base: OffsetBase) {
+    public init(size: GridSize, mode: ViewMode, hexVisible: Bool, byteCount: Int, base: OffsetBase) {
         self.size = size
         self.kind = .tooSmall
         let w = size.width, h = size.height
@@ -51,7 +51,7 @@ public struct Layout: Equatable, Sendable {
         guard w >= Layout.minimum.width, h >= Layout.minimum.height else { return }
         if mode != .tree {
             kind = .single
-            main = Rect(x: 1, y: 2, width: w - 2, height: h - 4)
+            main = GridRect(x: 1, y: 2, width: w - 2, height: h - 4)
             return
         }
         let hex16 = Layout.hexWidth(bytesPerRow: 16, offsetDigits: offsetDigits)
@@ -70,17 +70,17 @@ public struct Layout: Equatable, Sendable {
             } else {
                 splitX = w * 11 / 20
             }
-            tree = Rect(x: 1, y: 2, width: splitX - 1, height: contentHeight)
+            tree = GridRect(x: 1, y: 2, width: splitX - 1, height: contentHeight)
             let rightX = splitX + 1, rightWidth = w - splitX - 2
             if hexVisible {
                 let hexRows = max(3, min((contentHeight - 1) * 2 / 5, (contentHeight - 1) - 3))
-                hex = Rect(x: rightX, y: 2, width: rightWidth, height: hexRows)
+                hex = GridRect(x: rightX, y: 2, width: rightWidth, height: hexRows)
                 hexTitleY = 1
                 detailTitleY = 2 + hexRows
-                detail = Rect(x: rightX, y: detailTitleY + 1, width: rightWidth, height: contentHeight - hexRows - 1)
+                detail = GridRect(x: rightX, y: detailTitleY + 1, width: rightWidth, height: contentHeight - hexRows - 1)
             } else {
                 detailTitleY = 1
-                detail = Rect(x: rightX, y: 2, width: rightWidth, height: contentHeight)
+                detail = GridRect(x: rightX, y: 2, width: rightWidth, height: contentHeight)
             }
         } else {
             kind = .stacked
@@ -92,15 +92,15 @@ public struct Layout: Equatable, Sendable {
             if showHex { hexRows = max(2, min(8, contentHeight / 5)) }
             let detailRows = max(3, contentHeight * 3 / 10)
             let treeRows = contentHeight - hexRows - detailRows
-            tree = Rect(x: 1, y: 2, width: innerWidth, height: treeRows)
+            tree = GridRect(x: 1, y: 2, width: innerWidth, height: treeRows)
             var y = 2 + treeRows
             if showHex {
                 hexTitleY = y
-                hex = Rect(x: 1, y: y + 1, width: innerWidth, height: hexRows)
+                hex = GridRect(x: 1, y: y + 1, width: innerWidth, height: hexRows)
                 y += 1 + hexRows
             }
             detailTitleY = y
-            detail = Rect(x: 1, y: y + 1, width: innerWidth, height: detailRows)
+            detail = GridRect(x: 1, y: y + 1, width: innerWidth, height: detailRows)
         }
     }
 
@@ -137,9 +137,9 @@ extension Layout {
     }
 
     /// The help overlay's frame for `lineCount` lines of help.
-    public static func helpFrame(for size: Size, lineCount: Int) -> Rect {
+    public static func helpFrame(for size: GridSize, lineCount: Int) -> GridRect {
         let width = min(size.width - 4, 96)
         let height = min(size.height - 2, lineCount + 2)
-        return Rect(x: (size.width - width) / 2, y: (size.height - height) / 2, width: width, height: height)
+        return GridRect(x: (size.width - width) / 2, y: (size.height - height) / 2, width: width, height: height)
     }
 }

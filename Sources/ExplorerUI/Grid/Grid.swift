@@ -37,7 +37,7 @@ public struct Cell: Equatable, Sendable {
     }
 }
 
-public struct Size: Equatable, Sendable {
+public struct GridSize: Equatable, Sendable {
     public var width: Int
     public var height: Int
     public init(width: Int, height: Int) {
@@ -48,10 +48,10 @@ public struct Size: Equatable, Sendable {
 
 /// The whole screen as the pure render function produces it.
 public struct Grid: Equatable, Sendable {
-    public let size: Size
+    public let size: GridSize
     public private(set) var cells: [Cell]
 
-    public init(size: Size) {
+    public init(size: GridSize) {
         self.size = size
         self.cells = Array(repeating: Cell(), count: max(0, size.width * size.height))
     }

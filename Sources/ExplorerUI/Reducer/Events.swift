@@ -8,7 +8,7 @@ public enum InputEvent: Equatable, Sendable {
     case mouseClick(x: Int, y: Int)
     case wheelUp(x: Int, y: Int)
     case wheelDown(x: Int, y: Int)
-    case resize(Size)
+    case resize(GridSize)
 }
 
 /// What the reducer asks the outside world to do; the reducer itself never performs I/O nor slow
@@ -45,8 +45,9 @@ public enum Effect: Equatable, Sendable {
 /// what the terminal turned out to support once it was taken over, and the outcome of an effect.
 public enum Message: Equatable, Sendable {
     case input(InputEvent)
-    /// Colours will be shown; non-ASCII scalars can be shown.
-    case terminalReady(colors: Bool, unicode: Bool)
+    /// Colours will be shown; non-ASCII scalars can be shown; curses draws with a stand-in for
+    /// `TERM` (nil: TERM's own description); the copy key reaches the clipboard this way.
+    case terminalReady(colors: Bool, unicode: Bool, terminal: TerminalSubstitute? = nil, clipboard: ClipboardRoute = .osc52)
     /// `effect` was performed; `error` is nil on success, else a short reason.
     case effectFinished(Effect, error: String?)
     /// A `reopenLab` effect's result: the edited bytes re-opened.

@@ -8,9 +8,13 @@ import ByteText
 public func reduce(_ state: inout AppState, _ message: Message) -> Effect? {
     switch message {
     case .input(let event): return state.reduceInput(event)
-    case .terminalReady(let colors, let unicode):
+    case .terminalReady(let colors, let unicode, let terminal, let clipboard):
         state.preferences.color = colors
         state.preferences.ascii = state.preferences.ascii || !unicode
+        state.preferences.clipboard = clipboard
+        if let terminal {
+            state.status = StatusMessage("TERM=\(UIText.escape(terminal.wanted)) is not in this system's terminfo: drawing as \(terminal.used)")
+        }
         return nil
     case .effectFinished(let effect, let error):
         state.effectFinished(effect, error: error)
@@ -217,7 +221,7 @@ extension AppState {
             } else if count < total {
                 status = StatusMessage("copied the first \(NumberText.grouped(count)) of \(NumberText.grouped(total)) bytes as hex (node too large; w writes it whole)")
             } else {
-                status = StatusMessage("copied \(count) byte\(count == 1 ? "" : "s") as hex to the clipboard (OSC 52)")
+                status = StatusMessage("copied \(count) byte\(count == 1 ? "" : "s") as hex to the clipboard (\(preferences.clipboard.name))")
             }
         case .quit, .reopenLab, .compareDocuments:
             break

@@ -1,7 +1,7 @@
 /// The detail pane: `DetailContent`'s lines from the scroll offset, clamped so the last line is at
 /// the bottom at most.
 enum DetailPane {
-    static func draw(_ state: AppState, into grid: inout Grid, rect: Rect) {
+    static func draw(_ state: AppState, into grid: inout Grid, rect: GridRect) {
         let all = DetailContent.lines(state, width: rect.width)
         let maxScroll = max(0, all.count - rect.height)
         let scroll = min(state.detailView.scroll, maxScroll)

@@ -35,7 +35,7 @@ enum DiffOverlay {
         return out
     }
 
-    static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
+    static func draw(_ state: AppState, into grid: inout Grid, size: GridSize, glyphs g: Glyphs) {
         let r = Layout.helpFrame(for: size, lineCount: max(7, (state.diffView?.entries.count ?? 0) + 6))
         guard r.width > 4, r.height > 2 else { return }
         let all = lines(state, width: r.width - 4)

@@ -5,7 +5,7 @@ import DocumentModel
 
 /// The tree pane for a layer outline: one row per visible outline row (only the rows on screen).
 enum OutlinePane {
-    static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, glyphs: Glyphs) {
+    static func draw(_ state: AppState, into grid: inout Grid, rect: GridRect, glyphs: Glyphs) {
         let outline = state.outline
         let color = state.preferences.color
         let focused = state.focus == .tree && state.mode == .tree
@@ -64,7 +64,7 @@ enum OutlinePane {
 /// and the cursor shown when the pane has focus. Only the rows on screen are read. Where bytes sit
 /// on screen is `LayerByteGeometry` (the reducer's click hit test uses the same).
 enum TextBytePane {
-    static func draw(_ state: AppState, into grid: inout Grid, rect: Rect) {
+    static func draw(_ state: AppState, into grid: inout Grid, rect: GridRect) {
         let layered = state.layered
         guard let id = state.shownLayer else { return }
         let layer = layered.document.layer(id)
@@ -92,7 +92,7 @@ enum TextBytePane {
     /// A binary layer as the hex pane shows a file: offsets, bytes in groups of 8, ASCII; a DER
     /// node's identifier, length, content and end-of-contents octets in their styles, its
     /// ancestors' headers and its parent's range fainter, the file's error bytes marked.
-    static func drawHex(_ state: AppState, layer: ByteLayer, into grid: inout Grid, rect: Rect, rows: (perRow: Int, digits: Int), top: Int) {
+    static func drawHex(_ state: AppState, layer: ByteLayer, into grid: inout Grid, rect: GridRect, rows: (perRow: Int, digits: Int), top: Int) {
         let color = state.preferences.color
         let bytes = layer.bytes
         let range = state.shownRange

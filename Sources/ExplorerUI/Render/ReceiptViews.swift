@@ -2,7 +2,7 @@ import DocumentModel
 
 /// The receipt summary view: `SummaryContent`'s wrapped lines from the scroll offset.
 enum SummaryView {
-    static func draw(_ state: AppState, into grid: inout Grid, rect: Rect) {
+    static func draw(_ state: AppState, into grid: inout Grid, rect: GridRect) {
         let all = SummaryContent.wrapped(state, width: rect.width - 1)
         let scroll = min(state.summaryView.scroll, max(0, all.count - rect.height))
         for r in 0..<rect.height where scroll + r < all.count {
@@ -35,7 +35,7 @@ public enum PurchaseTable {
         return widths
     }
 
-    static func draw(_ state: AppState, into grid: inout Grid, rect: Rect, glyphs: Glyphs) {
+    static func draw(_ state: AppState, into grid: inout Grid, rect: GridRect, glyphs: Glyphs) {
         let color = state.preferences.color
         guard let additions = state.additions else {
             grid.put("This file is not a receipt: there are no in-app purchases.", x: rect.x + 1, y: rect.y, maxWidth: rect.width - 1)

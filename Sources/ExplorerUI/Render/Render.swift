@@ -5,7 +5,7 @@ import ByteText
 /// The view function: draws the whole screen for `state` into a fresh grid. Pure, and it only
 /// touches the rows on screen: the tree pane walks from `treeTop`, the hex pane reads the bytes of
 /// its rows, the detail pane explains one node.
-public func render(_ state: AppState, size: Size) -> Grid {
+public func render(_ state: AppState, size: GridSize) -> Grid {
     var grid = Grid(size: size)
     let layout = Layout(size: size, state: state)
     let glyphs = Glyphs.forState(state)
@@ -46,12 +46,12 @@ public func render(_ state: AppState, size: Size) -> Grid {
 
 /// "terminal too small (need 60×16, have W×H)", centred; never a crash, whatever the size.
 enum TooSmall {
-    static func message(_ size: Size) -> [String] {
+    static func message(_ size: GridSize) -> [String] {
         ["terminal too small", "(need \(Layout.minimum.width)x\(Layout.minimum.height), have \(size.width)x\(size.height))",
          "enlarge the window or press q"]
     }
 
-    static func draw(into grid: inout Grid, size: Size, color: Bool) {
+    static func draw(into grid: inout Grid, size: GridSize, color: Bool) {
         guard size.width > 0, size.height > 0 else { return }
         let lines = message(size)
         let top = max(0, (size.height - lines.count) / 2)
@@ -184,7 +184,7 @@ public enum HeaderBar {
 /// The last row: file, size, encoding, the selected node's offset and path, the diagnostic counts
 /// and the validation verdict; or the active prompt.
 public enum StatusBar {
-    static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
+    static func draw(_ state: AppState, into grid: inout Grid, size: GridSize, glyphs g: Glyphs) {
         let color = state.preferences.color
         let y = size.height - 1
         let bar = Theme.style(.statusBar, color: color)
@@ -245,7 +245,7 @@ public enum StatusBar {
 }
 
 /// An overlay's frame: the rectangle cleared and boxed, corners included (help and diff overlays).
-func drawBox(_ r: Rect, into grid: inout Grid, glyphs g: Glyphs, style: CellStyle) {
+func drawBox(_ r: GridRect, into grid: inout Grid, glyphs g: Glyphs, style: CellStyle) {
     grid.fill(x: r.x, y: r.y, width: r.width, height: r.height)
     for x in r.x..<(r.x + r.width) {
         grid[x, r.y] = Cell(g.horizontal, style: style)
@@ -263,7 +263,7 @@ func drawBox(_ r: Rect, into grid: inout Grid, glyphs g: Glyphs, style: CellStyl
 
 /// The `?` overlay: the keymap, drawn from the same table the reducer dispatches on.
 public enum HelpOverlay {
-    static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
+    static func draw(_ state: AppState, into grid: inout Grid, size: GridSize, glyphs g: Glyphs) {
         // Wrapped to the frame drawn here (its width depends on the size alone), as the reducer's
         // scrolling counts them for the screen.
         let lines = Keymap.helpLines(ascii: state.preferences.ascii, width: max(1, Layout.helpFrame(for: size, lineCount: 0).width - 4))

@@ -20,15 +20,15 @@ enum TimelineOverlay {
         return out
     }
 
-    static func draw(_ state: AppState, into grid: inout Grid, size: Size, glyphs g: Glyphs) {
+    static func draw(_ state: AppState, into grid: inout Grid, size: GridSize, glyphs g: Glyphs) {
         guard let view = state.timelineView else { return }
-        let r = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
+        let r = GridRect(x: 0, y: 1, width: size.width, height: size.height - 2)
         guard r.width > 4, r.height > 6 else { return }
         let color = state.preferences.color
         drawBox(r, into: &grid, glyphs: g, style: Theme.style(.chrome, color: color))
         let t = view.timeline
         let title = view.lookup == nil
-            ? " Timeline: \(t.names.count) documents · \(t.eventCount) events · \(t.gapCount) gaps · \(t.findings.count) conflict\(t.findings.count == 1 ? "" : "s") (T or Esc closes) "
+            ? " Timeline: \(TimelineText.count(t.names.count, "document")) · \(TimelineText.count(t.eventCount, "event")) · \(TimelineText.count(t.gapCount, "gap")) · \(TimelineText.count(t.findings.count, "conflict")) (T or Esc closes) "
             : " Where is \(UIText.escape(view.lookup?.id ?? "")) (Esc: back to the events) "
         grid.put(title, x: r.x + 2, y: r.y, style: Theme.style(.tabActive, color: color), maxWidth: r.width - 4)
         let foot = footer(view, width: r.width - 4)

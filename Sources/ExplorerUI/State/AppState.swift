@@ -136,7 +136,7 @@ public struct AppState: Sendable {
     }
     /// The terminal size the reducer lays out for (page sizes, mouse hit tests). The adapter sends
     /// `.resize` whenever it changes; `render` takes the size explicitly.
-    public internal(set) var screen: Size { didSet { relayout() } }
+    public internal(set) var screen: GridSize { didSet { relayout() } }
     /// The panes' rectangles for `screen`, `mode`, the hex pane and the offset base, stored when one
     /// of them changes (O(1)), so the reducer pages and hit-tests without asking the renderer.
     public private(set) var viewport: Layout
@@ -155,7 +155,7 @@ public struct AppState: Sendable {
     /// terminal may still turn ASCII on: `.terminalReady`). The tamper lab re-opens edited bytes
     /// with the options the document was opened with (`Document.openedWith`). O(n) plus O(purchases).
     public init(document: Document, ascii: Bool = false, mouse: Bool = true,
-                screen: Size = Size(width: 80, height: 24)) {
+                screen: GridSize = GridSize(width: 80, height: 24)) {
         let tree = document.fileTree
         self.tree = tree
         self.document = document

@@ -28,7 +28,7 @@ extension AppState {
     /// pane states. With one document this is `init(document:)` (each document carries the options
     /// it was opened with, which the tamper lab re-opens edits with).
     public static func opening(_ documents: [Document], ascii: Bool = false, mouse: Bool = true,
-                               screen: Size = Size(width: 80, height: 24)) -> AppState {
+                               screen: GridSize = GridSize(width: 80, height: 24)) -> AppState {
         precondition(!documents.isEmpty, "the explorer opens at least one document")
         let states = documents.map { AppState(document: $0, ascii: ascii, mouse: mouse, screen: screen) }
         var first = states[0]

@@ -40,6 +40,8 @@ public struct Preferences: Sendable {
     public var ascii = false
     public var mouse = true
     public var offsetBase: OffsetBase = .hex
+    /// How the copy key reaches the clipboard (the adapter's choice, `.terminalReady`).
+    public var clipboard: ClipboardRoute = .osc52
 }
 
 /// The opened file as the status bar names it: its name, decoded size and how it was stored

@@ -3,13 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Searchable text, ASCII-folded once: fields of one byte buffer, `fieldsPerRow` consecutive
 /// fields per row (an outline row's label, value, meaning, raw JSON and leaf text; one text per

@@ -82,7 +82,7 @@ public enum ReceiptAnalyzer {
                     payloadTree = inner
                 } else {
                     receiptFindings = [Diagnostic.receipt(.payloadNotSet,
-                        "the receipt payload is not a SET of attributes: it starts with \(payload.first.map { describeStart($0, text: payload.prefix(6)) } ?? "nothing (it is empty)")",
+                        "the receipt payload is not a SET of attributes: it starts with \(payload.first.map { describeStart($0, text: payload.prefix(16)) } ?? "nothing (it is empty)")",
                         node: found.payloadString ?? found.payloadChunks[0], in: tree)]
                 }
             }
@@ -156,7 +156,7 @@ public enum ReceiptAnalyzer {
             }
             return []
         }
-        let what = content.first.map { describeStart($0, text: content.prefix(6)) } ?? "nothing (it is empty)"
+        let what = content.first.map { describeStart($0, text: content.prefix(16)) } ?? "nothing (it is empty)"
         return [.receipt(.payloadNotSet, "the receipt payload is not a SET of attributes: it starts with \(what)",
                          node: chunk, in: tree)]
     }
@@ -168,6 +168,6 @@ public enum ReceiptAnalyzer {
         if byte == UInt8(ascii: "b") && text.starts(with: Array("bplist".utf8)) {
             return "'bplist' (a binary property list, not an App Store receipt)"
         }
-        return "byte 0x\(String(byte, radix: 16, uppercase: true)) (\(InnerTLV.describe(tag: byte)))"
+        return "byte 0x\(String(byte, radix: 16, uppercase: true)) (\(InnerTLV.describe(Array(text), at: 0)))"
     }
 }

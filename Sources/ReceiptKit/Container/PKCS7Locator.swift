@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// Where the parts of a PKCS#7 / CMS SignedData receipt are in the parse tree (node indices into
 /// `ReceiptAnalysis.tree`, the tree of the whole input).
@@ -95,7 +96,7 @@ enum PKCS7Locator {
         }
         info.contentType = oid
         guard Array(tree.content(of: oid)) == signedDataOID else {
-            add(.notSignedData, "not a PKCS#7 SignedData: the content type is \(oidText(tree, oid)), signedData (1.2.840.113549.1.7.2) was expected", oid)
+            add(.notSignedData, "not a PKCS#7 SignedData: " + wrongOID(tree, oid, what: "the content type", expected: "signedData", dotted: "1.2.840.113549.1.7.2", encoding: signedDataOID), oid)
             return (info, findings)
         }
         guard top.count >= 2, isContext(tree, top[1], 0) else {
@@ -155,7 +156,7 @@ enum PKCS7Locator {
         }
         info.eContentType = oid
         if Array(tree.content(of: oid)) != dataOID {
-            add(.contentTypeNotData, "the encapsulated content type is \(oidText(tree, oid)), data (1.2.840.113549.1.7.1) was expected for a receipt", oid)
+            add(.contentTypeNotData, wrongOID(tree, oid, what: "the encapsulated content type", expected: "data", dotted: "1.2.840.113549.1.7.1", encoding: dataOID) + " for a receipt", oid)
         }
         guard parts.count >= 2, isContext(tree, parts[1], 0) else {
             add(.payloadMissing, "the encapContentInfo carries no content (a detached signature): there is no receipt payload", eci)
@@ -216,9 +217,32 @@ enum PKCS7Locator {
     }
 
     static func describe(_ tree: Tree, _ node: Int) -> String {
-        let n = tree.nodes[node]
-        guard n.kind == .tlv else { return "unreadable bytes" }
-        return InnerTLV.describe(tag: tree.bytes[Int(n.offset)])
+        InnerTLV.describe(tree, node)
+    }
+
+    /// "the content type is pkcs7-data (1.2.840.113549.1.7.1), signedData (1.2.840.113549.1.7.2) was expected";
+    /// for an OID that prints as the expected one but is not its encoding (a subidentifier padded
+    /// with a leading 0x80, which DER forbids and a byte comparison rightly refuses), says that instead
+    /// of naming the same OID twice.
+    static func wrongOID(_ tree: Tree, _ node: Int, what: String, expected: String, dotted: String, encoding: [UInt8]) -> String {
+        let content = tree.nodes[node].contentRange
+        if ObjectIdentifierValue.dotted(tree.bytes[content]) == dotted,
+           let padding = paddingOctet(tree.bytes, content) {
+            return "\(what) OBJECT IDENTIFIER prints as \(expected) (\(dotted)) but is not its encoding: the subidentifier at offset "
+                + "\(padding) starts with 0x80, a padding octet DER forbids, so its bytes are not \(expected)'s "
+                + "(\(Hex.string(encoding, .upper, separator: " ")))"
+        }
+        return "\(what) is \(oidText(tree, node)), \(expected) (\(dotted)) was expected"
+    }
+
+    /// The offset of the first subidentifier that starts with 0x80 (not in its shortest form).
+    static func paddingOctet(_ bytes: [UInt8], _ content: Range<Int>) -> Int? {
+        var start = true
+        for i in content {
+            if start && bytes[i] == 0x80 { return i }
+            start = bytes[i] & 0x80 == 0
+        }
+        return nil
     }
 
     static func oidText(_ tree: Tree, _ node: Int) -> String {

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// A TLV view for values the parser did not expand (raw bytes inside an OCTET STRING) and for the
 /// pre-scan that finds which values to parse on purpose. The header itself is read by
@@ -42,16 +43,31 @@ struct InnerTLV {
         bytes.withUnsafeBufferPointer { read($0, at: start, limit: limit) }
     }
 
-    /// "a UTF8String", "an IA5String", "a [0]" … for a tag byte.
-    static func describe(tag: UInt8) -> String {
-        let name: String
-        switch tag & 0xC0 {
-        case 0x00: name = UniversalTag.name(UInt32(tag & 0x1F))
-        case 0x80: name = "[\(tag & 0x1F)]"
-        case 0x40: name = "[APPLICATION \(tag & 0x1F)]"
-        default: name = "[PRIVATE \(tag & 0x1F)]"
+    /// "a UTF8String", "an IA5String", "a [0]", "an [APPLICATION 69]" … for the element at `start`,
+    /// its tag read whole (`UniversalTag.tag`, as the parser reads it).
+    static func describe(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> String {
+        guard start >= 0, start < bytes.count else { return "nothing" }
+        let first = bytes[start]
+        guard let tag = UniversalTag.tag(bytes, at: start) else {
+            return "an identifier that cannot be read (first octet 0x\(Hex.byte(first, .upper)))"
         }
-        let constructedUniversal = tag & 0xC0 == 0 && tag & 0x20 != 0 && ![16, 17].contains(tag & 0x1F)
+        return describe(UniversalTag.name(tag.tagClass, tag.number), universal: tag.tagClass == .universal, number: tag.number,
+                        constructed: first & 0x20 != 0)
+    }
+
+    static func describe(_ bytes: [UInt8], at start: Int) -> String {
+        bytes.withUnsafeBufferPointer { describe($0, at: start) }
+    }
+
+    /// A node of a parsed tree, named as `Tree.tagName` names it.
+    static func describe(_ tree: Tree, _ node: Int) -> String {
+        let n = tree.nodes[node]
+        guard n.kind == .tlv else { return "unreadable bytes" }
+        return describe(tree.tagName(of: node), universal: n.tagClass == .universal, number: n.tagNumber, constructed: n.isConstructed)
+    }
+
+    private static func describe(_ name: String, universal: Bool, number: UInt32, constructed: Bool) -> String {
+        let constructedUniversal = universal && constructed && ![16, 17].contains(number)
         let text = constructedUniversal ? "constructed " + name : name
         // "an INTEGER", "an IA5String", "an OCTET STRING", but "a UTF8String", "a UniversalString".
         let an = text.first.map { "AEIO".contains($0) } ?? false

@@ -44,12 +44,14 @@ extension ReceiptDecoder {
         let expectedTag = expected.tagByte!
         // The inner TLV: the parser's node when it expanded the value, else a header read here.
         var tag: UInt8?
+        var tagStart = range.lowerBound
         var content: Range<Int>?
         var cut = false
         if let inner = innerNode {
             let n = nodes[inner]
             if n.identifierLength != 0 {
                 tag = bytes[Int(n.offset)]
+                tagStart = Int(n.offset)
                 content = Self.contentRange(n)
                 cut = isCut(inner)
             }
@@ -79,11 +81,11 @@ extension ReceiptDecoder {
         }
         if tag != expectedTag {
             findings.append(.receipt(.wrongType,
-                "\(spec.label): value is \(InnerTLV.describe(tag: tag)), \(expected.description) was expected",
+                "\(spec.label): value is \(InnerTLV.describe(bytes, at: tagStart)), \(expected.description) was expected",
                 node: pinned, in: tree))
             // Still show what is there when it is text of another string type.
             guard isStringTag(tag), expected != .integer, expected != .flag, expected != .inAppSet else {
-                return .invalid("\(InnerTLV.describe(tag: tag)) instead of \(expected.description)")
+                return .invalid("\(InnerTLV.describe(bytes, at: tagStart)) instead of \(expected.description)")
             }
         }
         switch expected {
@@ -125,11 +127,6 @@ extension ReceiptDecoder {
 
     private func isStringTag(_ tag: UInt8) -> Bool {
         [0x0C, 0x12, 0x13, 0x14, 0x16, 0x1A, 0x1B, 0x1E].contains(tag)
-    }
-
-    func firstOctet(_ node: Int) -> UInt8 {
-        let n = nodes[node]
-        return n.kind == .tlv && Int(n.offset) < bytes.count ? bytes[Int(n.offset)] : 0
     }
 
     /// `IntegerValue.int64` of `bytes[range]` (1 to 8 octets, two's complement), read in place.

@@ -240,7 +240,7 @@ struct ReceiptDecoder {
         func place() -> String { level == .app ? "the payload" : "in-app purchase #\((inAppIndex ?? 0) + 1)" }
         guard shape.isSequence else {
             findings.append(.receipt(.attributeMalformed,
-                "an element of \(place()) is \(InnerTLV.describe(tag: firstOctet(node))), an attribute SEQUENCE was expected",
+                "an element of \(place()) is \(InnerTLV.describe(tree, node)), an attribute SEQUENCE was expected",
                 node: node, in: tree))
             return nil
         }
@@ -270,13 +270,13 @@ struct ReceiptDecoder {
         let version = shape.version
         if version == nil {
             findings.append(.receipt(.attributeMalformed,
-                "\(label()): the version is \(InnerTLV.describe(tag: firstOctet(versionNode))), an INTEGER was expected",
+                "\(label()): the version is \(InnerTLV.describe(tree, versionNode)), an INTEGER was expected",
                 node: versionNode, in: tree))
         }
         let valueNode = shape.valueNode
         guard shape.valueIsOctetString else {
             findings.append(.receipt(.attributeMalformed,
-                "\(label()): the value is \(InnerTLV.describe(tag: firstOctet(valueNode))), a primitive OCTET STRING was expected",
+                "\(label()): the value is \(InnerTLV.describe(tree, valueNode)), a primitive OCTET STRING was expected",
                 node: valueNode, in: tree))
             return nil
         }

@@ -5,13 +5,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import ReceiptKit
 import TextOutput
 import X509Trust
@@ -42,6 +36,12 @@ enum BatchRunner {
         if onTerminal || options.summary {
             OutputWriter.write(tally.summary(), to: .standardError)
         }
+        if tally.total == 0 {
+            // Empty input is not "every input valid": nothing was checked (only --lines can get here).
+            let names = files.map { $0 == "-" ? "standard input" : $0 }.joined(separator: ", ")
+            CommandSupport.complain("no inputs: --lines read no line from \(names)")
+            return ExitStatus.usageOrIO
+        }
         if tally.ioErrors > 0 { return ExitStatus.usageOrIO }
         return tally.invalid > 0 ? ExitStatus.inputHasErrors : ExitStatus.ok
     }
@@ -52,6 +52,8 @@ struct BatchTally {
     var valid = 0, invalid = 0, ioErrors = 0
     var reasons: [String: Int] = [:]
     var kinds: [String: Int] = [:]
+
+    var total: Int { valid + invalid + ioErrors }
 
     mutating func add(_ outcome: BatchOutcome) {
         switch outcome.status {
@@ -66,7 +68,7 @@ struct BatchTally {
     /// "summary: inputs 3" … one fact per line, "summary: KEY… COUNT", so summaries of several
     /// runs add up with awk (docs/manual/batch.md, "More than one machine").
     func summary() -> String {
-        var lines = ["summary: inputs \(valid + invalid + ioErrors)", "summary: valid \(valid)",
+        var lines = ["summary: inputs \(total)", "summary: valid \(valid)",
                      "summary: invalid \(invalid)", "summary: error \(ioErrors)"]
         lines += reasons.sorted { $0.key < $1.key }.map { "summary: reason \($0.key) \($0.value)" }
         lines += kinds.sorted { $0.key < $1.key }.map { "summary: kind \($0.key) \($0.value)" }

@@ -8,13 +8,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import TextLoader
 import TextOutput
 
@@ -109,20 +103,30 @@ enum CommandSupport {
         OutputWriter.write("receipt-explorer: " + safeMessage + "\n", to: .standardError)
     }
 
-    /// Loads FILE, or prints the one-line reason and exits with status 2.
-    static func load(_ path: String) throws -> LoadedInput {
+    /// Reads FILE through the one way in (`DocumentInput`), or prints the one-line reason and exits with status 2.
+    static func read(_ input: DocumentInput) throws -> ReadInput {
         do {
-            return try PasteLoader.load(path: path)
+            return try input.read()
         } catch let error as InputError {
             complain(error)
             throw ExitCode(ExitStatus.usageOrIO)
         }
     }
 
-    /// Loads FILE and opens it once (parse, locate, decode and, when `options.validate`, validate);
+    /// Reads FILE and opens it once (parse, locate, decode and, when `options.validate`, validate);
     /// every command reads the one `Document` this returns.
-    static func open(_ path: String, options: AnalysisOptions) throws -> Document {
-        Document.open(try load(path), options: options)
+    static func open(_ path: String, options: AnalysisOptions, reading: ReceiptReading = .ifSignedData,
+                     jws: JWSOptions = JWSOptions()) throws -> Document {
+        Document.open(try read(.path(path)), DocumentModel.OpenOptions(analysis: options, reading: reading, jws: jws))
+    }
+
+    /// The bytes of an option's file (`--root`, `--key`): the one way in's reading, no data search.
+    static func optionFile(_ path: String, option: String) throws -> [UInt8] {
+        guard path != "-", let bytes = try? DocumentInput.bytes(ofFile: path) else {
+            complain("cannot read \(option) \(path)")
+            throw ExitCode(ExitStatus.usageOrIO)
+        }
+        return bytes
     }
 
     /// Status 1 when the layers the document's format shows have an error (for a receipt the file

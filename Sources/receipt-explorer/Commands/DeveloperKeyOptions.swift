@@ -27,11 +27,7 @@ struct DeveloperKeyOptions: ParsableArguments {
         }
         jws.keyID = keyID
         guard let key else { return }
-        guard let data = FileManager.default.contents(atPath: key) else {
-            CommandSupport.complain("cannot read --key \(key)")
-            throw ExitCode(ExitStatus.usageOrIO)
-        }
-        var bytes = [UInt8](data)
+        var bytes = try CommandSupport.optionFile(key, option: "--key")
         do {
             try jws.loadDeveloperKey(&bytes, fileName: key)
         } catch {

@@ -8,13 +8,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import TextOutput
 
 /// `receipt-explorer dump FILE [--format tree|openssl|json] [--color auto|always|never]`

@@ -54,18 +54,15 @@ struct ExploreCommand: ParsableCommand {
             OutputWriter.write(Self.message(refusal) + "\n", to: .standardError)
             throw ExitCode(ExitStatus.usageOrIO)
         }
-        var inputs: [LoadedInput] = []
+        var inputs: [ReadInput] = []
         for file in files {
             guard file != "-" else {
                 CommandSupport.complain("the explorer reads keys from standard input, so it cannot read the file from it; use `receipt-explorer dump -` or save the input to a file")
                 throw ExitCode(ExitStatus.usageOrIO)
             }
-            inputs.append(try CommandSupport.load(file))
+            inputs.append(try CommandSupport.read(.path(file)))
         }
-        if inputs.isEmpty {
-            inputs.append(LoadedInput(bytes: EmbeddedSample.bytes, name: "embedded sample: \(EmbeddedSample.name)",
-                                      encoding: .binary, note: "the sample receipt built into the tool, signed by the TEST root"))
-        }
+        if inputs.isEmpty { inputs.append(try CommandSupport.read(EmbeddedSample.input)) }
         let loaded = ContinuousClock.now
         var analysisOptions = try opening.analysisOptions()
         if files.isEmpty {
@@ -73,7 +70,7 @@ struct ExploreCommand: ParsableCommand {
             // as `--root samples/pki/test-root.cer` would, so the demo shows a whole validation.
             analysisOptions.roots.append(EmbeddedSample.testRootCertificate)
         }
-        let documents = inputs.map { Document.open($0, options: analysisOptions) }
+        let documents = inputs.map { Document.open($0, DocumentModel.OpenOptions(analysis: analysisOptions)) }
         try Self.explore(documents, color: color, ascii: ascii, mouse: !noMouse, started: started,
                          phases: [("load", loaded - started), ("analyse", ContinuousClock.now - loaded)])
     }

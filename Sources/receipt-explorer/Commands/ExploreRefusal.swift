@@ -1,12 +1,6 @@
 import ArgumentParser
 import TextOutput
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import TerminalAdapter
 
 extension CommandSupport {

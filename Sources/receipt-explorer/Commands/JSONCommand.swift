@@ -60,7 +60,7 @@ struct JSONCommand: ParsableCommand {
             let check = BatchCheck(format: .json, options: options, jws: jws, words: .commandLine, expect: expectation.expect)
             return try CommandSupport.finish(BatchRunner.run(files: files, options: batch, check: check))
         }
-        let document = Document.open(try CommandSupport.load(files[0]), options: options, reading: .always, jws: jws)
+        let document = try CommandSupport.open(files[0], options: options, reading: .always, jws: jws)
         try expectation.check(document)
         guard let reading = document.format.json(document, words: .commandLine) else {
             throw ExitCode(ExitStatus.inputHasErrors)  // `.always` reads every ASN.1 input as a receipt

@@ -7,37 +7,39 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import ReceiptKit
 import TextLoader
 import TextOutput
 
-/// `receipt-explorer redact FILE... -o OUT [--keep FIELD]... [--bundle-id] [--seed TEXT] [--mapping FILE]`
+/// `receipt-explorer redact FILE... -o OUT [--keep FIELD]... [--seed TEXT] [--mapping FILE]`
 struct RedactCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "redact",
-        abstract: "Write copies with transaction ids, device values and other identifiers replaced, to share.",
+        abstract: "Write copies with transaction ids, device values, app ids and other identifiers replaced, to share.",
         discussion: """
-            Replaced, in receipts and StoreKit 2 documents (tokens, notifications, history and \
-            statuses responses, nested tokens included): \(RedactCommand.fieldList). The bundle id \
-            (attribute 2, bundleId) only with --bundle-id. A value is also replaced where another \
-            value mentions it (a history's revision naming a transaction id; with --bundle-id, a \
-            product id starting with the bundle id).
+            Reads every input the other commands read (a file, standard input, a token given as \
+            the argument, or data inside a log line, a JSON log object, a HAR capture, a form body). \
+            Replaced, in receipts, StoreKit 2 documents (tokens, notifications, history and \
+            statuses responses, nested tokens included), developer-signed tokens and external \
+            purchase tokens: \(RedactCommand.fieldList). Also replaced: every other value that \
+            contains one of these (a product id starting with the bundle id, a history's revision, \
+            an id in a URL), and in the text around the data, each value named like one of these \
+            fields (a verifyReceipt body's or a form's password, "transaction_id": … in a log) and \
+            each mention of a replaced value. --keep FIELD keeps one.
 
             Each value gets a stand-in of the same length and kind (digits for digit ids, a UUID for \
             a UUID, letters and digits in place, bytes for the opaque value and hash), the same one \
             for the same value in every file of the run, drawn from a random key (or --seed) and \
             never derived from the value. The copy is written in the input's form (DER, base64 with \
-            the same line breaks, PEM, a verifyReceipt body, a token, a JSON body) and parses to the \
-            same tree, offsets and diagnostics as the original: every copy is re-opened and checked \
-            before it is written. Its signatures no longer verify, since the signed bytes changed: \
-            the summary says which.
+            the same line breaks, PEM, a verifyReceipt body, a token, a JSON body; data found in \
+            pasted text is written back into that text, in the same encoding, the text around it \
+            kept) and parses to the same tree, offsets and diagnostics as the original: every copy \
+            is re-opened and checked before it is written. Its signatures no longer verify, since \
+            the signed bytes changed: the summary says which.
+
+            -o - writes the copy (one input) to standard output, the summary to standard error: \
+            the same bytes -o FILE writes with the same --seed.
 
             The mapping from stand-ins to originals is written only with --mapping FILE (JSON, \
             readable by you only); never to the terminal.
@@ -48,21 +50,20 @@ struct RedactCommand: ParsableCommand {
             """
     )
 
-    static let fieldList = RedactField.allCases.filter { $0 != .bundleID }
-        .map { "\($0.rawValue) (\($0.source))" }.joined(separator: ", ")
+    static let fieldList = RedactField.allCases.map { "\($0.rawValue) (\($0.source))" }.joined(separator: ", ")
 
     @Argument(help: ArgumentHelp("The inputs: \(InputForms.list); '-' reads standard input."))
     var files: [String] = []
 
     @Option(name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("Where to write: a file for one input, a directory for several (created when missing).", valueName: "OUT"))
+            help: ArgumentHelp("Where to write: a file for one input, a directory for several (created when missing), '-' for standard output (one input).",
+                               valueName: "OUT"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Leave this field as it is (repeatable): \(RedactField.allCases.filter { $0 != .bundleID }.map(\.rawValue).joined(separator: ", ")).",
-                               valueName: "FIELD"))
+    @Option(help: ArgumentHelp("Leave this field as it is (repeatable): \(RedactField.names).", valueName: "FIELD"))
     var keep: [String] = []
 
-    @Flag(name: .customLong("bundle-id"), help: "Also replace the bundle id (attribute 2, bundleId, and where other values mention it).")
+    @Flag(name: .customLong("bundle-id"), help: "Replace the bundle id: the default (accepted for scripts written when it was not).")
     var bundleID = false
 
     @Option(help: ArgumentHelp("Draw the stand-ins from this text instead of a random key: the same seed gives the same copies.",
@@ -73,11 +74,18 @@ struct RedactCommand: ParsableCommand {
                                valueName: "FILE"))
     var mapping: String?
 
+    /// `-o -`: the copy goes to standard output.
+    var toStandardOutput: Bool { output == "-" }
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("redact needs at least one FILE") }
         guard output != nil else {
-            throw ValidationError("-o OUT is missing: give the file (one input) or directory (several) to write the copies to")
+            throw ValidationError("-o OUT is missing: give the file (one input), directory (several) or '-' (standard output) to write the copies to")
         }
+        if toStandardOutput && files.count > 1 {
+            throw ValidationError("-o - writes one copy to standard output; with \(files.count) inputs give a directory")
+        }
+        if mapping == "-" { throw ValidationError("--mapping - : the mapping undoes the redaction and is never written to the terminal; give a FILE") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
         _ = try keptFields()
     }
@@ -89,11 +97,7 @@ struct RedactCommand: ParsableCommand {
             guard let field = RedactField(rawValue: name) else {
                 throw ValidationError("--keep: '\(TerminalSafe.escape(name))' is not a redactable field; the fields are \(RedactField.names)")
             }
-            if field == .bundleID {
-                throw ValidationError(bundleID
-                    ? "--keep bundle-id contradicts --bundle-id: drop one of them"
-                    : "--keep bundle-id: the bundle id is kept already (it is replaced only with --bundle-id)")
-            }
+            if field == .bundleID && bundleID { throw ValidationError("--keep bundle-id contradicts --bundle-id: drop one of them") }
             kept.insert(field)
         }
         return kept
@@ -101,14 +105,13 @@ struct RedactCommand: ParsableCommand {
 
     func run() throws {
         let inputs = try files.map(Self.load)
-        let destinations = try outputPaths(names: inputs.map(\.loaded.name))
-        try refuseOverwritingInputs(destinations + (mapping.map { [$0] } ?? []))
+        let destinations = toStandardOutput ? ["-"] : try outputPaths(names: inputs.map(\.loaded.name))
+        try refuseOverwritingInputs(destinations.filter { $0 != "-" } + (mapping.map { [$0] } ?? []))
         if let mapping, destinations.contains(where: { Self.samePath($0, mapping) }) {
             CommandSupport.complain("--mapping \(mapping) is also where a copy would be written")
             throw ExitCode(ExitStatus.usageOrIO)
         }
-        let options = RedactOptions(keep: try keptFields(), bundleID: bundleID,
-                                    key: seed.map(StandInKey.seeded) ?? .random())
+        let options = RedactOptions(keep: try keptFields(), key: seed.map(StandInKey.seeded) ?? .random())
         let run: RedactRun
         do {
             run = try Redactor.run(inputs, options: options)
@@ -121,24 +124,27 @@ struct RedactCommand: ParsableCommand {
         var written = 0
         var report = ""
         for (copy, path) in zip(run.copies, destinations) {
-            report += RedactSummary.text(copy, destination: path)
+            report += RedactSummary.text(copy, destination: path == "-" ? "standard output" : path)
             guard let bytes = copy.bytes else {
                 // The failure is terminal-safe as built; the name is escaped by `complain` with it.
                 CommandSupport.complain(InputError("\(InputError.quoted(copy.name)): not redacted: \(copy.failure ?? "unknown reason")"))
                 status = ExitStatus.inputHasErrors
                 continue
             }
-            do {
-                try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                CommandSupport.complain("cannot write \(path): \(CommandSupport.describe(error))")
-                throw ExitCode(ExitStatus.usageOrIO)
+            if path == "-" {
+                OutputWriter.write(bytes: bytes, to: .standardOutput)
+            } else {
+                do {
+                    try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+                } catch {
+                    CommandSupport.complain("cannot write \(path): \(CommandSupport.describe(error))")
+                    throw ExitCode(ExitStatus.usageOrIO)
+                }
             }
             written += 1
             if copy.inputHasErrors { status = ExitStatus.inputHasErrors }
         }
-        report += RedactSummary.footer(written: written, of: run.copies.count, mapping: mapping, bundleID: bundleID,
-                                       kept: options.keep)
+        report += RedactSummary.footer(written: written, of: run.copies.count, mapping: mapping, kept: options.keep)
         if let mapping {
             let files = zip(run.copies, destinations).map { (input: $0.name, copy: $1) }
             let text = ReceiptJSON.serialize(RedactMapping.document(run, files: files))
@@ -149,40 +155,17 @@ struct RedactCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.usageOrIO)
             }
         }
-        OutputWriter.write(report, to: .standardOutput)
+        // With the copy on standard output, the words go to standard error.
+        OutputWriter.write(report, to: toStandardOutput ? .standardError : .standardOutput)
         try CommandSupport.finish(status)
     }
 
     // MARK: - Files
 
-    /// The file's bytes as stored and as the loader decodes them; exit 2 with the loader's reason.
+    /// The file's bytes as stored and as the loader decodes them, through the one way in; exit 2 with the loader's reason.
     static func load(_ path: String) throws -> RedactInput {
-        let raw: [UInt8]
-        if path == "-" {
-            do {
-                raw = try InputLoader.readInput(path: "-").raw
-            } catch let error as InputError {
-                CommandSupport.complain(error)
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-        } else {
-            if CommandSupport.isDirectory(path) == true {
-                CommandSupport.complain("cannot read \(path): it is a directory")
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                CommandSupport.complain("cannot read \(path): no such file, or not readable")
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-            raw = [UInt8](data)
-        }
-        let name = path == "-" ? "stdin" : (path.split(separator: "/").last.map(String.init) ?? path)
-        do {
-            return RedactInput(raw: raw, loaded: try InputLoader.decode(raw, name: name))
-        } catch let error as InputError {
-            CommandSupport.complain(error)
-            throw ExitCode(ExitStatus.usageOrIO)
-        }
+        let input = try CommandSupport.read(.path(path))
+        return RedactInput(raw: input.raw, loaded: input.loaded)
     }
 
     /// One path per input: OUT itself for one input (OUT/name when OUT is a directory), OUT/name for several.
@@ -270,10 +253,9 @@ enum RedactSummary {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func footer(written: Int, of count: Int, mapping: String?, bundleID: Bool, kept: Set<RedactField>) -> String {
+    static func footer(written: Int, of count: Int, mapping: String?, kept: Set<RedactField>) -> String {
         var lines = ["wrote \(written) of \(count) cop\(count == 1 ? "y" : "ies"); the same value has the same stand-in in every copy of this run"]
         if !kept.isEmpty { lines.append("kept as they are (--keep): \(kept.sorted().map(\.rawValue).joined(separator: ", "))") }
-        if !bundleID { lines.append("the bundle id is kept (--bundle-id replaces it)") }
         lines.append(mapping.map { "mapping from stand-ins to originals written to \(TerminalSafe.escape($0)) (private)" }
                      ?? "no mapping written (--mapping FILE writes one)")
         return lines.joined(separator: "\n") + "\n"

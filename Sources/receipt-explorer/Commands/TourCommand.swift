@@ -45,17 +45,11 @@ struct TourCommand: ParsableCommand {
             OutputWriter.write(ExploreCommand.message(refusal) + "\n", to: .standardError)
             throw ExitCode(ExitStatus.usageOrIO)
         }
-        let input: LoadedInput
-        if let file {
-            input = try CommandSupport.load(file)
-        } else {
-            input = LoadedInput(bytes: EmbeddedSample.bytes, name: "embedded sample: \(EmbeddedSample.name)",
-                                encoding: .binary, note: "the sample receipt built into the tool, signed by the TEST root")
-        }
+        let input = try CommandSupport.read(file.map(DocumentInput.path) ?? EmbeddedSample.input)
         // The lessons do not depend on validation; the lab's status line does (the sample's TEST root is trusted).
         var options = AnalysisOptions(validate: !print, roots: file == nil ? [EmbeddedSample.testRootCertificate] : [])
         if let parsed = try CommandSupport.deviceID(deviceID) { options.deviceID = parsed }
-        let document = Document.open(input, options: options)
+        let document = Document.open(input, DocumentModel.OpenOptions(analysis: options))
         if deviceID != nil, !document.format.hasDeviceHash(document) {
             // Only a receipt has a device hash: say so rather than ignore the option.
             CommandSupport.complain("--device-id: \(TerminalSafe.escape(document.source.name)) is \(document.kind.summary), not an app receipt; only a receipt's attribute 5 is a device hash")

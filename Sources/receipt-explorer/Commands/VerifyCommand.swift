@@ -35,11 +35,7 @@ struct ReceiptCheckOptions: ParsableArguments {
     func analysisOptions(validate: Bool) throws -> AnalysisOptions {
         var options = AnalysisOptions(validate: validate, bundleID: bundleID, appVersion: appVersion)
         for path in roots {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                CommandSupport.complain("cannot read --root \(path)")
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-            let bytes = [UInt8](data)
+            let bytes = try CommandSupport.optionFile(path, option: "--root")
             do {
                 _ = try CertificateInfo.parseCertificates(fileBytes: bytes)
             } catch {
@@ -170,8 +166,7 @@ struct VerifyCommand: ParsableCommand {
             let check = BatchCheck(format: output, options: options, jws: jws, words: .commandLine, ascii: ascii)
             return try CommandSupport.finish(BatchRunner.run(files: files, options: batch, check: check))
         }
-        let input = try CommandSupport.load(files[0])
-        let document = Document.open(input, options: options, reading: .always, jws: jws)
+        let document = try CommandSupport.open(files[0], options: options, reading: .always, jws: jws)
         let report = VerificationReport(verifying: document, now: options.now, words: .commandLine, jws: jws, bundleID: options.bundleID)
         // One input that is not developer-signed: --key / --key-id is a usage error (in batch, that input's verdict).
         if let refusal = report.verdict.reasons.first, refusal.code == VerificationReport.keyNotApplicable {
@@ -182,7 +177,7 @@ struct VerifyCommand: ParsableCommand {
         switch (format, quiet) {
         case (.json, _):
             // Bytes as written, without a round trip through String (UTF-8 checked, then encoded again).
-            OutputWriter.write(bytes: VerificationJSON.bytes(report, input: (document.source.name, input.bytes.count)), to: .standardOutput)
+            OutputWriter.write(bytes: VerificationJSON.bytes(report, input: (document.source.name, document.fileLayer.bytes.count)), to: .standardOutput)
             if !report.verdict.valid { throw ExitCode(1) }
             return
         case (.text, true): text = VerificationText.quietLine(report, ascii: ascii) + "\n"

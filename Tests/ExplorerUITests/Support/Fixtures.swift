@@ -22,7 +22,7 @@ enum Fixtures {
         DER.set(DER.seq(DER.utf8("alpha"), DER.int(5)), DER.seq(DER.ia5("beta"))),
         DER.octets([1, 2, 3]))
 
-    static func small(size: Size = Size(width: 80, height: 24)) -> AppState {
+    static func small(size: GridSize = GridSize(width: 80, height: 24)) -> AppState {
         var state = Fixtures.state(smallBytes, name: "small.der", size: size)
         state.outlineView.expanded.fill(0..<state.tree.count, false)
         state.outlineView.expanded[0] = true
@@ -41,20 +41,20 @@ enum Fixtures {
     }()
 
     /// The state the explore command builds: one `Document.open`, then `AppState(document:)`.
-    static func state(_ bytes: [UInt8], name: String = "test.der", size: Size = Size(width: 80, height: 24)) -> AppState {
+    static func state(_ bytes: [UInt8], name: String = "test.der", size: GridSize = GridSize(width: 80, height: 24)) -> AppState {
         let input = LoadedInput(bytes: bytes, name: name, encoding: .binary, note: "")
         return AppState(document: Document.open(input, options: options), screen: size)
     }
 
     /// samples/typical.receipt (the bytes the tool embeds as its demo; samples/ is committed, so a
     /// missing file is a failure, never a skip).
-    static func sample(size: Size = Size(width: 80, height: 24)) -> AppState {
+    static func sample(size: GridSize = GridSize(width: 80, height: 24)) -> AppState {
         state(try! Paths.sample("typical.receipt"), name: "typical.receipt", size: size)
     }
 
     /// A sample's state, nil when the file is missing: callers `#require` it, so a missing sample
     /// fails the test instead of passing it.
-    static func sampleState(_ file: String, size: Size = Size(width: 80, height: 24)) -> AppState? {
+    static func sampleState(_ file: String, size: GridSize = GridSize(width: 80, height: 24)) -> AppState? {
         (try? Paths.sample(file)).map { state($0, name: file, size: size) }
     }
 

@@ -43,7 +43,7 @@ func defects() -> AppState {
 }
 
 /// A SET of 50 SEQUENCE { INTEGER, INTEGER }: node 0, then each SEQUENCE at 1 + 3i; all expanded.
-func wide(_ count: Int = 50, size: Size = Size(width: 80, height: 24)) -> AppState {
+func wide(_ count: Int = 50, size: GridSize = GridSize(width: 80, height: 24)) -> AppState {
     Fixtures.state(DER.wideSet(count: count), name: "wide.der", size: size)
 }
 

@@ -10,7 +10,7 @@ extension JWSTreeDump {
         let token = model.token
         let file = document.fileLayer
         var lines = [paint.paint("token", .bold) + " external purchase token (base64url JSON, unsigned), "
-            + "\(NumberText.grouped(token.text.count)) characters" + paint.paint("  file bytes \(JWSSpan.text(0..<file.bytes.count)) (layer 0)", .dim)]
+            + "\(NumberText.grouped(token.text.count)) characters" + paint.paint("  \(whereIs(0..<file.bytes.count, .file, count: file.bytes.count)) (layer 0)", .dim)]
         lines += diagnosticLines(file.content.diagnostics, indent: 2, unit: "chars")
         let layer = document.layer(model.jsonLayer)
         let all = layer.map.map { $0.parentRange(0..<layer.bytes.count) } ?? 0..<0

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 import ReceiptKit
 
 /// The receipt kind's part of `redact`: its attributes' values, the strings that may mention one,
@@ -53,7 +54,7 @@ enum ReceiptRedaction {
             guard !field.valueRange.isEmpty else { return }
             parts.targets.append(RedactTarget(field: redact, layer: layer, range: field.valueRange,
                                               original: .bytes(Array(tree.bytes[field.valueRange])), form: .plain, place: place))
-        case 1711:
+        case 1711, 1:  // INTEGER ids: the web order line item id, the app item id
             guard let inner = field.innerNode, tree.nodes[inner].isUniversal(2), !tree.nodes[inner].isConstructed,
                   let text = field.value.integerText else {
                 parts.notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): not an INTEGER, left as it is")
@@ -63,11 +64,13 @@ enum ReceiptRedaction {
                 parts.notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): \(text) is not an id (negative or beyond 64 bits), left as it is")
                 return
             }
+            // The sandbox's and Xcode's app item id 0 names no app.
+            if redact == .appAppleID && text == "0" { return }
             parts.targets.append(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
                                               original: .text(text), form: .derInteger, place: place))
         default:  // UTF8String ids and the bundle id
             guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
-                  let text = String(validating: tree.bytes[tree.nodes[inner].contentRange], as: UTF8.self) else {
+                  let text = UTF8Text.string(tree.bytes, tree.nodes[inner].contentRange) else {
                 parts.notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): not a string, left as it is")
                 return
             }

@@ -62,13 +62,19 @@ public struct JWSTreeDump {
         let place = token.path.map { "\(TerminalSafe.escape($0)): " } ?? ""  // the body's keys: input text
         let fileRange = document.fileRange(0..<doc.text.count, in: token.layers.token)
         lines.append(pad(indent) + paint.paint(place + "token", .bold) + " \(StoreKitTokenKind(kindOf: doc).label), "
-            + "\(NumberText.grouped(doc.text.count)) characters" + paint.paint("  file bytes \(JWSSpan.text(fileRange)) (layer \(token.layers.token.index))", .dim))
+            + "\(NumberText.grouped(doc.text.count)) characters" + paint.paint("  \(whereIs(fileRange, token.layers.token, count: doc.text.count)) (layer \(token.layers.token.index))", .dim))
         lines += diagnosticLines(document.layer(token.layers.token).content.diagnostics, indent: indent + 2, unit: "chars")
         if let header = token.layers.header { lines += headerLines(token, header, indent: indent + 2) }
         if let payload = token.layers.payload { lines += payloadLines(index, payload, indent: indent + 2) }
         if let request = token.layers.request { lines += requestLines(token, request, indent: indent + 2) }
         if let signature = token.layers.signature { lines += signatureLines(token, signature, indent: indent + 2) }
         return lines
+    }
+
+    /// "file bytes 0-4555" for a clean input; where the paste put them otherwise ("characters
+    /// 62–5,383 of line 4 of app.log"): the file layer of a paste is not the file.
+    func whereIs(_ fileRange: Range<Int>, _ layer: LayerID, count: Int) -> String {
+        document.pastedWords(0..<count, in: layer) ?? "file bytes \(JWSSpan.text(fileRange))"
     }
 
     func layerLine(_ name: String, _ token: JWSToken, _ layer: LayerID, what: String, indent: Int) -> String {

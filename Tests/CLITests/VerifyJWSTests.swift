@@ -154,7 +154,7 @@ import TestSupport
         let r = try Binary.run(["verify", "../shared/corpus/jws/" + name])
         #expect(r.status == 1)
         #expect(r.stdout.contains("signed by Xcode StoreKit Testing (local testing only)"))
-        #expect(r.stdout.contains("  • signed by Xcode StoreKit Testing — local testing only, not the App Store; pass its certificate with --root to accept it for local testing\n"))
+        #expect(r.stdout.contains("  • signed by Xcode StoreKit Testing — local testing only, not the App Store; pass its certificate with --root to accept it for local testing: StoreKitTestCertificate.cer, which Xcode saves from the project's StoreKit configuration file (open the .storekit file, then Editor > Save Public Certificate)\n"))
         #expect(r.stdout.contains("✗ Trust anchor (root): signed by Xcode's \"StoreKit Testing in Xcode\" certificate"))
         #expect(r.stdout.hasSuffix("  • Revocation (OCSP): asking Apple's OCSP responder needs the network, and this tool works offline; a revoked certificate would pass here\n"))
         // Accepted for local testing once its own certificate is passed with --root.

@@ -28,11 +28,42 @@ import Testing
                 == "the chain ends at Test Root, which is not an Apple root and was not supplied with --root")
     }
 
+    /// A receipt chain failure says what failed, which certificate and what to do, as a token's
+    /// does; OpenSSL's words follow for searching; a reason without a sentence keeps OpenSSL's text.
+    @Test func chainFailuresInWords() {
+        let root = CertificateRef(label: "Test Root", validity: "2015-01-01 … 2045-01-01")
+        func chain(_ openSSL: String, depth: Int = 2) -> StepReason { .chainUnverified(ChainError(openSSL: openSSL, depth: depth, certificate: root)) }
+        #expect(Self.flags.reason(chain("self-signed certificate in certificate chain"))
+                == "the chain ends at Test Root (depth 2, valid 2015-01-01 … 2045-01-01), a root that is neither a pinned Apple root nor "
+                + "supplied with --root; if it is a root you trust (your own test PKI), pass it with --root (OpenSSL: self-signed certificate in certificate chain)")
+        #expect(StepText.plain.reason(chain("self-signed certificate in certificate chain"))
+                == "the chain ends at Test Root (depth 2, valid 2015-01-01 … 2045-01-01), a root that is neither a pinned Apple root nor "
+                + "supplied as a root; if it is a root you trust (your own test PKI), supply it as a root (OpenSSL: self-signed certificate in certificate chain)")
+        #expect(Self.flags.reason(chain("self-signed certificate", depth: 0))
+                == "the signer's certificate Test Root (depth 0, valid 2015-01-01 … 2045-01-01) signs itself and is neither a pinned root nor "
+                + "supplied with --root; if it is Xcode's StoreKit testing certificate (StoreKitTestCertificate.cer, which Xcode saves from "
+                + "the project's StoreKit configuration file (open the .storekit file, then Editor > Save Public Certificate)) or a test "
+                + "certificate you trust, pass it with --root (OpenSSL: self-signed certificate)")
+        #expect(Self.flags.reason(chain("unable to get local issuer certificate", depth: 1))
+                == "the issuer of Test Root (depth 1, valid 2015-01-01 … 2045-01-01) is not embedded in the receipt and is no pinned or "
+                + "supplied root, so the chain cannot be completed; if the chain is yours, pass its root with --root (OpenSSL: unable to get local issuer certificate)")
+        #expect(Self.flags.reason(chain("certificate signature failure", depth: 1))
+                == "the signature on Test Root (depth 1, valid 2015-01-01 … 2045-01-01) does not verify under its issuer's key: "
+                + "the certificate was altered or issued by another key (OpenSSL: certificate signature failure)")
+        #expect(Self.flags.reason(chain("path length constraint exceeded", depth: 1))
+                == "path length constraint exceeded (depth 1, Test Root, valid 2015-01-01 … 2045-01-01)")
+        // The Xcode verdict says where its certificate is and how to pass it.
+        #expect(Self.flags.reason(Verdict.Reason.xcodeTestingNotSupplied)
+                == "signed by Xcode StoreKit Testing — local testing only, not the App Store; pass its certificate with --root to accept "
+                + "it for local testing: StoreKitTestCertificate.cer, which Xcode saves from the project's StoreKit configuration file "
+                + "(open the .storekit file, then Editor > Save Public Certificate)")
+    }
+
     @Test func structuredReasonsBecomeSentences() {
         let expired = ChainError(openSSL: "certificate has expired", depth: 1,
                                  certificate: CertificateRef(label: "WWDR", validity: "2013-02-07 … 2023-02-07"))
         #expect(StepText.plain.reason(.invalidAtCreation(date: "2024-01-01T00:00:00Z", expired))
-                == "at the creation date 2024-01-01T00:00:00Z: certificate has expired (depth 1, WWDR, valid 2013-02-07 … 2023-02-07)")
+                == "at the creation date 2024-01-01T00:00:00Z: WWDR (depth 1, valid 2013-02-07 … 2023-02-07) had expired (OpenSSL: certificate has expired)")
         #expect(StepText.plain.reason(.noSignedData(.notPKCS7(inputTruncated: true)))
                 == "no PKCS#7 SignedData to check: not a PKCS#7 structure (the input is truncated)")
         #expect(StepText.plain.reason(.receiptErrors(count: 3, code: ReceiptCode.wrongType.code, offset: 12, message: "bad"))

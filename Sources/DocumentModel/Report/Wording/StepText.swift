@@ -119,9 +119,30 @@ public struct StepText: Sendable {
     }
 
     /// "certificate has expired (depth 1, Apple Worldwide Developer Relations Certification Authority, valid 2013-02-07 … 2023-02-07)"
+    /// A receipt chain failure in words, as a token's are: what failed, which certificate, what to
+    /// do; OpenSSL's own words follow in parentheses (what people search for). A reason this layer
+    /// has no sentence for keeps OpenSSL's text, with the certificate.
     func sentence(_ e: ChainError) -> String {
         guard let cert = e.certificate else { return e.openSSL }
-        return "\(e.openSSL) (depth \(e.depth), \(cert.label), valid \(cert.validity))"
+        let which = "\(cert.label) (depth \(e.depth), valid \(cert.validity))"
+        let supply = inputName(.root).map { "pass it with \($0)" } ?? "supply it as a root"
+        let supplyRoot = inputName(.root).map { "pass its root with \($0)" } ?? "supply its root"
+        let words: String? = switch e.openSSL {
+        case "self-signed certificate in certificate chain":
+            "the chain ends at \(which), a root that is neither a pinned Apple root nor \(suppliedAsRoot); if it is a root you trust (your own test PKI), \(supply)"
+        case "self-signed certificate":
+            "the signer's certificate \(which) signs itself and is neither a pinned root nor \(suppliedAsRoot); if it is Xcode's "
+                + "StoreKit testing certificate (\(Self.xcodeCertificateWhere)) or a test certificate you trust, \(supply)"
+        case "unable to get local issuer certificate", "unable to get issuer certificate":
+            "the issuer of \(which) is not embedded in the receipt and is no pinned or supplied root, so the chain cannot be completed; if the chain is yours, \(supplyRoot)"
+        case "certificate has expired": "\(which) had expired"
+        case "certificate is not yet valid": "\(which) was not yet valid"
+        case "certificate signature failure":
+            "the signature on \(which) does not verify under its issuer's key: the certificate was altered or issued by another key"
+        default: nil
+        }
+        guard let words else { return "\(e.openSSL) (depth \(e.depth), \(cert.label), valid \(cert.validity))" }
+        return words + " (OpenSSL: \(e.openSSL))"
     }
 
     static func deviceHashInput(_ type: Int) -> String {
@@ -157,7 +178,8 @@ public struct StepText: Sendable {
         case .stepNotChecked(let id, let why): return "\(Self.title(id)): not checked — \(reason(why))"
         case .xcodeTestingNotSupplied:
             let how = inputName(.root).map { "pass its certificate with \($0)" } ?? "supply its certificate as a root"
-            return "\(TrustAnchors.xcodeTestingNote); \(how) to accept it for local testing"
+            return "\(TrustAnchors.xcodeTestingNote); \(how) to accept it for local testing: "
+                + Self.xcodeCertificateWhere
         case .anchorNotTrusted(let name): return "the chain ends at \(name), which is not an Apple root and was not \(suppliedAsRoot)"
         case .acceptedForLocalTesting: return "\(TrustAnchors.xcodeTestingNote); accepted because its certificate was \(suppliedAsRoot)"
         case .anchoredAtUserRoot(let label):
@@ -167,4 +189,8 @@ public struct StepText: Sendable {
     }
 
     public func reasons(_ verdict: Verdict) -> [String] { verdict.reasons.map(reason) }
+
+    /// Where an Xcode StoreKit-testing certificate comes from.
+    static let xcodeCertificateWhere = "StoreKitTestCertificate.cer, which Xcode saves from the project's StoreKit "
+        + "configuration file (open the .storekit file, then Editor > Save Public Certificate)"
 }

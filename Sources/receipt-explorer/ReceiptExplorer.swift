@@ -15,14 +15,23 @@ import X509Trust
 struct ReceiptExplorer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receipt-explorer",
-        abstract: "Explore, explain and verify App Store purchase data: app receipts, StoreKit 2 JWS, any DER/BER.",
+        abstract: "Explore, explain and verify App Store purchase data: app receipts, StoreKit 2 and developer-signed JWS, external purchase tokens, any DER/BER.",
         discussion: """
-            FILE may be raw DER/BER, base64 (line breaks and whitespace allowed), PEM \
-            (-----BEGIN PKCS7----- and friends), a verifyReceipt request body {"receipt-data": "..."}, \
-            a StoreKit 2 compact JWS (a transaction, renewal info, an app transaction or a \
-            notification's signedPayload) or JSON carrying such tokens (a notification request body, \
-            a transaction history or subscription statuses response); '-' reads standard input. The \
-            form is detected automatically and every offset is an offset into the decoded bytes.
+            Kinds of input: an app receipt (PKCS#7, DER or Xcode's BER); a StoreKit 2 JWS (a \
+            transaction, renewal info, an app transaction or a notification's signedPayload) or JSON \
+            carrying such tokens (a notification request body, a transaction history or subscription \
+            statuses response); a developer-signed JWS (a promotional offer signature, an \
+            introductory-offer eligibility token, an Advanced Commerce request, an App Store Server API \
+            bearer token), which verify checks with your In-App Purchase key (--key KEY: the .p8 or a PEM \
+            public key); an external purchase token (base64url JSON); a certificate or any other DER/BER.
+
+            FILE may hold it as raw bytes, base64 (line breaks and whitespace allowed), PEM \
+            (-----BEGIN PKCS7----- and friends), a verifyReceipt request body {"receipt-data": "..."} \
+            or the token's text; '-' reads standard input, and a token given in place of FILE is read \
+            as one. Pastes: when the whole input is none of these, the data is found inside it (a log \
+            line, quotes, a markdown fence, a form body, any JSON key, a HAR capture) and the first \
+            line of dump says where. The form is detected automatically and every offset is an offset \
+            into the decoded bytes. The manual: docs/manual/ (man receipt-explorer).
 
             \(ExitStatus.discussion)
             """,

@@ -108,11 +108,18 @@ import TestSupport
         #expect(words.contains("DER/BER, base64, PEM, verifyReceipt JSON, a StoreKit 2 JWS or JSON carrying tokens, or text with one of these in it (a log line, JSON, a HAR capture, a form body)"))
     }
 
-    @Test func rootHelpSaysBothKindsOfPurchaseData() throws {
+    /// The root help names every kind of input, pastes, `--key` and external purchase tokens: a
+    /// newcomer reading `--help` learns what the tool opens without the manual.
+    @Test func rootHelpNamesEveryKindOfInput() throws {
         let root = try runCLI(["--help"])
         let words = root.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(words.contains("OVERVIEW: Explore, explain and verify App Store purchase data: app receipts, StoreKit 2 JWS, any DER/BER."))
-        #expect(words.contains("a StoreKit 2 compact JWS (a transaction, renewal info, an app transaction or a notification's signedPayload)"))
+        #expect(words.contains("OVERVIEW: Explore, explain and verify App Store purchase data: app receipts, StoreKit 2 and developer-signed JWS, external purchase tokens, any DER/BER."))
+        #expect(words.contains("an app receipt (PKCS#7, DER or Xcode's BER)"))
+        #expect(words.contains("a StoreKit 2 JWS (a transaction, renewal info, an app transaction or a notification's signedPayload)"))
+        #expect(words.contains("a developer-signed JWS (a promotional offer signature, an introductory-offer eligibility token, an Advanced Commerce request, an App Store Server API bearer token)"))
+        #expect(words.contains("--key KEY: the .p8 or a PEM public key"))
+        #expect(words.contains("an external purchase token (base64url JSON)"))
+        #expect(words.contains("Pastes: when the whole input is none of these, the data is found inside it"))
     }
 
     // MARK: explain

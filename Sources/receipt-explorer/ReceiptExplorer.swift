@@ -23,7 +23,8 @@ struct ReceiptExplorer: ParsableCommand {
             statuses response); a developer-signed JWS (a promotional offer signature, an \
             introductory-offer eligibility token, an Advanced Commerce request, an App Store Server API \
             bearer token), which verify checks with your In-App Purchase key (--key KEY: the .p8 or a PEM \
-            public key); an external purchase token (base64url JSON); a certificate or any other DER/BER.
+            public key); an external purchase token (base64url JSON); an iOS 6 style transaction receipt \
+            (recognised and named, not read); a certificate or any other DER/BER.
 
             FILE may hold it as raw bytes, base64 (line breaks and whitespace allowed), PEM \
             (-----BEGIN PKCS7----- and friends), a verifyReceipt request body {"receipt-data": "..."} \

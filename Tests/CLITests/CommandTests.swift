@@ -118,7 +118,7 @@ import TestSupport
         #expect(words.contains("a StoreKit 2 JWS (a transaction, renewal info, an app transaction or a notification's signedPayload)"))
         #expect(words.contains("a developer-signed JWS (a promotional offer signature, an introductory-offer eligibility token, an Advanced Commerce request, an App Store Server API bearer token)"))
         #expect(words.contains("--key KEY: the .p8 or a PEM public key"))
-        #expect(words.contains("an external purchase token (base64url JSON)"))
+        #expect(words.contains("an external purchase token (base64url JSON); an iOS 6 style transaction receipt (recognised and named, not read); a certificate or any other DER/BER."))
         #expect(words.contains("Pastes: when the whole input is none of these, the data is found inside it"))
     }
 

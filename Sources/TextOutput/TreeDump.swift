@@ -129,11 +129,7 @@ public enum TreeDump {
 
     /// "bytes 60-61", "byte 60", "at 60" (empty range).
     public static func rangeText(_ d: Diagnostic) -> String {
-        switch d.length {
-        case ..<1: return "at \(d.offset)"
-        case 1: return "byte \(d.offset)"
-        default: return "bytes \(d.offset)-\(d.offset + d.length - 1)"
-        }
+        RangeText.text(d.offset..<(d.offset + max(0, d.length)))
     }
 
     static func pad(_ text: String, _ width: Int) -> String {

@@ -18,20 +18,20 @@ import TestSupport
 
             semantic: 2 differences
               + purchase-added com.example.receiptexplorer.coins500 [2000000600000003]
-                  B node 246 of layer 0, bytes 1029..<1394: "com.example.receiptexplorer.coins500"
+                  B node 246 of layer 0, bytes 1029-1393: "com.example.receiptexplorer.coins500"
               ~ signature-changed signature
                   "256 bytes 4b8e84d5155f27d7…" → "256 bytes bf839a4e2534ed28…"
-                  A node 709 of layer 0, bytes 5033..<5289
-                  B node 804 of layer 0, bytes 5398..<5654
+                  A node 709 of layer 0, bytes 5033-5288
+                  B node 804 of layer 0, bytes 5398-5653
             certificates: same (3); signature: different
 
             structure: 2 differences
               + node-added SEQUENCE > [0][1] > SEQUENCE > SEQUENCE[2] > [0][1] > OCTET STRING > SET > SEQUENCE[11]
-                  B node 246 of layer 0, bytes 1029..<1394
+                  B node 246 of layer 0, bytes 1029-1393
               ~ content-changed SEQUENCE > [0][1] > SEQUENCE > SET[4] > SEQUENCE > OCTET STRING[4]
                   (256 bytes) 4B8E84D5155F27D76DCFB36D… → (256 bytes) BF839A4E2534ED28BB65B7A7…
-                  A node 709 of layer 0, bytes 5029..<5289
-                  B node 804 of layer 0, bytes 5394..<5654
+                  A node 709 of layer 0, bytes 5029-5288
+                  B node 804 of layer 0, bytes 5394-5653
 
             different
 

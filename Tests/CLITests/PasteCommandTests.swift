@@ -33,7 +33,7 @@ struct PasteCommandTests {
         let run = try runCLI(["dump", "--color", "never", path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty)
-        #expect(Self.firstLine(run) == "# app.log: found at characters 25–10,272 of line 1 of app.log: base64 of a PKCS#7 SignedData (10,248 characters → 7,686 bytes); a PKCS#7 App Store receipt")
+        #expect(Self.firstLine(run) == "# app.log: found at characters 25-10272 of line 1 of app.log: base64 of a PKCS#7 SignedData (10,248 characters → 7,686 bytes); a PKCS#7 App Store receipt")
     }
 
     @Test func tokenInAJSONLogLineSaysItsPathInTheJSONOutput() throws {
@@ -43,7 +43,7 @@ struct PasteCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let input = try #require(object["input"] as? [String: Any])
         let found = try #require(input["found"] as? [String: Any])
-        #expect(found["location"] as? String == "characters 28–4,583 of line 1 of server.log (JSON path payload)")
+        #expect(found["location"] as? String == "characters 28-4583 of line 1 of server.log (JSON path payload)")
         #expect(found["pasted_size"] as? Int == 4_586)
         #expect(found["base64_layers"] as? Int == 0)
         #expect(object["kind"] as? String == "transaction")
@@ -54,7 +54,7 @@ struct PasteCommandTests {
         let run = try runCLI(["json", "--no-validate", path])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let found = try #require((object["input"] as? [String: Any])?["found"] as? [String: Any])
-        #expect(found["location"] as? String == "characters 31–10,278 of line 1 of response.json (JSON path latest_receipt)")
+        #expect(found["location"] as? String == "characters 31-10278 of line 1 of response.json (JSON path latest_receipt)")
         #expect(found["base64_layers"] as? Int == 1)
     }
 

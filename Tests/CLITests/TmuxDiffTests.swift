@@ -31,8 +31,8 @@ struct TmuxDiffTests {
             "node-added SEQUENCE > [0][1] > SEQUENCE > SEQUENCE[2] > [0][1] > OCTET STRING > SET > SEQ…",
             "content-changed SEQUENCE > [0][1] > SEQUENCE > SET[4] > SEQUENCE > OCTET STRING[4]: (256 …",
             "",
-            "1 node 56 of layer 0 @304..<664  \"com.example.receiptexplorer.pro\"",
-            "2 node 341 of layer 0 @1449..<1843  \"com.example.receiptexplorer.pro\"",
+            "1 node 56 of layer 0 @304-663  \"com.example.receiptexplorer.pro\"",
+            "2 node 341 of layer 0 @1449-1842  \"com.example.receiptexplorer.pro\"",
             "Enter / 1: go to it in 1 · 2: in 2",
             "",
         ])

@@ -23,7 +23,7 @@ struct TmuxEndToEndTests {
         #expect(first.firstLine.hasPrefix(" receipt-explorer   1 Tree   2 Summary   3 Purchases (10)"))
         #expect(first.firstLine.hasSuffix("? help · q quit"))
         #expect(first.statusBar.hasPrefix(Self.typicalStatus + " · @0x40 · 0 › 1 › 0 › 2 › 1 › 0 › 0 "))
-        #expect(first.statusBar.hasSuffix("0 errors · 0 not-DER · 0 warnings · VALID"))
+        #expect(first.statusBar.hasSuffix("0 errors · 0 not DER · 0 warnings · VALID"))
         #expect(first.contains("▾ SET (4138)  receipt payload"))
         #expect(first.split(separator: "\n", omittingEmptySubsequences: false).count == 40)
 
@@ -83,7 +83,7 @@ struct TmuxEndToEndTests {
             return lines.count == 24 && lines.allSatisfy { $0.count <= 80 } && screen.statusBar.hasPrefix(Self.typicalStatus)
                 && screen.statusBar.hasSuffix("· VALID") && screen.firstLine.hasSuffix("? help · q quit")
         }
-        #expect(narrow?.statusBar == " typical.receipt · 7,686 B · DER · @0x44             0 err 0 der 0 warn · VALID")
+        #expect(narrow?.statusBar == " typical.receipt · 7,686 B · DER · @0x44                       0 errors · VALID")
         #expect(narrow?.firstLine == " receipt-explorer   1 Tree   2 Summary   3 Purchases (10)       ? help · q quit")
 
         try tmux.send("q")
@@ -135,7 +135,7 @@ struct TmuxEndToEndTests {
         }
         #expect(screen?.firstLine.hasSuffix("diagnostic 1 of 1: der length-not-minimal") == true)
         #expect(screen?.statusBar.contains(" · @0x7A ") == true)
-        #expect(screen?.statusBar.hasSuffix("0 errors · 1 not-DER · 0 warnings · VALID") == true)
+        #expect(screen?.statusBar.hasSuffix("0 errors · 1 not DER · 0 warnings · VALID") == true)
         try tmux.send("q")
         #expect(tmux.waitForExit() == 0, "stderr: \(tmux.stderr())")
         #expect(tmux.sttyBefore == tmux.sttyAfter)

@@ -57,7 +57,7 @@ struct TmuxTimelineTests {
             "│   2024-04-05T12:00:00Z (then expired)                                                                                │",
             "│ Enter / 1…9: go to the node in that source · f: find a transaction · T / Esc: close                                  │",
             "└──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘",
-            " receipt.receipt · 4,996 B · DER · @0x40 · 0 › 1 › 0 › 2 › 1 › 0 › 0        0 errors · 0 not-DER · 0 warnings · INVALID",
+            " receipt.receipt · 4,996 B · DER · @0x40 · 0 › 1 › 0 › 2 › 1 › 0 › 0        0 errors · 0 not DER · 0 warnings · INVALID",
         ])
         // Four events down: the gap, with the entitlement at its moment under the list.
         try tmux.send("j", "j", "j", "j")

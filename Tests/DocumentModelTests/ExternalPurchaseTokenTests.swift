@@ -102,14 +102,14 @@ import TestSupport
         #expect(loaded.encoding == .externalPurchaseToken)
         #expect(loaded.bytes == text)
         let origin = try #require(loaded.origin)
-        #expect(origin.location == "characters 12–259 of line 1 of log")
+        #expect(origin.location == "characters 12-259 of line 1 of log")
         #expect(origin.textOffset(0) == 11)
         #expect(origin.textOffset(text.count - 1) == 11 + text.count - 1)
-        #expect(loaded.note == "found at characters 12–259 of line 1 of log: an external purchase token (base64url JSON, 248 characters)")
+        #expect(loaded.note == "found at characters 12-259 of line 1 of log: an external purchase token (base64url JSON, 248 characters)")
         let json = Array(#"{"level":"info","token":""#.utf8) + text + Array(#""}"#.utf8)
         let fromJSON = try PasteLoader.decode(json, name: "log.json")
         #expect(fromJSON.encoding == .externalPurchaseToken)
-        #expect(fromJSON.origin?.location == "characters 26–273 of line 1 of log.json (JSON path token)")
+        #expect(fromJSON.origin?.location == "characters 26-273 of line 1 of log.json (JSON path token)")
         #expect(Document.open(fromJSON).kind == .externalPurchaseToken(sandbox: false))
     }
 

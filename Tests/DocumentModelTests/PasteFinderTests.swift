@@ -35,7 +35,7 @@ struct PasteFinderTests {
     }
 
     /// Where `data` sits after `before`, as the loader words it for a file named "pasted":
-    /// "characters 25–10,272 of line 1 of pasted", "line 2, character 1 to line 136, character 64 of pasted".
+    /// "characters 25-10272 of line 1 of pasted", "line 2, character 1 to line 136, character 64 of pasted".
     static func words(_ before: String, _ data: String, path: String?) -> String {
         func position(_ text: String) -> (line: Int, character: Int) {
             // Bytes, not Characters: "\r\n" is one Character (the data and the text around it are ASCII).
@@ -46,7 +46,7 @@ struct PasteFinderTests {
         let last = position(before + String(data.dropLast()))
         func n(_ value: Int) -> String { value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) }
         let at = first.line == last.line
-            ? "characters \(n(first.character))–\(n(last.character)) of line \(n(first.line)) of pasted"
+            ? "characters \(first.character)-\(last.character) of line \(n(first.line)) of pasted"
             : "line \(n(first.line)), character \(n(first.character)) to line \(n(last.line)), character \(n(last.character)) of pasted"
         return path.map { at + " (\($0))" } ?? at
     }
@@ -172,7 +172,7 @@ struct PasteFinderTests {
         let loaded = try PasteLoader.decode(Array(encoded.utf8), name: "offer.txt")
         #expect(loaded.encoding == .jws)
         #expect(loaded.bytes == Array(Self.token.utf8))
-        #expect(loaded.note == "found at characters 1–6,075 of line 1 of offer.txt: a compact JWS, 4,556 characters, base64 inside base64 (decoded twice)")
+        #expect(loaded.note == "found at characters 1-6075 of line 1 of offer.txt: a compact JWS, 4,556 characters, base64 inside base64 (decoded twice)")
     }
 
     static var tokenParts: (header: String, payload: String, signature: String) {
@@ -224,9 +224,9 @@ struct PasteFinderTests {
     @Test func severalCandidatesTheMostSpecificWinsAndTheOthersAreNamed() throws {
         let text = "2025-01-01 jws=\(Self.token)\n{\"receipt-data\":\"\(Self.base64)\"}\n"
         let loaded = try PasteLoader.decode(Array(text.utf8), name: "both.log")
-        #expect(loaded.origin?.location == "characters 18–10,265 of line 2 of both.log (JSON path receipt-data)")
-        #expect(loaded.origin?.others == ["a compact JWS, 4,556 characters at characters 16–4,571 of line 1 of both.log"])
-        #expect(loaded.note.hasSuffix("; also found 1 other: a compact JWS, 4,556 characters at characters 16–4,571 of line 1 of both.log"))
+        #expect(loaded.origin?.location == "characters 18-10265 of line 2 of both.log (JSON path receipt-data)")
+        #expect(loaded.origin?.others == ["a compact JWS, 4,556 characters at characters 16-4571 of line 1 of both.log"])
+        #expect(loaded.note.hasSuffix("; also found 1 other: a compact JWS, 4,556 characters at characters 16-4571 of line 1 of both.log"))
     }
 
     @Test(arguments: [

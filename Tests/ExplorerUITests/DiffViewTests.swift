@@ -102,8 +102,8 @@ import TextLoader
         press(&s, .character("G"))
         let lines = DiffOverlay.lines(s, width: 116).map(\.text)
         #expect(lines.last == "Enter / 1: go to it in 1 · 2: in 2")
-        #expect(lines.dropLast().suffix(2) == ["1 layer 11 @0..<64  00 ac 9f 1f 17 d7 24 30 8b 47 1f 1e 72 ad 8c f5 14 92 76 6a 2c 4d 38 eb 4b de 1a 38 …",
-                                    "2 layer 11 @0..<64  c5 85 a1 46 16 69 30 8b a3 81 86 b2 92 53 b7 cb f7 d5 04 c3 c8 96 86 98 12 e7 47 74 …"])
+        #expect(lines.dropLast().suffix(2) == ["1 layer 11 @0-63  00 ac 9f 1f 17 d7 24 30 8b 47 1f 1e 72 ad 8c f5 14 92 76 6a 2c 4d 38 eb 4b de 1a 38 …",
+                                    "2 layer 11 @0-63  c5 85 a1 46 16 69 30 8b a3 81 86 b2 92 53 b7 cb f7 d5 04 c3 c8 96 86 98 12 e7 47 74 …"])
     }
 
     @Test func listsEntriesAndMovesAndCloses() throws {
@@ -134,12 +134,12 @@ import TextLoader
         #expect(lines[0] == "1 small.der  ⇄  2 defects.der")
         #expect(lines[1] == "› root differs")
         // 28 bytes a side at this width, then "…".
-        #expect(lines.contains("1 node 0 of layer 0 @0..<32  30 1e 02 01 01 31 14 30 0a 0c 05 61 6c 70 68 61 02 01 05 30 06 16 04 62 65 74 61 04 …"))
-        #expect(lines.contains("2 node 0 of layer 0 @0..<12  30 0a 02 01 01 02 02 00 01 01 01 01"))
+        #expect(lines.contains("1 node 0 of layer 0 @0-31  30 1e 02 01 01 31 14 30 0a 0c 05 61 6c 70 68 61 02 01 05 30 06 16 04 62 65 74 61 04 …"))
+        #expect(lines.contains("2 node 0 of layer 0 @0-11  30 0a 02 01 01 02 02 00 01 01 01 01"))
         press(&s, .character("j"))
         lines = DiffOverlay.lines(s, width: 116).map(\.text)
         #expect(lines.contains("1 absent"))
-        #expect(lines.contains("2 node 3 of layer 0 @9..<12  01 01 01"))
+        #expect(lines.contains("2 node 3 of layer 0 @9-11  01 01 01"))
         let screen = render(s, size: GridSize(width: 120, height: 40)).text
         #expect(screen.contains(" Diff (d or Esc closes) "))
         #expect(screen.contains("› only in 2: BOOLEAN"))
@@ -158,8 +158,8 @@ import TextLoader
         #expect(lines[1] == "  refund com.example.receiptexplorer.pro [2000000600000002] — cancellation date appeared: 2024-02-28T10:00:00Z")
         #expect(lines[2] == "›   attribute-changed cancellation date (in-app 1712): \"\" → \"2024-02-28T10:00:00Z\"")
         #expect(lines.contains("  signature-changed signature: \"256 bytes 4b8e84d5155f27d7…\" → \"256 bytes 2061fc7452148d03…\""))
-        #expect(lines.suffix(3) == ["1 node 75 of layer 0 @359..<361  \"\"",
-                                    "2 node 435 of layer 0 @1777..<1799  \"2024-02-28T10:00:00Z\"",
+        #expect(lines.suffix(3) == ["1 node 75 of layer 0 @359-360  \"\"",
+                                    "2 node 435 of layer 0 @1777-1798  \"2024-02-28T10:00:00Z\"",
                                     "Enter / 1: go to it in 1 · 2: in 2"])
         Snapshot.assert(render(s, size: GridSize(width: 120, height: 40)), named: "diff-decoded-values-120x40")
 

@@ -104,8 +104,8 @@ import TextLoader
         press(&s, .tab, .character("i"))
         #expect(s.prompt == nil)
         #expect(s.status == StatusMessage("i inserts only in the file's own characters (b shows them): here a length change would re-encode the rest of the layer; e replaces this byte", isError: true))
-        press(&s, .character("d"))
-        #expect(s.status == StatusMessage("d deletes only in the file's own characters (b shows them): here a length change would re-encode the rest of the layer; e replaces this byte", isError: true))
+        press(&s, .character("D"))
+        #expect(s.status == StatusMessage("D deletes only in the file's own characters (b shows them): here a length change would re-encode the rest of the layer; e replaces this byte", isError: true))
         press(&s, .character("e"), .character("é"))
         #expect(s.prompt == nil && s.teaching.lab == nil)
         #expect(s.status == StatusMessage("not one character: \"é\" (type one printable ASCII character)", isError: true))
@@ -172,7 +172,7 @@ import TextLoader
         #expect(job.steps == [.replace(offset: 4470, byte: UInt8(ascii: original[4470] == UInt8(ascii: "A") ? "B" : "A"))])
         #expect(s.layered.document.fileLayer.bytes == original && s.status == StatusMessage("re-checking the edited bytes…"))
         // Another edit while the job runs is refused, never lost silently.
-        press(&s, .character("d"))
+        press(&s, .character("D"))
         #expect(s.status == StatusMessage("still re-checking the last edit: try again when it is shown", isError: true))
         let result = job.run()
         var stale = s

@@ -90,7 +90,7 @@ import TestSupport
             "  | Everywhere                                           |",
             "  |   ?              show / hide this help               |",
             "  |   q              quit                                |",
-            "  |   Esc            close the help, a prompt or a rece~ |",
+            "  |   Esc            close the help, a prompt or a       |",
             "  +------------------------------------------------------+",
             "",
         ])

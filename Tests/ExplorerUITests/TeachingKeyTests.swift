@@ -98,7 +98,7 @@ import TestSupport
         press(&s, .character("i"))
         type(&s, "00")
         #expect(s.tree.bytes.count == 7687 && s.tree.bytes[10] == 0x00)
-        press(&s, .character("d"))
+        press(&s, .character("D"))
         #expect(s.tree.bytes == (try! Paths.sample("typical.receipt")))
         press(&s, .character("e"))
         type(&s, "zz")

@@ -22,7 +22,7 @@ import TextLoader
         #expect(s.status == StatusMessage("tour 1/9: A compact JWS: three base64url parts"))
         #expect(try Self.detail(s).prefix(13) == [
             "Step 1/9: A compact JWS: three base64url parts",
-            "node 0 of layer 0: bytes 0..<3,638 (the content octets)",
+            "node 0 of layer 0: bytes 0-3637 (the content octets)",
             "text: header 3,638 characters; payload 12,126 characters; signature 86",
             "  characters",
             "meaning: header.payload.signature, each base64url (- and _ for + and /)",
@@ -51,7 +51,7 @@ import TextLoader
         let lines = DetailContent.lines(s, width: 400).map(\.text)
         #expect(lines.prefix(4) == [
             "Step 4/9: The notification's data",
-            "node 5 of layer 2: bytes 3,759..<15,706 (the whole element, in file offsets)",
+            "node 5 of layer 2: bytes 3759-15705 (the whole element, in file offsets)",
             "text: data holds appAppleId, bundleId, bundleVersion, environment, signedTransactionInfo, signedRenewalInfo, status",
             "meaning: what the notification is about: the app (bundleId, appAppleId), the environment, and the transaction and renewal info as tokens of their own, signed separately",
         ])

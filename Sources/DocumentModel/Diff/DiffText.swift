@@ -76,7 +76,7 @@ public enum DiffText {
         return lines
     }
 
-    /// "node 12 of layer 1, bytes 40..<52 (file 44..<56): "value"".
+    /// "node 12 of layer 1, bytes 40-51 (file 44-55): "value"".
     static func sideText(_ s: DiffSide, subject: String, withValue: Bool, show: (String) -> String) -> String {
         var parts: [String] = []
         if let node = s.node {
@@ -85,9 +85,9 @@ public enum DiffText {
             parts.append("layer \(layer.index)")
         }
         if let path = s.path, !path.isEmpty, path != subject { parts.append(path) }
-        if let r = s.range { parts.append("bytes \(r.lowerBound)..<\(r.upperBound)") }
+        if let r = s.range { parts.append(RangeText.text(r)) }
         var text = parts.joined(separator: ", ")
-        if let f = s.fileRange, f != s.range { text += " (file \(f.lowerBound)..<\(f.upperBound))" }
+        if let f = s.fileRange, f != s.range { text += " (file \(RangeText.span(f)))" }
         if withValue, let v = s.value { text += ": " + show(v) }
         return text
     }

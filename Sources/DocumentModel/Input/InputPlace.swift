@@ -1,5 +1,6 @@
 import ByteText
 import TextLoader
+import TextOutput
 
 /// Where one input came from, as the user would say it. Every message, note and "found at" names
 /// the input by this, so that a token found in line 4 of a log is never described as a file of its own.
@@ -27,7 +28,7 @@ public enum InputPlace: Sendable, Equatable {
         }
     }
 
-    /// The place as the end of a phrase ("characters 62–5,383 of line 4 of app.log"): "app.log",
+    /// The place as the end of a phrase ("characters 62-5383 of line 4 of app.log"): "app.log",
     /// "standard input", "the argument", "line 4 of app.log". Terminal-safe.
     public var words: String {
         switch self {
@@ -53,19 +54,19 @@ public enum InputPlace: Sendable, Equatable {
 
 extension PasteOrigin {
     /// Where the found data sits in the text it was found in, in the user's words:
-    /// "characters 62–5,383 of line 4 of app.log", "line 3, character 5 to line 80, character 12 of
+    /// "characters 62-5383 of line 4 of app.log", "line 3, character 5 to line 80, character 12 of
     /// dump.txt", with the JSON path or form field when the data was a value
-    /// ("characters 30–4,585 of line 1 of body.json (JSON path signedPayload)").
+    /// ("characters 30-4585 of line 1 of body.json (JSON path signedPayload)").
     /// `range` is a range of `text` (bytes); characters count UTF-8 scalars, from 1.
     public func words(_ range: Range<Int>, place: InputPlace, path: String? = nil) -> String {
         let first = Self.position(text, range.lowerBound)
         let last = Self.position(text, max(range.lowerBound, range.upperBound - 1))
         var out: String
         if place.isOneLine {
-            out = "characters \(NumberText.grouped(first.character))–\(NumberText.grouped(last.character)) of \(place.words)"
+            out = "\(RangeText.text(first.character..<(last.character + 1), plural: "characters", singular: "character")) of \(place.words)"
             if first.line != last.line { out = "line \(first.line), character \(first.character) to line \(last.line), character \(last.character) of \(place.words)" }
         } else if first.line == last.line {
-            out = "characters \(NumberText.grouped(first.character))–\(NumberText.grouped(last.character)) of line \(NumberText.grouped(first.line)) of \(place.words)"
+            out = "\(RangeText.text(first.character..<(last.character + 1), plural: "characters", singular: "character")) of line \(NumberText.grouped(first.line)) of \(place.words)"
         } else {
             out = "line \(NumberText.grouped(first.line)), character \(NumberText.grouped(first.character)) to line "
                 + "\(NumberText.grouped(last.line)), character \(NumberText.grouped(last.character)) of \(place.words)"

@@ -144,7 +144,7 @@ public enum PasteLoader {
         let all = PasteFinder.find(in: raw)
         guard let best = all.first else { return nil }
         let candidate = best.candidate
-        // Where each is, in the user's words: "characters 62–5,383 of line 4 of app.log".
+        // Where each is, in the user's words: "characters 62-5383 of line 4 of app.log".
         func words(_ found: PasteCandidate) -> String {
             let origin = PasteOrigin(text: raw, location: "", steps: found.steps)
             return origin.words(origin.textRange(0..<found.bytes.count), place: place, path: found.path)

@@ -48,7 +48,7 @@ extension PasteOrigin {
 
 extension Document {
     /// Where a range of `layer` sits in the input, in the user's words, when the data was found in
-    /// a paste ("characters 62–5,383 of line 4 of app.log"); nil for a clean input, whose file
+    /// a paste ("characters 62-5383 of line 4 of app.log"); nil for a clean input, whose file
     /// offsets are the input's own.
     public func pastedWords(_ range: Range<Int>, in layer: LayerID) -> String? {
         guard let origin = source.origin else { return nil }

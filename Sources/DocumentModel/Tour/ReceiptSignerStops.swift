@@ -1,6 +1,7 @@
 import ASN1Lenient
 import ReceiptKit
 import ByteText
+import TextOutput
 
 /// The receipt route's last stops: what the SignerInfo's signature covers (its signed attributes,
 /// or the content itself), the signature, and the device hash (attribute 5).
@@ -60,7 +61,7 @@ extension ReceiptRoute {
                                           ("30", "0x30 is a SEQUENCE; the attributes are a SET OF, tag 0x31")],
                                   seed: Int(a.offset))
             steps.append(file.step(signedAttrs, .identifier, "What the signature covers: the signed attributes",
-                                   ["meaning: when signedAttrs is present, the signature covers them, not the content: bytes \(NumberText.grouped(Int(a.offset)))..<\(NumberText.grouped(a.end)) re-tagged as a SET OF; the content is covered through messageDigest, its hash"]
+                                   ["meaning: when signedAttrs is present, the signature covers them, not the content: \(RangeText.text(Int(a.offset)..<a.end)) re-tagged as a SET OF; the content is covered through messageDigest, its hash"]
                                    + attributes, check: check, withheld: [.identifier]))
         } else if let digest = parts.dropFirst(2).first {
             steps.append(file.step(digest, .whole, "What the signature covers",

@@ -26,7 +26,7 @@ public struct Tour: Sendable, Equatable {
     public func page(_ index: Int, fileRange r: Range<Int>) -> [String] {
         let step = steps[index]
         var lines = ["Step \(index + 1)/\(steps.count): \(step.title)",
-                     "\(step.node): bytes \(NumberText.grouped(r.lowerBound))..<\(NumberText.grouped(r.upperBound)) (\(step.focus.phrase)"
+                     "\(step.node): \(RangeText.text(r)) (\(step.focus.phrase)"
                         + (step.node.layer == .file ? ")" : ", in file offsets)")]
         lines += step.lesson
         if let check = step.check { lines.append(check.line) }

@@ -219,19 +219,25 @@ public enum Keymap {
         }
     }
 
-    /// The help overlay's lines.
-    public static func helpLines(ascii: Bool) -> [String] {
+    /// The help overlay's lines, word-wrapped to `width` columns (continuations indented under the
+    /// description), so that no line is cut at any size; the overlay scrolls when they do not fit.
+    public static func helpLines(ascii: Bool, width: Int = .max) -> [String] {
         var lines: [String] = []
-        let width = bindings.map { displayKeys($0.keys, ascii: ascii).count }.max() ?? 10
+        let keyWidth = bindings.map { displayKeys($0.keys, ascii: ascii).count }.max() ?? 10
+        func add(_ text: String, indent: Int) {
+            guard width != .max else { lines.append(text); return }
+            lines += DetailContent.wrap(text, width: width, style: .plain, indent: indent).map(\.text)
+        }
         for (context, list) in grouped {
             if !lines.isEmpty { lines.append("") }
-            lines.append(context.title)
+            add(context.title, indent: 2)
             for binding in list {
-                lines.append("  " + UIText.pad(displayKeys(binding.keys, ascii: ascii), width) + "  " + displayText(binding.description, ascii: ascii))
+                add("  " + UIText.pad(displayKeys(binding.keys, ascii: ascii), keyWidth) + "  " + displayText(binding.description, ascii: ascii),
+                    indent: keyWidth + 4)
             }
         }
         lines.append("")
-        lines.append("Markers: ! error or warning in the node or below it, ~ only not-DER (BER) notes.")
+        add("Markers: ! error or warning in the node or below it, ~ only not-DER (BER) notes.", indent: 9)
         return lines
     }
 

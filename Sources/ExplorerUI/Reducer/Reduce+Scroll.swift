@@ -29,15 +29,20 @@ extension AppState {
         }
     }
 
+    /// The help overlay's lines, wrapped to its frame (whose width depends on the screen alone).
+    var helpLines: [String] {
+        Keymap.helpLines(ascii: preferences.ascii, width: max(1, Layout.helpFrame(for: screen, lineCount: 0).width - 4))
+    }
+
     mutating func clampHelpScroll() {
-        let total = Keymap.helpLines(ascii: preferences.ascii).count
+        let total = helpLines.count
         let visible = max(1, Layout.helpFrame(for: screen, lineCount: total).height - 2)
         help.scroll = max(0, min(help.scroll, max(0, total - visible)))
     }
 
     /// Rows of help text on screen.
     var helpHeight: Int {
-        max(1, Layout.helpFrame(for: screen, lineCount: Keymap.helpLines(ascii: preferences.ascii).count).height - 2)
+        max(1, Layout.helpFrame(for: screen, lineCount: helpLines.count).height - 2)
     }
 
     /// Keys while the help overlay is shown: scrolling keys scroll it, any other bound key closes it.

@@ -38,6 +38,7 @@ extension AppState {
     mutating func reduceInput(_ event: InputEvent) -> Effect? {
         if case .resize(let size) = event {
             screen = size
+            showOutlineFromFirstRowIfSelectionFits()
             ensureOutlineVisible()
             ensureTableVisible()
             return nil

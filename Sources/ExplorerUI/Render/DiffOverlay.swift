@@ -1,4 +1,5 @@
 import DocumentModel
+import TextOutput
 
 /// The diff overlay: the list of differences (document 1 against document 2), each with its
 /// decoded `old → new` as `diff` prints it, then the selected entry's two sides side by side: each
@@ -28,7 +29,7 @@ enum DiffOverlay {
                 return bytes.map { TextBytePane.hexByte($0) }.joined(separator: " ") + (range.count > bytes.count ? " …" : "")
             }()
             let place = node.map { "\($0)" } ?? "\(layer)"
-            out.append(StyledLine("\(label) \(place) @\(range.lowerBound)..<\(range.upperBound)  \(shown)", .content))
+            out.append(StyledLine("\(label) \(place) @\(RangeText.span(range))  \(shown)", .content))
         }
         out.append(StyledLine("Enter / 1: go to it in 1 · 2: in 2", .dim))
         return out

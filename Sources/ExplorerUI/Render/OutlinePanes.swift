@@ -209,7 +209,7 @@ enum OutlineDetail {
         if !row.raw.isEmpty { out.append(StyledLine("raw JSON         " + row.raw)) }
         if !row.value.isEmpty { out.append(StyledLine((row.meaning.isEmpty ? "value            " : "decoded          ") + row.value)) }
         out.append(StyledLine("layer            \(UIText.escape(layer.name)) (\(row.node.layer))"))
-        out.append(StyledLine("node             \(row.node.index) · bytes \(row.range.lowerBound)..<\(row.range.upperBound) (\(row.range.count))"))
+        out.append(StyledLine("node             \(row.node.index) · \(RangeText.text(row.range)) (\(row.range.count))"))
         // A DER node of any layer (a certificate, a receipt, an x5c entry): the byte-by-byte lines
         // `explain` prints (its name, meaning and diagnostics are listed above and below).
         if let tree = layer.tree, row.node.index < tree.nodes.count {
@@ -221,7 +221,7 @@ enum OutlineDetail {
         }
         if let map = layer.map, let parent = layer.parent {
             let encoded = map.parentRange(row.range)
-            out.append(StyledLine("encoded in       \(UIText.escape(layered.document.layer(parent).name)) characters \(encoded.lowerBound)..<\(encoded.upperBound)"))
+            out.append(StyledLine("encoded in       \(UIText.escape(layered.document.layer(parent).name)) \(RangeText.text(encoded, plural: "characters", singular: "character"))"))
             // The same group lines `explain --offset` prints, for the node's characters.
             if let groups = JWSExplain.groups(of: row.range, in: layer, parent: layered.document.layer(parent), limit: OutlineDetail.groupLimit) {
                 let alphabet: String

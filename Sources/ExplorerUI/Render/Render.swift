@@ -203,11 +203,13 @@ public enum StatusBar {
         let (errors, notDER, warnings) = state.layered.counts
         // Right: the counts (compact when narrow) and the verdict. Left: file, size, encoding, the
         // selection's offset and path; the least important segments go first when space is short.
+        // Spelled out at every width ("14 der" read like "14 DER elements"); when narrow, a zero
+        // not-DER or warning count is left out (errors always show).
         let wide = size.width >= Layout.wideThreshold
-        var right = wide
-            ? "\(errors) error\(errors == 1 ? "" : "s")" + g.separator + "\(notDER) not-DER" + g.separator
-                + "\(warnings) warning\(warnings == 1 ? "" : "s")"
-            : "\(errors) err \(notDER) der \(warnings) warn"
+        var counts = ["\(errors) error\(errors == 1 ? "" : "s")"]
+        if wide || notDER > 0 { counts.append("\(notDER) not DER") }
+        if wide || warnings > 0 { counts.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
+        var right = counts.joined(separator: g.separator)
         if let additions = state.additions { right += g.separator + UIText.display(additions.verdict, ascii: state.preferences.ascii) }
         right += " "
         var segments = [UIText.display(UIText.escape(state.file.name), ascii: state.preferences.ascii), NumberText.grouped(state.file.size) + " B",
@@ -262,7 +264,9 @@ func drawBox(_ r: GridRect, into grid: inout Grid, glyphs g: Glyphs, style: Cell
 /// The `?` overlay: the keymap, drawn from the same table the reducer dispatches on.
 public enum HelpOverlay {
     static func draw(_ state: AppState, into grid: inout Grid, size: GridSize, glyphs g: Glyphs) {
-        let lines = Keymap.helpLines(ascii: state.preferences.ascii)
+        // Wrapped to the frame drawn here (its width depends on the size alone), as the reducer's
+        // scrolling counts them for the screen.
+        let lines = Keymap.helpLines(ascii: state.preferences.ascii, width: max(1, Layout.helpFrame(for: size, lineCount: 0).width - 4))
         let r = Layout.helpFrame(for: size, lineCount: lines.count)
         guard r.width > 4, r.height > 2 else { return }
         drawBox(r, into: &grid, glyphs: g, style: Theme.style(.chrome, color: state.preferences.color))
@@ -273,7 +277,7 @@ public enum HelpOverlay {
         for i in 0..<visible where scroll + i < lines.count {
             let line = lines[scroll + i]
             let isTitle = !line.hasPrefix(" ") && !line.isEmpty && !line.hasPrefix("Markers")
-            grid.put(g.fit(line, r.width - 4), x: r.x + 2, y: r.y + 1 + i,
+            grid.put(line, x: r.x + 2, y: r.y + 1 + i,
                      style: Theme.style(isTitle ? .title : .plain, color: state.preferences.color), maxWidth: r.width - 4)
         }
     }

@@ -145,9 +145,42 @@ public struct Glyphs: Sendable {
         if scalars.count <= width { return text }
         let mark = Array(ellipsis.unicodeScalars)
         guard width > mark.count else { return String(String.UnicodeScalarView(mark.prefix(width))) }
+        if let middle = Self.middleCut(scalars, width: width, mark: mark) { return middle }
         var out = String.UnicodeScalarView()
         out.append(contentsOf: scalars[0..<UIText.boundaryCut(scalars, within: width - mark.count)])
         out.append(contentsOf: mark)
+        return String(out)
+    }
+
+    /// A quoted value at the end of a label, or a dotted identifier on its own (a JSON field's
+    /// `com.example.app.pro_monthly`), that the cut would fall inside keeps its head and its tail,
+    /// the ellipsis in the middle: ids share their start and differ at the end
+    /// (`"com.example…pro_monthly"`, never `"com.…"` on every purchase's row). Nil when there is
+    /// no such value or too little room for both ends.
+    static func middleCut(_ s: [Unicode.Scalar], width: Int, mark: [Unicode.Scalar]) -> String? {
+        guard s.count > width else { return nil }
+        if !s.contains(" "), s.filter({ $0 == "." }).count >= 2, !s.contains("\"") {
+            return middle(s, prefix: [], suffix: [], width: width, mark: mark)
+        }
+        guard s.last == "\"", let open = s.dropLast().lastIndex(of: "\""), open + 1 < width else { return nil }
+        return middle(Array(s[(open + 1)..<(s.count - 1)]), prefix: Array(s[0...open]), suffix: ["\""], width: width, mark: mark)
+    }
+
+    /// `prefix` + the head and tail of `content` around `mark` + `suffix`, in `width` columns.
+    static func middle(_ content: [Unicode.Scalar], prefix: [Unicode.Scalar], suffix: [Unicode.Scalar], width: Int,
+                       mark: [Unicode.Scalar]) -> String? {
+        let room = width - prefix.count - suffix.count - mark.count
+        guard room >= 8, content.count > room else { return nil }
+        // The head ends at a name boundary when one keeps at least a quarter of the room.
+        var head = room / 2
+        let boundary = UIText.boundaryCut(content, within: head)
+        if boundary >= room / 4 && boundary < head { head = boundary }
+        let tail = room - head
+        var out = String.UnicodeScalarView(prefix)
+        out.append(contentsOf: content[0..<head])
+        out.append(contentsOf: mark)
+        out.append(contentsOf: content[(content.count - tail)...])
+        out.append(contentsOf: suffix)
         return String(out)
     }
 

@@ -68,15 +68,26 @@ extension AppState {
         }
         if let initial = additions?.initialSelection, initial >= 0, let row = outline.row(of: NodeID(.file, initial)) {
             selectOutlineRow(row)
-            // The container from the top when the payload sits in the upper half of the pane;
-            // otherwise a little context above it, never the payload pinned to the bottom.
-            let height = viewport.tree?.height ?? 1
-            outlineView.top = 0
-            var shown = 0, current = 0
-            while current != row, shown < height, let next = outlineNext(current) { current = next; shown += 1 }
-            if current != row || shown >= height / 2 { outlineView.top = outlineBackward(row, 2) }
+            // The tree from its first row whenever the payload fits on the first screen (a reader
+            // sees the container that holds it); only a payload below the pane scrolls, to a
+            // little context above it, never pinned to the bottom.
+            if !showOutlineFromFirstRowIfSelectionFits() { outlineView.top = outlineBackward(row, 2) }
             ensureOutlineVisible()
         }
+    }
+
+    /// Scrolls the tree back to its first row when the selection is on that first screen (the
+    /// explorer opens at 80×24 and then learns the terminal's size: a larger one shows the tree
+    /// from the top again). False, and nothing changed, when the selection is below it.
+    @discardableResult
+    mutating func showOutlineFromFirstRowIfSelectionFits() -> Bool {
+        let height = viewport.tree?.height ?? 1
+        let row = outlineView.selection
+        var shown = 0, current = 0
+        while current != row, shown < height - 1, let next = outlineNext(current) { current = next; shown += 1 }
+        guard current == row, outline.count > 0 else { return false }
+        outlineView.top = 0
+        return true
     }
 
     /// The selected row, when there is an outline.

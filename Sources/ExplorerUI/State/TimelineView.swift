@@ -34,6 +34,9 @@ public struct TimelineViewState: Sendable {
 
     static func eventRows(_ timeline: Timeline) -> [TimelineRow] {
         var rows: [TimelineRow] = []
+        // Dates with milliseconds (StoreKit's) are wider than a receipt's: one column width for all
+        // rows, as the timeline command prints them, so the columns after the date line up.
+        let dateWidth = timeline.groups.flatMap(\.events).map { Timeline.iso($0.date).utf16.count }.max() ?? 20
         for (g, group) in timeline.groups.enumerated() {
             rows.append(TimelineRow(text: UIText.escape(group.title), style: .title, group: g, sources: []))
             // Date, kind, the source documents' numbers, then what the event says (cut at the edge;
@@ -41,7 +44,7 @@ public struct TimelineViewState: Sendable {
             let width = group.events.map { numbers($0).count }.max() ?? 0
             for event in group.events {
                 let kind = PlainText.padded(event.kind.rawValue, toLength: max(18, event.kind.rawValue.utf16.count))
-                let text = "\(Timeline.iso(event.date))  \(kind)  \(PlainText.padded(numbers(event), toLength: width))  "
+                let text = "\(PlainText.padded(Timeline.iso(event.date), toLength: dateWidth))  \(kind)  \(PlainText.padded(numbers(event), toLength: width))  "
                     + TimelineText.summary(event)
                 // The summary is escaped already (TimelineText): guarded, not escaped twice.
                 rows.append(TimelineRow(text: UIText.guardDisplay(text), style: event.kind == .gap ? .dim : .plain,

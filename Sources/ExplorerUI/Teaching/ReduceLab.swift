@@ -2,7 +2,7 @@ import ASN1Lenient
 import DocumentModel
 
 /// The tamper lab's keys in the byte pane: e replaces the byte under the cursor, i inserts a byte
-/// before it, d deletes it, u undoes, w writes the edited bytes to a new file. In a hex pane the
+/// before it, D deletes it, u undoes, w writes the edited bytes to a new file. In a hex pane the
 /// new byte is two hex digits; in a text pane (JSON, token characters) it is the character itself.
 /// Each edit re-opens the document from the edited bytes with the options it was opened with
 /// (parse, locate, decode, verify every token and certificate): that slow part is an effect
@@ -43,7 +43,7 @@ extension AppState {
             return nil
         }
         guard let offset = outlineFileCursor else {
-            let verb = action == .labInsert ? "i inserts" : "d deletes"
+            let verb = action == .labInsert ? "i inserts" : "D deletes"
             status = StatusMessage("\(verb) only in the file's own characters (b shows them): here a length change would re-encode the rest of the layer; e replaces this byte", isError: true)
             return nil
         }

@@ -10,7 +10,7 @@ extension Keymap {
         b("a / b / c", "answer the step's self-check (when its question is on screen)", .tour, .tourAnswer, c("a"), c("b"), c("c")),
         b("e", "tamper lab: replace the byte under the cursor (type two hex digits; in a text pane, JSON or token characters, type the character itself); every check runs again", .hex, .labEdit, c("e")),
         b("i", "tamper lab: insert a byte before the cursor (two hex digits, or the character in a text pane; the file's own bytes only)", .hex, .labInsert, c("i")),
-        b("d", "tamper lab: delete the byte under the cursor", .hex, .labDelete, c("d")),
+        b("D", "tamper lab: delete the byte under the cursor (d stays the diff, as everywhere)", .hex, .labDelete, c("D")),
         b("u", "tamper lab: undo the last edit (q then asks before dropping unsaved edits)", .hex, .labUndo, c("u")),
         b("w", "tamper lab: write the edited bytes to a new file (never over the input)", .hex, .labWrite, c("w")),
     ]

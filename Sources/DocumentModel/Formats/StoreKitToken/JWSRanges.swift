@@ -1,6 +1,7 @@
 import ASN1Lenient
 import JSONLenient
 import JWSKit
+import TextOutput
 
 /// Where a piece of a token sits, in the units each output names: decoded-JSON bytes of its
 /// layer, and characters of the token text.
@@ -16,13 +17,7 @@ public struct JWSSpan: Sendable, Equatable {
     }
 
     /// "12-45", "12", "at 12".
-    public static func text(_ range: Range<Int>) -> String {
-        switch range.count {
-        case ..<1: "at \(range.lowerBound)"
-        case 1: "\(range.lowerBound)"
-        default: "\(range.lowerBound)-\(range.upperBound - 1)"
-        }
-    }
+    public static func text(_ range: Range<Int>) -> String { RangeText.span(range) }
 
     /// "chars 10-13, bytes 3-5".
     public var text: String { "chars \(JWSSpan.text(characters)), bytes \(JWSSpan.text(bytes))" }

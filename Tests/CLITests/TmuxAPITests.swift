@@ -64,7 +64,7 @@ struct TmuxAPITests {
         #expect(lines[2].hasPrefix("│  ▾ body  {1}  "))
         #expect(lines[3].hasPrefix("│    ▾ signedTransactionInfo  \"eyJhbGciOiJFUzI1Ni…│"))
         #expect(lines[4].hasPrefix("│      ▸ token signedTransactionInfo  StoreKit 2 …│"))
-        #expect(lines.last == " transaction-001.json · 4,564 B · StoreKit JSON · @0x0    0 errors · 0 not-DER · 0 warnings · VALID")
+        #expect(lines.last == " transaction-001.json · 4,564 B · StoreKit JSON · @0x0    0 errors · 0 not DER · 0 warnings · VALID")
         try Self.expectNoToken(server, on: screen)
         // The summary names what was fetched as `verify` would.
         try tmux.send("2")

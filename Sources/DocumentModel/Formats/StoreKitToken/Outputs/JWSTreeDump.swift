@@ -72,7 +72,7 @@ public struct JWSTreeDump {
     }
 
     /// "file bytes 0-4555" for a clean input; where the paste put them otherwise ("characters
-    /// 62–5,383 of line 4 of app.log"): the file layer of a paste is not the file.
+    /// 62-5383 of line 4 of app.log"): the file layer of a paste is not the file.
     func whereIs(_ fileRange: Range<Int>, _ layer: LayerID, count: Int) -> String {
         document.pastedWords(0..<count, in: layer) ?? "file bytes \(JWSSpan.text(fileRange))"
     }

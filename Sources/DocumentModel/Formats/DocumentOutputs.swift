@@ -46,6 +46,9 @@ public protocol DocumentOutputs {
     /// What the kind gives `redact` beside the JSON layers: its own values for `fields`, the
     /// strings that may mention one, its tokens, what its signatures cover. Empty by default.
     func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts
+    /// Lines `dump` prints under a top-level token beside what the token itself says (a
+    /// notification's delivery attempts in a notification history); none by default.
+    func tokenNotes(_ document: Document, token index: Int) -> [String]
 }
 
 /// What `diff` compares a document by, beside its structure.
@@ -84,6 +87,7 @@ extension DocumentOutputs {
     public func labChanges(before: Document, after: Document) -> [LabChangeLine] { [] }
     public func payloadStringNode(_ document: Document) -> Int? { nil }
     public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { RedactionParts() }
+    public func tokenNotes(_ document: Document, token index: Int) -> [String] { [] }
 
     /// Exit status 1 for `dump`, `explain` and `json` of a decoded input: an error in the layers the
     /// layout shows (for a receipt the file layer, where the receipt findings are merged).

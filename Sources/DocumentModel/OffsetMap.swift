@@ -1,3 +1,4 @@
+import ByteText
 /// How the bytes of a layer sit in its parent layer, so that any node can be shown in every
 /// enclosing layer (down to the file's own bytes).
 public enum OffsetMap: Sendable, Equatable {
@@ -8,7 +9,7 @@ public enum OffsetMap: Sendable, Equatable {
     case base64(textStart: Int)
     /// Decoded from base64 text whose characters are not contiguous in the parent (an `x5c` entry
     /// with JSON `\/` escapes): the parent offset of each base64 character, in order.
-    case base64Characters([Int])
+    case base64Characters(OffsetList)
 
     public struct Segment: Sendable, Equatable {
         /// Offset in this layer.

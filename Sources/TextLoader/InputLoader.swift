@@ -36,6 +36,17 @@ public enum InputLoader {
     }
 
     /// The bytes of `path` ("-": standard input) and the name notes use for it.
+    /// The largest input a command reads whole (a file, standard input). Reading an input takes at
+    /// most about 3× its size plus 40 MB (docs/performance.md), so 512 MiB stays well inside a
+    /// developer machine's memory; receipts and tokens are kilobytes, and a larger log is read line
+    /// by line with `--lines`, whose memory does not grow with the file.
+    public static let maximumInputSize = 512 << 20
+
+    static func tooLarge(_ display: String, _ size: Int, exact: Bool) -> InputError {
+        InputError("cannot read \(display): it is \(NumberText.grouped(size)) bytes\(exact ? "" : " or more"), over the input limit of 512 MiB "
+                   + "(\(NumberText.grouped(maximumInputSize)) bytes); read a large log line by line with --lines, or cut out the part that holds the data")
+    }
+
     public static func readInput(path: String) throws -> (raw: [UInt8], name: String) {
         if path == "-" { return (try readAll(fd: 0, display: "stdin"), "stdin") }
         let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
@@ -78,6 +89,7 @@ public enum InputLoader {
         var result: [UInt8] = []
         if (info.st_mode & S_IFMT) == S_IFREG && info.st_size > 0 {
             let size = Int(info.st_size)
+            if size > maximumInputSize { throw tooLarge(InputError.quoted(path), size, exact: true) }
             var failure: Int32 = 0
             result = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
                 while initialized < size {
@@ -97,7 +109,7 @@ public enum InputLoader {
         return try readAll(fd: fd, display: "\(InputError.quoted(path))", into: result)
     }
 
-    static func readAll(fd: Int32, display: String, into start: [UInt8] = []) throws -> [UInt8] {
+    static func readAll(fd: Int32, display: String, into start: [UInt8] = [], limit: Int = maximumInputSize) throws -> [UInt8] {
         var result = start
         let chunk = 1 << 20
         var buffer = [UInt8](repeating: 0, count: chunk)
@@ -108,6 +120,7 @@ public enum InputLoader {
                 throw InputError("cannot read \(display): \(errorText(errno))")
             }
             if n == 0 { break }
+            if result.count + n > limit { throw tooLarge(display, result.count + n, exact: false) }
             result.append(contentsOf: buffer[0..<n])
         }
         return result

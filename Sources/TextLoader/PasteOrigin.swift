@@ -16,9 +16,9 @@ public struct PasteOrigin: Sendable, Equatable {
 
     public struct Step: Sendable, Equatable {
         public var kind: StepKind
-        public var parentOffsets: [Int]
+        public var parentOffsets: OffsetList
 
-        public init(kind: StepKind, parentOffsets: [Int]) {
+        public init(kind: StepKind, parentOffsets: OffsetList) {
             self.kind = kind
             self.parentOffsets = parentOffsets
         }

@@ -50,4 +50,18 @@ import TestSupport
         #expect(result.status == 0)
         #expect(result.stdout.contains("INTEGER"))
     }
+
+    /// A file over the 512 MiB input limit is refused before it is read (a sparse file: no disk
+    /// is used), exit 2, naming its size and what to do instead; every command that reads it whole.
+    @Test(arguments: [["dump"], ["verify"], ["json"], ["explain", "--offset", "0"], ["redact", "-o", "-"]])
+    func aFileOverTheInputLimitIsRefused(_ command: [String]) throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("over-limit-\(UUID().uuidString).log")
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(truncate(url.path, 600_000_000) == 0)
+        let result = try runCLI(Array(command.prefix(1)) + [url.path] + Array(command.dropFirst()))
+        #expect(result.status == 2)
+        #expect(result.stderr == "receipt-explorer: cannot read '\(url.path)': it is 600,000,000 bytes, over the input limit of 512 MiB (536,870,912 bytes); read a large log line by line with --lines, or cut out the part that holds the data\n")
+        #expect(result.stdout.isEmpty)
+    }
 }

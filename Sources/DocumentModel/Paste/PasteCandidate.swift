@@ -95,7 +95,7 @@ struct PasteCandidate {
         // Base64 whose text is base64 again (or a token): decoded once more, and said so.
         guard decodes < maximumDecodes, bytes.count >= PasteRuns.minimumLength,
               bytes.allSatisfy({ PasteRuns.isData($0) || PasteRuns.isSpace($0) }) else { return nil }
-        let innerView = PasteView(bytes: bytes, offsets: Array(0..<bytes.count), path: view.path, key: view.key)
+        let innerView = PasteView(bytes: bytes, offsets: OffsetList(identity: 0..<bytes.count), path: view.path, key: view.key)
         let inner = PasteRuns.runs(in: innerView)
         guard inner.count == 1, var candidate = evaluate(inner[0], view: innerView, decodes: decodes + 1) else { return nil }
         candidate.steps.append(step)

@@ -43,7 +43,7 @@ enum PasteFinder {
         while lineStart < text.count {
             let lineEnd = text[lineStart...].firstIndex(of: 0x0A) ?? text.count
             if let first = text[lineStart..<lineEnd].firstIndex(where: { !PasteRuns.isSpace($0) }), text[first] == UInt8(ascii: "{") {
-                let line = PasteView(bytes: Array(text[lineStart..<lineEnd]), offsets: Array(lineStart..<lineEnd), path: nil, key: nil)
+                let line = PasteView(bytes: Array(text[lineStart..<lineEnd]), offsets: OffsetList(identity: lineStart..<lineEnd), path: nil, key: nil)
                 views += line.innerViews()
             }
             lineStart = lineEnd + 1

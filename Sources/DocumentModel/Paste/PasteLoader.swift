@@ -36,11 +36,18 @@ public enum PasteLoader {
             return found(in: raw, place: place, inline: inline) ?? unrecognized(raw, name: name)
         }
         if decodedToText(loaded) || startsLikeToken(raw, loaded) || notOneElement(loaded) || notATokenStart(loaded) {
-            if let found = found(in: raw, place: place, inline: inline) { return found }
             // Words read as base64 (base64 ignores spaces): text, which is never read as ASN.1.
-            if wordsReadAsBase64(raw, loaded) { return unrecognized(raw, name: name) }
+            let words = wordsReadAsBase64(raw, loaded)
             // Base64 of text without data in it: that text, read as text (never as ASN.1).
-            if let text = decodedPlainText(loaded) { return text }
+            let plainText = words ? nil : decodedPlainText(loaded)
+            // The decoded bytes are not kept while the finder decodes its own candidates: a large
+            // paste would otherwise be held decoded twice (issue 32's memory bound). When nothing
+            // is found they are decoded again, as before.
+            loaded.bytes = []
+            if let found = found(in: raw, place: place, inline: inline) { return found }
+            if words { return unrecognized(raw, name: name) }
+            if let plainText { return plainText }
+            loaded = try InputLoader.decode(raw, name: name)
         }
         if loaded.encoding == .jws { markCutOff(&loaded) }
         if inline { loaded.note = inlineNote + loaded.note }
@@ -54,7 +61,7 @@ public enum PasteLoader {
 
     /// A whole-file token whose signature is shorter than its alg's: named as cut off too.
     static func markCutOff(_ loaded: inout LoadedInput) {
-        guard let token = PasteToken.read(loaded.bytes, offsets: []), let cut = token.cutOff else { return }
+        guard let token = PasteToken.read(loaded.bytes, offsets: OffsetList()), let cut = token.cutOff else { return }
         loaded.diagnostics.append(InputCode.cutOff.diagnostic(cut.message, cut.range))
         loaded.note += " (cut off)"
     }

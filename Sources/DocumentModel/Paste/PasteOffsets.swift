@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 import TextLoader
 
 extension PasteOrigin {
@@ -14,16 +15,8 @@ extension PasteOrigin {
     }
 
     /// Consecutive offsets merged into runs.
-    static func segments(_ offsets: [Int]) -> [OffsetMap.Segment] {
-        var segments: [OffsetMap.Segment] = []
-        for (i, offset) in offsets.enumerated() {
-            if let last = segments.last, last.parentOffset + last.length == offset, last.layerOffset + last.length == i {
-                segments[segments.count - 1].length += 1
-            } else {
-                segments.append(OffsetMap.Segment(layerOffset: i, parentOffset: offset, length: 1))
-            }
-        }
-        return segments
+    static func segments(_ offsets: OffsetList) -> [OffsetMap.Segment] {
+        offsets.runs.map { OffsetMap.Segment(layerOffset: $0.start, parentOffset: $0.origin, length: $0.length) }
     }
 }
 

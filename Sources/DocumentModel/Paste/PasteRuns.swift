@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// A run of data characters in a view: base64 / base64url, the dots of a compact JWS and trailing
 /// `=` padding, with whitespace and wrapped line breaks left out. Quotes, commas, semicolons,
@@ -7,7 +8,7 @@ import ASN1Lenient
 struct PasteRun {
     var characters: [UInt8]
     /// The pasted-text offset of each character.
-    var offsets: [Int]
+    var offsets: OffsetList
 }
 
 enum PasteRuns {

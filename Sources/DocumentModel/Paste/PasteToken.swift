@@ -9,7 +9,7 @@ enum PasteToken {
     static let es256SignatureCharacters = 86
 
     /// Nil when `text` is not a token's start (its first segment must decode to a JSON header).
-    static func read(_ text: [UInt8], offsets: [Int]) -> PasteCandidate? {
+    static func read(_ text: [UInt8], offsets: OffsetList) -> PasteCandidate? {
         let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count <= 3, let headerText = parts.first, !headerText.isEmpty,
               !text.contains(UInt8(ascii: "=")) else { return nil }

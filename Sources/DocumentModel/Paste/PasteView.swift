@@ -5,7 +5,7 @@ import ByteText
 /// undone) and, for each, its offset in the pasted text, so that whatever is found in it maps back.
 struct PasteView {
     var bytes: [UInt8]
-    var offsets: [Int]
+    var offsets: OffsetList
     /// "JSON path payload", "form field receipt-data": where the view sits; nil for the text itself.
     var path: String?
     /// The last key naming the view (JSON key or form field), for ranking (`receipt-data`…).
@@ -14,10 +14,10 @@ struct PasteView {
     /// The whole text.
     init(text: [UInt8]) {
         bytes = text
-        offsets = Array(0..<text.count)
+        offsets = OffsetList(identity: 0..<text.count)
     }
 
-    init(bytes: [UInt8], offsets: [Int], path: String?, key: String?) {
+    init(bytes: [UInt8], offsets: OffsetList, path: String?, key: String?) {
         self.bytes = bytes
         self.offsets = offsets
         self.path = path
@@ -60,7 +60,7 @@ struct PasteView {
         case .string:
             guard let value = tree.string(at: node) else { return }
             let local = tree.sourceOffsets(ofString: node)
-            let view = PasteView(bytes: Array(value.utf8), offsets: local.map { offsets[$0] },
+            let view = PasteView(bytes: Array(value.utf8), offsets: OffsetList(local.lazy.map { offsets[$0] }),
                                  path: joined(path), key: key)
             views.append(view)
             views += view.innerViews(nesting: nesting + 1)
@@ -91,8 +91,8 @@ struct PasteView {
         return views
     }
 
-    private func percentDecoded(_ range: Range<Int>) -> (bytes: [UInt8], offsets: [Int]) {
-        var out: [UInt8] = [], where_: [Int] = []
+    private func percentDecoded(_ range: Range<Int>) -> (bytes: [UInt8], offsets: OffsetList) {
+        var out: [UInt8] = [], where_ = OffsetList()
         var i = range.lowerBound
         while i < range.upperBound {
             if bytes[i] == UInt8(ascii: "%"), i + 2 < range.upperBound, let high = Hex.value(ofDigit: bytes[i + 1]), let low = Hex.value(ofDigit: bytes[i + 2]) {

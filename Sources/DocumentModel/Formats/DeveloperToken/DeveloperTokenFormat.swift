@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 import JWSKit
 import ReceiptKit
 
@@ -37,7 +38,7 @@ public struct DeveloperTokenFormat: DocumentFormat {
         let token = builder.tokens[index]
         guard let payload = token.layers.payload, let request = token.document.request else { return }
         let id = builder.nextID
-        let map: OffsetMap = request.contiguousTextStart.map { .base64(textStart: $0) } ?? .base64Characters(request.payloadOffsets)
+        let map: OffsetMap = request.contiguousTextStart.map { .base64(textStart: $0) } ?? .base64Characters(OffsetList(request.payloadOffsets))
         let diagnostics = token.document.diagnostics.filter { $0.layer == .request }.map(\.diagnostic)
         builder.layers.append(ByteLayer(id: id, role: .decodedJSON(urlSafe: false), name: "request", bytes: request.bytes,
                                         content: .json(request.json, diagnostics: diagnostics), parent: payload, map: map))

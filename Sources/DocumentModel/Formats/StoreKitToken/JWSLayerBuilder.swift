@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -57,7 +58,7 @@ struct JWSLayerBuilder {
             for certificate in document.header.certificates {
                 ids.certificates.append(nextID)
                 let map: OffsetMap = certificate.contiguousTextStart.map { .base64(textStart: $0) }
-                    ?? .base64Characters(certificate.headerOffsets)
+                    ?? .base64Characters(OffsetList(certificate.headerOffsets))
                 layers.append(ByteLayer(id: nextID, role: .x5cCertificate(certificate.position),
                                         name: prefix + "x5c[\(certificate.position)]", tree: certificate.tree,
                                         parent: header, map: map))

@@ -42,13 +42,9 @@ enum RetentionFields {
 
     /// Every member of `tree` with a meaning, by JSON node index.
     static func wording(_ tree: JSONTree) -> [Int: FieldWording] {
-        var out: [Int: FieldWording] = [:]
-        for index in 0..<tree.count where tree[index].kind == .member {
-            guard let key = tree.key(ofMember: index) else { continue }
-            guard let meaning = meaning(key, parent: parentKey(of: index, in: tree)) else { continue }
-            out[index] = FieldWording(display: display(key, tree.value(ofMember: index), tree), meaning: meaning)
+        ServerAPIResponseFields.members(of: tree) { key, index in
+            meaning(key, parent: parentKey(of: index, in: tree)).map { FieldWording(display: display(key, tree.value(ofMember: index), tree), meaning: $0) }
         }
-        return out
     }
 
     /// The key of the member whose object holds `member`; nil at the top.

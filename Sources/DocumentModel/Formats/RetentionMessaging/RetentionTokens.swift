@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 import JSONLenient
 import JWSKit
 import TextLoader
@@ -25,7 +26,7 @@ enum RetentionTokens {
         let id = builder.nextID
         builder.layers.append(ByteLayer(id: id, role: .decodedJSON(urlSafe: decoded.urlSafe), name: "advancedCommerceData",
                                         bytes: decoded.bytes, content: .json(json, diagnostics: json.diagnostics),
-                                        parent: .file, map: .base64Characters(offsets)))
+                                        parent: .file, map: .base64Characters(OffsetList(offsets))))
         for index in 0..<json.count where json[index].kind == .string && isCompactJWS(json, index) {
             add(&builder, string: index, in: json, layer: id, path: "advancedCommerceData." + path(of: index, in: json))
         }

@@ -28,10 +28,16 @@ enum ServerAPIResponseFields {
 
     /// Every member of the body the response's schema names, by JSON node index (every depth).
     static func wording(_ tree: JSONTree, name: ServerAPIResponseName) -> [Int: FieldWording] {
+        members(of: tree) { key, index in
+            meaning(key, in: name).map { FieldWording(display: display(key, tree.value(ofMember: index), tree), meaning: $0) }
+        }
+    }
+
+    /// Every member of `tree` that `word` gives a wording, by JSON node index (every depth).
+    static func members(of tree: JSONTree, _ word: (_ key: String, _ member: Int) -> FieldWording?) -> [Int: FieldWording] {
         var out: [Int: FieldWording] = [:]
         for index in 0..<tree.count where tree[index].kind == .member {
-            guard let key = tree.key(ofMember: index), let meaning = meaning(key, in: name) else { continue }
-            out[index] = FieldWording(display: display(key, tree.value(ofMember: index), tree), meaning: meaning)
+            if let key = tree.key(ofMember: index), let wording = word(key, index) { out[index] = wording }
         }
         return out
     }

@@ -272,4 +272,58 @@ struct APICommandTests {
         let fetched = try runCLI(["api", "transaction", Self.txn] + server.options(), environment: ["LD_DEBUG": "files"])
         #expect(fetched.status == 0 && fetched.stderr.contains("libcurl"))
     }
+
+    /// docs/manual/api.md's worked example, run as shown: its `export` lines and its `api` command
+    /// (the stand-in's port in place of the page's), in a directory that sees the samples, print
+    /// exactly the output the page shows and save what it says.
+    @Test func theManualsWorkedExampleRunsAsShown() throws {
+        let page = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/manual/api.md"), encoding: .utf8)
+        let section = try #require(page.range(of: "## A worked example"))
+        let open = try #require(page.range(of: "```console\n", range: section.upperBound..<page.endIndex))
+        let close = try #require(page.range(of: "\n```", range: open.upperBound..<page.endIndex))
+        var lines = page[open.upperBound..<close.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // `$ ` lines are typed (a trailing backslash continues one); the lines after the last are its output.
+        var commands: [String] = []
+        var lastCommandEnd = 0
+        var index = 0
+        while index < lines.count {
+            guard lines[index].hasPrefix("$ ") else { index += 1; continue }
+            var command = String(lines[index].dropFirst(2))
+            while command.hasSuffix("\\"), index + 1 < lines.count {
+                index += 1
+                command = String(command.dropLast()) + lines[index].trimmingCharacters(in: .whitespaces)
+            }
+            commands.append(command)
+            index += 1
+            lastCommandEnd = index
+        }
+        let expected = lines[lastCommandEnd...].joined(separator: "\n") + "\n"
+        lines.removeAll()
+        var environment: [String: String?] = [:]
+        for export in commands where export.hasPrefix("export ") {
+            for assignment in export.dropFirst("export ".count).split(separator: " ") {
+                let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+                environment[parts[0]] = parts[1]
+            }
+        }
+        let apiCommand = try #require(commands.last)
+        #expect(apiCommand.hasPrefix("receipt-explorer api history "))
+        let server = try StandInServer()
+        // The page's stand-in paths and port are an example run's: this run's server has its own.
+        environment["RECEIPT_EXPLORER_API_KEY"] = server.keyPath
+        #expect(environment["RECEIPT_EXPLORER_API_ISSUER"] == StandInServer.issuer)
+        #expect(environment["RECEIPT_EXPLORER_API_BUNDLE_ID"] == StandInServer.bundleID)
+        let arguments = apiCommand.split(separator: " ").dropFirst().map { String($0).replacingOccurrences(of: "http://127.0.0.1:40123", with: server.baseURL) }
+        let directory = freshDirectory()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("samples"), withDestinationURL: Paths.samples)
+        let binary = try #require(cliBinary)
+        let result = try runProgram(URL(fileURLWithPath: "/bin/sh"), ["-c", "cd '\(directory.path)' && exec \"$0\" \"$@\"", binary.path] + arguments,
+                                    environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == expected)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("fetched").path).sorted()
+                == ["history-001.json", "history-002.json"])
+    }
 }

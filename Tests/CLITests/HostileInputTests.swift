@@ -166,6 +166,27 @@ import TestSupport
         Self.expectSafe(run, "base64-like text")
     }
 
+    /// One huge single-octet string (a VideotexString of Latin-1 bytes): its text is transcoded
+    /// straight into the string shown, never through one `Character` per byte (16 bytes each:
+    /// a 37 MB string held 600 MB).
+    @Test func aHugeLatin1String() throws {
+        let size = Self.bigSize
+        let content = size - 6
+        let file = try Hostile.largeFile(name: "videotex.der", size: size) { chunk, offset in
+            for i in chunk.indices { chunk[i] = UInt8(0x80 + (offset + i) % 0x7F) }
+            if offset == 0 {
+                chunk.replaceSubrange(0..<6, with: [0x15, 0x84, UInt8(content >> 24), UInt8((content >> 16) & 0xFF),
+                                                    UInt8((content >> 8) & 0xFF), UInt8(content & 0xFF)])
+            }
+        }
+        defer { Hostile.remove(file) }
+        let run = try Hostile.run(["dump", file.path], timeout: 1800)
+        Self.expectClean(run, status: 0)
+        #expect(Self.lines(run).dropFirst(2).first?.contains(" 6  \(content)  VideotexString \"\\x86\\x87\\x88") == true, "\(run.stdout.prefix(300))")
+        #expect(run.peakMiB < Hostile.bound(base: 38, perInputByte: 3, inputBytes: size), "\(run.summary)")
+        Self.expectSafe(run, "a huge VideotexString")
+    }
+
     @Test func zeroBytesInsideASequence() throws {
         // The densest input there is: a SEQUENCE header, then zeros = millions of stray 00 00
         // children, one node each. Nodes cost 16 bytes per input byte (32 per 2-byte node);

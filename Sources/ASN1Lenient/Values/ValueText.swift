@@ -26,7 +26,10 @@ public enum ValueText {
             return bytesSummary(tree.content(of: index), limits: limits)
         }
         if node.isConstructed { return "" }
-        guard let value = tree.value(of: index) else {
+        // Enough bytes for `limits.characters` scalars of any encoding (4 bytes each at most), and
+        // more than that many scalars whenever the content is longer, so "…" is still decided right.
+        let prefix = limits.characters < Int.max / 8 ? limits.characters * 4 + 8 : Int.max
+        guard let value = tree.value(of: index, textPrefix: prefix) else {
             return bytesSummary(tree.content(of: index), limits: limits)
         }
         switch value {

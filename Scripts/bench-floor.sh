@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# How far each kind of work is from what it must cost (issue 32), every row measured in one run:
+# the floor (OpenSSL's own P-256 verify time × the signature checks a token needs), Apple's Python
+# library on the same tokens, and the one-shot anchors (a static Swift hello that imports
+# FoundationEssentials, `jq --version`, `openssl version`).
+#
+#   Scripts/bench-floor.sh [--binary PATH] [--count N]
+#
+# --binary  the receipt-explorer to measure (default: the release archive's binary, built as
+#           Scripts/release.sh builds it: static stdlib, --no-export-dynamic, .build-release).
+# --count   lines per batch row (default 5000; the mixed row uses 2×).
+# Tokens: the real Apple-signed ones in ../shared/corpus/jws (Xcode tokens left out: their chain is
+# a self-signed test certificate), judged against ../shared/corpus/certs/AppleRootCA-G3.cer.
+# Apple's app-store-server-library goes into Benchmarks/.venv (git-ignored), as bench-batch.sh does.
+# Prints a Markdown table; the load average before and after. Linux (GNU time, /proc): a benchmark.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=""
+count=5000
+while (($# > 0)); do
+    case "$1" in
+        --binary) binary="$2"; shift 2 ;;
+        --count) count="$2"; shift 2 ;;
+        *) echo "usage: Scripts/bench-floor.sh [--binary PATH] [--count N]" >&2; exit 2 ;;
+    esac
+done
+corpus=../shared/corpus
+[[ -d "$corpus/jws" ]] || { echo "bench-floor.sh: $corpus/jws is missing (the shared corpus beside the project)" >&2; exit 2; }
+if [[ -z "$binary" ]]; then
+    build=(swift build -c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic --scratch-path .build-release)
+    "${build[@]}" --product receipt-explorer >&2
+    binary="$("${build[@]}" --show-bin-path)/receipt-explorer"
+fi
+venv=Benchmarks/.venv
+[[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check app-store-server-library
+
+# The anchor for one-shot commands: a static Swift hello importing FoundationEssentials, built the
+# same way as the release (static stdlib), once, into .build-bench-hello (git-ignored).
+hello_dir=.build-bench-hello
+if [[ ! -x "$hello_dir/hello" ]]; then
+    mkdir -p "$hello_dir"
+    printf 'import FoundationEssentials\nprint("hello \\(Date.now.timeIntervalSince1970 > 0)")\n' > "$hello_dir/hello.swift"
+    swiftc -O -static-stdlib "$hello_dir/hello.swift" -o "$hello_dir/hello" >&2
+fi
+
+exec "$venv/bin/python" - "$binary" "$count" "$corpus" "$hello_dir/hello" <<'PY'
+import base64, glob, json, os, re, resource, statistics, subprocess, sys, tempfile, time
+
+binary, count, corpus, hello = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+root = f"{corpus}/certs/AppleRootCA-G3.cer"
+load = lambda: " ".join(f"{x:.2f}" for x in os.getloadavg())
+print(f"binary: {binary}; load before: {load()}", file=sys.stderr)
+
+def payload(token):
+    part = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+
+def checks(token):
+    """Signature checks a token needs: its own, and each nested token's."""
+    data = payload(token).get("data", {})
+    return 1 + sum(1 for key in ("signedTransactionInfo", "signedRenewalInfo") if key in data)
+
+# --- the floor: OpenSSL's P-256 verify, on this machine, now ---
+speed = subprocess.run(["openssl", "speed", "-seconds", "3", "ecdsap256"], capture_output=True, text=True).stdout
+row = [l for l in speed.splitlines() if "nistp256" in l and "ecdsa" in l][-1].split()
+verify_ms = 1000.0 / float(row[-1])   # the last column is verify/s
+print(f"floor: one P-256 verify {verify_ms:.4f} ms (openssl speed ecdsap256)", file=sys.stderr)
+
+tokens = {os.path.basename(p): open(p).read().strip() for p in sorted(glob.glob(f"{corpus}/jws/*.jws")) if "-xcode-" not in p}
+transaction = tokens["transaction-sandbox-com.app.qysmat-2023-03-27.jws"]
+notification = tokens["notification-sandbox-com.loki-project.loki-messenger-2025-10-01-DID_RENEW.jws"]
+mixed = list(tokens.values())
+
+def lines_file(items, n):
+    f = tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False)
+    for i in range(n):
+        f.write(items[i % len(items)] + "\n")
+    f.close()
+    return f.name
+
+def cpu_run(args, runs=3):
+    """Median CPU seconds (user + system) of the child over `runs` runs, and its wall seconds."""
+    cpus, walls = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        r = subprocess.run([binary] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if r.returncode not in (0, 1):
+            sys.exit(f"{args}: exit {r.returncode}: {r.stderr.decode()[:400]}")
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(cpus), statistics.median(walls)
+
+rows = []
+def batch_row(name, items, n, sigs):
+    path = lines_file(items, n)
+    cpu, _ = cpu_run(["verify", "--lines", path, "--root", root, "--jobs", "1", "--quiet"])
+    per = cpu / n * 1000
+    floor = sigs * verify_ms
+    rows.append((name, f"{sigs:g}", f"{floor:.3f} ms", f"{per:.3f} ms", f"{per / floor:.1f}×", "≤ 1.5×"))
+    return path, per
+
+batch_row(f"`verify --lines --jobs 1`, {count:,} × one real sandbox transaction", [transaction], count, 1)
+batch_row(f"the same, {count:,} × one real DID_RENEW notification (2 nested tokens)", [notification], count, 3)
+mixed_sigs = statistics.mean(checks(t) for t in mixed)
+mixed_path, mixed_per = batch_row(f"{2 * count:,} real mixed tokens ({len(mixed)} distinct, cycled)", mixed, 2 * count, mixed_sigs)
+
+# --- Apple's SignedDataVerifier on the same mixed tokens, in-process, one core ---
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+from appstoreserverlibrary.models.Environment import Environment
+root_bytes = open(root, "rb").read()
+verifiers = {}
+def apple_verify(token):
+    p = payload(token)
+    data = p.get("data", {})
+    env = data.get("environment") or p.get("environment") or "Sandbox"
+    bundle = data.get("bundleId") or p.get("bundleId") or "x"
+    apple_id = data.get("appAppleId") or p.get("appAppleId") or 1
+    key = (env, bundle, apple_id)
+    if key not in verifiers:
+        verifiers[key] = SignedDataVerifier([root_bytes], False, Environment(env), bundle, apple_id)
+    v = verifiers[key]
+    try:
+        if "notificationType" in p: v.verify_and_decode_notification(token)
+        elif "autoRenewStatus" in p or "autoRenewProductId" in p: v.verify_and_decode_renewal_info(token)
+        else: v.verify_and_decode_signed_transaction(token)
+    except Exception:
+        pass   # the time is what is compared; a verdict difference is not this benchmark's question
+apple_n = min(2 * count, 2000)
+start = time.process_time()
+for i in range(apple_n):
+    apple_verify(mixed[i % len(mixed)])
+apple_per = (time.process_time() - start) / apple_n * 1000
+rows.append(("Apple's Python `SignedDataVerifier`, the same mixed tokens (per core)", "", "", f"{apple_per:.3f} ms",
+             f"ours {apple_per / mixed_per:.1f}× faster", "≥ 50×"))
+
+_, wall1 = cpu_run(["verify", "--lines", mixed_path, "--root", root, "--jobs", "1", "--quiet"])
+_, wall2 = cpu_run(["verify", "--lines", mixed_path, "--root", root, "--jobs", "2", "--quiet"])
+rows.append(("`--jobs 2` against `--jobs 1`, the same mixed tokens (wall)", "", "", f"{wall1:.2f} s → {wall2:.2f} s",
+             f"{wall1 / wall2:.2f}×", "≥ 1.9×"))
+
+# --- one-shot commands: wall time, median of 30 ---
+def wall_of(cmd, runs=30):
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+one = lines_file([notification], 1)
+hello_ms = wall_of([hello])
+anchors = f"hello {hello_ms:.1f} ms; `jq --version` {wall_of(['jq', '--version']):.1f} ms; `openssl version` {wall_of(['openssl', 'version']):.1f} ms"
+version_ms = wall_of([binary, "--version"])
+rows.append(("one process: `--version`", "0", anchors, f"{version_ms:.1f} ms", f"{version_ms / hello_ms:.2f}× the hello", "≤ 3.5 ms"))
+verify_one = wall_of([binary, "verify", one, "--root", root])
+rows.append(("one process: `verify` of one DID_RENEW notification", "3", f"{3 * verify_ms:.2f} ms + start", f"{verify_one:.1f} ms",
+             f"{verify_one / (3 * verify_ms + hello_ms):.1f}× (floor + hello)", "≤ 5 ms"))
+
+# --- memory: dump of 50 MB of base64-like text ---
+import random
+random.seed(32)
+alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+big = tempfile.NamedTemporaryFile(suffix=".b64", delete=False)
+big.write(bytes(alphabet[b >> 2] for b in random.randbytes(50_000_000)))
+big.close()
+r = subprocess.run(["/usr/bin/time", "-f", "%M %e", binary, "dump", big.name], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+kib, seconds = r.stderr.strip().splitlines()[-1].split()
+rows.append(("`dump` of 50 MB of base64-like text", "0", "3× input + 40 MB = 190 MB", f"{int(kib) * 1024 / 1e6:.0f} MB peak, {float(seconds):.1f} s",
+             f"{int(kib) * 1024 / 50e6:.1f}× input", "≤ 3× + 40 MB"))
+for path in (mixed_path, one, big.name):
+    os.unlink(path)
+
+print("| work | signature checks | floor | receipt-explorer | ratio | target |")
+print("|---|---:|---:|---:|---:|---|")
+for r in rows:
+    print("| " + " | ".join(r) + " |")
+print(f"\nload before → after: see stderr; after: {load()}", file=sys.stderr)
+PY

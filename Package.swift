@@ -68,8 +68,7 @@ let package = Package(
         .target(name: "ServerAPI", dependencies: ["Platform", "ASN1Lenient", "ByteText", "JSONLenient", "JWSKit", "CCurl"]),
         .target(name: "DocumentModel", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",
                                                       "ReasonCodes", "X509Trust", "ReceiptKit", "JWSKit"]),
-        .target(name: "ExplorerUI", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",
-                                                   "ReceiptKit", "JWSKit", "DocumentModel"]),
+        .target(name: "ExplorerUI", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput", "DocumentModel"]),
         // curses through a C file (shim.c) that switches the wide-character API on for itself and
         // exposes plain integers, so no Swift target needs a flag (unsafeFlags would also keep the
         // package from being a dependency). No pkgConfig: ncursesw.pc adds -D_XOPEN_SOURCE=600.
@@ -81,28 +80,28 @@ let package = Package(
                 .linkedLibrary("ncurses", .when(platforms: [.macOS])),
             ]
         ),
-        .target(name: "TerminalAdapter", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "ExplorerUI", "CNcursesShim"]),
+        .target(name: "TerminalAdapter", dependencies: ["Platform", "ByteText", "Threads", "ExplorerUI", "CNcursesShim"]),
         .executableTarget(
             name: "receipt-explorer",
             dependencies: [
-                "Platform", "ByteText", "ASN1Lenient", "TextLoader", "TextOutput", "X509Trust", "ReceiptKit",
+                "Platform", "ByteText", "ASN1Lenient", "TextLoader", "TextOutput", "X509Trust", "ReceiptKit", "JWSKit",
                 "DocumentModel", "ExplorerUI", "TerminalAdapter", "ServerAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Paths to samples and the shared corpus, and one DER builder, for every test target.
         .target(name: "TestSupport", dependencies: ["Platform"], path: "Tests/TestSupport"),
-        .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "ByteText", "TestSupport"]),
+        .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "ByteText", "TextLoader", "TextOutput", "TestSupport"]),
         .testTarget(name: "TextLoaderTests", dependencies: ["TextLoader", "TextOutput", "ASN1Lenient", "ByteText", "TestSupport"]),
         .testTarget(name: "TextOutputTests", dependencies: ["TextOutput", "TextLoader", "ASN1Lenient", "ByteText", "TestSupport"]),
-        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "TextOutput", "ReasonCodes", "X509Trust", "DocumentModel", "TestSupport"]),
-        .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel", "ReceiptKit", "ASN1Lenient", "ByteText", "Threads", "TextLoader", "TextOutput", "ReasonCodes", "X509Trust", "JWSKit", "TestSupport"]),
+        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "X509Trust", "JWSKit", "DocumentModel", "TestSupport"]),
+        .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel", "ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "ReasonCodes", "X509Trust", "JSONLenient", "JWSKit", "TestSupport"]),
         // The snapshots are read from the source tree by path (`Snapshot.directory`), not bundled.
-        .testTarget(name: "ExplorerUITests", dependencies: ["Platform", "ExplorerUI", "TerminalAdapter", "ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "TextOutput", "X509Trust", "DocumentModel", "TestSupport"],
+        .testTarget(name: "ExplorerUITests", dependencies: ["Platform", "ExplorerUI", "TerminalAdapter", "ReceiptKit", "ASN1Lenient", "ByteText", "JSONLenient", "TextLoader", "DocumentModel", "TestSupport"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "JSONLenientTests", dependencies: ["JSONLenient", "ASN1Lenient", "ByteText", "TestSupport"]),
-        .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "JSONLenient", "ASN1Lenient", "ByteText", "TextLoader", "ReasonCodes", "X509Trust", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["Platform", "receipt-explorer", "TestSupport"]),
+        .testTarget(name: "JSONLenientTests", dependencies: ["JSONLenient", "ASN1Lenient"]),
+        .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "JSONLenient", "ASN1Lenient", "ByteText", "ReceiptKit", "X509Trust", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["Platform", "ASN1Lenient", "TextLoader", "ReceiptKit", "DocumentModel", "ExplorerUI", "receipt-explorer", "TestSupport"]),
         .testTarget(name: "ServerAPITests", dependencies: ["ServerAPI", "JWSKit", "JSONLenient", "ByteText", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

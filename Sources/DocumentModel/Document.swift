@@ -30,6 +30,10 @@ public struct DocumentSource: Sendable {
     }
 }
 
+/// What a kind keeps beside its layers (the decoded receipt, the tokens): `Document.model`. The
+/// kind's folder declares the conformance and the typed accessor; nothing else reads it.
+public protocol KindModel: Sendable {}
+
 /// One opened input: loaded once, parsed once, located once, decoded and validated once, then
 /// read by every command and by the explorer.
 public struct Document: Sendable {
@@ -37,26 +41,20 @@ public struct Document: Sendable {
     public var kind: DocumentKind
     /// `layers[0]` is the file's bytes; later layers were derived from earlier ones.
     public private(set) var layers: [ByteLayer]
-    /// The receipt model (decoded fields, links, validation steps, verdict) when the input is a
-    /// PKCS#7 SignedData (or whatever was opened with `reading: .always`); nil for other ASN.1.
-    public var receipt: ReceiptAnalysis?
-    /// The StoreKit 2 model (every token with its layers and, when validated, its verification
-    /// report) when the input is a JWS or a JSON body carrying tokens; nil otherwise.
-    public var jws: JWSModel?
-    /// The decoded token when the input is an external purchase token; nil otherwise.
-    public var externalPurchase: ExternalPurchaseModel? = nil
+    /// The kind's own model (a decoded receipt, a token model, …), opaque here: only the kind's
+    /// format reads it, through an accessor in its folder (`Formats/<Kind>/`). Nil for kinds
+    /// with nothing beyond their layers.
+    public var model: (any KindModel)?
     /// How the document was opened (`Document.open` sets it), so that whatever re-opens its bytes
     /// (the tamper lab) reads them the same way whatever the kind. A document built by hand: decode only.
     public internal(set) var openedWith = OpenOptions(analysis: AnalysisOptions(validate: false))
 
-    public init(source: DocumentSource, kind: DocumentKind, layers: [ByteLayer], receipt: ReceiptAnalysis? = nil,
-                jws: JWSModel? = nil) {
+    public init(source: DocumentSource, kind: DocumentKind, layers: [ByteLayer], model: (any KindModel)? = nil) {
         precondition(!layers.isEmpty && layers[0].id == .file, "a document starts with its file layer")
         self.source = source
         self.kind = kind
         self.layers = layers
-        self.receipt = receipt
-        self.jws = jws
+        self.model = model
     }
 
     public var fileLayer: ByteLayer { layers[0] }

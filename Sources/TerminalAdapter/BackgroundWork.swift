@@ -1,4 +1,3 @@
-import ASN1Lenient
 import ExplorerUI
 import Threads
 #if canImport(FoundationEssentials)

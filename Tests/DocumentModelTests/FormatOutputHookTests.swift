@@ -16,17 +16,18 @@ import X509Trust
         return Document.open(input, options: AnalysisOptions(), reading: .always)
     }
 
+    /// The basis is the kind's side of diff, from its folder (`ReceiptSide`, `StoreKitSide`); none: the structure only.
     @Test("what diff compares: a receipt's fields, a token's fields, else the structure", arguments: [
-        ("typical.receipt", DiffBasis.receipt),
-        ("jws/transaction.jws", .storeKitTokens),
-        ("jws/transaction-history.json", .storeKitTokens),
-        ("developer/promotional-offer.jws", .storeKitTokens),
-        ("pki/test-ec-root.cer", .structure),
-        ("external/external-purchase-token.txt", .structure),
-    ])
-    func diffBasis(name: String, basis: DiffBasis) throws {
+        ("typical.receipt", "ReceiptSide"),
+        ("jws/transaction.jws", "StoreKitSide"),
+        ("jws/transaction-history.json", "StoreKitSide"),
+        ("developer/promotional-offer.jws", "StoreKitSide"),
+        ("pki/test-ec-root.cer", nil),
+        ("external/external-purchase-token.txt", nil),
+    ] as [(String, String?)])
+    func diffBasis(name: String, basis: String?) throws {
         let document = try Self.open(name)
-        #expect(document.format.diffBasis(document) == basis)
+        #expect(document.format.diffBasis(document).map { "\(type(of: $0))" } == basis)
     }
 
     @Test("a developer key applies to developer-signed tokens only; the others' refusal says what they are checked with", arguments: [

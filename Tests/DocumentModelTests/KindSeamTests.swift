@@ -6,43 +6,49 @@ import Testing
 import TestSupport
 import TextLoader
 
-/// Issue 19's seam: outside the format registry (`Formats/`), no code reads a kind's own model;
-/// what `redact`, `diff` and `tour` need from a kind is its format's answer. Checked on the sources,
-/// and each hook on real samples.
+/// Issue 19's and 30's seam: outside its folder under `Formats/`, no code names a kind's own type
+/// (its model, its sides of diff and timeline, its outputs) or a `DocumentKind` case; what the
+/// features, the explorer and the commands need of a kind is its format's answer. Checked on the
+/// sources by type (`KindSeamScan`, names read from the kinds' folders), and each hook on real samples.
 @Suite struct KindSeamTests {
-    /// A read of a kind's model through a `Document` (`document.receipt`, `doc.jws?`, …).
-    static let modelRead = try! NSRegularExpression(pattern: #"\b(document|doc)\??\.(jws|receipt|externalPurchase)\b"#)
+    @Test("no code outside a kind's folder names its types or a DocumentKind case")
+    func noKindNamedOutsideItsFolder() throws {
+        let uses = try KindSeamScan.usesOutsideFolders()
+        #expect(uses.isEmpty, "ask the document's format instead: \(uses.map(\.description).joined(separator: "; "))")
+    }
 
-    /// "Sources/<target>/<file>:<line>" of every model read outside `Formats/` (comments skipped).
-    static func modelReads(in target: String) throws -> [String] {
-        let folder = Paths.packageRoot.appendingPathComponent("Sources").appendingPathComponent(target)
-        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("Formats/") }
-        var found: [String] = []
-        for file in files.sorted() {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let code = String(line)
-                guard !code.trimmingCharacters(in: .whitespaces).hasPrefix("//") else { continue }
-                if modelRead.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil {
-                    found.append("Sources/\(target)/\(file):\(number + 1)")
-                }
+    @Test("the names come from the kinds' folders: their models, their sides, the kinds' cases")
+    func theNamesComeFromTheFolders() throws {
+        let files = try KindSeamScan.sourceFiles()
+        let types = try KindSeamScan.kindTypes(files)
+        #expect(types["ReceiptAnalysis"] == "Sources/DocumentModel/Formats/AppReceipt")
+        #expect(types["JWSModel"] == "Sources/DocumentModel/Formats/StoreKitToken")
+        #expect(types["ExternalPurchaseModel"] == "Sources/DocumentModel/Formats/ExternalPurchaseToken")
+        #expect(types["ReceiptSide"] == "Sources/DocumentModel/Formats/AppReceipt" && types["StoreKitSide"] != nil)
+        // A format type is what the registry lists: not a model.
+        #expect(types["AppReceiptFormat"] == nil && types["StoreKitTokenFormat"] == nil)
+        let cases = try KindSeamScan.kindCases(files)
+        #expect(cases.count == 20 && cases.first == "receipt" && cases.contains("externalPurchaseToken") && cases.last == "offerSignatureV1")
+    }
+
+    @Test("the scan sees a model type, a compared case and a case in a switch over a kind, not other enums' cases")
+    func theScanSeesUses() throws {
+        let text = """
+            let side = ReceiptSide(document) // ReceiptSide in a comment is not a use
+            let name = "JWSModel"
+            if document.kind == .receipt { }
+            switch document.kind {
+            case .transaction: break
+            default: break
             }
-        }
-        return found
-    }
-
-    @Test("no code outside Formats/ reads a kind's model", arguments: ["DocumentModel", "ExplorerUI", "receipt-explorer"])
-    func noModelReadOutsideFormats(_ target: String) throws {
-        let reads = try Self.modelReads(in: target)
-        #expect(reads.isEmpty, "ask the document's format instead: \(reads.joined(separator: ", "))")
-    }
-
-    @Test("the check finds a model read: the formats' own folder has them")
-    func theCheckSeesReads() throws {
-        let folder = Paths.packageRoot.appendingPathComponent("Sources/DocumentModel/Formats/AppReceipt/Redact/ReceiptRedaction.swift")
-        let text = try String(contentsOf: folder, encoding: .utf8)
-        #expect(Self.modelRead.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)) == 2)
+            switch layer.content {
+            case .asn1: break
+            }
+            """
+        let uses = try KindSeamScan.uses(in: text, file: "F.swift", types: ["ReceiptSide": "Formats/AppReceipt", "JWSModel": "Formats/StoreKitToken"],
+                                         cases: ["receipt", "transaction", "asn1"])
+        #expect(uses.map(\.description) == ["F.swift:1 names ReceiptSide (AppReceipt)", "F.swift:3 names .receipt (DocumentKind)",
+                                            "F.swift:5 names .transaction (DocumentKind)"])
     }
 
     static func open(_ name: String) throws -> Document {

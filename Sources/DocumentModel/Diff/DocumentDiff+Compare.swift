@@ -1,50 +1,21 @@
 import ASN1Lenient
-import JWSKit
 
 extension DocumentDiff {
     /// How many structural entries a diff keeps by default (the rest are counted).
     public static let defaultStructuralLimit = 50
 
     /// Compares two opened documents: the semantic rules their kinds allow (two receipts, two
-    /// StoreKit 2 inputs, a receipt against transactions), then the structure: for two ASN.1 inputs
-    /// node by node, for two StoreKit 2 inputs layer by layer (`JWSStructure`). Pure: reads the
-    /// documents, prints nothing.
+    /// StoreKit 2 inputs, a receipt against transactions: the kinds' engines), then the structure
+    /// (node by node, or as the kind's engine walks its layers). Pure: reads the documents, prints nothing.
     public static func compare(_ a: Document, _ b: Document, structuralLimit: Int = defaultStructuralLimit) -> DocumentDiff {
-        // What each side is compared by is its format's decision (`DocumentOutputs.diffBasis`).
-        let basisA = a.format.diffBasis(a), basisB = b.format.diffBasis(b)
-        let receiptA = basisA == .receipt ? ReceiptSide(a) : nil, receiptB = basisB == .receipt ? ReceiptSide(b) : nil
-        if let ra = receiptA, let rb = receiptB {
-            var diff = DocumentDiff(comparison: .receipts, semantic: ReceiptDiff.entries(ra, rb))
-            let signatures = SignatureDiff.compare(
-                certificatesA: ra.certificates, certificatesB: rb.certificates,
-                signatureA: ra.signature, signatureB: rb.signature,
-                bytesA: a.fileLayer.bytes, bytesB: b.fileLayer.bytes)
-            let signing = SignatureDiff.entries(signatures)
-            if !signing.isEmpty, ra.payloadBytes.elementsEqual(rb.payloadBytes) {
-                diff.semantic.append(DiffEntry(kind: .resigned, subject: "receipt", a: signatures.signatureA,
-                                               b: signatures.signatureB,
-                                               note: "same payload, different signature or certificates"))
+        // What each side is compared by is its format's decision (`DocumentOutputs.diffBasis`),
+        // and each kind's engine lives with its format.
+        if let basisA = a.format.diffBasis(a), let basisB = b.format.diffBasis(b) {
+            if let diff = basisA.compare(with: basisB, structuralLimit: structuralLimit) { return diff }
+            if let ra = basisA.purchaseRecords(), let rb = basisB.purchaseRecords(), ra.leads != rb.leads {
+                let semantic = ra.leads ? CrossDiff.entries(ra, rb, leadIsA: true) : CrossDiff.entries(rb, ra, leadIsA: false)
+                return DocumentDiff(comparison: .receiptAndTransactions, semantic: semantic)
             }
-            diff.semantic += signing
-            diff.signatures = signatures
-            diff.addStructure(a, b, limit: structuralLimit)
-            return diff
-        }
-        let storeKitA = basisA == .storeKitTokens ? StoreKitSide(a) : nil
-        let storeKitB = basisB == .storeKitTokens ? StoreKitSide(b) : nil
-        if let sa = storeKitA, let sb = storeKitB {
-            let result = JWSDiff.compare(sa, sb)
-            var diff = DocumentDiff(comparison: .jws, semantic: result.entries, signatures: result.signatures)
-            var walk = StructuralDiff(a: a, b: b, limit: structuralLimit)
-            JWSStructure(a: sa, b: sb).run(result.tokenPairs, into: &walk)
-            diff.take(walk.log)
-            return diff
-        }
-        if let ra = receiptA, let sb = storeKitB {
-            return DocumentDiff(comparison: .receiptAndTransactions, semantic: CrossDiff.entries(ra, sb, receiptIsA: true))
-        }
-        if let sa = storeKitA, let rb = receiptB {
-            return DocumentDiff(comparison: .receiptAndTransactions, semantic: CrossDiff.entries(rb, sa, receiptIsA: false))
         }
         var diff = DocumentDiff(comparison: .asn1)
         diff.addStructure(a, b, limit: structuralLimit)

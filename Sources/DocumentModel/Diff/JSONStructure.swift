@@ -100,7 +100,7 @@ struct JSONStructure {
         var used = Set<Int>()
         for m in ma {
             let key = treeA.key(ofMember: m) ?? ""
-            let childPath = StoreKitSide.join(path, key)
+            let childPath = JSONStructure.join(path, key)
             guard let n = byKey[key]?.popLast() else {
                 report(.nodeRemoved, m, nil, childPath, &log, note: nil)
                 continue
@@ -112,7 +112,7 @@ struct JSONStructure {
             }
         }
         for n in mb where !used.contains(n) {
-            report(.nodeAdded, nil, n, StoreKitSide.join(path, treeB.key(ofMember: n) ?? ""), &log, note: nil)
+            report(.nodeAdded, nil, n, JSONStructure.join(path, treeB.key(ofMember: n) ?? ""), &log, note: nil)
         }
     }
 
@@ -188,4 +188,9 @@ struct JSONStructure {
         }
         return DiffSide(node: NodeID(layer, index), range: range, fileRange: doc.fileRange(range, in: layer), value: value, path: path)
     }
+}
+
+extension JSONStructure {
+    /// A member's path under its parent's: "data", "data.signedTransactionInfo".
+    static func join(_ a: String, _ b: String) -> String { a.isEmpty ? b : b.isEmpty ? a : "\(a).\(b)" }
 }

@@ -77,6 +77,9 @@ public protocol DocumentFormat: DocumentOutputs, Sendable {
     /// Whether `kind` uses `option` (`OptionTable`, the one options × kinds table); by default only
     /// `--expect` applies, and every option that reads or verifies is refused: nothing is verified.
     func optionUse(_ option: ReadingOption, kind: DocumentKind) -> OptionUse
+    /// What the paste finder should prefer of the kind's data and under which JSON keys it sits
+    /// (`PasteHint`); none by default.
+    var pasteHints: [PasteHint] { get }
 }
 
 extension DocumentFormat {
@@ -85,6 +88,7 @@ extension DocumentFormat {
     public func tourSteps(_ document: Document) -> [TourStep]? { nil }
     public func redactionRefusal(_ document: Document) -> String? { nil }
     public func explorerAdditions(of document: Document) -> ExplorerAdditions? { nil }
+    public var pasteHints: [PasteHint] { [] }
     public func optionUse(_ option: ReadingOption, kind: DocumentKind) -> OptionUse {
         option == .expect ? .applies(OptionWhy.expect) : .refused(OptionWhy.nothingVerified)
     }

@@ -27,16 +27,17 @@ public protocol DocumentOutputs {
     func json(_ document: Document, words: StepText) -> JSONReading?
     /// A batch `json` line: the compact object with `"source"` (the file, replacing the byte
     /// ranges) and `"line"`; nil as for `json`. Formats with a streamed writer override it.
-    func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine?
+    func jsonLine(_ document: Document, words: StepText, source: BatchSourceFields) -> JSONLine?
     /// `verify`'s report (the kinds that cannot be verified say so in an invalid report).
     func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport
     /// `verify`'s text report.
-    func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String
+    func verifyText(_ document: Document, report: VerificationReport, style: VerifyStyle, words: StepText) -> String
     /// Adds to `report` the steps for expectations `verify` was given that `verification` does not
     /// compare (an external purchase token's fields against `--bundle-id`, …); by default none.
     func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions)
-    /// What `diff` compares the document by.
-    func diffBasis(_ document: Document) -> DiffBasis
+    /// What `diff` compares the document by beside its structure (the kind's side and engine, in
+    /// its folder); nil: the structure only.
+    func diffBasis(_ document: Document) -> (any DiffBasis)?
     /// What a tamper-lab edit changed that the format checks beyond the document's diagnostics
     /// (a token's verification steps), one terminal-safe line per change; empty: nothing to add.
     func labChanges(before: Document, after: Document) -> [LabChangeLine]
@@ -49,16 +50,19 @@ public protocol DocumentOutputs {
     /// Lines `dump` prints under a top-level token beside what the token itself says (a
     /// notification's delivery attempts in a notification history); none by default.
     func tokenNotes(_ document: Document, token index: Int) -> [String]
-}
-
-/// What `diff` compares a document by, beside its structure.
-public enum DiffBasis: Sendable, Equatable {
-    /// The receipt's fields, purchases and signing (a decoded PKCS#7 receipt).
-    case receipt
-    /// The StoreKit tokens' fields, transactions and signing.
-    case storeKitTokens
-    /// The structure only (ASN.1 node by node).
-    case structure
+    /// The names of `layer`'s nodes: `structure` (RFC 5652 / 5280) and what the kind adds (a
+    /// receipt payload's attribute names). `structure` by default.
+    func nodeNames(_ document: Document, layer: LayerID, structure: NodeNames) -> NodeNames
+    /// `dump --format tree` of a document whose layout is `.layers` (a token's segments, a body's
+    /// tokens); nil for the ASN.1 layout, which the tree dump prints.
+    func layersDump(_ document: Document, color: Bool) -> String?
+    /// `dump --format json`'s object of a `.layers` document, before its layer list; nil for the ASN.1 layout.
+    func layersJSON(_ document: Document) -> [String: Any]?
+    /// `explain --offset` of a `.layers` document: what the character at `fileOffset` encodes; nil
+    /// when it is part of a body, not of a token (and for the ASN.1 layout).
+    func layersExplain(_ document: Document, fileOffset: Int) -> String?
+    /// `explain` of a `.layers` document without an offset: its tokens and segments; nil for the ASN.1 layout.
+    func layersOverview(_ document: Document) -> String?
 }
 
 /// One batch `json` line and the code of its first error.
@@ -78,16 +82,21 @@ public struct JSONLine {
 }
 
 extension DocumentOutputs {
-    public func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
+    public func verifyText(_ document: Document, report: VerificationReport, style: VerifyStyle, words: StepText) -> String {
         VerificationText.text(report, inputName: document.source.name, style: style)
     }
 
     public func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions) {}
-    public func diffBasis(_ document: Document) -> DiffBasis { .structure }
+    public func diffBasis(_ document: Document) -> (any DiffBasis)? { nil }
     public func labChanges(before: Document, after: Document) -> [LabChangeLine] { [] }
     public func payloadStringNode(_ document: Document) -> Int? { nil }
     public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { RedactionParts() }
     public func tokenNotes(_ document: Document, token index: Int) -> [String] { [] }
+    public func nodeNames(_ document: Document, layer: LayerID, structure: NodeNames) -> NodeNames { structure }
+    public func layersDump(_ document: Document, color: Bool) -> String? { nil }
+    public func layersJSON(_ document: Document) -> [String: Any]? { nil }
+    public func layersExplain(_ document: Document, fileOffset: Int) -> String? { nil }
+    public func layersOverview(_ document: Document) -> String? { nil }
 
     /// Exit status 1 for `dump`, `explain` and `json` of a decoded input: an error in the layers the
     /// layout shows (for a receipt the file layer, where the receipt findings are merged).

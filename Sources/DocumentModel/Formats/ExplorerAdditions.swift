@@ -167,6 +167,12 @@ public struct ExplorerAdditions: Sendable {
     public var initialSelection: Int?
     /// What the purchase table's rows are, as its title names them.
     public var rowsTitle = "In-app purchases"
+    /// The summary view's title over `summary` ("Receipt").
+    public var summaryTitle = "Receipt"
+    /// The detail pane's labels for a node's meaning: its field's name ("receipt field") and, when
+    /// the meaning has no field, what the node is part of ("receipt").
+    public var fieldLabel = "receipt field"
+    public var partLabel = "receipt"
     /// Widest text of each purchase-table column (computed once in `init`, O(purchases)).
     public private(set) var columnWidths: [Int]
     /// True when every text of every purchase row is printable ASCII (measured with the widths):

@@ -36,6 +36,10 @@ public enum FormatRegistry {
         ASN1Format(),
     ]
 
+    /// The formats' hints to the paste finder, and every key whose value is some kind's data.
+    static let pasteHints: [PasteHint] = formats.flatMap(\.pasteHints)
+    static let pasteDataKeys: Set<String> = Set(pasteHints.flatMap(\.keys))
+
     /// Every format that would claim the probe's input, in recognition order ("what is this?").
     public static func recognitions(_ probe: FormatProbe) -> [(format: FormatID, recognition: Recognition)] {
         formats.compactMap { format in format.recognize(probe).map { (format.id, $0) } }

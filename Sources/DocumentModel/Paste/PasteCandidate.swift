@@ -5,15 +5,7 @@ import TextLoader
 /// Something found in pasted text that this tool reads: a compact JWS (whole or cut off) or base64
 /// of DER (decoded once, or twice when the base64 held base64).
 struct PasteCandidate {
-    enum Kind: Equatable {
-        case token
-        case cutOffToken
-        case der
-        /// An external purchase token: its base64url characters (the loader's `.externalPurchaseToken`).
-        case externalPurchaseToken
-    }
-
-    var kind: Kind
+    var shape: PasteShape
     /// The bytes to load: the token's characters, or the decoded DER.
     var bytes: [UInt8]
     /// From `bytes` outwards to the pasted text (see `PasteOrigin.steps`).
@@ -29,27 +21,13 @@ struct PasteCandidate {
     /// The cut-off finding, for a cut-off token.
     var cutOff: (message: String, range: Range<Int>)?
 
-    /// Higher is more specific: a receipt under a receipt key beats a token in a log line, which
-    /// beats any other DER.
+    /// Higher is more specific, as the formats' hints say (`DocumentFormat.pasteHints`): a receipt
+    /// under a receipt key beats a token in a log line, which beats any other DER.
     var score: Int {
-        var score: Int
-        switch kind {
-        case .der: score = isSignedData ? 60 : 20
-        case .token: score = 50
-        case .cutOffToken: score = 30
-        case .externalPurchaseToken: score = 50
-        }
-        if let key, Self.dataKeys.contains(key) { score += 30 }
+        var score = FormatRegistry.pasteHints.filter { $0.shape == shape && ($0.matches?(bytes) ?? true) }.map(\.score).max() ?? 0
+        if let key, FormatRegistry.pasteDataKeys.contains(key) { score += 30 }
         return score
     }
-
-    var isSignedData: Bool { kind == .der && PasteCandidate.isSignedData(bytes) }
-
-    /// Keys whose value is the receipt or a token: verifyReceipt requests and responses, server
-    /// SDKs' spellings, notification bodies.
-    static let dataKeys: Set<String> = ["receipt-data", "receiptData", "receipt_data", "latest_receipt", "receipt",
-                                        "signedPayload", "signedTransactionInfo", "signedRenewalInfo", "signedTransaction",
-                                        "signedAppTransactionInfo", "jwsRepresentation", "transactionReceipt", "appReceipt"]
 
     /// The PKCS#7 signedData OID (1.2.840.113549.1.7.2) near the start: a receipt's outer ContentInfo.
     static func isSignedData(_ bytes: [UInt8]) -> Bool {
@@ -81,14 +59,14 @@ struct PasteCandidate {
         if !decoded.urlSafe || text.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") }),
            ExternalPurchaseTokenText.namesTokenFields(bytes), !text.contains(UInt8(ascii: "=")) {
             // Loaded as its characters (the JSON is its own layer), so the step copies them.
-            return PasteCandidate(kind: .externalPurchaseToken, bytes: text, steps: [PasteOrigin.Step(kind: .copied, parentOffsets: run.offsets)],
+            return PasteCandidate(shape: .externalPurchaseToken, bytes: text, steps: [PasteOrigin.Step(kind: .copied, parentOffsets: run.offsets)],
                                   what: "an external purchase token (base64url JSON, \(NumberText.grouped(text.count)) characters)",
                                   start: start, path: view.path, key: view.key)
         }
         if bytes.first == 0x30, BERHeader.spansExactlyOneElement(bytes) {
             let kind = isSignedData(bytes) ? "a PKCS#7 SignedData" : "DER"
             let alphabet = decoded.urlSafe ? "base64url" : "base64"
-            return PasteCandidate(kind: .der, bytes: bytes, steps: [step],
+            return PasteCandidate(shape: .der, bytes: bytes, steps: [step],
                                   what: "\(alphabet) of \(kind) (\(NumberText.grouped(decoded.characters)) characters → \(NumberText.grouped(bytes.count)) bytes)",
                                   start: start, path: view.path, key: view.key)
         }

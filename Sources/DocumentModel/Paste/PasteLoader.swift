@@ -168,7 +168,7 @@ public enum PasteLoader {
         }
         var diagnostics: [Diagnostic] = []
         if let cut = candidate.cutOff { diagnostics.append(InputCode.cutOff.diagnostic(cut.message, cut.range)) }
-        let encoding: InputEncoding = switch candidate.kind {
+        let encoding: InputEncoding = switch candidate.shape {
         case .der: .base64
         case .externalPurchaseToken: .externalPurchaseToken
         case .token, .cutOffToken: .jws

@@ -20,7 +20,7 @@ enum PasteToken {
         let step = PasteOrigin.Step(kind: .copied, parentOffsets: offsets)
         let count = NumberText.grouped(text.count)
         func cut(_ message: String) -> PasteCandidate {
-            PasteCandidate(kind: .cutOffToken, bytes: text, steps: [step], what: "a compact JWS cut off, \(count) characters",
+            PasteCandidate(shape: .cutOffToken, bytes: text, steps: [step], what: "a compact JWS cut off, \(count) characters",
                            start: 0, cutOff: ("the token is cut off after \(count) of its characters; " + message, max(0, text.count - 1)..<text.count))
         }
         switch parts.count {
@@ -43,7 +43,7 @@ enum PasteToken {
                 let missing = es256SignatureCharacters - signature.count
                 return cut("the signature segment has \(signature.count) of \(es256SignatureCharacters) characters (ES256: 64 bytes); \(missing) are missing")
             }
-            return PasteCandidate(kind: .token, bytes: text, steps: [step], what: "a compact JWS, \(count) characters", start: 0)
+            return PasteCandidate(shape: .token, bytes: text, steps: [step], what: "a compact JWS, \(count) characters", start: 0)
         }
     }
 

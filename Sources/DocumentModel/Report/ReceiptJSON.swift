@@ -8,13 +8,13 @@ import Foundation
 import ReceiptKit
 import TextLoader
 
-/// The `json` command's document: a `receipt` object shaped like Apple's verifyReceipt response
-/// (numbers as strings, `_ms` epoch-millisecond strings, dates `2015-05-23 12:18:09 Etc/GMT`, `_pst`
-/// forms in America/Los_Angeles, flags "true"/"false", absent fields omitted), beside it
-/// `validation`, `verdict`, `unlisted_attributes`, `findings` and `source` (input offset and
-/// length of every field's value bytes: `bundle_id`, `in_app[0]`, `in_app[0].product_id`, …).
-/// Keys are sorted so the output is stable.
+/// Every command's JSON writer: sorted keys, stable bytes, terminal-safe escapes (`serialize`), and
+/// the input object of a `json` document. The receipt's own document (`text`, `batchLine`, the
+/// streamed writer) is the app receipt format's (`Formats/AppReceipt/Outputs/ReceiptJSONStream.swift`).
 public enum ReceiptJSON {
+    /// Where a batch input came from (`BatchSourceFields`).
+    public typealias BatchSourceFields = DocumentModel.BatchSourceFields
+
     /// Describes the input in the document's `input` object.
     public struct InputInfo: Sendable {
         public var name: String
@@ -26,20 +26,6 @@ public enum ReceiptJSON {
             self.encoding = encoding
             self.origin = origin
         }
-    }
-
-    /// The document as pretty-printed JSON with sorted keys. Characters a terminal would act on
-    /// (bidi overrides, zero-width characters, C1 controls) are written as `\u` escapes too.
-    /// Written by `streamed` (ReceiptJSONStream.swift), the one writer of this document (no
-    /// dictionaries: docs/performance.md "Batch json"); ReceiptJSONTests hold the exact bytes.
-    public static func text(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain) -> String {
-        String(decoding: streamed(a, input: input, words: words, compact: false), as: UTF8.self)
-    }
-
-    /// A batch `json` line: the compact document with `"source"` and `"line"`.
-    public static func batchLine(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain,
-                                 source: BatchSourceFields) -> String {
-        String(decoding: streamed(a, input: input, words: words, compact: true, batchSource: source), as: UTF8.self)
     }
 
     /// Pretty-printed JSON with keys sorted by their UTF-8 bytes (stable across platforms and
@@ -213,5 +199,16 @@ public enum ReceiptJSON {
 
     static func findingObject(_ d: Diagnostic) -> [String: Any] {
         ["severity": d.severity.description, "code": d.code.rawValue, "message": d.message, "offset": d.offset, "length": d.length]
+    }
+}
+
+/// Where a batch input came from: written as `"source"` (the file, replacing the byte ranges,
+/// as `BatchCheck.addSource` does to the dictionary) and `"line"`.
+public struct BatchSourceFields: Sendable {
+    public var file: String
+    public var line: Int?
+    public init(file: String, line: Int?) {
+        self.file = file
+        self.line = line
     }
 }

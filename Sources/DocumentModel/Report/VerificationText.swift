@@ -27,7 +27,7 @@ public enum VerificationText {
                                  firstReason: r.verdict.reasons.first?.message, environment: r.subject.environment, ascii: ascii)
     }
 
-    public static func text(_ r: VerificationReport, inputName: String, style: VerifyReport.Style = .init()) -> String {
+    public static func text(_ r: VerificationReport, inputName: String, style: VerifyStyle = .init()) -> String {
         var lines = ["receipt-explorer verify: \(TerminalSafe.escape(inputName)): \(r.subject.note)", ""]
         body(r, indent: "", style: style, into: &lines)
         lines.append(verdictLine(r))
@@ -49,7 +49,7 @@ public enum VerificationText {
         }
     }
 
-    static func body(_ r: VerificationReport, indent: String, style: VerifyReport.Style, into lines: inout [String]) {
+    static func body(_ r: VerificationReport, indent: String, style: VerifyStyle, into lines: inout [String]) {
         let safe = TerminalSafe.escape
         if !r.steps.isEmpty || r.subject.path != nil {
             var rows: [(String, String)] = [("kind", safe(r.subject.label))]
@@ -120,5 +120,22 @@ extension VerificationReport {
                   verdict: VerificationVerdict(valid: false, outcome: "invalid", summary: "INVALID",
                                                reasons: [.init(code: .notVerifiable, step: nil,
                                                                message: StepText.plain.nothingToVerify(why ?? document.kind.summary))]))
+    }
+}
+
+/// How `verify`'s text marks a step: Unicode or ASCII.
+public struct VerifyStyle: Sendable {
+    /// ✓ ✗ – and … (false: + x - and ...).
+    public var unicode: Bool
+    public init(unicode: Bool = true) { self.unicode = unicode }
+
+    /// ✓ passed, ✗ failed, – not checked, i for information (+ x - i in ASCII).
+    public func mark(_ status: VerificationStatus) -> String {
+        switch status {
+        case .passed: unicode ? "✓" : "+"
+        case .failed: unicode ? "✗" : "x"
+        case .notChecked: unicode ? "–" : "-"
+        case .info: "i"
+        }
     }
 }

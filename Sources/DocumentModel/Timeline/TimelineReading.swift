@@ -1,6 +1,3 @@
-import JWSKit
-import ReceiptKit
-
 /// One thing a document says happened, before the documents' reports are merged into events.
 struct TimelineFact {
     var kind: TimelineEventKind
@@ -55,8 +52,8 @@ struct ReceiptSnapshot {
     var bundleID: String? = nil
 }
 
-/// Everything the documents say, read once: each source family's reader (ReceiptEvents,
-/// TransactionEvents, RenewalInfoEvents, NotificationEvents) adds to it.
+/// Everything the documents say, read once: each document's format reads it (`TimelineReader`, in
+/// the kind's folder: a receipt's purchases, a token's transaction, renewal info or notification).
 struct TimelineReading {
     var facts: [TimelineFact] = []
     var observations: [TransactionObservation] = []
@@ -65,8 +62,7 @@ struct TimelineReading {
 
     init(_ documents: [Document]) {
         for (index, document) in documents.enumerated() {
-            ReceiptEvents.read(document, index: index, into: &self)
-            StoreKitTokens.read(document, index: index, into: &self)
+            (document.format as? any TimelineReader)?.readTimeline(document, index: index, into: &self)
         }
         adoptBundles()
     }
@@ -96,58 +92,11 @@ struct ChainKey: Hashable {
     var original: String
 }
 
-/// The tokens of a StoreKit 2 document, each handed to the reader of its payload kind.
-enum StoreKitTokens {
-    static func read(_ document: Document, index: Int, into reading: inout TimelineReading) {
-        guard let side = StoreKitSide(document) else { return }
-        for (i, token) in side.model.tokens.enumerated() {
-            let payload = token.document.payload
-            let source = Self.source(side, i, document: index)
-            let marks = (reading.facts.count, reading.observations.count, reading.graces.count)
-            defer { reading.scope(payload.bundleId, facts: marks.0, observations: marks.1, graces: marks.2) }
-            let parentKind = token.parent.map { side.model.tokens[$0].document.payload.kind }
-            switch payload.kind {
-            // A notification's transaction: the notification says which of its events it is about.
-            case .transaction: TransactionEvents.read(payload, source: source, events: parentKind != .notification, into: &reading)
-            // A notification's renewal info is read with its notification (it explains it).
-            case .renewalInfo where parentKind != .notification: RenewalInfoEvents.read(payload, source: source, into: &reading)
-            case .notification:
-                let nested = side.model.tokens.enumerated().filter { $0.element.parent == i }.map(\.element.document.payload)
-                NotificationEvents.read(payload, transaction: nested.first { $0.kind == .transaction },
-                                        renewal: nested.first { $0.kind == .renewalInfo }, source: source, into: &reading)
-            default: break
-            }
-        }
-    }
-
-    /// A token's payload (its root object) and the token's path in the document.
-    static func source(_ side: StoreKitSide, _ token: Int, document: Int) -> TimelineSource {
-        let whole = side.transactionSide(token)
-        let path = side.path(token)
-        let label = side.model.tokens[token].document.payload.kind.label
-        return TimelineSource(document: document, place: path.isEmpty ? label : path, node: whole.node,
-                              fileOffset: whole.fileRange?.lowerBound)
-    }
-}
-
-/// Reading payload values as the timeline needs them.
-extension StoreKitPayload {
-    func milliseconds(_ path: String) -> Int64? {
-        switch value(path) {
-        case .date(let ms, _)?, .number(let ms)?: ms.isFinite && abs(ms) < 9e15 ? Int64(ms) : nil
-        case .integer(let ms)?: ms
-        default: nil
-        }
-    }
-
-    /// A string, an enumeration's raw value or an integer, as text.
-    func text(_ path: String) -> String? {
-        switch value(path) {
-        case .integer(let v)?: String(v)
-        case .bool(let b)?: b ? "true" : "false"
-        default: string(path)
-        }
-    }
-
-    func flag(_ path: String) -> Bool { if case .bool(true)? = value(path) { return true }; return false }
+/// What a format gives the timeline, in its kind's folder: the facts its documents state, and where
+/// they mention an id (`timeline --transaction`). A format without it adds nothing.
+protocol TimelineReader {
+    func readTimeline(_ document: Document, index: Int, into reading: inout TimelineReading)
+    /// Every node of `document` that names `id` as a transaction, original transaction, web order
+    /// line item or app transaction id (`TransactionLookup.fields`).
+    func mentions(of id: String, in document: Document, index: Int) -> [TransactionLookup.Mention]
 }

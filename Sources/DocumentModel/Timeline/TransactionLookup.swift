@@ -1,6 +1,3 @@
-import JWSKit
-import ReceiptKit
-
 /// `timeline --transaction ID`: every document and node that mentions the id (as a transaction,
 /// original transaction, web order line item or app transaction id) and, for each receipt that
 /// does not, the reason the documents' dates and types give, or none.
@@ -31,7 +28,7 @@ public struct TransactionLookup: Sendable {
     static func find(_ id: String, in documents: [Document], reading: TimelineReading) -> TransactionLookup {
         var mentions: [Mention] = []
         for (index, document) in documents.enumerated() {
-            mentions += receiptMentions(id, document, index) + tokenMentions(id, document, index)
+            mentions += (document.format as? any TimelineReader)?.mentions(of: id, in: document, index: index) ?? []
         }
         let mentioned = Set(mentions.map(\.source.document))
         let absences = reading.receipts.filter { !mentioned.contains($0.document) }.map { snapshot in
@@ -39,35 +36,6 @@ public struct TransactionLookup: Sendable {
             return Absence(document: snapshot.document, reason: reason, explained: explained)
         }
         return TransactionLookup(id: id, mentions: mentions, absences: absences)
-    }
-
-    static func receiptMentions(_ id: String, _ document: Document, _ index: Int) -> [Mention] {
-        guard let side = ReceiptSide(document) else { return [] }
-        var out: [Mention] = []
-        for purchase in side.receipt.inApp {
-            let values: [(Int, String, String?)] = [(1703, "transactionId", purchase.transactionID),
-                                                    (1705, "originalTransactionId", purchase.originalTransactionID),
-                                                    (1711, "webOrderLineItemId", purchase.webOrderLineItemID)]
-            for (type, field, value) in values where value == id {
-                let node = purchase.field(type).map { NodeID(side.layer, $0.primaryNode) }
-                out.append(Mention(field: field, source: ReceiptEvents.source(side, node, "in-app purchase \(purchase.index + 1) · \(field) (\(type))", index)))
-            }
-        }
-        return out
-    }
-
-    static func tokenMentions(_ id: String, _ document: Document, _ index: Int) -> [Mention] {
-        guard let side = StoreKitSide(document) else { return [] }
-        var out: [Mention] = []
-        for (i, token) in side.model.tokens.enumerated() {
-            let path = side.path(i)
-            for field in token.document.payload.fields where fields.contains(field.name) && token.document.payload.text(field.path) == id {
-                let at = side.side(i, field)
-                out.append(Mention(field: field.name, source: TimelineSource(document: index, place: path.isEmpty ? field.path : "\(path) · \(field.path)",
-                                                                             node: at.node, fileOffset: at.fileRange?.lowerBound)))
-            }
-        }
-        return out
     }
 
     /// Why a receipt lacks the transaction, from what the other documents say about it.

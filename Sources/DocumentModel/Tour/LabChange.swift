@@ -21,19 +21,14 @@ public struct LabChangeLine: Sendable, Equatable {
 }
 
 /// What an edit changed, computed from the documents before and after it: validation steps whose
-/// status moved (the receipt's, and what the document's format checks beyond them: a token's
-/// steps), and the diagnostics that appeared or went away.
+/// status moved (as the document's format says: a receipt's steps, a token's), and the diagnostics
+/// that appeared or went away.
 public enum LabChange {
     /// One line per change, steps first: "token: ES256 signature: passed → failed", "signature:
     /// passed → FAILED (…)", "new error: length-exceeds-parent at 3,803", "gone: …";
     /// `LabChangeLine.noChange` when none.
     public static func describe(before: Document, after: Document) -> [LabChangeLine] {
         var lines = after.labChanges(since: before)
-        let old = Dictionary((before.receipt?.validationSteps ?? []).map { ($0.id, $0.status) }, uniquingKeysWith: { a, _ in a })
-        for step in after.receipt?.validationSteps ?? [] {
-            guard let was = old[step.id], was != step.status else { continue }
-            lines.append(LabChangeLine("\(step.id): \(word(was)) → \(word(step.status))", nowFails: step.status.isFailed))
-        }
         let beforeKeys = Set(before.diagnostics.map { Key($0.diagnostic) })
         let afterKeys = Set(after.diagnostics.map { Key($0.diagnostic) })
         // Worst first, then in file order: the status line shows the first two.

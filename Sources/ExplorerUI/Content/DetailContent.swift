@@ -63,14 +63,14 @@ public enum DetailContent {
         }
         for line in explanation where line.section == .heading { add(line) }
         for line in explanation where line.section == .diagnostic { add(line) }
-        if structureName == nil, let meaning = state.additions?.meaning(of: index) {
+        if structureName == nil, let additions = state.additions, let meaning = additions.meaning(of: index) {
             var fields: [(String, String)] = []
-            if let name = meaning.fieldName { fields.append(("receipt field", name)) }
+            if let name = meaning.fieldName { fields.append((additions.fieldLabel, name)) }
             if let value = meaning.decodedValue { fields.append(("decoded value", value)) }
             if let raw = meaning.rawDate { fields.append(("date as written", raw)) }
             if let parsed = meaning.parsedDate { fields.append(("date (UTC)", parsed)) }
             if let purpose = meaning.purpose { fields.append(("what it is for", purpose)) }
-            if fields.isEmpty { fields.append(("receipt", meaning.label)) }
+            if fields.isEmpty { fields.append((additions.partLabel, meaning.label)) }
             for (label, value) in fields {
                 let text = label + String(repeating: " ", count: max(1, 17 - label.count)) + value
                 out.append(contentsOf: wrap(UIText.display(text, ascii: state.preferences.ascii), width: width, style: .meaning, indent: 17))

@@ -15,7 +15,7 @@ public enum SummaryContent {
             return [StyledLine("This file is not a receipt: only the tree view is available (press 1).")]
         }
         let glyphs = Glyphs.forState(state)
-        var out: [StyledLine] = [StyledLine("Receipt", .title)]
+        var out: [StyledLine] = [StyledLine(additions.summaryTitle, .title)]
         let labelWidth = max(12, (additions.summary.map { $0.label.unicodeScalars.count }.max() ?? 0) + 2)
         for line in additions.summary {
             out.append(StyledLine(glyphs.pad(line.label, labelWidth) + UIText.display(line.value, ascii: state.preferences.ascii)))

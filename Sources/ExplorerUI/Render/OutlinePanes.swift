@@ -223,7 +223,7 @@ enum OutlineDetail {
             let encoded = map.parentRange(row.range)
             out.append(StyledLine("encoded in       \(UIText.escape(layered.document.layer(parent).name)) characters \(encoded.lowerBound)..<\(encoded.upperBound)"))
             // The same group lines `explain --offset` prints, for the node's characters.
-            if let groups = JWSExplain.groups(of: row.range, in: layer, parent: layered.document.layer(parent), limit: OutlineDetail.groupLimit) {
+            if let groups = Base64Groups.groups(of: row.range, in: layer, parent: layered.document.layer(parent), limit: OutlineDetail.groupLimit) {
                 let alphabet: String
                 alphabet = layer.role.usesStandardBase64 ? "base64" : "base64url"
                 out.append(StyledLine(alphabet + String(repeating: " ", count: 17 - alphabet.count) + "every 4 characters carry 3 bytes (6 bits each):", .dim))

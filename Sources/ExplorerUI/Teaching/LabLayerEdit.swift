@@ -58,8 +58,8 @@ enum LabLayerEdit {
 
     /// JWS segments are base64url (RFC 7515 §2); `x5c` entries are standard base64 (RFC 7515 §4.1.6).
     static func base64Alphabet(for role: LayerRole) -> [UInt8] {
-        if role.usesStandardBase64 { return JWSExplain.standardAlphabet }
-        return JWSExplain.standardAlphabet.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: "-") : $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 }
+        if role.usesStandardBase64 { return Base64Groups.standardAlphabet }
+        return Base64Groups.standardAlphabet.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: "-") : $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 }
     }
 
     /// One to three bytes as two to four unpadded characters.

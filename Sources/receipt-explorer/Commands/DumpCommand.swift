@@ -98,12 +98,12 @@ struct DumpCommand: ParsableCommand {
         switch format {
         case .tree:
             let colored = color.enabled(outputIsTerminal: isatty(1) != 0, environment: ProcessInfo.processInfo.environment)
-            out.write(JWSTreeDump(document, color: colored).render())
+            out.write(document.format.layersDump(document, color: colored) ?? "")
         case .openssl:
             CommandSupport.complain("--format openssl prints DER only, and this input is \(document.summary): use --format tree (each x5c certificate is an ASN.1 tree there) or json")
             throw ExitCode(ExitStatus.usageOrIO)
         case .json:
-            var object = JWSJSON.object(document)
+            var object = document.format.layersJSON(document) ?? [:]
             object["layers"] = document.layers.map { layer -> [String: Any] in
                 var o: [String: Any] = ["index": layer.id.index, "name": layer.name, "size": layer.bytes.count]
                 if let parent = layer.parent {

@@ -95,7 +95,6 @@ struct ExplainCommand: ParsableCommand {
     }
 
     func explainStoreKit(_ document: Document, _ out: OutputWriter) throws {
-        let explain = JWSExplain(document)
         if let offset {
             let size = document.fileLayer.bytes.count
             guard offset.value < size else {
@@ -103,10 +102,10 @@ struct ExplainCommand: ParsableCommand {
                 CommandSupport.complain("offset \(NumberText.grouped(offset.value)) is past the end of the input (\(NumberText.grouped(size)) characters; valid offsets are 0-\(NumberText.grouped(size - 1)))")
                 throw ExitCode(ExitStatus.usageOrIO)
             }
-            out.write(explain.explain(fileOffset: offset.value)
+            out.write(document.format.layersExplain(document, fileOffset: offset.value)
                       ?? "character \(NumberText.grouped(offset.value)) is part of the JSON body, not of a token\n")
         } else {
-            out.write(explain.overview())
+            out.write(document.format.layersOverview(document) ?? "")
         }
         for (layer, d) in document.diagnostics {
             out.write("\(d.severity) \(TerminalSafe.escape(d.code.rawValue)) \(TerminalSafe.escape(document.layer(layer).name)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")

@@ -199,7 +199,7 @@ struct VerifyCommand: ParsableCommand {
             return
         case (.text, true): text = VerificationText.quietLine(report, ascii: ascii) + "\n"
         case (.text, false):
-            text = document.format.verifyText(document, report: report, style: VerifyReport.Style(unicode: !ascii), words: .commandLine)
+            text = document.format.verifyText(document, report: report, style: VerifyStyle(unicode: !ascii), words: .commandLine)
         }
         OutputWriter.write(text, to: .standardOutput)
         if !report.verdict.valid { throw ExitCode(1) }

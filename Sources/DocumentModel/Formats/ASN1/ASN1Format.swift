@@ -6,6 +6,9 @@ public struct ASN1Format: DocumentFormat {
     public static let id = FormatID(rawValue: "asn1")
     public var id: FormatID { Self.id }
 
+    /// Any other DER found in a paste: taken only when nothing more specific is there.
+    public var pasteHints: [PasteHint] { [PasteHint(.der, score: 20)] }
+
     public func recognize(_ probe: FormatProbe) -> Recognition? {
         Recognition(.fallback, "no other format recognised it: read as BER/DER")
     }

@@ -9,6 +9,13 @@ public struct AppReceiptFormat: DocumentFormat {
     public static let id = FormatID(rawValue: "app-receipt")
     public var id: FormatID { Self.id }
 
+    /// Base64 of a SignedData in a paste is most likely the receipt, above all under a key that
+    /// verifyReceipt requests, server SDKs or StoreKit 1 name a receipt by.
+    public var pasteHints: [PasteHint] {
+        [PasteHint(.der, score: 60, matches: PasteHint.isSignedData,
+                   keys: ["receipt-data", "receiptData", "receipt_data", "latest_receipt", "receipt", "transactionReceipt", "appReceipt"])]
+    }
+
     public func recognize(_ probe: FormatProbe) -> Recognition? {
         probe.isSignedData ? Recognition(.certain, "PKCS#7 SignedData (content type 1.2.840.113549.1.7.2)") : nil
     }

@@ -21,7 +21,7 @@ extension JWSExplain {
         let layer = document.layer(model.jsonLayer)
         let byte = min(c * 6 / 8, max(0, token.json.count - 1))
         var lines = ["external purchase token, character \(c)"]
-        if let groups = Self.groups(of: byte..<(byte + 1), in: layer, parent: document.fileLayer, limit: 1) {
+        if let groups = Base64Groups.groups(of: byte..<(byte + 1), in: layer, parent: document.fileLayer, limit: 1) {
             lines += groups.map { "base64url: " + $0 }
         }
         let tree = token.tree

@@ -17,6 +17,8 @@ public struct ExternalPurchaseTokenFormat: DocumentFormat {
     public static let id = FormatID(rawValue: "external-purchase-token")
     public var id: FormatID { Self.id }
 
+    public var pasteHints: [PasteHint] { [PasteHint(.externalPurchaseToken, score: 50)] }
+
     public func recognize(_ probe: FormatProbe) -> Recognition? {
         guard probe.input.encoding == .externalPurchaseToken else { return nil }
         return Recognition(.certain, "one run of base64url whose JSON names externalPurchaseId or tokenCreationDate")

@@ -100,7 +100,7 @@ extension RetentionReplyFormat: WritesTokenJSON {
         }
         return VerificationReport(unverifiable: document, why: "a \(document.kind.id) reply is not signed", now: now)
     }
-    public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
+    public func diffBasis(_ document: Document) -> (any DiffBasis)? { StoreKitOutputs.diffBasis(document) }
     public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { TokenRedaction.parts(document) }
     public func labChanges(before: Document, after: Document) -> [LabChangeLine] { TokenLabChange.describe(before: before, after: after) }
 }

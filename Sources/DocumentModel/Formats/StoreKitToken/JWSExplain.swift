@@ -23,7 +23,7 @@ public struct JWSExplain {
         }
     }
 
-    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    static let alphabet = Base64Groups.urlAlphabet
 
     /// Nil when no token covers `offset` (a JSON body's own punctuation, say).
     public func explain(fileOffset offset: Int) -> String? {
@@ -51,7 +51,7 @@ public struct JWSExplain {
         let characters = (start + 4 * group)..<min(segment.characterRange.upperBound, start + 4 * group + 4)
         let bytes = (3 * group)..<min(segment.bytes.count, 3 * group + 3)
         var lines = ["\(name), character \(c): in the \(segment.role.rawValue) segment (characters \(JWSSpan.text(segment.characterRange)))",
-                     "base64url: " + Self.group(text: token.document.text, positions: Array(characters), alphabet: Self.alphabet,
+                     "base64url: " + Base64Groups.group(text: token.document.text, positions: Array(characters), alphabet: Self.alphabet,
                                                 into: segment.role.rawValue, bytes: bytes, decoded: segment.bytes, asText: segment.role != .signature)]
         guard let byte = bytes.first else { return lines }
         let precise = (c - start) * 6 / 8
@@ -127,60 +127,6 @@ public struct JWSExplain {
         }
         lines.append("use --offset N (a character of the input) to explain one place: its characters, bytes, JSON member and, in x5c, the DER")
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// The standard base64 alphabet (x5c entries), beside base64url's `alphabet` (token segments).
-    public static let standardAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    /// One group of base64 characters and the bytes it makes, as `explain` prints it:
-    /// `characters 12-15 "eyJh" = 6-bit values 30 34 9 33 → payload bytes 9-11: 7b 22 61 "{"a"`.
-    /// `positions` are the group's characters in `text` (up to 4; not contiguous when a JSON
-    /// escape sits between them), `bytes` the group's bytes in `decoded` (up to 3).
-    public static func group(text: [UInt8], positions: [Int], alphabet: [UInt8], into role: String, bytes: Range<Int>,
-                             decoded: [UInt8], asText: Bool) -> String {
-        let characters = positions.map { text[$0] }
-        let sextets = characters.map { ch in alphabet.firstIndex(of: ch).map { String($0) } ?? "?" }
-        let span = positions.first.map { $0..<(positions[positions.count - 1] + 1) } ?? 0..<0
-        let values = bytes.clamped(to: 0..<decoded.count).map { decoded[$0] }
-        // Quoted with inner quotes escaped: a group of `"ve` must not read as `""ve"`.
-        return "characters \(JWSSpan.text(span)) \(TerminalSafe.quoted(String(decoding: characters, as: UTF8.self))) = 6-bit values \(sextets.joined(separator: " "))"
-            + " → \(role) bytes \(JWSSpan.text(bytes)): \(Hex.string(values, .lower, separator: " "))"
-            + (asText ? " " + TerminalSafe.quoted(String(decoding: values, as: UTF8.self)) : "")
-    }
-
-    /// The groups of a layer decoded from base64 text in its parent (a token's header, payload or
-    /// signature; an x5c certificate) that carry `range` of it, as `group` lines; nil for a layer
-    /// not decoded from base64. At most `limit` groups, then "… N more groups".
-    public static func groups(of range: Range<Int>, in layer: ByteLayer, parent: ByteLayer, limit: Int) -> [String]? {
-        let charactersOf: (Int) -> [Int]
-        switch layer.map {
-        case .base64(let textStart)?:
-            let end = textStart + (layer.bytes.count * 8 + 5) / 6
-            charactersOf = { g in Array((textStart + 4 * g)..<min(end, textStart + 4 * g + 4)) }
-        case .base64Characters(let offsets)?:
-            charactersOf = { g in Array(offsets[min(offsets.count, 4 * g)..<min(offsets.count, 4 * g + 4)]) }
-        default:
-            return nil
-        }
-        let role: String, alphabet: [UInt8], asText: Bool
-        switch layer.role {
-        case .x5cCertificate: (role, alphabet, asText) = ("DER", standardAlphabet, false)
-        case .jwsSignature: (role, alphabet, asText) = ("signature", Self.alphabet, false)
-        case .decodedJSON(let urlSafe): (role, alphabet, asText) = ("JSON", urlSafe ? Self.alphabet : standardAlphabet, true)
-        case .jwsHeader: (role, alphabet, asText) = ("header", Self.alphabet, true)
-        default: (role, alphabet, asText) = ("payload", Self.alphabet, true)
-        }
-        guard !layer.bytes.isEmpty else { return [] }
-        let first = min(range.lowerBound, layer.bytes.count - 1) / 3
-        let last = max(first, (min(range.upperBound, layer.bytes.count) - 1) / 3)
-        var lines: [String] = []
-        for g in first...min(last, first + limit - 1) {
-            let positions = charactersOf(g).filter { $0 < parent.bytes.count }
-            lines.append(group(text: parent.bytes, positions: positions, alphabet: alphabet, into: role,
-                               bytes: (3 * g)..<min(layer.bytes.count, 3 * g + 3), decoded: layer.bytes, asText: asText))
-        }
-        if last - first + 1 > limit { lines.append("… \(last - first + 1 - limit) more groups") }
-        return lines
     }
 }
 

@@ -3,35 +3,6 @@ import JSONLenient
 import JWSKit
 import ByteText
 
-/// Options for StoreKit 2 inputs, beside ReceiptKit's `AnalysisOptions` (which still carries
-/// `validate`, `roots`, `bundleID` and `now` for both kinds of input).
-public struct JWSOptions: Sendable, Equatable {
-    /// "Production", "Sandbox", "Xcode" (compared case-insensitively); nil leaves the step unchecked.
-    public var expectedEnvironment: String?
-    /// The app's Apple ID; nil leaves the step unchecked.
-    public var expectedAppAppleID: Int64?
-    /// The developer's In-App Purchase key, for developer-signed tokens (`verify --key`); only its public half.
-    public var developerKey: DeveloperKey?
-    /// The `kid` a developer-signed token must carry (`--key-id`); else the key file's name gives it.
-    public var keyID: String?
-
-    public init(expectedEnvironment: String? = nil, expectedAppAppleID: Int64? = nil, developerKey: DeveloperKey? = nil,
-                keyID: String? = nil) {
-        self.expectedEnvironment = expectedEnvironment
-        self.expectedAppAppleID = expectedAppAppleID
-        self.developerKey = developerKey
-        self.keyID = keyID
-    }
-
-    /// Reads the developer key file's bytes (overwritten with zeros; an error never quotes them).
-    public mutating func loadDeveloperKey(_ bytes: inout [UInt8], fileName: String) throws {
-        developerKey = try DeveloperKey.load(&bytes, fileName: fileName)
-    }
-
-    /// The key id a developer-signed token is held to.
-    public var expectedKeyID: String? { keyID ?? developerKey?.keyIDFromName }
-}
-
 /// The layers of one token in its document.
 public struct JWSTokenLayers: Sendable, Equatable {
     /// The token's characters (the file layer for a token pasted alone).

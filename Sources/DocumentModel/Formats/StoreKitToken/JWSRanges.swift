@@ -16,13 +16,7 @@ public struct JWSSpan: Sendable, Equatable {
     }
 
     /// "12-45", "12", "at 12".
-    public static func text(_ range: Range<Int>) -> String {
-        switch range.count {
-        case ..<1: "at \(range.lowerBound)"
-        case 1: "\(range.lowerBound)"
-        default: "\(range.lowerBound)-\(range.upperBound - 1)"
-        }
-    }
+    public static func text(_ range: Range<Int>) -> String { Base64Groups.rangeText(range) }
 
     /// "chars 10-13, bytes 3-5".
     public var text: String { "chars \(JWSSpan.text(characters)), bytes \(JWSSpan.text(bytes))" }

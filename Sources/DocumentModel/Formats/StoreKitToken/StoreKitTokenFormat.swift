@@ -8,6 +8,13 @@ public struct StoreKitTokenFormat: DocumentFormat {
     public static let id = FormatID(rawValue: "storekit-token")
     public var id: FormatID { Self.id }
 
+    /// A whole token beats a cut-off one; notification bodies and StoreKit 2 name their tokens by these keys.
+    public var pasteHints: [PasteHint] {
+        [PasteHint(.token, score: 50, keys: ["signedPayload", "signedTransactionInfo", "signedRenewalInfo", "signedTransaction",
+                                             "signedAppTransactionInfo", "jwsRepresentation"]),
+         PasteHint(.cutOffToken, score: 30)]
+    }
+
     public func recognize(_ probe: FormatProbe) -> Recognition? {
         guard probe.mayBeStoreKit else { return nil }
         switch probe.storeKit.kind {

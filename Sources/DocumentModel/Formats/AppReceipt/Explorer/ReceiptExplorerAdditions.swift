@@ -115,6 +115,7 @@ extension ExplorerAdditions {
                   initialSelection: initial)
         setVerdict(report)
         self.meaningProvider = provider
+        (summaryTitle, fieldLabel, partLabel) = ("Receipt", "receipt field", "receipt")
         if let receipt, !separate {
             self.fieldSearch = ReceiptSearchEntries(receipt: receipt)
         }

@@ -13,21 +13,7 @@ import X509Trust
 /// fingerprints, the subscriptions active at the `--at` moment, and the verdict. Every string that
 /// comes from the input goes through `TerminalSafe.escape`.
 public enum VerifyReport {
-    public struct Style: Sendable {
-        /// ✓ ✗ – and … (false: + x - and ...).
-        public var unicode: Bool
-        public init(unicode: Bool = true) { self.unicode = unicode }
-
-        /// ✓ passed, ✗ failed, – not checked, i for information (+ x - i in ASCII).
-        public func mark(_ status: VerificationStatus) -> String {
-            switch status {
-            case .passed: unicode ? "✓" : "+"
-            case .failed: unicode ? "✗" : "x"
-            case .notChecked: unicode ? "–" : "-"
-            case .info: "i"
-            }
-        }
-    }
+    public typealias Style = VerifyStyle
 
     /// - Parameter inputNote: how the input was read (`LoadedInput.note`: "raw DER/BER, 7,686 bytes",
     ///   "decoded from base64: …"); nil prints the byte count.

@@ -54,7 +54,7 @@ struct StoreKitSide {
         return Self.join(path(parent), own)
     }
 
-    static func join(_ a: String, _ b: String) -> String { a.isEmpty ? b : b.isEmpty ? a : "\(a).\(b)" }
+    static func join(_ a: String, _ b: String) -> String { JSONStructure.join(a, b) }
 
     /// A payload field's value: its JSON node in the payload layer and the file bytes that encode it.
     func side(_ index: Int, _ field: StoreKitField) -> DiffSide {

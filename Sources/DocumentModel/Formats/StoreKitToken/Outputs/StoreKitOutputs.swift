@@ -12,7 +12,7 @@ enum StoreKitOutputs {
     }
 
     /// The compact object with `"source"` (replacing the byte ranges) and `"line"`.
-    static func jsonLine(_ document: Document, source: ReceiptJSON.BatchSourceFields) -> JSONLine {
+    static func jsonLine(_ document: Document, source: BatchSourceFields) -> JSONLine {
         var object = JWSJSON.object(document)
         object["source"] = source.file
         if let line = source.line { object["line"] = line }
@@ -28,9 +28,7 @@ enum StoreKitOutputs {
     }
 
     /// The tokens' fields and transactions, when there are tokens.
-    static func diffBasis(_ document: Document) -> DiffBasis {
-        document.jws?.tokens.isEmpty == false ? .storeKitTokens : .structure
-    }
+    static func diffBasis(_ document: Document) -> (any DiffBasis)? { StoreKitSide(document) }
 
     /// `--expect receipt` given StoreKit 2 input.
     static let notAReceiptHint = "StoreKit 2 JWS is not the PKCS#7 app receipt; drop --expect receipt to read it"
@@ -48,9 +46,13 @@ public protocol WritesTokenJSON: DocumentOutputs {}
 extension WritesTokenJSON {
     public var layout: DocumentLayout { .layers }
     public func json(_ document: Document, words: StepText) -> JSONReading? { StoreKitOutputs.json(document) }
-    public func jsonLine(_ document: Document, words: StepText, source: ReceiptJSON.BatchSourceFields) -> JSONLine? {
+    public func jsonLine(_ document: Document, words: StepText, source: BatchSourceFields) -> JSONLine? {
         StoreKitOutputs.jsonLine(document, source: source)
     }
+    public func layersDump(_ document: Document, color: Bool) -> String? { JWSTreeDump(document, color: color).render() }
+    public func layersJSON(_ document: Document) -> [String: Any]? { JWSJSON.object(document) }
+    public func layersExplain(_ document: Document, fileOffset: Int) -> String? { JWSExplain(document).explain(fileOffset: fileOffset) }
+    public func layersOverview(_ document: Document) -> String? { JWSExplain(document).overview() }
 }
 
 /// The formats of signed tokens: verified token by token (a developer key for developer-signed
@@ -61,7 +63,7 @@ extension VerifiesTokens {
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         StoreKitOutputs.verification(document, now: now, words: words)
     }
-    public func diffBasis(_ document: Document) -> DiffBasis { StoreKitOutputs.diffBasis(document) }
+    public func diffBasis(_ document: Document) -> (any DiffBasis)? { StoreKitOutputs.diffBasis(document) }
     public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { TokenRedaction.parts(document) }
     public func labChanges(before: Document, after: Document) -> [LabChangeLine] { TokenLabChange.describe(before: before, after: after) }
 }

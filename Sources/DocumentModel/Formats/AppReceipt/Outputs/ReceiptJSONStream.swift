@@ -1,21 +1,31 @@
 import ASN1Lenient
 import ReceiptKit
 
+/// The `json` command's document of a receipt: a `receipt` object shaped like Apple's verifyReceipt
+/// response (numbers as strings, `_ms` epoch-millisecond strings, dates `2015-05-23 12:18:09 Etc/GMT`,
+/// `_pst` forms in America/Los_Angeles, flags "true"/"false", absent fields omitted), beside it
+/// `validation`, `verdict`, `unlisted_attributes`, `findings` and `source` (input offset and
+/// length of every field's value bytes: `bundle_id`, `in_app[0]`, `in_app[0].product_id`, …).
+/// Keys are sorted so the output is stable.
+///
 /// The `json` document of a receipt written straight into bytes, in `ReceiptJSON.serialize`'s
 /// formatting (sorted keys, the same escapes) without building dictionaries. The receipt, its
 /// purchases, `source` and `subscriptions` are most of a document and are streamed member by
 /// member; the small parts of no fixed shape (the input's `found`, an unlisted attribute's inner
 /// value) go through `JSONStreamWriter.any`.
 extension ReceiptJSON {
-    /// Where a batch input came from: written as `"source"` (the file, replacing the byte ranges,
-    /// as `BatchCheck.addSource` does to the dictionary) and `"line"`.
-    public struct BatchSourceFields: Sendable {
-        public var file: String
-        public var line: Int?
-        public init(file: String, line: Int?) {
-            self.file = file
-            self.line = line
-        }
+    /// The document as pretty-printed JSON with sorted keys. Characters a terminal would act on
+    /// (bidi overrides, zero-width characters, C1 controls) are written as `\u` escapes too.
+    /// Written by `streamed` (ReceiptJSONStream.swift), the one writer of this document (no
+    /// dictionaries: docs/performance.md "Batch json"); ReceiptJSONTests hold the exact bytes.
+    public static func text(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain) -> String {
+        String(decoding: streamed(a, input: input, words: words, compact: false), as: UTF8.self)
+    }
+
+    /// A batch `json` line: the compact document with `"source"` and `"line"`.
+    public static func batchLine(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain,
+                                 source: BatchSourceFields) -> String {
+        String(decoding: streamed(a, input: input, words: words, compact: true, batchSource: source), as: UTF8.self)
     }
 
     static func streamed(_ a: ReceiptAnalysis, input: InputInfo?, words: StepText, compact: Bool,

@@ -48,4 +48,34 @@ enum ReceiptEvents {
         let offset = node.flatMap { n in tree.map { side.document.fileRange($0.nodes[n.index].byteRange, in: side.layer).lowerBound } }
         return TimelineSource(document: document, place: place, node: node, fileOffset: offset)
     }
+
+    static func mentions(of id: String, in document: Document, index: Int) -> [TransactionLookup.Mention] {
+        guard let side = ReceiptSide(document) else { return [] }
+        var out: [TransactionLookup.Mention] = []
+        for purchase in side.receipt.inApp {
+            let values: [(Int, String, String?)] = [(1703, "transactionId", purchase.transactionID),
+                                                    (1705, "originalTransactionId", purchase.originalTransactionID),
+                                                    (1711, "webOrderLineItemId", purchase.webOrderLineItemID)]
+            for (type, field, value) in values where value == id {
+                let node = purchase.field(type).map { NodeID(side.layer, $0.primaryNode) }
+                out.append(TransactionLookup.Mention(field: field, source: ReceiptEvents.source(side, node, "in-app purchase \(purchase.index + 1) · \(field) (\(type))", index)))
+            }
+        }
+        return out
+    }
 }
+
+/// A document read as a receipt tells the timeline its purchases (`ReceiptEvents`).
+extension ReadsAsReceipt {
+    func readTimeline(_ document: Document, index: Int, into reading: inout TimelineReading) {
+        ReceiptEvents.read(document, index: index, into: &reading)
+    }
+
+    func mentions(of id: String, in document: Document, index: Int) -> [TransactionLookup.Mention] {
+        ReceiptEvents.mentions(of: id, in: document, index: index)
+    }
+}
+
+extension AppReceiptFormat: TimelineReader {}
+extension CertificateFormat: TimelineReader {}
+extension ASN1Format: TimelineReader {}

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import timeline_samples
+import apple_documents_samples as apple_documents
 import developer_samples as developer
 from der import (TAG_OCTET_STRING, TAG_PRINTABLE, TAG_SEQUENCE, TAG_SET, bit_string, boolean, der_length, explicit,
                  ia5, integer, null, octets, oid, seq, set_of, tlv, utc_time, utf8)
@@ -2121,6 +2122,7 @@ def generate(out_dir: Path, swift_file: Path) -> list[str]:
     }
     m["diff_pairs"] = diff_pairs
     timeline_files, m["timeline"] = timeline_samples.build(sys.modules[__name__], certs)
+    apple_files, m["apple_documents"] = apple_documents.build(sys.modules[__name__], certs)
 
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
@@ -2152,10 +2154,15 @@ def generate(out_dir: Path, swift_file: Path) -> list[str]:
     for name_, data in timeline_files.items():
         (out_dir / timeline_samples.DIR / name_).write_bytes(data)
         written.append(f"{timeline_samples.DIR}/{name_}")
+    (out_dir / apple_documents.DIR).mkdir(exist_ok=True)
+    for name_, data in apple_files.items():
+        (out_dir / apple_documents.DIR / name_).write_bytes(data)
+        written.append(f"{apple_documents.DIR}/{name_}")
     (out_dir / "manifest.json").write_text(json.dumps(m, indent=2, ensure_ascii=True) + "\n")
     (out_dir / "README.md").write_text(readme(m) + "\n".join(jws_readme(m["jws_samples"]) + diff_readme(diff_pairs)
                                                    + timeline_samples.readme(m["timeline"])
-                                                   + developer.readme(m["developer_samples"], m["external_purchase_tokens"], BUNDLE)))
+                                                   + developer.readme(m["developer_samples"], m["external_purchase_tokens"], BUNDLE)
+                                                   + apple_documents.readme(m["apple_documents"])))
     written += ["manifest.json", "README.md"]
     swift_file.parent.mkdir(parents=True, exist_ok=True)
     swift_file.write_text(swift_source(typical.data, (PKI / "test-root.cer").read_bytes()))
@@ -2186,7 +2193,7 @@ def check() -> int:
         if not SWIFT_FILE.exists() or not filecmp.cmp(swift, SWIFT_FILE, shallow=False):
             differ.append(str(SWIFT_FILE.relative_to(REPO)))
         committed = {p.name for p in SAMPLES.iterdir() if p.is_file()}
-        for sub in (JWS_DIR, DIFF_DIR, timeline_samples.DIR, developer.DEVELOPER_DIR, developer.EXTERNAL_DIR):
+        for sub in (JWS_DIR, DIFF_DIR, timeline_samples.DIR, developer.DEVELOPER_DIR, developer.EXTERNAL_DIR, apple_documents.DIR):
             if (SAMPLES / sub).is_dir():
                 committed |= {f"{sub}/{p.name}" for p in (SAMPLES / sub).iterdir() if p.is_file()}
         extra = sorted(committed - set(written))

@@ -40,11 +40,16 @@ public enum StoreKitKeys {
                                    "signedAppTransactionInfo", "signedTransaction"]
     /// Keys of containers that hold token keys (subscription statuses' `data[].lastTransactions[]`).
     public static let containerKeys = ["lastTransactions"]
+    /// Keys of signed parts that are no Apple token: a Retention Messaging reply's offer signatures
+    /// and Advanced Commerce data, a V1 offer signature's fields. The JSON is the input, not the
+    /// token or base64 the paste finder would find in it.
+    public static let signedPartKeys = ["promotionalOfferSignatureV2", "promotionalOfferSignatureV1", "advancedCommerceInfo",
+                                        "encodedSignature"]
 }
 
 enum JWSText {
     /// Any key that tells the loader a JSON object is StoreKit text.
-    static let tokenKeys = StoreKitKeys.tokenKeys + StoreKitKeys.containerKeys
+    static let tokenKeys = StoreKitKeys.tokenKeys + StoreKitKeys.containerKeys + StoreKitKeys.signedPartKeys
 
     /// The token's characters in `bytes` when the whole input is one compact JWS.
     static func tokenRange(_ bytes: [UInt8], from first: Int) -> Range<Int>? {

@@ -39,6 +39,12 @@ struct ConformanceMatrixTests {
         var arguments: @Sendable (_ input: String, _ scratch: URL) -> [String]
     }
 
+    /// A JSON body of tokens: in a log the paste finder finds its first token, not the body.
+    static let jsonBody: [Way: String] = [
+        .logLine: "the paste finder finds data (a token, base64 of DER), not a JSON body: inside a log line it finds the body's first token",
+        .jsonLog: "the paste finder finds data (a token, base64 of DER), not a JSON body: inside a JSON log it finds the body's first token",
+    ]
+
     static let kinds: [Kind] = [
         Kind(name: "receipt", sample: "typical.receipt", binary: true),
         Kind(name: "Xcode receipt", sample: "xcode-ber.receipt", binary: true),
@@ -46,11 +52,22 @@ struct ConformanceMatrixTests {
         Kind(name: "renewal info", sample: "jws/renewal-info.jws", binary: false),
         Kind(name: "app transaction", sample: "jws/app-transaction.jws", binary: false),
         Kind(name: "notification with nested tokens", sample: "jws/notification.jws", binary: false),
-        Kind(name: "history body", sample: "jws/transaction-history.json", binary: false, cannot: [
-            .logLine: "the paste finder finds data (a token, base64 of DER), not a JSON body: inside a log line it finds the body's first token",
-            .jsonLog: "the paste finder finds data (a token, base64 of DER), not a JSON body: inside a JSON log it finds the body's first token",
-        ]),
+        Kind(name: "history body", sample: "jws/transaction-history.json", binary: false, cannot: jsonBody),
         Kind(name: "developer-signed token", sample: "developer/promotional-offer.jws", binary: false),
+        Kind(name: "refund history", sample: "apple/refund-history.json", binary: false, cannot: jsonBody),
+        Kind(name: "notification history", sample: "apple/notification-history.json", binary: false, cannot: jsonBody),
+        Kind(name: "Retention Messaging request", sample: "apple/retention-request.json", binary: false, cannot: [
+            .logLine: "the paste finder finds data (a token), not a JSON body: inside a log line it finds the request's token, the same kind",
+            .jsonLog: "the paste finder finds data (a token), not a JSON body: inside a JSON log it finds the request's token, the same kind",
+        ]),
+        Kind(name: "Retention Messaging reply (V2 offer)", sample: "apple/retention-promotional-offer-v2.json", binary: false, cannot: [
+            .logLine: "the paste finder finds data (a token), not a JSON body: inside a log line it finds the offer's developer-signed token",
+            .jsonLog: "the paste finder finds data (a token), not a JSON body: inside a JSON log it finds the offer's developer-signed token",
+        ]),
+        Kind(name: "offer signature (V1)", sample: "apple/offer-signature-v1.json", binary: false, cannot: [
+            .logLine: "the paste finder finds data (base64 of DER), not a JSON object: inside a log line it finds the signature's DER",
+            .jsonLog: "the paste finder finds data (base64 of DER), not a JSON object: inside a JSON log it finds the signature's DER",
+        ]),
         Kind(name: "external purchase token", sample: "external/external-purchase-token.txt", binary: false),
         Kind(name: "certificate", sample: "pki/test-root.cer", binary: true),
         Kind(name: "other DER", sample: "developer/test-developer-key-TESTKEY001.pub.pem", binary: false, cannot: [

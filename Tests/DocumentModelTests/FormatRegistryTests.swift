@@ -93,7 +93,9 @@ import TextLoader
         .transactionHistory(transactions: 1), .subscriptionStatuses(tokens: 2), .storeKitJSON(tokens: 3),
         .legacyTransactionReceipt, .developerToken(.promotionalOffer), .developerToken(.introductoryOfferEligibility),
         .developerToken(.advancedCommerceRequest), .developerToken(.serverAPIToken), .externalPurchaseToken(sandbox: false),
-        .externalPurchaseToken(sandbox: true),
+        .externalPurchaseToken(sandbox: true), .serverAPIResponse(.refundHistory, tokens: 2),
+        .serverAPIResponse(.notificationHistory, tokens: 1), .retentionMessaging(.request), .retentionMessaging(.promotionalOffer),
+        .retentionMessaging(.advancedCommerce), .offerSignatureV1,
     ]
 
     @Test func everyKindIsDescribedByExactlyOneFormat() {
@@ -115,7 +117,8 @@ import TextLoader
     @Test func formatIdsAreUniqueAndResolve() {
         let ids = FormatRegistry.formats.map(\.id)
         #expect(Set(ids).count == ids.count)
-        #expect(ids.map(\.rawValue) == ["developer-token", "storekit-token", "storekit-json", "legacy-transaction-receipt",
+        #expect(ids.map(\.rawValue) == ["developer-token", "retention-request", "storekit-token", "server-api-response", "retention-reply",
+                                        "offer-signature-v1", "storekit-json", "legacy-transaction-receipt",
                                         "external-purchase-token", "text", "app-receipt", "certificate", "asn1"])
         for id in ids { #expect(FormatRegistry.format(id)?.id == id) }
     }

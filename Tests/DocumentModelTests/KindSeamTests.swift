@@ -28,7 +28,7 @@ import TextLoader
         // A format type is what the registry lists: not a model.
         #expect(types["AppReceiptFormat"] == nil && types["StoreKitTokenFormat"] == nil)
         let cases = try KindSeamScan.kindCases(files)
-        #expect(cases.count == 17 && cases.first == "receipt" && cases.contains("externalPurchaseToken"))
+        #expect(cases.count == 20 && cases.first == "receipt" && cases.contains("externalPurchaseToken") && cases.last == "offerSignatureV1")
     }
 
     @Test("the scan sees a model type, a compared case and a case in a switch over a kind, not other enums' cases")

@@ -233,7 +233,8 @@ import X509Trust
     @Test func everyTourChecksAtLeastEveryThirdStopAndExplainsEveryChoice() throws {
         #expect(Self.samples.count > 60)
         for name in Self.samples {
-            let input = try InputLoader.decode(try Paths.sample(name), name: name)
+            // Through the one way in, as `tour` reads it (a JSON reply without token keys is text to the bare loader).
+            let input = try DocumentInput.path(Paths.samples.appendingPathComponent(name).path).read().loaded
             let tour = Document.open(input, options: AnalysisOptions(validate: false)).tour
             #expect(!tour.steps.isEmpty, "\(name)")
             for i in tour.steps.indices where i >= 2 || i == tour.steps.count - 1 {

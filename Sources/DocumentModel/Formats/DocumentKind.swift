@@ -41,6 +41,12 @@ public enum DocumentKind: Sendable, Equatable {
     case developerToken(DeveloperTokenKind)
     /// An external purchase token: base64url JSON, unsigned. `sandbox` when its id starts `SANDBOX_`.
     case externalPurchaseToken(sandbox: Bool)
+    /// An App Store Server API response named by its shape (`Formats/ServerAPIResponse`).
+    case serverAPIResponse(ServerAPIResponseName, tokens: Int)
+    /// A Retention Messaging real-time request or reply (`Formats/RetentionMessaging`).
+    case retentionMessaging(RetentionDocument)
+    /// A legacy promotional offer signature (V1) with its fields (`Formats/OfferSignatureV1`).
+    case offerSignatureV1
 
     /// "a PKCS#7 App Store receipt", "an X.509 certificate", … (from the kind's format).
     /// Terminal-safe: a kind can carry text from the input (a notification's type and subtype), so
@@ -71,6 +77,9 @@ public enum DocumentKind: Sendable, Equatable {
         case .legacyTransactionReceipt: "legacy-transaction-receipt"
         case .developerToken(let kind): kind.code
         case .externalPurchaseToken: "external-purchase-token"
+        case .serverAPIResponse(let name, _): name.rawValue
+        case .retentionMessaging(let document): document.rawValue
+        case .offerSignatureV1: "offer-signature-v1"
         }
     }
 }

@@ -47,6 +47,9 @@ public protocol DocumentOutputs {
     /// What the kind gives `redact` beside the JSON layers: its own values for `fields`, the
     /// strings that may mention one, its tokens, what its signatures cover. Empty by default.
     func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts
+    /// Lines `dump` prints under a top-level token beside what the token itself says (a
+    /// notification's delivery attempts in a notification history); none by default.
+    func tokenNotes(_ document: Document, token index: Int) -> [String]
     /// The names of `layer`'s nodes: `structure` (RFC 5652 / 5280) and what the kind adds (a
     /// receipt payload's attribute names). `structure` by default.
     func nodeNames(_ document: Document, layer: LayerID, structure: NodeNames) -> NodeNames
@@ -88,6 +91,7 @@ extension DocumentOutputs {
     public func labChanges(before: Document, after: Document) -> [LabChangeLine] { [] }
     public func payloadStringNode(_ document: Document) -> Int? { nil }
     public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { RedactionParts() }
+    public func tokenNotes(_ document: Document, token index: Int) -> [String] { [] }
     public func nodeNames(_ document: Document, layer: LayerID, structure: NodeNames) -> NodeNames { structure }
     public func layersDump(_ document: Document, color: Bool) -> String? { nil }
     public func layersJSON(_ document: Document) -> [String: Any]? { nil }

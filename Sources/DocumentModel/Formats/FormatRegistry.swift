@@ -19,7 +19,14 @@ public enum FormatRegistry {
     public static let formats: [any DocumentFormat] = [
         // Before StoreKitTokenFormat, which reads any compact JWS: these are signed by the developer, not Apple.
         DeveloperTokenFormat(),
+        // Before the StoreKit formats, which read its payload as an unrecognised token.
+        RetentionRequestFormat(),
         StoreKitTokenFormat(),
+        // Before StoreKitJSONFormat, which reads any JSON body of tokens: these are named by their shape.
+        ServerAPIResponseFormat(),
+        // JSON without token keys, named by its members (StoreKitJSONFormat would claim their signed keys).
+        RetentionReplyFormat(),
+        OfferSignatureV1Format(),
         StoreKitJSONFormat(),
         LegacyTransactionReceiptFormat(),
         ExternalPurchaseTokenFormat(),

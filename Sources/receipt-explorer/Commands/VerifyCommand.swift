@@ -130,7 +130,9 @@ struct VerifyCommand: ParsableCommand {
 
             Each failing step also names the status Apple's server library would return for it \
             (VERIFICATION_FAILURE, INVALID_CHAIN_LENGTH, INVALID_CERTIFICATE, INVALID_APP_IDENTIFIER, \
-            INVALID_ENVIRONMENT), so a server log and this report can be matched.
+            INVALID_ENVIRONMENT), so a server log and this report can be matched; none maps to \
+            RETRYABLE_VERIFICATION_FAILURE, which Apple returns when its online revocation (OCSP) check \
+            cannot complete: this tool is offline and never checks revocation.
 
             --format json prints the whole report (docs/verify-schema.json, "schema_version" 4); \
             --quiet prints only the verdict with its first failing reason ("INVALID: …") and is a \

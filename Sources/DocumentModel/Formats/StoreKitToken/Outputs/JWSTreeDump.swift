@@ -44,6 +44,7 @@ public struct JWSTreeDump {
         if jws.body != nil { lines += diagnosticLines(document.fileLayer.content.diagnostics, indent: 0) }
         for (index, token) in jws.tokens.enumerated() where token.parent == nil {
             lines += tokenLines(index, indent: 0)
+            lines += document.format.tokenNotes(document, token: index).map { "  " + $0 }
         }
         let all = document.diagnostics.map(\.diagnostic)
         let counts = Severity.allCases.map { severity in all.filter { $0.severity == severity }.count }

@@ -18,9 +18,12 @@ struct ReceiptExplorer: ParsableCommand {
         abstract: "Explore, explain and verify App Store purchase data: app receipts, StoreKit 2 and developer-signed JWS, external purchase tokens, any DER/BER.",
         discussion: """
             Kinds of input: an app receipt (PKCS#7, DER or Xcode's BER); a StoreKit 2 JWS (a \
-            transaction, renewal info, an app transaction or a notification's signedPayload) or JSON \
-            carrying such tokens (a notification request body, a transaction history or subscription \
-            statuses response); a developer-signed JWS (a promotional offer signature, an \
+            transaction, renewal info, an app transaction, a notification's signedPayload or a \
+            Retention Messaging request) or JSON carrying such tokens (a notification request body, \
+            every App Store Server API response by name: transaction, refund and notification \
+            history, subscription statuses, order lookup, app transaction, Advanced Commerce, test \
+            notification status); your Retention Messaging replies, whose promotional offer \
+            signatures (V2 JWS, and V1 checked with --key) are verified; a developer-signed JWS (a promotional offer signature, an \
             introductory-offer eligibility token, an Advanced Commerce request, an App Store Server API \
             bearer token), which verify checks with your In-App Purchase key (--key KEY: the .p8 or a PEM \
             public key); an external purchase token (base64url JSON); an iOS 6 style transaction receipt \

@@ -45,6 +45,12 @@ public struct OfferSignatureV1Format: DocumentFormat {
 
     public func outlineWording(of document: Document) -> any OutlineWording { RetentionWording(document) }
 
+    /// Refused rather than half done: replacing the values a V1 signature signs would break it, and
+    /// the redactor cannot yet say so for a signature that is not a token.
+    public func redactionRefusal(_ document: Document) -> String? {
+        "redact cannot yet rewrite a V1 promotional offer signature: replacing the values it signs would break it without saying so; nothing is written"
+    }
+
     public func optionUse(_ option: ReadingOption, kind: DocumentKind) -> OptionUse {
         switch option {
         case .key: .applies("the key the signature is checked with")

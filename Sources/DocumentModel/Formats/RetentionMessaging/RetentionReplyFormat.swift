@@ -102,5 +102,18 @@ extension RetentionReplyFormat: WritesTokenJSON {
     }
     public func diffBasis(_ document: Document) -> (any DiffBasis)? { StoreKitOutputs.diffBasis(document) }
     public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { TokenRedaction.parts(document) }
+    /// Refused rather than half done: the redactor does not yet write a changed token back through
+    /// advancedCommerceData's base64 JSON (the nested token would keep the values), nor say that a V1
+    /// signature no longer verifies over the values it replaced.
+    public func redactionRefusal(_ document: Document) -> String? {
+        guard let body = document.jws?.body else { return nil }
+        if body.lookup(["advancedCommerceInfo", "advancedCommerceData"]) != nil {
+            return "redact cannot yet rewrite the token inside advancedCommerceData's base64 JSON, so the copy would keep its values; nothing is written"
+        }
+        if body.lookup(["promotionalOffer", "promotionalOfferSignatureV1"]) != nil {
+            return "redact cannot yet rewrite a V1 promotional offer signature: replacing the values it signs would break it without saying so; nothing is written"
+        }
+        return nil
+    }
     public func labChanges(before: Document, after: Document) -> [LabChangeLine] { TokenLabChange.describe(before: before, after: after) }
 }

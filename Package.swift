@@ -54,7 +54,7 @@ let package = Package(
         // targets call, forwarded to libcrypto loaded by dlopen at the first call, so `--version`,
         // `dump`, `explain` and `json --no-validate` never load it (issue 32, docs/performance.md).
         // libcrypto only: nothing calls libssl (TLS), and loading it cost every start 0.3 MB.
-        .target(name: "COpenSSL", dependencies: [.target(name: "CLibCrypto", condition: .when(platforms: [.macOS]))],
+        .target(name: "COpenSSL", dependencies: [.byName(name: "CLibCrypto", condition: .when(platforms: [.macOS]))],
                 linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // macOS links libcrypto: Homebrew's openssl@3 is keg-only, found through PKG_CONFIG_PATH (README, macOS).
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.brew(["openssl@3"])]),
@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "ByteText", "TextLoader", "TextOutput", "TestSupport"]),
         .testTarget(name: "TextLoaderTests", dependencies: ["TextLoader", "TextOutput", "ASN1Lenient", "ByteText", "TestSupport"]),
         .testTarget(name: "TextOutputTests", dependencies: ["TextOutput", "TextLoader", "ASN1Lenient", "ByteText", "TestSupport"]),
-        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "X509Trust", "JWSKit", "DocumentModel", "TestSupport"]),
+        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "COpenSSL", "ASN1Lenient", "ByteText", "TextLoader", "X509Trust", "JWSKit", "DocumentModel", "TestSupport"]),
         .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel", "ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "ReasonCodes", "X509Trust", "JSONLenient", "JWSKit", "TestSupport"]),
         // The snapshots are read from the source tree by path (`Snapshot.directory`), not bundled.
         .testTarget(name: "ExplorerUITests", dependencies: ["Platform", "ExplorerUI", "TerminalAdapter", "ReceiptKit", "ASN1Lenient", "ByteText", "JSONLenient", "TextLoader", "DocumentModel", "TestSupport"],

@@ -76,6 +76,13 @@ public struct OfferSignatureV1: Sendable, Equatable {
         return out
     }
 
+    /// What `redact` says when it changed a value the signature covers (the object is in the file layer):
+    /// a copy's `verify --key --bundle-id` then fails, as it does for any signature redact breaks.
+    static func redactedSignature(path: String?) -> RedactionParts.SignedLayers {
+        let name = path.map { "\(TerminalSafe.escape($0)): its" } ?? "the V1 offer signature: its"
+        return .init(layers: [.file], note: "\(name) ECDSA signature (encodedSignature) no longer verifies: it signs the fields joined by U+2063, and a value among them (appAccountToken) changed")
+    }
+
     /// The DER signature, decoded from base64; nil when it is not base64.
     var signatureDER: [UInt8]? {
         guard let encodedSignature, case .success(let decoded) = Base64Text.decode(Array(encodedSignature.utf8)) else { return nil }

@@ -175,12 +175,12 @@ Verification
       signed string (7 parts joined by U+2063 INVISIBLE SEPARATOR; ⟦ ⟧ mark each part):
         ⟦com.example.receiptexplorer⟧<U+2063>⟦TESTKEY001⟧<U+2063>⟦com.example.receiptexplorer.monthly⟧<U+2063>⟦TEST_WINBACK_50⟧<U+2063>⟦0f62404b-59ad-50fe-8c82-b38e4a66e5a0⟧<U+2063>⟦00000000-a176-5a89-ad4d-7c7969246f3a⟧<U+2063>⟦1709294400000⟧
         1 appBundleId: "com.example.receiptexplorer" (from --bundle-id)
-        2 keyIdentifier: "TESTKEY001" (from keyId)
-        3 productIdentifier: "com.example.receiptexplorer.monthly" (from productId)
-        4 offerIdentifier: "TEST_WINBACK_50" (from offerIdentifier)
-        5 appAccountToken: "0f62404b-59ad-50fe-8c82-b38e4a66e5a0" (from appAccountToken (lowercased))
-        6 nonce: "00000000-a176-5a89-ad4d-7c7969246f3a" (from nonce (lowercased))
-        7 timestamp: "1709294400000" (from timestamp)
+        2 keyIdentifier: "TESTKEY001" (from --key-id or the key file's name)
+        3 productIdentifier: "com.example.receiptexplorer.monthly" (from --product-id)
+        4 offerIdentifier: "TEST_WINBACK_50" (from --offer-id)
+        5 appAccountToken: "0f62404b-59ad-50fe-8c82-b38e4a66e5a0" (from --app-account-token (lowercased))
+        6 nonce: "00000000-a176-5a89-ad4d-7c7969246f3a" (from --nonce (lowercased))
+        7 timestamp: "1709294400000" (from --timestamp)
         UTF-8: 190 bytes, SHA-256 signed with ECDSA P-256
 
 Verdict: INVALID

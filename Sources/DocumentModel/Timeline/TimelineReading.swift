@@ -13,6 +13,9 @@ struct TimelineFact {
     /// A renewal-status fact's automatic renewal, on or off (nil: not said): a renewal info and a
     /// notification saying the same at the same moment are one event.
     var autoRenew: Bool? = nil
+    /// The notification that reported it was not delivered: its last attempt and count ("last attempt
+    /// TIMED_OUT (2 attempts)"), from the Server API response that recorded the attempts.
+    var undelivered: String? = nil
 }
 
 /// One document's view of one transaction: what entitlement, conflicts and `--transaction` read.

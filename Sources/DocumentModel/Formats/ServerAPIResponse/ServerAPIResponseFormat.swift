@@ -67,6 +67,23 @@ public struct ServerAPIResponseFormat: DocumentFormat {
     }
 }
 
+extension ServerAPIResponseFormat: TimelineReader {
+    /// Its tokens as any body's; an event a notification reported is marked when Apple did not
+    /// deliver that notification (its last attempt failed): the server may never have seen it.
+    func readTimeline(_ document: Document, index: Int, into reading: inout TimelineReading) {
+        let first = reading.facts.count
+        StoreKitTokens.read(document, index: index, into: &reading)
+        guard let deliveries = Self.deliveries(document) else { return }
+        for delivery in deliveries.deliveries {
+            guard let failure = delivery.failure else { continue }
+            // A notification's facts are placed "PATH TYPE[/SUBTYPE]" (NotificationEvents).
+            for i in first..<reading.facts.count where reading.facts[i].source.place.hasPrefix(delivery.token + " ") {
+                reading.facts[i].undelivered = failure
+            }
+        }
+    }
+}
+
 extension ServerAPIResponseFormat: VerifiesTokens {
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         var report = StoreKitOutputs.verification(document, now: now, words: words)

@@ -19,6 +19,14 @@ struct StoreKitSide {
         self.model = model
     }
 
+    /// A JSON body whose signed parts are not tokens (a V1 offer signature, a Retention Messaging
+    /// reply without one): compared by its fields, as a body's own fields are.
+    init?(body document: Document) {
+        guard let model = document.jws, model.body != nil else { return nil }
+        self.document = document
+        self.model = model
+    }
+
     /// Indices of the tokens not nested in another one, in document order.
     var topLevel: [Int] { model.tokens.indices.filter { model.tokens[$0].parent == nil } }
 

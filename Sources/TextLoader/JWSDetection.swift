@@ -56,33 +56,10 @@ enum JWSText {
         let (start, end) = unquoted(bytes, from: first)
         // Shorter is a version number ("1.2.3"), not a token: a header alone is longer.
         guard end - start >= 16 else { return nil }
-        // Every input the loader is given passes here, and a base64 receipt is all token
-        // characters: without a dot (memchr, at memory speed) it is no token and is not read byte
-        // by byte; with one, each byte is one bit test instead of eleven comparisons.
-        let (low, high) = tokenCharacterBits
-        let isToken = bytes.withUnsafeBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress, memchr(base + start, Int32(UInt8(ascii: ".")), end - start) != nil else { return false }
-            var dots = 0
-            var i = start
-            while i < end {
-                let c = base[i]
-                i += 1
-                if c == UInt8(ascii: ".") { dots += 1; continue }
-                guard c < 128, (c < 64 ? low &>> UInt64(c) : high &>> UInt64(c &- 64)) & 1 != 0 else { return false }
-            }
-            return dots == 2
-        }
-        return isToken ? start..<end : nil
+        return bytes.withUnsafeBufferPointer { buffer in
+            CompactJWSShape.holds(UnsafeBufferPointer(rebasing: buffer[start..<end]))
+        } ? start..<end : nil
     }
-
-    /// `isTokenCharacter` for 0..<64 and 64..<128, one bit each.
-    static let tokenCharacterBits: (UInt64, UInt64) = {
-        var bits: (UInt64, UInt64) = (0, 0)
-        for c in UInt8(0)..<128 where isTokenCharacter(c) {
-            if c < 64 { bits.0 |= 1 << UInt64(c) } else { bits.1 |= 1 << UInt64(c - 64) }
-        }
-        return bits
-    }()
 
     /// The text from `first` without trailing whitespace and one pair of surrounding quotes (a
     /// token copied out of JSON or a log line).
@@ -102,4 +79,34 @@ enum JWSText {
             || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") || c == UInt8(ascii: "+") || c == UInt8(ascii: "/")
             || c == UInt8(ascii: "=")
     }
+}
+
+/// Whether bytes have a compact JWS's shape: token characters (base64url's, base64's and `=`) and
+/// exactly two dots. Every input the loader is given, and every token the classifier sees, passes
+/// here, so it runs at memory speed: without a dot (`memchr`) it is no token and is not read byte by
+/// byte (a base64 receipt is all token characters); with one, each byte is one bit test.
+public enum CompactJWSShape {
+    public static func holds(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBufferPointer { holds($0) }
+    }
+
+    public static func holds(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = buffer.baseAddress, memchr(base, Int32(UInt8(ascii: ".")), buffer.count) != nil else { return false }
+        let (low, high) = tokenCharacterBits
+        var dots = 0
+        for c in buffer {
+            if c == UInt8(ascii: ".") { dots += 1; continue }
+            guard c < 128, (c < 64 ? low &>> UInt64(c) : high &>> UInt64(c &- 64)) & 1 != 0 else { return false }
+        }
+        return dots == 2
+    }
+
+    /// `JWSText.isTokenCharacter` for 0..<64 and 64..<128, one bit each.
+    static let tokenCharacterBits: (UInt64, UInt64) = {
+        var bits: (UInt64, UInt64) = (0, 0)
+        for c in UInt8(0)..<128 where JWSText.isTokenCharacter(c) {
+            if c < 64 { bits.0 |= 1 << UInt64(c) } else { bits.1 |= 1 << UInt64(c - 64) }
+        }
+        return bits
+    }()
 }

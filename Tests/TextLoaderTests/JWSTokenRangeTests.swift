@@ -5,7 +5,7 @@ import Testing
 /// byte of every input through a bit table.
 @Suite struct JWSTokenRangeTests {
     @Test func bitTableIsTheCharacterTest() {
-        let (low, high) = JWSText.tokenCharacterBits
+        let (low, high) = CompactJWSShape.tokenCharacterBits
         for c in UInt8.min...UInt8.max {
             let bit = c < 64 ? (low >> UInt64(c)) & 1 == 1 : c < 128 ? (high >> UInt64(c - 64)) & 1 == 1 : false
             #expect(bit == JWSText.isTokenCharacter(c), "byte \(c)")

@@ -14,11 +14,15 @@ enum PasteToken {
         let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count <= 3, let headerText = parts.first, !headerText.isEmpty,
               !text.contains(UInt8(ascii: "=")) else { return nil }
+        let step = PasteOrigin.Step(kind: .copied, parentOffsets: offsets)
+        let count = NumberText.grouped(text.count)
+        let whole = PasteCandidate(shape: .token, bytes: text, steps: [step], what: "a compact JWS, \(count) characters", start: 0)
+        // Three segments and a signature of full ES256 length: whole whatever the header says, so
+        // the header (an Apple one carries ≈ 4 KB of x5c) is not decoded for every batch line.
+        if parts.count == 3, parts[2].count >= es256SignatureCharacters { return whole }
         // An Apple header carries its x5c chain (≈ 4 KB): searched as bytes, not Characters.
         let header = decodeURL(Array(headerText))
         guard ["\"alg\"", "\"typ\"", "\"kid\"", "\"x5c\""].contains(where: { ByteSearch.contains(header, $0) }) || parts.count == 3 else { return nil }
-        let step = PasteOrigin.Step(kind: .copied, parentOffsets: offsets)
-        let count = NumberText.grouped(text.count)
         func cut(_ message: String) -> PasteCandidate {
             PasteCandidate(shape: .cutOffToken, bytes: text, steps: [step], what: "a compact JWS cut off, \(count) characters",
                            start: 0, cutOff: ("the token is cut off after \(count) of its characters; " + message, max(0, text.count - 1)..<text.count))
@@ -43,7 +47,7 @@ enum PasteToken {
                 let missing = es256SignatureCharacters - signature.count
                 return cut("the signature segment has \(signature.count) of \(es256SignatureCharacters) characters (ES256: 64 bytes); \(missing) are missing")
             }
-            return PasteCandidate(shape: .token, bytes: text, steps: [step], what: "a compact JWS, \(count) characters", start: 0)
+            return whole
         }
     }
 

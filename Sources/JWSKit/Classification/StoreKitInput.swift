@@ -141,16 +141,7 @@ public enum StoreKitInput {
 
     /// Base64url characters (and stray padding or standard-alphabet characters, which decoding then
     /// pins as diagnostics) in three dot-separated runs: a broken token is still read as a token.
-    static func isCompactJWS(_ text: ArraySlice<UInt8>) -> Bool {
-        var dots = 0
-        for c in text {
-            if c == UInt8(ascii: ".") { dots += 1; continue }
-            if Base64Decoder.sextet(c, .url) == nil && Base64Decoder.sextet(c, .standard) == nil && c != UInt8(ascii: "=") {
-                return false
-            }
-        }
-        return dots == 2
-    }
+    static func isCompactJWS(_ text: ArraySlice<UInt8>) -> Bool { CompactJWSShape.holds(text) }
 
     static func isLegacyPlist(_ text: ArraySlice<UInt8>) -> Bool {
         guard text.first == UInt8(ascii: "{") else { return false }

@@ -15,7 +15,7 @@ struct TimelineFact {
     var autoRenew: Bool? = nil
     /// The notification that reported it was not delivered: its last attempt and count ("last attempt
     /// TIMED_OUT (2 attempts)"), from the Server API response that recorded the attempts.
-    var undelivered: String? = nil
+    package var undelivered: String? = nil
 }
 
 /// One document's view of one transaction: what entitlement, conflicts and `--transaction` read.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
+import DocumentBatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -210,7 +211,7 @@ extension VerifyCommand {
     /// The one verification path of `verify FILE`, which `api` runs over each body it fetched.
     static func verify(_ input: DocumentInput, options: AnalysisOptions, jws: JWSOptions,
                        given: Set<ReadingOption> = []) throws -> (Document, VerificationReport) {
-        let document = Document.open(try CommandSupport.read(input), DocumentModel.OpenOptions(analysis: options, reading: .always, jws: jws))
+        let document = Document.open(try CommandSupport.read(input), DocumentCore.OpenOptions(analysis: options, reading: .always, jws: jws))
         try CommandSupport.refuseInapplicable(given, for: document)
         return (document, VerificationReport(verifying: document, now: options.now, words: .commandLine, jws: jws, bundleID: options.bundleID))
     }

@@ -55,9 +55,14 @@ let package = Package(
         .target(name: "TextOutput", dependencies: ["Platform", "ASN1Lenient", "ByteText", "TextLoader"]),
         // The one vocabulary of verification reasons, shared by receipts and tokens.
         .target(name: "ReasonCodes"),
-        // Homebrew's openssl@3 is keg-only: its libcrypto.pc is found through PKG_CONFIG_PATH (README, macOS).
-        // libcrypto only: nothing calls libssl (TLS), and loading it cost every start 0.3 MB (docs/performance.md).
-        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        // OpenSSL 3's headers and C-macro wrappers; on Linux also every libcrypto function the Swift
+        // targets call, forwarded to libcrypto loaded by dlopen at the first call, so `--version`,
+        // `dump`, `explain` and `json --no-validate` never load it (issue 32, docs/performance.md).
+        // libcrypto only: nothing calls libssl (TLS), and loading it cost every start 0.3 MB.
+        .target(name: "COpenSSL", dependencies: [.byName(name: "CLibCrypto", condition: .when(platforms: [.macOS]))],
+                linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // macOS links libcrypto: Homebrew's openssl@3 is keg-only, found through PKG_CONFIG_PATH (README, macOS).
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.brew(["openssl@3"])]),
         // X.509 trust for receipts and tokens: decoded certificates and their facts, OpenSSL path checks,
         // pinned Apple roots and user roots, the verified-path cache.
         .target(name: "X509Trust", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "COpenSSL"]),
@@ -92,11 +97,12 @@ let package = Package(
         // curses through a C file (shim.c) that switches the wide-character API on for itself and
         // exposes plain integers, so no Swift target needs a flag (unsafeFlags would also keep the
         // package from being a dependency). No pkgConfig: ncursesw.pc adds -D_XOPEN_SOURCE=600.
-        // Debian's wide-character build is libncursesw; macOS's SDK libncurses is itself wide-capable.
+        // Debian's wide-character build is libncursesw, loaded by dlopen when the explorer starts
+        // (cn_load), so no other command loads it (issue 32); macOS's SDK libncurses is itself wide-capable.
         .target(
             name: "CNcursesShim",
             linkerSettings: [
-                .linkedLibrary("ncursesw", .when(platforms: [.linux])),
+                .linkedLibrary("dl", .when(platforms: [.linux])),
                 .linkedLibrary("ncurses", .when(platforms: [.macOS])),
             ]
         ),
@@ -115,7 +121,7 @@ let package = Package(
         .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "ByteText", "TextLoader", "TextOutput", "TestSupport"]),
         .testTarget(name: "TextLoaderTests", dependencies: ["TextLoader", "TextOutput", "ASN1Lenient", "ByteText", "TestSupport"]),
         .testTarget(name: "TextOutputTests", dependencies: ["TextOutput", "TextLoader", "ASN1Lenient", "ByteText", "TestSupport"]),
-        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "X509Trust", "JWSKit", "DocumentCore", "DocumentFormats", "TestSupport"]),
+        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "COpenSSL", "ASN1Lenient", "ByteText", "TextLoader", "X509Trust", "JWSKit", "DocumentCore", "DocumentFormats", "TestSupport"]),
         .testTarget(name: "DocumentModelTests", dependencies: ["DocumentCore", "DocumentDiff", "DocumentTimeline", "DocumentTour", "DocumentRedact", "DocumentFormats", "DocumentBatch", "ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "ReasonCodes", "X509Trust", "JSONLenient", "JWSKit", "TestSupport"]),
         // The snapshots are read from the source tree by path (`Snapshot.directory`), not bundled.
         .testTarget(name: "ExplorerUITests", dependencies: ["Platform", "ExplorerUI", "TerminalAdapter", "ReceiptKit", "ASN1Lenient", "ByteText", "JSONLenient", "TextLoader", "DocumentCore", "DocumentDiff", "DocumentFormats", "TestSupport"],

@@ -71,20 +71,26 @@ def build(g, certs: dict[str, bytes]) -> tuple[dict[str, bytes], dict]:
         "refund-history", tokens=2)
     add("order-lookup.json", pretty({"status": 0, "signedTransactions": [txn(3)]}), "order-lookup", tokens=1)
 
-    def notification(n: int, kind: str) -> str:
-        return apple({"notificationType": kind, "notificationUUID": uid(f"notification {n}"),
-                      "data": {"appAppleId": app_id, "bundleId": bundle, "bundleVersion": "231", "environment": "Sandbox",
-                               "status": 1},
-                      "version": "2.0", "signedDate": signed + n})
+    def notification(n: int, kind: str, subtype: str | None = None, transaction: str | None = None) -> str:
+        # A history's notifications carry their transaction (the refund history's subscription), so
+        # `timeline` places them beside the history's events.
+        data = {"appAppleId": app_id, "bundleId": bundle, "bundleVersion": "231", "environment": "Sandbox", "status": 1}
+        if transaction:
+            data["signedTransactionInfo"] = transaction
+        payload = {"notificationType": kind} | ({"subtype": subtype} if subtype else {})
+        return apple(payload | {"notificationUUID": uid(f"notification {n}"), "data": data,
+                                "version": "2.0", "signedDate": signed + n})
 
     attempts_ok = [{"attemptDate": signed + 1000, "sendAttemptResult": "SUCCESS"}]
     attempts_failed = [{"attemptDate": signed + 2000, "sendAttemptResult": "TIMED_OUT"},
                        {"attemptDate": signed + 2000 + 3600000, "sendAttemptResult": "UNSUCCESSFUL_HTTP_RESPONSE_CODE"}]
-    history = {"notificationHistory": [{"sendAttempts": attempts_ok, "signedPayload": notification(1, "DID_RENEW")},
-                                       {"sendAttempts": attempts_failed, "signedPayload": notification(2, "DID_CHANGE_RENEWAL_STATUS")}],
+    history = {"notificationHistory": [
+        {"sendAttempts": attempts_ok, "signedPayload": notification(1, "DID_RENEW", transaction=txn(5))},
+        {"sendAttempts": attempts_failed,
+         "signedPayload": notification(2, "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", transaction=txn(5))}],
                "hasMore": True, "paginationToken": uid("pagination")}
     history_bytes = pretty(history)
-    add("notification-history.json", history_bytes, "notification-history", tokens=2,
+    add("notification-history.json", history_bytes, "notification-history", tokens=4,
         deliveries=[{"token": "notificationHistory[0].signedPayload", "attempts": attempts_ok, "delivered": True},
                     {"token": "notificationHistory[1].signedPayload", "attempts": attempts_failed, "delivered": False}])
     add("test-notification-status.json", pretty({"signedPayload": notification(3, "TEST"), "sendAttempts": attempts_ok}),

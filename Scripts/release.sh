@@ -126,10 +126,19 @@ chmod 644 "$deb_root/usr/share/man/man1/receipt-explorer.1.gz" "$deb_root/usr/sh
     "$deb_root/usr/share/bash-completion/completions/receipt-explorer"
 # Recommends libcurl4: the `api` commands load it with dlopen (so it is no NEEDED library); every other command runs without it.
 # Depends: whatever the binary's NEEDED libraries resolve to, as dpkg-shlibdeps reads them from the
-# installed packages' shlibs/symbols files (no hand-kept list that could drift from the link line).
+# installed packages' shlibs/symbols files (no hand-kept list that could drift from the link line),
+# and the two libraries it loads with dlopen on every install that verifies or explores.
 printf 'Source: receipt-explorer\n\nPackage: receipt-explorer\nArchitecture: %s\n' "$arch" > "$work/deb/debian/control"
 depends="$(cd "$work/deb" && dpkg-shlibdeps -O -e"debian/receipt-explorer/usr/bin/receipt-explorer" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')"
 [ -n "$depends" ] || die "dpkg-shlibdeps found no dependencies"
+# libcrypto (loaded at the first signature check) and libncursesw (when the explorer starts) are
+# loaded with dlopen on Linux (issue 32), so they are no NEEDED libraries either, but every install
+# needs them: their packages come from the same shlibs files dpkg-shlibdeps reads, by soname.
+for soname in "libcrypto 3" "libncursesw 6"; do
+    entry="$(cat /var/lib/dpkg/info/*.shlibs | awk -v want="$soname" '$1 " " $2 == want { $1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }')"
+    [ -n "$entry" ] || die "no installed package's shlibs file names $soname (apt: libssl-dev, libncurses-dev)"
+    depends="$depends, $entry"
+done
 # A file:// homepage (the default) means nothing on another machine: the field is left out then.
 homepage_field=""
 case "$homepage" in http://*|https://*) homepage_field="Homepage: $homepage"$'\n' ;; esac

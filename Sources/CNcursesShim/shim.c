@@ -30,6 +30,95 @@
 _Static_assert(CN_COLOR_RED == COLOR_RED && CN_COLOR_WHITE == COLOR_WHITE && CN_COLOR_BLACK == COLOR_BLACK,
                "curses colour numbers are the ANSI ones");
 
+// MARK: - Loading (Linux)
+//
+// On Linux libncursesw is loaded with dlopen by cn_load, before the first curses call, so the
+// commands that never draw (all but the explorer) never load it or libtinfo (issue 32). Every
+// curses function and variable this file uses is listed here; the macros after the table send
+// each use through it, so the code below reads as plain curses. macOS links the SDK's ncurses.
+#if defined(__linux__)
+#include <dlfcn.h>
+
+#define CN_CURSES_FUNCTIONS(X) \
+    X(newterm) X(cbreak) X(noecho) X(nonl) X(keypad) X(intrflush) X(set_escdelay) X(curs_set) \
+    X(has_colors) X(start_color) X(use_default_colors) X(init_pair) X(werase) X(wnoutrefresh) \
+    X(doupdate) X(setcchar) X(mvwadd_wch) X(wtimeout) X(wget_wch) X(mousemask) X(mouseinterval) \
+    X(getmouse) X(isendwin) X(endwin) X(clearok)
+#define CN_CURSES_VARIABLES(X) X(stdscr) X(curscr) X(LINES) X(COLS) X(COLORS) X(COLOR_PAIRS)
+
+#define CN_FIELD(name) __typeof__(&name) name;
+static struct {
+    CN_CURSES_FUNCTIONS(CN_FIELD)
+    CN_CURSES_VARIABLES(CN_FIELD)
+} curses;
+#undef CN_FIELD
+static int curses_loaded;
+static char curses_problem[256];
+
+const char *cn_load(void) {
+    if (curses_loaded) return NULL;
+    const char *names[] = { "libncursesw.so.6", "libncursesw.so" };
+    void *handle = NULL;
+    for (unsigned i = 0; i < sizeof names / sizeof *names && !handle; i++) handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        snprintf(curses_problem, sizeof curses_problem, "%s could not be loaded (%s): install ncurses (Debian: apt install libncursesw6)",
+                 names[0], dlerror());
+        return curses_problem;
+    }
+#define CN_RESOLVE(name)                                                                                  \
+    if (!(*(void **)&curses.name = dlsym(handle, #name))) {                                                \
+        snprintf(curses_problem, sizeof curses_problem, "%s lacks %s (too old an ncurses?)", names[0], #name); \
+        return curses_problem;                                                                             \
+    }
+    CN_CURSES_FUNCTIONS(CN_RESOLVE)
+    CN_CURSES_VARIABLES(CN_RESOLVE)
+#undef CN_RESOLVE
+    curses_loaded = 1;
+    return NULL;
+}
+
+// From here on every curses name goes through the table: a function pointer called, a variable read.
+#define newterm (*curses.newterm)
+#define cbreak (*curses.cbreak)
+#define noecho (*curses.noecho)
+#define nonl (*curses.nonl)
+#define keypad (*curses.keypad)
+#define intrflush (*curses.intrflush)
+#define set_escdelay (*curses.set_escdelay)
+#define curs_set (*curses.curs_set)
+#define has_colors (*curses.has_colors)
+#define start_color (*curses.start_color)
+#define use_default_colors (*curses.use_default_colors)
+#define init_pair (*curses.init_pair)
+#define werase (*curses.werase)
+#define wnoutrefresh (*curses.wnoutrefresh)
+#define doupdate (*curses.doupdate)
+#define setcchar (*curses.setcchar)
+#define mvwadd_wch (*curses.mvwadd_wch)
+#define wtimeout (*curses.wtimeout)
+#define wget_wch (*curses.wget_wch)
+#define mousemask (*curses.mousemask)
+#define mouseinterval (*curses.mouseinterval)
+#define getmouse (*curses.getmouse)
+#define isendwin (*curses.isendwin)
+#define endwin (*curses.endwin)
+#define clearok (*curses.clearok)
+#undef stdscr
+#undef curscr
+#undef LINES
+#undef COLS
+#undef COLORS
+#undef COLOR_PAIRS
+#define stdscr (curses_loaded ? *curses.stdscr : NULL)
+#define curscr (*curses.curscr)
+#define LINES (*curses.LINES)
+#define COLS (*curses.COLS)
+#define COLORS (*curses.COLORS)
+#define COLOR_PAIRS (*curses.COLOR_PAIRS)
+#else
+const char *cn_load(void) { return NULL; }
+#endif
+
 // MARK: - Screen
 
 int cn_newterm(const char *term) { return newterm((char *)term, stdout, stdin) != NULL; }

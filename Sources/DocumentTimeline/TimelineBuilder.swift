@@ -70,12 +70,14 @@ extension Timeline {
             guard var entry = merged[key] else {
                 order.append(key)
                 merged[key] = (ChainKey(bundleID: f.bundleID, original: f.originalTransactionID), TimelineEvent(kind: f.kind, date: f.date, transactionID: f.transactionID,
-                                                                      productID: f.productID, detail: f.detail, sources: [f.source]))
+                                                                      productID: f.productID, detail: f.detail, sources: [f.source],
+                                                                      undelivered: f.undelivered))
                 continue
             }
             if f.kind.specificity > entry.event.kind.specificity { entry.event.kind = f.kind }
             if let d = f.detail, d.count > (entry.event.detail?.count ?? -1) { entry.event.detail = d }
             if entry.event.productID == nil { entry.event.productID = f.productID }
+            if entry.event.undelivered == nil { entry.event.undelivered = f.undelivered }
             if entry.event.transactionID == nil { entry.event.transactionID = f.transactionID }
             if !entry.event.sources.contains(where: { $0.document == f.source.document }) {
                 entry.event.sources.append(f.source)

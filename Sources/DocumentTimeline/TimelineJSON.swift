@@ -43,6 +43,7 @@ public enum TimelineJSON {
         if let v = e.transactionID { out["transaction_id"] = v }
         if let v = e.productID { out["product_id"] = v }
         if let v = e.detail { out["detail"] = v }
+        if let v = e.undelivered { out["not_delivered"] = v }
         if let v = e.until { out["until"] = Timeline.iso(v) }
         return out
     }

@@ -73,6 +73,9 @@ public struct TimelineEvent: Sendable, Equatable {
     public var until: Int64?
     /// Every document that reports it, in document order.
     public var sources: [TimelineSource]
+    /// A notification reported it and Apple did not deliver that notification: "last attempt
+    /// TIMED_OUT (2 attempts)" (the server may never have heard of the event).
+    public var undelivered: String? = nil
 }
 
 /// The events of one original transaction (and its subscription group, when a document names it).

@@ -15,7 +15,10 @@ package struct TimelineFact {
     /// A renewal-status fact's automatic renewal, on or off (nil: not said): a renewal info and a
     /// notification saying the same at the same moment are one event.
     package var autoRenew: Bool? = nil
-    package init(kind: TimelineEventKind, date: Int64, transactionID: String? = nil, originalTransactionID: String, group: String? = nil, productID: String? = nil, detail: String? = nil, source: TimelineSource, bundleID: String? = nil, autoRenew: Bool? = nil) {
+    /// The notification that reported it was not delivered: its last attempt and count ("last attempt
+    /// TIMED_OUT (2 attempts)"), from the Server API response that recorded the attempts.
+    package var undelivered: String? = nil
+    package init(kind: TimelineEventKind, date: Int64, transactionID: String? = nil, originalTransactionID: String, group: String? = nil, productID: String? = nil, detail: String? = nil, source: TimelineSource, bundleID: String? = nil, autoRenew: Bool? = nil, undelivered: String? = nil) {
         self.kind = kind
         self.date = date
         self.transactionID = transactionID
@@ -26,6 +29,7 @@ package struct TimelineFact {
         self.source = source
         self.bundleID = bundleID
         self.autoRenew = autoRenew
+        self.undelivered = undelivered
     }
 }
 

@@ -46,7 +46,8 @@ public enum TimelineText {
 
     /// What the event line says after its kind (escaped).
     public static func summary(_ event: TimelineEvent) -> String {
-        let parts = [event.productID, event.transactionID.map { "transaction \($0)" }, event.detail].compactMap { $0 }
+        let parts = [event.productID, event.transactionID.map { "transaction \($0)" }, event.detail,
+                     event.undelivered.map { "⚠ not delivered: \($0)" }].compactMap { $0 }
         return TerminalSafe.escape(parts.joined(separator: " · "))
     }
 

@@ -93,6 +93,7 @@ public enum ReasonCode: String, Sendable, CaseIterable {
     case developerKeyNeeded = "developer-key-needed"
     case noKeyID = "no-key-id"
     case lifetimeUnknown = "lifetime-unknown"
+    case comparedOnlyInProduction = "compared-only-in-production"
 
     // Verdicts.
     case xcodeTestingNotSupplied = "xcode-testing-not-supplied"

@@ -56,6 +56,8 @@ public struct TerminalUnavailable: Error, Sendable, Equatable {
         case dumbTerminal
         /// curses has no terminfo entry for this `TERM`.
         case unknownTerminal(String)
+        /// The curses library could not be loaded (Linux loads libncursesw when the explorer starts).
+        case cursesUnavailable(String)
     }
     public var reason: Reason
     public init(_ reason: Reason) { self.reason = reason }

@@ -27,6 +27,10 @@ public enum TerminalUI {
         POSIX.adoptEnvironmentLocale()
         TerminalSignals.install()
         let term = POSIX.environment("TERM") ?? ""
+        if let problem = cn_load() {
+            TerminalSignals.remove()
+            throw TerminalUnavailable(.cursesUnavailable(String(cString: problem)))
+        }
         guard let standIn = startCurses(term: term) else {
             TerminalSignals.remove()
             throw TerminalUnavailable(.unknownTerminal(term))

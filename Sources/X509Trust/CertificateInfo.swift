@@ -1,4 +1,5 @@
 import COpenSSL
+import ASN1Lenient
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -42,13 +43,16 @@ public struct CertificateInfo: Sendable, Equatable {
 
     /// Reads a borrowed X509 (not freed here).
     public init(x509 x: OpaquePointer) {
-        subject = Self.name(X509_get_subject_name(x))
-        issuer = Self.name(X509_get_issuer_name(x))
-        commonName = Self.commonName(X509_get_subject_name(x))
+        der = OpenSSLBridge.der(of: x)
+        // Names from our own reader, the one that dump and json use without OpenSSL; it writes
+        // them as X509_NAME_print_ex(XN_FLAG_RFC2253 & ~ESC_MSB) would (RFC2253NameTests).
+        let names = RFC2253Name.certificateNames(der: der)
+        subject = names?.subject ?? ""
+        issuer = names?.issuer ?? ""
+        commonName = names?.commonName
         serial = Self.serialHex(x)
         notBefore = ValidationDate.date(X509_get0_notBefore(x))
         notAfter = ValidationDate.date(X509_get0_notAfter(x))
-        der = OpenSSLBridge.der(of: x)
         sha256Fingerprint = Digest.hex(Digest.sha256(der))
         // A pinned root's bytes are fixed, and so is whether its signature verifies with its own key
         // (`TrustAnchors.knownSelfSigned`): not re-verified (≈ 1.3 ms for Apple Root CA - G3's P-384).
@@ -73,25 +77,6 @@ public struct CertificateInfo: Sendable, Equatable {
         let from = notBefore.map(ValidationDate.day) ?? "?"
         let to = notAfter.map(ValidationDate.day) ?? "?"
         return "\(from) … \(to)"
-    }
-
-    private static func name(_ name: OpaquePointer?) -> String {
-        guard let name else { return "" }
-        return OpenSSLBridge.string { bio in
-            _ = X509_NAME_print_ex(bio, name, 0, shim_XN_FLAG_RFC2253_UTF8())
-        }
-    }
-
-    private static func commonName(_ name: OpaquePointer?) -> String? {
-        guard let name else { return nil }
-        let index = X509_NAME_get_index_by_NID(name, NID_commonName, -1)
-        guard index >= 0, let entry = X509_NAME_get_entry(name, index),
-              let data = X509_NAME_ENTRY_get_data(entry) else { return nil }
-        var utf8: UnsafeMutablePointer<UInt8>? = nil
-        let n = ASN1_STRING_to_UTF8(&utf8, data)
-        guard n >= 0, let utf8 else { OpenSSLError.clear(); return nil }
-        defer { shim_OPENSSL_free(utf8) }
-        return String(decoding: UnsafeBufferPointer(start: utf8, count: Int(n)), as: UTF8.self)
     }
 
     private static func serialHex(_ x: OpaquePointer) -> String {

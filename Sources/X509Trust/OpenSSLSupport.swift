@@ -11,10 +11,11 @@ import Foundation
 // Every OpenSSL object created here is freed by the function that created it (or handed to a caller
 // that frees it with `defer`, or to a `DecodedCertificate`, which frees it in `deinit`).
 
-/// Message digests computed with OpenSSL's EVP interface.
+/// Message digests: SHA-1 (the receipt's device hash, checked only by `verify`) with OpenSSL's EVP
+/// interface; SHA-256 (fingerprints) in Swift, so naming a certificate loads no libcrypto.
 public enum Digest {
     public static func sha1(_ bytes: [UInt8]) -> [UInt8] { evp(bytes, EVP_sha1()) }
-    public static func sha256(_ bytes: [UInt8]) -> [UInt8] { evp(bytes, EVP_sha256()) }
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] { SHA256.hash(bytes) }
 
     /// Uppercase hex, no separators (the form used for pinned fingerprints).
     public static func hex(_ bytes: [UInt8]) -> String { Hex.string(bytes, .upper) }

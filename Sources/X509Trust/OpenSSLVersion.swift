@@ -1,11 +1,9 @@
 import COpenSSL
 
-/// The OpenSSL library this process runs against, which may differ from the headers it was built
-/// with (a distribution upgrade swaps the shared library under the binary): for `--version`.
+/// The OpenSSL this binary was built against, for `--version`. It is read from the headers, not asked
+/// of libcrypto, so `--version` never loads libcrypto (issue 32); any OpenSSL 3.x runtime shares
+/// its ABI (on Linux libcrypto.so.3 is loaded at the first signature check).
 public enum OpenSSLVersion {
-    /// `OpenSSL_version(OPENSSL_VERSION)`, e.g. "OpenSSL 3.0.13 30 Jan 2024".
-    public static var runtime: String {
-        guard let text = OpenSSL_version(OPENSSL_VERSION) else { return "OpenSSL (unknown version)" }
-        return String(cString: text)
-    }
+    /// `OPENSSL_VERSION_TEXT`, e.g. "OpenSSL 3.0.19 27 Jan 2026".
+    public static let built: String = OPENSSL_VERSION_TEXT
 }

@@ -54,8 +54,8 @@ struct ReceiptExplorer: ParsableCommand {
     )
 
     static let version = "0.1.0"
-    /// What `--version` prints: ours, and the OpenSSL that signature checks actually run against.
-    static var versionLine: String { "receipt-explorer \(version) (\(OpenSSLVersion.runtime))" }
+    /// What `--version` prints: ours, and the OpenSSL it was built against (from the headers: printing it loads no library).
+    static var versionLine: String { "receipt-explorer \(version) (\(OpenSSLVersion.built))" }
 
     /// ArgumentParser exits with 64 (EX_USAGE) for usage errors; this tool promises 2 for every
     /// usage or I/O problem, so the error is mapped here.

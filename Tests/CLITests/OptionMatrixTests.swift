@@ -23,6 +23,14 @@ struct OptionMatrixTests {
         var root: String?
         var summary: String
         var applies: Set<Option>
+        /// Arguments `verify` takes for this kind beside the option a cell tests (that option's own
+        /// entry left out): a V1 signature needs the key and the bundle id to be checked at all.
+        var base: [Option: [String]] = [:]
+        /// The step an option feeds, where it is not the usual one (a V1 signature's one step).
+        var step: [Option: String] = [:]
+        /// Options applied as an information step, not a comparison (a Sandbox Retention Messaging
+        /// request's --app-apple-id: Apple's verifier compares it only in Production).
+        var informs: Set<Option> = []
         var description: String { name }
     }
 
@@ -52,7 +60,18 @@ struct OptionMatrixTests {
              applies: signedTokenOptions.union([.environment, .bundleID])),
         Kind(name: "Retention Messaging request", file: "samples/apple/retention-request.json", root: "samples/pki/test-ec-root.cer",
              summary: "a Retention Messaging real-time request (DecodedRealtimeRequestBody, signed by Apple)",
-             applies: signedTokenOptions.union([.environment, .appAppleID])),
+             applies: signedTokenOptions.union([.environment, .appAppleID]), informs: [.appAppleID]),
+        Kind(name: "notification history", file: "samples/apple/notification-history.json", root: "samples/pki/test-ec-root.cer",
+             summary: "a notification history response (NotificationHistoryResponse, Get Notification History, App Store Server API 1.5): 2 notifications",
+             applies: signedTokenOptions.union([.environment, .bundleID, .appAppleID])),
+        Kind(name: "Retention Messaging reply", file: "samples/apple/retention-promotional-offer-v2.json", root: nil,
+             summary: "a Retention Messaging reply: a promotional offer (RealtimeResponseBody.promotionalOffer)",
+             applies: [.at, .bundleID, .key, .keyID, .expect, .noValidate]),
+        Kind(name: "V1 offer signature", file: "samples/apple/offer-signature-v1.json", root: nil,
+             summary: "a promotional offer signature (V1: ECDSA over fields joined by U+2063)",
+             applies: [.bundleID, .key, .keyID, .expect],
+             base: [.key: ["--key", "samples/developer/SubscriptionKey_TESTKEY001.p8"], .bundleID: ["--bundle-id", "com.example.receiptexplorer"]],
+             step: [.bundleID: "offer-signature-v1", .keyID: "offer-signature-v1"]),
         Kind(name: "developer-signed token", file: "samples/developer/promotional-offer.jws", root: nil,
              summary: "a promotional offer signature (V2, developer-signed JWS)",
              applies: [.at, .bundleID, .key, .keyID, .expect, .noValidate]),
@@ -110,7 +129,9 @@ struct OptionMatrixTests {
             let cell = cells[i]
             let (command, value) = arguments(cell.option, cell.kind)
             // The root every verification of the kind uses, except in the --root cell itself.
-            let base = command + [cell.kind.file] + (cell.option != .root && command.first == "verify" ? cell.kind.root.map { ["--root", $0] } ?? [] : [])
+            let verifying = command.first == "verify"
+            let base = command + [cell.kind.file] + (cell.option != .root && verifying ? cell.kind.root.map { ["--root", $0] } ?? [] : [])
+                + (verifying ? cell.kind.base.filter { $0.key != cell.option }.sorted { $0.key.rawValue < $1.key.rawValue }.flatMap(\.value) : [])
             guard let without = try? run(base), let with = try? run(base + value) else { return }
             box.lock.lock()
             box.results[cell.description] = (without, with)
@@ -161,8 +182,15 @@ struct OptionMatrixTests {
             #expect(judged.contains("2030-01-02T00:00:00.000Z"), "\(with.stdout)")
             #expect(!Self.steps(before ?? [:]).contains { $0["judged_at"] as? String == "2030-01-02T00:00:00.000Z" })
         case .environment, .bundleID, .appAppleID, .appVersion, .deviceID:
-            let id = ["--environment": "environment", "--bundle-id": "bundle-id", "--app-apple-id": "app-apple-id",
-                      "--app-version": "app-version", "--device-id": "device-hash"][option.rawValue]!
+            let id = cell.kind.step[option] ?? ["--environment": "environment", "--bundle-id": "bundle-id", "--app-apple-id": "app-apple-id",
+                                                "--app-version": "app-version", "--device-id": "device-hash"][option.rawValue]!
+            if cell.kind.informs.contains(option) {
+                // Applied as a step that informs (it says why it is not compared) and decides nothing.
+                #expect(Self.statuses(before, id).allSatisfy { $0 == "not-checked" })
+                #expect(Self.statuses(after, id) == ["info"], "\(with.stdout)")
+                #expect(with.status == without.status)
+                return
+            }
             // Unchecked without the option; checked with it (a wrong bundle id, app Apple ID or version fails).
             #expect(Self.statuses(before, id).allSatisfy { $0 == "not-checked" })
             let checked = Self.statuses(after, id).filter { $0 == "passed" || $0 == "failed" }
@@ -184,8 +212,9 @@ struct OptionMatrixTests {
             #expect(Self.verdict(after)["outcome"] as? String == "developer-key", "\(with.stdout)")
             #expect(with.status == 0)
         case .keyID:
-            #expect(Self.statuses(after, "kid") == ["failed"], "\(with.stdout)")
-            #expect(Self.statuses(before, "kid") != ["failed"])
+            let id = cell.kind.step[.keyID] ?? "kid"
+            #expect(Self.statuses(after, id) == ["failed"], "\(with.stdout)")
+            #expect(Self.statuses(before, id) != ["failed"])
         case .expect:
             if cell.kind.name == "transaction" {
                 #expect(with.stdout == without.stdout)

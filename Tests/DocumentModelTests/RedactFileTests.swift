@@ -25,24 +25,10 @@ import TestSupport
         "\(d.code) \(d.severity) \(d.offset)+\(d.length) node \(d.node?.index ?? -1)"
     }
 
-    /// The samples `redact` refuses, each with its reason (issue 31's leftovers: it cannot yet write
-    /// a token back through advancedCommerceData's base64 JSON, nor report a broken V1 signature).
-    static let refused: [String: String] = [
-        "retention-advanced-commerce.json": "redact cannot yet rewrite the token inside advancedCommerceData's base64 JSON, so the copy would keep its values; nothing is written",
-        "retention-promotional-offer-v1.json": Self.v1Refusal,
-        "offer-signature-v1.json": Self.v1Refusal,
-        "offer-signature-v1-wrong-product.json": Self.v1Refusal,
-    ]
-    static let v1Refusal = "redact cannot yet rewrite a V1 promotional offer signature: replacing the values it signs would break it without saying so; nothing is written"
-
     func checkCopy(_ url: URL) throws {
         let input = try RedactSupport.input(url)
         let run = try Redactor.run([input], options: RedactSupport.options())
         let copy = try #require(run.copies.first)
-        if let refusal = Self.refused[url.lastPathComponent] {
-            #expect(copy.bytes == nil && copy.failure == refusal, "\(url.lastPathComponent)")
-            return
-        }
         let bytes = try #require(copy.bytes, "\(url.lastPathComponent): \(copy.failure ?? "")")
         let original = Document.open(input.loaded, options: AnalysisOptions(validate: false))
         let redacted = try RedactSupport.open(bytes)

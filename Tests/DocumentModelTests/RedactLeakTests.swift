@@ -23,6 +23,18 @@ import TextLoader
         try Self.checkLeaksNothing(try Paths.bytes(url), name: url.lastPathComponent)
     }
 
+    /// Issue 31's documents are redacted, not refused, so the leak check above reads real copies:
+    /// advancedCommerceData's nested token (bid, iss, the request's bundle id) and a V1 signature's
+    /// appAccountToken leave no trace in any form.
+    @Test(arguments: ["apple/retention-advanced-commerce.json", "apple/retention-promotional-offer-v1.json",
+                      "apple/offer-signature-v1.json", "apple/retention-promotional-offer-v2.json"])
+    func appleDocumentsAreRedactedAndLeakNothing(_ name: String) throws {
+        let raw = try Paths.bytes(Paths.samples.appendingPathComponent(name))
+        let run = try Redactor.run([try RedactSupport.input(raw, name: name)], options: RedactSupport.options())
+        #expect(run.copies.first?.bytes != nil, "\(run.copies.first?.failure ?? "")")
+        try Self.checkLeaksNothing(raw, name: name)
+    }
+
     /// The values come from the document: a receipt's ids, device values and app ids, a
     /// notification's nested tokens and its UUID.
     @Test func valuesAreCollectedFromTheDocument() throws {

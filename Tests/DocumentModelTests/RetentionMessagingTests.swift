@@ -1,9 +1,11 @@
 import DocumentCore
+import DocumentRedact
 import ReceiptKit
 import Foundation
 import JWSKit
 import Testing
 import TestSupport
+import TextLoader
 
 /// Issue 31: the Retention Messaging request and replies, and the V1 offer signature (samples/apple/).
 @Suite struct RetentionMessagingTests {
@@ -32,13 +34,40 @@ import TestSupport
         let step = try #require(wrongEnvironment.step("environment"))
         #expect(step.status == .failed)
         #expect(step.appleStatus == .invalidEnvironment)
-        let wrongApp = try S.open("retention-request.json", appAppleID: 999).verificationReport()
+        // Apple compares the app Apple id only in Production: the Sandbox sample's wrong id is not compared.
+        let wrongAppSandbox = try S.open("retention-request.json", appAppleID: 999).verificationReport()
+        let info = try #require(wrongAppSandbox.step("app-apple-id"))
+        #expect(info.status == .info && !info.decides && info.appleStatus == nil)
+        #expect(info.reasonCode == .comparedOnlyInProduction)
+        #expect(info.message == "for information — not compared: the environment is Sandbox, and Apple's verifier checks appAppleId only in Production")
+        #expect(wrongAppSandbox.verdict.valid, "\(wrongAppSandbox.verdict.reasons)")
+        // In Production (the verifier's environment, --environment) it is compared, as Apple does.
+        let wrongApp = try S.open("retention-request.json", environment: "Production", appAppleID: 999).verificationReport()
+        #expect(wrongApp.step("app-apple-id")?.status == .failed)
         #expect(wrongApp.step("app-apple-id")?.appleStatus == .invalidAppIdentifier)
+        #expect(wrongApp.step("app-apple-id")?.reason == "expected 999, the payload says 1450000001")
+        #expect(!wrongApp.verdict.valid)
+        let rightInProduction = try S.open("retention-request.json", environment: "Production", appAppleID: 1_450_000_001).verificationReport()
+        #expect(rightInProduction.step("app-apple-id")?.status == .passed)
         let right = try S.open("retention-request.json", environment: "Sandbox", appAppleID: 1_450_000_001).verificationReport()
         #expect(right.verdict.valid)
         // The request names no bundle: --bundle-id is refused, with why.
         #expect(OptionTable.use(.bundleID, kind: .retentionMessaging(.request))
                 == .refused("it carries no bundleId (Apple's verifier checks its appAppleId and environment)"))
+    }
+
+    @Test func requestTokenIsNamedEverywhere() throws {
+        let document = try S.open("retention-request.json")
+        let token = try #require(document.jws?.tokens.first)
+        #expect(token.kind == .unknown)  // no StoreKit 2 payload type…
+        #expect(token.label == "Retention Messaging real-time request")  // …but its kind's folder names it
+        let heading = try #require(document.outlineWording.heading(of: token.layers.token, in: document))
+        #expect(heading.value == "Retention Messaging real-time request · ES256, 3 certificates")
+        let summary = try #require(document.outlineWording.summary(of: document)).map(\.text)
+        #expect(summary.contains { $0.hasSuffix("signedPayload: Retention Messaging real-time request · ES256, 3 certificates") }, "\(summary)")
+        #expect(!summary.contains { $0.contains("unrecognised") })
+        let report = document.verificationReport()
+        #expect(report.subject.label == "a Retention Messaging real-time request (DecodedRealtimeRequestBody, signed by Apple)")
     }
 
     @Test func v2OfferIsADeveloperTokenLayerVerifiedWithTheKey() throws {
@@ -112,6 +141,68 @@ import TestSupport
         #expect(noKey.verdict.outcome == "key-needed")
         let otherBundle = try S.open("offer-signature-v1.json", bundleID: "com.example.other", key: true).verificationReport()
         #expect(otherBundle.step("offer-signature-v1")?.status == .failed)
+    }
+
+    // MARK: - redact
+
+    static func redact(_ file: String) throws -> (copy: RedactedCopy, run: RedactRun, reopened: Document) {
+        let input = try RedactSupport.input(Paths.samples.appendingPathComponent("apple/" + file))
+        let run = try Redactor.run([input], options: RedactSupport.options())
+        let copy = try #require(run.copies.first)
+        let bytes = try #require(copy.bytes, "\(file): \(copy.failure ?? "")")
+        return (copy, run, try RedactSupport.open(bytes))
+    }
+
+    /// advancedCommerceData's token is rewritten through the decoded JSON's base64: its bid, iss
+    /// and the bundle id inside its request are stand-ins, and its signature is reported broken.
+    @Test func advancedCommerceDataTokenIsRedactedThroughItsBase64() throws {
+        let (copy, run, reopened) = try Self.redact("retention-advanced-commerce.json")
+        #expect(copy.replaced == [.bundleID: 1, .issuerID: 1])
+        #expect(copy.signatures == ["token advancedCommerceData.signatureInfo.token: its ES256 signature no longer verifies: it signs the token's header.payload text, which changed"])
+        #expect(reopened.kind == .retentionMessaging(.advancedCommerce))
+        let token = try #require(reopened.jws?.tokens.first)
+        #expect(token.path == "advancedCommerceData.signatureInfo.token")
+        let bid = try #require(token.document.payload.string("bid"))
+        #expect(bid != "com.example.receiptexplorer" && run.standIns[.text("com.example.receiptexplorer")] == .text(bid))
+        #expect(bid.count == "com.example.receiptexplorer".count)
+        // The original verifies with the key; the copy's token no longer does, as the summary says.
+        #expect(try S.open("retention-advanced-commerce.json", key: true).verificationReport().verdict.valid)
+        let checked = try Self.openWithKey(try #require(copy.bytes)).verificationReport()
+        #expect(!checked.verdict.valid)
+        #expect(checked.verdict.reasons.first?.code == .developerSignatureMismatch, "\(checked.verdict.reasons)")
+    }
+
+    /// A copy opened as `verify --key KEY --bundle-id com.example.receiptexplorer` opens it.
+    static func openWithKey(_ bytes: [UInt8]) throws -> Document {
+        var jws = JWSOptions()
+        var key = try Paths.sample(S.key)
+        try jws.loadDeveloperKey(&key, fileName: "SubscriptionKey_TESTKEY001.p8")
+        return Document.open(try PasteLoader.decode(bytes, name: "copy"), options: AnalysisOptions(bundleID: "com.example.receiptexplorer"), jws: jws)
+    }
+
+    /// A V1 signature's appAccountToken is replaced and the copy says the signature broke; verify
+    /// with the key and bundle id then fails on the copy.
+    @Test(arguments: [("offer-signature-v1.json", "the V1 offer signature"),
+                      ("retention-promotional-offer-v1.json", "promotionalOffer.promotionalOfferSignatureV1")])
+    func v1SignatureRedactedSaysItBroke(_ file: String, _ name: String) throws {
+        let (copy, run, reopened) = try Self.redact(file)
+        #expect(copy.replaced == [.appAccountToken: 1])
+        #expect(copy.signatures == ["\(name): its ECDSA signature (encodedSignature) no longer verifies: it signs the fields joined by U+2063, and a value among them (appAccountToken) changed"])
+        #expect(reopened.kind.id == S.facts[file]?["kind"] as? String)
+        let standIn = try #require(run.standIns[.text("0f62404b-59ad-50fe-8c82-b38e4a66e5a0")])
+        guard case .text(let token) = standIn else { Issue.record("not text"); return }
+        #expect(String(decoding: reopened.fileLayer.bytes, as: UTF8.self).contains("\"appAccountToken\": \"\(token)\""))
+        // Kept with --keep app-account-token: nothing changes, no signature is said broken.
+        let input = try RedactSupport.input(Paths.samples.appendingPathComponent("apple/" + file))
+        let kept = try #require(try Redactor.run([input], options: RedactSupport.options(keep: [.appAccountToken])).copies.first)
+        #expect(kept.bytes == input.raw && kept.signatures.isEmpty)
+    }
+
+    @Test func v1CopyFailsVerification() throws {
+        let (copy, _, _) = try Self.redact("offer-signature-v1.json")
+        let document = try Self.openWithKey(try #require(copy.bytes))
+        let step = try #require(document.verificationReport().step("offer-signature-v1"))
+        #expect(step.status == .failed && step.reasonCode == .developerSignatureMismatch)
     }
 
     @Test func retryableStatusIsNamedButNeverMapped() {

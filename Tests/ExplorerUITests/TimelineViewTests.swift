@@ -47,6 +47,20 @@ import TestSupport
         #expect(s.timelineView == nil)
     }
 
+    /// A notification Apple did not deliver (its last send attempt failed) is marked on its row.
+    @Test func undeliveredNotificationIsMarked() throws {
+        let documents = try ["refund-history.json", "notification-history.json"].map { name in
+            Document.open(try DocumentInput.path(Paths.samples.appendingPathComponent("apple/" + name).path).read().loaded,
+                          options: AnalysisOptions(validate: false))
+        }
+        var s = AppState.opening(documents, screen: GridSize(width: 120, height: 40))
+        press(&s, .character("T"))
+        let view = try #require(s.timelineView)
+        #expect(view.rows.map(\.text).last
+                == "2024-03-01T12:00:00.002Z  renewal-status      [2]  com.example.receiptexplorer.monthly · transaction 2000000800000005 · automatic renewal turned off · ⚠ not delivered: last attempt UNSUCCESSFUL_HTTP_RESPONSE_CODE (2 attempts)")
+        #expect(view.rows.filter { $0.text.contains("not delivered") }.count == 1)
+    }
+
     @Test func findATransaction() throws {
         var s = try Self.open(["receipt.receipt", "history.json"])
         press(&s, .character("T"), .character("f"))

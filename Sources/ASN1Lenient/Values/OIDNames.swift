@@ -12,6 +12,22 @@ public enum OIDNames {
     /// `CN` for commonName (2.5.4.3), as in `CN=…, O=…, C=…` (RFC 4514's short names).
     public static func rdnAbbreviation(for dotted: String) -> String? { rdnAbbreviations[dotted] }
 
+    /// OpenSSL's short name for a name attribute (`openssl list -objects`, OpenSSL 3.0), as RFC 2253
+    /// names print them; nil where OpenSSL prints the dotted OID.
+    public static func openSSLShortName(for dotted: String) -> String? { openSSLShortNames[dotted] }
+
+    static let openSSLShortNames: [String: String] = [
+        "2.5.4.3": "CN", "2.5.4.4": "SN", "2.5.4.5": "serialNumber", "2.5.4.6": "C", "2.5.4.7": "L",
+        "2.5.4.8": "ST", "2.5.4.9": "street", "2.5.4.10": "O", "2.5.4.11": "OU", "2.5.4.12": "title",
+        "2.5.4.13": "description", "2.5.4.15": "businessCategory", "2.5.4.17": "postalCode",
+        "2.5.4.41": "name", "2.5.4.42": "GN", "2.5.4.43": "initials", "2.5.4.44": "generationQualifier",
+        "2.5.4.46": "dnQualifier", "2.5.4.65": "pseudonym", "2.5.4.97": "organizationIdentifier",
+        "0.9.2342.19200300.100.1.1": "UID", "0.9.2342.19200300.100.1.25": "DC",
+        "1.2.840.113549.1.9.1": "emailAddress",
+        "1.3.6.1.4.1.311.60.2.1.1": "jurisdictionL", "1.3.6.1.4.1.311.60.2.1.2": "jurisdictionST",
+        "1.3.6.1.4.1.311.60.2.1.3": "jurisdictionC",
+    ]
+
     /// `P-256` for prime256v1 (1.2.840.10045.3.1.7): the NIST name certificate readers know.
     public static func curveName(for dotted: String) -> String? { nistCurves[dotted] }
 

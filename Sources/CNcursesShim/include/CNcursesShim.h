@@ -10,6 +10,9 @@
 
 /// `newterm` with the terminal description `term` (NULL: $TERM) on stdin/stdout: 1 when curses
 /// runs, 0 when there is no terminfo entry for it (instead of `initscr`'s exit).
+/// Loads curses (Linux: libncursesw by dlopen; a no-op where it is linked). NULL when it is ready,
+/// else the problem in words. Call it before any other cn_ function that touches curses.
+const char *cn_load(void);
 int cn_newterm(const char *term);
 /// cbreak, noecho, nonl, keypad, no flush on interrupt, a 25 ms ESC delay, hidden cursor.
 void cn_setup_input(void);

@@ -15,6 +15,8 @@ public enum InputPlace: Sendable, Equatable {
     case line(Int, of: String)
     /// Bytes built into the tool (the embedded sample), by name.
     case builtIn(String)
+    /// A document made from options (`verify --offer-signature …`), by the option that makes it.
+    case options(String)
 
     /// The name notes, headers and JSON `input.name` use: a file's last path component, "stdin",
     /// "argument", "line 4", "embedded sample: …". Not escaped (printers escape it).
@@ -25,6 +27,7 @@ public enum InputPlace: Sendable, Equatable {
         case .argument: "argument"
         case .line(let number, _): "line \(number)"
         case .builtIn(let name): name
+        case .options(let option): option
         }
     }
 
@@ -38,6 +41,7 @@ public enum InputPlace: Sendable, Equatable {
         case .line(let number, let file):
             "line \(NumberText.grouped(number)) of " + (file == "-" || file == "stdin" ? "standard input" : TerminalSafe.escape(Self.lastComponent(file)))
         case .builtIn(let name): TerminalSafe.escape(name)
+        case .options(let option): "the options of " + TerminalSafe.escape(option)
         }
     }
 

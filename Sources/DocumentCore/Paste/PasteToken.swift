@@ -1,4 +1,5 @@
 import ASN1Lenient
+import Platform
 import ByteText
 import TextLoader
 
@@ -13,10 +14,9 @@ enum PasteToken {
         let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count <= 3, let headerText = parts.first, !headerText.isEmpty,
               !text.contains(UInt8(ascii: "=")) else { return nil }
+        // An Apple header carries its x5c chain (≈ 4 KB): searched as bytes, not Characters.
         let header = decodeURL(Array(headerText))
-        let headerString = String(decoding: header, as: UTF8.self)
-        guard headerString.contains("\"alg\"") || headerString.contains("\"typ\"") || headerString.contains("\"kid\"")
-                || headerString.contains("\"x5c\"") || parts.count == 3 else { return nil }
+        guard ["\"alg\"", "\"typ\"", "\"kid\"", "\"x5c\""].contains(where: { ByteSearch.contains(header, $0) }) || parts.count == 3 else { return nil }
         let step = PasteOrigin.Step(kind: .copied, parentOffsets: offsets)
         let count = NumberText.grouped(text.count)
         func cut(_ message: String) -> PasteCandidate {
@@ -32,9 +32,9 @@ enum PasteToken {
             return cut("it ends in the payload segment after \(NumberText.grouped(payload.count)) characters; the signature segment is missing")
         default:
             let signature = parts[2]
-            let es256 = headerString.contains("\"ES256\"")
+            let es256 = ByteSearch.contains(header, "\"ES256\"")
             // `alg: none` has an empty signature by design: not cut off (verification says why it fails).
-            let unsigned = headerString.replacing(" ", with: "").contains("\"alg\":\"none\"")
+            let unsigned = ByteSearch.contains(header.filter { $0 != UInt8(ascii: " ") }, "\"alg\":\"none\"")
             if signature.isEmpty && !unsigned {
                 let expected = es256 ? " (ES256: \(es256SignatureCharacters) characters)" : ""
                 return cut("the signature segment is empty\(expected)")

@@ -52,8 +52,10 @@ public struct AppReceiptFormat: DocumentFormat, TourRoute {
         if let anchor = analysis.signature?.anchor { return anchor == .xcodeStoreKitTesting ? .xcodeTestingReceipt : .receipt }
         let tree = analysis.tree
         let xcode = analysis.container?.certificates.contains { node in
-            guard node < tree.count, let cert = DecodedCertificatePool.shared.info(der: Array(tree.bytes[tree.nodes[node].byteRange])) else { return false }
-            return TrustAnchors.kind(of: cert) == .xcodeStoreKitTesting
+            // By fingerprint alone (Swift SHA-256): naming the kind decodes no certificate with OpenSSL.
+            guard node < tree.count else { return false }
+            let fingerprint = Digest.hex(Digest.sha256(Array(tree.bytes[tree.nodes[node].byteRange])))
+            return TrustAnchors.kind(forSHA256: fingerprint) == .xcodeStoreKitTesting
         } ?? false
         return xcode ? .xcodeTestingReceipt : .receipt
     }

@@ -3,6 +3,7 @@ import JSONLenient
 import JWSKit
 import TextLoader
 import DocumentCore
+import DocumentRedact
 
 /// A legacy (V1) promotional offer signature: base64 of an ECDSA P-256 SHA-256 signature (DER)
 /// over seven fields joined by U+2063 (INVISIBLE SEPARATOR) — appBundleId, keyIdentifier,
@@ -21,6 +22,8 @@ public struct OfferSignatureV1: Sendable, Equatable {
     public var timestamp: Int64?
     /// The object's bytes in its layer.
     public var range: Range<Int>
+    /// Written from `verify --offer-signature`'s options: the parts' sources are named as flags.
+    var fromOptions = false
 
     static let separator = "\u{2063}"
     /// The members that make an object a V1 signature (appAccountToken is optional).
@@ -56,7 +59,10 @@ public struct OfferSignatureV1: Sendable, Equatable {
 
     /// The detail lines under the step: the string, then each part with where it came from.
     func detailLines(bundleID: String) -> [String] {
-        let sources = ["--bundle-id", "keyId", "productId", "offerIdentifier", "appAccountToken (lowercased)", "nonce (lowercased)", "timestamp"]
+        let sources = fromOptions
+            ? ["--bundle-id", "--key-id or the key file's name", "--product-id", "--offer-id", "--app-account-token (lowercased)",
+               "--nonce (lowercased)", "--timestamp"]
+            : ["--bundle-id", "keyId", "productId", "offerIdentifier", "appAccountToken (lowercased)", "nonce (lowercased)", "timestamp"]
         var lines = ["signed string (7 parts joined by U+2063 INVISIBLE SEPARATOR; ⟦ ⟧ mark each part):",
                      "  " + visibleString(bundleID: bundleID)]
         for (i, (part, source)) in zip(parts(bundleID: bundleID), sources).enumerated() {
@@ -75,6 +81,13 @@ public struct OfferSignatureV1: Sendable, Equatable {
         if nonce == nil { out.append("nonce") }
         if timestamp == nil { out.append("timestamp") }
         return out
+    }
+
+    /// What `redact` says when it changed a value the signature covers (the object is in the file layer):
+    /// a copy's `verify --key --bundle-id` then fails, as it does for any signature redact breaks.
+    static func redactedSignature(path: String?) -> RedactionParts.SignedLayers {
+        let name = path.map { "\(TerminalSafe.escape($0)): its" } ?? "the V1 offer signature: its"
+        return .init(layers: [.file], note: "\(name) ECDSA signature (encodedSignature) no longer verifies: it signs the fields joined by U+2063, and a value among them (appAccountToken) changed")
     }
 
     /// The DER signature, decoded from base64; nil when it is not base64.

@@ -56,6 +56,8 @@ enum OfferSignatureV1Check {
     /// A report of the V1 signature alone (a reply or the object carries nothing else signed).
     static func report(_ document: Document, signature: OfferSignatureV1, path: String?, now: Date) -> VerificationReport {
         var report = VerificationReport(unverifiable: document, now: now)
+        var signature = signature
+        if case .options = document.source.place { signature.fromOptions = true }
         let jws = document.openedWith.jws
         let step = step(signature, path: path, key: jws.developerKey, keyID: jws.expectedKeyID, bundleID: document.openedWith.analysis.bundleID)
         report.steps = [step]

@@ -7,6 +7,7 @@ import JSONLenient
 import JWSKit
 import DocumentCore
 import DocumentRedact
+import DocumentDiff
 
 /// A legacy (V1) promotional offer signature with its fields, as a JSON object with Apple's names
 /// (`encodedSignature`, `productId`, `offerIdentifier`, `keyId`, `nonce`, `timestamp`,
@@ -47,19 +48,13 @@ public struct OfferSignatureV1Format: DocumentFormat, RedactionSource {
 
     public func outlineWording(of document: Document) -> any OutlineWording { RetentionWording(document) }
 
-    /// Refused rather than half done: replacing the values a V1 signature signs would break it, and
-    /// the redactor cannot yet say so for a signature that is not a token.
-    public func redactionRefusal(_ document: Document) -> String? {
-        "redact cannot yet rewrite a V1 promotional offer signature: replacing the values it signs would break it without saying so; nothing is written"
-    }
-
     public func optionUse(_ option: ReadingOption, kind: DocumentKind) -> OptionUse {
         switch option {
         case .key: .applies("the key the signature is checked with")
         case .keyID: .applies("compared with keyId")
         case .bundleID: .applies("the first signed part (the signature covers it; the fields do not carry it)")
-        case .noValidate: .applies("skips the signature check")
         case .expect: .applies(OptionWhy.expect)
+        case .noValidate: .refused("json does not check its signature (only verify does, with --key), so there is nothing to skip")
         case .at: .refused("its timestamp is signed, not judged: nothing is compared with a moment")
         case .root: .refused("it carries no certificate chain: its signature is checked with --key")
         case .environment: .refused("it carries no environment")
@@ -76,5 +71,16 @@ extension OfferSignatureV1Format: WritesTokenJSON {
             return VerificationReport(unverifiable: document, now: now)
         }
         return OfferSignatureV1Check.report(document, signature: signature, path: nil, now: now)
+    }
+
+    /// Field by field: which signed part (or the signature) differs.
+    public func diffBasis(_ document: Document) -> (any DiffBasis)? { StoreKitSide(body: document) }
+
+    /// Its values are JSON members the shared code finds (appAccountToken); the signature over them
+    /// breaks when one changes, and the copy says so.
+    public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts {
+        var parts = RedactionParts()
+        parts.signatures = [OfferSignatureV1.redactedSignature(path: nil)]
+        return parts
     }
 }

@@ -25,6 +25,9 @@ extension RetentionDocument {
         }
     }
 
+    /// What the request's token is, wherever the token is named.
+    static let requestTokenLabel = "Retention Messaging real-time request"
+
     var title: String { self == .request ? "Retention Messaging request" : "Retention Messaging reply" }
 
     /// The reply a JSON object is, by its one top-level member; nil: none (or several, which Apple refuses).

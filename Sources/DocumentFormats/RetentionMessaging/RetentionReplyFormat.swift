@@ -104,20 +104,16 @@ extension RetentionReplyFormat: WritesTokenJSON, DiffBasisSource, RedactionSourc
         }
         return VerificationReport(unverifiable: document, why: "a \(document.kind.id) reply is not signed", now: now)
     }
-    public func diffBasis(_ document: Document) -> (any DiffBasis)? { StoreKitOutputs.diffBasis(document) }
-    public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { TokenRedaction.parts(document) }
-    /// Refused rather than half done: the redactor does not yet write a changed token back through
-    /// advancedCommerceData's base64 JSON (the nested token would keep the values), nor say that a V1
-    /// signature no longer verifies over the values it replaced.
-    public func redactionRefusal(_ document: Document) -> String? {
-        guard let body = document.jws?.body else { return nil }
-        if body.lookup(["advancedCommerceInfo", "advancedCommerceData"]) != nil {
-            return "redact cannot yet rewrite the token inside advancedCommerceData's base64 JSON, so the copy would keep its values; nothing is written"
+    /// Field by field (a V1 signature's fields included), its tokens as tokens.
+    public func diffBasis(_ document: Document) -> (any DiffBasis)? { StoreKitSide(body: document) }
+    /// Its tokens as any token's (advancedCommerceData's JWS is written back through the decoded
+    /// JSON's base64 by the layers' maps), and a V1 signature's note when its fields change.
+    public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts {
+        var parts = TokenRedaction.parts(document)
+        if Self.signatureV1(document) != nil {
+            parts.signatures.append(OfferSignatureV1.redactedSignature(path: "promotionalOffer.promotionalOfferSignatureV1"))
         }
-        if body.lookup(["promotionalOffer", "promotionalOfferSignatureV1"]) != nil {
-            return "redact cannot yet rewrite a V1 promotional offer signature: replacing the values it signs would break it without saying so; nothing is written"
-        }
-        return nil
+        return parts
     }
     public func labChanges(before: Document, after: Document) -> [LabChangeLine] { TokenLabChange.describe(before: before, after: after) }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ByteText
 import JWSKit
 import DocumentCore
 import DocumentTour
@@ -34,6 +35,14 @@ public struct RetentionRequestFormat: DocumentFormat, TourRoute {
     public func open(_ probe: FormatProbe) -> Document {
         var document = if case .body = probe.storeKit.kind { StoreKitJSONFormat().open(probe) } else { StoreKitTokenFormat().open(probe) }
         document.kind = .retentionMessaging(.request)
+        guard var jws = document.jws else { return document }
+        for index in jws.tokens.indices where jws.tokens[index].parent == nil && jws.tokens[index].kind == .unknown {
+            // Its payload is no StoreKit 2 type, but this format knows what it is: named so everywhere.
+            jws.tokens[index].label = RetentionDocument.requestTokenLabel
+            let environment = probe.jws.expectedEnvironment ?? jws.tokens[index].document.payload.environment
+            jws.tokens[index].report?.compareAppAppleIDOnlyInProduction(environment: environment)
+        }
+        document.jws = jws
         return document
     }
 
@@ -56,7 +65,7 @@ public struct RetentionRequestFormat: DocumentFormat, TourRoute {
         switch option {
         case .bundleID: .refused("it carries no bundleId (Apple's verifier checks its appAppleId and environment)")
         case .environment: .applies("compared with the payload's environment")
-        case .appAppleID: .applies("compared with the payload's appAppleId (Apple compares it in Production)")
+        case .appAppleID: .applies("compared with the payload's appAppleId in Production; in Sandbox not compared, as Apple's verifier does not (an info step says so)")
         default: TokenOptions.use(option, payloads: [.unknown], kindName: "it")
         }
     }
@@ -66,6 +75,20 @@ extension RetentionRequestFormat: VerifiesTokens {
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         var report = StoreKitOutputs.verification(document, now: now, words: words)
         report.name(by: document)
+        // An app Apple id not compared (Sandbox) does not decide: the verdict rule shows it as information.
+        for index in report.steps.indices where report.steps[index].reasonCode == .comparedOnlyInProduction {
+            report.steps[index].decides = false
+        }
         return report
+    }
+}
+
+extension JWSVerificationReport {
+    /// Apple's `verifyAndDecodeRealtimeRequest` compares the app Apple id only when its environment
+    /// is Production; elsewhere an expected id is not compared, and the step says why.
+    mutating func compareAppAppleIDOnlyInProduction(environment: String?) {
+        guard let index = steps.firstIndex(where: { $0.step == .appAppleID }), steps[index].status != .notChecked(.noExpectation),
+              !PlainText.equalsIgnoringCase(environment ?? "", "Production") else { return }
+        steps[index].status = .notChecked(.comparedOnlyInProduction(claim: "appAppleId", environment: environment ?? "absent"))
     }
 }

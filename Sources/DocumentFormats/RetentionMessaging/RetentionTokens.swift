@@ -9,12 +9,15 @@ import DocumentCore
 /// token layer under it; `advancedCommerceData` is base64 JSON, a layer of its own whose JWS
 /// strings are tokens under it. Each is developer-signed and verified with `--key`.
 enum RetentionTokens {
-    /// The token held by the JSON string `string` of `layer`.
+    /// The token held by the JSON string `string` of `layer`; an Advanced Commerce request's
+    /// `request` claim opened as its own layer, as for the token alone (so redact rewrites it too).
     static func add(_ builder: inout JWSLayerBuilder, string: Int, in tree: JSONTree, layer: LayerID, path: String) {
         let node = tree[string]
         let range = (node.start + 1)..<max(node.start + 1, node.end - 1)
         let document = JWSDocument.decode(text: Array(tree.bytes[range]))
+        let index = builder.tokens.count
         builder.addToken(document, path: path, parent: nil, holder: (layer, range), extra: [])
+        DeveloperTokenFormat.addRequestLayer(&builder, token: index)
     }
 
     /// `advancedCommerceData`: its base64 decoded into a JSON layer (mapped to the characters that

@@ -12,9 +12,6 @@ struct RetentionWording: OutlineWording {
     }
 
     func heading(of layer: LayerID, in document: Document) -> LayerHeading? {
-        if let token = document.jws?.tokens.first(where: { $0.layers.token == layer }), token.kind == .unknown, self.document == .request {
-            return LayerHeading(token.path.map { "token " + $0 } ?? "token", value: "Retention Messaging real-time request · \(token.headerSummary)")
-        }
         if layer == .file, self.document != nil, self.document != .request { return LayerHeading("reply", value: "RealtimeResponseBody") }
         if let heading = tokens.heading(of: layer, in: document) { return heading }
         return document.layer(layer).json != nil ? LayerHeading(document.layer(layer).name) : nil

@@ -32,13 +32,19 @@ public struct DeliveryAttempts: Sendable, Equatable {
 
         /// "delivered (1 attempt)" or "⚠ not delivered: last attempt TIMED_OUT (3 attempts)".
         public var verdict: String {
-            let count = "\(attempts.count) attempt\(attempts.count == 1 ? "" : "s")"
             switch delivered {
             case nil: return "no delivery attempts recorded"
             case true?: return "delivered (\(count))"
-            case false?: return "⚠ not delivered: last attempt \(TerminalSafe.escape(attempts.last?.result ?? "without a result")) (\(count))"
+            case false?: return "⚠ not delivered: " + (failure ?? "")
             }
         }
+
+        /// "last attempt TIMED_OUT (3 attempts)" when it was not delivered; nil otherwise.
+        public var failure: String? {
+            delivered == false ? "last attempt \(TerminalSafe.escape(attempts.last?.result ?? "without a result")) (\(count))" : nil
+        }
+
+        var count: String { "\(attempts.count) attempt\(attempts.count == 1 ? "" : "s")" }
     }
 
     public var deliveries: [Delivery]

@@ -6,6 +6,7 @@ import Foundation
 import JWSKit
 import DocumentCore
 import DocumentTour
+import DocumentTimeline
 
 /// An App Store Server API response named by its shape (`ServerAPIResponseName`): a refund
 /// history, an order lookup, a notification history (with each notification's delivery attempts),
@@ -66,6 +67,23 @@ public struct ServerAPIResponseFormat: DocumentFormat, TourRoute {
     public func tokenNotes(_ document: Document, token index: Int) -> [String] {
         guard let deliveries = Self.deliveries(document), let token = document.jws?.tokens[index] else { return [] }
         return deliveries.lines(of: token.path)
+    }
+}
+
+extension ServerAPIResponseFormat: TimelineReader {
+    /// Its tokens as any body's; an event a notification reported is marked when Apple did not
+    /// deliver that notification (its last attempt failed): the server may never have seen it.
+    package func readTimeline(_ document: Document, index: Int, into reading: inout TimelineReading) {
+        let first = reading.facts.count
+        StoreKitTokens.read(document, index: index, into: &reading)
+        guard let deliveries = Self.deliveries(document) else { return }
+        for delivery in deliveries.deliveries {
+            guard let failure = delivery.failure else { continue }
+            // A notification's facts are placed "PATH TYPE[/SUBTYPE]" (NotificationEvents).
+            for i in first..<reading.facts.count where reading.facts[i].source.place.hasPrefix(delivery.token + " ") {
+                reading.facts[i].undelivered = failure
+            }
+        }
     }
 }
 

@@ -119,7 +119,7 @@ public struct JWSExplain {
         var lines: [String] = []
         for (index, token) in jws.tokens.enumerated() {
             let name = Self.name(of: token)
-            lines.append("\(name): \(token.kind.label), \(NumberText.grouped(token.document.text.count)) characters, \(token.headerSummary)")
+            lines.append("\(name): \(token.label), \(NumberText.grouped(token.document.text.count)) characters, \(token.headerSummary)")
             lines += Self.segmentLines(token).map { "  " + $0 }
             if index == 0, token.parent == nil {
                 lines.append("  every 4 base64url characters carry 3 bytes (6 bits each); the first group:")

@@ -67,8 +67,9 @@ struct JWSLayerBuilder {
         }
         let index = tokens.count
         let range = holder?.range ?? 0..<document.text.count
+        let kind = StoreKitTokenKind(kindOf: document)
         tokens.append(JWSToken(path: path, parent: parent, rangeInParent: range, document: document,
-                               kind: StoreKitTokenKind(kindOf: document), layers: ids, report: nil))
+                               kind: kind, label: kind.label, layers: ids, report: nil))
         guard let payload = ids.payload else { return }
         for nested in document.nested {
             let child = nested.document

@@ -29,6 +29,10 @@ public struct JWSToken: Sendable {
     public var rangeInParent: Range<Int>
     public var document: JWSDocument
     public var kind: StoreKitTokenKind
+    /// What the token is, in words, everywhere it is named (dump, explain, verify, json, the explorer):
+    /// its payload kind's label, unless the document's format knows it better (a Retention Messaging
+    /// request's payload is no StoreKit 2 type, yet its format knows what it is).
+    public var label: String
     public var layers: JWSTokenLayers
     /// The verification steps (with the notification consistency step for a notification) when
     /// the document was opened with `validate`; nil otherwise.

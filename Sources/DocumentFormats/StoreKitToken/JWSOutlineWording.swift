@@ -35,7 +35,7 @@ struct JWSOutlineWording: OutlineWording {
         case .token(let i):
             let token = model.tokens[i]
             // Terminal-safe: the kind's label is ours and `headerSummary` escapes the alg.
-            return LayerHeading(token.path.map { "token " + $0 } ?? "token", value: "\(token.kind.label) · \(token.headerSummary)")
+            return LayerHeading(token.path.map { "token " + $0 } ?? "token", value: "\(token.label) · \(token.headerSummary)")
         case .header: return LayerHeading("header")
         case .payload: return LayerHeading("payload")
         case .signature:

@@ -13,7 +13,7 @@ enum TokenSummaryLines {
         for (index, token) in model.tokens.enumerated() {
             let indent = String(repeating: "  ", count: depth(of: token, in: model))
             let name = TerminalSafe.escape(token.path.map { "token " + $0 } ?? "token")
-            out.append(.safe(indent + name + ": " + token.kind.label + " · " + token.headerSummary, .title))
+            out.append(.safe(indent + name + ": " + token.label + " · " + token.headerSummary, .title))
             let headline = token.document.payload.headline
             // Columns line up on the escaped width of each path, as the explorer shows them.
             let shown = headline.map { TerminalSafe.escape($0.path).count }

@@ -65,7 +65,7 @@ struct SearchText: Sendable {
                     guard let base = haystack.baseAddress, let key = pattern.baseAddress else { return }
                     var position = 0, field = 0
                     while position + n <= haystack.count {
-                        guard let at = Self.find(key, n, in: base, from: position, to: haystack.count) else { break }
+                        guard let at = ByteSearch.find(key, n, in: base, from: position, to: haystack.count) else { break }
                         while ends[field] <= at { field += 1 }
                         if at + n <= ends[field] {
                             let row = field / perRow
@@ -82,18 +82,5 @@ struct SearchText: Sendable {
             }
         }
         return rows
-    }
-
-    /// The first position at or after `from` where the `n` bytes at `key` occur: `memchr` for the
-    /// first byte, then `memcmp` (memmem is a GNU extension that Swift's Glibc does not import).
-    static func find(_ key: UnsafePointer<UInt8>, _ n: Int, in base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int? {
-        var position = from
-        while position + n <= end {
-            guard let hit = memchr(base + position, Int32(key[0]), end - position - n + 1) else { return nil }
-            let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            if n == 1 || memcmp(base + at + 1, key + 1, n - 1) == 0 { return at }
-            position = at + 1
-        }
-        return nil
     }
 }

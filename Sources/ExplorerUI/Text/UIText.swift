@@ -71,7 +71,7 @@ public enum UIText {
     static let asciiFold: [Unicode.Scalar: String] = [
         "→": "->", "←": "<-", "↑": "^", "↓": "v", "…": "...", "·": "|", "–": "-", "—": "-", "‖": "||",
         "’": "'", "‘": "'", "“": "\"", "”": "\"", "×": "x", "≤": "<=", "≥": ">=", "›": ">", "✓": "ok",
-        "✗": "FAIL", "▸": "+", "▾": "-", "▲": "^", "▼": "v", "│": "|", "─": "-", "≠": "!=", "∞": "inf",
+        "✗": "FAIL", "⚠": "!", "▸": "+", "▾": "-", "▲": "^", "▼": "v", "│": "|", "─": "-", "≠": "!=", "∞": "inf",
     ]
 
     /// The single-cell ASCII stand-in for a scalar (the renderer's last pass in ASCII mode).
@@ -125,6 +125,7 @@ public enum UIText {
         let v = scalar.value
         return (v >= 0x2500 && v <= 0x257F) || (v >= 0x2190 && v <= 0x21FF) || (v >= 0x25A0 && v <= 0x25FF)
             || v == 0x2713 || v == 0x2717 || v == 0x203A || v == 0x2026 || v == 0x221E
+            || v == 0x26A0  // ⚠ (one column: no emoji presentation), "not delivered" beside a notification
     }
 
     /// True when every scalar of the string may sit in a cell (used by tests over whole grids).

@@ -64,6 +64,7 @@ extension JWSSkip {
         case .noKeyID: return .noKeyID
         case .claimNotInDeveloperKind: return .claimNotInKind
         case .lifetimeUnknown: return .lifetimeUnknown
+        case .comparedOnlyInProduction: return .comparedOnlyInProduction
         }
     }
 }

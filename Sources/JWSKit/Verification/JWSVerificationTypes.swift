@@ -266,6 +266,9 @@ public enum JWSSkip: Sendable, Equatable {
     case claimNotInDeveloperKind(kind: DeveloperTokenKind, claim: String)
     /// `iat` or `exp` is absent or unreadable (its own step says which), so the lifetime is unknown.
     case lifetimeUnknown
+    /// Apple's verifier compares this claim only in Production, and the environment is `environment`
+    /// (a Retention Messaging request's appAppleId: `verifyAndDecodeRealtimeRequest`).
+    case comparedOnlyInProduction(claim: String, environment: String)
 }
 
 /// What the x5c header holds.

@@ -121,6 +121,8 @@ struct ExploreCommand: ParsableCommand {
             return "receipt-explorer: TERM=dumb cannot show the full-screen explorer; use `receipt-explorer dump FILE` or `receipt-explorer json FILE`, or run it in a real terminal"
         case .unknownTerminal(let term):
             return "receipt-explorer: the terminal type '\(term)' is unknown to curses; set TERM (e.g. xterm-256color) or use `receipt-explorer dump FILE`"
+        case .cursesUnavailable(let problem):
+            return "receipt-explorer: the explorer cannot start: \(problem); the text commands (`dump`, `json`, `verify`) work without it"
         }
     }
 }

@@ -129,6 +129,13 @@ struct VerifyCommand: ParsableCommand {
             input is refused (exit 2). An external purchase token is unsigned: nothing to verify \
             (exit 1), but --bundle-id, --environment and --app-apple-id are compared.
 
+            A legacy (V1) promotional offer signature is checked with --key and --bundle-id, from a \
+            FILE (a Retention Messaging reply's promotionalOfferSignatureV1, or a JSON object with its \
+            fields) or from options without FILE: --offer-signature SIG --product-id P --offer-id O \
+            [--app-account-token T] --nonce N --timestamp MS (the key id from --key-id or the .p8's \
+            name). UUIDs are compared lowercase; on failure the exact string expected to be signed is \
+            printed, each part in ⟦ ⟧ and each U+2063 separator shown as <U+2063>.
+
             Each failing step also names the status Apple's server library would return for it \
             (VERIFICATION_FAILURE, INVALID_CHAIN_LENGTH, INVALID_CERTIFICATE, INVALID_APP_IDENTIFIER, \
             INVALID_ENVIRONMENT), so a server log and this report can be matched; none maps to \
@@ -161,6 +168,8 @@ struct VerifyCommand: ParsableCommand {
 
     @OptionGroup var developerKey: DeveloperKeyOptions
 
+    @OptionGroup var offer: OfferSignatureOptions
+
     @Flag(help: "Use ASCII marks (+ x -) instead of ✓ ✗ –.")
     var ascii = false
 
@@ -174,7 +183,8 @@ struct VerifyCommand: ParsableCommand {
         if quiet && format == .json {
             throw ValidationError("--quiet prints the text verdict line; with --format json read .verdict instead")
         }
-        try InputForms.requireFiles(files)
+        // The V1 offer fields as options stand for FILE.
+        if offer.signature == nil || !files.isEmpty { try InputForms.requireFiles(files) }
     }
 
     /// The reading options given (`OptionTable`).
@@ -184,13 +194,20 @@ struct VerifyCommand: ParsableCommand {
         var options = try check.analysisOptions(validate: true)
         var jws = try tokenChecks.options(applyingTo: &options)
         try developerKey.apply(to: &jws)
+        if !offer.given.isEmpty {
+            guard files.isEmpty else {
+                try offer.refuse(with: Document.open(try CommandSupport.read(.path(files[0])), DocumentCore.OpenOptions(analysis: AnalysisOptions(validate: false))))
+                return
+            }
+        }
         if batch.isBatch(fileCount: files.count) {
             let output: BatchCheck.Format = format == .json ? .verifyJSON : (quiet ? .verifyQuiet : .verifyText)
             let check = BatchCheck(format: output, options: options, jws: jws, words: .commandLine, ascii: ascii, given: given)
             return try CommandSupport.finish(BatchRunner.run(files: files, options: batch, check: check))
         }
         // An option the input's kind cannot use is a usage error (in batch, that input's error line).
-        let (document, report) = try Self.verify(.path(files[0]), options: options, jws: jws, given: given)
+        let input = files.isEmpty ? try offer.input(bundleID: options.bundleID, keyID: jws.expectedKeyID) : .path(files[0])
+        let (document, report) = try Self.verify(input, options: options, jws: jws, given: given)
         let text: String
         switch (format, quiet) {
         case (.json, _):

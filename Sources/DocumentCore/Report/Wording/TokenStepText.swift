@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ByteText
 import JWSKit
 import ReceiptKit
 import X509Trust
@@ -174,6 +175,8 @@ extension JWSSkip {
             return "\(kind.phrase) has no \(claim) claim"
         case .lifetimeUnknown:
             return "iat or exp is absent or unreadable (its own step says which), so the lifetime is unknown"
+        case .comparedOnlyInProduction(let claim, let environment):
+            return "not compared: the environment is \(TerminalSafe.escape(environment)), and Apple's verifier checks \(claim) only in Production"
         }
     }
 }

@@ -21,6 +21,14 @@ struct StoreKitSide {
         self.model = model
     }
 
+    /// A JSON body whose signed parts are not tokens (a V1 offer signature, a Retention Messaging
+    /// reply without one): compared by its fields, as a body's own fields are.
+    init?(body document: Document) {
+        guard let model = document.jws, model.body != nil else { return nil }
+        self.document = document
+        self.model = model
+    }
+
     /// Indices of the tokens not nested in another one, in document order.
     var topLevel: [Int] { model.tokens.indices.filter { model.tokens[$0].parent == nil } }
 
@@ -108,10 +116,10 @@ struct StoreKitSide {
     func certificates(_ index: Int) -> [DiffCertificate] {
         let t = model.tokens[index]
         return t.document.header.certificates.enumerated().map { position, cert in
-            let info = CertificateInfo(der: cert.der)
+            let names = RFC2253Name.certificateNames(der: cert.der)
             let layer = position < t.layers.certificates.count ? t.layers.certificates[position] : nil
             let root = layer.flatMap { document.layer($0).tree?.roots.first }
-            return DiffCertificate(sha256: info?.sha256Fingerprint ?? "", subject: info?.subject ?? "(unreadable certificate)",
+            return DiffCertificate(sha256: names == nil ? "" : Digest.hex(Digest.sha256(cert.der)), subject: names?.subject ?? "(unreadable certificate)",
                                    node: layer.flatMap { l in root.map { NodeID(l, $0) } },
                                    range: layer == nil ? nil : 0..<cert.der.count, fileRange: layer.map { document.fileRange(0..<cert.der.count, in: $0) })
         }

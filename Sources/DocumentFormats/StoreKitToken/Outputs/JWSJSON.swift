@@ -58,11 +58,13 @@ public enum JWSJSON {
         let token = jws.tokens[index]
         var o: [String: Any] = ["type": token.document.payload.kind.rawValue, "characters": token.document.text.count]
         if let path = token.path { o["path"] = path }
+        // A token its document's kind names beyond its payload's type (a Retention Messaging request).
+        if token.label != token.kind.label { o["label"] = token.label }
         if let header = token.layers.header, let tree = document.layer(header).json, let root = tree.root {
             var h = objectWithSource(document, token, header, tree, root, nested: [:])
             h["x5c"] = token.layers.certificates.enumerated().map { position, layer -> [String: Any] in
                 var c: [String: Any] = ["position": position, "der_length": document.layer(layer).bytes.count, "layer": layer.index]
-                if let info = CertificateInfo(der: document.layer(layer).bytes) { c["subject"] = info.subject }
+                if let names = RFC2253Name.certificateNames(der: document.layer(layer).bytes) { c["subject"] = names.subject }
                 return c
             }
             o["header"] = h

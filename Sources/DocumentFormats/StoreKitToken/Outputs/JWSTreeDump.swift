@@ -63,7 +63,7 @@ public struct JWSTreeDump {
         var lines: [String] = []
         let place = token.path.map { "\(TerminalSafe.escape($0)): " } ?? ""  // the body's keys: input text
         let fileRange = document.fileRange(0..<doc.text.count, in: token.layers.token)
-        lines.append(pad(indent) + paint.paint(place + "token", .bold) + " \(StoreKitTokenKind(kindOf: doc).label), "
+        lines.append(pad(indent) + paint.paint(place + "token", .bold) + " \(token.label), "
             + "\(NumberText.grouped(doc.text.count)) characters" + paint.paint("  \(whereIs(fileRange, token.layers.token, count: doc.text.count)) (layer \(token.layers.token.index))", .dim))
         lines += diagnosticLines(document.layer(token.layers.token).content.diagnostics, indent: indent + 2, unit: "chars")
         if let header = token.layers.header { lines += headerLines(token, header, indent: indent + 2) }
@@ -115,7 +115,7 @@ public struct JWSTreeDump {
         let der = byteLayer.bytes.count
         let header = document.jwsSpan(0..<der, in: layer, token: token)
         let json = byteLayer.map.map { $0.parentRange(0..<der) } ?? 0..<0
-        let subject = CertificateInfo(der: byteLayer.bytes).map { $0.commonName ?? $0.subject }
+        let subject = RFC2253Name.certificateNames(der: byteLayer.bytes).map { $0.commonName ?? $0.subject }
         var lines = [pad(indent) + paint.paint("x5c[\(position)]", .bold) + (subject.map { " " + TerminalSafe.escape($0) } ?? "")
             + ": " + paint.paint("chars \(JWSSpan.text(header.characters)), header bytes \(JWSSpan.text(json))", .dim)
             + " → \(NumberText.grouped(der)) bytes of DER " + paint.paint("(layer \(layer.index))", .dim)]
@@ -147,7 +147,7 @@ public struct JWSTreeDump {
             let value: String
             switch field.value {
             case .string(let s): value = "\"" + TerminalSafe.escape(s) + "\""
-            case .nestedToken(let n): value = "nested token (\(n < nested.count ? jws.tokens[nested[n]].kind.label : "not decoded")):"
+            case .nestedToken(let n): value = "nested token (\(n < nested.count ? jws.tokens[nested[n]].label : "not decoded")):"
             default: value = TerminalSafe.escape(field.value.display)
             }
             lines.append(fieldLine(field.name, value, token, layer, member.range, indent: indent + 2 + 2 * depth))

@@ -79,7 +79,7 @@ extension VerificationReport {
         let nested = model.tokens.indices.filter { model.tokens[$0].parent == index }
             .map { VerificationReport(token: $0, of: document, now: now, words: words) }
         let kind = Self.kindCode(token.kind)
-        let label = words.tokenLabel(token.kind.label, signedByXcode: report?.chainKind == .xcodeStoreKitTesting)
+        let label = words.tokenLabel(token.label, signedByXcode: report?.chainKind == .xcodeStoreKitTesting)
         let whole = 0..<jws.text.count
         let fileRange = document.fileRange(whole, in: token.layers.token)
         let findings = Self.tokenLayers(token).flatMap { layer in
@@ -93,7 +93,7 @@ extension VerificationReport {
         }
         self.init(
             subject: VerificationSubject(kind: kind, label: label,
-                                         note: note ?? words.tokenNote(path: token.path, kindLabel: token.kind.label, headerSummary: token.headerSummary),
+                                         note: note ?? words.tokenNote(path: token.path, kindLabel: token.label, headerSummary: token.headerSummary),
                                          path: token.path, range: VerificationRange(what: "token", fileRange, inToken: whole),
                                          headline: jws.payload.headline),
             steps: steps, certificates: certificates, dates: VerificationDates(signed: signed, now: now, at: at),

@@ -22,7 +22,7 @@ extension JWSRoute {
         let count = nested.document.header.certificates.count
         let text = document.layer(nested.layers.token).bytes.count
         steps.append(TourStep(node: NodeID(nested.layers.token, 0), focus: .whole, range: 0..<text, title: "A nested token: \(path)",
-                              lesson: ["text: a JSON string of \(NumberText.grouped(text)) characters in the payload: a whole compact JWS, \(nested.kind.label)",
+                              lesson: ["text: a JSON string of \(NumberText.grouped(text)) characters in the payload: a whole compact JWS, \(nested.label)",
                                        "meaning: the outer signature covers these characters (they are part of the payload), and the token carries its own header, payload and signature",
                                        "meaning: verify it on its own as well: a server that stores the transaction keeps this token, not the notification"],
                               check: SelfCheck("How many certificates does the nested token's own x5c carry?",

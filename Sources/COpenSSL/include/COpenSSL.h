@@ -1,8 +1,7 @@
-// COpenSSL: the OpenSSL 3 headers ReceiptKit needs, plus `static inline` wrappers for the parts
-// of the API that are C macros (safestack accessors, OPENSSL_free, BIO_get_mem_data, compound
-// flag constants), which Swift cannot import.
-//
-// Only ReceiptKit imports this module.
+// COpenSSL: the OpenSSL 3 headers X509Trust, ReceiptKit and JWSKit need, plus `static inline`
+// wrappers for the parts of the API that are C macros (safestack accessors, OPENSSL_free,
+// BIO_get_mem_data, compound flag constants), which Swift cannot import. On Linux the functions
+// themselves are defined by libcrypto_loader.c, which loads libcrypto at the first call.
 #ifndef COPENSSL_SHIM_H
 #define COPENSSL_SHIM_H
 

@@ -1,0 +1,28 @@
+/// Finding bytes inside bytes with the C library's `memchr` and `memcmp` (memmem is a GNU extension
+/// that Swift's Glibc does not import): the explorer's search and the paste finder's tests on a
+/// token header, which a `String` search would walk Character by Character (issue 32's profile).
+public enum ByteSearch {
+    /// The first position at or after `from` where the `n` bytes at `key` occur before `end`.
+    public static func find(_ key: UnsafePointer<UInt8>, _ n: Int, in base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int? {
+        var position = from
+        while position + n <= end {
+            guard let hit = memchr(base + position, Int32(key[0]), end - position - n + 1) else { return nil }
+            let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if n == 1 || memcmp(base + at + 1, key + 1, n - 1) == 0 { return at }
+            position = at + 1
+        }
+        return nil
+    }
+
+    /// Whether `needle`'s UTF-8 occurs in `haystack`.
+    public static func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
+        let key = Array(needle.utf8)
+        guard !key.isEmpty else { return true }
+        return haystack.withUnsafeBufferPointer { hay in
+            key.withUnsafeBufferPointer { k in
+                guard let base = hay.baseAddress, let keyBase = k.baseAddress else { return false }
+                return find(keyBase, k.count, in: base, from: 0, to: hay.count) != nil
+            }
+        }
+    }
+}

@@ -79,7 +79,7 @@ let package = Package(
         // Document, byte layers and offset maps, the one way in (Input/, Paste/), the one verification report
         // (Report/) and the registry (Registry/: DocumentFormat, DocumentKind, the hooks the core itself asks);
         // the formats' list is DocumentFormats' (FormatList.swift), found by FormatRegistry's conformance.
-        .target(name: "DocumentCore", dependencies: ["ASN1Lenient", "ByteText", "JSONLenient", "TextLoader", "TextOutput",
+        .target(name: "DocumentCore", dependencies: ["Platform", "ASN1Lenient", "ByteText", "JSONLenient", "TextLoader", "TextOutput",
                                                      "ReasonCodes", "X509Trust", "ReceiptKit", "JWSKit"]),
         // Each feature over the core; each defines the hook a kind conforms to (DiffBasisSource,
         // TimelineReader, TourRoute and LabChangeSource, RedactionSource). No feature imports another.

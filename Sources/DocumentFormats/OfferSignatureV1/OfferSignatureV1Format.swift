@@ -12,7 +12,7 @@ import DocumentDiff
 /// A legacy (V1) promotional offer signature with its fields, as a JSON object with Apple's names
 /// (`encodedSignature`, `productId`, `offerIdentifier`, `keyId`, `nonce`, `timestamp`,
 /// `appAccountToken`): `verify FILE --key KEY --bundle-id B` checks it (`OfferSignatureV1Check`).
-public struct OfferSignatureV1Format: DocumentFormat, RedactionSource {
+public struct OfferSignatureV1Format: DocumentFormat, RedactionSource, DiffBasisSource {
     public static let id = FormatID(rawValue: "offer-signature-v1")
     public var id: FormatID { Self.id }
 

@@ -5,7 +5,10 @@ import PackageDescription
 // Platform (the C library and every Linux / macOS difference, issue 35) → ByteText, Threads (hex, ISO 8601, UTF-8, terminal-safe text; pthread locks) → ASN1Lenient (bytes → tree)
 // → JSONLenient (bytes → JSON tree) → TextLoader (base64, PEM, JSON escapes → bytes) → TextOutput (dumps,
 // explain) → ReasonCodes → X509Trust (OpenSSL chains, pinned roots) → ReceiptKit (PKCS#7, receipt schema)
-// → JWSKit (StoreKit JWS) → ServerAPI (App Store Server API over CCurl, libcurl by dlopen) → DocumentModel (byte layers, one open for every command and the UI)
+// → JWSKit (StoreKit JWS) → ServerAPI (App Store Server API over CCurl, libcurl by dlopen)
+// → DocumentCore (Document, byte layers, the one way in, the registry type and the hooks' protocols, the one verification report)
+// → DocumentDiff, DocumentTimeline, DocumentTour, DocumentRedact (each feature over the core, none over another)
+// → DocumentFormats (one folder per kind: conforms to the features' hooks, lists the formats) → DocumentBatch (batch lines, over the core)
 // → ExplorerUI (state, pure render) → TerminalAdapter (ncurses) → receipt-explorer (commands).
 let package = Package(
     name: "receipt-explorer",
@@ -22,7 +25,9 @@ let package = Package(
         .library(name: "TextOutput", targets: ["TextOutput"]),
         .library(name: "X509Trust", targets: ["X509Trust"]),
         .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
-        .library(name: "DocumentModel", targets: ["DocumentModel"]),
+        // The document layer, for the fuzz and benchmark packages: the core, the features, the kinds and batch.
+        .library(name: "DocumentModel", targets: ["DocumentCore", "DocumentDiff", "DocumentTimeline", "DocumentTour", "DocumentRedact",
+                                                  "DocumentFormats", "DocumentBatch"]),
         .library(name: "JWSKit", targets: ["JWSKit"]),
         // For the fuzz package's render target; the executable is its only other user.
         .library(name: "ExplorerUI", targets: ["ExplorerUI"]),
@@ -71,9 +76,24 @@ let package = Package(
         // The App Store Server API: requests as Apple documents them, the ES256 bearer token, retries,
         // pagination and Apple's error codes, over CCurl. Never prints: the command words what it returns.
         .target(name: "ServerAPI", dependencies: ["Platform", "ASN1Lenient", "ByteText", "JSONLenient", "JWSKit", "CCurl"]),
-        .target(name: "DocumentModel", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",
-                                                      "ReasonCodes", "X509Trust", "ReceiptKit", "JWSKit"]),
-        .target(name: "ExplorerUI", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput", "DocumentModel"]),
+        // Document, byte layers and offset maps, the one way in (Input/, Paste/), the one verification report
+        // (Report/) and the registry (Registry/: DocumentFormat, DocumentKind, the hooks the core itself asks);
+        // the formats' list is DocumentFormats' (FormatList.swift), found by FormatRegistry's conformance.
+        .target(name: "DocumentCore", dependencies: ["Platform", "ASN1Lenient", "ByteText", "JSONLenient", "TextLoader", "TextOutput",
+                                                     "ReasonCodes", "X509Trust", "ReceiptKit", "JWSKit"]),
+        // Each feature over the core; each defines the hook a kind conforms to (DiffBasisSource,
+        // TimelineReader, TourRoute and LabChangeSource, RedactionSource). No feature imports another.
+        .target(name: "DocumentDiff", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "JSONLenient", "ReceiptKit", "TextOutput", "X509Trust"]),
+        .target(name: "DocumentTimeline", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "ReceiptKit"]),
+        .target(name: "DocumentTour", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "ReceiptKit", "TextLoader", "TextOutput"]),
+        .target(name: "DocumentRedact", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "JSONLenient", "JWSKit", "ReceiptKit", "TextLoader", "X509Trust"]),
+        // The kinds, one folder each: they open their inputs and conform to the features' hooks.
+        .target(name: "DocumentFormats", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "DocumentDiff", "DocumentRedact", "DocumentTimeline",
+                                                        "DocumentTour", "JSONLenient", "JWSKit", "ReasonCodes", "ReceiptKit", "TextLoader", "TextOutput", "X509Trust"]),
+        // Many inputs: the line reader and the bounded, in-order pipeline over worker threads.
+        .target(name: "DocumentBatch", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "JWSKit", "Platform", "ReceiptKit", "TextLoader", "Threads"]),
+        .target(name: "ExplorerUI", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",
+                                                   "DocumentCore", "DocumentDiff", "DocumentTimeline", "DocumentTour"]),
         // curses through a C file (shim.c) that switches the wide-character API on for itself and
         // exposes plain integers, so no Swift target needs a flag (unsafeFlags would also keep the
         // package from being a dependency). No pkgConfig: ncursesw.pc adds -D_XOPEN_SOURCE=600.
@@ -91,7 +111,8 @@ let package = Package(
             name: "receipt-explorer",
             dependencies: [
                 "Platform", "ByteText", "ASN1Lenient", "TextLoader", "TextOutput", "X509Trust", "ReceiptKit", "JWSKit",
-                "DocumentModel", "ExplorerUI", "TerminalAdapter", "ServerAPI",
+                "DocumentCore", "DocumentDiff", "DocumentTimeline", "DocumentRedact", "DocumentFormats", "DocumentBatch",
+                "ExplorerUI", "TerminalAdapter", "ServerAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -100,14 +121,14 @@ let package = Package(
         .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "ByteText", "TextLoader", "TextOutput", "TestSupport"]),
         .testTarget(name: "TextLoaderTests", dependencies: ["TextLoader", "TextOutput", "ASN1Lenient", "ByteText", "TestSupport"]),
         .testTarget(name: "TextOutputTests", dependencies: ["TextOutput", "TextLoader", "ASN1Lenient", "ByteText", "TestSupport"]),
-        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "COpenSSL", "ASN1Lenient", "ByteText", "TextLoader", "X509Trust", "JWSKit", "DocumentModel", "TestSupport"]),
-        .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel", "ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "ReasonCodes", "X509Trust", "JSONLenient", "JWSKit", "TestSupport"]),
+        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "COpenSSL", "ASN1Lenient", "ByteText", "TextLoader", "X509Trust", "JWSKit", "DocumentCore", "DocumentFormats", "TestSupport"]),
+        .testTarget(name: "DocumentModelTests", dependencies: ["DocumentCore", "DocumentDiff", "DocumentTimeline", "DocumentTour", "DocumentRedact", "DocumentFormats", "DocumentBatch", "ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "ReasonCodes", "X509Trust", "JSONLenient", "JWSKit", "TestSupport"]),
         // The snapshots are read from the source tree by path (`Snapshot.directory`), not bundled.
-        .testTarget(name: "ExplorerUITests", dependencies: ["Platform", "ExplorerUI", "TerminalAdapter", "ReceiptKit", "ASN1Lenient", "ByteText", "JSONLenient", "TextLoader", "DocumentModel", "TestSupport"],
+        .testTarget(name: "ExplorerUITests", dependencies: ["Platform", "ExplorerUI", "TerminalAdapter", "ReceiptKit", "ASN1Lenient", "ByteText", "JSONLenient", "TextLoader", "DocumentCore", "DocumentDiff", "DocumentFormats", "TestSupport"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "JSONLenientTests", dependencies: ["JSONLenient", "ASN1Lenient"]),
         .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "JSONLenient", "ASN1Lenient", "ByteText", "ReceiptKit", "X509Trust", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["Platform", "ASN1Lenient", "TextLoader", "ReceiptKit", "DocumentModel", "ExplorerUI", "receipt-explorer", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["Platform", "ASN1Lenient", "TextLoader", "ReceiptKit", "DocumentCore", "ExplorerUI", "receipt-explorer", "TestSupport"]),
         .testTarget(name: "ServerAPITests", dependencies: ["ServerAPI", "JWSKit", "JSONLenient", "ByteText", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

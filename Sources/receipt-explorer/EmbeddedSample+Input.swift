@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 extension EmbeddedSample {
     /// The sample as an input of the one way in (what `explore` and `tour` open without a FILE).

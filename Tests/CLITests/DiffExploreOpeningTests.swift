@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 import ExplorerUI
 import Foundation
 import ReceiptKit

@@ -184,12 +184,12 @@ struct OneWayInTests {
     }
 }
 
-/// The one way in is the only one: outside it (`DocumentModel/Input`, the loader step it calls,
-/// `DocumentModel/Paste/PasteLoader.swift`, and TextLoader itself) no source reads an input file
+/// The one way in is the only one: outside it (`DocumentCore/Input`, the loader step it calls,
+/// `DocumentCore/Paste/PasteLoader.swift`, and TextLoader itself) no source reads an input file
 /// or calls a loader. `Redact/` re-loads its own copies to check them (issue 30 item 4's file).
 struct OneWayInSourceTests {
-    static let allowed = ["Sources/TextLoader/", "Sources/DocumentModel/Input/", "Sources/DocumentModel/Paste/PasteLoader.swift",
-                          "Sources/DocumentModel/Redact/"]
+    static let allowed = ["Sources/TextLoader/", "Sources/DocumentCore/Input/", "Sources/DocumentCore/Paste/PasteLoader.swift",
+                          "Sources/DocumentRedact/"]
     static let patterns = ["InputLoader.", "PasteLoader.", "FileManager.default.contents", "readInput("]
 
     @Test("no command, feature or view reads an input or calls a loader itself")

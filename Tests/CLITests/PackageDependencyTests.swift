@@ -104,4 +104,20 @@ import TestSupport
         #expect(targets["TerminalAdapter"]?.contains("ASN1Lenient") == false)
         #expect(targets["receipt-explorer"]?.contains("ArgumentParser") == true)
     }
+
+    /// The document layer's targets (issue 30) list the layers below them only: the core no feature
+    /// and no kind, each feature the core and no other feature, the kinds every feature, batch the
+    /// core; the explorer lists the features it shows but not the kinds.
+    @Test("the document modules list the core and the features along the seams")
+    func documentModules() throws {
+        let targets = Dictionary(uniqueKeysWithValues: try Self.targets().map { ($0.name, $0.dependencies) })
+        let features: Set<String> = ["DocumentDiff", "DocumentTimeline", "DocumentTour", "DocumentRedact"]
+        let documents = features.union(["DocumentCore", "DocumentFormats", "DocumentBatch"])
+        #expect(targets["DocumentCore"]?.isDisjoint(with: documents) == true)
+        for feature in features { #expect(targets[feature]?.intersection(documents) == ["DocumentCore"], "\(feature)") }
+        #expect(targets["DocumentFormats"]?.intersection(documents) == features.union(["DocumentCore"]))
+        #expect(targets["DocumentBatch"]?.intersection(documents) == ["DocumentCore"])
+        #expect(targets["ExplorerUI"]?.contains("DocumentFormats") == false)
+        #expect(targets["receipt-explorer"]?.isSuperset(of: ["DocumentFormats", "DocumentBatch"]) == true)
+    }
 }

@@ -1,4 +1,5 @@
-import DocumentModel
+import DocumentCore
+import DocumentFormats
 import ReceiptKit
 import Foundation
 import JWSKit

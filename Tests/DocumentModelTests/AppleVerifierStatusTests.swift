@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 import Testing
 
 /// The one table from this tool's failing steps to the status Apple's verifiers return.

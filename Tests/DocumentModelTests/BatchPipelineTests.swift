@@ -1,4 +1,5 @@
-import DocumentModel
+import DocumentCore
+import DocumentBatch
 import Foundation
 import ReceiptKit
 import Testing

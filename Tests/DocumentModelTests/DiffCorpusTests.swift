@@ -1,4 +1,5 @@
-import DocumentModel
+import DocumentCore
+import DocumentDiff
 import Foundation
 import Testing
 import TestSupport

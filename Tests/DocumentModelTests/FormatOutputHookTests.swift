@@ -1,5 +1,6 @@
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
+import DocumentDiff
 import Foundation
 import JWSKit
 import ReceiptKit
@@ -27,7 +28,7 @@ import X509Trust
     ] as [(String, String?)])
     func diffBasis(name: String, basis: String?) throws {
         let document = try Self.open(name)
-        #expect(document.format.diffBasis(document).map { "\(type(of: $0))" } == basis)
+        #expect(document.diffBasis.map { "\(type(of: $0))" } == basis)
     }
 
     @Test("a developer key applies to developer-signed tokens only; the others' refusal says what they are checked with", arguments: [

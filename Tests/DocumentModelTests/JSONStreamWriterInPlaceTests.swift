@@ -1,6 +1,7 @@
 import Testing
 import ASN1Lenient
-@testable import DocumentModel
+@testable import DocumentCore
+@testable import DocumentFormats
 @testable import ReceiptKit
 
 /// What the writer writes in place (numbers, short copies, strings from bytes, an unlisted

@@ -1,5 +1,6 @@
 import Testing
-@testable import DocumentModel
+@testable import DocumentCore
+@testable import DocumentFormats
 
 /// The writer's constant keys and strings are copied without escaping, table keys are written from
 /// bytes quoted once, and data keys are escaped: exact bytes, compact and pretty.

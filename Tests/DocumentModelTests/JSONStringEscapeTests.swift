@@ -1,5 +1,5 @@
 import Testing
-@testable import DocumentModel
+@testable import DocumentCore
 
 /// `ReceiptJSON.writeString`, which every JSON report writes its strings with (the streamed and the
 /// dictionary writers alike, so the stream tests cannot catch a change in it): exact bytes.

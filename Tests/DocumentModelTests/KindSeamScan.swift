@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The kind seam on the sources (issue 30, item 5): what each kind's folder under `Formats/`
+/// The kind seam on the sources (issue 30, item 5): what each kind's folder in DocumentFormats
 /// declares (its top-level types, and the model it keeps in `Document.model`: `extension X: KindModel`)
 /// and which `DocumentKind` cases exist are read from the sources; then every file outside the
 /// kinds' folders is searched for them. Nothing here is a hand-kept list of names.
@@ -26,18 +26,22 @@ enum KindSeamScan {
         try String(contentsOf: Paths.packageRoot.appendingPathComponent(file), encoding: .utf8)
     }
 
-    /// "Sources/<module>/Formats/<Kind>" for a file in a kind's folder; nil otherwise.
+    /// The module of the kinds: one folder per kind directly under it.
+    static let formatsModule = "Sources/DocumentFormats"
+
+    /// "Sources/DocumentFormats/<Kind>" for a file in a kind's folder; nil otherwise.
     static func kindFolder(_ file: String) -> String? {
         let parts = file.split(separator: "/").map(String.init)
-        guard let i = parts.firstIndex(of: "Formats"), i + 2 < parts.count else { return nil }
-        return parts[...(i + 1)].joined(separator: "/")
+        guard parts.count > 3, parts[0...1].joined(separator: "/") == formatsModule else { return nil }
+        return parts[...2].joined(separator: "/")
     }
 
-    /// The files that may name every kind: the registry's list of formats and the kinds' declaration.
-    static let registryFiles = ["FormatRegistry.swift", "DocumentKind.swift"]
+    /// The files that may name every kind: the registry's list of formats (beside the kinds' folders)
+    /// and the kinds' declaration (in DocumentCore, which every module that names a kind imports).
+    static let registryFiles = [formatsModule + "/FormatList.swift", "Sources/DocumentCore/Registry/DocumentKind.swift"]
 
     static func isOutside(_ file: String) -> Bool {
-        kindFolder(file) == nil && !registryFiles.contains { file.hasSuffix("/Formats/" + $0) }
+        kindFolder(file) == nil && !registryFiles.contains(file)
     }
 
     static let declaration = try! NSRegularExpression(
@@ -68,7 +72,7 @@ enum KindSeamScan {
 
     /// `DocumentKind`'s cases, from its declaration.
     static func kindCases(_ files: [String]) throws -> [String] {
-        let file = try #require(files.first { $0.hasSuffix("/Formats/DocumentKind.swift") })
+        let file = try #require(files.first { $0 == registryFiles[1] })
         let text = try read(file)
         let start = try #require(text.range(of: "public enum DocumentKind"))
         let body = text[start.lowerBound...]
@@ -106,7 +110,7 @@ enum KindSeamScan {
         let types = try kindTypes(files)
         let cases = try kindCases(files)
         // The modules that can name them: the one that declares the kinds, and those that import it.
-        let kinds = try #require(files.first { $0.hasSuffix("/Formats/DocumentKind.swift") })
+        let kinds = try #require(files.first { $0 == registryFiles[1] })
         let module = kinds.split(separator: "/")[1]
         return try files.filter(isOutside).flatMap { file -> [Use] in
             let text = try read(file)

@@ -1,5 +1,7 @@
 import ASN1Lenient
-@testable import DocumentModel
+@testable import DocumentCore
+@testable import DocumentRedact
+@testable import DocumentFormats
 import Foundation
 import ReceiptKit
 import Testing
@@ -21,10 +23,10 @@ import TextLoader
     func theNamesComeFromTheFolders() throws {
         let files = try KindSeamScan.sourceFiles()
         let types = try KindSeamScan.kindTypes(files)
-        #expect(types["ReceiptAnalysis"] == "Sources/DocumentModel/Formats/AppReceipt")
-        #expect(types["JWSModel"] == "Sources/DocumentModel/Formats/StoreKitToken")
-        #expect(types["ExternalPurchaseModel"] == "Sources/DocumentModel/Formats/ExternalPurchaseToken")
-        #expect(types["ReceiptSide"] == "Sources/DocumentModel/Formats/AppReceipt" && types["StoreKitSide"] != nil)
+        #expect(types["ReceiptAnalysis"] == "Sources/DocumentFormats/AppReceipt")
+        #expect(types["JWSModel"] == "Sources/DocumentFormats/StoreKitToken")
+        #expect(types["ExternalPurchaseModel"] == "Sources/DocumentFormats/ExternalPurchaseToken")
+        #expect(types["ReceiptSide"] == "Sources/DocumentFormats/AppReceipt" && types["StoreKitSide"] != nil)
         // A format type is what the registry lists: not a model.
         #expect(types["AppReceiptFormat"] == nil && types["StoreKitTokenFormat"] == nil)
         let cases = try KindSeamScan.kindCases(files)
@@ -73,7 +75,7 @@ import TextLoader
     @Test("a receipt gives its attributes' values, its string attributes and the PKCS#7 signature over the payload")
     func receiptRedactionParts() throws {
         let document = try Self.open("typical.receipt")
-        let parts = document.format.redactionParts(document, fields: [.transactionID])
+        let parts = document.redactionParts(fields: [.transactionID])
         let purchases = try #require((try Self.typicalFacts()["receipt"] as? [String: Any])?["purchases"] as? [[String: Any]])
         let ids = purchases.compactMap { $0["transaction_id"] as? String }
         #expect(ids.count == 10)
@@ -94,7 +96,7 @@ import TextLoader
     @Test("a token gives its three segments' characters and its ES256 signature; no values of its own")
     func tokenRedactionParts() throws {
         let document = try Self.open("jws/transaction.jws")
-        let parts = document.format.redactionParts(document, fields: Set(RedactField.allCases))
+        let parts = document.redactionParts(fields: Set(RedactField.allCases))
         let text = Array(document.fileLayer.bytes)
         let dots = text.indices.filter { text[$0] == UInt8(ascii: ".") }
         #expect(dots.count == 2)
@@ -111,7 +113,7 @@ import TextLoader
     @Test("a body's tokens sit in its JSON strings: each holder range holds the token's characters")
     func bodyTokensInTheirHolders() throws {
         let document = try Self.open("jws/transaction-history.json")
-        let parts = document.format.redactionParts(document, fields: [])
+        let parts = document.redactionParts(fields: [])
         let tokens = try #require(document.jws?.tokens)
         #expect(parts.tokens.count == tokens.count && tokens.count > 1)
         for (part, token) in zip(parts.tokens, tokens) {
@@ -124,7 +126,7 @@ import TextLoader
     @Test("kinds with no model of their own give nothing", arguments: ["external/external-purchase-token.txt", "pki/test-ec-root.cer"])
     func emptyRedactionParts(_ name: String) throws {
         let document = try Self.open(name)
-        let parts = document.format.redactionParts(document, fields: Set(RedactField.allCases))
+        let parts = document.redactionParts(fields: Set(RedactField.allCases))
         #expect(parts.targets.isEmpty && parts.notReplaced.isEmpty && parts.mentionPlaces.isEmpty)
         #expect(parts.tokens.isEmpty && parts.signatures.isEmpty)
     }

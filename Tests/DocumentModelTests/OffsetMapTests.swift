@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 import Testing
 
 /// Offsets through a layer's map, every expected value computed by hand.

@@ -1,6 +1,6 @@
 import ASN1Lenient
 import ByteText
-import DocumentModel
+import DocumentCore
 import Foundation
 import ReceiptKit
 import Testing

@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 import Foundation
 import JWSKit
 import ReceiptKit

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import ASN1Lenient
-@testable import DocumentModel
+@testable import DocumentCore
 @testable import ReceiptKit
 import TextLoader
 

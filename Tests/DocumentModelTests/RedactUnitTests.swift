@@ -1,5 +1,6 @@
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
+import DocumentRedact
 import Foundation
 import ReceiptKit
 import Testing

@@ -1,4 +1,5 @@
-import DocumentModel
+import DocumentCore
+import DocumentRedact
 import ReceiptKit
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
-@testable import DocumentModel
+@testable import DocumentCore
+@testable import DocumentTimeline
 import Testing
 
 /// Issue 30: a gap under a minute is said in seconds, and every count agrees with its number.

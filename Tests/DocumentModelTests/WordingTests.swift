@@ -1,5 +1,6 @@
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
+import DocumentFormats
 import Foundation
 import JWSKit
 import ReceiptKit
@@ -8,7 +9,7 @@ import TestSupport
 import TextLoader
 import X509Trust
 
-/// The one wording layer of verification (DocumentModel/Report/Wording): JWSKit's typed token
+/// The one wording layer of verification (DocumentCore/Report/Wording): JWSKit's typed token
 /// results in words, exactly as the explorer and `verify` print them.
 @Suite struct WordingTests {
     static let today = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01

@@ -1,5 +1,5 @@
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
 import Foundation
 import ReceiptKit
 import Testing

@@ -1,5 +1,5 @@
 import ByteText
-import DocumentModel
+import DocumentCore
 import Testing
 import TestSupport
 import TextLoader

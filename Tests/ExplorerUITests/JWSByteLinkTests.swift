@@ -1,5 +1,5 @@
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
 import Foundation
 import Testing
 import TestSupport
@@ -9,7 +9,7 @@ import TextLoader
 /// The byte pane ↔ tree link on a StoreKit 2 outline, both ways, beyond the plain JSON and DER
 /// cases of JWSOutlineTests: token characters that encode an x5c certificate's DER (through two
 /// base64 layers), a certificate node's x5c characters, and a nested token's characters inside
-/// its notification. Expected ranges come from DocumentModel's own maps (`fileRange`, `jwsSpan`),
+/// its notification. Expected ranges come from the document's own maps (`fileRange`, `jwsSpan`),
 /// not from the outline. transaction.jws: header JSON `{"alg":"ES256","x5c":["` is 23 bytes, so
 /// x5c[0]'s base64 (667 DER bytes → 890 characters and "==") is header bytes 23..<913.
 @Suite struct JWSByteLinkTests {

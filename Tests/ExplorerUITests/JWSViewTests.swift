@@ -1,5 +1,6 @@
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
+import DocumentFormats
 import Foundation
 import Testing
 import TestSupport

@@ -1,6 +1,6 @@
 import Testing
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
 @testable import ExplorerUI
 
 /// Search, go-to-offset and next-diagnostic on the committed malformed samples, with the exact

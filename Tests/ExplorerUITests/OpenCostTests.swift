@@ -1,6 +1,6 @@
 import Testing
 import ASN1Lenient
-@testable import DocumentModel
+@testable import DocumentCore
 import TestSupport
 @testable import ExplorerUI
 

@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 import ReceiptKit
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
-import DocumentModel
+import DocumentCore
+import DocumentFormats
 import Testing
 import TestSupport
 import ASN1Lenient

@@ -1,5 +1,5 @@
 import Foundation
-import DocumentModel
+import DocumentCore
 import Testing
 import TestSupport
 @testable import ReceiptKit

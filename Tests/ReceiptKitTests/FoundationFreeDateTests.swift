@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ASN1Lenient
 @testable import ReceiptKit
-import DocumentModel
+import DocumentCore
 import JWSKit
 @testable import ByteText
 @testable import X509Trust

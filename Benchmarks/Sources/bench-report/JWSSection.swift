@@ -1,6 +1,6 @@
 import ASN1Lenient
 import BenchSupport
-import DocumentModel
+import DocumentCore
 import Foundation
 import JWSKit
 import ReceiptKit

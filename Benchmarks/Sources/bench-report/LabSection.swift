@@ -1,6 +1,7 @@
 import ASN1Lenient
 import BenchSupport
-import DocumentModel
+import DocumentCore
+import DocumentTour
 import Foundation
 import ReceiptKit
 import TextLoader

@@ -1,7 +1,7 @@
 import ASN1Lenient
 import BenchExplorerUI
 import BenchSupport
-import DocumentModel
+import DocumentCore
 import ReceiptKit
 import TextLoader
 

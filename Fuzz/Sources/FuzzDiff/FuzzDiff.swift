@@ -1,5 +1,6 @@
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
+import DocumentDiff
 import Foundation
 import FuzzSupport
 import ReceiptKit

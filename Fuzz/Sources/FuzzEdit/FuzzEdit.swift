@@ -1,5 +1,6 @@
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
+import DocumentTour
 import Foundation
 import FuzzSupport
 import ReceiptKit
@@ -70,7 +71,7 @@ func check(_ lab: LabSession, _ expected: [UInt8]) {
                          "layer \(layer.id.index) diagnostics")
     }
     precondition(!lab.lastChange.isEmpty, "an edit with no change description")
-    for line in lab.lastChange { assertTerminalSafe(line, "lab change") }
+    for line in lab.lastChange { assertTerminalSafe(line.text, "lab change") }
 }
 
 @_cdecl("FuzzEdit_main")

@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 /// The summary view's text: a kind that words its own summary (StoreKit tokens), or the kind's
 /// additions: identity, dates, each verification step (✓ / ✗ / –), active subscriptions, the verdict.

@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 /// Where a layer's bytes sit in the outline's byte pane: JSON and token text one byte a cell; DER
 /// and signature bytes as the hex pane shows a file (offset column, 16 or 8 bytes in groups of 8,

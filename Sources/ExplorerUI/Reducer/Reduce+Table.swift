@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 /// The purchase table: row moves, paging, sorting, and the jump back to the tree.
 extension AppState {

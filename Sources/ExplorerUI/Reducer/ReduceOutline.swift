@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 /// Keys on a layer outline (StoreKit 2 documents): the tree keys move through rows of every
 /// layer; the byte pane's cursor selects the deepest row of the shown layer holding its byte.

@@ -1,5 +1,5 @@
 import ByteText
-import DocumentModel
+import DocumentCore
 
 /// The keys that land on a node, on a layer outline (StoreKit 2 documents): search hits, a file
 /// offset, diagnostics of every layer, and the keys that act on the selected node's bytes.

@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 import TextOutput
 
 /// The diff overlay: the list of differences (document 1 against document 2), each with its

@@ -1,7 +1,7 @@
 import ASN1Lenient
 import ByteText
 import TextOutput
-import DocumentModel
+import DocumentCore
 
 /// The tree pane for a layer outline: one row per visible outline row (only the rows on screen).
 enum OutlinePane {

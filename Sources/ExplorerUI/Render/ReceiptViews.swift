@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 /// The receipt summary view: `SummaryContent`'s wrapped lines from the scroll offset.
 enum SummaryView {

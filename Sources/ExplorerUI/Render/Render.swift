@@ -1,5 +1,5 @@
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
 import ByteText
 
 /// The view function: draws the whole screen for `state` into a fresh grid. Pure, and it only

@@ -1,4 +1,5 @@
-import DocumentModel
+import DocumentCore
+import DocumentTimeline
 
 /// The timeline view: every event of every open document (or where one transaction is), the
 /// cursor's sources and the entitlement at its moment below, over the whole screen but the bars.

@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 /// The slow half of `d`, as an effect (`Effect.compareDocuments`): the diff engine run over the
 /// two documents. The adapter runs it off the key-press path and sends the result back as

@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 /// One entry of the diff list: what differs, and where on each side (a node and its bytes; nil on
 /// the side where it is absent, e.g. a purchase that was added).

@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 /// The open documents when the explorer was started with several files. Each document is a whole
 /// `AppState` (its tree, receipt and every pane's selection, expansion and scroll); the active one

@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 extension ExplorerAdditions {
     /// The additions with every text from the input made fit for one-column cells: a format escapes

@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 /// A kind's fields go straight into the explorer's search buffers.
 extension SearchEntries: FieldSearchSink {

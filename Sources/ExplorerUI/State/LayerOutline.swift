@@ -1,5 +1,5 @@
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
 import Threads
 
 /// One row of the outline: a node of any layer (token text, header or payload JSON, signature,

@@ -1,6 +1,6 @@
 import ASN1Lenient
 import ByteText
-import DocumentModel
+import DocumentCore
 import Threads
 import JSONLenient
 

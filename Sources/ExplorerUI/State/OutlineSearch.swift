@@ -1,5 +1,5 @@
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
 
 /// Search and diagnostics over a layer outline: every row of every layer, tokens not built yet
 /// included (their rows' text is made once, on the first search, without keeping the rows).

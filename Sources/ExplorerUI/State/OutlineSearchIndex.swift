@@ -1,5 +1,5 @@
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
 
 /// Every row's search text, built on the first search and kept (`OutlineStore`): the rows outside
 /// shared layers in one `SearchText` in row order, each distinct shared layer's rows (a token's

@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 /// The tree pane's state for a layer outline (StoreKit 2 documents): which rows are open, the
 /// selected row, the first row shown, and which view of the bytes the byte pane shows.

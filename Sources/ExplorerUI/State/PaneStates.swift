@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 /// The view state of each pane, apart: like ratatui's `ListState`, an offset and a selection.
 /// The reducer moves them; `render` draws from them (and clamps what it must to fit).

@@ -1,5 +1,6 @@
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
+import DocumentTimeline
 import ByteText
 
 /// One line of the timeline view: a group title, an event, a gap, a conflict or a mention of the

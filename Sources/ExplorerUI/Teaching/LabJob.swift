@@ -1,4 +1,5 @@
-import DocumentModel
+import DocumentCore
+import DocumentTour
 
 /// The slow half of a tamper-lab edit, as an effect (`Effect.reopenLab`): the edits applied to a
 /// copy of the session, each re-opening the document (parse, locate, decode, verify every token

@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 /// The tamper lab edits the file's bytes; a byte of a derived layer (a token's decoded header or
 /// payload JSON, its signature bytes, an `x5c` certificate's DER, a nested token's characters) is

@@ -1,5 +1,6 @@
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
+import DocumentTour
 
 /// The tamper lab's keys in the byte pane: e replaces the byte under the cursor, i inserts a byte
 /// before it, D deletes it, u undoes, w writes the edited bytes to a new file. In a hex pane the

@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 /// Whether a teaching action was handled, and the effect it asks for.
 enum TeachingResult: Equatable {

@@ -1,4 +1,5 @@
-import DocumentModel
+import DocumentCore
+import DocumentTour
 
 /// The tour as the explorer runs it: the steps, where the learner is, whether the tour has the
 /// keys, and the reply to the last self-check answer.

@@ -1,4 +1,4 @@
-import DocumentModel
+import DocumentCore
 
 /// What the tour and the lab add to the panes: the lesson at the top of the detail pane (for
 /// every kind of document), the step's bytes and the lab's changed bytes in the hex pane.

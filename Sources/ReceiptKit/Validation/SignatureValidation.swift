@@ -18,7 +18,7 @@
 //                           signedContent, passesToday, steps, step(_:), isAppStoreValid
 //     ValidationStep        id (StepID) / status (StepStatus: .passed, .failed(StepReason), .notChecked(StepReason)) / details
 //     StepID                the step identifiers ("contents", "signature", "chain", "time", "receipt-signer",
-//                           "device-hash", "bundle-id", "app-version", "expiration"); DocumentModel.StepText words them
+//                           "device-hash", "bundle-id", "app-version", "expiration"); DocumentCore.StepText words them
 //     ChainVerification     the chain and time steps from DER or OpenSSL certificates (shared with JWS x5c)
 //     CertificateInfo       subject, issuer (RFC 2253), commonName, serial, notBefore, notAfter,
 //                           sha256Fingerprint, isSelfSigned, hasReceiptSignerOID, hasWWDRIntermediateOID,

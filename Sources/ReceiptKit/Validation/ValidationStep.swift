@@ -2,7 +2,7 @@ import ASN1Lenient
 import X509Trust
 
 /// The validation steps, in report order. The raw values are the stable ids that JSON output and
-/// scripts key on; `DocumentModel.StepText` has their titles.
+/// scripts key on; `DocumentCore.StepText` has their titles.
 public enum StepID: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The payload decoded without errors, and it is the content the signature covers.
     case contents

@@ -1,4 +1,5 @@
-import DocumentModel
+import DocumentCore
+import DocumentBatch
 import ASN1Lenient
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,6 +1,8 @@
 import ArgumentParser
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
+// The kinds: linked into the tool here, and found by `FormatRegistry` through their module's list.
+import DocumentFormats
 import ReceiptKit
 import ByteText
 #if canImport(FoundationEssentials)
@@ -119,7 +121,7 @@ enum CommandSupport {
     /// every command reads the one `Document` this returns.
     static func open(_ path: String, options: AnalysisOptions, reading: ReceiptReading = .ifSignedData,
                      jws: JWSOptions = JWSOptions()) throws -> Document {
-        Document.open(try read(.path(path)), DocumentModel.OpenOptions(analysis: options, reading: reading, jws: jws))
+        Document.open(try read(.path(path)), DocumentCore.OpenOptions(analysis: options, reading: reading, jws: jws))
     }
 
     /// The bytes of an option's file (`--root`, `--key`): the one way in's reading, no data search.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DocumentModel
+import DocumentCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

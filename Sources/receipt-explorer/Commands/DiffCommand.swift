@@ -1,6 +1,7 @@
 import ArgumentParser
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
+import DocumentDiff
 import ExplorerUI
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
 import ReceiptKit
 import ByteText
 #if canImport(FoundationEssentials)

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
 import ExplorerUI
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -70,7 +70,7 @@ struct ExploreCommand: ParsableCommand {
             // as `--root samples/pki/test-root.cer` would, so the demo shows a whole validation.
             analysisOptions.roots.append(EmbeddedSample.testRootCertificate)
         }
-        let documents = inputs.map { Document.open($0, DocumentModel.OpenOptions(analysis: analysisOptions)) }
+        let documents = inputs.map { Document.open($0, DocumentCore.OpenOptions(analysis: analysisOptions)) }
         for document in documents { try CommandSupport.refuseInapplicable(opening.given, for: document) }
         try Self.explore(documents, color: color, ascii: ascii, mouse: !noMouse, started: started,
                          phases: [("load", loaded - started), ("analyse", ContinuousClock.now - loaded)])

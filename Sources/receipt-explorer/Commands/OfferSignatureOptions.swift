@@ -1,5 +1,6 @@
 import ArgumentParser
-import DocumentModel
+import DocumentCore
+import DocumentFormats
 
 /// `verify --offer-signature SIG --key KEY --bundle-id B --product-id P --offer-id O
 /// [--app-account-token T] --nonce N --timestamp MS`: a legacy (V1) promotional offer signature

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DocumentModel
+import DocumentCore
 import ReceiptKit
 
 /// How a command that shows verdicts opens its inputs: the validation inputs (`--root`,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
+import DocumentTimeline
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DocumentModel
+import DocumentCore
 import ReceiptKit
 
 /// The expectations `verify` applies to receipts and StoreKit 2 tokens alike, beside `--bundle-id`:

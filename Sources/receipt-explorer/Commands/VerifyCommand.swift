@@ -1,6 +1,7 @@
 import ArgumentParser
 import ASN1Lenient
-import DocumentModel
+import DocumentCore
+import DocumentBatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -195,7 +196,7 @@ struct VerifyCommand: ParsableCommand {
         try developerKey.apply(to: &jws)
         if !offer.given.isEmpty {
             guard files.isEmpty else {
-                try offer.refuse(with: Document.open(try CommandSupport.read(.path(files[0])), DocumentModel.OpenOptions(analysis: AnalysisOptions(validate: false))))
+                try offer.refuse(with: Document.open(try CommandSupport.read(.path(files[0])), DocumentCore.OpenOptions(analysis: AnalysisOptions(validate: false))))
                 return
             }
         }
@@ -227,7 +228,7 @@ extension VerifyCommand {
     /// The one verification path of `verify FILE`, which `api` runs over each body it fetched.
     static func verify(_ input: DocumentInput, options: AnalysisOptions, jws: JWSOptions,
                        given: Set<ReadingOption> = []) throws -> (Document, VerificationReport) {
-        let document = Document.open(try CommandSupport.read(input), DocumentModel.OpenOptions(analysis: options, reading: .always, jws: jws))
+        let document = Document.open(try CommandSupport.read(input), DocumentCore.OpenOptions(analysis: options, reading: .always, jws: jws))
         try CommandSupport.refuseInapplicable(given, for: document)
         return (document, VerificationReport(verifying: document, now: options.now, words: .commandLine, jws: jws, bundleID: options.bundleID))
     }

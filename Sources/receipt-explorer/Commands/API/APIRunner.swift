@@ -1,6 +1,7 @@
 import ArgumentParser
 import ByteText
-import DocumentModel
+import DocumentCore
+import DocumentTimeline
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

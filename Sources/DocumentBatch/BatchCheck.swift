@@ -1,0 +1,212 @@
+import ASN1Lenient
+import ByteText
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JWSKit
+import ReceiptKit
+import TextLoader
+import DocumentCore
+
+/// Where one batch input came from: a FILE operand, or line `line` (1-based) of one with `--lines`.
+public struct BatchSource: Sendable, Equatable {
+    /// The operand as given ("stdin" for "-").
+    public var file: String
+    public var line: Int?
+
+    public init(file: String, line: Int? = nil) {
+        self.file = file == "-" ? "stdin" : file
+        self.line = line
+    }
+
+    /// "exports/a.txt:12", "a.receipt": for text lines, terminal-safe.
+    public var label: String { TerminalSafe.escape(line.map { "\(file):\($0)" } ?? file) }
+}
+
+/// One input of a batch run, numbered in input order.
+public struct BatchItem: Sendable {
+    public enum Payload: Sendable {
+        /// A FILE operand, read by the worker that checks it.
+        case path(String)
+        /// One line's bytes (`--lines`), CR/LF already removed.
+        case line([UInt8])
+        /// The operand could not be read at all (an I/O error: exit status 2).
+        case unreadable(String)
+    }
+
+    public var sequence: Int
+    public var source: BatchSource
+    public var payload: Payload
+
+    public init(sequence: Int, source: BatchSource, payload: Payload) {
+        self.sequence = sequence
+        self.source = source
+        self.payload = payload
+    }
+}
+
+/// What checking one input gave: its output, ready to write, and what the summary counts.
+public struct BatchOutcome: Sendable {
+    public enum Status: Sendable, Equatable {
+        case valid
+        case invalid
+        /// The operand could not be read: an I/O error (the run exits 2).
+        case ioError
+        /// An option given cannot be used by this input's kind (`OptionTable`): a usage error (the run exits 2).
+        case refused
+    }
+
+    public var sequence: Int
+    public var status: Status
+    /// The first failing reason's code ("signature-invalid", "input-not-loaded", "io-error"); nil when valid.
+    public var reasonCode: String?
+    /// What the input was ("receipt", "notification", …); nil when it could not be opened.
+    public var kind: String?
+    /// The whole output for this input in UTF-8, ending with a newline (one line in every batch
+    /// format): bytes, so that a 20 KB JSON line is not validated as a `String` and copied back.
+    public var bytes: [UInt8]
+
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// The per-input work of `verify` and `json` in batch mode: load, open, verify, and render one line.
+/// A value (Sendable): every worker thread holds the same one and shares nothing mutable through it;
+/// the caches it reaches (`TrustAnchorSet`, the header memo, the verified-chain cache) lock their own state.
+public struct BatchCheck: Sendable {
+    public enum Format: Sendable, Equatable {
+        /// `verify`: "SOURCE: VALID — summary" / "SOURCE: INVALID: first reason".
+        case verifyText
+        /// `verify --quiet`: the verdict line alone, one per input in input order.
+        case verifyQuiet
+        /// `verify --format json`: the report (docs/verify-schema.json) on one line, with source and line.
+        case verifyJSON
+        /// `json`: the decoded document on one line, with source and line.
+        case json
+    }
+
+    public var format: Format
+    public var options: AnalysisOptions
+    public var jws: JWSOptions
+    public var words: StepText
+    /// `json --expect KIND`: an input of another kind is reported invalid with the reason.
+    public var expect: ExpectedKind?
+    /// `verify --ascii`: "VALID - …" instead of "VALID — …".
+    public var ascii: Bool
+    /// The reading options given: one an input's kind cannot use is that input's error (`OptionTable`).
+    public var given: Set<ReadingOption>
+
+    public init(format: Format, options: AnalysisOptions, jws: JWSOptions = JWSOptions(), words: StepText = .plain,
+                expect: ExpectedKind? = nil, ascii: Bool = false, given: Set<ReadingOption> = []) {
+        self.format = format
+        self.given = given
+        self.ascii = ascii
+        self.options = options
+        self.jws = jws
+        self.words = words
+        self.expect = expect
+    }
+
+    /// How every input is opened: read as a receipt whatever it is, so that an input that is not
+    /// one says why (what `verify` and `json` do with one FILE).
+    var opening: OpenOptions { OpenOptions(analysis: options, reading: .always, jws: jws) }
+
+    /// Checks one input. Never throws: a refusal becomes that input's outcome.
+    public func evaluate(_ item: BatchItem) -> BatchOutcome {
+        let input: ReadInput
+        do {
+            // The one way in: a FILE as every command reads it, a line as a file holding that line.
+            switch item.payload {
+            case .unreadable(let message):
+                return failure(item, status: .ioError, code: "io-error", message: message)
+            case .path(let path):
+                input = try DocumentInput.path(path).read()
+            case .line(let bytes):
+                input = try DocumentInput.line(bytes, number: item.source.line ?? 1, of: item.source.file).read()
+            }
+        } catch let error as InputError {
+            // A FILE that cannot be read is I/O; a line that cannot be loaded is bad data.
+            if case .path = item.payload, error.message.hasPrefix("cannot read") {
+                return failure(item, status: .ioError, code: "io-error", message: error.message)
+            }
+            return failure(item, status: .invalid, code: "input-not-loaded", message: error.message)
+        } catch {
+            return failure(item, status: .ioError, code: "io-error", message: "\(error)")
+        }
+        switch format {
+        case .json: return decoded(item, input)
+        case .verifyText, .verifyQuiet, .verifyJSON: return verified(item, input)
+        }
+    }
+
+    private func verified(_ item: BatchItem, _ input: ReadInput) -> BatchOutcome {
+        let document = Document.open(input, opening)
+        if let refused = refusal(item, document) { return refused }
+        let report = VerificationReport(verifying: document, now: options.now, words: words, jws: jws, bundleID: options.bundleID)
+        let bytes: [UInt8]
+        switch format {
+        case .verifyJSON:
+            bytes = VerificationJSON.streamed(report, input: (document.source.name, input.loaded.bytes.count), compact: true,
+                                              batchSource: .init(file: item.source.file, line: item.source.line))
+        case .verifyQuiet:
+            bytes = Array((VerificationText.quietLine(report, ascii: ascii) + "\n").utf8)
+        default:
+            bytes = Array((item.source.label + ": " + VerificationText.quietLine(report, ascii: ascii) + "\n").utf8)
+        }
+        return BatchOutcome(sequence: item.sequence, status: report.verdict.valid ? .valid : .invalid,
+                            reasonCode: report.verdict.valid ? nil : report.verdict.reasons.first?.code.rawValue ?? "invalid",
+                            kind: report.subject.kind, bytes: bytes)
+    }
+
+    /// `json`: valid means decoded without an error diagnostic (the command's exit rule); the
+    /// summary counts the first error finding's code.
+    private func decoded(_ item: BatchItem, _ input: ReadInput) -> BatchOutcome {
+        let document = Document.open(input, opening)
+        if let refused = refusal(item, document) { return refused }
+        if let expect, let why = expect.mismatch(document.kind) {
+            return failure(item, status: .invalid, code: "unexpected-kind", message: why, kind: document.kind.id)
+        }
+        guard let line = document.format.jsonLine(document, words: words, source: .init(file: item.source.file, line: item.source.line)) else {
+            return failure(item, status: .invalid, code: "not-a-receipt", message: "not read as a receipt", kind: document.kind.id)
+        }
+        let firstError = line.firstError
+        return BatchOutcome(sequence: item.sequence, status: firstError == nil ? .valid : .invalid, reasonCode: firstError,
+                            kind: document.kind.id, bytes: line.bytes)
+    }
+
+    /// The input's error when an option given cannot be used by its kind.
+    private func refusal(_ item: BatchItem, _ document: Document) -> BatchOutcome? {
+        document.refusal(of: given).map {
+            failure(item, status: .refused, code: OptionRefusal.code, message: $0.message, kind: document.kind.id)
+        }
+    }
+
+    /// The input's own line: `{"error": {"code", "message"}, "source", "line"}` in JSON, else one text line.
+    private func failure(_ item: BatchItem, status: BatchOutcome.Status, code: String, message: String,
+                         kind: String? = nil) -> BatchOutcome {
+        let text: String
+        switch format {
+        case .json, .verifyJSON:
+            var object: [String: Any] = ["error": ["code": code, "message": message] as [String: Any]]
+            Self.addSource(item.source, to: &object)
+            text = ReceiptJSON.serialize(object, compact: true)
+        case .verifyQuiet:
+            text = Self.failureLine(status: status, message: message) + "\n"
+        case .verifyText:
+            text = item.source.label + ": " + Self.failureLine(status: status, message: message) + "\n"
+        }
+        return BatchOutcome(sequence: item.sequence, status: status, reasonCode: code, kind: kind, bytes: Array(text.utf8))
+    }
+
+    /// "ERROR: cannot read 'x': No such file or directory" / "INVALID: 'line 3' is empty (0 bytes)".
+    /// `message` is terminal-safe already (`InputError`'s contract, or a sentence of ours).
+    static func failureLine(status: BatchOutcome.Status, message: String) -> String {
+        (status == .invalid ? "INVALID: " : "ERROR: ") + message
+    }
+
+    static func addSource(_ source: BatchSource, to object: inout [String: Any]) {
+        object["source"] = source.file
+        if let line = source.line { object["line"] = line }
+    }
+}

@@ -1,0 +1,106 @@
+import ASN1Lenient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// How `dump` and `explain` show a document: the file's ASN.1 tree (receipts, certificates, other
+/// ASN.1, text as one unparsed region), or its layers (a token's segments, a body's tokens).
+public enum DocumentLayout: Sendable, Equatable {
+    case asn1File
+    case layers
+}
+
+/// The `json` command's document (pretty, one trailing newline) and the code of its first error
+/// (nil: no error, exit status 0).
+public struct JSONReading {
+    public var text: String
+    public var firstError: String?
+    package init(text: String, firstError: String? = nil) {
+        self.text = text
+        self.firstError = firstError
+    }
+}
+
+/// What a format adds to the commands' outputs, beside recognising and opening. The commands ask
+/// the document's format (`Document.format`) instead of asking which kind the document is.
+public protocol DocumentOutputs {
+    var layout: DocumentLayout { get }
+    /// `json`'s object; nil when the kind has no JSON reading here (the caller says "not a receipt").
+    func json(_ document: Document, words: StepText) -> JSONReading?
+    /// A batch `json` line: the compact object with `"source"` (the file, replacing the byte
+    /// ranges) and `"line"`; nil as for `json`. Formats with a streamed writer override it.
+    func jsonLine(_ document: Document, words: StepText, source: BatchSourceFields) -> JSONLine?
+    /// `verify`'s report (the kinds that cannot be verified say so in an invalid report).
+    func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport
+    /// `verify`'s text report.
+    func verifyText(_ document: Document, report: VerificationReport, style: VerifyStyle, words: StepText) -> String
+    /// Adds to `report` the steps for expectations `verify` was given that `verification` does not
+    /// compare (an external purchase token's fields against `--bundle-id`, …); by default none.
+    func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions)
+    /// The file-layer node whose content layer 1 reassembles (a receipt's payload OCTET STRING):
+    /// the structural diff pairs its content with that layer's nodes. Nil by default.
+    func payloadStringNode(_ document: Document) -> Int?
+    /// Lines `dump` prints under a top-level token beside what the token itself says (a
+    /// notification's delivery attempts in a notification history); none by default.
+    func tokenNotes(_ document: Document, token index: Int) -> [String]
+    /// The names of `layer`'s nodes: `structure` (RFC 5652 / 5280) and what the kind adds (a
+    /// receipt payload's attribute names). `structure` by default.
+    func nodeNames(_ document: Document, layer: LayerID, structure: NodeNames) -> NodeNames
+    /// `dump --format tree` of a document whose layout is `.layers` (a token's segments, a body's
+    /// tokens); nil for the ASN.1 layout, which the tree dump prints.
+    func layersDump(_ document: Document, color: Bool) -> String?
+    /// `dump --format json`'s object of a `.layers` document, before its layer list; nil for the ASN.1 layout.
+    func layersJSON(_ document: Document) -> [String: Any]?
+    /// `explain --offset` of a `.layers` document: what the character at `fileOffset` encodes; nil
+    /// when it is part of a body, not of a token (and for the ASN.1 layout).
+    func layersExplain(_ document: Document, fileOffset: Int) -> String?
+    /// `explain` of a `.layers` document without an offset: its tokens and segments; nil for the ASN.1 layout.
+    func layersOverview(_ document: Document) -> String?
+}
+
+/// One batch `json` line and the code of its first error.
+public struct JSONLine {
+    /// The line's UTF-8 (the writer's bytes, handed on without a `String` in between).
+    public var bytes: [UInt8]
+    public var firstError: String?
+
+    public init(bytes: [UInt8], firstError: String?) {
+        self.bytes = bytes
+        self.firstError = firstError
+    }
+
+    public init(text: String, firstError: String?) { self.init(bytes: Array(text.utf8), firstError: firstError) }
+
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+extension DocumentOutputs {
+    public func verifyText(_ document: Document, report: VerificationReport, style: VerifyStyle, words: StepText) -> String {
+        VerificationText.text(report, inputName: document.source.name, style: style)
+    }
+
+    public func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions) {}
+    public func payloadStringNode(_ document: Document) -> Int? { nil }
+    public func tokenNotes(_ document: Document, token index: Int) -> [String] { [] }
+    public func nodeNames(_ document: Document, layer: LayerID, structure: NodeNames) -> NodeNames { structure }
+    public func layersDump(_ document: Document, color: Bool) -> String? { nil }
+    public func layersJSON(_ document: Document) -> [String: Any]? { nil }
+    public func layersExplain(_ document: Document, fileOffset: Int) -> String? { nil }
+    public func layersOverview(_ document: Document) -> String? { nil }
+
+    /// Exit status 1 for `dump`, `explain` and `json` of a decoded input: an error in the layers the
+    /// layout shows (for a receipt the file layer, where the receipt findings are merged).
+    public func hasErrors(_ document: Document) -> Bool {
+        switch layout {
+        case .asn1File: document.fileTree.hasErrors
+        case .layers: document.hasErrors
+        }
+    }
+}
+
+extension Document {
+    /// The format that declares this document's kind: what the commands ask for its outputs.
+    public var format: any DocumentFormat { FormatRegistry.format(of: kind) }
+}

@@ -1,0 +1,73 @@
+import ASN1Lenient
+import DocumentCore
+
+/// A 64-bit FNV-1a hash of each node's decoded content, computed bottom-up over the pre-order arena
+/// in one pass. Encoding choices do not enter it: length forms, indefinite lengths, how a string is
+/// cut into chunks, and the order of a SET's elements. Equal hashes mean "same content" (collisions
+/// are possible in theory; the structural diff then reports a re-encoding where bytes differ).
+enum ContentHash {
+    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    static let prime: UInt64 = 0x100_0000_01b3
+
+    @inline(__always)
+    static func mix(_ h: inout UInt64, _ byte: UInt8) {
+        h = (h ^ UInt64(byte)) &* prime
+    }
+
+    static func mix(_ h: inout UInt64, word: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { mix(&h, UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+    }
+
+    /// Universal string types whose BER form may be constructed from chunks.
+    static func isStringTag(_ node: Node) -> Bool {
+        guard node.tagClass == .universal else { return false }
+        switch node.tagNumber {
+        case 3, 4, 12, 18...22, 25...28, 30: return true
+        default: return false
+        }
+    }
+
+    static func hashes(_ tree: Tree) -> [UInt64] {
+        bottomUp(count: tree.count) { hash(tree, $0, $1) }
+    }
+
+    /// Hashes of a pre-order arena from the last node back, so every child's hash is ready when its
+    /// parent's is made (ASN.1 and JSON trees alike).
+    static func bottomUp(count: Int, _ hash: (Int, [UInt64]) -> UInt64) -> [UInt64] {
+        var out = [UInt64](repeating: 0, count: count)
+        var index = count - 1
+        while index >= 0 {
+            out[index] = hash(index, out)
+            index -= 1
+        }
+        return out
+    }
+
+    private static func hash(_ tree: Tree, _ index: Int, _ done: [UInt64]) -> UInt64 {
+        let node = tree.nodes[index]
+        var h = offsetBasis
+        mix(&h, node.kind == .unparsed ? 0xFF : node.tagClass.rawValue)
+        mix(&h, word: UInt64(node.tagNumber))
+        if node.kind == .unparsed || !node.isConstructed {
+            // A primitive (encapsulating or not) is its content octets.
+            mix(&h, 0)
+            for byte in tree.bytes[node.contentRange] { mix(&h, byte) }
+            return h
+        }
+        if isStringTag(node) {
+            // A constructed string is the concatenation of its chunks' contents: the same as primitive.
+            mix(&h, 0)
+            var i = index + 1
+            while i < Int(node.subtreeEnd) {
+                let chunk = tree.nodes[i]
+                if !chunk.isConstructed { for byte in tree.bytes[chunk.contentRange] { mix(&h, byte) } ; i = Int(chunk.subtreeEnd) } else { i += 1 }
+            }
+            return h
+        }
+        mix(&h, 1)
+        var children = tree.children(of: index).map { done[$0] }
+        if node.isUniversal(17) { children.sort() }  // a SET's order carries no meaning
+        for child in children { mix(&h, word: child) }
+        return h
+    }
+}

@@ -1,0 +1,83 @@
+import ASN1Lenient
+import ReceiptKit
+import ByteText
+import DocumentCore
+import DocumentDiff
+
+/// The semantic comparison of two receipts: attributes by type, purchases by transaction id, then
+/// what signed them.
+enum ReceiptDiff {
+    static func entries(_ a: ReceiptSide, _ b: ReceiptSide) -> [DiffEntry] {
+        var out = fieldEntries(a.receipt.fields.filter { $0.type != 17 }, b.receipt.fields.filter { $0.type != 17 },
+                               a: a, b: b)
+        out += purchaseEntries(a, b)
+        return out
+    }
+
+    /// Attributes grouped by type and paired in file order within a type (a type may repeat).
+    static func fieldEntries<X: Sequence<ReceiptField>, Y: Sequence<ReceiptField>>(_ xs: X, _ ys: Y, a: ReceiptSide,
+                                                                                 b: ReceiptSide) -> [DiffEntry] {
+        var byTypeA: [Int: [ReceiptField]] = [:], byTypeB: [Int: [ReceiptField]] = [:]
+        for f in xs { byTypeA[f.type, default: []].append(f) }
+        for f in ys { byTypeB[f.type, default: []].append(f) }
+        var out: [DiffEntry] = []
+        for type in Set(byTypeA.keys).union(byTypeB.keys).sorted() {
+            let la = byTypeA[type] ?? [], lb = byTypeB[type] ?? []
+            for k in 0..<max(la.count, lb.count) {
+                let fa = k < la.count ? la[k] : nil, fb = k < lb.count ? lb[k] : nil
+                let name = (fa ?? fb)!.displayName
+                switch (fa, fb) {
+                case let (x?, y?):
+                    if ReceiptSide.key(x, a.receipt) != ReceiptSide.key(y, b.receipt) {
+                        out.append(DiffEntry(kind: .attributeChanged, subject: name, a: a.side(x), b: b.side(y)))
+                    }
+                case let (x?, nil): out.append(DiffEntry(kind: .attributeRemoved, subject: name, a: a.side(x)))
+                case let (nil, y?): out.append(DiffEntry(kind: .attributeAdded, subject: name, b: b.side(y)))
+                default: break
+                }
+            }
+        }
+        return out
+    }
+
+    static func identity(_ p: InAppPurchase) -> PurchaseIdentity {
+        PurchaseIdentity(transactionID: p.transactionID, originalTransactionID: p.originalTransactionID,
+                         purchaseDate: p.purchaseDate?.epochMilliseconds)
+    }
+
+    /// The transaction id, or the original transaction id and purchase date when it is missing.
+    static func matchKey(_ p: InAppPurchase) -> String { identity(p).key }
+
+    static func purchaseEntries(_ a: ReceiptSide, _ b: ReceiptSide) -> [DiffEntry] {
+        let idsA = a.receipt.inApp.map(identity), idsB = b.receipt.inApp.map(identity)
+        let pairing = PurchasePairing(idsA, idsB)
+        var out: [DiffEntry] = []
+        for (i, p) in a.receipt.inApp.enumerated() {
+            let key = idsA[i].key
+            let fallback = idsA[i].isFallback ? PurchaseIdentity.fallbackNote : nil
+            guard let j = pairing.counterpartOfA[i] else {
+                out.append(DiffEntry(kind: .purchaseRemoved, subject: p.productID ?? "", key: key, a: a.side(p), note: fallback))
+                continue
+            }
+            let q = b.receipt.inApp[j]
+            let fields = fieldEntries(p.fields, q.fields, a: a, b: b)
+            guard !fields.isEmpty else { continue }
+            let refunded = fields.contains { f in
+                f.subject == ReceiptSchema.displayName(type: 1712, level: .inApp) && (f.a?.value ?? "").isEmpty
+                    && !(f.b?.value ?? "").isEmpty
+            }
+            out.append(DiffEntry(kind: refunded ? .refund : .purchaseChanged, subject: p.productID ?? "", key: key,
+                                 a: a.side(p), b: b.side(q), fields: fields,
+                                 note: PurchasePairing.note(refunded ? "cancellation date appeared: \(q.cancellationDate?.text ?? "")" : nil,
+                                                            fallback)))
+        }
+        for (j, chain) in pairing.unmatchedB {
+            let q = b.receipt.inApp[j]
+            out.append(DiffEntry(kind: chain == nil ? .purchaseAdded : .renewal, subject: q.productID ?? "", key: idsB[j].key,
+                                 b: b.side(q),
+                                 note: PurchasePairing.note(chain.map(PurchasePairing.renewalNote),
+                                                            idsB[j].isFallback ? PurchaseIdentity.fallbackNote : nil)))
+        }
+        return out
+    }
+}

@@ -1,0 +1,87 @@
+import ASN1Lenient
+import ByteText
+import ReceiptKit
+import DocumentCore
+import DocumentRedact
+
+/// The receipt kind's part of `redact`: its attributes' values, the strings that may mention one,
+/// and the PKCS#7 signature over the payload.
+enum ReceiptRedaction {
+    static func parts(_ document: Document, fields: Set<RedactField>) -> RedactionParts {
+        var parts = RedactionParts()
+        guard let receipt = document.receipt?.receipt else { return parts }
+        guard let layer = layer(document), let tree = document.layers[layer.index].tree else {
+            parts.notReplaced.append("the receipt's payload is not a layer of this document: nothing in it was replaced")
+            return parts
+        }
+        let all = receipt.fields.map { ($0, nil as Int?) }
+            + receipt.inApp.flatMap { purchase in purchase.fields.map { ($0, purchase.index as Int?) } }
+        for (field, purchase) in all { consider(field, purchase: purchase, layer: layer, tree: tree, fields: fields, into: &parts) }
+        for (field, purchase) in all {
+            guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
+                  isStringTag(tree.nodes[inner].tagNumber) else { continue }
+            parts.mentionPlaces.append(.init(layer: layer, range: tree.nodes[inner].contentRange, place: place(field, purchase)))
+        }
+        parts.signatures.append(.init(layers: [layer, .file],
+                                      note: "the PKCS#7 signature no longer verifies: it signs the digest of the receipt payload, whose bytes changed"))
+        return parts
+    }
+
+    /// The layer whose bytes the receipt's node indices and value ranges refer to.
+    static func layer(_ document: Document) -> LayerID? {
+        guard let analysis = document.receipt, let receipt = analysis.receipt else { return nil }
+        let id: LayerID = analysis.payloadTree != nil ? LayerID(1) : .file
+        guard id.index < document.layers.count, document.layers[id.index].bytes == receipt.bytes,
+              document.layers[id.index].tree != nil else { return nil }
+        return id
+    }
+
+    static func place(_ field: ReceiptField, _ purchase: Int?) -> String {
+        (purchase.map { "in-app purchase #\($0 + 1), " } ?? "") + field.displayName
+    }
+
+    static func redactField(type: Int, level: AttributeLevel) -> RedactField? {
+        RedactField.allCases.first { field in
+            guard let attribute = field.receiptAttribute else { return false }
+            return attribute.type == type && attribute.inApp == (level == .inApp)
+        }
+    }
+
+    static func consider(_ field: ReceiptField, purchase: Int?, layer: LayerID, tree: Tree, fields: Set<RedactField>,
+                         into parts: inout RedactionParts) {
+        guard let redact = redactField(type: field.type, level: field.level), fields.contains(redact) else { return }
+        let place = place(field, purchase)
+        switch redact.receiptAttribute?.type {
+        case 4, 5:
+            guard !field.valueRange.isEmpty else { return }
+            parts.targets.append(RedactTarget(field: redact, layer: layer, range: field.valueRange,
+                                              original: .bytes(Array(tree.bytes[field.valueRange])), form: .plain, place: place))
+        case 1711, 1:  // INTEGER ids: the web order line item id, the app item id
+            guard let inner = field.innerNode, tree.nodes[inner].isUniversal(2), !tree.nodes[inner].isConstructed,
+                  let text = field.value.integerText else {
+                parts.notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): not an INTEGER, left as it is")
+                return
+            }
+            guard UInt64(text) != nil else {
+                parts.notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): \(text) is not an id (negative or beyond 64 bits), left as it is")
+                return
+            }
+            // The sandbox's and Xcode's app item id 0 names no app.
+            if redact == .appAppleID && text == "0" { return }
+            parts.targets.append(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
+                                              original: .text(text), form: .derInteger, place: place))
+        default:  // UTF8String ids and the bundle id
+            guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
+                  let text = UTF8Text.string(tree.bytes, tree.nodes[inner].contentRange) else {
+                parts.notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): not a string, left as it is")
+                return
+            }
+            guard !text.isEmpty else { return }
+            parts.targets.append(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
+                                              original: .text(text), form: .plain, place: place))
+        }
+    }
+
+    /// UTF8String, NumericString, PrintableString, T61String, IA5String, VisibleString, …
+    static func isStringTag(_ tag: UInt32) -> Bool { [12, 18, 19, 20, 21, 22, 25, 26, 27, 28, 30].contains(tag) }
+}

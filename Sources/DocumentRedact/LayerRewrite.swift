@@ -1,0 +1,137 @@
+import ASN1Lenient
+import JWSKit
+import ByteText
+import DocumentCore
+
+/// Writes stand-ins into a document's layers and carries every change outwards, layer by layer,
+/// to the file: a reassembled payload back into its chunks, a token's header or payload back into
+/// its base64url segment, a nested token back into its parent's payload. Every stand-in has the
+/// length of its value, so every length, offset and segment stays where it was.
+struct LayerRewrite {
+    let document: Document
+    var bytes: [[UInt8]]
+
+    struct Failure: Error {
+        var message: String
+    }
+
+    init(_ document: Document) {
+        self.document = document
+        bytes = document.layers.map(\.bytes)
+    }
+
+    /// Layers whose bytes changed.
+    func changed(_ id: LayerID) -> Bool { bytes[id.index] != document.layers[id.index].bytes }
+
+    mutating func write(_ target: RedactTarget, standIn: RedactedValue) throws {
+        let encoded = try Self.encode(target, standIn: standIn, layer: document.layers[target.layer.index].bytes)
+        guard encoded.count == target.range.count else {
+            throw Failure(message: "\(target.place): the stand-in takes \(encoded.count) bytes where the value takes \(target.range.count): a bug")
+        }
+        bytes[target.layer.index].replaceSubrange(target.range, with: encoded)
+    }
+
+    static func encode(_ target: RedactTarget, standIn: RedactedValue, layer: [UInt8]) throws -> [UInt8] {
+        let new = standIn.bytes
+        switch target.form {
+        case .plain, .jsonNumber:
+            return new
+        case .derInteger:
+            guard case .text(let text) = standIn, let value = UInt64(text) else {
+                throw Failure(message: "\(target.place): the stand-in is not a number")
+            }
+            var octets: [UInt8] = []
+            var v = value
+            repeat { octets.insert(UInt8(v & 0xFF), at: 0); v >>= 8 } while v > 0
+            if octets[0] & 0x80 != 0 { octets.insert(0, at: 0) }
+            guard octets.count <= target.range.count else {
+                throw Failure(message: "\(target.place): the stand-in needs \(octets.count) octets, the INTEGER has \(target.range.count)")
+            }
+            // A non-minimal original keeps its leading zero octets (and its finding).
+            return [UInt8](repeating: 0, count: target.range.count - octets.count) + octets
+        case .jsonString(let offsets):
+            return try jsonString(target, offsets: offsets, new: new, layer: layer)
+        }
+    }
+
+    /// The string's content with each decoded byte's new value written in the form the original
+    /// used: as it is, or as the same escape (`\u0041` stays a `\u` escape). Stand-ins keep every
+    /// character that is not a letter or digit, so two-character escapes (`\/`, `\n`) never change.
+    static func jsonString(_ target: RedactTarget, offsets: [Int], new: [UInt8], layer: [UInt8]) throws -> [UInt8] {
+        let old = target.original.bytes
+        guard offsets.count == old.count, new.count == old.count else {
+            throw Failure(message: "\(target.place): the stand-in's length differs")
+        }
+        if target.range.count == old.count { return new }  // no escapes
+        var out: [UInt8] = []
+        var i = 0
+        while i < old.count {
+            let start = offsets[i]
+            var j = i + 1
+            while j < old.count && offsets[j] == start { j += 1 }
+            let end = j < old.count ? offsets[j] : target.range.upperBound
+            let source = Array(layer[start..<end])
+            if source.count == j - i || Array(new[i..<j]) == Array(old[i..<j]) {
+                out += source.count == j - i ? Array(new[i..<j]) : source
+            } else if source.count == 6, j - i == 1, new[i] < 0x80 {
+                let upper = source.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") }
+                out += Array("\\u00".utf8)
+                Hex.append(new[i], to: &out, upper ? .upper : .lower)
+            } else {
+                throw Failure(message: "\(target.place): an escape in the string cannot hold the stand-in")
+            }
+            i = j
+        }
+        return out
+    }
+
+    /// Carries changed layers into their parents, innermost first (a layer's parent always has a
+    /// lower index), and returns the file layer's new bytes.
+    mutating func propagate() throws -> [UInt8] {
+        for index in stride(from: document.layers.count - 1, through: 1, by: -1) {
+            let layer = document.layers[index]
+            guard changed(layer.id), let parent = layer.parent, let map = layer.map else { continue }
+            switch map {
+            case .segments(let segments):
+                for s in segments {
+                    bytes[parent.index].replaceSubrange(s.parentOffset..<(s.parentOffset + s.length),
+                                                        with: bytes[index][s.layerOffset..<(s.layerOffset + s.length)])
+                }
+            case .base64(let textStart):
+                // A token's segment, or base64 text that starts at `textStart` (an external purchase token).
+                let characters = (try? segmentCharacters(of: layer.id))
+                    ?? textStart..<min(bytes[parent.index].count, textStart + (layer.bytes.count * 8 + 5) / 6)
+                let slots = characters.filter { bytes[parent.index][$0] != UInt8(ascii: "=") }
+                    .map { Base64Rewrite.Slot(offset: $0, length: 1) }
+                try rewriteBase64(layer, parent: parent, slots: slots, alphabet: layer.role.usesStandardBase64 ? .either : .url)
+            case .base64Characters(let offsets):
+                // Base64 whose characters are spread (an Advanced Commerce request's `request`, an x5c
+                // entry with `\/` escapes): each character where the map says.
+                let parentBytes = bytes[parent.index]
+                let slots = offsets.filter { parentBytes[$0] != UInt8(ascii: "=") }.map { offset in
+                    offset + 1 < parentBytes.count && parentBytes[offset] == UInt8(ascii: "\\") && parentBytes[offset + 1] == UInt8(ascii: "/")
+                        ? Base64Rewrite.Slot(offset: offset, length: 2) : Base64Rewrite.Slot(offset: offset, length: 1)
+                }
+                try rewriteBase64(layer, parent: parent, slots: slots, alphabet: .either)
+            }
+        }
+        return bytes[0]
+    }
+
+    mutating func rewriteBase64(_ layer: ByteLayer, parent: LayerID, slots: [Base64Rewrite.Slot], alphabet: Base64Rewrite.Alphabet) throws {
+        do {
+            bytes[parent.index] = try Base64Rewrite.rewrite(bytes[parent.index], slots: slots, bytes: bytes[layer.id.index], alphabet: alphabet)
+        } catch let failure as Base64Rewrite.Failure {
+            throw Failure(message: "\(TerminalSafe.escape(layer.name)): \(failure.message)")
+        }
+    }
+
+    /// The characters of the token segment that `layer` (a header, payload or signature) decodes,
+    /// in the token layer's offsets.
+    func segmentCharacters(of layer: LayerID) throws -> Range<Int> {
+        for token in document.redactionParts(fields: []).tokens {
+            if let segment = token.segments.first(where: { $0.layer == layer }) { return segment.characters }
+        }
+        throw Failure(message: "\(TerminalSafe.escape(document.layers[layer.index].name)): no token segment holds this layer: a bug")
+    }
+}

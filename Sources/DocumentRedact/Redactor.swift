@@ -1,0 +1,197 @@
+import ASN1Lenient
+import JSONLenient
+import ReceiptKit
+import ByteText
+import TextLoader
+import DocumentCore
+
+/// One file given to `redact`: its bytes as stored and as the loader decoded them.
+public struct RedactInput: Sendable {
+    public var raw: [UInt8]
+    public var loaded: LoadedInput
+
+    public init(raw: [UInt8], loaded: LoadedInput) {
+        self.raw = raw
+        self.loaded = loaded
+    }
+}
+
+/// A value replaced at one place, for the mapping file.
+public struct RedactOccurrence: Sendable {
+    public var file: Int
+    public var field: RedactField
+    public var place: String
+    /// The layer's name and the offset there.
+    public var layer: String
+    public var offset: Int
+    public var isMention: Bool
+}
+
+/// The outcome for one file.
+public struct RedactedCopy: Sendable {
+    public var name: String
+    /// The copy, in the input's text form; nil when the file could not be redacted (`failure`).
+    public var bytes: [UInt8]?
+    public var failure: String?
+    /// What the input is ("a PKCS#7 App Store receipt"), from the opened original.
+    public var summary: String
+    // `failure`, `notReplaced` and `signatures` are terminal-safe as built (every part taken from
+    // the input is escaped where it is inserted): print them as they are.
+    public var inputHasErrors: Bool
+    /// Values replaced per field (mentions inside other values counted apart).
+    public var replaced: [RedactField: Int] = [:]
+    public var mentions = 0
+    /// Values of a redacted field left as they are, with why.
+    public var notReplaced: [String] = []
+    /// Which signatures the changes break, and why.
+    public var signatures: [String] = []
+    /// The shape both the original and the copy have (checked).
+    public var nodeCount = 0
+    public var layerCount = 0
+    public var diagnosticCount = 0
+}
+
+/// The outcome of one run: every copy, and the table that made them consistent.
+public struct RedactRun: Sendable {
+    public var copies: [RedactedCopy]
+    public var standIns: StandIns
+    public var occurrences: [RedactedValue: [RedactOccurrence]]
+}
+
+/// `redact`: copies of receipts and StoreKit documents with every identifying value replaced by a
+/// stand-in of the same length and class, the same stand-in for the same value in every file of
+/// the run, written back in place so that the copy parses to the same tree, offsets and
+/// diagnostics as the original (checked on every copy by re-opening it).
+public enum Redactor {
+    /// Decode-only: the check compares parses; verification would only say what `signatures` says.
+    static let openOptions = AnalysisOptions(validate: false)
+
+    public static func run(_ inputs: [RedactInput], options: RedactOptions) throws -> RedactRun {
+        let fields = options.fields
+        let documents = inputs.map { Document.open($0.loaded, options: openOptions) }
+        var collectors = documents.map { RedactCollector.collect($0, fields: fields) }
+        var wrappers = inputs.map { WrapperText($0, fields: fields) }
+        // Values long enough to look for inside other values, with their field.
+        var mentionable: [String: RedactField] = [:]
+        for collector in collectors {
+            for target in collector.targets {
+                if case .text(let text) = target.original, text.utf8.count >= JSONPath.minimumMention { mentionable[text] = target.field }
+            }
+        }
+        for wrapper in wrappers {
+            for target in wrapper.targets where target.original.utf8.count >= JSONPath.minimumMention {
+                mentionable[target.original] = mentionable[target.original] ?? target.field
+            }
+        }
+        for i in collectors.indices {
+            collectors[i].collectMentions(of: mentionable)
+            wrappers[i].collectMentions(of: mentionable)
+        }
+        let originals = Set(collectors.flatMap { $0.targets.map(\.original) } + wrappers.flatMap { $0.targets.map { .text($0.original) } })
+        let standIns = try StandIns(key: options.key, originals: originals)
+        var copies: [RedactedCopy] = []
+        var occurrences: [RedactedValue: [RedactOccurrence]] = [:]
+        for (index, input) in inputs.enumerated() {
+            let copy = redact(input, document: documents[index], collector: collectors[index], wrapper: wrappers[index],
+                              standIns: standIns, fields: fields)
+            if copy.bytes != nil {
+                for target in collectors[index].targets {
+                    occurrences[target.original, default: []].append(RedactOccurrence(
+                        file: index, field: target.field, place: target.place, layer: documents[index].layers[target.layer.index].name,
+                        offset: target.range.lowerBound, isMention: target.isMention))
+                }
+                for target in wrappers[index].targets {
+                    occurrences[.text(target.original), default: []].append(RedactOccurrence(
+                        file: index, field: target.field, place: target.place, layer: "text around the data",
+                        offset: target.range.lowerBound, isMention: target.isMention))
+                }
+            }
+            copies.append(copy)
+        }
+        return RedactRun(copies: copies, standIns: standIns, occurrences: occurrences)
+    }
+
+    static func redact(_ input: RedactInput, document: Document, collector: RedactCollector, wrapper: WrapperText,
+                       standIns: StandIns, fields: Set<RedactField>) -> RedactedCopy {
+        let shape = DocumentShape(document)
+        var copy = RedactedCopy(name: input.loaded.name, summary: document.summary, inputHasErrors: document.hasErrors)
+        copy.notReplaced = collector.notReplaced
+        if let origin = input.loaded.origin, !origin.others.isEmpty {
+            // The paste finder's other finds are not opened, so nothing inside them is replaced: never silently.
+            let count = origin.others.count
+            copy.notReplaced.append("\(count) other piece\(count == 1 ? "" : "s") of data in the text (\(origin.others.prefix(3).joined(separator: "; "))"
+                                    + "\(count > 3 ? "; …" : "")): not opened, so not redacted; cut \(count == 1 ? "it" : "them") out and redact each on its own")
+        }
+        if !fields.contains(.password), let body = input.loaded.encoding == .verifyReceiptJSON ? JSONParser.parse(input.raw) : nil,
+           let root = body.root, body.value("password", in: root) != nil {
+            copy.notReplaced.append("the verifyReceipt body's \"password\" (the app's shared secret), kept with --keep password: remove it before sharing")
+        }
+        copy.nodeCount = shape.nodeCount
+        copy.layerCount = shape.layers.count
+        copy.diagnosticCount = shape.diagnosticCount
+        if let refusal = document.redactionRefusal {
+            copy.failure = refusal
+            return copy
+        }
+        var rewrite = LayerRewrite(document)
+        do {
+            for target in collector.targets {
+                guard let standIn = standIns[target.original] else { continue }
+                try rewrite.write(target, standIn: standIn)
+                if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
+            }
+            let file = try rewrite.propagate()
+            // The values around the data first: same-length writes outside it, so the loader's
+            // record of where the data sits still holds.
+            var raw = input.raw
+            for target in wrapper.targets {
+                guard let standIn = standIns[.text(target.original)] else { continue }
+                raw.replaceSubrange(target.range, with: standIn.bytes)
+                if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
+            }
+            let out = try TextFormRewrap.rewrap(raw: raw, loaded: input.loaded, newBytes: file)
+            try check(out, input: input, shape: shape, standIns: standIns, fields: fields, collector: collector)
+            copy.bytes = out
+        } catch let failure as LayerRewrite.Failure {
+            copy.failure = failure.message
+        } catch let failure as TextFormRewrap.Failure {
+            copy.failure = failure.message
+        } catch let failure as CheckFailure {
+            copy.failure = failure.message
+        } catch {
+            copy.failure = "\(error)"
+        }
+        copy.signatures = signatures(document, rewrite: rewrite)
+        return copy
+    }
+
+    struct CheckFailure: Error {
+        var message: String
+    }
+
+    /// Re-opens the copy: the same shape, and at every place a value was, now its stand-in.
+    static func check(_ out: [UInt8], input: RedactInput, shape: DocumentShape, standIns: StandIns,
+                      fields: Set<RedactField>, collector: RedactCollector) throws {
+        guard let reloaded = try? PasteLoader.decode(out, name: input.loaded.name) else {
+            throw CheckFailure(message: "the copy does not load")
+        }
+        let copy = Document.open(reloaded, options: openOptions)
+        if let difference = shape.firstDifference(from: DocumentShape(copy)) {
+            throw CheckFailure(message: "the copy would not parse like the original: \(difference)")
+        }
+        let found = RedactCollector.collect(copy, fields: fields).targets
+        let expected = collector.targets.filter { !$0.isMention }
+        guard found.count == expected.count else {
+            throw CheckFailure(message: "the copy has \(found.count) values to replace where the original had \(expected.count)")
+        }
+        for (new, old) in zip(found, expected) where standIns[old.original] != nil && new.original != standIns[old.original] {
+            throw CheckFailure(message: "\(old.place): the copy does not hold the stand-in")
+        }
+    }
+
+    /// What no longer verifies in the copy, and why.
+    static func signatures(_ document: Document, rewrite: LayerRewrite) -> [String] {
+        document.redactionParts(fields: []).signatures
+            .filter { $0.layers.contains(where: rewrite.changed) }.map(\.note)
+    }
+}

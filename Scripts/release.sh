@@ -135,7 +135,8 @@ depends="$(cd "$work/deb" && dpkg-shlibdeps -O -e"debian/receipt-explorer/usr/bi
 # loaded with dlopen on Linux (issue 32), so they are no NEEDED libraries either, but every install
 # needs them: their packages come from the same shlibs files dpkg-shlibdeps reads, by soname.
 for soname in "libcrypto 3" "libncursesw 6"; do
-    entry="$(cat /var/lib/dpkg/info/*.shlibs | awk -v want="$soname" '$1 " " $2 == want { $1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }')"
+    # awk reads the files itself: `cat … | awk '…exit'` would end in SIGPIPE under pipefail.
+    entry="$(awk -v want="$soname" '$1 " " $2 == want { $1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }' /var/lib/dpkg/info/*.shlibs)"
     [ -n "$entry" ] || die "no installed package's shlibs file names $soname (apt: libssl-dev, libncurses-dev)"
     depends="$depends, $entry"
 done

@@ -67,8 +67,11 @@ extension PasteOrigin {
         let last = Self.position(text, max(range.lowerBound, range.upperBound - 1))
         var out: String
         if place.isOneLine {
-            out = "\(RangeText.text(first.character..<(last.character + 1), plural: "characters", singular: "character")) of \(place.words)"
-            if first.line != last.line { out = "line \(first.line), character \(first.character) to line \(last.line), character \(last.character) of \(place.words)" }
+            // A one-line place can still hold a newline (an inline argument, a batch line's escapes):
+            // across lines the characters are counted per line, so no range of them is formed.
+            out = first.line != last.line
+                ? "line \(first.line), character \(first.character) to line \(last.line), character \(last.character) of \(place.words)"
+                : "\(RangeText.text(first.character..<(last.character + 1), plural: "characters", singular: "character")) of \(place.words)"
         } else if first.line == last.line {
             out = "\(RangeText.text(first.character..<(last.character + 1), plural: "characters", singular: "character")) of line \(NumberText.grouped(first.line)) of \(place.words)"
         } else {

@@ -20,7 +20,6 @@
 #define OPENSSL_IMPORTS(FUNCTION, PROCEDURE) \
     FUNCTION(BIGNUM *, ASN1_INTEGER_to_BN, (const ASN1_INTEGER *a0, BIGNUM *a1), (a0, a1)) \
     PROCEDURE(ASN1_OBJECT_free, (ASN1_OBJECT *a0), (a0)) \
-    FUNCTION(int, ASN1_STRING_to_UTF8, (unsigned char **a0, const ASN1_STRING *a1), (a0, a1)) \
     FUNCTION(int, ASN1_TIME_to_tm, (const ASN1_TIME *a0, struct tm *a1), (a0, a1)) \
     FUNCTION(long, BIO_ctrl, (BIO *a0, int a1, long a2, void *a3), (a0, a1, a2, a3)) \
     FUNCTION(int, BIO_free, (BIO *a0), (a0)) \
@@ -84,9 +83,6 @@
     FUNCTION(ASN1_INTEGER *, X509_get_serialNumber, (X509 *a0), (a0)) \
     FUNCTION(int, X509_get_signature_nid, (const X509 *a0), (a0)) \
     FUNCTION(X509_NAME *, X509_get_subject_name, (const X509 *a0), (a0)) \
-    FUNCTION(ASN1_STRING *, X509_NAME_ENTRY_get_data, (const X509_NAME_ENTRY *a0), (a0)) \
-    FUNCTION(X509_NAME_ENTRY *, X509_NAME_get_entry, (const X509_NAME *a0, int a1), (a0, a1)) \
-    FUNCTION(int, X509_NAME_get_index_by_NID, (const X509_NAME *a0, int a1, int a2), (a0, a1, a2)) \
     FUNCTION(int, X509_NAME_print_ex, (BIO *a0, const X509_NAME *a1, int a2, unsigned long a3), (a0, a1, a2, a3)) \
     FUNCTION(int, X509_self_signed, (X509 *a0, int a1), (a0, a1)) \
     FUNCTION(int, X509_STORE_add_cert, (X509_STORE *a0, X509 *a1), (a0, a1)) \

@@ -18,8 +18,8 @@ public enum RFC2253Name {
 
     public static func certificateNames(der: [UInt8]) -> CertificateNames? {
         let tree = ASN1Parser.parse(der)
-        guard let certificate = tree.roots.first, let tbs = elements(tree, certificate).first else { return nil }
-        let fields = elements(tree, tbs)
+        guard let certificate = tree.roots.first, let tbs = X509Details.elements(tree, certificate).first else { return nil }
+        let fields = X509Details.elements(tree, tbs)
         // [0] version is optional (v1): serial, signature, issuer, validity, subject follow it.
         let offset = fields.first.map { tree.nodes[$0].tagClass == .contextSpecific ? 1 : 0 } ?? 0
         guard fields.count > 4 + offset, let issuer = name(tree, fields[2 + offset]), let subject = name(tree, fields[4 + offset]) else {
@@ -31,10 +31,10 @@ public enum RFC2253Name {
     /// A Name (SEQUENCE OF RDN) node in RFC 2253 form; nil when a part is not an attribute.
     public static func name(_ tree: Tree, _ node: Int) -> String? {
         var rdns: [String] = []
-        for rdn in elements(tree, node) {
+        for rdn in X509Details.elements(tree, node) {
             var parts: [String] = []
-            for attribute in elements(tree, rdn) {
-                let pair = elements(tree, attribute)
+            for attribute in X509Details.elements(tree, rdn) {
+                let pair = X509Details.elements(tree, attribute)
                 guard pair.count == 2, case .objectIdentifier(let dotted, _)? = tree.value(of: pair[0]) else { return nil }
                 let short = OIDNames.openSSLShortName(for: dotted)
                 if let short, let text = text(tree, pair[1]) {
@@ -52,17 +52,13 @@ public enum RFC2253Name {
 
     /// The first CN's text, unescaped (what `X509_NAME_get_index_by_NID(…, NID_commonName)` finds).
     static func commonName(_ tree: Tree, _ node: Int) -> String? {
-        for rdn in elements(tree, node) {
-            for attribute in elements(tree, rdn) {
-                let pair = elements(tree, attribute)
+        for rdn in X509Details.elements(tree, node) {
+            for attribute in X509Details.elements(tree, rdn) {
+                let pair = X509Details.elements(tree, attribute)
                 if pair.count == 2, case .objectIdentifier("2.5.4.3", _)? = tree.value(of: pair[0]) { return text(tree, pair[1]) }
             }
         }
         return nil
-    }
-
-    private static func elements(_ tree: Tree, _ node: Int) -> [Int] {
-        tree.children(of: node).filter { tree.nodes[$0].kind == .tlv }
     }
 
     /// A string value's text; nil for a value of another type (OpenSSL dumps those as `#` DER).

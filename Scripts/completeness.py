@@ -8,7 +8,7 @@ Inputs:
 - parser codes (Sources/ASN1Lenient/Diagnostics/ParserCode.swift): the hand-built hex input of
   each code in Tests/ASN1LenientTests/DiagnosticCodeTests.swift, written to a temp file (for
   nesting-too-deep, whose unit test uses maxDepth 2, 300 nested `30 80` headers instead, since the
-  binary's limit is 256; input-too-large needs a 4 GiB file and has no row file);
+  binary's limit is 256; too-many-elements, whose unit test uses maxNodes 3, a 3 MB SEQUENCE of NULLs; input-too-large needs a 4 GiB file and has no row file);
 - receipt codes (Sources/ReceiptKit/Decoding/ReceiptCode.swift): the committed sample whose
   manifest entry expects the code, else a small hand-built PKCS#7 file made here;
 - every samples/malformed-*.receipt.
@@ -196,6 +196,11 @@ def main():
         if code == "nesting-too-deep":
             data = b"\x30\x80" * 300
             proof = "`DiagnosticCodeTests` (maxDepth 2); here 300 × `30 80`"
+        if code == "too-many-elements":
+            # 1,499,997 NULLs: past the binary's budget of one node per 8 bytes plus 1,048,576.
+            pairs = 1_499_997
+            data = b"\x30\x84" + (2 * pairs).to_bytes(4, "big") + b"\x05\x00" * pairs
+            proof = "`DiagnosticCodeTests` (maxNodes 3), `NodeBudgetTests`; here a SEQUENCE of 1,499,997 `05 00`"
         path = os.path.join(work, f"{code}.der")
         with open(path, "wb") as f:
             f.write(data)

@@ -8,6 +8,7 @@ struct DiagnosticCase: CustomTestStringConvertible, Sendable {
     var offset: Int
     var length: Int
     var maxDepth = 256
+    var maxNodes: Int?
     var testDescription: String { "\(code.rawValue): \(hex)" }
 }
 
@@ -30,6 +31,7 @@ let diagnosticCases: [DiagnosticCase] = [
     .init(code: .tagTooLarge, hex: "1F FF FF FF FF 7F 00", offset: 0, length: 6),
     .init(code: .trailingData, hex: "05 00 05 00", offset: 2, length: 2),
     .init(code: .nestingTooDeep, hex: "30 06 30 04 30 02 05 00", offset: 4, length: 2, maxDepth: 2),
+    .init(code: .tooManyElements, hex: "30 06 05 00 05 00 05 00", offset: 6, length: 2, maxNodes: 3),
     .init(code: .mustBePrimitive, hex: "22 03 02 01 05", offset: 0, length: 1),
     .init(code: .mustBeConstructed, hex: "10 00", offset: 0, length: 1),
     .init(code: .constructedString, hex: "24 06 04 01 41 04 01 42", offset: 0, length: 1),
@@ -58,7 +60,7 @@ let diagnosticCases: [DiagnosticCase] = [
 @Suite struct DiagnosticCodeTests {
     @Test(arguments: diagnosticCases)
     func diagnosticHasExactRange(_ c: DiagnosticCase) {
-        let tree = parse(c.hex, options: ParseOptions(maxDepth: c.maxDepth))
+        let tree = parse(c.hex, options: ParseOptions(maxDepth: c.maxDepth, maxNodes: c.maxNodes))
         let matching = tree.diagnostics.filter { $0.code == c.code.code }
         #expect(matching.count == 1, "diagnostics: \(tree.diagnostics)")
         #expect(matching.first?.offset == c.offset)

@@ -21,6 +21,7 @@ public enum ParserCode: String, Sendable, CaseIterable {
     case trailingData = "trailing-data"
     case nestingTooDeep = "nesting-too-deep"
     case inputTooLarge = "input-too-large"
+    case tooManyElements = "too-many-elements"
     // Structure
     case mustBePrimitive = "must-be-primitive"
     case mustBeConstructed = "must-be-constructed"
@@ -91,6 +92,7 @@ public enum ParserCode: String, Sendable, CaseIterable {
         case .trailingData: "Bytes follow the end of the top-level element."
         case .nestingTooDeep: "Nesting is deeper than the parser's limit."
         case .inputTooLarge: "The input is larger than 4 GiB - 1, the largest offset a node can record."
+        case .tooManyElements: "More elements than memory allows for the input's size (one per 8 bytes plus 1,048,576); the rest is shown unparsed."
         case .mustBePrimitive: "This type must use the primitive encoding."
         case .mustBeConstructed: "SEQUENCE and SET must use the constructed encoding."
         case .constructedString: "Constructed (segmented) string encoding is BER only."

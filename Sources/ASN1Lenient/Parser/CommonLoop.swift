@@ -18,7 +18,9 @@ extension ParserMachine {
         var depthBits = PackedNode.depthBits(depth)
         var pos = position
         var count = nodes.count
-        let capacity = nodes.capacity, base = nodes.base, frames = self.frames
+        // Room for nodes: the buffer's, or less when the budget ends first (the general turn then
+        // reports it).
+        let capacity = min(nodes.capacity, nodeBudget), base = nodes.base, frames = self.frames
         var topEnd = frames[depth &- 1].end, topNode = frames[depth &- 1].node
         let anyOnPurpose = !onPurpose.isEmpty
         defer {

@@ -65,6 +65,10 @@ struct ParserMachine {
     var perCode: [ParserCode: Int] = [:]
     /// Per code over the cap: how many were dropped, and the first dropped one.
     var suppressed: [ParserCode: (count: Int, first: Diagnostic)] = [:]
+    /// Most nodes this parse builds (`ParseOptions.maxNodes` or the budget the input's size gives).
+    let nodeBudget: Int
+    /// Set once the budget stopped node building: the rest becomes unparsed regions (`leaveRestUnparsed`).
+    var budgetReached = false
 
     init(count: Int, options: ParseOptions) {
         self.count = count
@@ -75,9 +79,12 @@ struct ParserMachine {
         self.guessEncapsulation = options.guessEncapsulation
         self.fastPaths = !options.generalPathOnly
         self.onPurpose = options.encapsulateOnPurpose
+        nodeBudget = max(0, options.maxNodes ?? ParseOptions.nodeBudget(inputBytes: count))
         // Sized from the input, never from anything the input claims: receipt payloads average
         // under 4 bytes per node (inner values included), so a third of the size rarely regrows.
-        nodes = NodeBuilder(reserving: min(count / 3 + 16, 1 << 24))
+        // Never more than the budget, an unparsed region under an element too deep, and the
+        // regions after the budget (one per open element and one after them).
+        nodes = NodeBuilder(reserving: min(count / 3 + 16, 1 << 24), atMost: nodeBudget + maxDepth + 4)
         frames = .allocate(capacity: maxDepth + 2)
     }
 
@@ -102,6 +109,7 @@ struct ParserMachine {
         while true {
             if stoppedAtStructural { break }
             if abortGuess { undoInnermostGuess(); continue }
+            if budgetReached { leaveRestUnparsed(); break }
             if fastPaths && openCount > 0 {
                 runCommon(bytes)
                 if abortGuess || stoppedAtStructural { continue }
@@ -159,6 +167,7 @@ struct ParserMachine {
     /// header result; anything else takes the general reader.
     @inline(__always)
     mutating func parseElement(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) {
+        if nodes.count >= nodeBudget { return reachBudget() }
         let start = position
         if fastPaths, let common = BERHeader.readCommon(bytes, at: start, limit: limit) {
             let first = bytes[start]

@@ -152,9 +152,7 @@ extension ParserMachine {
     mutating func appendSuppressedSummaries() {
         for code in ParserCode.allCases {
             guard let (count, first) = suppressed[code] else { continue }
-            var summary = first
-            summary.message = "\(count) more \(code.rawValue) diagnostic(s) not listed (at most \(maxPerCode) per code); the first not listed: \(first.message)"
-            diagnostics.append(summary)
+            diagnostics.append(DiagnosticCap.summary(of: first, more: count, maxPerCode: maxPerCode))
         }
     }
 

@@ -163,9 +163,13 @@ struct NodeBuilder {
     private(set) var capacity: Int
     /// The escaped nodes' values, in index order.
     private(set) var escapes: [NodeEscape] = []
+    /// The most nodes the owner appends (the parser's node budget and the regions after it): the
+    /// buffer grows by doubling up to it, never past it.
+    let maxCapacity: Int
 
-    init(reserving capacity: Int) {
-        self.capacity = max(capacity, 1)
+    init(reserving capacity: Int, atMost maxCapacity: Int = .max) {
+        self.maxCapacity = maxCapacity
+        self.capacity = max(min(capacity, maxCapacity), 1)
         base = Self.allocate(self.capacity)
     }
 
@@ -214,7 +218,7 @@ struct NodeBuilder {
 
     @inline(__always)
     mutating func append(_ node: Node) {
-        if count == capacity { resize(to: capacity * 2) }
+        if count == capacity { resize(to: max(min(capacity * 2, maxCapacity), capacity + 1)) }
         let packed = PackedNode(node)
         if packed.isEscaped { escapes.append(NodeEscape(index: count, node)) }
         (base + count).initialize(to: packed)

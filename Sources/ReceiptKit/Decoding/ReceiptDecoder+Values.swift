@@ -33,7 +33,7 @@ extension ReceiptDecoder {
             return nil
         case .fixedBytes(let count):
             if range.count != count {
-                findings.append(.receipt(.wrongType,
+                found.append(.receipt(.wrongType,
                     "\(spec.label): value is \(range.count) raw byte(s), \(count) raw bytes (\(spec.name)) were expected",
                     node: valueNode, in: tree))
             }
@@ -56,7 +56,7 @@ extension ReceiptDecoder {
                 cut = isCut(inner)
             }
             if nodes[inner].subtreeEnd < nodes[valueNode].subtreeEnd {
-                findings.append(.receipt(.wrongType,
+                found.append(.receipt(.wrongType,
                     "\(spec.label): the value holds more than one element, \(expected.description) was expected",
                     node: valueNode, in: tree))
             }
@@ -73,14 +73,14 @@ extension ReceiptDecoder {
         guard let tag, let content else {
             if !isCut(valueNode) {
                 let what = range.isEmpty ? "empty" : "not an ASN.1 element (\(range.count) raw byte(s))"
-                findings.append(.receipt(.wrongType,
+                found.append(.receipt(.wrongType,
                     "\(spec.label): value is \(what), \(expected.description) was expected",
                     node: pinned, in: tree))
             }
             return .invalid("not \(expected.description)")
         }
         if tag != expectedTag {
-            findings.append(.receipt(.wrongType,
+            found.append(.receipt(.wrongType,
                 "\(spec.label): value is \(InnerTLV.describe(bytes, at: tagStart)), \(expected.description) was expected",
                 node: pinned, in: tree))
             // Still show what is there when it is text of another string type.
@@ -114,7 +114,7 @@ extension ReceiptDecoder {
             case .invalid(let why):
                 let text = String(decoding: bytes[content], as: UTF8.self)
                 if !cut {
-                    findings.append(.receipt(.dateInvalid,
+                    found.append(.receipt(.dateInvalid,
                         "\(spec.label) (\(spec.name)): '\(text)' is not an RFC 3339 date: \(why)",
                         node: pinned, in: tree))
                 }

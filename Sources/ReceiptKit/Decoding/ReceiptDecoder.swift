@@ -13,7 +13,10 @@ struct ReceiptDecoder {
     let bytes: [UInt8]
     /// Nodes that are cut short (truncated input, a length past the parent, a missing end-of-contents).
     let cutNodes: Set<Int>
-    var findings: [Diagnostic] = []
+    /// Findings, at most 10,000 of each code (a payload of a million malformed attributes is
+    /// one finding a node otherwise).
+    var found = DiagnosticCap()
+    var findings: [Diagnostic] { found.diagnostics }
     /// A value that should have been parsed as ASN.1 was not expanded by the parser: parse again
     /// with it on purpose so that every defect inside is reported.
     var needsPurposefulParse = false
@@ -207,7 +210,7 @@ struct ReceiptDecoder {
         let first = app ? appRecords[start + seen] : inAppRecords[start + seen]
         let firstOffset = nodes[Int(first.attributeNode)].offset
         let spec = ReceiptSchema.spec(type: f.type, level: f.level)!
-        findings.append(.receipt(.duplicate,
+        found.append(.receipt(.duplicate,
             "\(spec.label) (\(spec.name)) appears more than once; the first occurrence, at offset \(firstOffset), is the one used",
             node: Int(f.attributeNode), in: tree))
     }
@@ -220,7 +223,7 @@ struct ReceiptDecoder {
         for spec in required {
             let slot = level == .app ? spec.type : spec.type - 1701
             if seen[slot] < 0 {
-                findings.append(.receipt(.missing,
+                found.append(.receipt(.missing,
                     "required \(spec.label) (\(spec.name)) is missing from \(inAppIndex.map { "in-app purchase #\($0 + 1)" } ?? "the receipt")",
                     node: set, in: tree))
             }
@@ -239,14 +242,14 @@ struct ReceiptDecoder {
         guard shape.isParsed else { return nil }  // unparsed: the parser already reported these bytes
         func place() -> String { level == .app ? "the payload" : "in-app purchase #\((inAppIndex ?? 0) + 1)" }
         guard shape.isSequence else {
-            findings.append(.receipt(.attributeMalformed,
+            found.append(.receipt(.attributeMalformed,
                 "an element of \(place()) is \(InnerTLV.describe(tree, node)), an attribute SEQUENCE was expected",
                 node: node, in: tree))
             return nil
         }
         guard shape.count >= 1, let type = shape.type else {
             if !isCut(node) {
-                findings.append(.receipt(.attributeMalformed,
+                found.append(.receipt(.attributeMalformed,
                     "an attribute of \(place()) does not start with its type INTEGER", node: node, in: tree))
             }
             return nil
@@ -255,27 +258,27 @@ struct ReceiptDecoder {
         let count = shape.count
         guard count >= 3 else {
             if !isCut(node) {
-                findings.append(.receipt(.attributeMalformed,
+                found.append(.receipt(.attributeMalformed,
                     "\(label()): the attribute has \(count) element(s), 3 expected (type, version, value)",
                     node: node, in: tree))
             }
             return nil
         }
         if count > 3 {
-            findings.append(.receipt(.attributeMalformed,
+            found.append(.receipt(.attributeMalformed,
                 "\(label()): the attribute has \(count) elements, 3 expected (type, version, value); the extra ones are ignored",
                 node: node, in: tree, severity: .warning))
         }
         let versionNode = shape.versionNode
         let version = shape.version
         if version == nil {
-            findings.append(.receipt(.attributeMalformed,
+            found.append(.receipt(.attributeMalformed,
                 "\(label()): the version is \(InnerTLV.describe(tree, versionNode)), an INTEGER was expected",
                 node: versionNode, in: tree))
         }
         let valueNode = shape.valueNode
         guard shape.valueIsOctetString else {
-            findings.append(.receipt(.attributeMalformed,
+            found.append(.receipt(.attributeMalformed,
                 "\(label()): the value is \(InnerTLV.describe(tree, valueNode)), a primitive OCTET STRING was expected",
                 node: valueNode, in: tree))
             return nil

@@ -59,15 +59,19 @@ public struct ReceiptLinks: Sendable {
     struct Builder {
         /// For each node: when the node is an attribute SEQUENCE, 1 + the index of its record in the
         /// field table's app-level list, or -(1 + the index) in its in-app list; else 0.
-        var slots: [Int32]
+        var slots: [Int32] = []
         var count = 0
+        let nodeCount: Int
 
+        /// The table (4 bytes a node) is made at the first attribute linked: a payload of
+        /// elements that are no attributes (dense hostile input) links none and costs nothing.
         init(nodeCount: Int) {
-            slots = [Int32](repeating: 0, count: nodeCount)
+            self.nodeCount = nodeCount
         }
 
         @inline(__always)
         mutating func add(attributeNode: Int, record: Int, app: Bool) {
+            if slots.isEmpty { slots = [Int32](repeating: 0, count: nodeCount) }
             guard attributeNode >= 0, attributeNode < slots.count else { return }
             slots[attributeNode] = app ? Int32(record + 1) : -Int32(record + 1)
             count += 1

@@ -18,6 +18,14 @@ enum ContentHash {
         for shift in stride(from: 0, to: 64, by: 8) { mix(&h, UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
     }
 
+    /// SplitMix64's finaliser: spreads every bit of `x` over the word before SET hashes are summed.
+    static func scramble(_ x: UInt64) -> UInt64 {
+        var z = x &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
     /// Universal string types whose BER form may be constructed from chunks.
     static func isStringTag(_ node: Node) -> Bool {
         guard node.tagClass == .universal else { return false }
@@ -65,9 +73,23 @@ enum ContentHash {
             return h
         }
         mix(&h, 1)
-        var children = tree.children(of: index).map { done[$0] }
-        if node.isUniversal(17) { children.sort() }  // a SET's order carries no meaning
-        for child in children { mix(&h, word: child) }
+        if node.isUniversal(17) {
+            // A SET's order carries no meaning: its elements' hashes, scrambled, are combined by
+            // sum and xor, which every order gives alike, with no array of them (8 bytes a child
+            // of a SET or SEQUENCE of millions; issue 32).
+            var sum: UInt64 = 0, xor: UInt64 = 0, count: UInt64 = 0
+            for child in tree.children(of: index) {
+                let s = scramble(done[child])
+                sum &+= s
+                xor ^= s
+                count &+= 1
+            }
+            mix(&h, word: sum)
+            mix(&h, word: xor)
+            mix(&h, word: count)
+        } else {
+            for child in tree.children(of: index) { mix(&h, word: done[child]) }
+        }
         return h
     }
 }

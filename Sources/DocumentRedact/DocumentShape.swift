@@ -11,7 +11,9 @@ public struct DocumentShape: Equatable, Sendable {
         public var role: String
         public var parent: Int?
         public var byteCount: Int
-        public var asn1: [Node]
+        /// The tree's own node store, shared, not copied (a copy took 20 bytes a node, twice:
+        /// original and redacted copy; issue 32).
+        public var asn1: NodeStore
         public var json: [JSONNode]
         public var diagnostics: [DiagnosticShape]
     }
@@ -32,10 +34,10 @@ public struct DocumentShape: Equatable, Sendable {
     public init(_ document: Document) {
         kind = String(describing: document.kind)
         layers = document.layers.map { layer in
-            var asn1: [Node] = []
+            var asn1 = NodeStore()
             var json: [JSONNode] = []
             switch layer.content {
-            case .asn1(let tree): asn1 = Array(tree.nodes)
+            case .asn1(let tree): asn1 = tree.nodes
             case .json(let tree, _): json = tree.nodes
             case .token, .raw: break
             }

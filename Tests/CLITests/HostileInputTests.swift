@@ -166,6 +166,52 @@ import TestSupport
         Self.expectSafe(run, "base64-like text")
     }
 
+    /// Dense ASN.1 (issue 32): a SEQUENCE of 2-byte NULLs is one 16-byte node per 2 input bytes.
+    /// The parser stops at its node budget (one node per 8 input bytes plus 1,048,576), says so
+    /// once at the offset where it stopped and shows the rest as one unparsed range; every command
+    /// shows that and stays within 3× the input plus 40 MB (38.1 MiB), plus the 5 MiB the debug
+    /// build's start-up takes beyond the release build's (20.1 against 15.2 MiB).
+    @Test func denseASN1() throws {
+        let size = Hostile.big ? 50_000_000 : 4 << 20
+        let content = size - 6
+        let file = try Hostile.largeFile(name: "dense.der", size: size) { chunk, offset in
+            for i in chunk.indices { chunk[i] = (offset + i) % 2 == 0 ? 0x05 : 0x00 }
+            if offset == 0 {
+                chunk.replaceSubrange(0..<6, with: [0x30, 0x84, UInt8(content >> 24), UInt8((content >> 16) & 0xFF),
+                                                    UInt8((content >> 8) & 0xFF), UInt8(content & 0xFF)])
+            }
+        }
+        defer { Hostile.remove(file) }
+        let budget = size / 8 + 1_048_576
+        let stop = 6 + (budget - 1) * 2
+        let diagnostic = "too-many-elements bytes \(stop)-\(size - 1): \(budget) elements built, the most for \(size) bytes: one per 8 bytes plus 1048576; the remaining \(size - stop) byte(s) from offset \(stop) are shown unparsed and not checked"
+        let bound = Hostile.bound(base: 38.1 + 5, perInputByte: 3, inputBytes: size)
+        let dump = try Hostile.run(["dump", file.path], timeout: 1800)
+        Self.expectClean(dump, status: 1)
+        let lines = Self.lines(dump)
+        // The columns (offset, header length, length) widen with the numbers: compared word by word.
+        #expect(lines.suffix(4).first?.split(separator: " ").map(String.init) == [
+            "\(stop)", "0", "\(size - stop)", "UNPARSED", "(\(Hostile.grouped(size - stop))", "bytes)",
+            String(repeating: "0500", count: 32) + "…",
+        ], "\(lines.suffix(4))")
+        #expect(lines.suffix(3).map { $0.trimmingCharacters(in: .whitespaces) } == [
+            "error " + diagnostic,
+            "# \(Hostile.grouped(budget + 1)) elements; 1 error, \(content < 1 << 24 ? 1 : 0) der, 0 warnings, 0 info",
+            "",
+        ], "\(lines.suffix(4))")
+        #expect(dump.peakMiB < bound, "\(dump.summary)")
+        let verify = try Hostile.run(["verify", file.path], timeout: 1800)
+        Self.expectClean(verify, status: 1)
+        #expect(verify.stdout.contains("  too-many-elements at offset \(stop) (\(size - stop) bytes): \(budget) elements built"), "\(verify.stdout.prefix(800))")
+        #expect(verify.peakMiB < bound, "\(verify.summary)")
+        for command in [["json"], ["explain"], ["diff", file.path], ["tour", "--print"], ["timeline"],
+                        ["redact", "-o", Hostile.directory.appendingPathComponent("dense-redacted").path]] {
+            let run = try Hostile.run(Array(command.prefix(1)) + [file.path] + command.dropFirst(), discardStdout: true, timeout: 1800)
+            #expect(run.signal == nil && !run.timedOut && [0, 1].contains(run.status), "\(command): \(run.summary)")
+            #expect(run.peakMiB < bound, "\(command): \(run.summary)")
+        }
+    }
+
     /// One huge single-octet string (a VideotexString of Latin-1 bytes): its text is transcoded
     /// straight into the string shown, never through one `Character` per byte (16 bytes each:
     /// a 37 MB string held 600 MB).

@@ -80,11 +80,15 @@ struct ParserMachine {
         self.fastPaths = !options.generalPathOnly
         self.onPurpose = options.encapsulateOnPurpose
         nodeBudget = max(0, options.maxNodes ?? ParseOptions.nodeBudget(inputBytes: count))
-        // Sized from the input, never from anything the input claims: receipt payloads average
-        // under 4 bytes per node (inner values included), so a third of the size rarely regrows.
+        // Sized from the input, never from anything the input claims: an element takes 2 bytes
+        // at least, so half the size (and the regions below) is room for every node, and the
+        // buffer never regrows. Regrowing could copy it (a block from the heap, not mapped, is
+        // moved by copying): old and new buffer both resident, twice the arena at the peak.
         // Never more than the budget, an unparsed region under an element too deep, and the
-        // regions after the budget (one per open element and one after them).
-        nodes = NodeBuilder(reserving: min(count / 3 + 16, 1 << 24), atMost: nodeBudget + maxDepth + 4)
+        // regions after the budget (one per open element and one after them). Pages reserved and
+        // not written cost address space only.
+        let most = nodeBudget + maxDepth + 4
+        nodes = NodeBuilder(reserving: min(count / 2 + maxDepth + 4, most), atMost: most)
         frames = .allocate(capacity: maxDepth + 2)
     }
 

@@ -188,11 +188,11 @@ import TestSupport
         let bound = Hostile.bound(base: 38.1 + 5, perInputByte: 3, inputBytes: size)
         let dump = try Hostile.run(["dump", file.path], timeout: 1800)
         Self.expectClean(dump, status: 1)
-        let lines = Self.lines(dump)
+        let lines = try Self.lastLines(dump, 4)
         // The columns (offset, header length, length) widen with the numbers: compared word by word.
         #expect(lines.suffix(4).first?.split(separator: " ").map(String.init) == [
             "\(stop)", "0", "\(size - stop)", "UNPARSED", "(\(Hostile.grouped(size - stop))", "bytes)",
-            String(repeating: "0500", count: 32) + "…",
+            String(repeating: "0500", count: 16) + "…",
         ], "\(lines.suffix(4))")
         #expect(lines.suffix(3).map { $0.trimmingCharacters(in: .whitespaces) } == [
             "error " + diagnostic,
@@ -204,12 +204,27 @@ import TestSupport
         Self.expectClean(verify, status: 1)
         #expect(verify.stdout.contains("  too-many-elements at offset \(stop) (\(size - stop) bytes): \(budget) elements built"), "\(verify.stdout.prefix(800))")
         #expect(verify.peakMiB < bound, "\(verify.summary)")
-        for command in [["json"], ["explain"], ["diff", file.path], ["tour", "--print"], ["timeline"],
+        for command in [["json"], ["explain"], ["tour", "--print"], ["timeline"], ["diff", file.path],
                         ["redact", "-o", Hostile.directory.appendingPathComponent("dense-redacted").path]] {
             let run = try Hostile.run(Array(command.prefix(1)) + [file.path] + command.dropFirst(), discardStdout: true, timeout: 1800)
             #expect(run.signal == nil && !run.timedOut && [0, 1].contains(run.status), "\(command): \(run.summary)")
-            #expect(run.peakMiB < bound, "\(command): \(run.summary)")
+            // diff and redact hold two documents (the two files; the input and its redacted copy,
+            // whose shape redact checks), and diff a content hash a node (8 bytes): not yet within
+            // one bound (docs/performance.md, "Dense ASN.1").
+            let twoDocuments = ["diff", "redact"].contains(command[0])
+            let limit = twoDocuments ? Hostile.bound(base: 2 * (38.1 + 5), perInputByte: 8, inputBytes: size) : bound
+            #expect(run.peakMiB < limit, "\(command): \(run.summary)")
         }
+    }
+
+    /// The last `count` lines of a run's stdout (its file may be longer than `stdoutBytes` reads).
+    static func lastLines(_ run: HostileRun, _ count: Int) throws -> [String] {
+        let handle = try FileHandle(forReadingFrom: try #require(run.stdoutFile))
+        defer { try? handle.close() }
+        let end = try handle.seekToEnd()
+        try handle.seek(toOffset: end > 8192 ? end - 8192 : 0)
+        let text = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(count).map(String.init)
     }
 
     /// One huge single-octet string (a VideotexString of Latin-1 bytes): its text is transcoded

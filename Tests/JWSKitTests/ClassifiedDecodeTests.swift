@@ -75,4 +75,21 @@ struct ClassifiedDecodeTests {
         }
         #expect(StoreKitInput.classifyKeepingJSON(Array(history[tokens[0].range])).json == nil)
     }
+
+    /// A whole-input token (a batch line, a file): classifying keeps its work and the token format
+    /// decodes on from it; a token with whitespace around it is decoded afresh (other offsets).
+    @Test func aWholeTokenIsCarriedFromItsClassification() throws {
+        let transaction = try Array(Data(contentsOf: Paths.samples.appendingPathComponent("jws/transaction.jws")))
+        let whole = Array(transaction.prefix { $0 != 0x0A })
+        let classification = StoreKitInput.classifyKeepingWork(whole)
+        #expect(classification.kind == .token(.transaction))
+        #expect(classification.json == nil)
+        let prepared = try #require(classification.token)
+        Self.expectSame(JWSDocument.decode(prepared), JWSDocument.decode(text: whole), "transaction.jws")
+        #expect(StoreKitInput.classifyKeepingWork(whole + [0x0A]).token == nil)
+        let duplicate = token(payload: #"{"transactionId":"1","transactionId":"2"}"#)
+        let carried = JWSDocument.decode(try #require(StoreKitInput.classifyKeepingWork(duplicate).token))
+        Self.expectSame(carried, JWSDocument.decode(text: duplicate), "duplicate key")
+        #expect(carried.diagnostics.filter { $0.diagnostic.code == JSONCode.duplicateKey.code }.map(\.diagnostic.offset) == [21])
+    }
 }

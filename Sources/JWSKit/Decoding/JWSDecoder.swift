@@ -36,8 +36,14 @@ extension JWSDocument {
         guard let prepared = token.prepared else {
             return decode(text: Array(body[token.range]), textOffset: token.range.lowerBound)
         }
+        return decode(prepared, textOffset: token.range.lowerBound)
+    }
+
+    /// Goes on decoding a token that classifying it prepared: the same document `decode(text:)`
+    /// gives for the prepared text.
+    public static func decode(_ prepared: Prepared, textOffset: Int = 0) -> JWSDocument {
         var document = prepared.document
-        document.textOffset = token.range.lowerBound
+        document.textOffset = textOffset
         if let payload = document.segment(.payload) {
             document.readPayload(payload.bytes, tree: prepared.payloadTree, nesting: 0)
         }
@@ -47,7 +53,7 @@ extension JWSDocument {
 
     /// A token decoded as far as its kind needed: segments, header, the payload's JSON tree (its
     /// schema decode and signature not yet read). `decode(_:in:)` goes on from here.
-    struct Prepared: Sendable {
+    public struct Prepared: Sendable {
         var document: JWSDocument
         var payloadTree: JSONTree
     }

@@ -11,7 +11,7 @@ extension InputDetector {
     /// token and the decoder pins each bad character.
     static let compactJWS = InputDetector(name: "compact JWS") { input in
         guard input.isTextLike, let range = JWSText.tokenRange(input.bytes, from: input.firstNonSpace) else { return nil }
-        let token = Array(input.bytes[range])
+        let token = range.count == input.bytes.count ? input.bytes : Array(input.bytes[range])  // a batch line: no copy
         let trimmed = range.count == input.bytes.count ? "" : " (surrounding whitespace or quotes removed)"
         return LoadedInput(bytes: token, name: input.name, encoding: .jws,
                            note: "a compact JWS, \(NumberText.grouped(token.count)) characters\(trimmed)")
@@ -84,8 +84,8 @@ enum JWSText {
 /// Whether bytes have a compact JWS's shape: token characters (base64url's, base64's and `=`) and
 /// exactly two dots. Every input the loader is given, and every token the classifier sees, passes
 /// here, so it runs at memory speed: the dots are found with `memchr` (none: no token, and a base64
-/// receipt is not read byte by byte), then every byte is one table load OR-ed into a flag, with no
-/// branch a byte (a bit test and a branch a byte cost 16 instructions a byte, 4 % of a batch line).
+/// receipt is not read byte by byte), then the other bytes are tested as a `ByteClass` (a bit test
+/// and a branch a byte cost 16 instructions a byte, 4 % of a batch line).
 public enum CompactJWSShape {
     public static func holds(_ bytes: ArraySlice<UInt8>) -> Bool {
         bytes.withUnsafeBufferPointer { holds($0) }
@@ -99,20 +99,9 @@ public enum CompactJWSShape {
         guard let second = memchr(base + afterFirst, dot, buffer.count - afterFirst) else { return false }
         let afterSecond = base.distance(to: second.assumingMemoryBound(to: UInt8.self)) + 1
         guard memchr(base + afterSecond, dot, buffer.count - afterSecond) == nil else { return false }
-        let table = notTokenCharacter
-        var rejected: UInt8 = 0
-        for i in 0..<buffer.count { rejected |= table[Int(base[i])] }
-        return rejected == 0
+        return !notTokenCharacter.occurs(in: buffer)
     }
 
-    /// 1 for every byte that is neither `JWSText.isTokenCharacter` nor a dot; made once, never written
-    /// again or freed, so threads may read it (hence `nonisolated(unsafe)`).
-    nonisolated(unsafe) static let notTokenCharacter: UnsafePointer<UInt8> = {
-        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
-        for c in 0..<256 {
-            let byte = UInt8(c)
-            table[c] = JWSText.isTokenCharacter(byte) || byte == UInt8(ascii: ".") ? 0 : 1
-        }
-        return UnsafePointer(table)
-    }()
+    /// Every byte that is neither `JWSText.isTokenCharacter` nor a dot.
+    static let notTokenCharacter = ByteClass { !JWSText.isTokenCharacter($0) && $0 != UInt8(ascii: ".") }
 }

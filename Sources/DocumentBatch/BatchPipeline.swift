@@ -12,8 +12,9 @@ import DocumentCore
 /// and not yet written), so memory stays bounded however many inputs there are: the reorder buffer
 /// holds outcomes that finished ahead of an earlier, slower one, and is part of that window.
 ///
-/// Threads are woken in batches, not once an input: the reader when half the window is free, the
-/// writer when a quarter of it is ready or the workers have nothing left to do (so a line arriving
+/// Read lines in flight also stay under 16 MB (a longer line goes alone), so memory does not grow
+/// with the window either. Threads are woken in batches, not once an input: the reader when half
+/// the window is free, the writer when a quarter of it is ready or the workers have nothing left to do (so a line arriving
 /// alone on a pipe is still written as soon as it is checked). Waking them once an input cost
 /// 6 context switches an input, 10 % of a batch `verify`'s time.
 public enum BatchPipeline {
@@ -51,6 +52,13 @@ private final class SharedState: @unchecked Sendable {
     private let condition = Condition(channels: 3)
     private static let itemReady = 0, outcomeReady = 1, roomFree = 2
     private let window: Int
+    /// Bytes of read lines in flight beyond which the reader waits (one longer line still goes
+    /// alone): 64 places a worker must not mean 64 long lines held at once.
+    private static let byteBudget = 16 << 20
+    /// The byte count of every input in flight, oldest first (they are written in that order).
+    private var sizes: [Int] = []
+    private var sizesHead = 0
+    private var bytesInFlight = 0
     /// Free places in the window that wake a waiting reader.
     private let refill: Int
     /// Outcomes ready that wake a waiting writer while the workers are still busy.
@@ -75,12 +83,19 @@ private final class SharedState: @unchecked Sendable {
     func submit(_ item: BatchItem) {
         condition.lock()
         defer { condition.unlock() }
-        while inFlight >= window { condition.wait(Self.roomFree) }
-        if queueHead > 1024 && queueHead * 2 > queue.count {  // keep the FIFO's storage bounded
+        while inFlight >= window || bytesInFlight >= Self.byteBudget { condition.wait(Self.roomFree) }
+        if queueHead > 1024 && queueHead * 2 > queue.count {  // keep the FIFOs' storage bounded
             queue.removeFirst(queueHead)
             queueHead = 0
         }
+        if sizesHead > 1024 && sizesHead * 2 > sizes.count {
+            sizes.removeFirst(sizesHead)
+            sizesHead = 0
+        }
         queue.append(item)
+        let size = if case .line(let bytes) = item.payload { bytes.count } else { 0 }
+        sizes.append(size)
+        bytesInFlight += size
         inFlight += 1
         submitted += 1
         condition.signal(Self.itemReady)
@@ -132,7 +147,9 @@ private final class SharedState: @unchecked Sendable {
         condition.lock()
         nextToWrite += 1
         inFlight -= 1
-        if window - inFlight >= refill { condition.signal(Self.roomFree) }
+        bytesInFlight -= sizes[sizesHead]
+        sizesHead += 1
+        if window - inFlight >= refill && bytesInFlight < Self.byteBudget { condition.signal(Self.roomFree) }
         condition.unlock()
     }
 }

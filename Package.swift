@@ -119,7 +119,7 @@ let package = Package(
         // Paths to samples and the shared corpus, and one DER builder, for every test target.
         .target(name: "TestSupport", dependencies: ["Platform"], path: "Tests/TestSupport"),
         .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "ByteText", "TextLoader", "TextOutput", "TestSupport"]),
-        .testTarget(name: "TextLoaderTests", dependencies: ["TextLoader", "TextOutput", "ASN1Lenient", "ByteText", "TestSupport"]),
+        .testTarget(name: "TextLoaderTests", dependencies: ["Platform", "TextLoader", "TextOutput", "ASN1Lenient", "ByteText", "TestSupport"]),
         .testTarget(name: "TextOutputTests", dependencies: ["TextOutput", "TextLoader", "ASN1Lenient", "ByteText", "TestSupport"]),
         .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "COpenSSL", "ASN1Lenient", "ByteText", "TextLoader", "X509Trust", "JWSKit", "DocumentCore", "DocumentFormats", "TestSupport"]),
         .testTarget(name: "DocumentModelTests", dependencies: ["DocumentCore", "DocumentDiff", "DocumentTimeline", "DocumentTour", "DocumentRedact", "DocumentFormats", "DocumentBatch", "ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "ReasonCodes", "X509Trust", "JSONLenient", "JWSKit", "TestSupport"]),

@@ -26,3 +26,14 @@ public enum ByteSearch {
         }
     }
 }
+
+extension ByteSearch {
+    /// The first index at or after `from` where `byte` occurs in `bytes` (`memchr`).
+    public static func firstIndex(of byte: UInt8, in bytes: [UInt8], from: Int = 0) -> Int? {
+        guard from < bytes.count else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let hit = memchr(base + from, Int32(byte), buffer.count - from) else { return nil }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+}

@@ -137,10 +137,10 @@ public enum InputLoader {
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
 
     /// No control bytes other than whitespace (see `RawInput.isTextLike`).
-    public static func isTextLike(_ raw: [UInt8]) -> Bool {
-        for b in raw where (b < 0x20 && !isSpace(b)) || b == 0x7F { return false }
-        return true
-    }
+    public static func isTextLike(_ raw: [UInt8]) -> Bool { !controlCharacter.occurs(in: raw) }
+
+    /// C0 controls other than whitespace, and DEL.
+    static let controlCharacter = ByteClass { ($0 < 0x20 && !isSpace($0)) || $0 == 0x7F }
 
     /// True when the input is exactly one definite-length element (or an indefinite one):
     /// a strong sign of raw DER/BER even when every byte is printable.

@@ -61,4 +61,43 @@ struct BatchPipelineTests {
             #expect(outcome.text.hasPrefix(path + ": "), "\(outcome.text)")
         }
     }
+
+    /// Outcomes are handed to the writer in batches, but a line that arrives alone (a pipe fed
+    /// slowly) is written as soon as it is checked, before the next line is even sent.
+    @Test("a lone line on a pipe is written before the next one arrives", arguments: [1, 2])
+    func aLoneLineIsWrittenWithoutWaitingForMore(jobs: Int) throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("batch-fifo-\(getpid())-\(jobs)").path
+        unlink(fifo)
+        try #require(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let check = try Self.check()
+        let firstWritten = DispatchSemaphore(value: 0)
+        let sawFirstInTime = Flag()
+        let feeder = Thread {
+            let fd = open(fifo, O_WRONLY)
+            _ = "not a receipt\n".withCString { write(fd, $0, 14) }
+            // Without the early hand-off this waits for the timeout: the line is held until EOF.
+            let inTime = firstWritten.wait(timeout: .now() + 20) == .success
+            sawFirstInTime.set(inTime)
+            _ = "still not one\n".withCString { write(fd, $0, 14) }
+            close(fd)
+        }
+        feeder.start()
+        var outcomes: [BatchOutcome] = []
+        BatchPipeline.run(inputs: BatchInputs(paths: [fifo], lines: true), jobs: jobs,
+                          evaluate: { check.evaluate($0) }) { outcome in
+            outcomes.append(outcome)
+            if outcome.sequence == 0 { firstWritten.signal() }
+        }
+        #expect(sawFirstInTime.value)
+        #expect(outcomes.map(\.sequence) == [0, 1])
+    }
+}
+
+/// A Bool one thread sets and another reads.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = false
+    var value: Bool { lock.withLock { stored } }
+    func set(_ newValue: Bool) { lock.withLock { stored = newValue } }
 }

@@ -44,7 +44,7 @@ struct ClassifiedDecodeTests {
         #expect(carried.textOffset == 24)
     }
 
-    @Test func aNotificationIsNotCarriedAndStillDecodes() {
+    @Test func aNotificationIsCarriedAndDecodesItsNestedTokens() {
         let nested = String(decoding: token(payload: #"{"transactionId":"7"}"#), as: UTF8.self)
         let notification = token(payload: #"{"notificationType":"DID_RENEW","data":{"signedTransactionInfo":"\#(nested)"}}"#)
         let body = Array(#"{"signedPayload":"\#(String(decoding: notification, as: UTF8.self))"}"#.utf8)
@@ -52,7 +52,8 @@ struct ClassifiedDecodeTests {
             Issue.record("not a body"); return
         }
         #expect(tokens.map(\.kind) == [.notification(type: "DID_RENEW", subtype: nil)])
-        #expect(tokens[0].prepared == nil)
+        #expect(tokens[0].prepared != nil)
+        #expect(tokens[0].prepared?.document.payload.fields.isEmpty == true, "prepared before its payload is read")
         let carried = JWSDocument.decode(tokens[0], in: body)
         Self.expectSame(carried, JWSDocument.decode(text: notification, textOffset: 18), "notification")
         #expect(carried.nested.map(\.path) == ["data.signedTransactionInfo"])
@@ -74,5 +75,27 @@ struct ClassifiedDecodeTests {
             Self.expectSame(JWSDocument.decode(token, in: history), fresh, token.path)
         }
         #expect(StoreKitInput.classifyKeepingJSON(Array(history[tokens[0].range])).json == nil)
+    }
+
+    /// A whole-input token (a batch line, a file): classifying keeps its work and the token format
+    /// decodes on from it; a token with whitespace around it is decoded afresh (other offsets).
+    @Test func aWholeTokenIsCarriedFromItsClassification() throws {
+        let transaction = try Array(Data(contentsOf: Paths.samples.appendingPathComponent("jws/transaction.jws")))
+        let whole = Array(transaction.prefix { $0 != 0x0A })
+        let classification = StoreKitInput.classifyKeepingWork(whole)
+        #expect(classification.kind == .token(.transaction))
+        #expect(classification.json == nil)
+        let prepared = try #require(classification.token)
+        Self.expectSame(JWSDocument.decode(prepared), JWSDocument.decode(text: whole), "transaction.jws")
+        #expect(StoreKitInput.classifyKeepingWork(whole + [0x0A]).token == nil)
+        let notificationFile = try Array(Data(contentsOf: Paths.samples.appendingPathComponent("jws/notification.jws")))
+        let notification = Array(notificationFile.prefix { $0 != 0x0A })
+        let carriedNotification = JWSDocument.decode(try #require(StoreKitInput.classifyKeepingWork(notification).token))
+        Self.expectSame(carriedNotification, JWSDocument.decode(text: notification), "notification.jws")
+        #expect(carriedNotification.nested.map(\.path) == ["data.signedTransactionInfo", "data.signedRenewalInfo"])
+        let duplicate = token(payload: #"{"transactionId":"1","transactionId":"2"}"#)
+        let carried = JWSDocument.decode(try #require(StoreKitInput.classifyKeepingWork(duplicate).token))
+        Self.expectSame(carried, JWSDocument.decode(text: duplicate), "duplicate key")
+        #expect(carried.diagnostics.filter { $0.diagnostic.code == JSONCode.duplicateKey.code }.map(\.diagnostic.offset) == [21])
     }
 }

@@ -2,14 +2,30 @@ import Testing
 @testable import TextLoader
 
 /// `JWSText.tokenRange`: the loader's "is the whole input one compact JWS?" test, which reads every
-/// byte of every input through a bit table.
+/// byte of every input through a table.
 @Suite struct JWSTokenRangeTests {
-    @Test func bitTableIsTheCharacterTest() {
-        let (low, high) = CompactJWSShape.tokenCharacterBits
+    @Test func tableIsTheCharacterTest() {
         for c in UInt8.min...UInt8.max {
-            let bit = c < 64 ? (low >> UInt64(c)) & 1 == 1 : c < 128 ? (high >> UInt64(c - 64)) & 1 == 1 : false
-            #expect(bit == JWSText.isTokenCharacter(c), "byte \(c)")
+            let accepted = !CompactJWSShape.notTokenCharacter.contains(c)
+            #expect(accepted == (JWSText.isTokenCharacter(c) || c == UInt8(ascii: ".")), "byte \(c)")
         }
+    }
+
+    /// Each dot count and a bad byte at every place of a short token, against the plain reading.
+    @Test func shapeMatchesTheCharacterTestAtEveryPlace() {
+        let token = Array("eyJh.eyJ.c2ln".utf8)
+        for place in token.indices {
+            for bad: UInt8 in [0x20, 0x80, 0xFF, UInt8(ascii: "."), UInt8(ascii: "!"), 0] {
+                var bytes = token
+                bytes[place] = bad
+                let dots = bytes.filter { $0 == UInt8(ascii: ".") }.count
+                let plain = dots == 2 && bytes.allSatisfy { JWSText.isTokenCharacter($0) || $0 == UInt8(ascii: ".") }
+                #expect(CompactJWSShape.holds(bytes[...]) == plain, "\(bad) at \(place)")
+            }
+        }
+        #expect(CompactJWSShape.holds(token[...]))
+        #expect(!CompactJWSShape.holds([UInt8]()[...]))
+        #expect(CompactJWSShape.holds(Array("..".utf8)[...]), "the shape only: empty segments are the decoder's to pin")
     }
 
     @Test func findsExactlyTwoDotsOfTokenCharacters() {

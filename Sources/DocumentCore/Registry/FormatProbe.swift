@@ -31,8 +31,9 @@ public final class FormatProbe {
         }
     }
 
-    /// JWSKit's classification with the JSON tree it parsed (a body's tree becomes its file layer).
-    public private(set) lazy var storeKit: (kind: StoreKitInputKind, json: JSONTree?) = StoreKitInput.classifyKeepingJSON(input.bytes)
+    /// JWSKit's classification with what it parsed: a body's JSON tree (it becomes the file layer),
+    /// a whole token's split and payload tree (the token format decodes on from there).
+    public private(set) lazy var storeKit: StoreKitClassification = StoreKitInput.classifyKeepingWork(input.bytes)
 
     /// Text, UTF-16 text or base64 padded with NULs: the loader said what it is instead of DER.
     public var isText: Bool {

@@ -30,7 +30,7 @@ public struct StoreKitTokenFormat: DocumentFormat, TourRoute {
 
     public func open(_ probe: FormatProbe) -> Document {
         var builder = JWSLayerBuilder()
-        let document = JWSDocument.decode(text: probe.input.bytes)
+        let document = probe.storeKit.token.map { JWSDocument.decode($0) } ?? JWSDocument.decode(text: probe.input.bytes)
         builder.addToken(document, path: nil, parent: nil, holder: nil, extra: probe.input.diagnostics)
         let kind = Self.kind(builder.tokens[0].kind)
         if probe.options.validate { builder.verify(options: probe.options, jws: probe.jws) }

@@ -88,22 +88,32 @@ public enum StoreKitInput {
     /// `classify`, with the JSON tree of `bytes` when it was parsed (a body): `Document.open` keeps
     /// it as the file layer's content instead of parsing the whole body again.
     public static func classifyKeepingJSON(_ bytes: [UInt8]) -> (kind: StoreKitInputKind, json: JSONTree?) {
+        let classification = classifyKeepingWork(bytes)
+        return (classification.kind, classification.json)
+    }
+
+    /// `classify`, keeping what it parsed for whoever opens the input next: a body's JSON tree, or
+    /// a whole token's split, header and payload tree (`JWSDocument.decode(_:)` goes on from there;
+    /// parsing a batch line's token twice was 5 % of its cost).
+    public static func classifyKeepingWork(_ bytes: [UInt8]) -> StoreKitClassification {
         let trimmed = trimmedRange(bytes)
-        guard !trimmed.isEmpty else { return (.notStoreKit(reason: "the input is empty"), nil) }
+        guard !trimmed.isEmpty else { return StoreKitClassification(.notStoreKit(reason: "the input is empty")) }
         let text = bytes[trimmed]
         if isCompactJWS(text) {
-            return (.token(JWSDocument.payloadKind(text: Array(text)).kind), nil)
+            let (kind, prepared) = JWSDocument.payloadKind(text: Array(text))
+            // Only a token that is the whole input: its offsets are the input's.
+            return StoreKitClassification(.token(kind), token: trimmed.count == bytes.count ? prepared : nil)
         }
-        if isLegacyPlist(text) { return (.legacyTransactionReceipt, nil) }
+        if isLegacyPlist(text) { return StoreKitClassification(.legacyTransactionReceipt) }
         // "ew" is base64 for "{" and a space or line break: only then is a base64 plist worth decoding.
         if text.starts(with: Array("ew".utf8)), let decoded = standardBase64(text), isLegacyPlist(decoded[...]) {
-            return (.legacyTransactionReceipt, nil)
+            return StoreKitClassification(.legacyTransactionReceipt)
         }
         if text.first == UInt8(ascii: "{") || text.first == UInt8(ascii: "[") {
             let tree = JSONParser.parse(bytes)
-            return (classifyJSON(tree), tree)
+            return StoreKitClassification(classifyJSON(tree), json: tree)
         }
-        return (.notStoreKit(reason: "neither a compact JWS nor JSON carrying one"), nil)
+        return StoreKitClassification(.notStoreKit(reason: "neither a compact JWS nor JSON carrying one"))
     }
 
     static func classifyJSON(_ tree: JSONTree) -> StoreKitInputKind {
@@ -213,5 +223,20 @@ public enum StoreKitBodyShape: Sendable, Equatable {
         case .single(let kind, let path): "JSON carrying one \(kind.label) at \(path)"
         case .tokens(let n): "JSON carrying \(n) StoreKit 2 tokens"
         }
+    }
+}
+
+/// What `StoreKitInput.classifyKeepingWork` found, with the work it did to find it.
+public struct StoreKitClassification: Sendable {
+    public var kind: StoreKitInputKind
+    /// A body's JSON tree (it becomes the file layer's content).
+    public var json: JSONTree?
+    /// A whole-input token decoded as far as classifying it went.
+    public var token: JWSDocument.Prepared?
+
+    init(_ kind: StoreKitInputKind, json: JSONTree? = nil, token: JWSDocument.Prepared? = nil) {
+        self.kind = kind
+        self.json = json
+        self.token = token
     }
 }

@@ -36,8 +36,14 @@ extension JWSDocument {
         guard let prepared = token.prepared else {
             return decode(text: Array(body[token.range]), textOffset: token.range.lowerBound)
         }
+        return decode(prepared, textOffset: token.range.lowerBound)
+    }
+
+    /// Goes on decoding a token that classifying it prepared: the same document `decode(text:)`
+    /// gives for the prepared text.
+    public static func decode(_ prepared: Prepared, textOffset: Int = 0) -> JWSDocument {
         var document = prepared.document
-        document.textOffset = token.range.lowerBound
+        document.textOffset = textOffset
         if let payload = document.segment(.payload) {
             document.readPayload(payload.bytes, tree: prepared.payloadTree, nesting: 0)
         }
@@ -47,7 +53,7 @@ extension JWSDocument {
 
     /// A token decoded as far as its kind needed: segments, header, the payload's JSON tree (its
     /// schema decode and signature not yet read). `decode(_:in:)` goes on from here.
-    struct Prepared: Sendable {
+    public struct Prepared: Sendable {
         var document: JWSDocument
         var payloadTree: JSONTree
     }
@@ -60,7 +66,7 @@ extension JWSDocument {
     /// The kind of token `text` holds, read from its payload's keys: a full decode of each token
     /// of a body only to name its kind doubled the cost of a transaction history. The work done
     /// (split, header, payload JSON) is kept in `Prepared` so that opening the body parses each
-    /// payload once; a notification's is not (its nested tokens are decoded only when opened).
+    /// payload once.
     static func payloadKind(text: [UInt8]) -> (kind: StoreKitTokenKind, prepared: Prepared?) {
         var document = JWSDocument(empty: text, textOffset: 0)
         let header = document.split()
@@ -69,14 +75,17 @@ extension JWSDocument {
         // other kinds are named by which keys the payload has, so their fields are not decoded.
         let tree = JSONParser.parse(payload.bytes)
         let payloadKind = SchemaDecoder.kind(of: tree)
+        document.readHeader(header)  // as `decode` would next (from `HeaderMemo` after the first token)
+        let prepared = Prepared(document: document, payloadTree: tree)
         if let root = tree.root, tree[root].kind == .object, payloadKind != .notification {
-            let kind = StoreKitTokenKind(StoreKitPayload(kind: payloadKind, fields: []))
-            document.readHeader(header)  // as `decode` would next (from `HeaderMemo` after the first token)
-            return (kind, Prepared(document: document, payloadTree: tree))
+            return (StoreKitTokenKind(StoreKitPayload(kind: payloadKind, fields: [])), prepared)
         }
-        // Nested tokens do not change the kind (notificationType and subtype are plain fields): not decoded.
+        // Nested tokens do not change the kind (notificationType and subtype are plain fields): not
+        // decoded here. The prepared copy is from before the payload was read: opening reads it
+        // again with its nested tokens, but does not split or parse the token again (a notification
+        // is 18 KB: splitting and parsing it twice was a tenth of a batch line).
         document.readPayload(payload.bytes, tree: tree, nesting: maximumNesting)
-        return (StoreKitTokenKind(document.payload), nil)
+        return (StoreKitTokenKind(document.payload), prepared)
     }
 
     mutating func report(_ layer: JWSLayer, _ code: JWSCode, _ message: String, _ range: Range<Int>) {

@@ -100,12 +100,12 @@ extension VerificationReport {
         func range(_ what: String, _ r: Range<Int>, in layer: LayerID?) -> [VerificationRange] {
             guard let layer else { return [] }
             return [VerificationRange(what: what, document.fileRange(r, in: layer),
-                                      inToken: tokenRange(r, in: layer, token: token.layers.token, document))]
+                                      inToken: document.range(r, in: layer, upTo: token.layers.token))]
         }
         func certificate(_ i: Int) -> [VerificationRange] {
             guard i < token.layers.certificates.count else { return [] }
             let layer = token.layers.certificates[i]
-            return range("x5c[\(i)]", 0..<document.layer(layer).bytes.count, in: layer)
+            return range("x5c[\(i)]", 0..<document.byteCount(of: layer), in: layer)
         }
         func field(_ paths: [String]) -> [VerificationRange] {
             guard let json = jws.payloadJSON,
@@ -123,7 +123,7 @@ extension VerificationReport {
         case .intermediateMarker: return count == 3 ? certificate(1) : []
         case .signature:
             guard let layer = token.layers.signature else { return [] }
-            return range("signature segment", 0..<document.layer(layer).bytes.count, in: layer)
+            return range("signature segment", 0..<document.byteCount(of: layer), in: layer)
         case .keyID:
             guard let json = jws.headerJSON, let root = json.root, let kid = json.value("kid", in: root) else { return [] }
             return range("header kid", json.nodes[kid].range, in: token.layers.header)
@@ -140,16 +140,5 @@ extension VerificationReport {
             }
         case .revocation: return []
         }
-    }
-
-    /// `range` of `layer` in the characters of the token layer `token` (walking up the layer maps).
-    static func tokenRange(_ range: Range<Int>, in layer: LayerID, token: LayerID, _ document: Document) -> Range<Int> {
-        var current = layer
-        var r = range
-        while current != token, let parent = document.layer(current).parent, let map = document.layer(current).map {
-            r = map.parentRange(r)
-            current = parent
-        }
-        return r
     }
 }

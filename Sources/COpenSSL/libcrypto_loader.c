@@ -48,14 +48,17 @@
     FUNCTION(int, EVP_Digest, (const void *a0, size_t a1, unsigned char *a2, unsigned int *a3, const EVP_MD *a4, ENGINE *a5), (a0, a1, a2, a3, a4, a5)) \
     FUNCTION(int, EVP_DigestSign, (EVP_MD_CTX *a0, unsigned char *a1, size_t *a2, const unsigned char *a3, size_t a4), (a0, a1, a2, a3, a4)) \
     FUNCTION(int, EVP_DigestSignInit, (EVP_MD_CTX *a0, EVP_PKEY_CTX **a1, const EVP_MD *a2, ENGINE *a3, EVP_PKEY *a4), (a0, a1, a2, a3, a4)) \
-    FUNCTION(int, EVP_DigestVerify, (EVP_MD_CTX *a0, const unsigned char *a1, size_t a2, const unsigned char *a3, size_t a4), (a0, a1, a2, a3, a4)) \
-    FUNCTION(int, EVP_DigestVerifyInit, (EVP_MD_CTX *a0, EVP_PKEY_CTX **a1, const EVP_MD *a2, ENGINE *a3, EVP_PKEY *a4), (a0, a1, a2, a3, a4)) \
     PROCEDURE(EVP_MD_CTX_free, (EVP_MD_CTX *a0), (a0)) \
     FUNCTION(EVP_MD_CTX *, EVP_MD_CTX_new, (void), ()) \
+    FUNCTION(EVP_MD *, EVP_MD_fetch, (OSSL_LIB_CTX *a0, const char *a1, const char *a2), (a0, a1, a2)) \
+    PROCEDURE(EVP_PKEY_CTX_free, (EVP_PKEY_CTX *a0), (a0)) \
+    FUNCTION(EVP_PKEY_CTX *, EVP_PKEY_CTX_new, (EVP_PKEY *a0, ENGINE *a1), (a0, a1)) \
     PROCEDURE(EVP_PKEY_free, (EVP_PKEY *a0), (a0)) \
     FUNCTION(const char *, EVP_PKEY_get0_type_name, (const EVP_PKEY *a0), (a0)) \
     FUNCTION(int, EVP_PKEY_get_base_id, (const EVP_PKEY *a0), (a0)) \
     FUNCTION(int, EVP_PKEY_get_group_name, (const EVP_PKEY *a0, char *a1, size_t a2, size_t *a3), (a0, a1, a2, a3)) \
+    FUNCTION(int, EVP_PKEY_verify, (EVP_PKEY_CTX *a0, const unsigned char *a1, size_t a2, const unsigned char *a3, size_t a4), (a0, a1, a2, a3, a4)) \
+    FUNCTION(int, EVP_PKEY_verify_init, (EVP_PKEY_CTX *a0), (a0)) \
     FUNCTION(const EVP_MD *, EVP_sha1, (void), ()) \
     FUNCTION(const EVP_MD *, EVP_sha256, (void), ()) \
     FUNCTION(int, i2d_PUBKEY, (const EVP_PKEY *a0, unsigned char **a1), (a0, a1)) \

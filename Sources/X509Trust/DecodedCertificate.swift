@@ -20,11 +20,15 @@ import Foundation
 public final class DecodedCertificate: @unchecked Sendable {
     private let x509: OpaquePointer
     public let info: CertificateInfo
+    /// The public key's algorithm: whether it is EC, and its group name or type name.
+    public let keyName: (isEC: Bool, name: String?)
+    private let verifyContexts = VerifyContextPool()
 
     /// Takes over one reference to `x509`.
     init(adopting x509: OpaquePointer) {
         self.x509 = x509
         info = CertificateInfo(x509: x509)
+        keyName = X509_get0_pubkey(x509).map(DigestVerification.keyName) ?? (false, nil)
     }
 
     /// Decodes one DER certificate that spans all of `der`; nil otherwise.
@@ -45,6 +49,16 @@ public final class DecodedCertificate: @unchecked Sendable {
     /// Runs `body` with the borrowed public key (`EVP_PKEY`), nil when OpenSSL could not decode it.
     public func withPublicKey<R>(_ body: (OpaquePointer?) throws -> R) rethrows -> R {
         try withExtendedLifetime(self) { try body(X509_get0_pubkey(x509)) }
+    }
+
+    /// Whether `derSignature` is a valid signature of `digest` under this certificate's key, on a
+    /// verify context made once for the key (`DigestVerification`); false when there is none.
+    public func verifies(digest: [UInt8], derSignature: [UInt8]) -> Bool {
+        withExtendedLifetime(self) {
+            guard let context = verifyContexts.take() ?? X509_get0_pubkey(x509).flatMap(DigestVerification.makeContext) else { return false }
+            defer { verifyContexts.put(context) }
+            return DigestVerification.verify(context, digest: digest, derSignature: derSignature)
+        }
     }
 
     /// Whether this certificate's signature verifies with `issuer`'s public key.

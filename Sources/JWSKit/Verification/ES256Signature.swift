@@ -78,12 +78,16 @@ public enum ES256Signature {
                                            : .signatureTooLong(length: signature.count)
     }
 
-    /// Verifies `derSignature` over `message` with the key of `signer` (decoded once per session).
-    /// Returns nil when it verifies, otherwise the failure.
+    /// Verifies `derSignature` over `message` with the key of `signer` (decoded once per session,
+    /// its verify context made once per process). Returns nil when it verifies, otherwise the failure.
     public static func verify(message: [UInt8], derSignature: [UInt8], signer: DecodedCertificate) -> JWSFailure? {
         OpenSSLError.clear()
         defer { OpenSSLError.clear() }
-        return signer.withPublicKey { key in verify(message: message, derSignature: derSignature, key: key) }
+        guard signer.keyName.isEC, signer.keyName.name == "prime256v1" else {
+            return .leafKeyNotP256(curve: signer.keyName.name)
+        }
+        guard let digest = DigestVerification.sha256(message) else { return .signatureMismatch }
+        return signer.verifies(digest: digest, derSignature: derSignature) ? nil : .signatureMismatch
     }
 
     /// Verifies with a developer's key (`verify --key`): nil when it verifies.
@@ -91,36 +95,15 @@ public enum ES256Signature {
         OpenSSLError.clear()
         defer { OpenSSLError.clear() }
         return developerKey.withPublicKey { key in
-            verify(message: message, derSignature: derSignature, key: key) == nil ? nil : .developerSignatureMismatch
-        }
-    }
-
-    /// The one ES256 check: SHA-256 and ECDSA over P-256 through `EVP_DigestVerify`.
-    private static func verify(message: [UInt8], derSignature: [UInt8], key: OpaquePointer?) -> JWSFailure? {
-        guard let key else { return .leafKeyNotP256(curve: nil) }
-        let curve = curveName(key)
-        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, curve == "prime256v1" else {
-            return .leafKeyNotP256(curve: curve)
-        }
-        guard let ctx = EVP_MD_CTX_new() else { return .signatureMismatch }
-        defer { EVP_MD_CTX_free(ctx) }
-        guard EVP_DigestVerifyInit(ctx, nil, EVP_sha256(), nil, key) == 1 else { return .signatureMismatch }
-        let ok = derSignature.withUnsafeBufferPointer { sig in
-            message.withUnsafeBufferPointer { msg in
-                EVP_DigestVerify(ctx, sig.baseAddress, sig.count, msg.baseAddress, msg.count)
+            guard let key, DigestVerification.keyName(key) == (true, "prime256v1"),
+                  let digest = DigestVerification.sha256(message), let context = DigestVerification.makeContext(key) else {
+                return .developerSignatureMismatch
             }
+            defer { EVP_PKEY_CTX_free(context) }
+            return DigestVerification.verify(context, digest: digest, derSignature: derSignature) ? nil : .developerSignatureMismatch
         }
-        return ok == 1 ? nil : .signatureMismatch
     }
 
     /// OpenSSL's group name ("prime256v1", "secp384r1"), or the key type for non-EC keys.
-    static func curveName(_ key: OpaquePointer) -> String? {
-        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else {
-            return EVP_PKEY_get0_type_name(key).map { String(cString: $0) }
-        }
-        var buffer = [CChar](repeating: 0, count: 64)
-        var length = 0
-        guard EVP_PKEY_get_group_name(key, &buffer, buffer.count, &length) == 1 else { return nil }
-        return String(cString: buffer)
-    }
+    static func curveName(_ key: OpaquePointer) -> String? { DigestVerification.keyName(key).name }
 }

@@ -111,7 +111,7 @@ public struct SchemaMatcher {
     }
 
     private func elements(of node: Int) -> [Int] {
-        tree.children(of: node).filter { tree.nodes[$0].kind == .tlv }
+        tree.elements(of: node)
     }
 
     private mutating func descend(_ node: Int, _ type: ASN1Type) {

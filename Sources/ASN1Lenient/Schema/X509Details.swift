@@ -7,7 +7,7 @@ enum X509Details {
     // MARK: - Small readers
 
     static func elements(_ tree: Tree, _ node: Int) -> [Int] {
-        tree.children(of: node).filter { tree.nodes[$0].kind == .tlv }
+        tree.elements(of: node)
     }
 
     static func oid(_ tree: Tree, _ node: Int?) -> String? {

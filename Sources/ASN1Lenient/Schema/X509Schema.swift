@@ -100,13 +100,8 @@ public enum X509Schema {
     public static func looksLikeCertificate(_ tree: Tree, _ node: Int) -> Bool {
         let n = tree.nodes[node]
         guard n.kind == .tlv, n.isUniversal(16), n.isConstructed else { return false }
-        // At most three children are kept: a SEQUENCE of millions of elements is asked too, and
-        // collecting them all cost 8 bytes a node (issue 32).
-        var kids: [Int] = []
-        for child in tree.children(of: node) where tree.nodes[child].kind == .tlv {
-            if kids.count == 3 { return false }
-            kids.append(child)
-        }
+        // Four at most: a SEQUENCE of millions of elements is asked too.
+        let kids = tree.elements(of: node, first: 4)
         guard kids.count == 3, tree.nodes[kids[0]].isUniversal(16), tree.nodes[kids[1]].isUniversal(16),
               tree.nodes[kids[2]].isUniversal(3) else { return false }
         return tree.child(of: kids[1], at: 0).map { tree.nodes[$0].isUniversal(6) } ?? false

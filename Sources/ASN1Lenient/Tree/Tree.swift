@@ -31,6 +31,18 @@ public struct Tree: Sendable {
         ChildSequence(nodes: nodes, start: index + 1, end: Int(nodes[index].subtreeEnd))
     }
 
+    /// The element children of `index` (unparsed regions left out), in order, the first `limit`
+    /// of them: where only the first few are read, a SEQUENCE of millions of elements costs no
+    /// array of them (8 bytes a node, issue 32).
+    public func elements(of index: Int, first limit: Int = .max) -> [Int] {
+        var found: [Int] = []
+        for child in children(of: index) where nodes[child].kind == .tlv {
+            if found.count == limit { break }
+            found.append(child)
+        }
+        return found
+    }
+
     public func childCount(of index: Int) -> Int {
         var n = 0
         for _ in children(of: index) { n += 1 }

@@ -89,7 +89,7 @@ enum PKCS7Locator {
             add(.notContentInfo, "not a PKCS#7 ContentInfo: the top-level element is \(describe(tree, root)), a SEQUENCE was expected", root)
             return (info, findings)
         }
-        let top = children(tree, root, first: 2)
+        let top = tree.elements(of: root, first: 2)
         guard let oid = top.first, tree.nodes[oid].isUniversal(6) else {
             add(.notContentInfo, "not a PKCS#7 ContentInfo: the SEQUENCE does not start with a content type OBJECT IDENTIFIER", root)
             return (info, findings)
@@ -103,12 +103,12 @@ enum PKCS7Locator {
             add(.contentMissing, "the ContentInfo has no [0] content: there is no SignedData", root)
             return (info, findings)
         }
-        guard let sd = children(tree, top[1], first: 1).first, isSequence(tree, sd) else {
+        guard let sd = tree.elements(of: top[1], first: 1).first, isSequence(tree, sd) else {
             add(.signedDataMalformed, "the [0] content does not hold a SignedData SEQUENCE", top[1])
             return (info, findings)
         }
         info.signedData = sd
-        let parts = children(tree, sd, first: 6)
+        let parts = tree.elements(of: sd, first: 6)
         var i = 0
         if i < parts.count, tree.nodes[parts[i]].isUniversal(2) { info.version = parts[i]; i += 1 }
         else { add(.signedDataMalformed, "the SignedData does not start with its version INTEGER", sd) }
@@ -123,13 +123,13 @@ enum PKCS7Locator {
         }
         if i < parts.count, isContext(tree, parts[i], 0) {
             info.certificateSet = parts[i]
-            info.certificates = children(tree, parts[i])
+            info.certificates = tree.elements(of: parts[i])
             i += 1
         }
         if i < parts.count, isContext(tree, parts[i], 1) { info.crls = parts[i]; i += 1 }
         if i < parts.count, isSet(tree, parts[i]) {
             info.signerInfoSet = parts[i]
-            info.signerInfos = children(tree, parts[i])
+            info.signerInfos = tree.elements(of: parts[i])
             i += 1
         }
         // BER-only encodings outside the payload: the container is Xcode-style BER.
@@ -149,7 +149,7 @@ enum PKCS7Locator {
 
     private static func locatePayload(_ tree: Tree, _ info: inout ContainerInfo, _ add: (ReceiptCode, String, Int) -> Void) {
         guard let eci = info.encapContentInfo else { return }
-        let parts = children(tree, eci, first: 2)
+        let parts = tree.elements(of: eci, first: 2)
         guard let oid = parts.first, tree.nodes[oid].isUniversal(6) else {
             add(.signedDataMalformed, "the encapContentInfo does not start with a content type OBJECT IDENTIFIER", eci)
             return
@@ -163,7 +163,7 @@ enum PKCS7Locator {
             return
         }
         info.eContent = parts[1]
-        guard let string = children(tree, parts[1], first: 1).first else {
+        guard let string = tree.elements(of: parts[1], first: 1).first else {
             add(.payloadMissing, "the [0] content is empty: there is no receipt payload", parts[1])
             return
         }
@@ -192,17 +192,6 @@ enum PKCS7Locator {
     }
 
     // MARK: - Helpers
-
-    /// The element children of `node`, the first `limit` of them: where only the first few are
-    /// read, a SEQUENCE of millions of elements costs no array of them (8 bytes a node, issue 32).
-    static func children(_ tree: Tree, _ node: Int, first limit: Int = .max) -> [Int] {
-        var found: [Int] = []
-        for child in tree.children(of: node) where tree.nodes[child].kind == .tlv {
-            if found.count == limit { break }
-            found.append(child)
-        }
-        return found
-    }
 
     static func isSequence(_ tree: Tree, _ n: Int) -> Bool { tree.nodes[n].isUniversal(16) && tree.nodes[n].isConstructed }
     static func isSet(_ tree: Tree, _ n: Int) -> Bool { tree.nodes[n].isUniversal(17) && tree.nodes[n].isConstructed }

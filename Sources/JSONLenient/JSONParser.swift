@@ -16,14 +16,15 @@ public enum JSONParser {
     /// Nested objects and arrays allowed; Apple's payloads use 3.
     public static let maximumDepth = 256
 
-    /// Nodes allowed per input byte (one per 16 bytes) and the allowance on top. A node costs 28
-    /// bytes and a string's or key's entry 8 more, so the tree stays within about 2× the input
-    /// plus 9 MiB however densely the input packs its values (`[0,0,…]` is one node per 2 bytes:
-    /// 14× the input without a budget). StoreKit JSON averages 20 bytes or more per node (a
-    /// transaction payload, a history body of 4.5 KB tokens far more); the allowance covers
-    /// every input below 4 MiB whatever its density.
-    public static let bytesPerBudgetedNode = 16
-    public static let nodeAllowance = 1 << 18
+    /// Nodes allowed per input byte (one per 32 bytes) and the allowance on top. A node costs 28
+    /// bytes and a string's or key's entry 8 more, so the tree stays within about 1.1× the input
+    /// plus 4.5 MiB however densely the input packs its values (`[0,0,…]` is one node per 2
+    /// bytes: 14× the input without a budget). That leaves room for what commands build per node
+    /// (`json` writes each value as it was read) within 3× the input plus 40 MB. StoreKit JSON
+    /// averages 20 bytes or more per node (a transaction payload; a history body of 4.5 KB
+    /// tokens far more): at that density a body of up to 7 MB is read whole.
+    public static let bytesPerBudgetedNode = 32
+    public static let nodeAllowance = 1 << 17
 
     /// The node budget of a parse of `inputBytes` bytes when `maxNodes` does not set one. Nothing is
     /// read from 1 GiB on (past the 512 MiB input limit): offsets are kept in 30 bits.

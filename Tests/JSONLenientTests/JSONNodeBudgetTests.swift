@@ -2,8 +2,8 @@ import ASN1Lenient
 import Testing
 @testable import JSONLenient
 
-/// The JSON reader's node budget (`JSONParser.parse(_:maxNodes:)`, by default one node per 16
-/// input bytes plus 262,144), with the ASN.1 parser's contract: at the budget the reader stops
+/// The JSON reader's node budget (`JSONParser.parse(_:maxNodes:)`, by default one node per 32
+/// input bytes plus 131,072), with the ASN.1 parser's contract: at the budget the reader stops
 /// building nodes, reports `too-many-elements` once where it stopped (range to the end of the
 /// input), closes every open container at its real closing bracket and checks nothing after.
 @Suite struct JSONNodeBudgetTests {
@@ -85,22 +85,22 @@ import Testing
         #expect(tree.diagnostics.first?.node == nil)
     }
 
-    /// The default: one node per 16 bytes plus 262,144, and nothing past 1 GiB (offsets are 30 bits).
+    /// The default: one node per 32 bytes plus 131,072, and nothing past 1 GiB (offsets are 30 bits).
     @Test func theDefaultBudgetFollowsTheInputSize() throws {
-        #expect(JSONParser.nodeBudget(inputBytes: 0) == 262_144)
-        #expect(JSONParser.nodeBudget(inputBytes: 5_000_000) == 312_500 + 262_144)
+        #expect(JSONParser.nodeBudget(inputBytes: 0) == 131_072)
+        #expect(JSONParser.nodeBudget(inputBytes: 5_000_000) == 156_250 + 131_072)
         #expect(JSONParser.nodeBudget(inputBytes: 1 << 30) == 0)
         // [0,0,…,0]: 300,000 zeros in 600,001 bytes, one node per 2 bytes.
         let zeros = 300_000
         let tree = JSONParser.parse(Array(("[" + String(repeating: "0,", count: zeros - 1) + "0]").utf8))
-        let budget = 600_001 / 16 + 262_144
-        #expect(budget == 299_644)
+        let budget = 600_001 / 32 + 131_072
+        #expect(budget == 149_822)
         #expect(tree.count == budget)
         let stop = 1 + 2 * (budget - 1)
         let diagnostic = try #require(tree.diagnostics.first)
         #expect(tree.diagnostics.count == 1)
         #expect(diagnostic.range == stop..<600_001)
-        #expect(diagnostic.message == "299644 JSON values and members built, the most for 600001 bytes: one per 16 bytes plus 262144; the remaining 714 byte(s) from offset 599287 are not read and not checked")
+        #expect(diagnostic.message == "149822 JSON values and members built, the most for 600001 bytes: one per 32 bytes plus 131072; the remaining 300358 byte(s) from offset 299643 are not read and not checked")
         #expect(tree[0].range == 0..<600_001)
     }
 

@@ -25,16 +25,14 @@ package struct StructuralDiff {
 
     /// Compares the file layers' top-level nodes in order.
     mutating func run() {
-        let rootsA = a.fileTree.roots.map { NodeID(.file, $0) }
-        let rootsB = b.fileTree.roots.map { NodeID(.file, $0) }
-        pairList(rootsA, rootsB, isSet: false, pathA: [], pathB: [])
+        pairList(Elements(.file, a.fileTree.roots), Elements(.file, b.fileTree.roots), isSet: false, pathA: [], pathB: [])
     }
 
     /// Compares two ASN.1 layers' top-level nodes in order (an x5c certificate's DER against
     /// another's), their paths starting with `prefix`.
     package mutating func compareLayers(_ la: LayerID, _ lb: LayerID, prefix: String) {
         guard let ta = a.layer(la).tree, let tb = b.layer(lb).tree else { return }
-        pairList(ta.roots.map { NodeID(la, $0) }, tb.roots.map { NodeID(lb, $0) }, isSet: false, pathA: [prefix], pathB: [prefix])
+        pairList(Elements(la, ta.roots), Elements(lb, tb.roots), isSet: false, pathA: [prefix], pathB: [prefix])
     }
 
     private func tree(_ doc: Document, _ id: NodeID) -> Tree { doc.layer(id.layer).tree! }
@@ -43,6 +41,24 @@ package struct StructuralDiff {
     }
 
     private enum Side { case a, b }
+
+    /// A node's elements in one layer, as 4-byte indices (a SET of millions of elements is paired
+    /// whole: issue 32's memory bound).
+    private struct Elements {
+        let layer: LayerID
+        let nodes: [Int32]
+        var chunks = false
+
+        init(_ layer: LayerID, _ nodes: [Int]) { self.init(layer, nodes.map { Int32($0) }) }
+        init(_ layer: LayerID, _ nodes: [Int32], chunks: Bool = false) {
+            self.layer = layer
+            self.nodes = nodes
+            self.chunks = chunks
+        }
+
+        var count: Int { nodes.count }
+        subscript(_ k: Int) -> NodeID { NodeID(layer, Int(nodes[k])) }
+    }
 
     private func firstChildHash(_ side: Side, _ id: NodeID) -> UInt64? {
         let t = tree(side == .a ? a : b, id)
@@ -53,17 +69,25 @@ package struct StructuralDiff {
     /// What a node contains, for pairing: the elements of a constructed or encapsulating node, the
     /// chunks of a constructed string, or nil for a leaf. The receipt payload string of a document
     /// whose payload was reassembled contains the payload layer's top-level nodes.
-    private func contents(_ doc: Document, _ id: NodeID) -> (nodes: [NodeID], chunks: Bool)? {
+    private func contents(_ doc: Document, _ id: NodeID) -> Elements? {
         let t = tree(doc, id)
         let node = t.nodes[id.index]
         if id.layer == .file, doc.layers.count > 1, doc.format.payloadStringNode(doc) == id.index,
            let payload = doc.layers[1].tree {
-            return (payload.roots.map { NodeID(doc.layers[1].id, $0) }, false)
+            return Elements(doc.layers[1].id, payload.roots)
         }
         guard node.kind == .tlv, t.hasChildren(id.index) else { return nil }
-        let children = t.children(of: id.index).map { NodeID(id.layer, $0) }
-        let isString = node.isConstructed && ContentHash.isStringTag(node)
-        return (children, isString)
+        var children: [Int32] = []
+        children.reserveCapacity(t.childCount(of: id.index))
+        for child in t.children(of: id.index) { children.append(Int32(child)) }
+        return Elements(id.layer, children, chunks: node.isConstructed && ContentHash.isStringTag(node))
+    }
+
+    /// Same content in the same bytes: nothing to report below.
+    private func isIdentical(_ x: NodeID, _ y: NodeID) -> Bool {
+        guard hash(.a, x) == hash(.b, y) else { return false }
+        let tx = tree(a, x), ty = tree(b, y)
+        return tx.bytes[tx.nodes[x.index].byteRange].elementsEqual(ty.bytes[ty.nodes[y.index].byteRange])
     }
 
     private mutating func compare(_ x: NodeID, _ y: NodeID, pathA: [String], pathB: [String]) {
@@ -77,64 +101,51 @@ package struct StructuralDiff {
             return report(.contentChanged, x, y, pathA, pathB, note: "different tags")
         }
         if sameContent {
-            if let note = Self.encodingNote(nx, ny, cx, cy, tx, ty, x, y) {
+            if let note = Self.encodingNote(nx, ny, tx, ty, x, y, leaves: cx == nil && cy == nil) {
                 report(.reencoded, x, y, pathA, pathB, note: note)
             } else if !pairable {
                 report(.reencoded, x, y, pathA, pathB, note: "same content, different bytes")
             }
-            if pairable { pairList(cx!.nodes, cy!.nodes, isSet: nx.isUniversal(17), pathA: pathA, pathB: pathB) }
+            if pairable { pairList(cx!, cy!, isSet: nx.isUniversal(17), pathA: pathA, pathB: pathB) }
             return
         }
         guard pairable else { return report(.contentChanged, x, y, pathA, pathB, note: nil) }
-        if let note = Self.encodingNote(nx, ny, cx, cy, tx, ty, x, y) {
+        if let note = Self.encodingNote(nx, ny, tx, ty, x, y, leaves: false) {
             report(.reencoded, x, y, pathA, pathB, note: note)
         }
-        pairList(cx!.nodes, cy!.nodes, isSet: nx.isUniversal(17), pathA: pathA, pathB: pathB)
+        pairList(cx!, cy!, isSet: nx.isUniversal(17), pathA: pathA, pathB: pathB)
     }
 
     /// Pairs two child lists: by position, except in a SET, whose elements pair by equal content
-    /// first (order carries no meaning there) and the rest by position.
-    private mutating func pairList(_ xs: [NodeID], _ ys: [NodeID], isSet: Bool, pathA: [String], pathB: [String]) {
-        var pairs: [(Int?, Int?)] = []
+    /// first (order carries no meaning there) and the rest by position (`SetPairing`). Pairs go
+    /// in A's order, then B's elements left over.
+    private mutating func pairList(_ xs: Elements, _ ys: Elements, isSet: Bool, pathA: [String], pathB: [String]) {
         if isSet {
-            var byHash: [UInt64: [Int]] = [:]
-            for (j, y) in ys.enumerated().reversed() { byHash[hash(.b, y), default: []].append(j) }
-            var usedB = [Bool](repeating: false, count: ys.count)
-            var leftA: [Int] = []
-            for (i, x) in xs.enumerated() {
-                if let j = byHash[hash(.a, x)]?.popLast() { pairs.append((i, j)); usedB[j] = true } else { leftA.append(i) }
+            let pairing = SetPairing(countA: xs.count, countB: ys.count,
+                                     hashA: { hash(.a, xs[$0]) }, hashB: { hash(.b, ys[$0]) },
+                                     keyA: { firstChildHash(.a, xs[$0]) }, keyB: { firstChildHash(.b, ys[$0]) })
+            for i in 0..<xs.count {
+                let j = pairing.partnerOfA[i]
+                visit(xs, ys, i, j < 0 ? nil : Int(j), pathA, pathB)
             }
-            // What is left pairs by its first element's content (a receipt attribute's type), then by position.
-            var byKey: [UInt64: [Int]] = [:]
-            for j in ys.indices.reversed() where !usedB[j] {
-                if let key = firstChildHash(.b, ys[j]) { byKey[key, default: []].append(j) }
-            }
-            var restA: [Int] = []
-            for i in leftA {
-                if let key = firstChildHash(.a, xs[i]), let j = byKey[key]?.popLast() {
-                    pairs.append((i, j))
-                    usedB[j] = true
-                } else {
-                    restA.append(i)
-                }
-            }
-            let restB = ys.indices.filter { !usedB[$0] }
-            for k in 0..<max(restA.count, restB.count) {
-                pairs.append((k < restA.count ? restA[k] : nil, k < restB.count ? restB[k] : nil))
-            }
-            pairs.sort { ($0.0 ?? Int.max, $0.1 ?? Int.max) < ($1.0 ?? Int.max, $1.1 ?? Int.max) }
+            for j in pairing.unpairedB { visit(xs, ys, nil, Int(j), pathA, pathB) }
         } else {
-            for k in 0..<max(xs.count, ys.count) { pairs.append((k < xs.count ? k : nil, k < ys.count ? k : nil)) }
-        }
-        for (i, j) in pairs {
-            let stepA = i.map { Self.step(a, xs[$0], $0, xs.count) }
-            let stepB = j.map { Self.step(b, ys[$0], $0, ys.count) }
-            switch (i, j) {
-            case let (i?, j?): compare(xs[i], ys[j], pathA: pathA + [stepA!], pathB: pathB + [stepB!])
-            case let (i?, nil): report(.nodeRemoved, xs[i], nil, pathA + [stepA!], [], note: nil)
-            case let (nil, j?): report(.nodeAdded, nil, ys[j], [], pathB + [stepB!], note: nil)
-            default: break
+            for k in 0..<max(xs.count, ys.count) {
+                visit(xs, ys, k < xs.count ? k : nil, k < ys.count ? k : nil, pathA, pathB)
             }
+        }
+    }
+
+    /// One pair of a list; its path steps are named only when something below is reported or walked.
+    private mutating func visit(_ xs: Elements, _ ys: Elements, _ i: Int?, _ j: Int?, _ pathA: [String], _ pathB: [String]) {
+        if let i, let j, isIdentical(xs[i], ys[j]) { return }
+        let stepA = i.map { Self.step(a, xs[$0], $0, xs.count) }
+        let stepB = j.map { Self.step(b, ys[$0], $0, ys.count) }
+        switch (i, j) {
+        case let (i?, j?): compare(xs[i], ys[j], pathA: pathA + [stepA!], pathB: pathB + [stepB!])
+        case let (i?, nil): report(.nodeRemoved, xs[i], nil, pathA + [stepA!], [], note: nil)
+        case let (nil, j?): report(.nodeAdded, nil, ys[j], [], pathB + [stepB!], note: nil)
+        default: break
         }
     }
 
@@ -145,15 +156,15 @@ package struct StructuralDiff {
     }
 
     /// Why two nodes' own encodings differ, nil when only lengths inherited from their content do.
-    private static func encodingNote(_ x: Node, _ y: Node, _ cx: (nodes: [NodeID], chunks: Bool)?,
-                                     _ cy: (nodes: [NodeID], chunks: Bool)?, _ tx: Tree, _ ty: Tree,
-                                     _ ix: NodeID, _ iy: NodeID) -> String? {
-        func form(_ n: Node, _ c: (nodes: [NodeID], chunks: Bool)?, _ t: Tree, _ i: Int) -> String {
+    /// `leaves`: neither node has elements to pair.
+    private static func encodingNote(_ x: Node, _ y: Node, _ tx: Tree, _ ty: Tree,
+                                     _ ix: NodeID, _ iy: NodeID, leaves: Bool) -> String? {
+        func form(_ n: Node, _ t: Tree, _ i: Int) -> String {
             if n.isConstructed && ContentHash.isStringTag(n) { let n = t.childCount(of: i)
                 return "constructed (\(n) chunk\(n == 1 ? "" : "s"))" }
             return n.isConstructed ? "constructed" : "primitive"
         }
-        let fx = form(x, cx, tx, ix.index), fy = form(y, cy, ty, iy.index)
+        let fx = form(x, tx, ix.index), fy = form(y, ty, iy.index)
         if fx != fy { return "\(fx) vs \(fy)" }
         if x.isIndefinite != y.isIndefinite {
             return "\(x.isIndefinite ? "indefinite" : "definite") length vs \(y.isIndefinite ? "indefinite" : "definite")"
@@ -162,7 +173,7 @@ package struct StructuralDiff {
         if x.contentLength == y.contentLength, x.lengthLength != y.lengthLength {
             return "length in \(x.lengthLength) vs \(y.lengthLength) octets"
         }
-        if !x.isConstructed, !y.isConstructed, cx == nil, cy == nil { return "content octets differ, value equal" }
+        if !x.isConstructed, !y.isConstructed, leaves { return "content octets differ, value equal" }
         return nil
     }
 

@@ -91,12 +91,14 @@ struct ReceiptDecoder {
         var seen = [Int](repeating: -1, count: 22)
         let attributes = tree.childCount(of: set)
         let end = min(Int(nb[set].subtreeEnd), nb.count)
-        appRecords.reserveCapacity(attributes)
         // Every attribute that makes a record has at least four nodes (itself and three children):
         // room for all of them at once, instead of growing to 180,000 records (10,000 purchases) by
-        // doubling, copying and faulting in fresh pages at every step.
-        inAppRecords.reserveCapacity(max(0, (end - set - 1) / 4 - appRecords.capacity))
-        receipt.inApp.reserveCapacity(attributes)
+        // doubling, copying and faulting in fresh pages at every step. No more than the nodes
+        // allow: a SET of millions of empty attributes reserved half a gigabyte (issue 32).
+        let records = (end - set - 1) / 4
+        appRecords.reserveCapacity(min(attributes, records))
+        inAppRecords.reserveCapacity(max(0, records - appRecords.capacity))
+        receipt.inApp.reserveCapacity(Self.purchaseCount(set: set, end: end, nb, bb))
         var c = set + 1
         while c < end {
             let child = c
@@ -126,6 +128,21 @@ struct ReceiptDecoder {
             receipt.inApp[i].fields = ReceiptFields(table: table, level: .inApp, range: range)
         }
         return receipt
+    }
+
+    /// The attributes whose type is a one-octet INTEGER 17: room for the purchases, counted
+    /// rather than taken as every attribute.
+    private static func purchaseCount(set: Int, end: Int, _ nb: UnsafeNodeBuffer, _ bb: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0, c = set + 1
+        while c < end {
+            let next = max(Int(nb[c].subtreeEnd), c + 1)
+            if next > c + 1 {
+                let type = nb[c + 1], start = contentStart(type)
+                if type.isUniversal(2), !type.isConstructed, type.contentLength == 1, start < bb.count, bb[start] == 17 { count += 1 }
+            }
+            c = next
+        }
+        return count
     }
 
     /// Decodes the purchase in place (building it apart and copying it into `Receipt.inApp` cost

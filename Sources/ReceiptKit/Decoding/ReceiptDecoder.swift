@@ -227,9 +227,9 @@ struct ReceiptDecoder {
         let first = app ? appRecords[start + seen] : inAppRecords[start + seen]
         let firstOffset = nodes[Int(first.attributeNode)].offset
         let spec = ReceiptSchema.spec(type: f.type, level: f.level)!
-        found.append(.receipt(.duplicate,
+        found.receipt(.duplicate,
             "\(spec.label) (\(spec.name)) appears more than once; the first occurrence, at offset \(firstOffset), is the one used",
-            node: Int(f.attributeNode), in: tree))
+            node: Int(f.attributeNode), in: tree)
     }
 
     /// `inAppIndex` nil: the receipt itself. The message is built only when something is missing.
@@ -240,9 +240,9 @@ struct ReceiptDecoder {
         for spec in required {
             let slot = level == .app ? spec.type : spec.type - 1701
             if seen[slot] < 0 {
-                found.append(.receipt(.missing,
+                found.receipt(.missing,
                     "required \(spec.label) (\(spec.name)) is missing from \(inAppIndex.map { "in-app purchase #\($0 + 1)" } ?? "the receipt")",
-                    node: set, in: tree))
+                    node: set, in: tree)
             }
         }
     }
@@ -259,15 +259,15 @@ struct ReceiptDecoder {
         guard shape.isParsed else { return nil }  // unparsed: the parser already reported these bytes
         func place() -> String { level == .app ? "the payload" : "in-app purchase #\((inAppIndex ?? 0) + 1)" }
         guard shape.isSequence else {
-            found.append(.receipt(.attributeMalformed,
+            found.receipt(.attributeMalformed,
                 "an element of \(place()) is \(InnerTLV.describe(tree, node)), an attribute SEQUENCE was expected",
-                node: node, in: tree))
+                node: node, in: tree)
             return nil
         }
         guard shape.count >= 1, let type = shape.type else {
             if !isCut(node) {
-                found.append(.receipt(.attributeMalformed,
-                    "an attribute of \(place()) does not start with its type INTEGER", node: node, in: tree))
+                found.receipt(.attributeMalformed,
+                    "an attribute of \(place()) does not start with its type INTEGER", node: node, in: tree)
             }
             return nil
         }
@@ -275,29 +275,29 @@ struct ReceiptDecoder {
         let count = shape.count
         guard count >= 3 else {
             if !isCut(node) {
-                found.append(.receipt(.attributeMalformed,
+                found.receipt(.attributeMalformed,
                     "\(label()): the attribute has \(count) element(s), 3 expected (type, version, value)",
-                    node: node, in: tree))
+                    node: node, in: tree)
             }
             return nil
         }
         if count > 3 {
-            found.append(.receipt(.attributeMalformed,
+            found.receipt(.attributeMalformed,
                 "\(label()): the attribute has \(count) elements, 3 expected (type, version, value); the extra ones are ignored",
-                node: node, in: tree, severity: .warning))
+                node: node, in: tree, severity: .warning)
         }
         let versionNode = shape.versionNode
         let version = shape.version
         if version == nil {
-            found.append(.receipt(.attributeMalformed,
+            found.receipt(.attributeMalformed,
                 "\(label()): the version is \(InnerTLV.describe(tree, versionNode)), an INTEGER was expected",
-                node: versionNode, in: tree))
+                node: versionNode, in: tree)
         }
         let valueNode = shape.valueNode
         guard shape.valueIsOctetString else {
-            found.append(.receipt(.attributeMalformed,
+            found.receipt(.attributeMalformed,
                 "\(label()): the value is \(InnerTLV.describe(tree, valueNode)), a primitive OCTET STRING was expected",
-                node: valueNode, in: tree))
+                node: valueNode, in: tree)
             return nil
         }
         let vn = nb[valueNode]

@@ -42,22 +42,64 @@ package struct StructuralDiff {
 
     private enum Side { case a, b }
 
-    /// A node's elements in one layer, as 4-byte indices (a SET of millions of elements is paired
-    /// whole: issue 32's memory bound).
+    /// A node's elements in one layer: the children of a node, walked in place, or a list of
+    /// 4-byte indices (a SET's, paired whole; top-level nodes). No array a child where elements pair
+    /// by position (issue 32's memory bound).
     private struct Elements {
+        enum Nodes {
+            case list([Int32])
+            case children(of: Int, in: Tree)
+        }
+
         let layer: LayerID
-        let nodes: [Int32]
+        let nodes: Nodes
+        let count: Int
         var chunks = false
 
-        init(_ layer: LayerID, _ nodes: [Int]) { self.init(layer, nodes.map { Int32($0) }) }
-        init(_ layer: LayerID, _ nodes: [Int32], chunks: Bool = false) {
+        init(_ layer: LayerID, _ nodes: [Int]) {
             self.layer = layer
-            self.nodes = nodes
+            self.nodes = .list(nodes.map { Int32($0) })
+            count = nodes.count
+        }
+
+        init(_ layer: LayerID, childrenOf parent: Int, in tree: Tree, chunks: Bool) {
+            self.layer = layer
+            nodes = .children(of: parent, in: tree)
+            count = tree.childCount(of: parent)
             self.chunks = chunks
         }
 
-        var count: Int { nodes.count }
-        subscript(_ k: Int) -> NodeID { NodeID(layer, Int(nodes[k])) }
+        /// The elements by position, for pairing a SET whole.
+        var list: [Int32] {
+            switch nodes {
+            case .list(let list): return list
+            case .children(let parent, let tree):
+                var list: [Int32] = []
+                list.reserveCapacity(count)
+                for child in tree.children(of: parent) { list.append(Int32(child)) }
+                return list
+            }
+        }
+
+        /// The elements in order.
+        func makeWalker() -> Walker {
+            switch nodes {
+            case .list(let list): return Walker(layer: layer, list: list.makeIterator(), children: nil)
+            case .children(let parent, let tree): return Walker(layer: layer, list: nil, children: tree.children(of: parent))
+            }
+        }
+
+        struct Walker: IteratorProtocol {
+            let layer: LayerID
+            var list: IndexingIterator<[Int32]>?
+            var children: ChildSequence?
+
+            mutating func next() -> NodeID? {
+                if let index = list?.next() { return NodeID(layer, Int(index)) }
+                if let index = children?.next() { return NodeID(layer, index) }
+                return nil
+            }
+        }
     }
 
     private func firstChildHash(_ side: Side, _ id: NodeID) -> UInt64? {
@@ -77,10 +119,7 @@ package struct StructuralDiff {
             return Elements(doc.layers[1].id, payload.roots)
         }
         guard node.kind == .tlv, t.hasChildren(id.index) else { return nil }
-        var children: [Int32] = []
-        children.reserveCapacity(t.childCount(of: id.index))
-        for child in t.children(of: id.index) { children.append(Int32(child)) }
-        return Elements(id.layer, children, chunks: node.isConstructed && ContentHash.isStringTag(node))
+        return Elements(id.layer, childrenOf: id.index, in: t, chunks: node.isConstructed && ContentHash.isStringTag(node))
     }
 
     /// Same content in the same bytes: nothing to report below.
@@ -121,30 +160,38 @@ package struct StructuralDiff {
     /// in A's order, then B's elements left over.
     private mutating func pairList(_ xs: Elements, _ ys: Elements, isSet: Bool, pathA: [String], pathB: [String]) {
         if isSet {
-            let pairing = SetPairing(countA: xs.count, countB: ys.count,
-                                     hashA: { hash(.a, xs[$0]) }, hashB: { hash(.b, ys[$0]) },
-                                     keyA: { firstChildHash(.a, xs[$0]) }, keyB: { firstChildHash(.b, ys[$0]) })
-            for i in 0..<xs.count {
-                let j = pairing.partnerOfA[i]
-                visit(xs, ys, i, j < 0 ? nil : Int(j), pathA, pathB)
+            let listA = xs.list, listB = ys.list
+            let idA = { NodeID(xs.layer, Int(listA[$0])) }, idB = { NodeID(ys.layer, Int(listB[$0])) }
+            let pairing = SetPairing(countA: listA.count, countB: listB.count,
+                                     hashA: { hash(.a, idA($0)) }, hashB: { hash(.b, idB($0)) },
+                                     keyA: { firstChildHash(.a, idA($0)) }, keyB: { firstChildHash(.b, idB($0)) })
+            for i in 0..<listA.count {
+                let j = Int(pairing.partnerOfA[i])
+                visit((idA(i), i), j < 0 ? nil : (idB(j), j), xs.count, ys.count, pathA, pathB)
             }
-            for j in pairing.unpairedB { visit(xs, ys, nil, Int(j), pathA, pathB) }
+            for j in pairing.unpairedB { visit(nil, (idB(Int(j)), Int(j)), xs.count, ys.count, pathA, pathB) }
         } else {
-            for k in 0..<max(xs.count, ys.count) {
-                visit(xs, ys, k < xs.count ? k : nil, k < ys.count ? k : nil, pathA, pathB)
+            var walkA = xs.makeWalker(), walkB = ys.makeWalker()
+            var position = 0
+            while true {
+                let x = walkA.next(), y = walkB.next()
+                if x == nil && y == nil { break }
+                visit(x.map { ($0, position) }, y.map { ($0, position) }, xs.count, ys.count, pathA, pathB)
+                position += 1
             }
         }
     }
 
     /// One pair of a list; its path steps are named only when something below is reported or walked.
-    private mutating func visit(_ xs: Elements, _ ys: Elements, _ i: Int?, _ j: Int?, _ pathA: [String], _ pathB: [String]) {
-        if let i, let j, isIdentical(xs[i], ys[j]) { return }
-        let stepA = i.map { Self.step(a, xs[$0], $0, xs.count) }
-        let stepB = j.map { Self.step(b, ys[$0], $0, ys.count) }
-        switch (i, j) {
-        case let (i?, j?): compare(xs[i], ys[j], pathA: pathA + [stepA!], pathB: pathB + [stepB!])
-        case let (i?, nil): report(.nodeRemoved, xs[i], nil, pathA + [stepA!], [], note: nil)
-        case let (nil, j?): report(.nodeAdded, nil, ys[j], [], pathB + [stepB!], note: nil)
+    private mutating func visit(_ x: (id: NodeID, position: Int)?, _ y: (id: NodeID, position: Int)?,
+                                _ countA: Int, _ countB: Int, _ pathA: [String], _ pathB: [String]) {
+        if let x, let y, isIdentical(x.id, y.id) { return }
+        let stepA = x.map { Self.step(a, $0.id, $0.position, countA) }
+        let stepB = y.map { Self.step(b, $0.id, $0.position, countB) }
+        switch (x, y) {
+        case let (x?, y?): compare(x.id, y.id, pathA: pathA + [stepA!], pathB: pathB + [stepB!])
+        case let (x?, nil): report(.nodeRemoved, x.id, nil, pathA + [stepA!], [], note: nil)
+        case let (nil, y?): report(.nodeAdded, nil, y.id, [], pathB + [stepB!], note: nil)
         default: break
         }
     }

@@ -25,16 +25,14 @@ package struct StructuralDiff {
 
     /// Compares the file layers' top-level nodes in order.
     mutating func run() {
-        let rootsA = a.fileTree.roots.map { NodeID(.file, $0) }
-        let rootsB = b.fileTree.roots.map { NodeID(.file, $0) }
-        pairList(rootsA, rootsB, isSet: false, pathA: [], pathB: [])
+        pairList(Elements(.file, a.fileTree.roots), Elements(.file, b.fileTree.roots), isSet: false, pathA: [], pathB: [])
     }
 
     /// Compares two ASN.1 layers' top-level nodes in order (an x5c certificate's DER against
     /// another's), their paths starting with `prefix`.
     package mutating func compareLayers(_ la: LayerID, _ lb: LayerID, prefix: String) {
         guard let ta = a.layer(la).tree, let tb = b.layer(lb).tree else { return }
-        pairList(ta.roots.map { NodeID(la, $0) }, tb.roots.map { NodeID(lb, $0) }, isSet: false, pathA: [prefix], pathB: [prefix])
+        pairList(Elements(la, ta.roots), Elements(lb, tb.roots), isSet: false, pathA: [prefix], pathB: [prefix])
     }
 
     private func tree(_ doc: Document, _ id: NodeID) -> Tree { doc.layer(id.layer).tree! }
@@ -43,6 +41,66 @@ package struct StructuralDiff {
     }
 
     private enum Side { case a, b }
+
+    /// A node's elements in one layer: the children of a node, walked in place, or a list of
+    /// 4-byte indices (a SET's, paired whole; top-level nodes). No array a child where elements pair
+    /// by position (issue 32's memory bound).
+    private struct Elements {
+        enum Nodes {
+            case list([Int32])
+            case children(of: Int, in: Tree)
+        }
+
+        let layer: LayerID
+        let nodes: Nodes
+        let count: Int
+        var chunks = false
+
+        init(_ layer: LayerID, _ nodes: [Int]) {
+            self.layer = layer
+            self.nodes = .list(nodes.map { Int32($0) })
+            count = nodes.count
+        }
+
+        init(_ layer: LayerID, childrenOf parent: Int, in tree: Tree, chunks: Bool) {
+            self.layer = layer
+            nodes = .children(of: parent, in: tree)
+            count = tree.childCount(of: parent)
+            self.chunks = chunks
+        }
+
+        /// The elements by position, for pairing a SET whole.
+        var list: [Int32] {
+            switch nodes {
+            case .list(let list): return list
+            case .children(let parent, let tree):
+                var list: [Int32] = []
+                list.reserveCapacity(count)
+                for child in tree.children(of: parent) { list.append(Int32(child)) }
+                return list
+            }
+        }
+
+        /// The elements in order.
+        func makeWalker() -> Walker {
+            switch nodes {
+            case .list(let list): return Walker(layer: layer, list: list.makeIterator(), children: nil)
+            case .children(let parent, let tree): return Walker(layer: layer, list: nil, children: tree.children(of: parent))
+            }
+        }
+
+        struct Walker: IteratorProtocol {
+            let layer: LayerID
+            var list: IndexingIterator<[Int32]>?
+            var children: ChildSequence?
+
+            mutating func next() -> NodeID? {
+                if let index = list?.next() { return NodeID(layer, Int(index)) }
+                if let index = children?.next() { return NodeID(layer, index) }
+                return nil
+            }
+        }
+    }
 
     private func firstChildHash(_ side: Side, _ id: NodeID) -> UInt64? {
         let t = tree(side == .a ? a : b, id)
@@ -53,17 +111,22 @@ package struct StructuralDiff {
     /// What a node contains, for pairing: the elements of a constructed or encapsulating node, the
     /// chunks of a constructed string, or nil for a leaf. The receipt payload string of a document
     /// whose payload was reassembled contains the payload layer's top-level nodes.
-    private func contents(_ doc: Document, _ id: NodeID) -> (nodes: [NodeID], chunks: Bool)? {
+    private func contents(_ doc: Document, _ id: NodeID) -> Elements? {
         let t = tree(doc, id)
         let node = t.nodes[id.index]
         if id.layer == .file, doc.layers.count > 1, doc.format.payloadStringNode(doc) == id.index,
            let payload = doc.layers[1].tree {
-            return (payload.roots.map { NodeID(doc.layers[1].id, $0) }, false)
+            return Elements(doc.layers[1].id, payload.roots)
         }
         guard node.kind == .tlv, t.hasChildren(id.index) else { return nil }
-        let children = t.children(of: id.index).map { NodeID(id.layer, $0) }
-        let isString = node.isConstructed && ContentHash.isStringTag(node)
-        return (children, isString)
+        return Elements(id.layer, childrenOf: id.index, in: t, chunks: node.isConstructed && ContentHash.isStringTag(node))
+    }
+
+    /// Same content in the same bytes: nothing to report below.
+    private func isIdentical(_ x: NodeID, _ y: NodeID) -> Bool {
+        guard hash(.a, x) == hash(.b, y) else { return false }
+        let tx = tree(a, x), ty = tree(b, y)
+        return tx.bytes[tx.nodes[x.index].byteRange].elementsEqual(ty.bytes[ty.nodes[y.index].byteRange])
     }
 
     private mutating func compare(_ x: NodeID, _ y: NodeID, pathA: [String], pathB: [String]) {
@@ -77,64 +140,59 @@ package struct StructuralDiff {
             return report(.contentChanged, x, y, pathA, pathB, note: "different tags")
         }
         if sameContent {
-            if let note = Self.encodingNote(nx, ny, cx, cy, tx, ty, x, y) {
+            if let note = Self.encodingNote(nx, ny, tx, ty, x, y, leaves: cx == nil && cy == nil) {
                 report(.reencoded, x, y, pathA, pathB, note: note)
             } else if !pairable {
                 report(.reencoded, x, y, pathA, pathB, note: "same content, different bytes")
             }
-            if pairable { pairList(cx!.nodes, cy!.nodes, isSet: nx.isUniversal(17), pathA: pathA, pathB: pathB) }
+            if pairable { pairList(cx!, cy!, isSet: nx.isUniversal(17), pathA: pathA, pathB: pathB) }
             return
         }
         guard pairable else { return report(.contentChanged, x, y, pathA, pathB, note: nil) }
-        if let note = Self.encodingNote(nx, ny, cx, cy, tx, ty, x, y) {
+        if let note = Self.encodingNote(nx, ny, tx, ty, x, y, leaves: false) {
             report(.reencoded, x, y, pathA, pathB, note: note)
         }
-        pairList(cx!.nodes, cy!.nodes, isSet: nx.isUniversal(17), pathA: pathA, pathB: pathB)
+        pairList(cx!, cy!, isSet: nx.isUniversal(17), pathA: pathA, pathB: pathB)
     }
 
     /// Pairs two child lists: by position, except in a SET, whose elements pair by equal content
-    /// first (order carries no meaning there) and the rest by position.
-    private mutating func pairList(_ xs: [NodeID], _ ys: [NodeID], isSet: Bool, pathA: [String], pathB: [String]) {
-        var pairs: [(Int?, Int?)] = []
+    /// first (order carries no meaning there) and the rest by position (`SetPairing`). Pairs go
+    /// in A's order, then B's elements left over.
+    private mutating func pairList(_ xs: Elements, _ ys: Elements, isSet: Bool, pathA: [String], pathB: [String]) {
         if isSet {
-            var byHash: [UInt64: [Int]] = [:]
-            for (j, y) in ys.enumerated().reversed() { byHash[hash(.b, y), default: []].append(j) }
-            var usedB = [Bool](repeating: false, count: ys.count)
-            var leftA: [Int] = []
-            for (i, x) in xs.enumerated() {
-                if let j = byHash[hash(.a, x)]?.popLast() { pairs.append((i, j)); usedB[j] = true } else { leftA.append(i) }
+            let listA = xs.list, listB = ys.list
+            let idA = { NodeID(xs.layer, Int(listA[$0])) }, idB = { NodeID(ys.layer, Int(listB[$0])) }
+            let pairing = SetPairing(countA: listA.count, countB: listB.count,
+                                     hashA: { hash(.a, idA($0)) }, hashB: { hash(.b, idB($0)) },
+                                     keyA: { firstChildHash(.a, idA($0)) }, keyB: { firstChildHash(.b, idB($0)) })
+            for i in 0..<listA.count {
+                let j = Int(pairing.partnerOfA[i])
+                visit((idA(i), i), j < 0 ? nil : (idB(j), j), xs.count, ys.count, pathA, pathB)
             }
-            // What is left pairs by its first element's content (a receipt attribute's type), then by position.
-            var byKey: [UInt64: [Int]] = [:]
-            for j in ys.indices.reversed() where !usedB[j] {
-                if let key = firstChildHash(.b, ys[j]) { byKey[key, default: []].append(j) }
-            }
-            var restA: [Int] = []
-            for i in leftA {
-                if let key = firstChildHash(.a, xs[i]), let j = byKey[key]?.popLast() {
-                    pairs.append((i, j))
-                    usedB[j] = true
-                } else {
-                    restA.append(i)
-                }
-            }
-            let restB = ys.indices.filter { !usedB[$0] }
-            for k in 0..<max(restA.count, restB.count) {
-                pairs.append((k < restA.count ? restA[k] : nil, k < restB.count ? restB[k] : nil))
-            }
-            pairs.sort { ($0.0 ?? Int.max, $0.1 ?? Int.max) < ($1.0 ?? Int.max, $1.1 ?? Int.max) }
+            for j in pairing.unpairedB { visit(nil, (idB(Int(j)), Int(j)), xs.count, ys.count, pathA, pathB) }
         } else {
-            for k in 0..<max(xs.count, ys.count) { pairs.append((k < xs.count ? k : nil, k < ys.count ? k : nil)) }
-        }
-        for (i, j) in pairs {
-            let stepA = i.map { Self.step(a, xs[$0], $0, xs.count) }
-            let stepB = j.map { Self.step(b, ys[$0], $0, ys.count) }
-            switch (i, j) {
-            case let (i?, j?): compare(xs[i], ys[j], pathA: pathA + [stepA!], pathB: pathB + [stepB!])
-            case let (i?, nil): report(.nodeRemoved, xs[i], nil, pathA + [stepA!], [], note: nil)
-            case let (nil, j?): report(.nodeAdded, nil, ys[j], [], pathB + [stepB!], note: nil)
-            default: break
+            var walkA = xs.makeWalker(), walkB = ys.makeWalker()
+            var position = 0
+            while true {
+                let x = walkA.next(), y = walkB.next()
+                if x == nil && y == nil { break }
+                visit(x.map { ($0, position) }, y.map { ($0, position) }, xs.count, ys.count, pathA, pathB)
+                position += 1
             }
+        }
+    }
+
+    /// One pair of a list; its path steps are named only when something below is reported or walked.
+    private mutating func visit(_ x: (id: NodeID, position: Int)?, _ y: (id: NodeID, position: Int)?,
+                                _ countA: Int, _ countB: Int, _ pathA: [String], _ pathB: [String]) {
+        if let x, let y, isIdentical(x.id, y.id) { return }
+        let stepA = x.map { Self.step(a, $0.id, $0.position, countA) }
+        let stepB = y.map { Self.step(b, $0.id, $0.position, countB) }
+        switch (x, y) {
+        case let (x?, y?): compare(x.id, y.id, pathA: pathA + [stepA!], pathB: pathB + [stepB!])
+        case let (x?, nil): report(.nodeRemoved, x.id, nil, pathA + [stepA!], [], note: nil)
+        case let (nil, y?): report(.nodeAdded, nil, y.id, [], pathB + [stepB!], note: nil)
+        default: break
         }
     }
 
@@ -145,15 +203,15 @@ package struct StructuralDiff {
     }
 
     /// Why two nodes' own encodings differ, nil when only lengths inherited from their content do.
-    private static func encodingNote(_ x: Node, _ y: Node, _ cx: (nodes: [NodeID], chunks: Bool)?,
-                                     _ cy: (nodes: [NodeID], chunks: Bool)?, _ tx: Tree, _ ty: Tree,
-                                     _ ix: NodeID, _ iy: NodeID) -> String? {
-        func form(_ n: Node, _ c: (nodes: [NodeID], chunks: Bool)?, _ t: Tree, _ i: Int) -> String {
+    /// `leaves`: neither node has elements to pair.
+    private static func encodingNote(_ x: Node, _ y: Node, _ tx: Tree, _ ty: Tree,
+                                     _ ix: NodeID, _ iy: NodeID, leaves: Bool) -> String? {
+        func form(_ n: Node, _ t: Tree, _ i: Int) -> String {
             if n.isConstructed && ContentHash.isStringTag(n) { let n = t.childCount(of: i)
                 return "constructed (\(n) chunk\(n == 1 ? "" : "s"))" }
             return n.isConstructed ? "constructed" : "primitive"
         }
-        let fx = form(x, cx, tx, ix.index), fy = form(y, cy, ty, iy.index)
+        let fx = form(x, tx, ix.index), fy = form(y, ty, iy.index)
         if fx != fy { return "\(fx) vs \(fy)" }
         if x.isIndefinite != y.isIndefinite {
             return "\(x.isIndefinite ? "indefinite" : "definite") length vs \(y.isIndefinite ? "indefinite" : "definite")"
@@ -162,7 +220,7 @@ package struct StructuralDiff {
         if x.contentLength == y.contentLength, x.lengthLength != y.lengthLength {
             return "length in \(x.lengthLength) vs \(y.lengthLength) octets"
         }
-        if !x.isConstructed, !y.isConstructed, cx == nil, cy == nil { return "content octets differ, value equal" }
+        if !x.isConstructed, !y.isConstructed, leaves { return "content octets differ, value equal" }
         return nil
     }
 

@@ -40,12 +40,6 @@ enum Base64Rewrite {
         slot.length == 2 ? (alphabet == .either ? 63 : nil) : sextet(text[slot.offset], alphabet)
     }
 
-    /// The 6-bit groups `bytes` fill, the last one padded with zero bits.
-    static func sextets(_ bytes: [UInt8]) -> [UInt8] {
-        let count = (bytes.count * 8 + 5) / 6
-        return (0..<count).map { k in bits(bytes, from: 6 * k) }
-    }
-
     /// Bits `start ..< start + 6` of `bytes`, zero past the end.
     static func bits(_ bytes: [UInt8], from start: Int) -> UInt8 {
         var value: UInt8 = 0
@@ -66,7 +60,7 @@ enum Base64Rewrite {
     /// The text with `slots` rewritten to decode to `bytes`. A character whose sextet is unchanged
     /// is kept as it is; one that is not in the alphabet (decoded as zero bits) may only keep
     /// zero bits, else the text cannot carry the new bytes.
-    static func rewrite(_ text: [UInt8], slots: [Slot], bytes: [UInt8], alphabet: Alphabet) throws -> [UInt8] {
+    static func rewrite<Slots: Sequence<Slot>>(_ text: [UInt8], slots: Slots, bytes: [UInt8], alphabet: Alphabet) throws -> [UInt8] {
         let urlDefault = slots.contains { $0.length == 1 && (text[$0.offset] == UInt8(ascii: "-") || text[$0.offset] == UInt8(ascii: "_")) }
             || alphabet == .url
         var out: [UInt8] = []
@@ -110,30 +104,50 @@ enum Base64Rewrite {
 
     /// Where `bytes`' base64 characters sit in `text`: a run that decodes to exactly `bytes`,
     /// allowing whitespace (and JSON's `\n`, `\r`, `\t` escapes) between characters, `\/` for `/`,
-    /// either alphabet, and any unused bits in the last character. Nil when there is none.
-    static func locate(_ bytes: [UInt8], in text: [UInt8]) -> [Slot]? {
-        let expected = sextets(bytes)
-        guard !expected.isEmpty else { return nil }
-        let masks = expected.indices.map { usedMask(character: $0, byteCount: bytes.count) }
+    /// either alphabet, and any unused bits in the last character; from its first character to
+    /// the end of its last. Nil when there is none. `slots(in:)` walks its characters again: a
+    /// list of them cost 16 bytes a character (107 MB for 6.7 MB of text; issue 32).
+    static func locate(_ bytes: [UInt8], in text: [UInt8]) -> Range<Int>? {
+        let count = (bytes.count * 8 + 5) / 6
+        guard count > 0 else { return nil }
+        // Character k's expected bits, read from `bytes` as needed (no array of them either).
+        func matches(_ sextet: UInt8, _ k: Int) -> Bool {
+            let mask = usedMask(character: k, byteCount: bytes.count)
+            return sextet & mask == bits(bytes, from: 6 * k) & mask
+        }
         for start in text.indices {
-            guard let first = slot(text, at: start), first.sextet & masks[0] == expected[0] & masks[0] else { continue }
-            var slots = [first.slot]
-            var i = start + first.slot.length
-            while slots.count < expected.count && i < text.count {
+            guard let first = slot(text, at: start), matches(first.sextet, 0) else { continue }
+            var found = 1
+            var i = start + first.slot.length, end = i
+            while found < count && i < text.count {
                 if let next = slot(text, at: i) {
-                    let k = slots.count
-                    guard next.sextet & masks[k] == expected[k] & masks[k] else { break }
-                    slots.append(next.slot)
+                    guard matches(next.sextet, found) else { break }
+                    found += 1
                     i += next.slot.length
+                    end = i
                 } else if let skip = skippable(text, at: i) {
                     i += skip
                 } else {
                     break
                 }
             }
-            if slots.count == expected.count { return slots }
+            if found == count { return start..<end }
         }
         return nil
+    }
+
+    /// The characters of a run `locate` found, in order (what lies between them is skippable).
+    static func slots(_ text: [UInt8], in run: Range<Int>) -> UnfoldSequence<Slot, Int> {
+        sequence(state: run.lowerBound) { i in
+            while i < run.upperBound {
+                if let found = slot(text, at: i) {
+                    i += found.slot.length
+                    return found.slot
+                }
+                i += skippable(text, at: i) ?? 1
+            }
+            return nil
+        }
     }
 
     static func slot(_ text: [UInt8], at i: Int) -> (slot: Slot, sextet: UInt8)? {

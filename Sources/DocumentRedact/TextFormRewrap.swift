@@ -37,9 +37,9 @@ enum TextFormRewrap {
             var copy = raw
             copy.replaceSubrange(range, with: newBytes)
             out = copy
-        } else if let slots = Base64Rewrite.locate(old, in: raw) {
+        } else if let run = Base64Rewrite.locate(old, in: raw) {
             do {
-                out = try Base64Rewrite.rewrite(raw, slots: slots, bytes: newBytes, alphabet: .either)
+                out = try Base64Rewrite.rewrite(raw, slots: Base64Rewrite.slots(raw, in: run), bytes: newBytes, alphabet: .either)
             } catch let failure as Base64Rewrite.Failure {
                 throw Failure(message: failure.message)
             }

@@ -39,9 +39,7 @@ struct WrapperText {
         }
         if raw == loaded.bytes { return whole }
         if let range = raw.firstRange(of: loaded.bytes) { return range }
-        if let slots = Base64Rewrite.locate(loaded.bytes, in: raw), let first = slots.first, let last = slots.last {
-            return first.offset..<(last.offset + last.length)
-        }
+        if let run = Base64Rewrite.locate(loaded.bytes, in: raw) { return run }
         return whole
     }
 

@@ -20,7 +20,7 @@ package struct CertificateLayout {
 
     package init?(tree: Tree, root: Int) {
         func isSequence(_ i: Int?) -> Bool { i.map { tree.nodes[$0].kind == .tlv && tree.nodes[$0].isUniversal(16) } ?? false }
-        let outer = Array(tree.children(of: root))
+        let outer = Array(tree.children(of: root).prefix(3))  // a SEQUENCE of millions makes no array
         guard isSequence(root), outer.count >= 1, isSequence(outer[0]) else { return nil }
         certificate = root
         tbs = outer[0]
@@ -42,9 +42,9 @@ package struct CertificateLayout {
 
     /// Each extension's OID node, critical flag and value OCTET STRING, in order.
     func extensionList(_ tree: Tree) -> [(oid: Int, dotted: String)] {
-        guard let extensions, let list = Array(tree.children(of: extensions)).first else { return [] }
+        guard let extensions, let list = tree.child(of: extensions, at: 0) else { return [] }
         return tree.children(of: list).compactMap { ext in
-            guard let oid = Array(tree.children(of: ext)).first, case .objectIdentifier(let dotted, _)? = tree.value(of: oid) else { return nil }
+            guard let oid = tree.child(of: ext, at: 0), case .objectIdentifier(let dotted, _)? = tree.value(of: oid) else { return nil }
             return (oid, dotted)
         }
     }

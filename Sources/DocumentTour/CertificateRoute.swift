@@ -57,7 +57,7 @@ package struct CertificateRoute {
                 + c.extensionList(tree).map { "extension: \($0.dotted) = \(CertificateWords.extensionName($0.dotted))" })
         }
         add(c.signatureAlgorithm, .whole, "signatureAlgorithm",
-            (c.signatureAlgorithm.flatMap { Array(tree.children(of: $0)).first }.flatMap { oid -> String? in
+            (c.signatureAlgorithm.flatMap { tree.child(of: $0, at: 0) }.flatMap { oid -> String? in
                 guard case .objectIdentifier(let dotted, let name)? = tree.value(of: oid) else { return nil }
                 return "algorithm: \(dotted)" + (name.map { " (\($0))" } ?? "")
             }.map { [$0] } ?? [])

@@ -156,7 +156,7 @@ extension TourLessons {
 
     /// How many members a constructed node holds.
     package func memberCountCheck(_ node: Int, _ question: String, what: String) -> SelfCheck? {
-        let count = Array(tree.children(of: node)).count
+        let count = tree.childCount(of: node)
         guard count > 0 else { return nil }
         let bytes = Int(n(node).contentLength)
         return SelfCheck(question,

@@ -67,8 +67,10 @@ package struct TourLessons {
 
     /// Whether a SET's members are in DER order (each encoding sorts at or before the next).
     package func setOrder(_ node: Int) -> String {
-        let members = Array(tree.children(of: node))
-        guard members.count > 1 else { return "order: a SET of \(members.count) member\(members.count == 1 ? "" : "s") is trivially in DER order" }
+        // Walked in place: a SET of millions of members made an array of them (issue 32).
+        let count = tree.childCount(of: node)
+        guard count > 1 else { return "order: a SET of \(count) member\(count == 1 ? "" : "s") is trivially in DER order" }
+        let members = tree.children(of: node)
         for (a, b) in zip(members, members.dropFirst())
         where tree.bytes[tree.nodes[b].byteRange].lexicographicallyPrecedes(tree.bytes[tree.nodes[a].byteRange]) {
             return "order: member at offset \(NumberText.grouped(Int(tree.nodes[b].offset))) sorts before the one at \(NumberText.grouped(Int(tree.nodes[a].offset))): not in DER order (BER allows any order; DER sorts a SET OF by the members' encodings)"

@@ -16,17 +16,17 @@ import TestSupport
     func factsMatchTheirDefinition(_ name: String) throws {
         let state = try #require(Fixtures.sampleState(name), "samples/\(name) missing")
         let tree = state.tree, facts = state.facts
-        var expected = [UInt8](repeating: TreeFacts.none, count: tree.count)
         for node in 0..<tree.count {
-            var worst = TreeFacts.none
-            for inside in node..<Int(tree.nodes[node].subtreeEnd) { worst = min(worst, facts.ownSeverity[inside]) }
-            expected[node] = worst
+            var worst: Severity?
+            for inside in node..<Int(tree.nodes[node].subtreeEnd) {
+                if let own = facts.severity(ofNode: inside), worst == nil || own.rawValue < worst!.rawValue { worst = own }
+            }
+            #expect(facts.severity(ofSubtree: node) == worst, "node \(node)")
         }
-        #expect(facts.subtreeSeverity == expected)
         for node in 0..<tree.count {
             let parent = tree.nodes.parentIndex(node)
             let siblings = parent >= 0 ? Array(tree.children(of: parent)) : tree.roots
-            #expect(Int(facts.siblingPosition[node]) == siblings.firstIndex(of: node), "node \(node)")
+            #expect(tree.siblingPosition(of: node) == siblings.firstIndex(of: node), "node \(node)")
         }
     }
 

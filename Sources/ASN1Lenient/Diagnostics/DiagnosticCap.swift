@@ -14,13 +14,19 @@ public struct DiagnosticCap: Sendable {
     public init(maxPerCode: Int = 10_000) { self.maxPerCode = max(1, maxPerCode) }
 
     public mutating func append(_ diagnostic: Diagnostic) {
-        let seen = perCode[diagnostic.code, default: 0]
-        perCode[diagnostic.code] = seen + 1
-        guard seen >= maxPerCode else { return listed.append(diagnostic) }
-        if let index = leftOut.firstIndex(where: { $0.code == diagnostic.code }) {
+        append(diagnostic.code) { diagnostic }
+    }
+
+    /// Appends the diagnostic of `code` that `make` builds, built only when it is listed or is
+    /// the first of its code left out: a dense payload had millions of messages worded and dropped.
+    public mutating func append(_ code: DiagnosticCode, _ make: () -> Diagnostic) {
+        let seen = perCode[code, default: 0]
+        perCode[code] = seen + 1
+        guard seen >= maxPerCode else { return listed.append(make()) }
+        if let index = leftOut.firstIndex(where: { $0.code == code }) {
             leftOut[index].count += 1
         } else {
-            leftOut.append((diagnostic.code, 1, diagnostic))
+            leftOut.append((code, 1, make()))
         }
     }
 

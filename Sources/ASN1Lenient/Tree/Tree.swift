@@ -43,6 +43,18 @@ public struct Tree: Sendable {
         return found
     }
 
+    /// Position of `index` among its parent's children (or among the top-level nodes), counted by
+    /// stepping from the first sibling over whole subtrees: no table of 4 bytes a node.
+    public func siblingPosition(of index: Int) -> Int {
+        let parent = nodes.parentIndex(index)
+        var sibling = parent >= 0 ? parent + 1 : 0, position = 0
+        while sibling < index {
+            sibling = max(Int(nodes[sibling].subtreeEnd), sibling + 1)
+            position += 1
+        }
+        return position
+    }
+
     public func childCount(of index: Int) -> Int {
         var n = 0
         for _ in children(of: index) { n += 1 }

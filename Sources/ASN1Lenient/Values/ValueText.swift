@@ -26,6 +26,13 @@ public enum ValueText {
             return bytesSummary(tree.content(of: index), limits: limits)
         }
         if node.isConstructed { return "" }
+        if node.tagClass == .universal, node.tagNumber == 3 || node.tagNumber == 4 {
+            return stringSummary(tree.content(of: index), bitString: node.tagNumber == 3,
+                                 encapsulated: node.isEncapsulated, limits: limits)
+        }
+        if node.tagClass == .universal, node.tagNumber == 2 || node.tagNumber == 10, node.contentLength > 16 {
+            return longIntegerSummary(tree.content(of: index), limits: limits)
+        }
         // Enough bytes for `limits.characters` scalars of any encoding (4 bytes each at most), and
         // more than that many scalars whenever the content is longer, so "…" is still decided right.
         let prefix = limits.characters < Int.max / 8 ? limits.characters * 4 + 8 : Int.max
@@ -36,19 +43,10 @@ public enum ValueText {
         case .boolean(let b):
             return b ? "TRUE" : "FALSE"
         case .integer(let decimal, let hex):
-            if let hex {
-                let count = node.contentLength
-                let shown = hex.count > limits.hexBytes * 2 ? String(hex.prefix(limits.hexBytes * 2)) + "…" : hex
-                return "0x\(shown) (\(NumberText.grouped(Int(count)))-byte integer)"
-            }
-            return decimal
-        case .bitString(let unused, let bytes):
-            let unusedText = unused == 0 ? "" : ", \(unused) unused bit\(unused == 1 ? "" : "s")"
-            if node.isEncapsulated { return "(\(byteCount(bytes.count))\(unusedText))" }
-            return "(\(byteCount(bytes.count))\(unusedText)) " + hex(bytes[...], limit: limits.hexBytes)
-        case .octets(let bytes):
-            if node.isEncapsulated { return "(\(byteCount(bytes.count)))" }
-            return bytesSummary(bytes[...], limits: limits)
+            return hex == nil ? decimal : longIntegerSummary(tree.content(of: index), limits: limits)
+        case .bitString, .octets:  // read in place above
+            return stringSummary(tree.content(of: index), bitString: node.tagNumber == 3,
+                                 encapsulated: node.isEncapsulated, limits: limits)
         case .null:
             return ""
         case .objectIdentifier(let dotted, let name):
@@ -63,13 +61,34 @@ public enum ValueText {
         }
     }
 
+    /// A BIT or OCTET STRING's summary read in place: `Value` copies the content, which for a
+    /// string of megabytes was the largest allocation a summary made (issue 32's memory bound).
+    private static func stringSummary(_ content: ArraySlice<UInt8>, bitString: Bool, encapsulated: Bool,
+                                      limits: Limits) -> String {
+        guard bitString else {
+            return encapsulated ? "(\(byteCount(content.count)))" : bytesSummary(content, limits: limits)
+        }
+        guard let unused = content.first else { return "(invalid: BIT STRING without unused-bits octet)" }
+        let bytes = content.dropFirst()
+        let unusedText = unused == 0 ? "" : ", \(unused) unused bit\(unused == 1 ? "" : "s")"
+        if encapsulated { return "(\(byteCount(bytes.count))\(unusedText))" }
+        return "(\(byteCount(bytes.count))\(unusedText)) " + hex(bytes, limit: limits.hexBytes)
+    }
+
+    /// An integer of more than 16 octets, as hex cut after `limits.hexBytes` (read in place too).
+    private static func longIntegerSummary(_ content: ArraySlice<UInt8>, limits: Limits) -> String {
+        "0x\(hex(content, limit: limits.hexBytes)) (\(NumberText.grouped(content.count))-byte integer)"
+    }
+
     /// "(5 bytes) 68656C6C6F \"hello\"": size, hex (cut after `limits.hexBytes`), and the text too
     /// when every byte is printable ASCII.
     public static func bytesSummary(_ bytes: ArraySlice<UInt8>, limits: Limits = .standard) -> String {
         if bytes.isEmpty { return "(0 bytes)" }
         var text = "(\(byteCount(bytes.count))) " + hex(bytes, limit: limits.hexBytes)
         if bytes.count >= 2 && bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            text += " " + quoted(String(decoding: bytes, as: UTF8.self), limit: limits.characters)
+            // Printable ASCII is a character a byte: one past the limit still decides the "…".
+            let shown = limits.characters < Int.max ? bytes.prefix(limits.characters + 1) : bytes
+            text += " " + quoted(String(decoding: shown, as: UTF8.self), limit: limits.characters)
         }
         return text
     }

@@ -4,10 +4,10 @@ extension AppState {
     /// The path of file-tree node `node` as sibling positions, e.g. `0 › 1 › 3`.
     public func pathText(_ node: Int, ascii: Bool) -> String {
         guard node >= 0 else { return "" }
-        var positions: [Int32] = []
+        var positions: [Int] = []
         var current = node
         while current >= 0 {
-            positions.append(facts.siblingPosition[current])
+            positions.append(tree.siblingPosition(of: current))
             current = tree.nodes.parentIndex(current)
         }
         return positions.reversed().map(String.init).joined(separator: ascii ? " > " : " › ")

@@ -1,14 +1,14 @@
 import ASN1Lenient
 
-/// Facts about the tree computed once at load, in O(n), so that every key and every frame can be
-/// answered by looking things up rather than scanning the tree.
+/// Facts about the tree computed once at load, so that every key and every frame can be answered
+/// by looking things up rather than scanning the tree. Only nodes with a diagnostic or an
+/// ancestor of one have entries: a tree of millions of clean nodes costs no array a node (issue 32,
+/// memory bounded by the input).
 public struct TreeFacts: Sendable {
-    /// Worst severity carried by a node or any of its descendants (`Severity.rawValue`), 255 for none.
-    public let subtreeSeverity: [UInt8]
-    /// Worst severity carried by the node itself, 255 for none.
-    public let ownSeverity: [UInt8]
-    /// Position of each node among its siblings (for paths like `0 › 1 › 3`).
-    public let siblingPosition: [Int32]
+    /// Worst severity carried by a node or any of its descendants (`Severity.rawValue`); absent for none.
+    let subtreeSeverity: [Int: UInt8]
+    /// Worst severity carried by the node itself; absent for none.
+    let ownSeverity: [Int: UInt8]
     /// Nodes that carry at least one diagnostic, ascending (for `]` / `[`).
     public let diagnosticNodes: [Int]
     /// Diagnostic indices (into `tree.diagnostics`) per node.
@@ -25,7 +25,7 @@ public struct TreeFacts: Sendable {
     public init(tree: Tree) {
         let n = tree.count
         let nodes = tree.nodes
-        var own = [UInt8](repeating: TreeFacts.none, count: n)
+        var own: [Int: UInt8] = [:]
         var byNode: [Int: [Int]] = [:]
         var errors: [Range<Int>] = []
         var counts = [0, 0, 0, 0]
@@ -41,32 +41,17 @@ public struct TreeFacts: Sendable {
             }
             guard let node = owner else { continue }
             byNode[node, default: []].append(d)
-            own[node] = min(own[node], UInt8(diagnostic.severity.rawValue))
+            own[node] = min(own[node] ?? TreeFacts.none, UInt8(diagnostic.severity.rawValue))
         }
         // Each owner's severity climbs to its ancestors, stopping at one that is already as severe:
         // whatever made it so climbed further already (or will), so each node is lowered at most
         // four times (one per severity) and a tree with few diagnostics costs no O(n) pass.
         var subtree = own
-        for node in byNode.keys {
-            let severity = own[node]
+        for (node, severity) in own {
             var p = nodes.parentIndex(node)
-            while p >= 0 && subtree[p] > severity {
+            while p >= 0 && subtree[p] ?? TreeFacts.none > severity {
                 subtree[p] = severity
                 p = nodes.parentIndex(p)
-            }
-        }
-        var positions = [Int32](repeating: 0, count: n)
-        // Each node's next sibling is its subtreeEnd when that shares the parent. Read through the
-        // node buffer: this is the one O(n) pass left at load (950,325 nodes for 10,000 purchases).
-        nodes.withUnsafeBufferPointer { all in
-            positions.withUnsafeMutableBufferPointer { out in
-                for index in 0..<n {
-                    let node = all[index]
-                    let next = Int(node.subtreeEnd)
-                    if next < n && all[next].depth == node.depth {  // after a subtree: a sibling, or a node higher up
-                        out[next] = out[index] + 1
-                    }
-                }
             }
         }
         errors.sort { $0.lowerBound < $1.lowerBound }
@@ -80,7 +65,6 @@ public struct TreeFacts: Sendable {
         }
         subtreeSeverity = subtree
         ownSeverity = own
-        siblingPosition = positions
         diagnosticNodes = byNode.keys.sorted()
         diagnosticsByNode = byNode
         errorRanges = merged
@@ -102,10 +86,10 @@ public struct TreeFacts: Sendable {
     }
 
     public func severity(ofSubtree node: Int) -> Severity? {
-        subtreeSeverity[node] == TreeFacts.none ? nil : Severity(rawValue: Int(subtreeSeverity[node]))
+        subtreeSeverity[node].flatMap { Severity(rawValue: Int($0)) }
     }
 
     public func severity(ofNode node: Int) -> Severity? {
-        ownSeverity[node] == TreeFacts.none ? nil : Severity(rawValue: Int(ownSeverity[node]))
+        ownSeverity[node].flatMap { Severity(rawValue: Int($0)) }
     }
 }

@@ -69,3 +69,11 @@ extension Diagnostic {
         code.diagnostic(message, tree.nodes[node].byteRange, node: NodeIndex(node), severity: severity)
     }
 }
+
+extension DiagnosticCap {
+    /// A receipt finding covering a node's whole bytes, worded only when it is kept.
+    mutating func receipt(_ code: ReceiptCode, _ message: @autoclosure () -> String, node: Int, in tree: Tree,
+                          severity: Severity? = nil) {
+        append(code.code) { .receipt(code, message(), node: node, in: tree, severity: severity) }
+    }
+}

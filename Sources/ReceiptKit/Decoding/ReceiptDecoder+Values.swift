@@ -33,9 +33,9 @@ extension ReceiptDecoder {
             return nil
         case .fixedBytes(let count):
             if range.count != count {
-                found.append(.receipt(.wrongType,
+                found.receipt(.wrongType,
                     "\(spec.label): value is \(range.count) raw byte(s), \(count) raw bytes (\(spec.name)) were expected",
-                    node: valueNode, in: tree))
+                    node: valueNode, in: tree)
             }
             return nil
         default:
@@ -56,9 +56,9 @@ extension ReceiptDecoder {
                 cut = isCut(inner)
             }
             if nodes[inner].subtreeEnd < nodes[valueNode].subtreeEnd {
-                found.append(.receipt(.wrongType,
+                found.receipt(.wrongType,
                     "\(spec.label): the value holds more than one element, \(expected.description) was expected",
-                    node: valueNode, in: tree))
+                    node: valueNode, in: tree)
             }
         } else if let header = InnerTLV.read(bytes, at: range.lowerBound, limit: range.upperBound),
                   header.fits, !header.indefinite || header.isConstructed {
@@ -73,16 +73,16 @@ extension ReceiptDecoder {
         guard let tag, let content else {
             if !isCut(valueNode) {
                 let what = range.isEmpty ? "empty" : "not an ASN.1 element (\(range.count) raw byte(s))"
-                found.append(.receipt(.wrongType,
+                found.receipt(.wrongType,
                     "\(spec.label): value is \(what), \(expected.description) was expected",
-                    node: pinned, in: tree))
+                    node: pinned, in: tree)
             }
             return .invalid("not \(expected.description)")
         }
         if tag != expectedTag {
-            found.append(.receipt(.wrongType,
+            found.receipt(.wrongType,
                 "\(spec.label): value is \(InnerTLV.describe(bytes, at: tagStart)), \(expected.description) was expected",
-                node: pinned, in: tree))
+                node: pinned, in: tree)
             // Still show what is there when it is text of another string type.
             guard isStringTag(tag), expected != .integer, expected != .flag, expected != .inAppSet else {
                 return .invalid("\(InnerTLV.describe(bytes, at: tagStart)) instead of \(expected.description)")
@@ -114,9 +114,9 @@ extension ReceiptDecoder {
             case .invalid(let why):
                 let text = String(decoding: bytes[content], as: UTF8.self)
                 if !cut {
-                    found.append(.receipt(.dateInvalid,
+                    found.receipt(.dateInvalid,
                         "\(spec.label) (\(spec.name)): '\(text)' is not an RFC 3339 date: \(why)",
-                        node: pinned, in: tree))
+                        node: pinned, in: tree)
                 }
                 return .invalid("not an RFC 3339 date: \(why)")
             }

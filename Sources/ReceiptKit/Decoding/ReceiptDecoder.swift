@@ -91,12 +91,14 @@ struct ReceiptDecoder {
         var seen = [Int](repeating: -1, count: 22)
         let attributes = tree.childCount(of: set)
         let end = min(Int(nb[set].subtreeEnd), nb.count)
-        appRecords.reserveCapacity(attributes)
         // Every attribute that makes a record has at least four nodes (itself and three children):
         // room for all of them at once, instead of growing to 180,000 records (10,000 purchases) by
-        // doubling, copying and faulting in fresh pages at every step.
-        inAppRecords.reserveCapacity(max(0, (end - set - 1) / 4 - appRecords.capacity))
-        receipt.inApp.reserveCapacity(attributes)
+        // doubling, copying and faulting in fresh pages at every step. No more than the nodes
+        // allow: a SET of millions of empty attributes reserved half a gigabyte (issue 32).
+        let records = (end - set - 1) / 4
+        appRecords.reserveCapacity(min(attributes, records))
+        inAppRecords.reserveCapacity(max(0, records - appRecords.capacity))
+        receipt.inApp.reserveCapacity(Self.purchaseCount(set: set, end: end, nb, bb))
         var c = set + 1
         while c < end {
             let child = c
@@ -126,6 +128,21 @@ struct ReceiptDecoder {
             receipt.inApp[i].fields = ReceiptFields(table: table, level: .inApp, range: range)
         }
         return receipt
+    }
+
+    /// The attributes whose type is a one-octet INTEGER 17: room for the purchases, counted
+    /// rather than taken as every attribute.
+    private static func purchaseCount(set: Int, end: Int, _ nb: UnsafeNodeBuffer, _ bb: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0, c = set + 1
+        while c < end {
+            let next = max(Int(nb[c].subtreeEnd), c + 1)
+            if next > c + 1 {
+                let type = nb[c + 1], start = contentStart(type)
+                if type.isUniversal(2), !type.isConstructed, type.contentLength == 1, start < bb.count, bb[start] == 17 { count += 1 }
+            }
+            c = next
+        }
+        return count
     }
 
     /// Decodes the purchase in place (building it apart and copying it into `Receipt.inApp` cost
@@ -210,9 +227,9 @@ struct ReceiptDecoder {
         let first = app ? appRecords[start + seen] : inAppRecords[start + seen]
         let firstOffset = nodes[Int(first.attributeNode)].offset
         let spec = ReceiptSchema.spec(type: f.type, level: f.level)!
-        found.append(.receipt(.duplicate,
+        found.receipt(.duplicate,
             "\(spec.label) (\(spec.name)) appears more than once; the first occurrence, at offset \(firstOffset), is the one used",
-            node: Int(f.attributeNode), in: tree))
+            node: Int(f.attributeNode), in: tree)
     }
 
     /// `inAppIndex` nil: the receipt itself. The message is built only when something is missing.
@@ -223,9 +240,9 @@ struct ReceiptDecoder {
         for spec in required {
             let slot = level == .app ? spec.type : spec.type - 1701
             if seen[slot] < 0 {
-                found.append(.receipt(.missing,
+                found.receipt(.missing,
                     "required \(spec.label) (\(spec.name)) is missing from \(inAppIndex.map { "in-app purchase #\($0 + 1)" } ?? "the receipt")",
-                    node: set, in: tree))
+                    node: set, in: tree)
             }
         }
     }
@@ -242,15 +259,15 @@ struct ReceiptDecoder {
         guard shape.isParsed else { return nil }  // unparsed: the parser already reported these bytes
         func place() -> String { level == .app ? "the payload" : "in-app purchase #\((inAppIndex ?? 0) + 1)" }
         guard shape.isSequence else {
-            found.append(.receipt(.attributeMalformed,
+            found.receipt(.attributeMalformed,
                 "an element of \(place()) is \(InnerTLV.describe(tree, node)), an attribute SEQUENCE was expected",
-                node: node, in: tree))
+                node: node, in: tree)
             return nil
         }
         guard shape.count >= 1, let type = shape.type else {
             if !isCut(node) {
-                found.append(.receipt(.attributeMalformed,
-                    "an attribute of \(place()) does not start with its type INTEGER", node: node, in: tree))
+                found.receipt(.attributeMalformed,
+                    "an attribute of \(place()) does not start with its type INTEGER", node: node, in: tree)
             }
             return nil
         }
@@ -258,29 +275,29 @@ struct ReceiptDecoder {
         let count = shape.count
         guard count >= 3 else {
             if !isCut(node) {
-                found.append(.receipt(.attributeMalformed,
+                found.receipt(.attributeMalformed,
                     "\(label()): the attribute has \(count) element(s), 3 expected (type, version, value)",
-                    node: node, in: tree))
+                    node: node, in: tree)
             }
             return nil
         }
         if count > 3 {
-            found.append(.receipt(.attributeMalformed,
+            found.receipt(.attributeMalformed,
                 "\(label()): the attribute has \(count) elements, 3 expected (type, version, value); the extra ones are ignored",
-                node: node, in: tree, severity: .warning))
+                node: node, in: tree, severity: .warning)
         }
         let versionNode = shape.versionNode
         let version = shape.version
         if version == nil {
-            found.append(.receipt(.attributeMalformed,
+            found.receipt(.attributeMalformed,
                 "\(label()): the version is \(InnerTLV.describe(tree, versionNode)), an INTEGER was expected",
-                node: versionNode, in: tree))
+                node: versionNode, in: tree)
         }
         let valueNode = shape.valueNode
         guard shape.valueIsOctetString else {
-            found.append(.receipt(.attributeMalformed,
+            found.receipt(.attributeMalformed,
                 "\(label()): the value is \(InnerTLV.describe(tree, valueNode)), a primitive OCTET STRING was expected",
-                node: valueNode, in: tree))
+                node: valueNode, in: tree)
             return nil
         }
         let vn = nb[valueNode]

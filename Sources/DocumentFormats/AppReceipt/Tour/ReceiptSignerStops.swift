@@ -28,7 +28,7 @@ extension ReceiptRoute {
     /// An AlgorithmIdentifier's OID, dotted with its name.
     func algorithmName(_ node: Int) -> String? {
         let tree = file.tree
-        guard tree.nodes[node].isUniversal(16), let oid = Array(tree.children(of: node)).first,
+        guard tree.nodes[node].isUniversal(16), let oid = tree.child(of: node, at: 0),
               case .objectIdentifier(let dotted, let name)? = tree.value(of: oid) else { return nil }
         return name.map { "\($0) (\(dotted))" } ?? dotted
     }
@@ -47,7 +47,7 @@ extension ReceiptRoute {
                 let name = ["1.2.840.113549.1.9.3": "contentType", "1.2.840.113549.1.9.4": "messageDigest",
                             "1.2.840.113549.1.9.5": "signingTime"][dotted] ?? OIDNames.name(for: dotted) ?? dotted
                 var value = ""
-                if let set = kids.dropFirst().first, let v = Array(tree.children(of: set)).first {
+                if let set = kids.dropFirst().first, let v = tree.child(of: set, at: 0) {
                     switch tree.value(of: v) {
                     case .octets(let bytes)?: value = ": " + Hex.string(bytes, .upper, separator: " ")
                     case .time(let raw, _)?: value = ": " + TerminalSafe.escape(raw)

@@ -8,7 +8,8 @@
 #           Scripts/release.sh builds it into .build-release).
 # --size    bytes of DER per input (default 5000000).
 # Inputs (Scripts/gen-dense.py): a flat SEQUENCE of `05 00`; a PKCS#7 receipt whose payload SET holds
-# `30 00` where attributes go; the flat one as base64 text. `diff` compares each with a copy whose
+# `30 00` where attributes go; the flat one as base64 text; and (Scripts/gen-dense-json.py) dense
+# JSON, `[0,0,…]` as a StoreKit body and as a token's payload. `diff` compares each with a copy whose
 # first element differs (the whole SET goes through pairing); the explorer is opened in tmux and quit.
 # The bound of `diff` is for its two inputs together. Linux (GNU time): a benchmark, not a test.
 set -euo pipefail
@@ -33,6 +34,8 @@ trap 'tmux kill-session -t bench-memory 2>/dev/null || true; rm -rf "$work"' EXI
 python3 Scripts/gen-dense.py "$work/flat.der" --size "$size" 2>/dev/null
 python3 Scripts/gen-dense.py "$work/receipt.der" --size "$size" --shape receipt 2>/dev/null
 python3 Scripts/gen-dense.py "$work/flat.b64" --size "$size" --base64 2>/dev/null
+python3 Scripts/gen-dense-json.py "$work/body.json" --size "$size" --storekit 2>/dev/null
+python3 Scripts/gen-dense-json.py "$work/payload.jws" --size "$size" --jws 2>/dev/null
 # The copy for diff: the first tiny element after the headers changes its tag (05 → 04, 30 → 31).
 python3 - "$work" <<'PY'
 import sys
@@ -65,7 +68,7 @@ echo "binary: $binary; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| input | bound | dump | json | explain | verify | tour --print | timeline | redact | explorer | diff (bound) |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-for name in flat.der receipt.der flat.b64; do
+for name in flat.der receipt.der flat.b64 body.json payload.jws; do
     file="$work/$name"
     bytes=$(stat -c %s "$file")
     bound=$(echo "scale=1; (3 * $bytes + 40000000) / 1048576" | bc)

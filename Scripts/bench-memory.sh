@@ -8,8 +8,9 @@
 #           Scripts/release.sh builds it into .build-release).
 # --size    bytes of DER per input (default 5000000).
 # Inputs (Scripts/gen-dense.py): a flat SEQUENCE of `05 00`; a PKCS#7 receipt whose payload SET holds
-# `30 00` where attributes go; the flat one as base64 text; and (Scripts/gen-dense-json.py) dense
-# JSON, `[0,0,…]` as a StoreKit body and as a token's payload. `diff` compares each with a copy whose
+# `30 00` where attributes go; the flat one as base64 text; a legitimate 20,000-purchase receipt;
+# and (Scripts/gen-dense-json.py) dense JSON, `[0,0,…]` as a StoreKit body and as a token's
+# payload. `diff` compares each with a copy whose
 # first element differs (the whole SET goes through pairing); the explorer is opened in tmux and quit.
 # The bound of `diff` is for its two inputs together. Linux (GNU time): a benchmark, not a test.
 set -euo pipefail
@@ -36,6 +37,19 @@ python3 Scripts/gen-dense.py "$work/receipt.der" --size "$size" --shape receipt 
 python3 Scripts/gen-dense.py "$work/flat.b64" --size "$size" --base64 2>/dev/null
 python3 Scripts/gen-dense-json.py "$work/body.json" --size "$size" --storekit 2>/dev/null
 python3 Scripts/gen-dense-json.py "$work/payload.jws" --size "$size" --jws 2>/dev/null
+# A legitimate shape at scale: 20,000 purchases in an unsigned PKCS#7 (7.4 MB; its json is 60 MB).
+python3 Scripts/gen-payload.py "$work/payload.der" --purchases 20000 --quiet
+python3 - "$work" <<'PY'
+import sys
+sys.path.insert(0, "Scripts")
+from der import oid, tlv
+def long_form(tag, content): return bytes([tag, 0x84]) + len(content).to_bytes(4, "big") + content
+work = sys.argv[1]
+payload = open(f"{work}/payload.der", "rb").read()
+content = long_form(0x30, oid("1.2.840.113549.1.7.1") + long_form(0xA0, long_form(0x04, payload)))
+signed = long_form(0x30, tlv(0x02, b"\x01") + b"\x31\x00" + content + b"\x31\x00")
+open(f"{work}/purchases.der", "wb").write(long_form(0x30, oid("1.2.840.113549.1.7.2") + long_form(0xA0, signed)))
+PY
 # The copy for diff: the first tiny element after the headers changes its tag (05 → 04, 30 → 31).
 python3 - "$work" <<'PY'
 import sys
@@ -68,7 +82,7 @@ echo "binary: $binary; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| input | bound | dump | json | explain | verify | tour --print | timeline | redact | explorer | diff (bound) |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-for name in flat.der receipt.der flat.b64 body.json payload.jws; do
+for name in flat.der receipt.der flat.b64 purchases.der body.json payload.jws; do
     file="$work/$name"
     bytes=$(stat -c %s "$file")
     bound=$(echo "scale=1; (3 * $bytes + 40000000) / 1048576" | bc)

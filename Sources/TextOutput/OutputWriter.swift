@@ -148,7 +148,7 @@ public final class OutputWriter {
 
     /// Flushes pending bytes, then writes `raw` straight out (formats that assemble their lines
     /// in their own raw buffer hand over whole chunks this way).
-    func write(raw: UnsafeRawBufferPointer) {
+    public func write(raw: UnsafeRawBufferPointer) {
         flush()
         emit(raw)
     }

@@ -15,11 +15,29 @@ public enum DocumentLayout: Sendable, Equatable {
 /// The `json` command's document (pretty, one trailing newline) and the code of its first error
 /// (nil: no error, exit status 0).
 public struct JSONReading {
-    public var text: String
     public var firstError: String?
+    /// Writes the document to the sink it is given, in pieces as they are made: a large one (a
+    /// 20,000-purchase receipt's is 60 MB) is never held whole.
+    public let write: ((UnsafeRawBufferPointer) -> Void) -> Void
+
     package init(text: String, firstError: String? = nil) {
-        self.text = text
         self.firstError = firstError
+        write = { sink in
+            var text = text
+            text.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    package init(firstError: String?, write: @escaping ((UnsafeRawBufferPointer) -> Void) -> Void) {
+        self.firstError = firstError
+        self.write = write
+    }
+
+    /// The whole document as text.
+    public var text: String {
+        var bytes: [UInt8] = []
+        write { bytes.append(contentsOf: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

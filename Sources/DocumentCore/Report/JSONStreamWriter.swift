@@ -24,8 +24,13 @@ package struct JSONStreamWriter: ~Copyable {
     /// No member written yet in the innermost open container.
     private var first = true
 
-    package init(compact: Bool, capacity: Int = 1 << 14) {
+    /// Where the document goes as it is written, when it is not kept whole: a full buffer is handed
+    /// over and reused instead of growing (`json` of a 20,000-purchase receipt writes 60 MB).
+    private let sink: ((UnsafeRawBufferPointer) -> Void)?
+
+    package init(compact: Bool, capacity: Int = 1 << 14, sink: ((UnsafeRawBufferPointer) -> Void)? = nil) {
         self.compact = compact
+        self.sink = sink
         out = RawByteBuffer(capacity: max(capacity, 64))
     }
 
@@ -40,21 +45,40 @@ package struct JSONStreamWriter: ~Copyable {
         return bytes
     }
 
+    /// Ends the document with a line break and hands the rest of it to the sink.
+    package consuming func finishStreamedLine() {
+        byte(0x0A)
+        if let sink { sink(out.raw) }
+    }
+
     // MARK: bytes
 
+    /// Room for `n` more bytes: with a sink, what is written goes out first. Every store takes its
+    /// pointer after this, so handing the bytes over here is safe.
     @inline(__always)
-    private mutating func reserve(_ n: Int) { out.reserve(n) }
+    private mutating func reserve(_ n: Int) {
+        if out.capacity &- out.count < n { makeRoom(n) }
+    }
+
+    @inline(never)
+    private mutating func makeRoom(_ n: Int) {
+        if let sink, out.count > 0 {
+            sink(out.raw)
+            out.count = 0
+        }
+        out.reserve(n)  // grows only for one piece larger than the buffer
+    }
 
     @inline(__always)
     private mutating func byte(_ b: UInt8) {
-        out.reserve(1)
+        reserve(1)
         out.put(b)
     }
 
     @inline(__always)
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        out.reserve(bytes.count)
+        reserve(bytes.count)
         out.putCopying(source, count: bytes.count)
     }
 
@@ -62,7 +86,7 @@ package struct JSONStreamWriter: ~Copyable {
 
     @inline(__always)
     private mutating func spaces(_ n: Int) {
-        out.reserve(n &+ 7)  // `putSpaces` stores eight at a time
+        reserve(n &+ 7)  // `putSpaces` stores eight at a time
         out.putSpaces(n)
     }
 
@@ -307,7 +331,7 @@ package struct JSONStreamWriter: ~Copyable {
 
     /// `value` in decimal.
     private mutating func digits(_ value: UInt64) {
-        out.reserve(20)
+        reserve(20)
         out.putDecimal(value)
     }
 }

@@ -71,7 +71,9 @@ struct JSONCommand: ParsableCommand {
         guard let reading = document.format.json(document, words: .commandLine) else {
             throw ExitCode(ExitStatus.inputHasErrors)  // `.always` reads every ASN.1 input as a receipt
         }
-        OutputWriter.write(reading.text, to: .standardOutput)
+        let out = OutputWriter(.standardOutput)
+        reading.write { out.write(raw: $0) }
+        out.flush()
         if reading.firstError != nil { throw ExitCode(ExitStatus.inputHasErrors) }
     }
 }

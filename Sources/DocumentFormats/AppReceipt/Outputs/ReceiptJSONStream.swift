@@ -34,6 +34,25 @@ extension ReceiptJSON {
         let receipt = a.receipt
         let unlisted = receipt?.unlistedFields ?? []
         var w = JSONStreamWriter(compact: compact, capacity: 4096 + (receipt?.inApp.count ?? 0) * 2048 + unlisted.count * 192)
+        write(a, unlisted: unlisted, input: input, words: words, batchSource: batchSource, into: &w)
+        return w.finishLine()
+    }
+
+    /// The pretty document handed to `sink` in pieces as it is written, never whole (a
+    /// 20,000-purchase receipt's is 60 MB: held whole, and copied into a `String` and an output
+    /// buffer, it peaked at 250 MiB).
+    public static func stream(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain,
+                              to sink: (UnsafeRawBufferPointer) -> Void) {
+        withoutActuallyEscaping(sink) { sink in
+            var w = JSONStreamWriter(compact: false, capacity: 1 << 16, sink: sink)
+            write(a, unlisted: a.receipt?.unlistedFields ?? [], input: input, words: words, batchSource: nil, into: &w)
+            w.finishStreamedLine()
+        }
+    }
+
+    private static func write(_ a: ReceiptAnalysis, unlisted: [ReceiptField], input: InputInfo?, words: StepText,
+                              batchSource: BatchSourceFields?, into w: inout JSONStreamWriter) {
+        let receipt = a.receipt
         w.openObject()
         w.key("findings")
         w.openArray()
@@ -66,7 +85,6 @@ extension ReceiptJSON {
         w.key("valid"); w.bool(a.verdict.isValid)
         w.closeObject()
         w.closeObject()
-        return w.finishLine()
     }
 
     /// `findingObject`, streamed.

@@ -15,7 +15,10 @@ import DocumentRedact
 enum ReceiptOutputs {
     static func json(_ document: Document, words: StepText) -> JSONReading? {
         guard let analysis = document.receipt else { return nil }
-        return JSONReading(text: ReceiptJSON.text(analysis, input: input(document), words: words), firstError: firstError(analysis))
+        let input = input(document)
+        return JSONReading(firstError: firstError(analysis)) { sink in
+            ReceiptJSON.stream(analysis, input: input, words: words, to: sink)
+        }
     }
 
     static func jsonLine(_ document: Document, words: StepText, source: BatchSourceFields) -> JSONLine? {

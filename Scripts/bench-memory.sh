@@ -8,7 +8,9 @@
 #           Scripts/release.sh builds it into .build-release).
 # --size    bytes of DER per input (default 5000000).
 # Inputs (Scripts/gen-dense.py): a flat SEQUENCE of `05 00`; a PKCS#7 receipt whose payload SET holds
-# `30 00` where attributes go; the flat one as base64 text; and a legitimate 20,000-purchase receipt. `diff` compares each with a copy whose
+# `30 00` where attributes go; the flat one as base64 text; a legitimate 20,000-purchase receipt;
+# and (Scripts/gen-dense-json.py) dense JSON, `[0,0,…]` as a StoreKit body and as a token's
+# payload. `diff` compares each with a copy whose
 # first element differs (the whole SET goes through pairing); the explorer is opened in tmux and quit.
 # The bound of `diff` is for its two inputs together. Linux (GNU time): a benchmark, not a test.
 set -euo pipefail
@@ -33,6 +35,8 @@ trap 'tmux kill-session -t bench-memory 2>/dev/null || true; rm -rf "$work"' EXI
 python3 Scripts/gen-dense.py "$work/flat.der" --size "$size" 2>/dev/null
 python3 Scripts/gen-dense.py "$work/receipt.der" --size "$size" --shape receipt 2>/dev/null
 python3 Scripts/gen-dense.py "$work/flat.b64" --size "$size" --base64 2>/dev/null
+python3 Scripts/gen-dense-json.py "$work/body.json" --size "$size" --storekit 2>/dev/null
+python3 Scripts/gen-dense-json.py "$work/payload.jws" --size "$size" --jws 2>/dev/null
 # A legitimate shape at scale: 20,000 purchases in an unsigned PKCS#7 (7.4 MB; its json is 60 MB).
 python3 Scripts/gen-payload.py "$work/payload.der" --purchases 20000 --quiet
 python3 - "$work" <<'PY'
@@ -78,7 +82,7 @@ echo "binary: $binary; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| input | bound | dump | json | explain | verify | tour --print | timeline | redact | explorer | diff (bound) |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-for name in flat.der receipt.der flat.b64 purchases.der; do
+for name in flat.der receipt.der flat.b64 purchases.der body.json payload.jws; do
     file="$work/$name"
     bytes=$(stat -c %s "$file")
     bound=$(echo "scale=1; (3 * $bytes + 40000000) / 1048576" | bc)

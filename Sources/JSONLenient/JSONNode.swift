@@ -21,20 +21,65 @@ public enum JSONKind: UInt8, Sendable, CaseIterable {
 
 /// One node of the flat pre-order arena, like ASN1Lenient's `Node`: descendants of node `i` are
 /// `i + 1 ..< subtreeEnd`, its first child is `i + 1` and a child's next sibling is its `subtreeEnd`.
+///
+/// 28 bytes (issue 32: memory bounded by the input; it was 72): offsets and indices are kept in
+/// 32 bits, which the input limit (512 MiB) and the node budget (`JSONParser.nodeBudget`) keep
+/// them within, and a member's key start is its own start.
 public struct JSONNode: Sendable, Equatable {
     public var kind: JSONKind
+    private var depth16: UInt16
+    private var start32: Int32
+    private var end32: Int32
+    private var keyEnd32: Int32
+    private var parent32: Int32
+    private var subtreeEnd32: Int32
+    private var text32: Int32
+
+    init(kind: JSONKind, at offset: Int, parent: Int, subtreeEnd: Int, depth: Int) {
+        self.kind = kind
+        depth16 = UInt16(truncatingIfNeeded: depth)
+        start32 = Int32(truncatingIfNeeded: offset)
+        end32 = start32
+        keyEnd32 = start32
+        parent32 = Int32(truncatingIfNeeded: parent)
+        subtreeEnd32 = Int32(truncatingIfNeeded: subtreeEnd)
+        text32 = -1
+    }
+
     /// The whole node in the input: quotes of a string included; for a member, key through value.
-    public var start: Int
-    public var end: Int
-    /// For a member: its key, quotes included (empty elsewhere).
-    public var keyStart: Int
-    public var keyEnd: Int
+    public var start: Int {
+        get { Int(start32) }
+        set { start32 = Int32(truncatingIfNeeded: newValue) }
+    }
+    public var end: Int {
+        get { Int(end32) }
+        set { end32 = Int32(truncatingIfNeeded: newValue) }
+    }
+    /// For a member: its key, quotes included (empty elsewhere). A member starts with its key.
+    public var keyStart: Int { kind == .member ? start : keyEnd }
+    public var keyEnd: Int {
+        get { Int(keyEnd32) }
+        set { keyEnd32 = Int32(truncatingIfNeeded: newValue) }
+    }
     /// Index of the parent, or -1 for the root.
-    public var parent: Int
-    public var subtreeEnd: Int
-    public var depth: Int
+    public var parent: Int {
+        get { Int(parent32) }
+        set { parent32 = Int32(truncatingIfNeeded: newValue) }
+    }
+    public var subtreeEnd: Int {
+        get { Int(subtreeEnd32) }
+        set { subtreeEnd32 = Int32(truncatingIfNeeded: newValue) }
+    }
+    /// Members nest two levels per object (the member, then its value): at most 2 × 256 + 1.
+    public var depth: Int {
+        get { Int(depth16) }
+        set { depth16 = UInt16(truncatingIfNeeded: newValue) }
+    }
     /// Index into `JSONTree.strings`: the decoded value of a string, the decoded key of a member; -1 otherwise.
-    public var text: Int
+    public var text: Int {
+        get { Int(text32) }
+        set { text32 = Int32(truncatingIfNeeded: newValue) }
+    }
 
     public var range: Range<Int> { start..<end }
     public var keyRange: Range<Int> { keyStart..<keyEnd }

@@ -9,14 +9,34 @@ import ByteText
 /// It keeps going after errors (skipping to the next `,` / `}` / `]`), never allocates by a size
 /// the input claims, and stops descending at `maximumDepth` nested objects/arrays (the too-deep
 /// container becomes one childless node covering its bytes), so recursion stays bounded.
+/// Memory stays bounded by the input (issue 32) as in ASN1Lenient: at most `nodeBudget` nodes
+/// (past it the rest is left unread under one `too-many-elements` error) and at most
+/// `maxDiagnosticsPerCode` diagnostics of each code (`DiagnosticCap`).
 public enum JSONParser {
     /// Nested objects and arrays allowed; Apple's payloads use 3.
     public static let maximumDepth = 256
 
-    public static func parse(_ bytes: [UInt8]) -> JSONTree {
-        var reader = JSONReader(bytes: bytes)
+    /// Nodes allowed per input byte (one per 32 bytes) and the allowance on top. A node costs 28
+    /// bytes and a string's or key's entry 8 more, so the tree stays within about 1.1× the input
+    /// plus 4.5 MiB however densely the input packs its values (`[0,0,…]` is one node per 2
+    /// bytes: 14× the input without a budget). That leaves room for what commands build per node
+    /// (`json` writes each value as it was read) within 3× the input plus 40 MB. StoreKit JSON
+    /// averages 20 bytes or more per node (a transaction payload; a history body of 4.5 KB
+    /// tokens far more): at that density a body of up to 7 MB is read whole.
+    public static let bytesPerBudgetedNode = 32
+    public static let nodeAllowance = 1 << 17
+
+    /// The node budget of a parse of `inputBytes` bytes when `maxNodes` does not set one. Nothing is
+    /// read from 1 GiB on (past the 512 MiB input limit): offsets are kept in 30 bits.
+    public static func nodeBudget(inputBytes: Int) -> Int {
+        inputBytes >= 1 << 30 ? 0 : inputBytes / bytesPerBudgetedNode + nodeAllowance
+    }
+
+    /// `maxNodes` (nil: `nodeBudget(inputBytes:)`) is for tests, as `ParseOptions.maxNodes` is.
+    public static func parse(_ bytes: [UInt8], maxNodes: Int? = nil, maxDiagnosticsPerCode: Int = 10_000) -> JSONTree {
+        var reader = JSONReader(bytes: bytes, maxNodes: maxNodes, maxDiagnosticsPerCode: maxDiagnosticsPerCode)
         reader.readDocument()
-        return JSONTree(bytes: bytes, nodes: reader.nodes, table: reader.strings, diagnostics: reader.diagnostics)
+        return JSONTree(bytes: bytes, nodes: reader.nodes, table: reader.strings, diagnostics: reader.findings.diagnostics)
     }
 }
 
@@ -25,9 +45,23 @@ struct JSONReader {
     var pos = 0
     var nodes: [JSONNode] = []
     var strings = JSONStringTable()
-    var diagnostics: [Diagnostic] = []
+    var findings: DiagnosticCap
+    /// Most nodes this parse builds; `budgetReached` once a value or member started past it.
+    let nodeBudget: Int
+    var budgetReached = false
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: [UInt8], maxNodes: Int? = nil, maxDiagnosticsPerCode: Int = 10_000) {
+        self.bytes = bytes
+        nodeBudget = max(0, maxNodes ?? JSONParser.nodeBudget(inputBytes: bytes.count))
+        findings = DiagnosticCap(maxPerCode: maxDiagnosticsPerCode)
+        // A node takes 2 input bytes or more (a value and its comma; nested brackets, 1 each, stop
+        // at the depth limit): room for every node the input can hold, up to the budget, so the
+        // arena never doubles (the old and the new copy together were twice the tree). Pages
+        // never written are never resident, so a short token costs what it uses.
+        let most = min(nodeBudget, bytes.count / 2 + 2 * JSONParser.maximumDepth + 2)
+        nodes.reserveCapacity(most)
+        strings.entries.reserveCapacity(most)
+    }
 
     mutating func readDocument() {
         skipWhitespace()
@@ -35,7 +69,7 @@ struct JSONReader {
             report(.emptyInput, "no JSON value in the input", pos, 0)
             return
         }
-        guard readValue(parent: -1, depth: 0, containers: 0) != nil else { return }
+        guard readValue(parent: -1, depth: 0, containers: 0) != nil, !budgetReached else { return }
         skipWhitespace()
         if pos < bytes.count {
             report(.trailingData, "\(bytes.count - pos) bytes after the JSON value", pos, bytes.count - pos)
@@ -48,6 +82,10 @@ struct JSONReader {
     mutating func readValue(parent: Int, depth: Int, containers: Int) -> Int? {
         guard pos < bytes.count else {
             report(.unexpectedEnd, "the input ends where a value was expected", pos, 0)
+            return nil
+        }
+        if nodes.count >= nodeBudget, startsValue(bytes[pos]) {
+            reachBudget(parent: parent)
             return nil
         }
         switch bytes[pos] {
@@ -92,8 +130,11 @@ struct JSONReader {
                 skipJunk()
                 if closeOrContinue(closer: UInt8(ascii: "}")) { break } else { continue }
             }
+            if nodes.count >= nodeBudget {
+                reachBudget(parent: index)
+                break
+            }
             let member = append(.member, parent: index, depth: depth + 1)
-            nodes[member].keyStart = pos
             let key = readString(node: member)
             nodes[member].text = key
             nodes[member].keyEnd = pos
@@ -108,12 +149,15 @@ struct JSONReader {
                 report(.expectedColon, "expected ':' after the key", pos, pos < bytes.count ? 1 : 0)
             }
             skipWhitespace()
-            if readValue(parent: member, depth: depth + 2, containers: containers) == nil { skipJunk() }
+            let value = readValue(parent: member, depth: depth + 2, containers: containers)
+            if value == nil && !budgetReached { skipJunk() }
             finish(member)
             if member + 1 < nodes.count { nodes[member].end = nodes[member + 1].end }
+            if budgetReached { break }
             skipWhitespace()
             if afterElement(closer: UInt8(ascii: "}")) { break }
         }
+        if budgetReached { skipUnread() }
         finish(index)
         return index
     }
@@ -133,10 +177,13 @@ struct JSONReader {
                 report(.unexpectedEnd, "array opened at \(nodes[index].start) is not closed", pos, 0)
                 break
             }
-            if readValue(parent: index, depth: depth + 1, containers: containers) == nil { skipJunk() }
+            let value = readValue(parent: index, depth: depth + 1, containers: containers)
+            if budgetReached { break }
+            if value == nil { skipJunk() }
             skipWhitespace()
             if afterElement(closer: UInt8(ascii: "]")) { break }
         }
+        if budgetReached { skipUnread() }
         finish(index)
         return index
     }
@@ -254,7 +301,10 @@ struct JSONReader {
         }
         var scanner = JSONStringScanner(bytes: bytes, start: pos)
         let result = scanner.scan()
-        diagnostics += result.diagnostics.map { var d = $0; d.node = NodeIndex(node); return d }
+        for var diagnostic in result.diagnostics {
+            diagnostic.node = NodeIndex(node)
+            findings.append(diagnostic)
+        }
         pos = result.end
         return strings.appendDecoded(result.value)
     }
@@ -318,8 +368,7 @@ struct JSONReader {
     }
 
     mutating func append(_ kind: JSONKind, parent: Int, depth: Int) -> Int {
-        nodes.append(JSONNode(kind: kind, start: pos, end: pos, keyStart: pos, keyEnd: pos, parent: parent,
-                              subtreeEnd: nodes.count + 1, depth: depth, text: -1))
+        nodes.append(JSONNode(kind: kind, at: pos, parent: parent, subtreeEnd: nodes.count + 1, depth: depth))
         return nodes.count - 1
     }
 
@@ -339,7 +388,7 @@ struct JSONReader {
 
     /// `node` indexes `JSONTree.nodes` (the node the problem concerns), as in ASN1Lenient.
     mutating func report(_ code: JSONCode, _ message: String, _ offset: Int, _ length: Int, node: Int? = nil) {
-        diagnostics.append(code.diagnostic(message, offset..<(offset + length), node: node.map(NodeIndex.init)))
+        findings.append(code.diagnostic(message, offset..<(offset + length), node: node.map(NodeIndex.init)))
     }
 
     /// A byte that can begin a value: after a missing comma, read on from it instead of skipping.

@@ -4,13 +4,24 @@
 /// A `String` is made when someone asks for one (a history body's 1,000 tokens of 4.5 KB each are
 /// located by range and never read as text).
 struct JSONStringTable: Sendable {
+    /// 8 bytes (it was 24): offsets and lengths fit 30 bits, since the reader reads no input of
+    /// 1 GiB or more (`JSONParser.nodeBudget`) and a decoded string is never longer than its text.
     struct Entry: Sendable {
+        private static let inInputBit: UInt32 = 1 << 31, asciiBit: UInt32 = 1 << 30
+        private let start32: UInt32
+        private let countAndFlags: UInt32
+
+        init(start: Int, count: Int, inInput: Bool, isASCII: Bool) {
+            start32 = UInt32(truncatingIfNeeded: start)
+            countAndFlags = UInt32(truncatingIfNeeded: count) | (inInput ? Self.inInputBit : 0) | (isASCII ? Self.asciiBit : 0)
+        }
+
         /// Offset in the input (`inInput`) or in `decoded`.
-        var start: Int
-        var count: Int
-        var inInput: Bool
+        var start: Int { Int(start32) }
+        var count: Int { Int(countAndFlags & (Self.asciiBit - 1)) }
+        var inInput: Bool { countAndFlags & Self.inInputBit != 0 }
         /// Every decoded byte is ASCII: byte equality is then exactly `String`'s `==` against ASCII text.
-        var isASCII: Bool
+        var isASCII: Bool { countAndFlags & Self.asciiBit != 0 }
     }
 
     var entries: [Entry] = []

@@ -22,10 +22,15 @@ enum RequestBodyJSON {
         let message: String
     }
 
+    /// Only what the loader reads is kept: the top-level value, and for an object its members'
+    /// keys and values, the values without their content (an array or object is returned empty).
+    /// Everything is still read and checked; a deeper number that no NSNumber can hold is
+    /// remembered. Keeping it all made a 5 MB `{"x":[0,0,…]}` take 160 MB (issue 32).
     static func parse(_ bytes: [UInt8]) throws(Failure) -> Value {
         var reader = Reader(bytes: bytes)
         let value = try reader.document()
         try checkNumbers(value)
+        if let text = reader.unrepresentable { throw Failure(message: "Number \(text) is not representable in Swift.") }
         return value
     }
 
@@ -61,6 +66,8 @@ enum RequestBodyJSON {
         let bytes: [UInt8]
         var i = 0
         var depth = 0
+        /// The first number not kept that no NSNumber can hold.
+        var unrepresentable: String?
 
         static let maxDepth = 512
 
@@ -70,7 +77,7 @@ enum RequestBodyJSON {
         var endOfFile: Failure { Failure(message: "Unexpected end of file during JSON parse.") }
 
         mutating func document() throws(Failure) -> Value {
-            let value = try self.value()
+            let value = try self.value(keep: true)
             while i < bytes.count {
                 guard Self.isSpace(bytes[i]) else { throw invalid(i) }
                 i += 1
@@ -85,15 +92,21 @@ enum RequestBodyJSON {
             return bytes[i]
         }
 
-        mutating func value() throws(Failure) -> Value {
+        /// The next value; unless `keep`, its content is checked and dropped (`parse`).
+        mutating func value(keep: Bool) throws(Failure) -> Value {
             switch try nextSignificant() {
-            case 0x22: return .string(try string())
-            case 0x7B: return try object()
+            case 0x22:
+                let text = try string()
+                return .string(keep ? text : "")
+            case 0x7B: return try object(keep: keep)
             case 0x5B: return try array()
             case 0x74: try literal("true"); return .bool(true)
             case 0x66: try literal("false"); return .bool(false)
             case 0x6E: try literal("null"); return .null
-            case 0x2D, 0x30...0x39: return .number(try number())
+            case 0x2D, 0x30...0x39:
+                let text = try number()
+                if !keep && unrepresentable == nil && !RequestBodyJSON.isRepresentable(text) { unrepresentable = text }
+                return .number(text)
             default: throw invalid(i)
             }
         }
@@ -109,10 +122,10 @@ enum RequestBodyJSON {
         mutating func array() throws(Failure) -> Value {
             try enter()
             defer { depth -= 1 }
-            var values: [Value] = []
+            let values: [Value] = []
             if try nextSignificant() == 0x5D { i += 1; return .array(values) }
             while true {
-                values.append(try value())
+                _ = try value(keep: false)
                 let b = try nextSignificant()
                 guard b == 0x2C || b == 0x5D else { throw invalid(i) }
                 i += 1
@@ -121,7 +134,9 @@ enum RequestBodyJSON {
             }
         }
 
-        mutating func object() throws(Failure) -> Value {
+        /// Members are kept only in the top-level object (`keep` there).
+        mutating func object(keep: Bool) throws(Failure) -> Value {
+            let keepMembers = keep && depth == 0
             try enter()
             defer { depth -= 1 }
             var members: [String: Value] = [:]
@@ -131,7 +146,8 @@ enum RequestBodyJSON {
                 let key = try string()
                 guard try nextSignificant() == 0x3A else { throw invalid(i) }
                 i += 1
-                members[key] = try value()  // a repeated key: the last one wins
+                let value = try value(keep: keepMembers)
+                if keepMembers { members[key] = value }  // a repeated key: the last one wins
                 let b = try nextSignificant()
                 guard b == 0x2C || b == 0x7D else { throw invalid(i) }
                 i += 1

@@ -217,6 +217,77 @@ import TestSupport
         }
     }
 
+    /// Dense JSON (issue 32): `[0,0,…]` is one node per 2 input bytes. The JSON reader stops at its
+    /// node budget (one per 32 input bytes plus 131,072), says so once where it stopped and leaves
+    /// the rest unread; as a StoreKit body, as a token's payload and as plain text (the paste
+    /// finder reads it too) every command stays within the bound `denseASN1` uses.
+    @Test func denseJSON() throws {
+        // Odd, so that the array ends with a value: {"signedTransactions":[],"x":[0,0,…,0]}
+        let size = Hostile.big ? 49_999_999 : (4 << 20) - 1
+        let head = Array(#"{"signedTransactions":[],"x":["#.utf8)
+        func fill(_ chunk: inout [UInt8], _ offset: Int, head: [UInt8], tail: [UInt8]) {
+            for i in chunk.indices {
+                let at = offset + i
+                chunk[i] = at < head.count ? head[at]
+                    : at >= size - tail.count ? tail[at - (size - tail.count)]
+                    : (at - head.count) % 2 == 0 ? UInt8(ascii: "0") : UInt8(ascii: ",")
+            }
+        }
+        let body = try Hostile.largeFile(name: "dense-body.json", size: size) { fill(&$0, $1, head: head, tail: Array("]}".utf8)) }
+        defer { Hostile.remove(body) }
+        // Nodes: the object, its two members, their arrays, then the zeros.
+        let budget = size / 32 + 131_072
+        let stop = head.count + 2 * (budget - 5)
+        let diagnostic = "too-many-elements bytes \(stop)-\(size - 1): \(budget) JSON values and members built, the most for \(size) bytes: one per 32 bytes plus 131072; the remaining \(size - stop) byte(s) from offset \(stop) are not read and not checked"
+        let bound = Hostile.bound(base: 38.1 + 5, perInputByte: 3, inputBytes: size)
+        let dump = try Hostile.run(["dump", body.path], timeout: 1800)
+        Self.expectClean(dump, status: 1)
+        #expect(try Self.lastLines(dump, 4) == [
+            "error " + diagnostic,
+            "error jws-no-tokens bytes 0-\(size - 1): this JSON names StoreKit fields but none holds a compact JWS string",
+            "# 0 tokens, 1 layer; 2 errors, 0 der, 0 warnings, 0 info",
+            "",
+        ])
+        #expect(dump.peakMiB < bound, "\(dump.summary)")
+        let verify = try Hostile.run(["verify", body.path], timeout: 1800)
+        Self.expectClean(verify, status: 1)
+        #expect(verify.stdout.contains("  error " + diagnostic.replacingOccurrences(of: "bytes \(stop)-\(size - 1):", with: "at offset \(stop) (\(size - stop) bytes):")), "\(verify.stdout.prefix(800))")
+        #expect(verify.peakMiB < bound, "\(verify.summary)")
+        for command in ["json", "explain"] {
+            let run = try Hostile.run([command, body.path], discardStdout: true, timeout: 1800)
+            Self.expectClean(run, status: 1)
+            #expect(run.peakMiB < bound, "\(command): \(run.summary)")
+        }
+
+        // The same array as a token's payload (base64url) and as plain text (no purchase data).
+        let array = Array(("[" + String(repeating: "0,", count: size / 2 - 1) + "0]").utf8)
+        let token = Array("eyJhbGciOiJFUzI1NiJ9.".utf8) + Array(Data(array).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "").utf8) + Array(".AAAA".utf8)
+        let jws = try Hostile.largeFile(name: "dense-payload.jws", size: token.count) { chunk, offset in
+            chunk = Array(token[offset..<(offset + chunk.count)])
+        }
+        defer { Hostile.remove(jws) }
+        let text = try Hostile.largeFile(name: "dense-array.json", size: array.count) { chunk, offset in
+            chunk = Array(array[offset..<(offset + chunk.count)])
+        }
+        defer { Hostile.remove(text) }
+        let payloadBudget = array.count / 32 + 131_072
+        let payloadStop = 1 + 2 * (payloadBudget - 1)
+        for (file, size) in [(jws, token.count), (text, array.count)] {
+            let bound = Hostile.bound(base: 38.1 + 5, perInputByte: 3, inputBytes: size)
+            for command in ["dump", "json", "explain", "verify"] {
+                let run = try Hostile.run([command, file.path], timeout: 1800)
+                Self.expectClean(run, status: 1)
+                #expect(run.peakMiB < bound, "\(file.lastPathComponent) \(command): \(run.summary)")
+                if file == jws && command == "dump" {
+                    #expect(run.stdout.contains("    error too-many-elements bytes \(payloadStop)-\(array.count - 1): \(payloadBudget) JSON values and members built"), "\(run.stdout.prefix(2000))")
+                }
+                if file == text && command == "dump" {
+                    #expect(run.stdout.contains("this looks like a JSON array without purchase data"), "\(run.stdout.prefix(2000))")
+                }
+            }
+        }
+    }
+
     /// The last `count` lines of a run's stdout (its file may be longer than `stdoutBytes` reads).
     static func lastLines(_ run: HostileRun, _ count: Int) throws -> [String] {
         let handle = try FileHandle(forReadingFrom: try #require(run.stdoutFile))

@@ -92,7 +92,7 @@ public enum ParserCode: String, Sendable, CaseIterable {
         case .trailingData: "Bytes follow the end of the top-level element."
         case .nestingTooDeep: "Nesting is deeper than the parser's limit."
         case .inputTooLarge: "The input is larger than 4 GiB - 1, the largest offset a node can record."
-        case .tooManyElements: "More elements than memory allows for the input's size (one per 8 bytes plus 1,048,576); the rest is shown unparsed."
+        case .tooManyElements: "More elements than memory allows for the input's size (ASN.1: one per 8 bytes plus 1,048,576, the rest shown unparsed; JSON: one value or member per 32 bytes plus 131,072, the rest left unread)."
         case .mustBePrimitive: "This type must use the primitive encoding."
         case .mustBeConstructed: "SEQUENCE and SET must use the constructed encoding."
         case .constructedString: "Constructed (segmented) string encoding is BER only."

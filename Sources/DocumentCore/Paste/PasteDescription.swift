@@ -11,7 +11,8 @@ enum PasteDescription {
         guard let first = trimmed.first else { return "whitespace" }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
             let tree = JSONParser.parse(Array(trimmed))
-            if let root = tree.root, !tree.diagnostics.contains(where: { $0.severity == .error }) {
+            // Past the node budget the rest is unread, not wrong: it still looks like JSON.
+            if let root = tree.root, !tree.diagnostics.contains(where: { $0.severity == .error && $0.code != ParserCode.tooManyElements.code }) {
                 return json(tree, root)
             }
         }

@@ -14,12 +14,16 @@ enum ReceiptRedaction {
             parts.notReplaced.append("the receipt's payload is not a layer of this document: nothing in it was replaced")
             return parts
         }
-        let all = receipt.fields.map { ($0, nil as Int?) }
-            + receipt.inApp.flatMap { purchase in purchase.fields.map { ($0, purchase.index as Int?) } }
-        for (field, purchase) in all { consider(field, purchase: purchase, layer: layer, tree: tree, fields: fields, into: &parts) }
-        for (field, purchase) in all {
+        // Walked twice in place: a list of every field with its purchase was 69 MB for 20,000
+        // purchases, and growing it by doubling peaked at 176 MB (issue 32).
+        func forEachField(_ body: (ReceiptField, Int?) -> Void) {
+            for field in receipt.fields { body(field, nil) }
+            for purchase in receipt.inApp { for field in purchase.fields { body(field, purchase.index) } }
+        }
+        forEachField { field, purchase in consider(field, purchase: purchase, layer: layer, tree: tree, fields: fields, into: &parts) }
+        forEachField { field, purchase in
             guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
-                  isStringTag(tree.nodes[inner].tagNumber) else { continue }
+                  isStringTag(tree.nodes[inner].tagNumber) else { return }
             parts.mentionPlaces.append(.init(layer: layer, range: tree.nodes[inner].contentRange, place: place(field, purchase)))
         }
         parts.signatures.append(.init(layers: [layer, .file],

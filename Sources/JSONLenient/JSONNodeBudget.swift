@@ -20,21 +20,9 @@ extension JSONReader {
     }
 
     /// Skips to just past the bracket that closes the container open at `pos` (or to the end of
-    /// the input): strings skipped whole, nested brackets counted whichever their kind.
+    /// the input), with the parser's one balanced skip.
     mutating func skipUnread() {
-        var open = 0
-        while pos < bytes.count {
-            let c = bytes[pos]
-            if c == UInt8(ascii: "\"") {
-                readStringQuietly()
-                continue
-            }
-            pos += 1
-            if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") { open += 1 }
-            if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
-                if open == 0 { return }
-                open -= 1
-            }
-        }
+        skipBalanced(toComma: false)
+        if pos < bytes.count { pos += 1 }
     }
 }

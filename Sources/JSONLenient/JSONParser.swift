@@ -347,7 +347,11 @@ struct JSONReader {
     }
 
     /// Skips a defect up to the next `,` `}` `]` at this level (strings and nested brackets skipped whole).
-    mutating func skipJunk() {
+    mutating func skipJunk() { skipBalanced(toComma: true) }
+
+    /// Moves `pos` to the next closing bracket at this level (and, with `toComma`, the next `,`),
+    /// or to the end of the input: strings skipped whole, nested brackets counted whichever their kind.
+    mutating func skipBalanced(toComma: Bool) {
         var open = 0
         while pos < bytes.count {
             let c = bytes[pos]
@@ -355,9 +359,10 @@ struct JSONReader {
                 readStringQuietly()
                 continue
             }
-            if open == 0 && (c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]")) { return }
+            let closes = c == UInt8(ascii: "}") || c == UInt8(ascii: "]")
+            if open == 0 && (closes || (toComma && c == UInt8(ascii: ","))) { return }
             if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") { open += 1 }
-            if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") { open -= 1 }
+            if closes { open -= 1 }
             pos += 1
         }
     }

@@ -129,11 +129,11 @@ package struct StructuralDiff {
         return tx.bytes[tx.nodes[x.index].byteRange].elementsEqual(ty.bytes[ty.nodes[y.index].byteRange])
     }
 
+    /// Two nodes that are not identical (`visit` returns before those).
     private mutating func compare(_ x: NodeID, _ y: NodeID, pathA: [String], pathB: [String]) {
         let tx = tree(a, x), ty = tree(b, y)
         let nx = tx.nodes[x.index], ny = ty.nodes[y.index]
         let sameContent = hash(.a, x) == hash(.b, y)
-        if sameContent && tx.bytes[nx.byteRange].elementsEqual(ty.bytes[ny.byteRange]) { return }
         let cx = contents(a, x), cy = contents(b, y)
         let pairable = cx != nil && cy != nil && cx!.chunks == cy!.chunks
         guard nx.tagClass == ny.tagClass, nx.tagNumber == ny.tagNumber, nx.kind == ny.kind else {

@@ -45,6 +45,20 @@ import X509Trust
         }
     }
 
+    /// The document handed over in 64-byte pieces (the sink path `json` writes through) is the
+    /// same document: no store lands in a piece already handed over.
+    @Test(arguments: sampleNames)
+    func streamedInSmallPiecesIsTheSameDocument(_ name: String) throws {
+        let a = ReceiptAnalyzer.analyze(bytes: try Paths.sample(name),
+                                        options: AnalysisOptions(validate: true, roots: [try Paths.sample("pki/test-root.cer")],
+                                                                 at: Date(timeIntervalSince1970: 1_700_000_000),
+                                                                 now: Date(timeIntervalSince1970: 1_767_225_600)))
+        var pieces: [[UInt8]] = []
+        ReceiptJSON.stream(a, bufferSize: 64) { pieces.append(Array($0)) }
+        #expect(pieces.count > 10)
+        #expect(String(decoding: pieces.joined(), as: UTF8.self) == ReceiptJSON.text(a))
+    }
+
     @Test func notAReceipt() throws {
         let a = ReceiptAnalyzer.analyze(bytes: [0x30, 0x03, 0x02, 0x01, 0x05], options: AnalysisOptions(validate: false))
         let text = ReceiptJSON.text(a, input: .init(name: "tiny", encoding: "binary"))

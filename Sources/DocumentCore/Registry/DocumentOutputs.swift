@@ -32,13 +32,6 @@ public struct JSONReading {
         self.firstError = firstError
         self.write = write
     }
-
-    /// The whole document as text.
-    public var text: String {
-        var bytes: [UInt8] = []
-        write { bytes.append(contentsOf: $0) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }
 
 /// What a format adds to the commands' outputs, beside recognising and opening. The commands ask

@@ -20,7 +20,9 @@ extension ReceiptJSON {
     /// Written by `streamed` (ReceiptJSONStream.swift), the one writer of this document (no
     /// dictionaries: docs/performance.md "Batch json"); ReceiptJSONTests hold the exact bytes.
     public static func text(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain) -> String {
-        String(decoding: streamed(a, input: input, words: words, compact: false), as: UTF8.self)
+        var bytes: [UInt8] = []
+        stream(a, input: input, words: words) { bytes.append(contentsOf: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A batch `json` line: the compact document with `"source"` and `"line"`.
@@ -41,10 +43,11 @@ extension ReceiptJSON {
     /// The pretty document handed to `sink` in pieces as it is written, never whole (a
     /// 20,000-purchase receipt's is 60 MB: held whole, and copied into a `String` and an output
     /// buffer, it peaked at 250 MiB).
+    /// `bufferSize`: the bytes handed over at a time (tests cut the document into small pieces).
     public static func stream(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain,
-                              to sink: (UnsafeRawBufferPointer) -> Void) {
+                              bufferSize: Int = 1 << 16, to sink: (UnsafeRawBufferPointer) -> Void) {
         withoutActuallyEscaping(sink) { sink in
-            var w = JSONStreamWriter(compact: false, capacity: 1 << 16, sink: sink)
+            var w = JSONStreamWriter(compact: false, capacity: bufferSize, sink: sink)
             write(a, unlisted: a.receipt?.unlistedFields ?? [], input: input, words: words, batchSource: nil, into: &w)
             w.finishStreamedLine()
         }

@@ -19,7 +19,8 @@ public struct VerificationSubject: Sendable, Equatable {
     /// Stable id: "receipt", "xcode-testing-receipt", "signed-data", "transaction", "renewal-info",
     /// "app-transaction", "notification", "unknown-token", "transaction-history", … (see the schema).
     public var kind: String
-    /// "a PKCS#7 App Store receipt", "a StoreKit 2 transaction", …
+    /// "a PKCS#7 App Store receipt", "a StoreKit 2 transaction", … Terminal-safe as built (`DocumentKind.summary`,
+    /// `StoreKitTokenKind.label`), so never escaped again.
     public var label: String
     /// How the input was read and what it is: "raw DER/BER, 7,686 bytes; a PKCS#7 App Store receipt".
     /// Terminal-safe as built (`Document.note`, or a token's escaped path and header summary).

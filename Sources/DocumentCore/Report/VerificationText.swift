@@ -52,7 +52,7 @@ public enum VerificationText {
     static func body(_ r: VerificationReport, indent: String, style: VerifyStyle, into lines: inout [String]) {
         let safe = TerminalSafe.escape
         if !r.steps.isEmpty || r.subject.path != nil {
-            var rows: [(String, String)] = [("kind", safe(r.subject.label))]
+            var rows: [(String, String)] = [("kind", r.subject.label)]
             if let signed = r.dates.signed { rows.append(("signed", ReceiptDate(signed).utcString)) }
             if let root = r.certificates.last, let anchor = root.anchor {
                 rows.append(("anchored at", "\(anchor) (\(safe(root.subject)))"))

@@ -19,9 +19,9 @@ enum RetentionRoute {
                         wrong: [("Apple", "Apple signs the request it sends, not your reply"),
                                 ("your In-App Purchase key", "only a promotional offer or Advanced Commerce reply carries something you signed")], seed: bytes)
         return [TourStep(node: NodeID(.file, 0), focus: .whole, range: 0..<bytes,
-                         title: TerminalSafe.escape(document.kind.title),
+                         title: document.kind.title,
                          lesson: ["text: \(NumberText.grouped(bytes)) bytes of JSON",
-                                  "meaning: \(TerminalSafe.escape(document.kind.summary))"],
+                                  "meaning: \(document.kind.summary)"],
                          check: check)]
     }
 }

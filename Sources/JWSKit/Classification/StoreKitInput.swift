@@ -1,3 +1,4 @@
+import ByteText
 import ASN1Lenient
 import JSONLenient
 import TextLoader
@@ -10,13 +11,14 @@ public enum StoreKitTokenKind: Sendable, Equatable {
     case developer(DeveloperTokenKind)
     case unknown
 
+    /// Terminal-safe as built: a notification's type and subtype are the payload's text.
     public var label: String {
         switch self {
         case .transaction: "StoreKit 2 transaction"
         case .renewalInfo: "StoreKit 2 renewal info"
         case .appTransaction: "StoreKit 2 app transaction"
         case .notification(let type, let subtype):
-            "App Store Server Notification V2 (\([type, subtype].compactMap { $0 }.joined(separator: " / ")))"
+            "App Store Server Notification V2 (\([type, subtype].compactMap { $0 }.map(TerminalSafe.escape).joined(separator: " / ")))"
         case .developer(let kind): kind.label
         case .unknown: "StoreKit 2 JWS of an unrecognised kind"
         }

@@ -26,35 +26,55 @@ public struct OutlineRow: Sendable, Equatable {
     public var name: NodeName?
 }
 
-/// Rows of one part of the outline: built rows (JSON members, text layers) and ASN.1 runs whose
-/// rows are made from the arena when read.
+/// Rows of one part of the outline: built rows (text layers, lazy blocks' head rows), ASN.1 runs
+/// whose rows are made from the arena when read, and JSON runs whose rows are made from the tree.
 struct RowSet: Sendable {
     let rows: [OutlineRow]
     /// Row index of each entry of `rows`, ascending.
     let positions: [Int]
     let runs: [TreeRun]
+    /// By first row; a run's gaps hold its child layers' rows (built, runs, other JSON runs).
+    let jsonRuns: [JSONRun]
     let index: [NodeID: Int]
     /// Built rows of each layer in pre-order (offset lookups by binary search).
     let byLayer: [LayerID: [Int]]
     let runOfLayer: [LayerID: Int]
+    let jsonRunOfLayer: [LayerID: Int]
 
-    init(rows: [OutlineRow], positions: [Int], runs: [TreeRun]) {
+    init(rows: [OutlineRow], positions: [Int], runs: [TreeRun], jsonRuns: [JSONRun] = []) {
         self.rows = rows
         self.positions = positions
         self.runs = runs
+        self.jsonRuns = jsonRuns
         var index: [NodeID: Int] = [:], byLayer: [LayerID: [Int]] = [:], runOfLayer: [LayerID: Int] = [:]
         for (row, position) in zip(rows, positions) {
             if index[row.node] == nil { index[row.node] = position }
             byLayer[row.node.layer, default: []].append(position)
         }
         for (i, run) in runs.enumerated() where runOfLayer[run.layer] == nil { runOfLayer[run.layer] = i }
+        var jsonRunOfLayer: [LayerID: Int] = [:]
+        for (i, run) in jsonRuns.enumerated() where jsonRunOfLayer[run.layer] == nil { jsonRunOfLayer[run.layer] = i }
         self.index = index
         self.byLayer = byLayer
         self.runOfLayer = runOfLayer
+        self.jsonRunOfLayer = jsonRunOfLayer
     }
 
     /// Rows held (built or in runs).
-    var count: Int { rows.count + runs.reduce(0) { $0 + $1.count } }
+    var count: Int { rows.count + runs.reduce(0) { $0 + $1.count } + jsonRuns.reduce(0) { $0 + $1.nodes.count } }
+
+    /// The JSON run (its index) showing row `position`, and its JSON row there.
+    func jsonRun(holding position: Int) -> (run: Int, row: Int)? {
+        for (i, run) in jsonRuns.enumerated() {
+            if let k = run.jsonRow(at: position) { return (i, k) }
+        }
+        return nil
+    }
+
+    /// Whether row `position` is here (built, or in a run).
+    func holds(_ position: Int) -> Bool {
+        builtRow(position) != nil || run(holding: position) != nil || jsonRun(holding: position) != nil
+    }
 
     /// The built row at `position`, by binary search.
     func builtRow(_ position: Int) -> OutlineRow? {
@@ -73,6 +93,7 @@ struct RowSet: Sendable {
 
     func row(of node: NodeID) -> Int? {
         if let row = index[node] { return row }
+        if let j = jsonRunOfLayer[node.layer] { return jsonRuns[j].jsonRow(ofNode: node.index).map(jsonRuns[j].rowIndex) }
         guard let r = runOfLayer[node.layer], node.index >= 0, node.index < runs[r].count else { return nil }
         return runs[r].first + node.index
     }
@@ -85,7 +106,8 @@ struct RowSet: Sendable {
 /// `subtreeEnd` and `parent`, like the ASN.1 `Tree`, so the pane walks only the rows it shows.
 ///
 /// Cost model: an ASN.1 layer's rows are its arena's nodes, row `first + i` ↔ node `i`, made
-/// when read (no storage, no text up front). Row indices are fixed when the document opens, but
+/// when read (no storage, no text up front); a JSON layer's rows are made from its tree when read
+/// (`JSONRun`: 8 bytes a row up front). Row indices are fixed when the document opens, but
 /// only the top layers' rows and one head row per child layer are built then (plus a row count
 /// per child layer: O(JSON nodes), no text). A child layer's rows (a token: a few hundred, most
 /// of them its certificates' nodes) are built the first time one of them is read, once, and kept
@@ -120,13 +142,23 @@ public struct LayerOutline: Sendable {
 
     /// Row `index` (built on first use for rows inside a block).
     public func row(_ index: Int) -> OutlineRow {
-        if let row = eager.builtRow(index) { return row }
-        if let run = eager.run(holding: index) { return treeRow(run, index) }
+        guard let row = row(index, in: set(holding: index)) else { preconditionFailure("outline row \(index) of \(count) not in its block") }
+        return row
+    }
+
+    /// The rows holding row `index`: the eager ones, or its block's (built now if need be).
+    func set(holding index: Int) -> RowSet {
+        if eager.holds(index) { return eager }
         guard let b = block(containing: index) else { preconditionFailure("outline row \(index) of \(count)") }
-        let set = built(b)
+        return built(b)
+    }
+
+    /// Row `index` of `set`, made now when it is in a run.
+    func row(_ index: Int, in set: RowSet) -> OutlineRow? {
         if let row = set.builtRow(index) { return row }
-        guard let run = set.run(holding: index) else { preconditionFailure("outline row \(index) not in its block") }
-        return treeRow(run, index)
+        if let run = set.run(holding: index) { return treeRow(run, index) }
+        if let (j, k) = set.jsonRun(holding: index) { return set.jsonRuns[j].row(k, in: context) }
+        return nil
     }
 
     /// Row `index` of an ASN.1 run: node `index - first` of its layer, its text made now.
@@ -145,9 +177,13 @@ public struct LayerOutline: Sendable {
     /// Row `index`'s depth and subtree end without its text (an ASN.1 row's from its node): the
     /// default expansion walks many rows of a large DER file.
     func extent(_ index: Int) -> (depth: Int, subtreeEnd: Int) {
-        if eager.builtRow(index) == nil, let run = eager.run(holding: index), let tree = context.document.layer(run.layer).tree {
+        let set = set(holding: index)
+        if set.builtRow(index) == nil, let run = set.run(holding: index), let tree = context.document.layer(run.layer).tree {
             let node = tree.nodes[index - run.first]
             return (run.depth + Int(node.depth), run.first + Int(node.subtreeEnd))
+        }
+        if set.builtRow(index) == nil, let (j, k) = set.jsonRun(holding: index), let tree = context.document.layer(set.jsonRuns[j].layer).json {
+            return set.jsonRuns[j].extent(k, in: tree)
         }
         let row = row(index)
         return (row.depth, row.subtreeEnd)
@@ -165,7 +201,7 @@ public struct LayerOutline: Sendable {
 
     /// The head row of the block holding `index`, when that block is not built yet.
     func unbuiltHead(_ index: Int) -> Int? {
-        guard eager.builtRow(index) == nil, eager.run(holding: index) == nil, let b = block(containing: index), store.block(b) == nil else { return nil }
+        guard !eager.holds(index), let b = block(containing: index), store.block(b) == nil else { return nil }
         return blocks[b].start
     }
 
@@ -188,16 +224,21 @@ public struct LayerOutline: Sendable {
                   node < set.runs[r].count else { return nil }
             return set.runs[r].first + node
         }
-        let list = set.byLayer[layer] ?? []
         // Rows of one layer in pre-order start at non-decreasing offsets and nest: the last row
         // starting at or before `offset`, or its nearest ancestor of the same layer, holds it.
-        var lo = 0, hi = list.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if row(list[mid]).range.lowerBound <= offset { lo = mid + 1 } else { hi = mid }
+        var last: Int?
+        if let j = set.jsonRunOfLayer[layer], let tree = context.document.layer(layer).json {
+            last = set.jsonRuns[j].lastRow(startingAtOrBefore: offset, in: tree).map(set.jsonRuns[j].rowIndex)
+        } else {
+            let list = set.byLayer[layer] ?? []
+            var lo = 0, hi = list.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if row(list[mid]).range.lowerBound <= offset { lo = mid + 1 } else { hi = mid }
+            }
+            last = lo > 0 ? list[lo - 1] : nil
         }
-        guard lo > 0 else { return nil }
-        var candidate = list[lo - 1]
+        guard var candidate = last else { return nil }
         while candidate >= 0 {
             let r = row(candidate)
             guard r.node.layer == layer else { return nil }

@@ -59,7 +59,7 @@ struct TreeRun: Sendable {
 }
 
 /// Rows in pre-order from row `base`, generically over `Document.layers`: a JSON layer's members
-/// (each child layer under the string it was decoded from), an ASN.1 layer's nodes (a `TreeRun`),
+/// (a `JSONRun`, each child layer under the string it was decoded from), an ASN.1 layer's nodes (a `TreeRun`),
 /// a text or raw layer's one row with its named parts and child layers. With `lazy`, each child
 /// layer of the top layers becomes a counted block (its head row built, the rest on first use);
 /// `counting` only advances `cursor` (no text made).
@@ -76,6 +76,7 @@ struct OutlineBuilder {
     /// Row index of each entry of `rows` (they skip runs and unbuilt blocks).
     var positions: [Int] = []
     var runs: [TreeRun] = []
+    var jsonRuns: [JSONRun] = []
     var blocks: [LayerBlock] = []
     /// Open rows, innermost last (their index), for each new row's parent.
     var parents: [Int] = []
@@ -132,12 +133,12 @@ struct OutlineBuilder {
             if sharedRuns != nil, !counting, !headOnly, wording.fields(of: id, in: document).isEmpty {
                 sharedRuns?.append((cursor, id))
                 counting = true
-                json(tree, layer: id, index: 0, depth: depth, label: "", fields: [:])
+                json(tree, layer: id, depth: depth, label: "", fields: [:])
                 counting = false
                 return
             }
             let fields = isSilent ? [:] : wording.fields(of: id, in: document)
-            json(tree, layer: id, index: 0, depth: depth, label: wording.heading(of: id, in: document)?.label ?? layer.name, fields: fields)
+            json(tree, layer: id, depth: depth, label: wording.heading(of: id, in: document)?.label ?? layer.name, fields: fields)
         case .token, .raw:
             guard let heading = wording.heading(of: id, in: document) else {
                 attach(from: id, in: 0..<layer.bytes.count, depth: depth)
@@ -188,44 +189,57 @@ struct OutlineBuilder {
         cursor = start + counter.cursor
     }
 
-    /// A JSON node; a member is one row (key and value), its container value's children below
-    /// it, the layers decoded from a string value under it.
-    mutating func json(_ tree: JSONTree, layer: LayerID, index: Int, depth: Int, label: @autoclosure () -> String,
+    /// A JSON layer's rows as a `JSONRun` (counted only, when silent; its root row alone, built,
+    /// when head-only); the layers decoded from a string value are attached under its row.
+    mutating func json(_ tree: JSONTree, layer: LayerID, depth: Int, label: @autoclosure () -> String,
                        fields: [Int: FieldWording]) {
         guard !headDone else { return }
-        let node = tree[index]
-        let valueIndex = node.kind == .member ? tree.value(ofMember: index) : index
-        let row = open(NodeID(layer, index), node.range, depth: depth, label: label(),
-                       value: valueIndex.map { Self.summary(tree, $0) } ?? "(missing)")
-        if let field = fields[index], row >= 0 {
-            if let display = field.display { rows[row].value = UIText.escape(display) }
-            rows[row].meaning = context.meanings.escaped(field.meaning)
-            rows[row].raw = UIText.escape(valueIndex.map { String(tree.text(of: $0).prefix(120)) } ?? "")
+        var run = JSONRun(first: cursor, count: 0, layer: layer, depth: depth, parent: parents.last ?? -1,
+                          label: isSilent ? "" : label(), fields: fields)
+        if headOnly {
+            run.nodes = [0]
+            run.ordinals = [0]
+            run.count = 1
+            rows.append(run.row(0, in: context))
+            positions.append(cursor)
+            cursor += 1
+            return
         }
-        if let v = valueIndex {
-            let value = tree[v]
-            if value.kind == .object || value.kind == .array {
-                for (i, child) in tree.children(of: v).enumerated() {
-                    let isArray = value.kind == .array
-                    json(tree, layer: layer, index: child, depth: depth + 1, label: isArray ? "[\(i)]" : (tree.key(ofMember: child) ?? "?"),
-                         fields: fields)
-                }
-            } else if value.kind == .string {
-                attach(from: layer, in: value.range, depth: depth + 1)
-            }
-        }
-        close(row)
+        let recording = !isSilent
+        // Kept in row order: runs of layers attached inside this one are appended after it.
+        let slot = jsonRuns.count
+        if recording { jsonRuns.append(run) }
+        walk(tree, &run, index: 0, ordinal: 0, depth: depth, recording: recording)
+        run.count = cursor - run.first
+        if recording { jsonRuns[slot] = run }
     }
 
-    static func summary(_ tree: JSONTree, _ index: Int) -> String {
-        let node = tree[index]
-        switch node.kind {
-        case .object: return "{\(tree.children(of: index).count)}"
-        case .array: return "[\(tree.children(of: index).count)]"
-        case .string:
-            let text = tree.string(at: index) ?? ""
-            return text.count > 60 ? "\"" + String(text.prefix(57)) + "…\" (\(text.count) chars)" : "\"" + text + "\""
-        default: return tree.text(of: index)
+    /// The row of JSON node `index` (a member with its value), then its container value's
+    /// children, or the child layers decoded from its string value.
+    private mutating func walk(_ tree: JSONTree, _ run: inout JSONRun, index: Int, ordinal: Int, depth: Int, recording: Bool) {
+        let k = run.nodes.count, row = cursor
+        if recording {
+            run.nodes.append(UInt32(truncatingIfNeeded: index))
+            run.ordinals.append(UInt32(truncatingIfNeeded: ordinal))
+        }
+        cursor += 1
+        guard let v = tree[index].kind == .member ? tree.value(ofMember: index) : index else { return }
+        let value = tree[v]
+        if value.kind == .object || value.kind == .array {
+            var child = v + 1, i = 0
+            while child < value.subtreeEnd {
+                walk(tree, &run, index: child, ordinal: i, depth: depth + 1, recording: recording)
+                child = tree[child].subtreeEnd
+                i += 1
+            }
+        } else if value.kind == .string {
+            let before = cursor
+            parents.append(row)
+            attach(from: run.layer, in: value.range, depth: depth + 1)
+            parents.removeLast()
+            if recording, cursor > before {
+                run.gaps.append(JSONRun.Gap(after: k, before: run.gaps.last.map { $0.before + $0.count } ?? 0, count: cursor - before))
+            }
         }
     }
 
@@ -234,7 +248,7 @@ struct OutlineBuilder {
     }
 
     /// The rows built, by index, as a `RowSet`.
-    var rowSet: RowSet { RowSet(rows: rows, positions: positions, runs: runs) }
+    var rowSet: RowSet { RowSet(rows: rows, positions: positions, runs: runs, jsonRuns: jsonRuns) }
 }
 
 /// `UIText.escape` of texts that repeat (Apple's field meanings), made once per text and shared by

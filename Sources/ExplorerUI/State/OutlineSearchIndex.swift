@@ -95,14 +95,30 @@ struct OutlineSearchIndex: Sendable {
         self.runs = runs
     }
 
-    /// Every row of `set` in row order (built rows and runs' rows merged).
+    /// Every row of `set` in row order (built rows, ASN.1 runs' and JSON runs' rows merged).
     static func forEachRow(of set: RowSet, in outline: LayerOutline, _ body: (Int, OutlineRow) -> Void) {
-        var next = 0
-        for run in set.runs {
-            while next < set.positions.count, set.positions[next] < run.first { body(set.positions[next], set.rows[next]); next += 1 }
-            for index in run.first..<run.first + run.count { body(index, outline.treeRow(run, index)) }
+        enum Source { case built(Int), tree(TreeRun), json(run: Int, firstRow: Int) }
+        // Spans of consecutive rows from one source: a JSON run's rows are cut by its gaps.
+        var spans: [(first: Int, count: Int, source: Source)] = []
+        for (i, position) in set.positions.enumerated() { spans.append((position, 1, .built(i))) }
+        for run in set.runs { spans.append((run.first, run.count, .tree(run))) }
+        for (j, run) in set.jsonRuns.enumerated() {
+            var k = 0
+            for gap in run.gaps + [JSONRun.Gap(after: run.nodes.count - 1, before: 0, count: 0)] where gap.after >= k {
+                spans.append((run.rowIndex(k), gap.after + 1 - k, .json(run: j, firstRow: k)))
+                k = gap.after + 1
+            }
         }
-        while next < set.positions.count { body(set.positions[next], set.rows[next]); next += 1 }
+        spans.sort { $0.first < $1.first }
+        for span in spans {
+            for index in span.first..<span.first + span.count {
+                switch span.source {
+                case .built(let i): body(index, set.rows[i])
+                case .tree(let run): body(index, outline.treeRow(run, index))
+                case .json(let j, let k): body(index, set.jsonRuns[j].row(k + index - span.first, in: outline.context))
+                }
+            }
+        }
     }
 
     /// The outline rows matching `needle` (lower case), ascending.

@@ -34,12 +34,8 @@ struct JSONRun: Sendable {
 
     /// Outline row of JSON row `k` (`k == nodes.count`: the row after the run).
     func rowIndex(_ k: Int) -> Int {
-        var lo = 0, hi = gaps.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if gaps[mid].after < k { lo = mid + 1 } else { hi = mid }
-        }
-        return first + k + (lo > 0 ? gaps[lo - 1].before + gaps[lo - 1].count : 0)
+        let g = Self.partition(gaps.count) { gaps[$0].after < k }
+        return first + k + (g > 0 ? gaps[g - 1].before + gaps[g - 1].count : 0)
     }
 
     /// The JSON row at outline row `index`; nil outside the run or in a child layer's rows.
@@ -47,13 +43,9 @@ struct JSONRun: Sendable {
         guard index >= first, index < first + count else { return nil }
         let offset = index - first
         // The last gap starting at or before `offset`.
-        var lo = 0, hi = gaps.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if gaps[mid].after + 1 + gaps[mid].before <= offset { lo = mid + 1 } else { hi = mid }
-        }
-        guard lo > 0 else { return offset < nodes.count ? offset : nil }
-        let gap = gaps[lo - 1]
+        let g = Self.partition(gaps.count) { gaps[$0].after + 1 + gaps[$0].before <= offset }
+        guard g > 0 else { return offset < nodes.count ? offset : nil }
+        let gap = gaps[g - 1]
         let gapStart = gap.after + 1 + gap.before
         if offset < gapStart + gap.count { return nil }
         let k = offset - gap.before - gap.count
@@ -67,24 +59,23 @@ struct JSONRun: Sendable {
     }
 
     /// The first JSON row whose node is at or after `node`.
-    func lowerBound(_ node: Int) -> Int {
-        var lo = 0, hi = nodes.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if Int(nodes[mid]) < node { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
-    }
+    func lowerBound(_ node: Int) -> Int { Self.partition(nodes.count) { Int(nodes[$0]) < node } }
 
     /// The last JSON row whose node starts at or before `offset` (rows of one layer in pre-order
     /// start at non-decreasing offsets).
     func lastRow(startingAtOrBefore offset: Int, in tree: JSONTree) -> Int? {
-        var lo = 0, hi = nodes.count
+        let k = Self.partition(nodes.count) { tree[Int(nodes[$0])].start <= offset }
+        return k > 0 ? k - 1 : nil
+    }
+
+    /// The first of `0..<count` for which `before` is false (it holds on a prefix): a binary search.
+    static func partition(_ count: Int, _ before: (Int) -> Bool) -> Int {
+        var lo = 0, hi = count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if tree[Int(nodes[mid])].start <= offset { lo = mid + 1 } else { hi = mid }
+            if before(mid) { lo = mid + 1 } else { hi = mid }
         }
-        return lo > 0 ? lo - 1 : nil
+        return lo
     }
 
     /// The node whose row holds `node`'s row: its container, or the member whose value that is.

@@ -24,19 +24,44 @@ package struct RedactTarget: Sendable {
     package var form: Form
     /// Where, for messages and the mapping file: "in-app purchase #1, in-app 1703",
     /// "signedTransactions[0] payload: transactionId". Terminal-safe as built (keys are escaped).
-    package var place: String
+    package var location: RedactPlace
+    package var place: String { location.text }
     /// A value found inside another value (a history's revision naming a transaction id, a
     /// product id starting with the bundle id).
     package var isMention: Bool = false
-    package init(field: RedactField, layer: LayerID, range: Range<Int>, original: RedactedValue, form: Form, place: String, isMention: Bool = false) {
+    package init(field: RedactField, layer: LayerID, range: Range<Int>, original: RedactedValue, form: Form,
+                 location: RedactPlace, isMention: Bool = false) {
         self.field = field
         self.layer = layer
         self.range = range
         self.original = original
         self.form = form
-        self.place = place
+        self.location = location
         self.isMention = isMention
     }
+
+    package init(field: RedactField, layer: LayerID, range: Range<Int>, original: RedactedValue, form: Form, place: String, isMention: Bool = false) {
+        self.init(field: field, layer: layer, range: range, original: original, form: form, location: RedactPlace(place), isMention: isMention)
+    }
+}
+
+/// A target's place kept as its parts and worded when read ("in-app purchase #1, in-app 1703"):
+/// the worded places of a 20,000-purchase receipt's 120,000 values took 12 MB, and the copy's
+/// check made them again (issue 32). A name of up to 15 bytes is stored in the String itself.
+package struct RedactPlace: Sendable {
+    var name: String
+    var group: StaticString?
+    var number: Int32 = 0
+
+    package init(_ text: String) { name = text }
+    /// "\(group) #\(number), \(name)".
+    package init(_ name: String, in group: StaticString, number: Int) {
+        self.name = name
+        self.group = group
+        self.number = Int32(clamping: number)
+    }
+
+    package var text: String { group.map { "\($0) #\(number), \(name)" } ?? name }
 }
 
 /// Finds what to replace in an opened document.
@@ -132,7 +157,8 @@ struct RedactCollector {
         guard !originals.isEmpty else { return }
         let lengths = Set(originals.keys.map(\.utf8.count)).sorted(by: >)
         let own = Set(targets.map { TargetSpot(layer: $0.layer, range: $0.range) })
-        func scan(_ layer: LayerID, _ content: Range<Int>, bytes: [UInt8], place: String, literal: ((Range<Int>) -> Bool)? = nil) {
+        // The place is worded only for a match (a JSON path for every string of a large body was most of the work).
+        func scan(_ layer: LayerID, _ content: Range<Int>, bytes: [UInt8], place: () -> RedactPlace, literal: ((Range<Int>) -> Bool)? = nil) {
             var i = content.lowerBound
             while i < content.upperBound {
                 var matched = 0
@@ -140,15 +166,16 @@ struct RedactCollector {
                     let text = String(decoding: bytes[i..<(i + length)], as: UTF8.self)
                     guard let field = originals[text] else { continue }
                     targets.append(RedactTarget(field: field, layer: layer, range: i..<(i + length), original: .text(text),
-                                                form: .plain, place: place, isMention: true))
+                                                form: .plain, location: place(), isMention: true))
                     matched = length
                     break
                 }
                 i += max(matched, 1)
             }
         }
-        for spot in parts.mentionPlaces where !own.contains(TargetSpot(layer: spot.layer, range: spot.range)) {
-            scan(spot.layer, spot.range, bytes: document.layers[spot.layer.index].bytes, place: spot.place)
+        parts.forEachMentionPlace { spot in
+            guard !own.contains(TargetSpot(layer: spot.layer, range: spot.range)) else { return }
+            scan(spot.layer, spot.range, bytes: document.layers[spot.layer.index].bytes, place: { spot.location })
         }
         let tokenStrings = Set(parts.tokens.compactMap(\.inHolder))
         for id in jsonLayers {
@@ -158,7 +185,7 @@ struct RedactCollector {
                 let spot = TargetSpot(layer: id, range: content)
                 guard !own.contains(spot), !tokenStrings.contains(spot) else { continue }
                 let literal = Self.literalBytes(tree, string: node, content: content)
-                scan(id, content, bytes: tree.bytes, place: "\(layerLabel(id)): \(JSONPath.of(node, in: tree))",
+                scan(id, content, bytes: tree.bytes, place: { RedactPlace("\(layerLabel(id)): \(JSONPath.of(node, in: tree))") },
                      literal: { range in range.allSatisfy { literal.contains($0) } })
             }
         }

@@ -68,8 +68,8 @@ public enum Redactor {
 
     public static func run(_ inputs: [RedactInput], options: RedactOptions) throws -> RedactRun {
         let fields = options.fields
-        let documents = inputs.map { Document.open($0.loaded, options: openOptions) }
-        var collectors = documents.map { RedactCollector.collect($0, fields: fields) }
+        var documents: [Document?] = inputs.map { Document.open($0.loaded, options: openOptions) }
+        var collectors = documents.map { RedactCollector.collect($0!, fields: fields) }
         var wrappers = inputs.map { WrapperText($0, fields: fields) }
         // Values long enough to look for inside other values, with their field.
         var mentionable: [String: RedactField] = [:]
@@ -89,15 +89,21 @@ public enum Redactor {
         }
         let originals = Set(collectors.flatMap { $0.targets.map(\.original) } + wrappers.flatMap { $0.targets.map { .text($0.original) } })
         let standIns = try StandIns(key: options.key, originals: originals)
+        // What is kept of each document once its values are found: the collectors (which hold the
+        // documents) go, so that each document is let go before its copy is opened (issue 32).
+        let plans = collectors.map { RedactPlan(targets: $0.targets, notReplaced: $0.notReplaced, layerNames: $0.document.layers.map(\.name)) }
+        collectors.removeAll()
         var copies: [RedactedCopy] = []
         var occurrences: [RedactedValue: [RedactOccurrence]] = [:]
         for (index, input) in inputs.enumerated() {
-            let copy = redact(input, document: documents[index], collector: collectors[index], wrapper: wrappers[index],
-                              standIns: standIns, fields: fields)
+            let plan = plans[index]
+            // The document is only in the call's argument: it goes when `rewrite` returns.
+            let rewritten = rewrite(input, document: documents[index].take()!, plan: plan, standIns: standIns, fields: fields)
+            let copy = finish(rewritten, input: input, plan: plan, wrapper: wrappers[index], standIns: standIns, fields: fields)
             if copy.bytes != nil {
-                for target in collectors[index].targets {
+                for target in plan.targets {
                     occurrences[target.original, default: []].append(RedactOccurrence(
-                        file: index, field: target.field, place: target.place, layer: documents[index].layers[target.layer.index].name,
+                        file: index, field: target.field, place: target.place, layer: plan.layerNames[target.layer.index],
                         offset: target.range.lowerBound, isMention: target.isMention))
                 }
                 for target in wrappers[index].targets {
@@ -111,11 +117,26 @@ public enum Redactor {
         return RedactRun(copies: copies, standIns: standIns, occurrences: occurrences)
     }
 
-    static func redact(_ input: RedactInput, document: Document, collector: RedactCollector, wrapper: WrapperText,
-                       standIns: StandIns, fields: Set<RedactField>) -> RedactedCopy {
+    /// What `redact` needs of a document's collector, without the document.
+    struct RedactPlan {
+        var targets: [RedactTarget]
+        var notReplaced: [String]
+        var layerNames: [String]
+    }
+
+    /// A copy's report so far, the file's new bytes (nil when it cannot be made: `copy.failure`) and the
+    /// original's shape: all `finish` needs, so that the document can go before the copy is opened.
+    struct Rewritten {
+        var copy: RedactedCopy
+        var file: [UInt8]?
+        var shape: DocumentShape
+    }
+
+    static func rewrite(_ input: RedactInput, document: Document, plan: RedactPlan, standIns: StandIns,
+                        fields: Set<RedactField>) -> Rewritten {
         let shape = DocumentShape(document)
         var copy = RedactedCopy(name: input.loaded.name, summary: document.summary, inputHasErrors: document.hasErrors)
-        copy.notReplaced = collector.notReplaced
+        copy.notReplaced = plan.notReplaced
         if let origin = input.loaded.origin, !origin.others.isEmpty {
             // The paste finder's other finds are not opened, so nothing inside them is replaced: never silently.
             let count = origin.others.count
@@ -131,16 +152,18 @@ public enum Redactor {
         copy.diagnosticCount = shape.diagnosticCount
         if let refusal = document.redactionRefusal {
             copy.failure = refusal
-            return copy
+            return Rewritten(copy: copy, file: nil, shape: shape)
         }
-        var rewrite = LayerRewrite(document)
+        let file = rewriteLayers(document, targets: plan.targets, standIns: standIns, copy: &copy)
+        return Rewritten(copy: copy, file: file, shape: shape)
+    }
+
+    /// The values around the data, the file put back in its text form, and the check of the copy.
+    static func finish(_ rewritten: Rewritten, input: RedactInput, plan: RedactPlan, wrapper: WrapperText,
+                       standIns: StandIns, fields: Set<RedactField>) -> RedactedCopy {
+        var copy = rewritten.copy
+        guard let file = rewritten.file else { return copy }
         do {
-            for target in collector.targets {
-                guard let standIn = standIns[target.original] else { continue }
-                try rewrite.write(target, standIn: standIn)
-                if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
-            }
-            let file = try rewrite.propagate()
             // The values around the data first: same-length writes outside it, so the loader's
             // record of where the data sits still holds.
             var raw = input.raw
@@ -150,10 +173,8 @@ public enum Redactor {
                 if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
             }
             let out = try TextFormRewrap.rewrap(raw: raw, loaded: input.loaded, newBytes: file)
-            try check(out, input: input, shape: shape, standIns: standIns, fields: fields, collector: collector)
+            try check(out, input: input, shape: rewritten.shape, standIns: standIns, fields: fields, targets: plan.targets)
             copy.bytes = out
-        } catch let failure as LayerRewrite.Failure {
-            copy.failure = failure.message
         } catch let failure as TextFormRewrap.Failure {
             copy.failure = failure.message
         } catch let failure as CheckFailure {
@@ -161,8 +182,27 @@ public enum Redactor {
         } catch {
             copy.failure = "\(error)"
         }
-        copy.signatures = signatures(document, rewrite: rewrite)
         return copy
+    }
+
+    /// Writes the stand-ins into the document's layers and carries them out to the file's bytes
+    /// (nil, with `copy.failure` said, when it cannot); `copy.signatures` says which break.
+    static func rewriteLayers(_ document: Document, targets: [RedactTarget], standIns: StandIns, copy: inout RedactedCopy) -> [UInt8]? {
+        var rewrite = LayerRewrite(document)
+        defer { copy.signatures = signatures(document, rewrite: rewrite) }
+        do {
+            for target in targets {
+                guard let standIn = standIns[target.original] else { continue }
+                try rewrite.write(target, standIn: standIn)
+                if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
+            }
+            return try rewrite.propagate()
+        } catch let failure as LayerRewrite.Failure {
+            copy.failure = failure.message
+        } catch {
+            copy.failure = "\(error)"
+        }
+        return nil
     }
 
     struct CheckFailure: Error {
@@ -171,16 +211,16 @@ public enum Redactor {
 
     /// Re-opens the copy: the same shape, and at every place a value was, now its stand-in.
     static func check(_ out: [UInt8], input: RedactInput, shape: DocumentShape, standIns: StandIns,
-                      fields: Set<RedactField>, collector: RedactCollector) throws {
+                      fields: Set<RedactField>, targets: [RedactTarget]) throws {
         guard let reloaded = try? PasteLoader.decode(out, name: input.loaded.name) else {
             throw CheckFailure(message: "the copy does not load")
         }
         let copy = Document.open(reloaded, options: openOptions)
-        if let difference = shape.firstDifference(from: DocumentShape(copy)) {
+        if let difference = shape.firstDifference(from: copy, reopenOriginal: { Document.open(input.loaded, options: openOptions) }) {
             throw CheckFailure(message: "the copy would not parse like the original: \(difference)")
         }
         let found = RedactCollector.collect(copy, fields: fields).targets
-        let expected = collector.targets.filter { !$0.isMention }
+        let expected = targets.filter { !$0.isMention }
         guard found.count == expected.count else {
             throw CheckFailure(message: "the copy has \(found.count) values to replace where the original had \(expected.count)")
         }

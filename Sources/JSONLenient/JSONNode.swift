@@ -25,7 +25,7 @@ public enum JSONKind: UInt8, Sendable, CaseIterable {
 /// 28 bytes (issue 32: memory bounded by the input; it was 72): offsets and indices are kept in
 /// 32 bits, which the input limit (512 MiB) and the node budget (`JSONParser.nodeBudget`) keep
 /// them within, and a member's key start is its own start.
-public struct JSONNode: Sendable, Equatable {
+public struct JSONNode: Sendable, Hashable {
     public var kind: JSONKind
     private var depth16: UInt16
     private var start32: Int32

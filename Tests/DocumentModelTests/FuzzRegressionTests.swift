@@ -1,5 +1,6 @@
 import ASN1Lenient
 import DocumentCore
+import DocumentFormats
 import DocumentTimeline
 import Foundation
 import ReceiptKit
@@ -75,6 +76,22 @@ import TextLoader
         let timeline = Timeline.build(documents)
         let text = TimelineText.render(timeline, at: nil, lookup: nil)
         let unsafe = text.unicodeScalars.filter { $0 != "\n" && TerminalSafe.mustEscape($0) }.map { String($0.value, radix: 16) }
+        #expect(unsafe == [])
+    }
+
+    /// FuzzReceipt (CI smoke run, 2026-11-29): a notification body whose nested token's payload,
+    /// damaged, decodes to a `notificationType` with NUL bytes. The kind's summary was escaped (finding
+    /// 14), but the token's label ("App Store Server Notification V2 (…)"), made apart from it, was
+    /// not, and `dump` printed it raw. The label is now escaped where it is made.
+    @Test func aNotificationTypeWithControlCharactersIsEscapedInTheTokenLabel() throws {
+        let raw = try Paths.bytes(Self.directory.appendingPathComponent("receipt-jws-notification-type-label.bin"))
+        let document = Document.open(try InputLoader.decode(raw, name: "fuzz"), options: AnalysisOptions(validate: false))
+        let jws = try #require(document.jws)
+        let token = try #require(jws.tokens.first { $0.path == "notificationHistory[0].signedPayload" })
+        #expect(token.label.hasPrefix("App Store Server Notification V2 (DID_CHANGE_RENEWAL_STAT@\\x00\\x00"))
+        let dump = JWSTreeDump(document).render()
+        #expect(dump.split(separator: "\n").contains { $0.hasPrefix("notificationHistory[0].signedPayload: token \(token.label), ") })
+        let unsafe = dump.unicodeScalars.filter { $0 != "\n" && TerminalSafe.mustEscape($0) }.map { String($0.value, radix: 16) }
         #expect(unsafe == [])
     }
 }

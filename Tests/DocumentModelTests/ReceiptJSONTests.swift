@@ -45,6 +45,35 @@ import X509Trust
         }
     }
 
+    /// `source` keeps a purchase's keys as numbers and spells them as it writes them, in the order
+    /// of the strings: "in_app[10]" and "in_app[11]" before "in_app[1]" ('0' < ']'), a purchase's
+    /// own key before its fields', and each with the range of its value.
+    @Test func sourceKeysOfTwelvePurchasesAreInStringOrder() throws {
+        let purchases = (0..<12).map { i in
+            DER.seq(DER.int(17), DER.int(1), DER.octets(DER.set(DER.seq(DER.int(1703), DER.int(1), DER.octets(DER.utf8("\(1000 + i)"))),
+                                                              DER.seq(DER.int(1702), DER.int(1), DER.octets(DER.utf8("p\(i)"))))))
+        }
+        let payload = DER.tlv(0x31, DER.seq(DER.int(2), DER.int(1), DER.octets(DER.utf8("com.x"))) + purchases.flatMap { $0 })
+        let content = DER.seq(DER.oid(DER.hex("2A 86 48 86 F7 0D 01 07 01")), DER.tlv(0xA0, DER.octets(payload)))
+        let bytes = DER.seq(DER.oid(DER.hex("2A 86 48 86 F7 0D 01 07 02")), DER.tlv(0xA0, DER.seq(DER.int(1), DER.set(), content, DER.set())))
+        let a = ReceiptAnalyzer.analyze(bytes: bytes, options: AnalysisOptions(validate: false))
+        #expect(a.receipt?.inApp.count == 12)
+        let text = ReceiptJSON.text(a)
+        let source = try #require(text.range(of: "\n  \"source\": {\n").map { text[$0.upperBound...] })
+        let keys = source.split(separator: "\n").prefix { $0 != "  }," }
+            .filter { $0.hasPrefix("    \"") }.map { String($0.dropFirst(5).prefix { $0 != "\"" }) }
+        let perPurchase = (0..<12).flatMap { ["in_app[\($0)]", "in_app[\($0)].product_id", "in_app[\($0)].transaction_id"] }
+        #expect(keys == (["bundle_id"] + perPurchase).sorted())
+        #expect(keys.prefix(4) == ["bundle_id", "in_app[0]", "in_app[0].product_id", "in_app[0].transaction_id"])
+        #expect(keys[4...6] == ["in_app[10]", "in_app[10].product_id", "in_app[10].transaction_id"])
+        // The value's range: in_app[3]'s transaction id, "1003", is at its UTF8String's content.
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let ranges = try #require(json["source"] as? [String: [String: Int]])
+        let id = try #require(ranges["in_app[3].transaction_id"])
+        let offset = try #require(id["offset"]), length = try #require(id["length"])
+        #expect(Array(bytes[offset..<(offset + length)]) == DER.utf8("1003"))  // the attribute's value: the OCTET STRING's content
+    }
+
     /// The document handed over in 64-byte pieces (the sink path `json` writes through) is the
     /// same document: no store lands in a piece already handed over.
     @Test(arguments: sampleNames)

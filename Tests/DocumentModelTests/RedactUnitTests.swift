@@ -214,4 +214,29 @@ import TextLoader
         let other = try StandIns(key: .seeded("v"), originals: [.text(uuid)])
         #expect(other[.text(uuid)] != table[.text(uuid)])
     }
+
+    // MARK: - The shape check
+
+    /// The shape keeps a hash of the nodes, not the tree (the original goes before its copy is
+    /// opened): a node that differs with the same sizes and counts is found by the hash, and named
+    /// by reopening the original only then.
+    @Test func shapeFindsADifferingNodeAndNamesItByReopeningTheOriginal() throws {
+        let integer = try RedactSupport.open(DER.seq(DER.int(5), DER.int(6)))
+        let octets = try RedactSupport.open(DER.seq(DER.int(5), DER.octets([6])))
+        let shape = DocumentShape(integer)
+        #expect(shape == DocumentShape(try RedactSupport.open(DER.seq(DER.int(5), DER.int(6)))))
+        #expect(shape.nodeCount == 3)
+        #expect(shape.firstDifference(from: DocumentShape(octets)) == "layer 0 (file): its nodes differ")
+        var reopened = 0
+        let named = shape.firstDifference(from: octets, reopenOriginal: { reopened += 1; return integer })
+        #expect(named == "layer 0 (file): node 2 differs")
+        #expect(reopened == 1)
+        #expect(shape.firstDifference(from: integer, reopenOriginal: { reopened += 1; return integer }) == nil)
+        #expect(reopened == 1)
+        // Sizes and counts are said without reopening anything.
+        let longer = try RedactSupport.open(DER.seq(DER.int(5), DER.int(6), DER.int(7)))
+        #expect(shape.firstDifference(from: longer, reopenOriginal: { reopened += 1; return integer })
+                == "layer 0 (file) is 11 bytes instead of 8")
+        #expect(reopened == 1)
+    }
 }

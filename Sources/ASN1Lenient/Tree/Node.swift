@@ -29,7 +29,7 @@ public enum NodeKind: UInt8, Sendable {
 /// two header lengths share 16 bits) and hands out this whole value; the flags and the depth share
 /// one 16-bit word, and the parent is not stored (it is the nearest node before with one less
 /// depth: `NodeStore.parentIndex(_:)`).
-public struct Node: Sendable, Equatable {
+public struct Node: Sendable, Hashable {
     /// Offset of the first identifier octet in the input.
     public var offset: UInt32
     /// Number of content octets actually present (clamped to what the input holds). For an

@@ -204,7 +204,6 @@ extension ReceiptJSON {
                 purchase.removeAll(keepingCapacity: true)
                 var seenTypes: UInt64 = 0  // in-app types are 1700…1763 in the table; others use the set
                 var seenOther = Set<Int>()
-                let prefix = ranges.gathering ? "in_app[\(p.index)]" : ""
                 for f in p.fields {
                     guard !f.isUnlisted, let k = keys.inApp(f.type) else { continue }
                     let bit = f.type - 1700
@@ -213,10 +212,10 @@ extension ReceiptJSON {
                         seenTypes |= 1 << UInt64(bit)
                     } else if !seenOther.insert(f.type).inserted { continue }
                     if members(f, k, into: &purchase) && ranges.gathering {
-                        ranges.inApp.append((prefix + "." + keys.names[k.rank], range(f, a)))
+                        ranges.inApp.append((Int32(p.index), Int32(k.rank), range(f, a)))
                     }
                 }
-                if ranges.gathering, let attr = holders[p.index] { ranges.inApp.append((prefix, range(attr, a))) }
+                if ranges.gathering, let attr = holders[p.index] { ranges.inApp.append((Int32(p.index), -1, range(attr, a))) }
                 w.element()
                 write(&purchase, extraRank: nil, extra: { _ in }, into: &w)
             }
@@ -227,34 +226,71 @@ extension ReceiptJSON {
     private static func range(_ f: ReceiptField, _ a: ReceiptAnalysis) -> Range<Int> { a.fileRange(f.valueRange) }
 
     /// The `source` object: app keys by rank, `in_app[…]` keys sorted as strings, merged in key order.
+    /// A purchase's keys are kept as its index and the field's rank, and spelt when written: as
+    /// strings, a 20,000-purchase receipt's 230,000 keys took 11 MB (issue 32).
     private struct SourceRanges {
         let gathering: Bool
         var app: [(rank: Int, order: Int, range: Range<Int>)] = []
-        var inApp: [(key: String, range: Range<Int>)] = []
+        /// `rank` -1: the purchase's own attribute (`in_app[n]`).
+        var inApp: [(purchase: Int32, rank: Int32, range: Range<Int>)] = []
 
         mutating func write(into w: inout JSONStreamWriter) {
             let names = JSONFieldKeys.shared.names
             var appKeys = app.map { (key: names[$0.rank], order: $0.order, range: $0.range) }
             appKeys.sort { $0.key != $1.key ? $0.key < $1.key : $0.order < $1.order }
-            var purchaseKeys = inApp.enumerated().map { (key: $0.element.key, order: $0.offset, range: $0.element.range) }
-            purchaseKeys.sort { $0.key != $1.key ? $0.key < $1.key : $0.order < $1.order }
-            w.openObject()
-            var i = 0, j = 0
-            func emit(_ list: [(key: String, order: Int, range: Range<Int>)], _ k: inout Int) {
-                var last = k
-                while last + 1 < list.count && list[last + 1].key == list[k].key { last += 1 }
-                let r = list[last].range
-                w.key(escaping: list[last].key)
+            // As strings, "in_app[10]…" sorts before "in_app[1]…" ('0' < ']'): the purchases in the
+            // order of "n]", and within one its own key ("in_app[n]") before its fields' (".name").
+            let purchases = Int(inApp.map(\.purchase).max() ?? -1) + 1
+            var position = [Int32](repeating: 0, count: purchases)
+            for (i, p) in (0..<purchases).sorted(by: { String($0) + "]" < String($1) + "]" }).enumerated() { position[p] = Int32(i) }
+            var purchaseKeys = Array(inApp.indices)
+            purchaseKeys.sort { x, y in
+                let a = inApp[x], b = inApp[y]
+                if a.purchase != b.purchase { return position[Int(a.purchase)] < position[Int(b.purchase)] }
+                if a.rank != b.rank {
+                    if a.rank < 0 || b.rank < 0 { return a.rank < 0 }
+                    let (na, nb) = (names[Int(a.rank)], names[Int(b.rank)])
+                    if na != nb { return na < nb }
+                }
+                return x < y
+            }
+            func key(_ k: Int) -> String {
+                let e = inApp[purchaseKeys[k]]
+                return "in_app[\(e.purchase)]" + (e.rank >= 0 ? "." + names[Int(e.rank)] : "")
+            }
+            func sameKey(_ k: Int, _ l: Int) -> Bool {
+                let a = inApp[purchaseKeys[k]], b = inApp[purchaseKeys[l]]
+                return a.purchase == b.purchase && (a.rank == b.rank || (a.rank >= 0 && b.rank >= 0 && names[Int(a.rank)] == names[Int(b.rank)]))
+            }
+            func emit(_ name: String, _ r: Range<Int>) {
+                w.key(escaping: name)
                 w.openObject(); w.key("length"); w.int(r.count); w.key("offset"); w.int(r.lowerBound); w.closeObject()
+            }
+            // Of equal keys the last is written (as a dictionary keeps the last value put).
+            func emitApp(_ k: inout Int) {
+                var last = k
+                while last + 1 < appKeys.count && appKeys[last + 1].key == appKeys[k].key { last += 1 }
+                emit(appKeys[last].key, appKeys[last].range)
                 k = last + 1
             }
+            func emitPurchase(_ k: inout Int) {
+                var last = k
+                while last + 1 < purchaseKeys.count && sameKey(last + 1, k) { last += 1 }
+                emit(key(last), inApp[purchaseKeys[last]].range)
+                k = last + 1
+            }
+            w.openObject()
+            var i = 0, j = 0
             while i < appKeys.count || j < purchaseKeys.count {
-                if j == purchaseKeys.count || (i < appKeys.count && appKeys[i].key < purchaseKeys[j].key) {
-                    emit(appKeys, &i)
-                } else if i < appKeys.count && appKeys[i].key == purchaseKeys[j].key {
-                    emit(appKeys, &i)  // cannot happen with the schema's keys; the purchase's would win
+                if j == purchaseKeys.count {
+                    emitApp(&i)
+                    continue
+                }
+                let purchaseKey = i < appKeys.count ? key(j) : ""
+                if i < appKeys.count && appKeys[i].key <= purchaseKey {
+                    emitApp(&i)  // equal cannot happen with the schema's keys; the purchase's would win
                 } else {
-                    emit(purchaseKeys, &j)
+                    emitPurchase(&j)
                 }
             }
             w.closeObject()

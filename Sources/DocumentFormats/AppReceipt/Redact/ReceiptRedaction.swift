@@ -14,17 +14,19 @@ enum ReceiptRedaction {
             parts.notReplaced.append("the receipt's payload is not a layer of this document: nothing in it was replaced")
             return parts
         }
-        // Walked twice in place: a list of every field with its purchase was 69 MB for 20,000
+        // Walked in place: a list of every field with its purchase was 69 MB for 20,000
         // purchases, and growing it by doubling peaked at 176 MB (issue 32).
         func forEachField(_ body: (ReceiptField, Int?) -> Void) {
             for field in receipt.fields { body(field, nil) }
             for purchase in receipt.inApp { for field in purchase.fields { body(field, purchase.index) } }
         }
         forEachField { field, purchase in consider(field, purchase: purchase, layer: layer, tree: tree, fields: fields, into: &parts) }
-        forEachField { field, purchase in
-            guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
-                  isStringTag(tree.nodes[inner].tagNumber) else { return }
-            parts.mentionPlaces.append(.init(layer: layer, range: tree.nodes[inner].contentRange, place: place(field, purchase)))
+        parts.forEachMentionPlace = { body in
+            forEachField { field, purchase in
+                guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
+                      isStringTag(tree.nodes[inner].tagNumber) else { return }
+                body(.init(layer: layer, range: tree.nodes[inner].contentRange, location: place(field, purchase)))
+            }
         }
         parts.signatures.append(.init(layers: [layer, .file],
                                       note: "the PKCS#7 signature no longer verifies: it signs the digest of the receipt payload, whose bytes changed"))
@@ -40,8 +42,8 @@ enum ReceiptRedaction {
         return id
     }
 
-    static func place(_ field: ReceiptField, _ purchase: Int?) -> String {
-        (purchase.map { "in-app purchase #\($0 + 1), " } ?? "") + field.displayName
+    static func place(_ field: ReceiptField, _ purchase: Int?) -> RedactPlace {
+        purchase.map { RedactPlace(field.displayName, in: "in-app purchase", number: $0 + 1) } ?? RedactPlace(field.displayName)
     }
 
     static func redactField(type: Int, level: AttributeLevel) -> RedactField? {
@@ -59,30 +61,30 @@ enum ReceiptRedaction {
         case 4, 5:
             guard !field.valueRange.isEmpty else { return }
             parts.targets.append(RedactTarget(field: redact, layer: layer, range: field.valueRange,
-                                              original: .bytes(Array(tree.bytes[field.valueRange])), form: .plain, place: place))
+                                              original: .bytes(Array(tree.bytes[field.valueRange])), form: .plain, location: place))
         case 1711, 1:  // INTEGER ids: the web order line item id, the app item id
             guard let inner = field.innerNode, tree.nodes[inner].isUniversal(2), !tree.nodes[inner].isConstructed,
                   let text = field.value.integerText else {
-                parts.notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): not an INTEGER, left as it is")
+                parts.notReplaced.append("\(place.text) at offset \(field.valueRange.lowerBound): not an INTEGER, left as it is")
                 return
             }
             guard UInt64(text) != nil else {
-                parts.notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): \(text) is not an id (negative or beyond 64 bits), left as it is")
+                parts.notReplaced.append("\(place.text) at offset \(field.valueRange.lowerBound): \(text) is not an id (negative or beyond 64 bits), left as it is")
                 return
             }
             // The sandbox's and Xcode's app item id 0 names no app.
             if redact == .appAppleID && text == "0" { return }
             parts.targets.append(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
-                                              original: .text(text), form: .derInteger, place: place))
+                                              original: .text(text), form: .derInteger, location: place))
         default:  // UTF8String ids and the bundle id
             guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
                   let text = UTF8Text.string(tree.bytes, tree.nodes[inner].contentRange) else {
-                parts.notReplaced.append("\(place) at offset \(field.valueRange.lowerBound): not a string, left as it is")
+                parts.notReplaced.append("\(place.text) at offset \(field.valueRange.lowerBound): not a string, left as it is")
                 return
             }
             guard !text.isEmpty else { return }
             parts.targets.append(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
-                                              original: .text(text), form: .plain, place: place))
+                                              original: .text(text), form: .plain, location: place))
         }
     }
 

@@ -52,6 +52,39 @@ import TestSupport
         #expect(tree.nodes.storage.parents().map(Int.init) == expected)
     }
 
+    /// Past its block, a parent comes from the sparse table of blocks' first nodes and their
+    /// ancestors: the same as the plain definition (the nearest node before with one less depth)
+    /// on a wide SEQUENCE, a chain 200 deep with 1,000 leaves at its bottom, and random nesting.
+    @Test func parentIndexAgreesWithThePlainDefinition() {
+        func plain(_ nodes: NodeStore) -> [Int] {
+            nodes.indices.map { i in
+                let depth = nodes[i].depth
+                return depth == 0 ? -1 : (0..<i).last { nodes[$0].depth == depth - 1 }!
+            }
+        }
+        func nest(_ depth: Int, _ inner: [UInt8]) -> [UInt8] { (0..<depth).reduce(inner) { content, _ in DER.tlv(0x30, content) } }
+        var random = SeededRandom(state: 32)
+        func randomTree(_ budget: inout Int, depth: Int) -> [UInt8] {
+            var content: [UInt8] = []
+            while budget > 0 && Int.random(in: 0..<12, using: &random) != 0 {
+                budget -= 1
+                content += depth < 40 && Bool.random(using: &random) ? randomTree(&budget, depth: depth + 1) : DER.hex("05 00")
+            }
+            return DER.tlv(0x30, content)
+        }
+        var budget = 3_000
+        let inputs: [[UInt8]] = [
+            DER.tlv(0x30, [UInt8]((0..<2_000).flatMap { _ in DER.hex("05 00") })),
+            nest(200, [UInt8]((0..<1_000).flatMap { _ in DER.hex("05 00") })),
+            { var all: [UInt8] = []; while budget > 0 { all += randomTree(&budget, depth: 0) }; return DER.tlv(0x30, all) }(),
+        ]
+        for input in inputs {
+            let nodes = ASN1Parser.parse(input).nodes
+            #expect(nodes.count > 500)
+            #expect(nodes.indices.map(nodes.parentIndex) == plain(nodes))
+        }
+    }
+
     /// Every field of every node, after a parse that opens an encapsulated OCTET STRING.
     @Test func parseStoresExactNodes() {
         // SEQUENCE { INTEGER 5, OCTET STRING { UTF8String "ab" }, [1] { NULL } }

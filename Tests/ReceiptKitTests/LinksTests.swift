@@ -70,4 +70,37 @@ import ASN1Lenient
         #expect(linked >= attributeNodes * 4)
         #expect(a.links.count == attributeNodes)
     }
+
+    /// `location(of:)` finds the holding attribute by binary search in the field table; it agrees
+    /// with the plain definition (climb to the nearest ancestor that is some record's attribute) on
+    /// every node, and gives the same answers from a table whose lists are out of node order.
+    @Test func everyNodeFindsTheNearestAttributeAncestor() throws {
+        var files = [try Paths.sample("typical.receipt"), try Paths.sample("unlisted-attributes.receipt"),
+                     try Paths.sample("malformed-duplicate-attribute.receipt")]
+        if Paths.corpusAvailable { files.append(try Paths.corpusReceipt("sandbox-com.sumiapp.GridDiary-2018-01-05-120iap.receipt")) }
+        for bytes in files {
+            let a = decode(bytes)
+            let r = try #require(a.receipt)
+            let tree = a.receiptTree
+            var holders: [Int: FieldRecord] = [:]
+            for record in r.table.app + r.table.inApp { holders[Int(record.attributeNode)] = record }
+            #expect(holders.count == a.links.count)
+            let shuffled = ReceiptFieldTable(bytes: r.table.bytes, app: r.table.app.reversed(), inApp: r.table.inApp.reversed(),
+                                             side: r.table.side, unlistedCount: r.table.unlistedCount)
+            var unordered = r
+            unordered.table = shuffled
+            let reversedLinks = ReceiptLinks(receipt: unordered, tree: tree)
+            for node in 0..<tree.count {
+                var n = node
+                while n >= 0 && holders[n] == nil { n = tree.nodes.parentIndex(n) }
+                let found = a.links.location(of: node)
+                #expect((found == nil) == (n < 0), "node \(node)")
+                if let found, let holder = holders[n] {
+                    #expect(found.attributeType == holder.type && found.fieldIndex == Int(holder.position) && found.level == holder.level,
+                            "node \(node)")
+                }
+                #expect(reversedLinks.location(of: node) == found, "node \(node)")
+            }
+        }
+    }
 }

@@ -48,60 +48,52 @@ public struct FieldLocation: Sendable, Equatable {
 ///
 /// Field → node: every `ReceiptField` keeps `attributeNode`, `typeNode`, `versionNode`,
 /// `valueNode` and `innerNode` (and `Receipt.node(at:)` resolves a `FieldLocation`).
-/// Node → field: `location(of:)` climbs from the node to the nearest attribute SEQUENCE through a
-/// per-node slot table pointing at the field's record in the receipt's field table: O(depth), no
-/// hashing, cheap enough to call for every visible row.
+/// Node → field: `location(of:)` finds the attribute holding the node in the field table itself:
+/// each list's attributes are siblings (disjoint subtrees, in node order), so the one holding a
+/// node is the last that starts at or before it, found by binary search, in-app first (the
+/// deeper). A table of 4 bytes a node said the same and took 7.2 MB for 20,000 purchases (issue 32).
 /// Node indices are those of `ReceiptAnalysis.receiptTree` (the input's tree, or the reassembled
 /// payload's tree when the payload came in several chunks).
 public struct ReceiptLinks: Sendable {
-    /// Collects the slots field by field: the decoder fills one as it decodes (so opening a
-    /// receipt does not walk every field a second time), `init(receipt:tree:)` too.
+    /// Counts the fields linked as the decoder decodes them (`init(receipt:tree:)` links them all).
     struct Builder {
-        /// For each node: when the node is an attribute SEQUENCE, 1 + the index of its record in the
-        /// field table's app-level list, or -(1 + the index) in its in-app list; else 0.
-        var slots: [Int32] = []
         var count = 0
-        let nodeCount: Int
 
-        /// The table (4 bytes a node) is made at the first attribute linked: a payload of
-        /// elements that are no attributes (dense hostile input) links none and costs nothing.
-        init(nodeCount: Int) {
-            self.nodeCount = nodeCount
-        }
+        init(nodeCount: Int) {}
 
         @inline(__always)
-        mutating func add(attributeNode: Int, record: Int, app: Bool) {
-            if slots.isEmpty { slots = [Int32](repeating: 0, count: nodeCount) }
-            guard attributeNode >= 0, attributeNode < slots.count else { return }
-            slots[attributeNode] = app ? Int32(record + 1) : -Int32(record + 1)
-            count += 1
-        }
+        mutating func add(attributeNode: Int, record: Int, app: Bool) { count += 1 }
 
         func links(_ tree: Tree, table: ReceiptFieldTable) -> ReceiptLinks {
-            ReceiptLinks(nodes: tree.nodes, slots: slots, count: count, table: table)
+            ReceiptLinks(nodes: tree.nodes, count: count, table: table)
         }
     }
 
     private let nodes: NodeStore
-    private let slots: [Int32]
     private let linked: Int
     private let table: ReceiptFieldTable
+    /// Each list's record indices in node order: nil when the list is in node order already (always,
+    /// as the decoder appends them; kept so that the search never depends on it).
+    private let appOrder: [Int32]?
+    private let inAppOrder: [Int32]?
 
-    public static let empty = ReceiptLinks(nodes: [], slots: [], count: 0, table: .empty)
+    public static let empty = ReceiptLinks(nodes: [], count: 0, table: .empty)
 
-    private init(nodes: NodeStore, slots: [Int32], count: Int, table: ReceiptFieldTable) {
+    private init(nodes: NodeStore, count: Int, table: ReceiptFieldTable) {
         self.nodes = nodes
-        self.slots = slots
         self.linked = count
         self.table = table
+        appOrder = Self.order(table.app)
+        inAppOrder = Self.order(table.inApp)
+    }
+
+    private static func order(_ records: [FieldRecord]) -> [Int32]? {
+        if zip(records, records.dropFirst()).allSatisfy({ $0.attributeNode < $1.attributeNode }) { return nil }
+        return records.indices.sorted { records[$0].attributeNode < records[$1].attributeNode }.map(Int32.init)
     }
 
     public init(receipt: Receipt, tree: Tree) {
-        var builder = Builder(nodeCount: tree.count)
-        let table = receipt.table
-        for (i, r) in table.app.enumerated() { builder.add(attributeNode: Int(r.attributeNode), record: i, app: true) }
-        for (i, r) in table.inApp.enumerated() { builder.add(attributeNode: Int(r.attributeNode), record: i, app: false) }
-        self = builder.links(tree, table: table)
+        self.init(nodes: tree.nodes, count: receipt.table.app.count + receipt.table.inApp.count, table: receipt.table)
     }
 
     /// Number of attributes linked (app level and in-app).
@@ -109,26 +101,35 @@ public struct ReceiptLinks: Sendable {
 
     /// Which field (and which in-app purchase) a node belongs to; nil outside the payload's attributes.
     public func location(of node: Int) -> FieldLocation? {
-        guard node >= 0, node < slots.count else { return nil }
-        var n = node
-        while n >= 0 {
-            let slot = slots[n]
-            if slot != 0 {
-                let e = slot > 0 ? table.app[Int(slot) - 1] : table.inApp[Int(-slot) - 1]
-                let part: FieldPart
-                if node == n { part = .attribute }
-                else if node == Int(e.typeNode) { part = .type }
-                else if node == Int(e.versionNode) { part = .version }
-                else if node == Int(e.valueNode) { part = .value }
-                else if node == Int(e.innerNode) { part = .innerValue }
-                else { part = .insideValue }
-                let inApp = e.inAppLevel ? Int(e.inApp) : e.kind == .inAppPurchase ? Int(e.scalar) : nil
-                return FieldLocation(level: e.level, inAppIndex: inApp, fieldIndex: Int(e.position),
-                                     attributeType: e.type, part: part)
-            }
-            n = nodes.parentIndex(n)
+        guard node >= 0, node < nodes.count else { return nil }
+        guard let e = holder(of: node, in: table.inApp, order: inAppOrder) ?? holder(of: node, in: table.app, order: appOrder) else {
+            return nil
         }
-        return nil
+        let part: FieldPart
+        if node == Int(e.attributeNode) { part = .attribute }
+        else if node == Int(e.typeNode) { part = .type }
+        else if node == Int(e.versionNode) { part = .version }
+        else if node == Int(e.valueNode) { part = .value }
+        else if node == Int(e.innerNode) { part = .innerValue }
+        else { part = .insideValue }
+        let inApp = e.inAppLevel ? Int(e.inApp) : e.kind == .inAppPurchase ? Int(e.scalar) : nil
+        return FieldLocation(level: e.level, inAppIndex: inApp, fieldIndex: Int(e.position),
+                             attributeType: e.type, part: part)
+    }
+
+    /// The record whose attribute's subtree holds `node`: the last starting at or before it.
+    private func holder(of node: Int, in records: [FieldRecord], order: [Int32]?) -> FieldRecord? {
+        func record(_ i: Int) -> FieldRecord { records[order.map { Int($0[i]) } ?? i] }
+        var low = 0, high = records.count
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(record(mid).attributeNode) <= node { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return nil }
+        let candidate = record(low - 1)
+        let attribute = Int(candidate.attributeNode)
+        guard attribute >= 0, attribute < nodes.count, node < max(Int(nodes[attribute].subtreeEnd), attribute + 1) else { return nil }
+        return candidate
     }
 }
 

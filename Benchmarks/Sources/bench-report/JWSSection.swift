@@ -1,6 +1,7 @@
 import ASN1Lenient
 import BenchSupport
 import DocumentCore
+import DocumentFormats
 import Foundation
 import JWSKit
 import ReceiptKit

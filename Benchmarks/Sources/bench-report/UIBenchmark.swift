@@ -59,7 +59,7 @@ enum UIBenchmark {
         .character("E"), .end, .pageUp, .home, .character("*"), .pageDown, .character("C"), .character("E"),
         .tab, .right, .down, .pageDown, .tab, .tab, .character("G"), .character("g"),
         .character("]"), .character("["), .character("x"), .character("H"), .character("H"),
-        .resize(Size(width: 80, height: 24)), .down, .resize(Size(width: 120, height: 40)),
+        .resize(GridSize(width: 80, height: 24)), .down, .resize(GridSize(width: 120, height: 40)),
         .character("2"), .character("3"), .down, .end, .enter, .character("p"), .character("1"),
         .control("f"), .control("d"), .control("u"), .control("b"),
     ]
@@ -68,7 +68,7 @@ enum UIBenchmark {
     /// times each key. `search` additionally times one query over all nodes. With `repeats` > 1 the
     /// key sequence is replayed from the loaded state that many times and each key's median is
     /// reported (timings on a shared machine are noisy).
-    public static func run(bytes: [UInt8], fileName: String = "bench", size: Size = Size(width: 120, height: 40),
+    public static func run(bytes: [UInt8], fileName: String = "bench", size: GridSize = GridSize(width: 120, height: 40),
                            keys: [InputEvent] = defaultKeys, validate: Bool = true,
                            search: String? = nil, repeats: Int = 1) -> Result {
         let clock = ContinuousClock()
@@ -133,7 +133,7 @@ enum UIBenchmark {
     }
 
     public static func outlineSearch(_ input: LoadedInput, queries: (String, String),
-                                     size: Size = Size(width: 120, height: 40)) -> SearchTiming {
+                                     size: GridSize = GridSize(width: 120, height: 40)) -> SearchTiming {
         let (timing, state) = search(input, queries: queries, size: size)
         precondition(state.layered.document.layers.count > 1, "\(input.name) did not open as a layered (StoreKit) document")
         return timing
@@ -144,7 +144,7 @@ enum UIBenchmark {
     /// is pressed (untimed) before each `/`: "3" searches from the purchases view, "2" from the
     /// summary. Returns the timings and the state after the last step.
     public static func search(_ input: LoadedInput, queries: (String, String), view: InputEvent? = nil,
-                              size: Size = Size(width: 120, height: 40)) -> (SearchTiming, AppState) {
+                              size: GridSize = GridSize(width: 120, height: 40)) -> (SearchTiming, AppState) {
         let clock = ContinuousClock()
         let document = Document.open(input, options: AnalysisOptions(validate: false))
         var s = AppState(document: document, screen: size)

@@ -52,21 +52,21 @@ public struct NodeStore: RandomAccessCollection, Sendable, Equatable, Expressibl
 
     /// Index of the node's parent, or -1 for a top-level node. Not stored in the node (4 more bytes
     /// a node): in pre-order the parent is the nearest node before with one less depth. It is looked
-    /// for back to the start of the node's block of `parentBlock` nodes; past that it is an ancestor
-    /// of the block's first node (every node between is deeper), which a sparse table built once per
-    /// store on first need gives (the parents of blocks' first nodes and of their ancestors).
+    /// for a few nodes back and back to the start of the node's block of `parentBlock` nodes; past
+    /// that, every node from the block's first on is deeper, so the parent is an ancestor of that
+    /// first node, whose parent a table of one entry a block (made on first need) gives.
     public func parentIndex(_ index: Int) -> Int {
         let depth = self[index].depth
         if depth == 0 { return -1 }
         let blockStart = index & ~(NodeStorage.parentBlock - 1)
         var candidate = index - 1
-        while candidate >= blockStart {
+        let stop = Swift.max(Swift.min(blockStart, index - 32), 0)
+        while candidate >= stop {
             if storage.base[candidate].depth < depth { return candidate }
             candidate -= 1
         }
-        let table = storage.farParents()
-        var ancestor = blockStart
-        while storage.base[ancestor].depth >= depth { ancestor = table.parent(of: ancestor) }
+        var ancestor = Int(storage.blockParents()[blockStart / NodeStorage.parentBlock])
+        while ancestor >= 0 && storage.base[ancestor].depth >= depth { ancestor = parentIndex(ancestor) }
         return ancestor
     }
 
@@ -134,27 +134,23 @@ final class NodeStorage: @unchecked Sendable {
 
     /// Nodes per block of `parentIndex`'s search (a power of two).
     static let parentBlock = 256
-    /// `parentIndex`'s table, made on first need, only for the stores that ask: a 5 MB flat
-    /// SEQUENCE's whole parent table was 6.7 MB, this one is 52 KB (issue 32).
-    private var farParentTable: FarParents?
+    /// `parentIndex`'s table, made on first need, only for the stores that ask: the parent of each
+    /// block's first node (a 5 MB flat SEQUENCE's whole parent table was 6.7 MB; this one is 26 KB).
+    private var blockParentTable: [Int32]?
     private static let parentTableLock = Lock()
 
-    func farParents() -> FarParents {
+    func blockParents() -> [Int32] {
         Self.parentTableLock.withLock {
-            if let farParentTable { return farParentTable }
+            if let blockParentTable { return blockParentTable }
             // The last node seen at each depth: the ancestors of the node being read.
             var open = [Int32](repeating: -1, count: Node.maxDepth + 1)
-            var parents: [Int32: Int32] = [:]
+            var table = [Int32](repeating: -1, count: (count + Self.parentBlock - 1) / Self.parentBlock)
             for index in 0..<count {
                 let depth = Int(base[index].depth)
                 open[depth] = Int32(truncatingIfNeeded: index)
-                guard index & (Self.parentBlock - 1) == 0 else { continue }
-                // A block's first node and its ancestors, up to the first already recorded.
-                var level = depth
-                while level > 0, parents.updateValue(open[level - 1], forKey: open[level]) == nil { level -= 1 }
+                if index & (Self.parentBlock - 1) == 0, depth > 0 { table[index / Self.parentBlock] = open[depth - 1] }
             }
-            let table = FarParents(parents)
-            farParentTable = table
+            blockParentTable = table
             return table
         }
     }
@@ -289,26 +285,4 @@ struct NodeBuilder {
 
     /// Frees the buffer without keeping the nodes.
     func discard() { free(base) }
-}
-
-/// Parents of some nodes, sorted by node: looked up by binary search.
-struct FarParents: Sendable {
-    private let nodes: [Int32]
-    private let parents: [Int32]
-
-    init(_ map: [Int32: Int32]) {
-        let sorted = map.sorted { $0.key < $1.key }
-        nodes = sorted.map(\.key)
-        parents = sorted.map(\.value)
-    }
-
-    func parent(of node: Int) -> Int {
-        var low = 0, high = nodes.count
-        while low < high {
-            let mid = (low + high) / 2
-            if Int(nodes[mid]) < node { low = mid + 1 } else { high = mid }
-        }
-        precondition(low < nodes.count && Int(nodes[low]) == node, "node \(node) has no recorded parent")
-        return Int(parents[low])
-    }
 }

@@ -40,6 +40,14 @@ struct RowSet: Sendable {
     let byLayer: [LayerID: [Int]]
     let runOfLayer: [LayerID: Int]
     let jsonRunOfLayer: [LayerID: Int]
+    /// Rows held (built or in runs).
+    let count: Int
+    /// `jsonRuns` indices by first row, and each run's enclosing run (-1 for none): a run nests
+    /// in its parent's gap, so the run holding a row is the last starting at or before it or one
+    /// of that run's enclosing runs. A history's thousand tokens are thousands of runs, and a
+    /// scan of them for every row read cost 5 ms a key.
+    private let jsonRunsByFirst: [Int]
+    private let enclosingJSONRun: [Int]
 
     init(rows: [OutlineRow], positions: [Int], runs: [TreeRun], jsonRuns: [JSONRun] = []) {
         self.rows = rows
@@ -58,15 +66,28 @@ struct RowSet: Sendable {
         self.byLayer = byLayer
         self.runOfLayer = runOfLayer
         self.jsonRunOfLayer = jsonRunOfLayer
+        count = rows.count + runs.reduce(0) { $0 + $1.count } + jsonRuns.reduce(0) { $0 + $1.nodes.count }
+        let byFirst = jsonRuns.indices.sorted { jsonRuns[$0].first < jsonRuns[$1].first }
+        var enclosing = [Int](repeating: -1, count: jsonRuns.count)
+        var open: [Int] = []
+        for i in byFirst {
+            while let top = open.last, jsonRuns[i].first >= jsonRuns[top].first + jsonRuns[top].count { open.removeLast() }
+            enclosing[i] = open.last ?? -1
+            open.append(i)
+        }
+        jsonRunsByFirst = byFirst
+        enclosingJSONRun = enclosing
     }
-
-    /// Rows held (built or in runs).
-    var count: Int { rows.count + runs.reduce(0) { $0 + $1.count } + jsonRuns.reduce(0) { $0 + $1.nodes.count } }
 
     /// The JSON run (its index) showing row `position`, and its JSON row there.
     func jsonRun(holding position: Int) -> (run: Int, row: Int)? {
-        for (i, run) in jsonRuns.enumerated() {
-            if let k = run.jsonRow(at: position) { return (i, k) }
+        let after = JSONRun.partition(jsonRunsByFirst.count) { jsonRuns[jsonRunsByFirst[$0]].first <= position }
+        guard after > 0 else { return nil }
+        var i = jsonRunsByFirst[after - 1]
+        while i >= 0 {
+            let run = jsonRuns[i]
+            if position < run.first + run.count { return run.jsonRow(at: position).map { (i, $0) } }
+            i = enclosingJSONRun[i]
         }
         return nil
     }
@@ -88,7 +109,10 @@ struct RowSet: Sendable {
 
     /// The run holding row `position`.
     func run(holding position: Int) -> TreeRun? {
-        runs.first { position >= $0.first && position < $0.first + $0.count }
+        // Disjoint and in row order: the last starting at or before `position`.
+        let after = JSONRun.partition(runs.count) { runs[$0].first <= position }
+        guard after > 0, position < runs[after - 1].first + runs[after - 1].count else { return nil }
+        return runs[after - 1]
     }
 
     func row(of node: NodeID) -> Int? {

@@ -42,14 +42,15 @@ import TestSupport
         #expect(node.tagClass == .private && node.isConstructed && node.isIndefinite && !node.isEncapsulated)
     }
 
-    /// A parent far back (past the nearby walk) comes from the store's table, and agrees with it.
+    /// A parent far back (past the nearby walk) is found through the store's table of blocks.
     @Test func parentIndexFarBackUsesTheTable() {
-        // SEQUENCE { 100 × SEQUENCE { NULL } }: the last child's parent is 200 nodes back.
-        let tree = ASN1Parser.parse(DER.tlv(0x30, (0..<100).flatMap { _ in DER.hex("30 02 05 00") }))
-        #expect(tree.diagnostics.isEmpty && tree.nodes.count == 201)
-        let expected = [-1] + (0..<100).flatMap { child in [0, 1 + 2 * child] }
+        // SEQUENCE { 200 × SEQUENCE { NULL } }: the last child's parent is 400 nodes back, past its
+        // block of 256 nodes, whose first node (256, a NULL) has parent 255.
+        let tree = ASN1Parser.parse(DER.tlv(0x30, (0..<200).flatMap { _ in DER.hex("30 02 05 00") }))
+        #expect(tree.diagnostics.isEmpty && tree.nodes.count == 401)
+        let expected = [-1] + (0..<200).flatMap { child in [0, 1 + 2 * child] }
         #expect(tree.nodes.indices.map(tree.nodes.parentIndex) == expected)
-        #expect(tree.nodes.storage.parents().map(Int.init) == expected)
+        #expect(tree.nodes.storage.blockParents() == [-1, 255])
     }
 
     /// Past its block, a parent comes from the sparse table of blocks' first nodes and their

@@ -155,9 +155,6 @@ final class NodeStorage: @unchecked Sendable {
         }
     }
 
-    /// The whole parent table, built from `parentIndex` (tests compare it with the plain definition).
-    func parents() -> [Int32] { (0..<count).map { Int32(NodeStore(storage: self).parentIndex($0)) } }
-
     deinit {
         free(base)
         escapes.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() }

@@ -25,14 +25,13 @@ public enum ReceiptAnalyzer {
         var receipt: Receipt?
         var payloadTree: Tree?
         var payloadMap: PayloadMap?
-        var linkBuilder: ReceiptLinks.Builder?
 
         if let found = container, !found.payloadChunks.isEmpty {
             if found.payloadChunks.count == 1 {
                 let chunk = found.payloadChunks[0]
                 let start = tree.nodes[chunk].contentStart
                 if let decoded = decodeInPlace(tree, chunk: chunk) {
-                    (receipt, receiptFindings, linkBuilder) = decoded
+                    (receipt, receiptFindings) = decoded
                     container?.payloadSet = decoded.0.payloadNode
                 } else if start < tree.nodes[chunk].contentEnd, tree.bytes[start] == 0x31 {
                     // Parse again with the payload (and every typed value inside it) on purpose.
@@ -46,7 +45,7 @@ public enum ReceiptAnalyzer {
                     (container, containerFindings) = PKCS7Locator.locate(tree)
                     if let again = container, again.payloadChunks.count == 1,
                        let decoded = decodeInPlace(tree, chunk: again.payloadChunks[0], final: true) {
-                        (receipt, receiptFindings, linkBuilder) = decoded
+                        (receipt, receiptFindings) = decoded
                         container?.payloadSet = decoded.0.payloadNode
                     }
                 }
@@ -77,7 +76,6 @@ public enum ReceiptAnalyzer {
                     }
                     receipt = decoded.receipt
                     receiptFindings = decoded.findings
-                    linkBuilder = decoded.links
                     inner.append(receiptFindings)
                     payloadTree = inner
                 } else {
@@ -103,7 +101,7 @@ public enum ReceiptAnalyzer {
         }
         tree.append(findings)
 
-        let links = receipt == nil ? .empty : linkBuilder?.links(payloadTree ?? tree, table: receipt!.table) ?? .empty
+        let links = receipt.map { ReceiptLinks(receipt: $0, tree: payloadTree ?? tree) } ?? .empty
         var analysis = ReceiptAnalysis(tree: tree, payloadTree: payloadTree, payloadMap: payloadMap,
                                        container: container, receipt: receipt, findings: findings, signature: nil,
                                        validationSteps: [], links: links, options: options, parseCount: parseCount,
@@ -115,7 +113,7 @@ public enum ReceiptAnalyzer {
     /// Decodes a payload chunk the parser expanded. Nil when it was not expanded, or when a value
     /// inside still needs a purposeful parse (unless `final`, the purposeful parse itself).
     private static func decodeInPlace(_ tree: Tree, chunk: Int, final: Bool = false)
-        -> (Receipt, [Diagnostic], ReceiptLinks.Builder)? {
+        -> (Receipt, [Diagnostic])? {
         let node = tree.nodes[chunk]
         guard node.isEncapsulated, tree.hasChildren(chunk) else { return nil }
         let set = chunk + 1
@@ -130,17 +128,17 @@ public enum ReceiptAnalyzer {
                 "\(node.contentEnd - tree.nodes[extra].byteRange.lowerBound) byte(s) follow the payload SET inside the content OCTET STRING",
                 node: extra, in: tree))
         }
-        return (receipt, findings, decoder.links)
+        return (receipt, findings)
     }
 
     private static func decodeRoot(_ tree: Tree)
-        -> (receipt: Receipt?, findings: [Diagnostic], needsPurposefulParse: Bool, links: ReceiptLinks.Builder?) {
+        -> (receipt: Receipt?, findings: [Diagnostic], needsPurposefulParse: Bool) {
         guard let root = tree.roots.first, tree.nodes[root].isUniversal(17), tree.nodes[root].isConstructed else {
-            return (nil, [], false, nil)
+            return (nil, [], false)
         }
         var decoder = ReceiptDecoder(tree: tree)
         let receipt = decoder.decode(payloadSet: root)
-        return (receipt, decoder.findings, decoder.needsPurposefulParse, decoder.links)
+        return (receipt, decoder.findings, decoder.needsPurposefulParse)
     }
 
     /// "payload is not a SET" for a chunk whose content is something else.

@@ -20,8 +20,6 @@ struct ReceiptDecoder {
     /// A value that should have been parsed as ASN.1 was not expanded by the parser: parse again
     /// with it on purpose so that every defect inside is reported.
     var needsPurposefulParse = false
-    /// Node → field links, filled as each field is decoded (see `ReceiptLinks.Builder`).
-    var links: ReceiptLinks.Builder
     /// The purchase loop's "first field index of each type" table, reused from purchase to purchase
     /// (one allocation per receipt instead of one per purchase).
     private var seenScratch = [Int](repeating: -1, count: 22)
@@ -54,7 +52,6 @@ struct ReceiptDecoder {
             }
         }
         cutNodes = cut
-        links = ReceiptLinks.Builder(nodeCount: tree.count)
     }
 
     /// Whether a node's own bytes are cut short (its declared length ran past the input or its parent).
@@ -331,7 +328,6 @@ struct ReceiptDecoder {
                                  valueEnd: UInt32(valueEnd), inApp: Int32(inAppIndex ?? -1),
                                  position: Int32(index), version: version ?? 0, scalar: stored.scalar)
         if app { appRecords.append(record) } else { inAppRecords.append(record) }
-        links.add(attributeNode: node, record: start + index, app: app)
         return (type, expected != nil)
     }
 }

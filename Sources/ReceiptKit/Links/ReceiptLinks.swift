@@ -55,33 +55,17 @@ public struct FieldLocation: Sendable, Equatable {
 /// Node indices are those of `ReceiptAnalysis.receiptTree` (the input's tree, or the reassembled
 /// payload's tree when the payload came in several chunks).
 public struct ReceiptLinks: Sendable {
-    /// Counts the fields linked as the decoder decodes them (`init(receipt:tree:)` links them all).
-    struct Builder {
-        var count = 0
-
-        init(nodeCount: Int) {}
-
-        @inline(__always)
-        mutating func add(attributeNode: Int, record: Int, app: Bool) { count += 1 }
-
-        func links(_ tree: Tree, table: ReceiptFieldTable) -> ReceiptLinks {
-            ReceiptLinks(nodes: tree.nodes, count: count, table: table)
-        }
-    }
-
     private let nodes: NodeStore
-    private let linked: Int
     private let table: ReceiptFieldTable
     /// Each list's record indices in node order: nil when the list is in node order already (always,
     /// as the decoder appends them; kept so that the search never depends on it).
     private let appOrder: [Int32]?
     private let inAppOrder: [Int32]?
 
-    public static let empty = ReceiptLinks(nodes: [], count: 0, table: .empty)
+    public static let empty = ReceiptLinks(nodes: [], table: .empty)
 
-    private init(nodes: NodeStore, count: Int, table: ReceiptFieldTable) {
+    private init(nodes: NodeStore, table: ReceiptFieldTable) {
         self.nodes = nodes
-        self.linked = count
         self.table = table
         appOrder = Self.order(table.app)
         inAppOrder = Self.order(table.inApp)
@@ -93,11 +77,11 @@ public struct ReceiptLinks: Sendable {
     }
 
     public init(receipt: Receipt, tree: Tree) {
-        self.init(nodes: tree.nodes, count: receipt.table.app.count + receipt.table.inApp.count, table: receipt.table)
+        self.init(nodes: tree.nodes, table: receipt.table)
     }
 
-    /// Number of attributes linked (app level and in-app).
-    public var count: Int { linked }
+    /// Number of attributes linked (app level and in-app): every record of the field table.
+    public var count: Int { table.app.count + table.inApp.count }
 
     /// Which field (and which in-app purchase) a node belongs to; nil outside the payload's attributes.
     public func location(of node: Int) -> FieldLocation? {

@@ -38,12 +38,6 @@ public struct RedactionParts {
     /// value (a receipt's string attributes). Walked when mentions are looked for, not listed: a
     /// 20,000-purchase receipt has 240,000 of them (34 MB as a list; issue 32).
     package var forEachMentionPlace: ((MentionPlace) -> Void) -> Void = { _ in }
-    /// The places `forEachMentionPlace` walks, listed.
-    package var mentionPlaces: [MentionPlace] {
-        var all: [MentionPlace] = []
-        forEachMentionPlace { all.append($0) }
-        return all
-    }
     /// The document's tokens: their segments (for writing a changed layer back into its token's
     /// characters) and where each sits in its holder (a token string is not searched for mentions).
     package var tokens: [RedactedToken] = []

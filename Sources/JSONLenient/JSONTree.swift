@@ -102,6 +102,15 @@ public struct JSONTree: Sendable {
         nodes[index].kind == .string && nodes[index].text >= 0 ? table.string(nodes[index].text, input: bytes) : nil
     }
 
+    /// `string(at: index)?.count`, without making the `String` when the value is its input bytes
+    /// (printable ASCII, no escape: one character a byte; an escaped `\r\n` is one character of
+    /// two bytes): a row preview reads it for a token string of thousands of characters.
+    public func characterCount(ofString index: Int) -> Int? {
+        guard nodes[index].kind == .string, nodes[index].text >= 0 else { return nil }
+        let entry = table.entries[nodes[index].text]
+        return entry.inInput ? entry.count : table.string(nodes[index].text, input: bytes).count
+    }
+
     public func bool(at index: Int) -> Bool? {
         switch nodes[index].kind {
         case .true: true

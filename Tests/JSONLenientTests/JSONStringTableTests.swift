@@ -11,6 +11,16 @@ struct JSONStringTableTests {
     func parse(_ text: String) -> JSONTree { JSONParser.parse(Array(text.utf8)) }
     func codes(_ tree: JSONTree) -> [JSONCode] { tree.diagnostics.compactMap { d in JSONCode.allCases.first { $0.code == d.code } } }
 
+    /// A string's character count is its byte count when it is its input range, and the decoded
+    /// `String`'s otherwise: an escaped CR LF is one character, "é" and a combining accent count
+    /// as one each; a value that is no string has none.
+    @Test func characterCountIsTheStringsCount() {
+        let tree = parse(#"["plain text", "a\r\nb", "\u00e9t\u00e9", "e\u0301", 7]"#)
+        let values = tree.children(of: 0)
+        #expect(values.map { tree.characterCount(ofString: $0) } == [10, 3, 3, 1, nil])
+        #expect(values.dropLast().map { tree.characterCount(ofString: $0) } == values.dropLast().map { tree.string(at: $0)?.count })
+    }
+
     @Test func escapesDecodeToTheirValuesWithExactDiagnostics() {
         //                    0         1         2         3         4         5
         //                    0123456789012345678901234567890123456789012345678901234567

@@ -124,16 +124,10 @@ struct JSONRun: Sendable {
         case .array: return "[\(childCount(tree, index))]"
         case .string:
             let text = tree.string(at: index) ?? ""
-            let count = Self.characterCount(text)
+            let count = tree.characterCount(ofString: index) ?? 0
             return count > 60 ? "\"" + String(text.prefix(57)) + "…\" (\(count) chars)" : "\"" + text + "\""
         default: return tree.text(of: index)
         }
-    }
-
-    /// `text.count`, without grapheme breaking for ASCII text: a row is made at every key, and a
-    /// token string's thousands of characters took most of a key's time.
-    static func characterCount(_ text: String) -> Int {
-        text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.count : text.count
     }
 
     /// How many children a container has: its last child's ordinal plus one (O(depth), not a walk

@@ -42,11 +42,10 @@ struct RowSet: Sendable {
     let jsonRunOfLayer: [LayerID: Int]
     /// Rows held (built or in runs).
     let count: Int
-    /// `jsonRuns` indices by first row, and each run's enclosing run (-1 for none): a run nests
-    /// in its parent's gap, so the run holding a row is the last starting at or before it or one
-    /// of that run's enclosing runs. A history's thousand tokens are thousands of runs, and a
-    /// scan of them for every row read cost 5 ms a key.
-    private let jsonRunsByFirst: [Int]
+    /// Each JSON run's enclosing run (-1 for none): a run nests in its parent's gap, so the run
+    /// holding a row is the last starting at or before it or one of that run's enclosing runs. A
+    /// history's thousand tokens are thousands of runs, and a scan of them for every row read cost
+    /// 5 ms a key.
     private let enclosingJSONRun: [Int]
 
     init(rows: [OutlineRow], positions: [Int], runs: [TreeRun], jsonRuns: [JSONRun] = []) {
@@ -67,23 +66,19 @@ struct RowSet: Sendable {
         self.runOfLayer = runOfLayer
         self.jsonRunOfLayer = jsonRunOfLayer
         count = rows.count + runs.reduce(0) { $0 + $1.count } + jsonRuns.reduce(0) { $0 + $1.nodes.count }
-        let byFirst = jsonRuns.indices.sorted { jsonRuns[$0].first < jsonRuns[$1].first }
         var enclosing = [Int](repeating: -1, count: jsonRuns.count)
         var open: [Int] = []
-        for i in byFirst {
+        for i in jsonRuns.indices {
             while let top = open.last, jsonRuns[i].first >= jsonRuns[top].first + jsonRuns[top].count { open.removeLast() }
             enclosing[i] = open.last ?? -1
             open.append(i)
         }
-        jsonRunsByFirst = byFirst
         enclosingJSONRun = enclosing
     }
 
     /// The JSON run (its index) showing row `position`, and its JSON row there.
     func jsonRun(holding position: Int) -> (run: Int, row: Int)? {
-        let after = JSONRun.partition(jsonRunsByFirst.count) { jsonRuns[jsonRunsByFirst[$0]].first <= position }
-        guard after > 0 else { return nil }
-        var i = jsonRunsByFirst[after - 1]
+        var i = JSONRun.partition(jsonRuns.count) { jsonRuns[$0].first <= position } - 1
         while i >= 0 {
             let run = jsonRuns[i]
             if position < run.first + run.count { return run.jsonRow(at: position).map { (i, $0) } }

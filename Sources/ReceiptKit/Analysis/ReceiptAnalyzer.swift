@@ -87,25 +87,26 @@ public enum ReceiptAnalyzer {
         }
 
         // Findings in the input's terms; payload-tree findings are mapped onto the chunk holding them.
-        var findings = containerFindings
+        // Appended to the tree's list, their one copy (`ReceiptAnalysis.findingsRange`).
+        let findingsStart = tree.diagnostics.count
+        tree.append(containerFindings)
         if let map = payloadMap, payloadTree != nil, let found = container {
-            for var d in receiptFindings {
+            let mapped = receiptFindings.map { d in
+                var d = d
                 let range = map.fileRange(d.range)
                 d.offset = range.lowerBound
                 d.length = range.count
                 d.node = (found.payloadChunks.first { tree.nodes[$0].contentRange.contains(range.lowerBound) } ?? found.payloadString).map(NodeIndex.init)
-                findings.append(d)
+                return d
             }
-        } else if findings.isEmpty {
-            findings = receiptFindings  // shared, not copied
+            tree.append(mapped)
         } else {
-            findings += receiptFindings
+            tree.append(receiptFindings)
         }
-        tree.append(findings)
 
         let links = receipt.map { ReceiptLinks(receipt: $0, tree: payloadTree ?? tree) } ?? .empty
         var analysis = ReceiptAnalysis(tree: tree, payloadTree: payloadTree, payloadMap: payloadMap,
-                                       container: container, receipt: receipt, findings: findings, signature: nil,
+                                       container: container, receipt: receipt, findingsRange: findingsStart..<tree.diagnostics.count, signature: nil,
                                        validationSteps: [], links: links, options: options, parseCount: parseCount,
                                        verdict: Verdict(.notValidated))
         ValidationChecks.run(&analysis, bytes: bytes)

@@ -55,7 +55,7 @@ enum ValidationChecks {
 
     static func contentsStep(_ a: ReceiptAnalysis) -> ValidationStep {
         guard let receipt = a.receipt else {
-            let first = a.findings.first { $0.severity == .error } ?? a.tree.diagnostics.first { $0.severity == .error }
+            let first = a.tree.diagnostics[a.findingsRange].first { $0.severity == .error } ?? a.tree.diagnostics.first { $0.severity == .error }
             return ValidationStep(.contents, .failed(.notAReceipt(firstError: first?.message)))
         }
         // Errors inside the ContentInfo; junk after it is reported (trailing-data) but not signed,

@@ -247,10 +247,7 @@ public enum Explainer {
         let children = tree.childCount(of: index)
         let encapsulates = "it encapsulates \(children) element\(children == 1 ? "" : "s") (shown as children)"
         var meaning: String
-        // An OCTET STRING's meaning needs no copy of its content (`value(of:)` makes one: a
-        // receipt's 7.4 MB payload, once per `explain`; issue 32).
-        let inPlace = node.kind == .tlv && node.tagNumber == 4
-        switch inPlace ? Value.octets([]) : tree.value(of: index) {
+        switch tree.value(of: index) {
         case .boolean(let b)?: meaning = "BOOLEAN \(b ? "TRUE" : "FALSE") (DER: 0xFF is TRUE, 0x00 is FALSE)"
         case .integer?: meaning = "two's-complement big-endian integer: \(value)"
         case .bitString(let unused, let bits)?:

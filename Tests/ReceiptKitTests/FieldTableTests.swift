@@ -95,6 +95,14 @@ import ASN1Lenient
             #expect(p.promotionalOfferID == first(1721)?.value.string, "\(name)")
             #expect(p.purchaseDate?.text == first(1704)?.value.date?.text, "\(name)")
             #expect(p.quantity == first(1701)?.value.integer, "\(name)")
+            // Every typed value is its first field's (read from the record when asked for).
+            #expect(p.originalPurchaseDate?.text == first(1706)?.value.date?.text, "\(name)")
+            #expect(p.expiresDate?.text == first(1708)?.value.date?.text, "\(name)")
+            #expect(p.cancellationDate?.text == first(1712)?.value.date?.text, "\(name)")
+            #expect(p.productType == first(1707)?.value.integer, "\(name)")
+            #expect(p.isTrialPeriod == first(1713)?.value.integer.map { $0 != 0 }, "\(name)")
+            #expect(p.isInIntroOfferPeriod == first(1719)?.value.integer.map { $0 != 0 }, "\(name)")
+            #expect(p.cancellationReason == first(1720)?.value.integer, "\(name)")
             #expect(p.field(1702) == first(1702), "\(name)")
         }
         for type in -2...40 {
@@ -114,7 +122,7 @@ import ASN1Lenient
         let a = decode(container(payload: minimalPayload([duplicateBundle, attribute(40, [1, 2]), negative, wide])))
         let r = try #require(a.receipt)
         for type in 0..<32 {
-            let first = r.table.app.firstIndex { $0.type == type }
+            let first = r.table.app.firstIndex { r.table.typeNumber($0) == type }
             #expect(r.table.firstByType[type] == Int32(first ?? -1), "type \(type)")
         }
         #expect(r.bundleID == "com.example.app")
@@ -159,5 +167,63 @@ import ASN1Lenient
         #expect(r.table.side.count == 4)
         let kinds = r.table.inApp.map(\.kind)
         #expect(kinds == [.side, .string, .string, .side, .date, .absentDate, .side, .side])
+    }
+
+    /// A record is 16 bytes (issue 32: 64 when it kept what the tree says again), and a purchase
+    /// keeps its place and its fields only.
+    @Test func recordAndPurchaseSizes() {
+        #expect(MemoryLayout<FieldRecord>.stride == 16)
+        #expect(MemoryLayout<InAppPurchase>.stride <= 48)
+    }
+
+    /// An in-app record's purchase and position come from the purchases' first records: against the
+    /// plain definition (the purchase whose fields hold the record) on every record, with purchases
+    /// that have no fields (a value that is not a SET, an empty SET) before, between and after others.
+    @Test func purchaseAndPositionOfEveryRecord() throws {
+        let one = DER.tlv(0x31, attribute(1702, DER.utf8("a")) + attribute(1703, DER.utf8("1")))
+        let three = DER.tlv(0x31, attribute(1702, DER.utf8("b")) + attribute(1703, DER.utf8("2"))
+                                 + attribute(1704, DER.ia5("2024-03-01T12:30:00Z")))
+        let notASet = DER.utf8("not a purchase")
+        let empty = DER.tlv(0x31, [])
+        let purchases = [notASet, one, empty, notASet, three, one, empty].map { attribute(17, $0) }
+        let a = decode(container(payload: minimalPayload(purchases)))
+        let r = try #require(a.receipt)
+        #expect(r.inApp.map(\.fields.count) == [0, 2, 0, 0, 3, 2, 0])
+        #expect(r.table.purchaseStarts == [0, 0, 2, 2, 2, 5, 7])
+        for p in r.inApp {
+            for (j, f) in p.fields.enumerated() {
+                let i = p.fields.range.lowerBound + j
+                #expect(r.table.purchase(holding: i) == p.index && f.inAppIndex == p.index)
+                let place = r.table.position(.inApp, i)
+                #expect(place.purchase == p.index && place.position == j)
+                #expect(a.links.location(of: f.attributeNode)?.fieldIndex == j)
+                #expect(a.links.location(of: f.attributeNode)?.inAppIndex == p.index)
+            }
+        }
+        #expect(r.inApp[4].purchaseDate?.epochMilliseconds == epochMS("2024-03-01T12:30:00Z"))
+        #expect(r.inApp[4].transactionID == "2" && r.inApp[5].productID == "a" && r.inApp[0].productID == nil)
+    }
+
+    /// Types outside 0...65534 are read back from the type INTEGER (the record keeps 16 bits);
+    /// 65534 is the widest kept in the record.
+    @Test func wideTypesAreReadFromTheTree() throws {
+        let types = [65534, 65535, 65536, 1 << 40, -1, -70000]
+        let attrs = types.map { type -> [UInt8] in
+            var v = Int64(type).bigEndian
+            let octets = withUnsafeBytes(of: &v) { Array($0) }
+            // Minimal two's complement: drop leading octets that only repeat the sign.
+            var start = 0
+            while start < 7, (octets[start] == 0 && octets[start + 1] & 0x80 == 0) || (octets[start] == 0xFF && octets[start + 1] & 0x80 != 0) { start += 1 }
+            return DER.tlv(0x30, DER.tlv(0x02, Array(octets[start...])) + DER.int(1) + DER.tlv(0x04, [9]))
+        }
+        let a = decode(container(payload: minimalPayload(attrs)))
+        let r = try #require(a.receipt)
+        let extra = Array(r.fields.suffix(types.count))
+        #expect(extra.map(\.type) == types)
+        #expect(r.table.app.suffix(types.count).map(\.shortType) == [65534] + Array(repeating: FieldRecord.wideType, count: 5))
+        for type in types {
+            #expect(r.fields(type).count == 1 && r.fields(type).first?.valueRange.count == 1, "type \(type)")
+            #expect(a.links.location(of: r.fields(type)[0].attributeNode)?.attributeType == type)
+        }
     }
 }

@@ -73,7 +73,8 @@ import ASN1Lenient
 
     /// `location(of:)` finds the holding attribute by binary search in the field table; it agrees
     /// with the plain definition (climb to the nearest ancestor that is some record's attribute) on
-    /// every node, and gives the same answers from a table whose lists are out of node order.
+    /// every node, part, purchase and position included, and the search's premise holds: each list
+    /// is in node order as the decoder appends it.
     @Test func everyNodeFindsTheNearestAttributeAncestor() throws {
         var files = [try Paths.sample("typical.receipt"), try Paths.sample("unlisted-attributes.receipt"),
                      try Paths.sample("malformed-duplicate-attribute.receipt")]
@@ -82,24 +83,27 @@ import ASN1Lenient
             let a = decode(bytes)
             let r = try #require(a.receipt)
             let tree = a.receiptTree
-            var holders: [Int: FieldRecord] = [:]
-            for record in r.table.app + r.table.inApp { holders[Int(record.attributeNode)] = record }
+            #expect(zip(r.table.app, r.table.app.dropFirst()).allSatisfy { $0.attributeNode < $1.attributeNode })
+            #expect(zip(r.table.inApp, r.table.inApp.dropFirst()).allSatisfy { $0.attributeNode < $1.attributeNode })
+            // Each attribute node's field, from the fields as consumers read them.
+            var holders: [Int: (field: ReceiptField, position: Int)] = [:]
+            for (i, f) in r.fields.enumerated() { holders[f.attributeNode] = (f, i) }
+            for p in r.inApp { for (j, f) in p.fields.enumerated() { holders[f.attributeNode] = (f, j) } }
             #expect(holders.count == a.links.count)
-            let shuffled = ReceiptFieldTable(bytes: r.table.bytes, app: r.table.app.reversed(), inApp: r.table.inApp.reversed(),
-                                             side: r.table.side, unlistedCount: r.table.unlistedCount)
-            var unordered = r
-            unordered.table = shuffled
-            let reversedLinks = ReceiptLinks(receipt: unordered, tree: tree)
             for node in 0..<tree.count {
                 var n = node
                 while n >= 0 && holders[n] == nil { n = tree.nodes.parentIndex(n) }
                 let found = a.links.location(of: node)
                 #expect((found == nil) == (n < 0), "node \(node)")
-                if let found, let holder = holders[n] {
-                    #expect(found.attributeType == holder.type && found.fieldIndex == Int(holder.position) && found.level == holder.level,
-                            "node \(node)")
+                if let found, let (f, position) = holders[n] {
+                    let part: FieldPart = node == f.attributeNode ? .attribute : node == f.typeNode ? .type
+                        : node == f.versionNode ? .version : node == f.valueNode ? .value : node == f.innerNode ? .innerValue
+                        : .insideValue
+                    var purchase = f.inAppIndex
+                    if case .inAppPurchase(let i) = f.value { purchase = i }
+                    #expect(found == FieldLocation(level: f.level, inAppIndex: purchase, fieldIndex: position,
+                                                   attributeType: f.type, part: part), "node \(node)")
                 }
-                #expect(reversedLinks.location(of: node) == found, "node \(node)")
             }
         }
     }

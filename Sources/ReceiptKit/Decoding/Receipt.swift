@@ -87,28 +87,57 @@ public struct ReceiptField: Sendable, Equatable {
     public var primaryNode: Int { innerNode ?? valueNode ?? attributeNode }
 }
 
-/// One in-app purchase (attribute 17), decoded.
+/// One in-app purchase (attribute 17), decoded: its place and its fields in the receipt's field
+/// table. The typed values are read from its first field of each type when asked for (a stored copy
+/// of each, with its dates' texts, made a purchase 256 bytes: 5 MB for 20,000; issue 32).
 public struct InAppPurchase: Sendable, Equatable {
-    /// Position among the receipt's in-app purchases, in file order.
-    public var index: Int
-    /// The app-level attribute 17 SEQUENCE.
-    public var attributeNode: Int
-    /// The SET inside its OCTET STRING (nil if the value is not a SET).
-    public var setNode: Int?
     /// Every attribute of the purchase, in file order, unlisted ones included (built when read).
+    /// First: the 32-bit values after it fill its tail (48 bytes a purchase, not 56).
     public internal(set) var fields = ReceiptFields()
+    private var index32: Int32
+    private var attributeNode32: Int32
+    private var setNode32: Int32 = -1
+    /// Position among the receipt's in-app purchases, in file order.
+    public var index: Int {
+        get { Int(index32) }
+        set { index32 = Int32(newValue) }
+    }
+    /// The app-level attribute 17 SEQUENCE.
+    public var attributeNode: Int {
+        get { Int(attributeNode32) }
+        set { attributeNode32 = Int32(newValue) }
+    }
+    /// The SET inside its OCTET STRING (nil if the value is not a SET).
+    public var setNode: Int? {
+        get { setNode32 >= 0 ? Int(setNode32) : nil }
+        set { setNode32 = newValue.map(Int32.init) ?? -1 }
+    }
     /// False when the purchase's bytes are cut short (truncated input, length past its parent).
     public var isComplete = true
 
-    public var quantity: Int64?
-    public var purchaseDate: ReceiptDate?
-    public var originalPurchaseDate: ReceiptDate?
-    public var productType: Int64?
-    public var expiresDate: ReceiptDate?
-    public var cancellationDate: ReceiptDate?
-    public var isTrialPeriod: Bool?
-    public var isInIntroOfferPeriod: Bool?
-    public var cancellationReason: Int64?
+    /// The first field of a type counts (a later one is a `receipt-duplicate` finding).
+    private func integer(_ type: Int) -> Int64? {
+        guard let r = fields.firstRecord(type), r.kind == .integer else { return nil }
+        return r.scalar
+    }
+    private func date(_ type: Int) -> ReceiptDate? {
+        guard let r = fields.firstRecord(type) else { return nil }
+        switch r.kind {
+        case .date: return ReceiptDate(epochMilliseconds: r.scalar)
+        case .side: return fields.table.side[Int(r.scalar)].date
+        default: return nil
+        }
+    }
+
+    public var quantity: Int64? { integer(1701) }
+    public var purchaseDate: ReceiptDate? { date(1704) }
+    public var originalPurchaseDate: ReceiptDate? { date(1706) }
+    public var productType: Int64? { integer(1707) }
+    public var expiresDate: ReceiptDate? { date(1708) }
+    public var cancellationDate: ReceiptDate? { date(1712) }
+    public var isTrialPeriod: Bool? { integer(1713).map { $0 != 0 } }
+    public var isInIntroOfferPeriod: Bool? { integer(1719).map { $0 != 0 } }
+    public var cancellationReason: Int64? { integer(1720) }
 
     // The string values are read from the field table when asked for: building them at open (two
     // ids per purchase longer than Swift's 15-byte inline strings) cost a heap string each.
@@ -122,12 +151,14 @@ public struct InAppPurchase: Sendable, Equatable {
     public var promotionalOfferID: String? { fields.string(1721) }
 
     public init(index: Int, attributeNode: Int, setNode: Int?) {
-        self.index = index
-        self.attributeNode = attributeNode
+        index32 = Int32(index)
+        attributeNode32 = Int32(attributeNode)
         self.setNode = setNode
     }
 
-    public func field(_ type: Int) -> ReceiptField? { fields.firstRecord(type).map(fields.table.field) }
+    public func field(_ type: Int) -> ReceiptField? {
+        fields.first(type).map { fields.table.field(.inApp, $0.index) }
+    }
 
     /// An auto-renewable subscription: product type 3 (as in real receipts) or a subscription
     /// expiration date (1708) present.
@@ -162,20 +193,23 @@ public struct Receipt: Sendable {
     }
 
     /// The first app-level attribute of a type: O(1) for types below 32 (every listed one).
-    public func field(_ type: Int) -> ReceiptField? { firstRecord(type).map(table.field) }
+    public func field(_ type: Int) -> ReceiptField? { first(type).map { table.field(.app, $0) } }
 
-    func firstRecord(_ type: Int) -> FieldRecord? {
+    /// The index of the first app-level record of a type.
+    private func first(_ type: Int) -> Int? {
         if type >= 0 && type < table.firstByType.count {
             let i = table.firstByType[type]
-            return i >= 0 ? table.app[Int(i)] : nil
+            return i >= 0 ? Int(i) : nil
         }
-        return fields.firstRecord(type)
+        return fields.first(type)?.index
     }
+
+    func firstRecord(_ type: Int) -> FieldRecord? { first(type).map { table.app[$0] } }
 
     /// Every app-level attribute of a type, in file order.
     public func fields(_ type: Int) -> [ReceiptField] {
         var out: [ReceiptField] = []
-        for r in table.app where r.type == type { out.append(table.field(r)) }
+        for i in table.app.indices where table.typeNumber(table.app[i]) == type { out.append(table.field(.app, i)) }
         return out
     }
 
@@ -187,7 +221,7 @@ public struct Receipt: Sendable {
         return table.string(r)
     }
     private func date(_ type: Int) -> ReceiptDate? { firstRecord(type).flatMap { table.value($0).date } }
-    private func raw(_ type: Int) -> [UInt8]? { firstRecord(type).map { Array(bytes[$0.valueRange]) } }
+    private func raw(_ type: Int) -> [UInt8]? { firstRecord(type).map { Array(bytes[table.parts($0).valueRange]) } }
 
     public var receiptType: String? { string(0) }
     public var appItemID: String? { firstRecord(1).flatMap { table.value($0).integerText } }
@@ -216,14 +250,20 @@ public struct Receipt: Sendable {
     /// Attributes outside the table, app level and in-app, in file order.
     public var unlistedFields: [ReceiptField] {
         var out: [ReceiptField] = []
-        for r in table.app {
-            if !r.isListed { out.append(table.field(r)) }
+        forEachUnlistedField { out.append($0) }
+        return out
+    }
+
+    /// `unlistedFields` one at a time, each built when visited: as a list, 20,000 purchases'
+    /// 120,000 unlisted attributes took 23 MB in `json` (issue 32).
+    public func forEachUnlistedField(_ body: (ReceiptField) -> Void) {
+        for (i, r) in table.app.enumerated() {
+            if !r.isListed { body(table.field(.app, i)) }
             if r.kind == .inAppPurchase, Int(r.scalar) < inApp.count {
                 let list = inApp[Int(r.scalar)].fields
-                for j in list.indices where !list.record(j).isListed { out.append(list[j]) }
+                for j in list.indices where !list.record(j).isListed { body(list[j]) }
             }
         }
-        return out
     }
 
     /// Auto-renewable subscription purchases active at `date` (purchase ≤ date < expiry, not cancelled).

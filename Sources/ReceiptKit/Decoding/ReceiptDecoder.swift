@@ -26,6 +26,8 @@ struct ReceiptDecoder {
     /// The field table being built (see `ReceiptFieldTable`).
     var appRecords: [FieldRecord] = []
     var inAppRecords: [FieldRecord] = []
+    /// The first in-app record of each purchase (`ReceiptFieldTable.purchaseStarts`).
+    var purchaseStarts: [Int32] = []
     var sideValues: [FieldValue] = []
     /// Records of types outside the schema (`Receipt.unlistedCount` without a pass over the table).
     var unlistedCount = 0
@@ -96,29 +98,28 @@ struct ReceiptDecoder {
         appRecords.reserveCapacity(min(attributes, census.appRecords))
         inAppRecords.reserveCapacity(census.purchaseNodes / 4)
         receipt.inApp.reserveCapacity(census.purchases)
+        purchaseStarts.reserveCapacity(census.purchases)
         var c = set + 1
         while c < end {
             let child = c
             c = max(Int(nb[c].subtreeEnd), c + 1)
             guard let added = decodeAttribute(child, level: .app, inAppIndex: nil, app: true, nb, bb) else { continue }
-            let (type, listed) = added
             let last = appRecords.count - 1
-            if type == 17 {
+            if added.type == 17 {
                 let index = receipt.inApp.count
                 appRecords[last].kind = .inAppPurchase
                 appRecords[last].scalar = Int64(index)
-                let field = appRecords[last]
-                receipt.inApp.append(InAppPurchase(index: index, attributeNode: Int(field.attributeNode), setNode: nil))
-                decodePurchase(valueNode: Int(field.valueNode), attributeNode: Int(field.attributeNode),
-                               innerNode: FieldRecord.optional(field.innerNode), into: &receipt.inApp[index], nb, bb)
-            } else if listed {  // 17 is the only repeatable type
-                checkDuplicate(at: last, seen: &seen[type], app: true, start: 0)
+                receipt.inApp.append(InAppPurchase(index: index, attributeNode: child, setNode: nil))
+                decodePurchase(valueNode: added.valueNode, attributeNode: child,
+                               innerNode: added.innerNode >= 0 ? added.innerNode : nil, into: &receipt.inApp[index], nb, bb)
+            } else if added.listed {  // 17 is the only repeatable type
+                checkDuplicate(at: last, type: added.type, seen: &seen[added.type], app: true, start: 0)
             }
         }
         checkMissing(seen: seen, required: ReceiptSchema.required(at: .app), set: set,
                      inAppIndex: nil, level: .app)
-        let table = ReceiptFieldTable(bytes: bytes, app: appRecords, inApp: inAppRecords, side: sideValues,
-                                      unlistedCount: unlistedCount)
+        let table = ReceiptFieldTable(bytes: bytes, nodes: nodes, app: appRecords, inApp: inAppRecords,
+                                      purchaseStarts: purchaseStarts, side: sideValues, unlistedCount: unlistedCount)
         receipt.table = table
         for i in receipt.inApp.indices {
             let range = receipt.inApp[i].fields.range
@@ -158,6 +159,7 @@ struct ReceiptDecoder {
         // a SEQUENCE that merely claims too much around a whole value still holds a whole purchase.
         purchase.isComplete = !isCut(valueNode ?? attributeNode)
         let start = inAppRecords.count
+        purchaseStarts.append(Int32(start))
         guard let inner = innerNode, inner < nb.count, AttributeReader.isUniversal(nb[inner], 17, bb),
               AttributeReader.isConstructed(nb[inner], bb) else {
             purchase.isComplete = false
@@ -174,17 +176,12 @@ struct ReceiptDecoder {
         while c < end {
             let child = c
             c = max(Int(nb[c].subtreeEnd), c + 1)
-            guard let added = decodeAttribute(child, level: .inApp, inAppIndex: index, app: false, start: start,
+            guard let added = decodeAttribute(child, level: .inApp, inAppIndex: index, app: false,
                                               nb, bb) else { continue }
-            let (type, listed) = added
-            let last = inAppRecords.count - 1
-            if listed {
-                let slot = type - 1701
-                checkDuplicate(at: last - start, seen: &seen[slot], app: false, start: start)
-                // The first occurrence is the one that counts.
-                if seen[slot] == last - start {
-                    Self.assign(type: type, record: inAppRecords[last], side: sideValues, to: &purchase)
-                }
+            if added.listed {
+                // The first occurrence is the one that counts (`InAppPurchase` reads its typed values from it).
+                checkDuplicate(at: inAppRecords.count - 1 - start, type: added.type, seen: &seen[added.type - 1701],
+                               app: false, start: start)
             }
         }
         // The table is shared once the whole receipt is decoded (see `decode(payloadSet:)`).
@@ -194,34 +191,9 @@ struct ReceiptDecoder {
         swap(&seen, &seenScratch)
     }
 
-    /// The purchase's typed values (its strings are read from the table on access). Static: a method
-    /// whose local functions capture `self` copied the whole decoder (and retained all it holds) per call.
-    private static func assign(type: Int, record r: FieldRecord, side: [FieldValue], to p: inout InAppPurchase) {
-        @inline(__always) func integer() -> Int64? { r.kind == .integer ? r.scalar : nil }
-        @inline(__always) func date() -> ReceiptDate? {
-            switch r.kind {
-            case .date: return ReceiptDate(epochMilliseconds: r.scalar)
-            case .side: return side[Int(r.scalar)].date
-            default: return nil
-            }
-        }
-        switch type {
-        case 1701: p.quantity = integer()
-        case 1704: p.purchaseDate = date()
-        case 1706: p.originalPurchaseDate = date()
-        case 1707: p.productType = integer()
-        case 1708: p.expiresDate = date()
-        case 1712: p.cancellationDate = date()
-        case 1713: p.isTrialPeriod = integer().map { $0 != 0 }
-        case 1719: p.isInIntroOfferPeriod = integer().map { $0 != 0 }
-        case 1720: p.cancellationReason = integer()
-        default: break
-        }
-    }
-
     /// Records the first field index of a singleton type; reports later ones. `index`: the field's
     /// position in its list (from `start` in the app-level or in-app records), which already holds it.
-    private mutating func checkDuplicate(at index: Int, seen: inout Int, app: Bool, start: Int) {
+    private mutating func checkDuplicate(at index: Int, type: Int, seen: inout Int, app: Bool, start: Int) {
         if seen < 0 {
             seen = index
             return
@@ -229,7 +201,7 @@ struct ReceiptDecoder {
         let f = app ? appRecords[start + index] : inAppRecords[start + index]
         let first = app ? appRecords[start + seen] : inAppRecords[start + seen]
         let firstOffset = nodes[Int(first.attributeNode)].offset
-        let spec = ReceiptSchema.spec(type: f.type, level: f.level)!
+        let spec = ReceiptSchema.spec(type: type, level: f.level)!
         found.receipt(.duplicate,
             "\(spec.label) (\(spec.name)) appears more than once; the first occurrence, at offset \(firstOffset), is the one used",
             node: Int(f.attributeNode), in: tree)
@@ -252,12 +224,21 @@ struct ReceiptDecoder {
 
     // MARK: - One attribute
 
-    /// Appends the attribute's record to its list and its link entry, and returns its type and
-    /// whether it is listed; nil when the node is not an attribute. The nodes are read in one pass
+    /// What `decodeAttribute` tells its caller of an attribute it recorded.
+    struct Added {
+        var type: Int
+        var listed: Bool
+        var valueNode: Int
+        /// -1: the parser did not expand the value.
+        var innerNode: Int
+    }
+
+    /// Appends the attribute's record to its list and returns what the caller needs of it; nil when
+    /// the node is not an attribute. The nodes are read in one pass
     /// by `AttributeReader`; findings are worded only on the error paths.
     private mutating func decodeAttribute(_ node: Int, level: AttributeLevel, inAppIndex: Int?, app: Bool,
-                                          start: Int = 0, _ nb: UnsafeNodeBuffer,
-                                          _ bb: UnsafeBufferPointer<UInt8>) -> (type: Int, listed: Bool)? {
+                                          _ nb: UnsafeNodeBuffer,
+                                          _ bb: UnsafeBufferPointer<UInt8>) -> Added? {
         let shape = AttributeReader.read(node, nodes: nb, bytes: bb)
         guard shape.isParsed else { return nil }  // unparsed: the parser already reported these bytes
         func place() -> String { level == .app ? "the payload" : "in-app purchase #\((inAppIndex ?? 0) + 1)" }
@@ -320,14 +301,10 @@ struct ReceiptDecoder {
         } else {
             unlistedCount += 1
         }
-        let index = (app ? appRecords.count : inAppRecords.count) - start
-        let record = FieldRecord(type: type, kind: stored.kind, inAppLevel: !app,
-                                 isListed: expected != nil, hasVersion: version != nil, attributeNode: Int32(node),
-                                 typeNode: Int32(shape.typeNode), versionNode: Int32(versionNode),
-                                 valueNode: Int32(valueNode), innerNode: Int32(inner), valueStart: UInt32(valueStart),
-                                 valueEnd: UInt32(valueEnd), inApp: Int32(inAppIndex ?? -1),
-                                 position: Int32(index), version: version ?? 0, scalar: stored.scalar)
+        // The nodes, version and value range are the tree's to say again (`AttributeParts`).
+        let record = FieldRecord(type: type, kind: stored.kind, inAppLevel: !app, isListed: expected != nil,
+                                 attributeNode: node, scalar: stored.scalar)
         if app { appRecords.append(record) } else { inAppRecords.append(record) }
-        return (type, expected != nil)
+        return Added(type: type, listed: expected != nil, valueNode: valueNode, innerNode: inner)
     }
 }

@@ -1,6 +1,12 @@
-/// One decoded attribute, compact: what the decoder learned, without building a `String` or a
-/// `FieldValue`. A 10,000-purchase receipt holds 190,000 of these; `ReceiptField` (≈ 150 bytes, with
-/// heap strings for ids longer than 15 bytes) is built from one only when a consumer reads it.
+import ASN1Lenient
+
+/// One decoded attribute, compact: what the decoder learned that the tree does not say again,
+/// without building a `String` or a `FieldValue`. 16 bytes: a 20,000-purchase receipt holds 260,000
+/// of these (64 bytes each, 16 MB, when they kept every node index, the value range, the purchase
+/// and the position; issue 32). The attribute's other nodes, its version and value range are read
+/// from the tree when a field is built (`ReceiptFieldTable.parts`), the purchase and the position
+/// from the record's place in its list. `ReceiptField` (≈ 150 bytes, with heap strings for ids
+/// longer than 15 bytes) is built from one only when a consumer reads it.
 struct FieldRecord: Sendable {
     /// How `value` is held.
     enum Kind: UInt8, Sendable {
@@ -19,31 +25,28 @@ struct FieldRecord: Sendable {
         case side
     }
 
-    /// Any value the decoder accepts (an `Int`), not narrowed: an odd type number is shown as written.
-    var type: Int
-    var kind: Kind
-    var inAppLevel: Bool
-    var isListed: Bool
-    var hasVersion: Bool
+    /// The attribute SEQUENCE (a node of the receipt's tree).
     var attributeNode: Int32
-    var typeNode: Int32
-    var versionNode: Int32
-    var valueNode: Int32
-    /// -1: none.
-    var innerNode: Int32
-    var valueStart: UInt32
-    var valueEnd: UInt32
-    /// The purchase the record belongs to (-1 at the app level).
-    var inApp: Int32
-    /// Position in its list (`Receipt.fields` or its purchase's `fields`).
-    var position: Int32
-    var version: Int64
+    /// The type when it is 0...65534 (every listed one); `wideType`: read from the type INTEGER
+    /// (`ReceiptFieldTable.typeNumber`), so an odd type number is still shown as written.
+    var shortType: UInt16
+    var kind: Kind
+    private var flags: UInt8
     var scalar: Int64
 
-    @inline(__always) static func optional(_ node: Int32) -> Int? { node >= 0 ? Int(node) : nil }
+    static let wideType = UInt16.max
 
+    init(type: Int, kind: Kind, inAppLevel: Bool, isListed: Bool, attributeNode: Int, scalar: Int64) {
+        self.attributeNode = Int32(attributeNode)
+        shortType = type >= 0 && type < Int(Self.wideType) ? UInt16(type) : Self.wideType
+        self.kind = kind
+        flags = (inAppLevel ? 1 : 0) | (isListed ? 2 : 0)
+        self.scalar = scalar
+    }
+
+    var inAppLevel: Bool { flags & 1 != 0 }
+    var isListed: Bool { flags & 2 != 0 }
     var level: AttributeLevel { inAppLevel ? .inApp : .app }
-    var valueRange: Range<Int> { Int(valueStart)..<Int(valueEnd) }
     var stringRange: Range<Int> {
         Int(UInt32(truncatingIfNeeded: scalar))..<Int(UInt32(truncatingIfNeeded: UInt64(bitPattern: scalar) >> 32))
     }
@@ -53,13 +56,49 @@ struct FieldRecord: Sendable {
     }
 }
 
+/// What the tree says of a recorded attribute: its nodes, version and value range, read again by
+/// `AttributeReader` exactly as the decoder read them (the tree does not change once decoded).
+struct AttributeParts {
+    var typeNode: Int
+    var versionNode: Int
+    var version: Int64?
+    var valueNode: Int
+    /// The parser's expansion of the value (-1: none).
+    var innerNode: Int
+    var valueRange: Range<Int>
+    /// The type INTEGER's value (nil only for a node that is no attribute).
+    var type: Int?
+
+    /// The parts of the attribute at `node`, from the buffers the decoder reads.
+    @inline(__always)
+    static func read(_ node: Int, nodes nb: UnsafeNodeBuffer, bytes bb: UnsafeBufferPointer<UInt8>) -> AttributeParts {
+        let shape = AttributeReader.read(node, nodes: nb, bytes: bb)
+        let valueNode = shape.valueNode
+        guard valueNode >= 0, valueNode < nb.count else {
+            return AttributeParts(typeNode: shape.typeNode, versionNode: shape.versionNode, version: shape.version,
+                                  valueNode: valueNode, innerNode: -1, valueRange: 0..<0, type: shape.type)
+        }
+        let vn = nb[valueNode]
+        let start = Int(vn.offset) + Int(vn.identifierLength) + Int(vn.lengthLength)
+        return AttributeParts(typeNode: shape.typeNode, versionNode: shape.versionNode, version: shape.version,
+                              valueNode: valueNode,
+                              innerNode: Int(vn.subtreeEnd) > valueNode + 1 && vn.isEncapsulated ? valueNode + 1 : -1,
+                              valueRange: start..<(start + Int(vn.contentLength)), type: shape.type)
+    }
+}
+
 /// Every attribute of one receipt, in two flat tables (app level in file order; in-app purchases
 /// one after another, each in file order), with the values materialised from the bytes on access.
 /// Immutable once the decoder has built it; shared by `Receipt`, its purchases and the links.
 final class ReceiptFieldTable: Sendable {
     let bytes: [UInt8]
+    /// The tree's nodes the records' attribute nodes point into.
+    let nodes: NodeStore
     let app: [FieldRecord]
     let inApp: [FieldRecord]
+    /// The first `inApp` record of each purchase, in purchase order (a purchase's records run to
+    /// the next one's first): the purchase and position of an in-app record.
+    let purchaseStarts: [Int32]
     /// Values that do not fit a record (rare: invalid values, big integers, dates with an offset).
     let side: [FieldValue]
     /// First app-level record of each type below `firstByType.count` (-1: none); other types scan.
@@ -68,21 +107,55 @@ final class ReceiptFieldTable: Sendable {
     /// a pass over 190,000 records to count them cost ≈ 1 ms per open).
     let unlistedCount: Int
 
-    static let empty = ReceiptFieldTable(bytes: [], app: [], inApp: [], side: [], unlistedCount: 0)
+    static let empty = ReceiptFieldTable(bytes: [], nodes: [], app: [], inApp: [], purchaseStarts: [], side: [],
+                                         unlistedCount: 0)
 
-    init(bytes: [UInt8], app: [FieldRecord], inApp: [FieldRecord], side: [FieldValue], unlistedCount: Int) {
+    init(bytes: [UInt8], nodes: NodeStore, app: [FieldRecord], inApp: [FieldRecord], purchaseStarts: [Int32],
+         side: [FieldValue], unlistedCount: Int) {
         self.bytes = bytes
+        self.nodes = nodes
         self.unlistedCount = unlistedCount
         self.app = app
         self.inApp = inApp
+        self.purchaseStarts = purchaseStarts
         self.side = side
         var first = [Int32](repeating: -1, count: 32)
-        for i in app.indices.reversed() where app[i].type >= 0 && app[i].type < 32 { first[app[i].type] = Int32(i) }
+        for i in app.indices.reversed() where app[i].shortType < 32 { first[Int(app[i].shortType)] = Int32(i) }
         firstByType = first
     }
 
     @inline(__always)
     func records(_ level: AttributeLevel) -> [FieldRecord] { level == .app ? app : inApp }
+
+    /// The attribute's type as written.
+    @inline(__always)
+    func typeNumber(_ r: FieldRecord) -> Int {
+        r.shortType != FieldRecord.wideType ? Int(r.shortType) : parts(r).type ?? Int(FieldRecord.wideType)
+    }
+
+    func parts(_ r: FieldRecord) -> AttributeParts {
+        nodes.withUnsafeBufferPointer { nb in
+            bytes.withUnsafeBufferPointer { bb in AttributeParts.read(Int(r.attributeNode), nodes: nb, bytes: bb) }
+        }
+    }
+
+    /// The purchase holding in-app record `i`: the last whose first record is at or before it
+    /// (a purchase with no records starts where the next one does, so the next one is found).
+    func purchase(holding i: Int) -> Int {
+        var low = 0, high = purchaseStarts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(purchaseStarts[mid]) <= i { low = mid + 1 } else { high = mid }
+        }
+        return low - 1
+    }
+
+    /// The position of record `i` of a list in its `Receipt.fields` or purchase's `fields`.
+    func position(_ level: AttributeLevel, _ i: Int) -> (purchase: Int?, position: Int) {
+        guard level == .inApp else { return (nil, i) }
+        let p = purchase(holding: i)
+        return (p, i - Int(purchaseStarts[p]))
+    }
 
     func value(_ r: FieldRecord) -> FieldValue {
         switch r.kind {
@@ -102,12 +175,15 @@ final class ReceiptFieldTable: Sendable {
         return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 
-    func field(_ r: FieldRecord) -> ReceiptField {
-        ReceiptField(type: r.type, level: r.level, version: r.hasVersion ? r.version : nil,
-                     attributeNode: Int(r.attributeNode), typeNode: FieldRecord.optional(r.typeNode),
-                     versionNode: FieldRecord.optional(r.versionNode), valueNode: FieldRecord.optional(r.valueNode),
-                     innerNode: FieldRecord.optional(r.innerNode), valueRange: r.valueRange, value: value(r),
-                     inAppIndex: r.inAppLevel ? Int(r.inApp) : nil, isListed: r.isListed)
+    /// Record `i` of a list as a field.
+    func field(_ level: AttributeLevel, _ i: Int) -> ReceiptField {
+        let r = level == .app ? app[i] : inApp[i]
+        let p = parts(r)
+        return ReceiptField(type: r.shortType != FieldRecord.wideType ? Int(r.shortType) : p.type ?? Int(FieldRecord.wideType),
+                            level: level, version: p.version, attributeNode: Int(r.attributeNode),
+                            typeNode: p.typeNode, versionNode: p.versionNode, valueNode: p.valueNode,
+                            innerNode: p.innerNode >= 0 ? p.innerNode : nil, valueRange: p.valueRange, value: value(r),
+                            inAppIndex: level == .inApp ? purchase(holding: i) : nil, isListed: r.isListed)
     }
 }
 
@@ -128,7 +204,10 @@ public struct ReceiptFields: RandomAccessCollection, Sendable, Equatable {
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { range.count }
-    public subscript(position: Int) -> ReceiptField { table.field(record(position)) }
+    public subscript(position: Int) -> ReceiptField {
+        precondition(position >= 0 && position < range.count, "field index out of range")
+        return table.field(level, range.lowerBound + position)
+    }
 
     @inline(__always)
     func record(_ position: Int) -> FieldRecord {
@@ -136,12 +215,15 @@ public struct ReceiptFields: RandomAccessCollection, Sendable, Equatable {
         return level == .app ? table.app[range.lowerBound + position] : table.inApp[range.lowerBound + position]
     }
 
-    /// The first field of a type, its record only.
-    func firstRecord(_ type: Int) -> FieldRecord? {
+    /// The first field of a type: its index in the table's list, and its record.
+    func first(_ type: Int) -> (index: Int, record: FieldRecord)? {
         let records = table.records(level)
-        for i in range where records[i].type == type { return records[i] }
+        for i in range where table.typeNumber(records[i]) == type { return (i, records[i]) }
         return nil
     }
+
+    /// The first field of a type, its record only.
+    func firstRecord(_ type: Int) -> FieldRecord? { first(type)?.record }
 
     /// The text of the first field of a type when it is a string (nil otherwise), built from its bytes.
     func string(_ type: Int) -> String? {

@@ -49,31 +49,21 @@ public struct FieldLocation: Sendable, Equatable {
 /// Field → node: every `ReceiptField` keeps `attributeNode`, `typeNode`, `versionNode`,
 /// `valueNode` and `innerNode` (and `Receipt.node(at:)` resolves a `FieldLocation`).
 /// Node → field: `location(of:)` finds the attribute holding the node in the field table itself:
-/// each list's attributes are siblings (disjoint subtrees, in node order), so the one holding a
-/// node is the last that starts at or before it, found by binary search, in-app first (the
-/// deeper). A table of 4 bytes a node said the same and took 7.2 MB for 20,000 purchases (issue 32).
+/// each list's attributes are siblings (disjoint subtrees, appended in node order by the decoder's
+/// walk), so the one holding a node is the last that starts at or before it, found by binary
+/// search, in-app first (the deeper); the part, purchase and position come from the tree and the
+/// record's place. A table of 4 bytes a node said the same and took 7.2 MB for 20,000 purchases (issue 32).
 /// Node indices are those of `ReceiptAnalysis.receiptTree` (the input's tree, or the reassembled
 /// payload's tree when the payload came in several chunks).
 public struct ReceiptLinks: Sendable {
     private let nodes: NodeStore
     private let table: ReceiptFieldTable
-    /// Each list's record indices in node order: nil when the list is in node order already (always,
-    /// as the decoder appends them; kept so that the search never depends on it).
-    private let appOrder: [Int32]?
-    private let inAppOrder: [Int32]?
 
     public static let empty = ReceiptLinks(nodes: [], table: .empty)
 
     private init(nodes: NodeStore, table: ReceiptFieldTable) {
         self.nodes = nodes
         self.table = table
-        appOrder = Self.order(table.app)
-        inAppOrder = Self.order(table.inApp)
-    }
-
-    private static func order(_ records: [FieldRecord]) -> [Int32]? {
-        if zip(records, records.dropFirst()).allSatisfy({ $0.attributeNode < $1.attributeNode }) { return nil }
-        return records.indices.sorted { records[$0].attributeNode < records[$1].attributeNode }.map(Int32.init)
     }
 
     public init(receipt: Receipt, tree: Tree) {
@@ -86,34 +76,44 @@ public struct ReceiptLinks: Sendable {
     /// Which field (and which in-app purchase) a node belongs to; nil outside the payload's attributes.
     public func location(of node: Int) -> FieldLocation? {
         guard node >= 0, node < nodes.count else { return nil }
-        guard let e = holder(of: node, in: table.inApp, order: inAppOrder) ?? holder(of: node, in: table.app, order: appOrder) else {
+        let level: AttributeLevel
+        let i: Int
+        if let found = holder(of: node, in: table.inApp) {
+            (level, i) = (.inApp, found)
+        } else if let found = holder(of: node, in: table.app) {
+            (level, i) = (.app, found)
+        } else {
             return nil
         }
+        let e = level == .app ? table.app[i] : table.inApp[i]
         let part: FieldPart
-        if node == Int(e.attributeNode) { part = .attribute }
-        else if node == Int(e.typeNode) { part = .type }
-        else if node == Int(e.versionNode) { part = .version }
-        else if node == Int(e.valueNode) { part = .value }
-        else if node == Int(e.innerNode) { part = .innerValue }
-        else { part = .insideValue }
-        let inApp = e.inAppLevel ? Int(e.inApp) : e.kind == .inAppPurchase ? Int(e.scalar) : nil
-        return FieldLocation(level: e.level, inAppIndex: inApp, fieldIndex: Int(e.position),
-                             attributeType: e.type, part: part)
+        if node == Int(e.attributeNode) {
+            part = .attribute
+        } else {
+            let p = table.parts(e)
+            if node == p.typeNode { part = .type }
+            else if node == p.versionNode { part = .version }
+            else if node == p.valueNode { part = .value }
+            else if node == p.innerNode { part = .innerValue }
+            else { part = .insideValue }
+        }
+        let (purchase, position) = table.position(level, i)
+        let inApp = purchase ?? (e.kind == .inAppPurchase ? Int(e.scalar) : nil)
+        return FieldLocation(level: level, inAppIndex: inApp, fieldIndex: position,
+                             attributeType: table.typeNumber(e), part: part)
     }
 
-    /// The record whose attribute's subtree holds `node`: the last starting at or before it.
-    private func holder(of node: Int, in records: [FieldRecord], order: [Int32]?) -> FieldRecord? {
-        func record(_ i: Int) -> FieldRecord { records[order.map { Int($0[i]) } ?? i] }
+    /// The index of the record whose attribute's subtree holds `node`: the last starting at or before it.
+    private func holder(of node: Int, in records: [FieldRecord]) -> Int? {
         var low = 0, high = records.count
         while low < high {
             let mid = (low + high) / 2
-            if Int(record(mid).attributeNode) <= node { low = mid + 1 } else { high = mid }
+            if Int(records[mid].attributeNode) <= node { low = mid + 1 } else { high = mid }
         }
         guard low > 0 else { return nil }
-        let candidate = record(low - 1)
-        let attribute = Int(candidate.attributeNode)
+        let attribute = Int(records[low - 1].attributeNode)
         guard attribute >= 0, attribute < nodes.count, node < max(Int(nodes[attribute].subtreeEnd), attribute + 1) else { return nil }
-        return candidate
+        return low - 1
     }
 }
 

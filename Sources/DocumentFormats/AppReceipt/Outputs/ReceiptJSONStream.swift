@@ -34,9 +34,8 @@ extension ReceiptJSON {
     static func streamed(_ a: ReceiptAnalysis, input: InputInfo?, words: StepText, compact: Bool,
                          batchSource: BatchSourceFields? = nil) -> [UInt8] {
         let receipt = a.receipt
-        let unlisted = receipt?.unlistedFields ?? []
-        var w = JSONStreamWriter(compact: compact, capacity: 4096 + (receipt?.inApp.count ?? 0) * 2048 + unlisted.count * 192)
-        write(a, unlisted: unlisted, input: input, words: words, batchSource: batchSource, into: &w)
+        var w = JSONStreamWriter(compact: compact, capacity: 4096 + (receipt?.inApp.count ?? 0) * 2048 + (receipt?.unlistedCount ?? 0) * 192)
+        write(a, input: input, words: words, batchSource: batchSource, into: &w)
         return w.finishLine()
     }
 
@@ -48,12 +47,12 @@ extension ReceiptJSON {
                               bufferSize: Int = 1 << 16, to sink: (UnsafeRawBufferPointer) -> Void) {
         withoutActuallyEscaping(sink) { sink in
             var w = JSONStreamWriter(compact: false, capacity: bufferSize, sink: sink)
-            write(a, unlisted: a.receipt?.unlistedFields ?? [], input: input, words: words, batchSource: nil, into: &w)
+            write(a, input: input, words: words, batchSource: nil, into: &w)
             w.finishStreamedLine()
         }
     }
 
-    private static func write(_ a: ReceiptAnalysis, unlisted: [ReceiptField], input: InputInfo?, words: StepText,
+    private static func write(_ a: ReceiptAnalysis, input: InputInfo?, words: StepText,
                               batchSource: BatchSourceFields?, into w: inout JSONStreamWriter) {
         let receipt = a.receipt
         w.openObject()
@@ -72,7 +71,7 @@ extension ReceiptJSON {
         if let receipt { w.key("subscriptions"); writeSubscriptions(receipt, at: ReceiptDate(a.options.moment), into: &w) }
         w.key("unlisted_attributes")
         w.openArray()
-        if let receipt { writeUnlisted(receipt, unlisted, a, into: &w) }
+        if let receipt { writeUnlisted(receipt, a, into: &w) }
         w.closeArray()
         w.key("validation")
         w.openArray()
@@ -190,9 +189,10 @@ extension ReceiptJSON {
         var list: [Member] = []
         list.reserveCapacity(64)
         var seen = Set<Int>()
-        var holders = [ReceiptField?](repeating: nil, count: r.inApp.count)
+        // Each purchase's attribute 17, as the range `source` names it by (a whole field each: 3 MB for 20,000).
+        var holders = [Range<Int>?](repeating: nil, count: ranges.gathering ? r.inApp.count : 0)
         for f in r.fields {
-            if case .inAppPurchase(let i) = f.value, i < holders.count { holders[i] = f }
+            if case .inAppPurchase(let i) = f.value, i < holders.count { holders[i] = range(f, a) }
             guard !f.isUnlisted, f.type != 17, let k = keys.app(f.type), seen.insert(f.type).inserted else { continue }
             if members(f, k, into: &list) && ranges.gathering { ranges.app.append((k.rank, list.count, range(f, a))) }
         }
@@ -212,10 +212,10 @@ extension ReceiptJSON {
                         seenTypes |= 1 << UInt64(bit)
                     } else if !seenOther.insert(f.type).inserted { continue }
                     if members(f, k, into: &purchase) && ranges.gathering {
-                        ranges.inApp.append((Int32(p.index), Int32(k.rank), range(f, a)))
+                        ranges.inApp.append(.init(p.index, k.rank, range(f, a)))
                     }
                 }
-                if ranges.gathering, let attr = holders[p.index] { ranges.inApp.append((Int32(p.index), -1, range(attr, a))) }
+                if ranges.gathering, let attr = holders[p.index] { ranges.inApp.append(.init(p.index, -1, attr)) }
                 w.element()
                 write(&purchase, extraRank: nil, extra: { _ in }, into: &w)
             }
@@ -231,8 +231,21 @@ extension ReceiptJSON {
     private struct SourceRanges {
         let gathering: Bool
         var app: [(rank: Int, order: Int, range: Range<Int>)] = []
-        /// `rank` -1: the purchase's own attribute (`in_app[n]`).
-        var inApp: [(purchase: Int32, rank: Int32, range: Range<Int>)] = []
+        /// One `in_app[…]` key's range, in 32-bit values (inputs stop at 512 MiB): 16 bytes, 4 MB for
+        /// 20,000 purchases (24 bytes with a `Range<Int>`).
+        struct PurchaseRange {
+            var purchase: Int32
+            /// -1: the purchase's own attribute (`in_app[n]`).
+            var rank: Int32
+            var lower: UInt32
+            var upper: UInt32
+            init(_ purchase: Int, _ rank: Int, _ range: Range<Int>) {
+                (self.purchase, self.rank) = (Int32(purchase), Int32(rank))
+                (lower, upper) = (UInt32(range.lowerBound), UInt32(range.upperBound))
+            }
+            var range: Range<Int> { Int(lower)..<Int(upper) }
+        }
+        var inApp: [PurchaseRange] = []
 
         mutating func write(into w: inout JSONStreamWriter) {
             let names = JSONFieldKeys.shared.names
@@ -243,9 +256,9 @@ extension ReceiptJSON {
             let purchases = Int(inApp.map(\.purchase).max() ?? -1) + 1
             var position = [Int32](repeating: 0, count: purchases)
             for (i, p) in (0..<purchases).sorted(by: { String($0) + "]" < String($1) + "]" }).enumerated() { position[p] = Int32(i) }
-            var purchaseKeys = Array(inApp.indices)
+            var purchaseKeys = inApp.indices.map(Int32.init)
             purchaseKeys.sort { x, y in
-                let a = inApp[x], b = inApp[y]
+                let a = inApp[Int(x)], b = inApp[Int(y)]
                 if a.purchase != b.purchase { return position[Int(a.purchase)] < position[Int(b.purchase)] }
                 if a.rank != b.rank {
                     if a.rank < 0 || b.rank < 0 { return a.rank < 0 }
@@ -255,11 +268,11 @@ extension ReceiptJSON {
                 return x < y
             }
             func key(_ k: Int) -> String {
-                let e = inApp[purchaseKeys[k]]
+                let e = inApp[Int(purchaseKeys[k])]
                 return "in_app[\(e.purchase)]" + (e.rank >= 0 ? "." + names[Int(e.rank)] : "")
             }
             func sameKey(_ k: Int, _ l: Int) -> Bool {
-                let a = inApp[purchaseKeys[k]], b = inApp[purchaseKeys[l]]
+                let a = inApp[Int(purchaseKeys[k])], b = inApp[Int(purchaseKeys[l])]
                 return a.purchase == b.purchase && (a.rank == b.rank || (a.rank >= 0 && b.rank >= 0 && names[Int(a.rank)] == names[Int(b.rank)]))
             }
             func emit(_ name: String, _ r: Range<Int>) {
@@ -276,7 +289,7 @@ extension ReceiptJSON {
             func emitPurchase(_ k: inout Int) {
                 var last = k
                 while last + 1 < purchaseKeys.count && sameKey(last + 1, k) { last += 1 }
-                emit(key(last), inApp[purchaseKeys[last]].range)
+                emit(key(last), inApp[Int(purchaseKeys[last])].range)
                 k = last + 1
             }
             w.openObject()
@@ -299,10 +312,10 @@ extension ReceiptJSON {
 
     // MARK: - unlisted attributes and steps (`unlisted`, `stepObject`)
 
-    private static func writeUnlisted(_ r: Receipt, _ unlisted: [ReceiptField], _ a: ReceiptAnalysis, into w: inout JSONStreamWriter) {
+    private static func writeUnlisted(_ r: Receipt, _ a: ReceiptAnalysis, into w: inout JSONStreamWriter) {
         let tree = a.receiptTree
         let names = QuotedTagNames.universal
-        for f in unlisted {
+        r.forEachUnlistedField { f in
             w.element()
             w.openObject()
             if let i = f.inAppIndex { w.key("in_app_index"); w.int(i) }

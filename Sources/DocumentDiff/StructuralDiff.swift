@@ -1,16 +1,17 @@
 import ASN1Lenient
 import DocumentCore
 
-/// The node-by-node comparison of two documents' ASN.1 trees. Each node gets a hash of its decoded
-/// content (tags and values; a constructed string hashed as its chunks joined; a SET's elements in
-/// any order), computed once bottom-up, so the walk is O(n) plus O(k log k) per SET: equal hashes
-/// stop the descent, and equal hashes over different bytes are a re-encoding rather than a change.
+/// The node-by-node comparison of two documents' ASN.1 trees. A node's hash of its decoded content
+/// (tags and values; a constructed string hashed as its chunks joined; a SET's elements in any
+/// order) is made when a pair or a SET's pairing needs it (`ContentHasher`): the same bytes with
+/// equal hashes stop the descent, and equal hashes over different bytes are a re-encoding rather
+/// than a change. The walk is O(k log k) per SET paired plus each compared pair's subtree.
 package struct StructuralDiff {
     let a: Document
     let b: Document
     let limit: Int
-    private var hashesA: [LayerID: [UInt64]] = [:]
-    private var hashesB: [LayerID: [UInt64]] = [:]
+    private var hashersA: [LayerID: ContentHasher] = [:]
+    private var hashersB: [LayerID: ContentHasher] = [:]
     /// The entries found, shared with the JSON walk of StoreKit documents.
     package var log: StructuralLog
 
@@ -19,8 +20,8 @@ package struct StructuralDiff {
         self.b = b
         self.limit = limit
         log = StructuralLog(limit: limit)
-        for layer in a.layers { hashesA[layer.id] = layer.tree.map(ContentHash.hashes) ?? [] }
-        for layer in b.layers { hashesB[layer.id] = layer.tree.map(ContentHash.hashes) ?? [] }
+        for layer in a.layers { hashersA[layer.id] = layer.tree.map { ContentHasher($0) } }
+        for layer in b.layers { hashersB[layer.id] = layer.tree.map { ContentHasher($0) } }
     }
 
     /// Compares the file layers' top-level nodes in order.
@@ -37,14 +38,13 @@ package struct StructuralDiff {
 
     private func tree(_ doc: Document, _ id: NodeID) -> Tree { doc.layer(id.layer).tree! }
     private func hash(_ side: Side, _ id: NodeID) -> UInt64 {
-        (side == .a ? hashesA : hashesB)[id.layer]![id.index]
+        (side == .a ? hashersA : hashersB)[id.layer]!.hash(id.index)
     }
 
     private enum Side { case a, b }
 
     /// A node's elements in one layer: the children of a node, walked in place, or a list of
-    /// 4-byte indices (a SET's, paired whole; top-level nodes). No array a child where elements pair
-    /// by position (issue 32's memory bound).
+    /// 4-byte indices (top-level nodes). No array a child, SETs included (issue 32's memory bound).
     private struct Elements {
         enum Nodes {
             case list([Int32])
@@ -69,17 +69,6 @@ package struct StructuralDiff {
             self.chunks = chunks
         }
 
-        /// The elements by position, for pairing a SET whole.
-        var list: [Int32] {
-            switch nodes {
-            case .list(let list): return list
-            case .children(let parent, let tree):
-                var list: [Int32] = []
-                list.reserveCapacity(count)
-                for child in tree.children(of: parent) { list.append(Int32(child)) }
-                return list
-            }
-        }
 
         /// The elements in order.
         func makeWalker() -> Walker {
@@ -98,6 +87,38 @@ package struct StructuralDiff {
                 if let index = list?.next() { return NodeID(layer, Int(index)) }
                 if let index = children?.next() { return NodeID(layer, index) }
                 return nil
+            }
+        }
+    }
+
+    /// A list's elements by position, for a SET paired whole: a node's children are found from a
+    /// checkpoint every 64 (4 bytes a 64 children, not 4 a child) and stepped forward from the last
+    /// one asked for, so asking in order is one hop an element.
+    private final class ElementAt {
+        let elements: Elements
+        private var checkpoints: [Int32] = []
+        private var last = (position: Int.max, node: 0)
+
+        init(_ elements: Elements) {
+            self.elements = elements
+            if case .children(let parent, let tree) = elements.nodes {
+                var position = 0
+                for child in tree.children(of: parent) {
+                    if position & 63 == 0 { checkpoints.append(Int32(child)) }
+                    position += 1
+                }
+            }
+        }
+
+        func callAsFunction(_ position: Int) -> NodeID {
+            switch elements.nodes {
+            case .list(let list): return NodeID(elements.layer, Int(list[position]))
+            case .children(_, let tree):
+                var at: (position: Int, node: Int) = position >= last.position && position - last.position < 64 ? last
+                    : (position & ~63, Int(checkpoints[position >> 6]))
+                while at.position < position { at = (at.position + 1, Int(tree.nodes[at.node].subtreeEnd)) }
+                last = at
+                return NodeID(elements.layer, at.node)
             }
         }
     }
@@ -122,11 +143,13 @@ package struct StructuralDiff {
         return Elements(id.layer, childrenOf: id.index, in: t, chunks: node.isConstructed && ContentHash.isStringTag(node))
     }
 
-    /// Same content in the same bytes: nothing to report below.
+    /// Same content in the same bytes: nothing to report below. The bytes are compared first, so
+    /// a pair that differs in them is not hashed here.
     private func isIdentical(_ x: NodeID, _ y: NodeID) -> Bool {
-        guard hash(.a, x) == hash(.b, y) else { return false }
         let tx = tree(a, x), ty = tree(b, y)
-        return tx.bytes[tx.nodes[x.index].byteRange].elementsEqual(ty.bytes[ty.nodes[y.index].byteRange])
+        let bx = tx.bytes[tx.nodes[x.index].byteRange], by = ty.bytes[ty.nodes[y.index].byteRange]
+        guard bx.count == by.count, bx.elementsEqual(by) else { return false }
+        return hash(.a, x) == hash(.b, y)
     }
 
     /// Two nodes that are not identical (`visit` returns before those).
@@ -160,16 +183,13 @@ package struct StructuralDiff {
     /// in A's order, then B's elements left over.
     private mutating func pairList(_ xs: Elements, _ ys: Elements, isSet: Bool, pathA: [String], pathB: [String]) {
         if isSet {
-            let listA = xs.list, listB = ys.list
-            let idA = { NodeID(xs.layer, Int(listA[$0])) }, idB = { NodeID(ys.layer, Int(listB[$0])) }
-            let pairing = SetPairing(countA: listA.count, countB: listB.count,
+            let idA = ElementAt(xs), idB = ElementAt(ys)
+            let pairing = SetPairing(countA: xs.count, countB: ys.count,
                                      hashA: { hash(.a, idA($0)) }, hashB: { hash(.b, idB($0)) },
                                      keyA: { firstChildHash(.a, idA($0)) }, keyB: { firstChildHash(.b, idB($0)) })
-            for i in 0..<listA.count {
-                let j = Int(pairing.partnerOfA[i])
-                visit((idA(i), i), j < 0 ? nil : (idB(j), j), xs.count, ys.count, pathA, pathB)
+            for (i, j) in pairing.pairs {
+                visit(i.map { (idA($0), $0) }, j.map { (idB($0), $0) }, xs.count, ys.count, pathA, pathB)
             }
-            for j in pairing.unpairedB { visit(nil, (idB(Int(j)), Int(j)), xs.count, ys.count, pathA, pathB) }
         } else {
             var walkA = xs.makeWalker(), walkB = ys.makeWalker()
             var position = 0

@@ -3,13 +3,14 @@ import ASN1Lenient
 /// One tree's content hashes (`ContentHash`), made when the diff asks for a node's: the walk needs
 /// them only for the pairs it visits and the SET elements it pairs, so no array of 8 bytes a node
 /// (a tree of millions of nodes on each side; issue 32: memory bounded by the input). A hash walks
-/// its node's subtree once; a node of `rememberedFrom` nodes or more keeps its hash, so asking again
-/// for it or for an ancestor (the walk goes down a chain of differing nodes, each asked once) skips
-/// its subtree: a few such nodes a level, not one a node.
+/// its node's subtree once and the nodes it walks keep theirs from `rememberedFrom` nodes up, so
+/// the walk down a chain of differing nodes, each asked for and each asking for its elements,
+/// does not walk the same subtrees again at every level: all from `largeFrom` nodes up (at most a
+/// few a level), from `rememberedFrom` up only the first `limit` (a hostile tree of millions of
+/// small subtrees keeps no entry for each).
 final class ContentHasher {
     let tree: Tree
-    /// Subtrees of this many nodes or more keep their hash.
-    let rememberedFrom: Int
+    let rememberedFrom: Int, largeFrom: Int, limit: Int
     private var remembered: [Int32: UInt64] = [:]
     /// The open constructed nodes of a walk: at most the tree's depth.
     private var stack: [Frame] = []
@@ -45,9 +46,11 @@ final class ContentHasher {
         }
     }
 
-    init(_ tree: Tree, rememberedFrom: Int = 4096) {
+    init(_ tree: Tree, rememberedFrom: Int = 16, largeFrom: Int = 4096, limit: Int = 1 << 16) {
         self.tree = tree
         self.rememberedFrom = rememberedFrom
+        self.largeFrom = largeFrom
+        self.limit = limit
     }
 
     /// How many hashes are kept.
@@ -74,7 +77,8 @@ final class ContentHasher {
             }
             let frame = stack.removeLast()
             let h = frame.finish()
-            if Int(frame.end - frame.index) >= rememberedFrom { remembered[frame.index] = h }
+            let size = Int(frame.end - frame.index)
+            if size >= largeFrom || (size >= rememberedFrom && remembered.count < limit) { remembered[frame.index] = h }
             if stack.isEmpty { return h }
             stack[stack.count - 1].add(h)
         }

@@ -144,11 +144,17 @@ package struct StructuralDiff {
     }
 
     /// Same content in the same bytes: nothing to report below. The bytes are compared first, so
-    /// a pair that differs in them is not hashed here.
+    /// a pair that differs in them is not hashed here; two leaves read alike from the same bytes
+    /// (same kind, header and content lengths) have the same hash, which those bytes alone make.
     private func isIdentical(_ x: NodeID, _ y: NodeID) -> Bool {
         let tx = tree(a, x), ty = tree(b, y)
-        let bx = tx.bytes[tx.nodes[x.index].byteRange], by = ty.bytes[ty.nodes[y.index].byteRange]
+        let nx = tx.nodes[x.index], ny = ty.nodes[y.index]
+        let bx = tx.bytes[nx.byteRange], by = ty.bytes[ny.byteRange]
         guard bx.count == by.count, bx.elementsEqual(by) else { return false }
+        if !tx.hasChildren(x.index), !ty.hasChildren(y.index), nx.kind == ny.kind,
+           nx.identifierLength == ny.identifierLength, nx.lengthLength == ny.lengthLength, nx.contentLength == ny.contentLength {
+            return true
+        }
         return hash(.a, x) == hash(.b, y)
     }
 

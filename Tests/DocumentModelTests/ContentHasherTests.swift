@@ -41,13 +41,13 @@ import TestSupport
     }
 
     /// Every node's hash asked in three orders (first to last, last to first, every 7th node from the
-    /// roots on), with subtrees of `rememberedFrom` nodes or more keeping theirs.
-    static func check(_ tree: Tree, rememberedFrom: Int, name: String) {
+    /// roots on), with subtrees of `rememberedFrom` nodes or more keeping theirs (the first `limit`).
+    static func check(_ tree: Tree, rememberedFrom: Int, limit: Int = .max, name: String) {
         let wanted = (0..<tree.count).map { plain(tree, $0) }
         let orders = [Array(0..<tree.count), Array((0..<tree.count).reversed()),
                       tree.roots + (0..<7).flatMap { start in stride(from: start, to: tree.count, by: 7) }]
         for order in orders {
-            let hasher = ContentHasher(tree, rememberedFrom: rememberedFrom)
+            let hasher = ContentHasher(tree, rememberedFrom: rememberedFrom, largeFrom: .max, limit: limit)
             let got = order.map { hasher.hash($0) }
             let mismatch = zip(order, got).first { wanted[$0.0] != $0.1 }
             #expect(mismatch == nil, "\(name): node \(mismatch?.0 ?? -1)")
@@ -75,6 +75,7 @@ import TestSupport
             for tree in Self.layerTrees(file) {
                 Self.check(tree, rememberedFrom: .max, name: file.lastPathComponent)
                 Self.check(tree, rememberedFrom: 2, name: file.lastPathComponent)
+                Self.check(tree, rememberedFrom: 2, limit: 5, name: file.lastPathComponent)
                 nodes += tree.count
             }
         }
@@ -93,10 +94,10 @@ import TestSupport
         #expect(trees >= 12)
     }
 
-    /// A tree past the default threshold: a SET of 3,000 SEQUENCEs (9,001 nodes) inside a SEQUENCE
-    /// beside a chunked OCTET STRING. The root and the SET keep their hashes (nothing smaller does);
-    /// asked again, the root's comes from what was kept.
-    @Test func aLargeTreeKeepsOnlyItsLargeSubtreesHashes() throws {
+    /// A SET of 3,000 SEQUENCEs (9,001 nodes) inside a SEQUENCE beside a chunked OCTET STRING. By
+    /// default the root and the SET keep their hashes (the 3-node SEQUENCEs are below 16 nodes); kept
+    /// from 3 nodes up with a limit of 10, the first 10 SEQUENCEs do too, and the large ones still.
+    @Test func aLargeTreeKeepsItsLargeSubtreesHashesAndALimitedFewSmallerOnes() throws {
         let bytes = DER.seq(DER.wideSet(count: 3_000), DER.hex("24 80 04 02 0102 04 01 03 00 00"), DER.null)
         let tree = ASN1Parser.parse(bytes)
         #expect(tree.count == 9_006)
@@ -106,5 +107,9 @@ import TestSupport
         #expect(hasher.rememberedCount == 2)
         #expect(hasher.hash(1) == Self.plain(tree, 1))
         #expect(hasher.rememberedCount == 2)
+        let limited = ContentHasher(tree, rememberedFrom: 3, limit: 10)
+        #expect(limited.hash(0) == Self.plain(tree, 0))
+        #expect(limited.rememberedCount == 12)
+        #expect((0..<tree.count).allSatisfy { limited.hash($0) == Self.plain(tree, $0) })
     }
 }

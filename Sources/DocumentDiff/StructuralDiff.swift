@@ -10,8 +10,8 @@ package struct StructuralDiff {
     let a: Document
     let b: Document
     let limit: Int
-    private var hashersA: [LayerID: ContentHasher] = [:]
-    private var hashersB: [LayerID: ContentHasher] = [:]
+    /// Each ASN.1 layer's hasher, by layer index.
+    private let hashersA: [ContentHasher?], hashersB: [ContentHasher?]
     /// The entries found, shared with the JSON walk of StoreKit documents.
     package var log: StructuralLog
 
@@ -20,8 +20,8 @@ package struct StructuralDiff {
         self.b = b
         self.limit = limit
         log = StructuralLog(limit: limit)
-        for layer in a.layers { hashersA[layer.id] = layer.tree.map { ContentHasher($0) } }
-        for layer in b.layers { hashersB[layer.id] = layer.tree.map { ContentHasher($0) } }
+        hashersA = a.layers.map { $0.tree.map { ContentHasher($0) } }
+        hashersB = b.layers.map { $0.tree.map { ContentHasher($0) } }
     }
 
     /// Compares the file layers' top-level nodes in order.
@@ -38,7 +38,7 @@ package struct StructuralDiff {
 
     private func tree(_ doc: Document, _ id: NodeID) -> Tree { doc.layer(id.layer).tree! }
     private func hash(_ side: Side, _ id: NodeID) -> UInt64 {
-        (side == .a ? hashersA : hashersB)[id.layer]!.hash(id.index)
+        (side == .a ? hashersA : hashersB)[id.layer.index]!.hash(id.index)
     }
 
     private enum Side { case a, b }
@@ -95,13 +95,20 @@ package struct StructuralDiff {
     /// checkpoint every 64 (4 bytes a 64 children, not 4 a child) and stepped forward from the last
     /// one asked for, so asking in order is one hop an element.
     private final class ElementAt {
-        let elements: Elements
+        let layer: LayerID
+        /// The list's entries, or every 64th child's index.
         private var checkpoints: [Int32] = []
+        private let nodes: NodeStore?
         private var last = (position: Int.max, node: 0)
 
         init(_ elements: Elements) {
-            self.elements = elements
-            if case .children(let parent, let tree) = elements.nodes {
+            layer = elements.layer
+            switch elements.nodes {
+            case .list(let list):
+                checkpoints = list
+                nodes = nil
+            case .children(let parent, let tree):
+                nodes = tree.nodes
                 var position = 0
                 for child in tree.children(of: parent) {
                     if position & 63 == 0 { checkpoints.append(Int32(child)) }
@@ -110,23 +117,21 @@ package struct StructuralDiff {
             }
         }
 
-        func callAsFunction(_ position: Int) -> NodeID {
-            switch elements.nodes {
-            case .list(let list): return NodeID(elements.layer, Int(list[position]))
-            case .children(_, let tree):
-                var at: (position: Int, node: Int) = position >= last.position && position - last.position < 64 ? last
-                    : (position & ~63, Int(checkpoints[position >> 6]))
-                while at.position < position { at = (at.position + 1, Int(tree.nodes[at.node].subtreeEnd)) }
-                last = at
-                return NodeID(elements.layer, at.node)
-            }
+        func callAsFunction(_ position: Int) -> Int {
+            guard let nodes else { return Int(checkpoints[position]) }
+            var at: (position: Int, node: Int) = position >= last.position && position - last.position < 64 ? last
+                : (position & ~63, Int(checkpoints[position >> 6]))
+            while at.position < position { at = (at.position + 1, Int(nodes[at.node].subtreeEnd)) }
+            last = at
+            return at.node
         }
     }
 
-    private func firstChildHash(_ side: Side, _ id: NodeID) -> UInt64? {
-        let t = tree(side == .a ? a : b, id)
-        guard t.nodes[id.index].isConstructed, t.hasChildren(id.index) else { return nil }
-        return hash(side, NodeID(id.layer, id.index + 1))
+    /// The hash of a node's first element, nil for a node without elements: what a SET's elements
+    /// that differ pair by (a receipt attribute's type).
+    private static func firstChildHash(_ hasher: ContentHasher, _ index: Int) -> UInt64? {
+        guard hasher.tree.nodes[index].isConstructed, hasher.tree.hasChildren(index) else { return nil }
+        return hasher.hash(index + 1)
     }
 
     /// What a node contains, for pairing: the elements of a constructed or encapsulating node, the
@@ -143,19 +148,21 @@ package struct StructuralDiff {
         return Elements(id.layer, childrenOf: id.index, in: t, chunks: node.isConstructed && ContentHash.isStringTag(node))
     }
 
-    /// Same content in the same bytes: nothing to report below. The bytes are compared first, so
-    /// a pair that differs in them is not hashed here; two leaves read alike from the same bytes
-    /// (same kind, header and content lengths) have the same hash, which those bytes alone make.
+    /// Same content in the same bytes: nothing to report below. Two leaves have their bytes
+    /// compared first, and when they are read alike from equal bytes (same kind, header and content
+    /// lengths) no hash is made: those bytes alone make it. Other nodes have their hashes compared
+    /// first, as a chain of differing ancestors asks for them anyway and keeps them, so a long
+    /// subtree's bytes are not compared again at every level.
     private func isIdentical(_ x: NodeID, _ y: NodeID) -> Bool {
         let tx = tree(a, x), ty = tree(b, y)
         let nx = tx.nodes[x.index], ny = ty.nodes[y.index]
+        let leaves = !tx.hasChildren(x.index) && !ty.hasChildren(y.index)
+        if !leaves, hash(.a, x) != hash(.b, y) { return false }
         let bx = tx.bytes[nx.byteRange], by = ty.bytes[ny.byteRange]
         guard bx.count == by.count, bx.elementsEqual(by) else { return false }
-        if !tx.hasChildren(x.index), !ty.hasChildren(y.index), nx.kind == ny.kind,
-           nx.identifierLength == ny.identifierLength, nx.lengthLength == ny.lengthLength, nx.contentLength == ny.contentLength {
-            return true
-        }
-        return hash(.a, x) == hash(.b, y)
+        guard leaves else { return true }
+        return (nx.kind == ny.kind && nx.identifierLength == ny.identifierLength && nx.lengthLength == ny.lengthLength
+                && nx.contentLength == ny.contentLength) || hash(.a, x) == hash(.b, y)
     }
 
     /// Two nodes that are not identical (`visit` returns before those).
@@ -189,12 +196,14 @@ package struct StructuralDiff {
     /// in A's order, then B's elements left over.
     private mutating func pairList(_ xs: Elements, _ ys: Elements, isSet: Bool, pathA: [String], pathB: [String]) {
         if isSet {
-            let idA = ElementAt(xs), idB = ElementAt(ys)
+            let atA = ElementAt(xs), atB = ElementAt(ys)
+            let hasherA = hashersA[xs.layer.index]!, hasherB = hashersB[ys.layer.index]!
             let pairing = SetPairing(countA: xs.count, countB: ys.count,
-                                     hashA: { hash(.a, idA($0)) }, hashB: { hash(.b, idB($0)) },
-                                     keyA: { firstChildHash(.a, idA($0)) }, keyB: { firstChildHash(.b, idB($0)) })
+                                     hashA: { hasherA.hash(atA($0)) }, hashB: { hasherB.hash(atB($0)) },
+                                     keyA: { Self.firstChildHash(hasherA, atA($0)) }, keyB: { Self.firstChildHash(hasherB, atB($0)) })
             for (i, j) in pairing.pairs {
-                visit(i.map { (idA($0), $0) }, j.map { (idB($0), $0) }, xs.count, ys.count, pathA, pathB)
+                visit(i.map { (NodeID(xs.layer, atA($0)), $0) }, j.map { (NodeID(ys.layer, atB($0)), $0) },
+                      xs.count, ys.count, pathA, pathB)
             }
         } else {
             var walkA = xs.makeWalker(), walkB = ys.makeWalker()

@@ -70,6 +70,10 @@ public enum OpenSSLBridge {
     /// A read-only memory BIO over `bytes`, passed to `body` and freed afterwards.
     /// The BIO must not outlive `body` (it borrows the array's storage).
     public static func withReadBIO<R>(_ bytes: [UInt8], _ body: (OpaquePointer) -> R) -> R? {
+        withReadBIO(bytes[...], body)
+    }
+
+    public static func withReadBIO<R>(_ bytes: ArraySlice<UInt8>, _ body: (OpaquePointer) -> R) -> R? {
         if bytes.isEmpty {
             // An empty memory BIO reads as end-of-file, which is what zero bytes mean.
             guard let bio = BIO_new(BIO_s_mem()) else { return nil }

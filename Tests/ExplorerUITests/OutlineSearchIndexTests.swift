@@ -116,6 +116,17 @@ import TextLoader
         #expect(text.matchingRows(Array("cert".utf8)) == [1])
         #expect(text.matchingRows(Array("s256\"".utf8)) == [0])
         #expect(text.matchingRows(Array("\"es256\"alg".utf8)) == [])
+        // A field's own bytes may hold the separator (raw JSON of a hostile input): it still ends nothing early.
+        var raw = SearchText(fieldsPerRow: 2)
+        raw.append(field: [0x61, SearchText.separator, 0x62])
+        raw.append(field: Array("c".utf8))
+        raw.append(field: Array("ab".utf8))
+        raw.append(field: [])
+        #expect(raw.rowCount == 2)
+        #expect(raw.matchingRows(Array("b".utf8)) == [0, 1])
+        #expect(raw.matchingRows(Array("ab".utf8)) == [1])
+        #expect(raw.matchingRows(Array("c".utf8)) == [0])
+        #expect(raw.matchingRows([0x62, SearchText.separator]) == [], "no query holds the separator")
     }
 
     /// The 1,000-token history: the index is made on the first search and kept; the hits are every

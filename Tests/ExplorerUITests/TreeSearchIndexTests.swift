@@ -134,12 +134,12 @@ import TestSupport
             let value = content.withUnsafeBufferPointer { TreeSearchIndex.signedValue($0) }
             var text = SearchText(fieldsPerRow: 1)
             text.append(decimal: value)
-            #expect(text.bytes == Array(IntegerValue.decimal(content).utf8), "\(content)")
+            #expect(text.bytes == Array(IntegerValue.decimal(content).utf8) + [SearchText.separator], "\(content)")
         }
         var text = SearchText(fieldsPerRow: 1)
         for value: Int64 in [0, -1, 42, .min, .max] { text.append(decimal: value) }
-        #expect(String(decoding: text.bytes, as: UTF8.self) == "0-142-92233720368547758089223372036854775807")
-        #expect(text.fieldEnds == [1, 3, 5, 25, 44])
+        #expect(String(decoding: text.bytes.filter { $0 != SearchText.separator }, as: UTF8.self) == "0-142-92233720368547758089223372036854775807")
+        #expect(text.rowEnds == [2, 5, 8, 29, 49])
     }
 
     @Test func mergeKeepsOrderAndDropsDuplicates() {

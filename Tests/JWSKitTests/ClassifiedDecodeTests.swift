@@ -98,4 +98,29 @@ struct ClassifiedDecodeTests {
         Self.expectSame(carried, JWSDocument.decode(text: duplicate), "duplicate key")
         #expect(carried.diagnostics.filter { $0.diagnostic.code == JSONCode.duplicateKey.code }.map(\.diagnostic.offset) == [21])
     }
+
+    /// `Prepared.payloadNames` answers from the kept tree what the decoded payload's fields answer
+    /// (the Retention request format asks it instead of decoding the token again).
+    @Test func payloadNamesAgreesWithTheDecodedFields() throws {
+        let claims = ["requestIdentifier", "userLocale", "originalTransactionId"]
+        let payloads = [
+            #"{"requestIdentifier":"r","userLocale":"en_US","originalTransactionId":"1"}"#,
+            #"{"requestIdentifier":"r","userLocale":"en_US"}"#,
+            #"{"requestIdentifier":"r","requestIdentifier":"s","userLocale":"en_US","originalTransactionId":"1"}"#,
+            #"{"request\u0049dentifier":"r","userLocale":"en_US","originalTransactionId":"1"}"#,
+            #"{"data":{"requestIdentifier":"r","userLocale":"en_US","originalTransactionId":"1"}}"#,
+            #"[{"requestIdentifier":"r","userLocale":"en_US","originalTransactionId":"1"}]"#,
+            #"[0,0,0]"#, #""requestIdentifier""#, #"{}"#,
+        ]
+        var answers: [Bool] = []
+        for payload in payloads {
+            let text = token(payload: payload)
+            let prepared = try #require(StoreKitInput.classifyKeepingWork(text).token, "\(payload)")
+            let fields = JWSDocument.decode(text: text).payload
+            let named = prepared.payloadNames(claims)
+            #expect(named == claims.allSatisfy { fields.field($0) != nil }, "\(payload)")
+            answers.append(named)
+        }
+        #expect(answers == [true, false, true, true, false, false, false, false, false])
+    }
 }

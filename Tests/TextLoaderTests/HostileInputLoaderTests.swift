@@ -210,6 +210,24 @@ import TestSupport
         #expect(summary?.message == "40000 more stray-eoc diagnostic(s) not listed (at most 10000 per code); the first not listed: an end-of-contents marker outside any indefinite-length element")
     }
 
+    /// Findings worded alike share one message's storage (dense input repeats one finding
+    /// thousands of times); the list reads as before.
+    @Test func findingsWordedAlikeShareTheirMessage() {
+        var cap = DiagnosticCap(maxPerCode: 3)
+        func finding(_ text: String, at offset: Int) -> Diagnostic {
+            Diagnostic(severity: .error, code: ParserCode.strayEOC.code, message: text, offset: offset, length: 2, node: nil)
+        }
+        let long = String(repeating: "an attribute of the payload does not start with its type INTEGER ", count: 2)
+        for (i, text) in [long, long, "other", long].enumerated() {
+            cap.append(finding(String(text.utf8.map { Character(Unicode.Scalar($0)) }), at: i * 2))  // each made afresh
+        }
+        var messages = cap.diagnostics.map(\.message)
+        #expect(messages == [long, long, "other", "1 more stray-eoc diagnostic(s) not listed (at most 3 per code); the first not listed: \(long)"])
+        let storage = (0..<3).map { i in messages[i].withUTF8 { UInt(bitPattern: $0.baseAddress) } }
+        #expect(storage[0] == storage[1], "the second shares the first's message")
+        #expect(storage[0] != storage[2])
+    }
+
     /// Plain zeros: one stray end-of-contents, then one unparsed region under the trailing-data
     /// warning. The trailing check used to recurse once per top-level element (a stack overflow
     /// under AddressSanitizer at 50,000 elements); this parse must stay flat.

@@ -15,6 +15,8 @@ import ReceiptKit
 /// - an ASN.1 layer's tree (the input's, a reassembled payload's, an x5c certificate's) breaks an
 ///   invariant (see `checkTree`), or any layer's diagnostic lies outside that layer's bytes,
 /// - a finding's range or node lies outside its tree, or its message holds a control character,
+/// - the signature report of a receipt whose payload is cut out of its container (`CMSWithoutContent`)
+///   differs from the whole container's,
 /// - `verify`'s text report or the `json` document lets a control character or bidi override through,
 ///   or so do `tour --print`'s lessons, or a StoreKit document's `dump` tree, `explain` texts or
 ///   `verify` report.
@@ -82,6 +84,15 @@ public func fuzzReceipt(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             fatalError("node \(node) links to field \(location.fieldIndex)")
         }
     }
+    // A payload cut out of its container (`CMSWithoutContent`, taken from 64 KiB of eContent on)
+    // must give the report the whole container gives: both ways, on every input that reads as a receipt.
+    let bytes = input.bytes
+    let cut = SignatureValidation.validate(pkcs7: bytes, payload: nil, creationDate: nil, now: moment, extraRoots: roots,
+                                           contentCutFrom: 0)
+    let whole = SignatureValidation.validate(pkcs7: bytes, payload: nil, creationDate: nil, now: moment, extraRoots: roots,
+                                             contentCutFrom: .max)
+    precondition(cut.steps == whole.steps && cut.signedContent == whole.signedContent,
+                 "the content cut changed the report: \(cut.steps) / \(whole.steps)")
     assertTerminalSafe(VerifyReport.text(analysis, inputName: "fuzz"), "VerifyReport")
     assertTerminalSafe(ReceiptJSON.text(analysis), "ReceiptJSON")
     return 0

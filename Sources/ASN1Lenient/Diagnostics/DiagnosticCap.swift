@@ -10,6 +10,9 @@ public struct DiagnosticCap: Sendable {
     private var perCode: [DiagnosticCode: Int] = [:]
     /// Per code over the cap: how many were left out and the first one, in the order first left out.
     private var leftOut: [(code: DiagnosticCode, count: Int, first: Diagnostic)] = []
+    /// The last listed message: one worded the same shares its storage (dense input repeats one
+    /// finding thousands of times, ~180 bytes of message each).
+    private var lastMessage = ""
 
     public init(maxPerCode: Int = 10_000) { self.maxPerCode = max(1, maxPerCode) }
 
@@ -22,7 +25,11 @@ public struct DiagnosticCap: Sendable {
     public mutating func append(_ code: DiagnosticCode, _ make: () -> Diagnostic) {
         let seen = perCode[code, default: 0]
         perCode[code] = seen + 1
-        guard seen >= maxPerCode else { return listed.append(make()) }
+        guard seen >= maxPerCode else {
+            var diagnostic = make()
+            if diagnostic.message == lastMessage { diagnostic.message = lastMessage } else { lastMessage = diagnostic.message }
+            return listed.append(diagnostic)
+        }
         if let index = leftOut.firstIndex(where: { $0.code == code }) {
             leftOut[index].count += 1
         } else {

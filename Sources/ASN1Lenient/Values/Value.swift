@@ -5,8 +5,9 @@ public enum Value: Sendable, Equatable {
     case boolean(Bool)
     /// Decimal (any size); `hex` is set when the number is long (more than 16 octets).
     case integer(decimal: String, hex: String?)
-    case bitString(unusedBits: Int, bytes: [UInt8])
-    case octets([UInt8])
+    /// The bits and octets are the tree's own bytes, not a copy (a payload can be megabytes).
+    case bitString(unusedBits: Int, bytes: ArraySlice<UInt8>)
+    case octets(ArraySlice<UInt8>)
     case null
     case objectIdentifier(dotted: String, name: String?)
     /// Text decoded from its string type; `lossy` when bytes had to be replaced (invalid UTF-8 …).
@@ -42,8 +43,8 @@ extension Tree {
             return .integer(decimal: content.count > 512 ? "(\(content.count) octets)" : IntegerValue.decimal(content), hex: hex)
         case 3:
             guard let unused = content.first else { return .invalid("BIT STRING without unused-bits octet") }
-            return .bitString(unusedBits: Int(unused), bytes: Array(content.dropFirst()))
-        case 4: return .octets(Array(content))
+            return .bitString(unusedBits: Int(unused), bytes: content.dropFirst())
+        case 4: return .octets(content)
         case 5: return .null
         case 6:
             guard let dotted = ObjectIdentifierValue.dotted(content) else { return .invalid("malformed OBJECT IDENTIFIER") }
@@ -83,7 +84,7 @@ extension Tree {
             }
             return .time(raw: raw, value: nil)
         default:
-            return .octets(Array(content))
+            return .octets(content)
         }
     }
 }

@@ -43,6 +43,8 @@ extension RetentionDocument {
 
     /// Whether a decoded payload is a real-time request: the claims only it has.
     static func isRequest(_ payload: StoreKitPayload) -> Bool {
-        payload.field("requestIdentifier") != nil && payload.field("userLocale") != nil && payload.field("originalTransactionId") != nil
+        requestClaims.allSatisfy { payload.field($0) != nil }
     }
+
+    static let requestClaims = ["requestIdentifier", "userLocale", "originalTransactionId"]
 }

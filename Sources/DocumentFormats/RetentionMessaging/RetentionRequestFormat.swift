@@ -22,7 +22,10 @@ public struct RetentionRequestFormat: DocumentFormat, TourRoute {
         guard probe.mayBeStoreKit else { return nil }
         switch probe.storeKit.kind {
         case .token(.unknown):
-            guard RetentionDocument.isRequest(JWSDocument.decode(text: probe.input.bytes).payload) else { return nil }
+            // The probe kept the payload's tree: a dense payload was parsed (and held) twice.
+            let isRequest = probe.storeKit.token?.payloadNames(RetentionDocument.requestClaims)
+                ?? RetentionDocument.isRequest(JWSDocument.decode(text: probe.input.bytes).payload)
+            guard isRequest else { return nil }
             return Recognition(.certain, "a compact JWS whose claims (requestIdentifier, userLocale, originalTransactionId) are a Retention Messaging real-time request's")
         case .body(_, let tokens) where tokens.count == 1 && tokens[0].path == "signedPayload" && tokens[0].kind == .unknown:
             guard RetentionDocument.isRequest(JWSDocument.decode(tokens[0], in: probe.input.bytes).payload) else { return nil }

@@ -8,8 +8,8 @@ import DocumentCore
 /// token's 270 rows, made once instead of a thousand times.
 struct OutlineSearchIndex: Sendable {
     enum Run: Sendable {
-        /// Rows `range` of `text`.
-        case own(Range<Int>)
+        /// Rows `range` of `text`: outline rows from `firstRow` on, one for one.
+        case own(Range<Int>, firstRow: Int)
         /// The rows of shared text `headers[text]`, starting at outline row `firstRow`.
         case header(text: Int, firstRow: Int)
         /// A top ASN.1 layer's rows (a certificate's, other DER's: up to millions), searched as the
@@ -18,8 +18,6 @@ struct OutlineSearchIndex: Sendable {
     }
 
     let text: SearchText
-    /// The outline row of each row of `text`.
-    let rowOfText: [Int]
     let headers: [SearchText]
     let trees: [(tree: Tree, index: TreeSearchIndex)]
     let runs: [Run]
@@ -27,17 +25,18 @@ struct OutlineSearchIndex: Sendable {
     init(_ outline: LayerOutline, fileEntries: SearchEntries = SearchEntries()) {
         let context = outline.context
         let document = context.document
-        var text = SearchText(), rowOfText: [Int] = [], runs: [Run] = []
+        var text = SearchText(), runs: [Run] = []
         var headers: [SearchText] = [], headerText: [[UInt8]: Int] = [:]
         var trees: [(tree: Tree, index: TreeSearchIndex)] = []
         var lastHeader: (bytes: [UInt8], text: Int)?
+        // A run of the text's rows maps onto consecutive outline rows, so no row number is kept per row.
         func add(_ row: OutlineRow, at index: Int) {
             text.append(row, at: index, in: document)
-            rowOfText.append(index)
-            if case .own(let range)? = runs.last {
-                runs[runs.count - 1] = .own(range.lowerBound..<rowOfText.count)
+            let textRow = text.rowCount - 1
+            if case .own(let range, let first)? = runs.last, first + range.count == index {
+                runs[runs.count - 1] = .own(range.lowerBound..<textRow + 1, firstRow: first)
             } else {
-                runs.append(.own(rowOfText.count - 1..<rowOfText.count))
+                runs.append(.own(textRow..<textRow + 1, firstRow: index))
             }
         }
         func addShared(_ layer: LayerID, at firstRow: Int) {
@@ -89,7 +88,6 @@ struct OutlineSearchIndex: Sendable {
             }
         }
         self.text = text
-        self.rowOfText = rowOfText
         self.headers = headers
         self.trees = trees
         self.runs = runs
@@ -129,8 +127,8 @@ struct OutlineSearchIndex: Sendable {
         var next = 0
         for run in runs {
             switch run {
-            case .own(let range):
-                while next < own.count, own[next] < range.upperBound { hits.append(rowOfText[own[next]]); next += 1 }
+            case .own(let range, let firstRow):
+                while next < own.count, own[next] < range.upperBound { hits.append(firstRow + own[next] - range.lowerBound); next += 1 }
             case .header(let index, let firstRow):
                 for row in inHeaders[index] { hits.append(firstRow + row) }
             case .tree(let index, let firstRow):

@@ -29,7 +29,10 @@ public struct OutlineContext: Sendable {
         self.outline = outline
         self.document = document
         var c = [0, 0, 0, 0]
-        for (_, d) in document.diagnostics { c[Int(d.severity.rawValue)] += 1 }
+        // Layer by layer: `document.diagnostics` would list them all again (10,000 findings: 1.6 MB).
+        for layer in document.layers {
+            for d in layer.content.diagnostics { c[Int(d.severity.rawValue)] += 1 }
+        }
         counts = (c[0], c[1], c[2])
     }
 }

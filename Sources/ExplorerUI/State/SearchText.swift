@@ -9,15 +9,21 @@ import Platform
 /// fields per row (an outline row's label, value, meaning, raw JSON and leaf text; one text per
 /// row for a node tree's values). A query is then one substring scan of the buffer instead of
 /// building or decoding every row. Used by `OutlineSearchIndex` and `TreeSearchIndex`.
+///
+/// Each field ends with `separator`, which no query holds (a query is UTF-8 text, where 0xFF never
+/// occurs), so no match runs across two fields and only each row's end is kept: a byte a field
+/// instead of an 8-byte end (a dense JSON body has millions of rows of five short fields).
 struct SearchText: Sendable {
+    static let separator: UInt8 = 0xFF
     let fieldsPerRow: Int
     private(set) var bytes: [UInt8] = []
-    /// The end of each field in `bytes`; a row's fields are `fieldsPerRow` consecutive entries.
-    private(set) var fieldEnds: [Int] = []
+    /// The end of each row in `bytes`, after its last field's separator.
+    private(set) var rowEnds: [Int] = []
+    private var fieldsInRow = 0
 
     init(fieldsPerRow: Int = 5) { self.fieldsPerRow = fieldsPerRow }
 
-    var rowCount: Int { fieldEnds.count / fieldsPerRow }
+    var rowCount: Int { rowEnds.count }
 
     /// An outline row's five fields.
     mutating func append(label: String, value: String, meaning: String = "", raw: String = "", leaf: ArraySlice<UInt8> = []) {
@@ -32,7 +38,7 @@ struct SearchText: Sendable {
         bytes.withUnsafeMutableBufferPointer { all in
             for i in start..<all.count where all[i] >= 0x41 && all[i] <= 0x5A { all[i] |= 0x20 }
         }
-        fieldEnds.append(bytes.count)
+        endField()
     }
 
     /// One field holding `String(value)`, written digit by digit without making the string.
@@ -48,35 +54,38 @@ struct SearchText: Sendable {
             // One by one: most are a few digits, where `append(contentsOf:)` costs more than the copy.
             for digit in digits[at...] { bytes.append(digit) }
         }
-        fieldEnds.append(bytes.count)
+        endField()
+    }
+
+    private mutating func endField() {
+        bytes.append(Self.separator)
+        fieldsInRow += 1
+        if fieldsInRow == fieldsPerRow {
+            rowEnds.append(bytes.count)
+            fieldsInRow = 0
+        }
     }
 
     /// The rows (ascending) with a field holding `needle` (lower case): the same test as
     /// `Search.containsFolded` on each field, since the fields are folded already. A match that
-    /// runs across two fields does not count.
+    /// runs across two fields does not count (it cannot: a field ends with a byte no query holds).
     func matchingRows(_ needle: [UInt8]) -> [Int] {
         var rows: [Int] = []
         let n = needle.count
-        guard n > 0, !bytes.isEmpty else { return rows }
-        let perRow = fieldsPerRow
+        guard n > 0, !rowEnds.isEmpty, !needle.contains(Self.separator) else { return rows }
         bytes.withUnsafeBufferPointer { haystack in
             needle.withUnsafeBufferPointer { pattern in
-                fieldEnds.withUnsafeBufferPointer { ends in
+                rowEnds.withUnsafeBufferPointer { ends in
                     guard let base = haystack.baseAddress, let key = pattern.baseAddress else { return }
-                    var position = 0, field = 0
-                    while position + n <= haystack.count {
-                        guard let at = ByteSearch.find(key, n, in: base, from: position, to: haystack.count) else { break }
-                        while ends[field] <= at { field += 1 }
-                        if at + n <= ends[field] {
-                            let row = field / perRow
-                            rows.append(row)
-                            field = (row + 1) * perRow - 1
-                            position = ends[field]  // the row's other fields need not be read
-                            field += 1
-                            if field >= ends.count { break }
-                        } else {
-                            position = at + 1
-                        }
+                    var position = 0, row = 0
+                    let end = ends[ends.count - 1]
+                    while position + n <= end {
+                        guard let at = ByteSearch.find(key, n, in: base, from: position, to: end) else { break }
+                        while ends[row] <= at { row += 1 }
+                        rows.append(row)
+                        position = ends[row]  // the row's other fields need not be read
+                        row += 1
+                        if row >= ends.count { break }
                     }
                 }
             }

@@ -56,6 +56,14 @@ extension JWSDocument {
     public struct Prepared: Sendable {
         var document: JWSDocument
         var payloadTree: JSONTree
+
+        /// Whether the payload is an object naming every one of `keys` (the first of duplicates, as
+        /// `StoreKitPayload.field` takes it), read from the tree already parsed: a format that tells
+        /// an unknown payload apart by its claims need not decode the token a second time.
+        public func payloadNames(_ keys: [String]) -> Bool {
+            guard let root = payloadTree.root, payloadTree[root].kind == .object else { return false }
+            return keys.allSatisfy { payloadTree.member($0, in: root) != nil }
+        }
     }
 
     init(empty text: [UInt8], textOffset: Int) {

@@ -96,6 +96,8 @@ public enum ReceiptAnalyzer {
                 d.node = (found.payloadChunks.first { tree.nodes[$0].contentRange.contains(range.lowerBound) } ?? found.payloadString).map(NodeIndex.init)
                 findings.append(d)
             }
+        } else if findings.isEmpty {
+            findings = receiptFindings  // shared, not copied
         } else {
             findings += receiptFindings
         }

@@ -62,10 +62,14 @@ enum ValidationChecks {
         // so it does not make the receipt's contents wrong.
         let root = a.container?.contentInfo ?? 0
         let rootRange = a.tree.nodes.isEmpty ? 0..<0 : a.tree.nodes[root].byteRange
-        let errors = a.allDiagnostics.filter { d in
-            guard d.severity == .error else { return false }
-            if let n = d.node { return PKCS7Locator.isInside(n.index, root, a.tree) }
-            return rootRange.contains(d.offset)
+        // Counted, and the first kept: a list of them was one more copy of the findings at the peak.
+        var errorCount = 0
+        var firstError: Diagnostic?
+        for d in a.allDiagnostics where d.severity == .error {
+            let inside = d.node.map { PKCS7Locator.isInside($0.index, root, a.tree) } ?? rootRange.contains(d.offset)
+            guard inside else { continue }
+            errorCount += 1
+            if firstError == nil { firstError = d }
         }
         let attributeCount = receipt.fields.count + receipt.inApp.reduce(0) { $0 + $1.fields.count }
         var details = ["\(receipt.fields.count) app-level attribute(s), \(receipt.inApp.count) in-app purchase(s), \(attributeCount) attribute(s) in all"]
@@ -79,9 +83,8 @@ enum ValidationChecks {
             return ValidationStep(.contents, .failed(.payloadDiffersFromSignature(decoded: payloadBytes(a).count, signed: signed.count)),
                                   details: details)
         }
-        if !errors.isEmpty {
-            let first = errors[0]
-            return ValidationStep(.contents, .failed(.receiptErrors(count: errors.count, code: first.code, offset: first.offset,
+        if let first = firstError {
+            return ValidationStep(.contents, .failed(.receiptErrors(count: errorCount, code: first.code, offset: first.offset,
                                                                     message: first.message)),
                                   details: details)
         }

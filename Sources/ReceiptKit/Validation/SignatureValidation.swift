@@ -65,6 +65,15 @@ public enum SignatureValidation {
     ///   - extraRoots: bytes of user-supplied root certificate files (DER or PEM).
     public static func validate(pkcs7 der: [UInt8], payload: [UInt8]? = nil, creationDate: Date?,
                                 now: Date = Date(), extraRoots: [[UInt8]] = []) -> SignatureReport {
+        validate(pkcs7: der, payload: payload, creationDate: creationDate, now: now, extraRoots: extraRoots,
+                 contentCutFrom: 64 << 10)
+    }
+
+    /// The same, with the size from which a container's eContent is handed to OpenSSL in place as
+    /// detached content (`CMSWithoutContent`): 64 KiB above; tests and the receipt fuzz target
+    /// compare 0 (every container that can be cut) with `Int.max` (none).
+    public static func validate(pkcs7 der: [UInt8], payload: [UInt8]?, creationDate: Date?, now: Date, extraRoots: [[UInt8]],
+                                contentCutFrom: Int) -> SignatureReport {
         OpenSSLError.clear()
         defer { OpenSSLError.clear() }
 
@@ -76,7 +85,11 @@ public enum SignatureValidation {
         // In a batch run, a plain DER container goes without its certificates, which come decoded
         // from the pool instead (`CMSWithoutCertificates`); anything that does not fit goes whole.
         var consumed = 0
-        var pooled = pooledParts(der)
+        // A large payload stays where it is: OpenSSL's decoder would copy it into the CMS structure.
+        var cut = payload == nil && der.count > contentCutFrom
+            ? CMSWithoutContent(der).flatMap { $0.content.count >= contentCutFrom ? $0 : nil } : nil
+        let container = cut?.stripped ?? der
+        var pooled = pooledParts(container)
         func decode(_ bytes: [UInt8]) -> OpaquePointer? {
             bytes.withUnsafeBufferPointer { buffer in
                 var p: UnsafePointer<UInt8>? = buffer.baseAddress
@@ -95,7 +108,13 @@ public enum SignatureValidation {
                 consumed = parts.container.consumed
             }
         }
-        if decoded == nil { decoded = decode(der) }
+        if decoded == nil { decoded = decode(container) }
+        if decoded == nil, cut != nil {
+            OpenSSLError.clear()
+            cut = nil
+            decoded = decode(der)
+        }
+        if decoded != nil, let cut { consumed = cut.consumed }
         // The pooled certificates stay alive until every OpenSSL object that borrows them is freed.
         defer { withExtendedLifetime(pooled?.certificates) {} }
         guard let cms = decoded else {
@@ -154,7 +173,8 @@ public enum SignatureValidation {
         // 4. Steps.
         let (signatureStep, content) = checkSignature(cms, certificates: pooled != nil ? certStack : nil,
                                                       signerCount: signerCount, signerFound: signerX509 != nil,
-                                                      report: report, payload: payload, notes: containerNotes)
+                                                      report: report, payload: payload, notes: containerNotes,
+                                                      cutContent: cut.map { der[$0.content] })
         report.signedContent = content
 
         let chainResult = ChainVerification.check(signer: signerX509, missing: signerCount == 0 ? .noSignerInfo : .signerCertificateMissing,
@@ -238,7 +258,7 @@ public enum SignatureValidation {
     /// `certificates`: the pooled certificates when the container went without its own.
     private static func checkSignature(_ cms: OpaquePointer, certificates: OpaquePointer?, signerCount: Int, signerFound: Bool,
                                        report: SignatureReport, payload: [UInt8]?,
-                                       notes: [String]) -> (ValidationStep, [UInt8]?) {
+                                       notes: [String], cutContent: ArraySlice<UInt8>?) -> (ValidationStep, [UInt8]?) {
         func step(_ status: StepStatus, _ details: [String]) -> ValidationStep {
             ValidationStep(.signature, status, details: details + notes)
         }
@@ -254,7 +274,8 @@ public enum SignatureValidation {
             return (step(.failed(.signerCertificateMissing), details), nil)
         }
 
-        let detached = CMS_is_detached(cms) == 1
+        // Content cut out by `CMSWithoutContent` is the container's own, not detached by its signer.
+        let detached = CMS_is_detached(cms) == 1 && cutContent == nil
         if detached && payload == nil {
             return (step(.notChecked(.detachedWithoutPayload), details), nil)
         }
@@ -267,7 +288,10 @@ public enum SignatureValidation {
         let flags = UInt32(CMS_NO_SIGNER_CERT_VERIFY) | UInt32(CMS_BINARY)
         OpenSSLError.clear()
         let verified: Bool
-        if detached, let payload {
+        if let cutContent {
+            // No output BIO: the content is known, and copying it out was one more copy of the payload.
+            verified = OpenSSLBridge.withReadBIO(cutContent) { CMS_verify(cms, certificates, nil, $0, nil, flags) == 1 } ?? false
+        } else if detached, let payload {
             verified = OpenSSLBridge.withReadBIO(payload) { CMS_verify(cms, certificates, nil, $0, out, flags) == 1 } ?? false
         } else {
             verified = CMS_verify(cms, certificates, nil, nil, out, flags) == 1
@@ -276,7 +300,7 @@ public enum SignatureValidation {
         guard verified else {
             return (step(.failed(.signatureMismatch(openSSL: reasons)), details), nil)
         }
-        let content = OpenSSLBridge.contents(of: out)
+        let content = cutContent.map(Array.init) ?? OpenSSLBridge.contents(of: out)
         details.append("signed content: \(bytesText(content.count))\(detached ? " (detached, supplied by the caller)" : "")")
         if !detached, let payload, payload != content {
             return (step(.failed(.payloadDiffersFromSignedContent(given: payload.count, signed: content.count)), details), content)

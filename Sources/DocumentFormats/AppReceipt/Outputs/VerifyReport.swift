@@ -61,14 +61,20 @@ public enum VerifyReport {
         } else {
             lines.append("  not a receipt")
         }
-        let errors = a.allDiagnostics.filter { $0.severity == .error }
-        if !errors.isEmpty {
+        // Counted, and the first ten kept: a list of every error was one more copy of the findings.
+        var errorCount = 0
+        var firstErrors: [Diagnostic] = []
+        for d in a.allDiagnostics where d.severity == .error {
+            errorCount += 1
+            if firstErrors.count < 10 { firstErrors.append(d) }
+        }
+        if errorCount > 0 {
             lines.append("")
-            lines.append("Errors (\(errors.count))")
-            for d in errors.prefix(10) {
+            lines.append("Errors (\(errorCount))")
+            for d in firstErrors {
                 lines.append("  \(d.code) at offset \(d.offset) (\(d.length) byte\(d.length == 1 ? "" : "s")): \(safe(d.message))")
             }
-            if errors.count > 10 { lines.append("  \(style.unicode ? "…" : "...") and \(errors.count - 10) more (see `receipt-explorer dump`)") }
+            if errorCount > 10 { lines.append("  \(style.unicode ? "…" : "...") and \(errorCount - 10) more (see `receipt-explorer dump`)") }
         }
         lines.append("")
 

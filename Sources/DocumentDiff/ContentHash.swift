@@ -1,8 +1,8 @@
 import ASN1Lenient
 import DocumentCore
 
-/// A 64-bit FNV-1a hash of each node's decoded content, computed bottom-up over the pre-order arena
-/// in one pass. Encoding choices do not enter it: length forms, indefinite lengths, how a string is
+/// A 64-bit FNV-1a hash of a node's decoded content, made of its elements' hashes for a constructed
+/// node (`ContentHasher` makes them when asked). Encoding choices do not enter it: length forms, indefinite lengths, how a string is
 /// cut into chunks, and the order of a SET's elements. Equal hashes mean "same content" (collisions
 /// are possible in theory; the structural diff then reports a re-encoding where bytes differ).
 enum ContentHash {
@@ -35,12 +35,8 @@ enum ContentHash {
         }
     }
 
-    static func hashes(_ tree: Tree) -> [UInt64] {
-        bottomUp(count: tree.count) { hash(tree, $0, $1) }
-    }
-
     /// Hashes of a pre-order arena from the last node back, so every child's hash is ready when its
-    /// parent's is made (ASN.1 and JSON trees alike).
+    /// parent's is made (JSON trees; ASN.1 trees hash on demand, `ContentHasher`).
     static func bottomUp(count: Int, _ hash: (Int, [UInt64]) -> UInt64) -> [UInt64] {
         var out = [UInt64](repeating: 0, count: count)
         var index = count - 1
@@ -51,16 +47,17 @@ enum ContentHash {
         return out
     }
 
-    private static func hash(_ tree: Tree, _ index: Int, _ done: [UInt64]) -> UInt64 {
-        let node = tree.nodes[index]
-        var h = offsetBasis
+    /// The hash of a node whose content is its bytes (a primitive, encapsulating or not; an
+    /// unparsed region; a constructed string, whose chunks' contents are joined); nil for a node
+    /// whose hash is made of its elements' (`ContentHasher`), with `h` then begun.
+    static func begin(_ tree: Tree, _ node: Node, _ index: Int, _ h: inout UInt64) -> Bool {
+        h = offsetBasis
         mix(&h, node.kind == .unparsed ? 0xFF : node.tagClass.rawValue)
         mix(&h, word: UInt64(node.tagNumber))
         if node.kind == .unparsed || !node.isConstructed {
-            // A primitive (encapsulating or not) is its content octets.
             mix(&h, 0)
             for byte in tree.bytes[node.contentRange] { mix(&h, byte) }
-            return h
+            return true
         }
         if isStringTag(node) {
             // A constructed string is the concatenation of its chunks' contents: the same as primitive.
@@ -70,26 +67,9 @@ enum ContentHash {
                 let chunk = tree.nodes[i]
                 if !chunk.isConstructed { for byte in tree.bytes[chunk.contentRange] { mix(&h, byte) } ; i = Int(chunk.subtreeEnd) } else { i += 1 }
             }
-            return h
+            return true
         }
         mix(&h, 1)
-        if node.isUniversal(17) {
-            // A SET's order carries no meaning: its elements' hashes, scrambled, are combined by
-            // sum and xor, which every order gives alike, with no array of them (8 bytes a child
-            // of a SET or SEQUENCE of millions; issue 32).
-            var sum: UInt64 = 0, xor: UInt64 = 0, count: UInt64 = 0
-            for child in tree.children(of: index) {
-                let s = scramble(done[child])
-                sum &+= s
-                xor ^= s
-                count &+= 1
-            }
-            mix(&h, word: sum)
-            mix(&h, word: xor)
-            mix(&h, word: count)
-        } else {
-            for child in tree.children(of: index) { mix(&h, word: done[child]) }
-        }
-        return h
+        return false
     }
 }

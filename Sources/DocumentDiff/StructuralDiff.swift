@@ -1,16 +1,17 @@
 import ASN1Lenient
 import DocumentCore
 
-/// The node-by-node comparison of two documents' ASN.1 trees. Each node gets a hash of its decoded
-/// content (tags and values; a constructed string hashed as its chunks joined; a SET's elements in
-/// any order), computed once bottom-up, so the walk is O(n) plus O(k log k) per SET: equal hashes
-/// stop the descent, and equal hashes over different bytes are a re-encoding rather than a change.
+/// The node-by-node comparison of two documents' ASN.1 trees. A node's hash of its decoded content
+/// (tags and values; a constructed string hashed as its chunks joined; a SET's elements in any
+/// order) is made when a pair or a SET's pairing needs it (`ContentHasher`): the same bytes with
+/// equal hashes stop the descent, and equal hashes over different bytes are a re-encoding rather
+/// than a change. The walk is O(k log k) per SET paired plus each compared pair's subtree.
 package struct StructuralDiff {
     let a: Document
     let b: Document
     let limit: Int
-    private var hashesA: [LayerID: [UInt64]] = [:]
-    private var hashesB: [LayerID: [UInt64]] = [:]
+    /// Each ASN.1 layer's hasher, by layer index.
+    private let hashersA: [ContentHasher?], hashersB: [ContentHasher?]
     /// The entries found, shared with the JSON walk of StoreKit documents.
     package var log: StructuralLog
 
@@ -19,8 +20,8 @@ package struct StructuralDiff {
         self.b = b
         self.limit = limit
         log = StructuralLog(limit: limit)
-        for layer in a.layers { hashesA[layer.id] = layer.tree.map(ContentHash.hashes) ?? [] }
-        for layer in b.layers { hashesB[layer.id] = layer.tree.map(ContentHash.hashes) ?? [] }
+        hashersA = a.layers.map { $0.tree.map { ContentHasher($0) } }
+        hashersB = b.layers.map { $0.tree.map { ContentHasher($0) } }
     }
 
     /// Compares the file layers' top-level nodes in order.
@@ -37,14 +38,13 @@ package struct StructuralDiff {
 
     private func tree(_ doc: Document, _ id: NodeID) -> Tree { doc.layer(id.layer).tree! }
     private func hash(_ side: Side, _ id: NodeID) -> UInt64 {
-        (side == .a ? hashesA : hashesB)[id.layer]![id.index]
+        (side == .a ? hashersA : hashersB)[id.layer.index]!.hash(id.index)
     }
 
     private enum Side { case a, b }
 
     /// A node's elements in one layer: the children of a node, walked in place, or a list of
-    /// 4-byte indices (a SET's, paired whole; top-level nodes). No array a child where elements pair
-    /// by position (issue 32's memory bound).
+    /// 4-byte indices (top-level nodes). No array a child, SETs included (issue 32's memory bound).
     private struct Elements {
         enum Nodes {
             case list([Int32])
@@ -69,17 +69,6 @@ package struct StructuralDiff {
             self.chunks = chunks
         }
 
-        /// The elements by position, for pairing a SET whole.
-        var list: [Int32] {
-            switch nodes {
-            case .list(let list): return list
-            case .children(let parent, let tree):
-                var list: [Int32] = []
-                list.reserveCapacity(count)
-                for child in tree.children(of: parent) { list.append(Int32(child)) }
-                return list
-            }
-        }
 
         /// The elements in order.
         func makeWalker() -> Walker {
@@ -102,10 +91,47 @@ package struct StructuralDiff {
         }
     }
 
-    private func firstChildHash(_ side: Side, _ id: NodeID) -> UInt64? {
-        let t = tree(side == .a ? a : b, id)
-        guard t.nodes[id.index].isConstructed, t.hasChildren(id.index) else { return nil }
-        return hash(side, NodeID(id.layer, id.index + 1))
+    /// A list's elements by position, for a SET paired whole: a node's children are found from a
+    /// checkpoint every 64 (4 bytes a 64 children, not 4 a child) and stepped forward from the last
+    /// one asked for, so asking in order is one hop an element.
+    private final class ElementAt {
+        let layer: LayerID
+        /// The list's entries, or every 64th child's index.
+        private var checkpoints: [Int32] = []
+        private let nodes: NodeStore?
+        private var last = (position: Int.max, node: 0)
+
+        init(_ elements: Elements) {
+            layer = elements.layer
+            switch elements.nodes {
+            case .list(let list):
+                checkpoints = list
+                nodes = nil
+            case .children(let parent, let tree):
+                nodes = tree.nodes
+                var position = 0
+                for child in tree.children(of: parent) {
+                    if position & 63 == 0 { checkpoints.append(Int32(child)) }
+                    position += 1
+                }
+            }
+        }
+
+        func callAsFunction(_ position: Int) -> Int {
+            guard let nodes else { return Int(checkpoints[position]) }
+            var at: (position: Int, node: Int) = position >= last.position && position - last.position < 64 ? last
+                : (position & ~63, Int(checkpoints[position >> 6]))
+            while at.position < position { at = (at.position + 1, Int(nodes[at.node].subtreeEnd)) }
+            last = at
+            return at.node
+        }
+    }
+
+    /// The hash of a node's first element, nil for a node without elements: what a SET's elements
+    /// that differ pair by (a receipt attribute's type).
+    private static func firstChildHash(_ hasher: ContentHasher, _ index: Int) -> UInt64? {
+        guard hasher.tree.nodes[index].isConstructed, hasher.tree.hasChildren(index) else { return nil }
+        return hasher.hash(index + 1)
     }
 
     /// What a node contains, for pairing: the elements of a constructed or encapsulating node, the
@@ -122,11 +148,21 @@ package struct StructuralDiff {
         return Elements(id.layer, childrenOf: id.index, in: t, chunks: node.isConstructed && ContentHash.isStringTag(node))
     }
 
-    /// Same content in the same bytes: nothing to report below.
+    /// Same content in the same bytes: nothing to report below. Two leaves have their bytes
+    /// compared first, and when they are read alike from equal bytes (same kind, header and content
+    /// lengths) no hash is made: those bytes alone make it. Other nodes have their hashes compared
+    /// first, as a chain of differing ancestors asks for them anyway and keeps them, so a long
+    /// subtree's bytes are not compared again at every level.
     private func isIdentical(_ x: NodeID, _ y: NodeID) -> Bool {
-        guard hash(.a, x) == hash(.b, y) else { return false }
         let tx = tree(a, x), ty = tree(b, y)
-        return tx.bytes[tx.nodes[x.index].byteRange].elementsEqual(ty.bytes[ty.nodes[y.index].byteRange])
+        let nx = tx.nodes[x.index], ny = ty.nodes[y.index]
+        let leaves = !tx.hasChildren(x.index) && !ty.hasChildren(y.index)
+        if !leaves, hash(.a, x) != hash(.b, y) { return false }
+        let bx = tx.bytes[nx.byteRange], by = ty.bytes[ny.byteRange]
+        guard bx.count == by.count, bx.elementsEqual(by) else { return false }
+        guard leaves else { return true }
+        return (nx.kind == ny.kind && nx.identifierLength == ny.identifierLength && nx.lengthLength == ny.lengthLength
+                && nx.contentLength == ny.contentLength) || hash(.a, x) == hash(.b, y)
     }
 
     /// Two nodes that are not identical (`visit` returns before those).
@@ -160,16 +196,15 @@ package struct StructuralDiff {
     /// in A's order, then B's elements left over.
     private mutating func pairList(_ xs: Elements, _ ys: Elements, isSet: Bool, pathA: [String], pathB: [String]) {
         if isSet {
-            let listA = xs.list, listB = ys.list
-            let idA = { NodeID(xs.layer, Int(listA[$0])) }, idB = { NodeID(ys.layer, Int(listB[$0])) }
-            let pairing = SetPairing(countA: listA.count, countB: listB.count,
-                                     hashA: { hash(.a, idA($0)) }, hashB: { hash(.b, idB($0)) },
-                                     keyA: { firstChildHash(.a, idA($0)) }, keyB: { firstChildHash(.b, idB($0)) })
-            for i in 0..<listA.count {
-                let j = Int(pairing.partnerOfA[i])
-                visit((idA(i), i), j < 0 ? nil : (idB(j), j), xs.count, ys.count, pathA, pathB)
+            let atA = ElementAt(xs), atB = ElementAt(ys)
+            let hasherA = hashersA[xs.layer.index]!, hasherB = hashersB[ys.layer.index]!
+            let pairing = SetPairing(countA: xs.count, countB: ys.count,
+                                     hashA: { hasherA.hash(atA($0)) }, hashB: { hasherB.hash(atB($0)) },
+                                     keyA: { Self.firstChildHash(hasherA, atA($0)) }, keyB: { Self.firstChildHash(hasherB, atB($0)) })
+            for (i, j) in pairing.pairs {
+                visit(i.map { (NodeID(xs.layer, atA($0)), $0) }, j.map { (NodeID(ys.layer, atB($0)), $0) },
+                      xs.count, ys.count, pathA, pathB)
             }
-            for j in pairing.unpairedB { visit(nil, (idB(Int(j)), Int(j)), xs.count, ys.count, pathA, pathB) }
         } else {
             var walkA = xs.makeWalker(), walkB = ys.makeWalker()
             var position = 0

@@ -188,13 +188,13 @@ extension VerificationJSON {
         if let v = f.creationDate { w.key("creation_date"); w.isoDate(v) }
         if let v = f.originalAppVersion { w.key("original_application_version"); w.string(v) }
         w.key("purchases"); w.openArray()
-        for p in f.purchases { w.element(); purchase(p, &w) }
+        f.forEachPurchase { p in w.element(); purchase(p, &w) }
         w.closeArray()
         if let v = f.receiptType { w.key("receipt_type"); w.string(v) }
         w.key("subscriptions"); w.openObject()
         w.key("active"); w.openArray()
         for i in f.active {
-            guard let p = f.purchases.first(where: { $0.index == i }) else { continue }
+            guard let p = f.purchase(at: i) else { continue }
             w.element(); purchase(p, &w)
         }
         w.closeArray()

@@ -27,25 +27,24 @@ public struct VerificationReceiptFacts: Sendable, Equatable {
     public var originalAppVersion: String?
     public var receiptType: String?
     public var creationDate: Date?
-    public var purchases: [Purchase]
+    /// Read from the receipt when asked for: only the JSON report lists them, and a 20,000-purchase
+    /// receipt's list with its strings was 6.5 MB at every `verify`'s peak.
+    public var purchases: [Purchase] { source.inApp.map(Self.purchase) }
     /// Indices into `purchases` of the auto-renewable ones active at `at`.
     public var active: [Int]
     public var at: Date
     public var latestExpiryByProduct: [String: Date]
     public var latestExpiryByOriginalTransaction: [String: Date]
 
+    private let source: Receipt
+
     package init(_ r: Receipt, at moment: Date) {
+        source = r
         bundleID = r.bundleID
         appVersion = r.appVersion
         originalAppVersion = r.originalAppVersion
         receiptType = r.receiptType
         creationDate = r.creationDate?.date
-        purchases = r.inApp.map {
-            Purchase(index: $0.index, productID: $0.productID, transactionID: $0.transactionID,
-                     originalTransactionID: $0.originalTransactionID, quantity: $0.quantity,
-                     purchaseDate: $0.purchaseDate?.date, expiresDate: $0.expiresDate?.date,
-                     cancellationDate: $0.cancellationDate?.date)
-        }
         at = moment
         active = r.activeSubscriptions(at: ReceiptDate(moment)).map(\.index)
         var byProduct: [String: Date] = [:], byOriginal: [String: Date] = [:]
@@ -56,6 +55,30 @@ public struct VerificationReceiptFacts: Sendable, Equatable {
         }
         latestExpiryByProduct = byProduct
         latestExpiryByOriginalTransaction = byOriginal
+    }
+
+    static func purchase(_ p: InAppPurchase) -> Purchase {
+        Purchase(index: p.index, productID: p.productID, transactionID: p.transactionID,
+                 originalTransactionID: p.originalTransactionID, quantity: p.quantity,
+                 purchaseDate: p.purchaseDate?.date, expiresDate: p.expiresDate?.date,
+                 cancellationDate: p.cancellationDate?.date)
+    }
+
+    /// Each purchase in list order, made one at a time (the JSON report writes them as it goes).
+    public func forEachPurchase(_ body: (Purchase) -> Void) {
+        for p in source.inApp { body(Self.purchase(p)) }
+    }
+
+    /// The purchase at position `index` of the in-app list.
+    public func purchase(at index: Int) -> Purchase? {
+        source.inApp.first { $0.index == index }.map(Self.purchase)
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.bundleID == b.bundleID && a.appVersion == b.appVersion && a.originalAppVersion == b.originalAppVersion
+            && a.receiptType == b.receiptType && a.creationDate == b.creationDate && a.active == b.active && a.at == b.at
+            && a.latestExpiryByProduct == b.latestExpiryByProduct
+            && a.latestExpiryByOriginalTransaction == b.latestExpiryByOriginalTransaction && a.purchases == b.purchases
     }
 }
 

@@ -1,5 +1,3 @@
-import ASN1Lenient
-
 /// A DER PKCS#7 SignedData with its `certificates` set cut out, and that set's certificates.
 ///
 /// `d2i_CMS_ContentInfo` decodes every embedded certificate's public key through OpenSSL 3's
@@ -25,11 +23,9 @@ struct CMSWithoutCertificates {
             var certificates: [[UInt8]] = []
             var position = set.contentStart
             while position < set.end {
-                guard bytes[position] == 0x30, case .success(let header) = BERHeader.read(bytes, at: position, limit: set.end),
-                      case .definite(let length, _) = header.length, length <= set.end - header.contentStart
-                else { return nil }
-                certificates.append(Array(bytes[position..<(header.contentStart + length)]))
-                position = header.contentStart + length
+                guard let certificate = PlainSignedData.element(bytes, at: position, limit: set.end, tag: 0x30) else { return nil }
+                certificates.append(Array(bytes[position..<certificate.end]))
+                position = certificate.end
             }
             guard !certificates.isEmpty else { return nil }
             // The set starts where the encapsulated content ends.

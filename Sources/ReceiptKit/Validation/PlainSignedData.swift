@@ -1,5 +1,3 @@
-import ASN1Lenient
-
 /// Where the elements of a plain DER PKCS#7 SignedData sit: definite lengths, every element where
 /// RFC 5652 puts it. The one walk behind the two reshaped containers `SignatureValidation` can hand
 /// OpenSSL (`CMSWithoutCertificates`, `CMSWithoutContent`); anything else is nil and goes whole.
@@ -17,14 +15,15 @@ struct PlainSignedData {
     /// The `[0] IMPLICIT` certificate set, if present.
     let certificateSet: Element?
 
+    /// The element at `start` when its first identifier octet is `tag` and its definite length fits
+    /// within `limit` (`InnerTLV`, the decoder's reader of raw TLVs).
+    static func element(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, limit: Int, tag: UInt8) -> Element? {
+        guard let tlv = InnerTLV.read(bytes, at: start, limit: limit), tlv.tag == tag, !tlv.indefinite, tlv.fits else { return nil }
+        return (start, tlv.contentStart, tlv.contentEnd)
+    }
+
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-        func element(at start: Int, limit: Int, tag: UInt8) -> Element? {
-            guard start < limit, bytes[start] == tag,
-                  case .success(let header) = BERHeader.read(bytes, at: start, limit: limit),
-                  case .definite(let length, _) = header.length, length <= limit - header.contentStart
-            else { return nil }
-            return (start, header.contentStart, header.contentStart + length)
-        }
+        func element(at start: Int, limit: Int, tag: UInt8) -> Element? { Self.element(bytes, at: start, limit: limit, tag: tag) }
         guard let outer = element(at: 0, limit: bytes.count, tag: 0x30),
               let type = element(at: outer.contentStart, limit: outer.end, tag: 0x06),
               let explicit = element(at: type.end, limit: outer.end, tag: 0xA0), explicit.end == outer.end,

@@ -37,14 +37,14 @@ venv=Benchmarks/.venv
 "$venv/bin/pip" install --quiet --disable-pip-version-check app-store-server-library
 
 # The anchor for one-shot commands: a static Swift hello importing FoundationEssentials, linked
-# as the release is (static stdlib, no exported symbols, no PIE: Scripts/release-build.sh), once,
+# as the release is (static stdlib, no exported symbols, a PIE: Scripts/release-build.sh), once,
 # into .build-bench-hello (git-ignored).
 hello_dir=.build-bench-hello
 hello="$hello_dir/hello-as-released"
 if [[ ! -x "$hello" ]]; then
     mkdir -p "$hello_dir"
     printf 'import FoundationEssentials\nprint("hello \\(Date.now.timeIntervalSince1970 > 0)")\n' > "$hello_dir/hello.swift"
-    swiftc -O -static-stdlib -Xlinker --no-export-dynamic -Xlinker -no-pie "$hello_dir/hello.swift" -o "$hello" >&2
+    swiftc -O -static-stdlib -Xlinker --no-export-dynamic "$hello_dir/hello.swift" -o "$hello" >&2
 fi
 
 exec "$venv/bin/python" - "$binary" "$count" "$corpus" "$hello" <<'PY'

@@ -7,10 +7,10 @@
 # --no-export-dynamic undoes the -export-dynamic that --static-swift-stdlib links with: the binary then
 # exports none of its ~8,500 Swift symbols, which the loader otherwise maps and searches at every start
 # (0.45 MB of `--version`'s peak RSS; docs/performance.md, "Start-up").
-# -no-pie links a fixed-address executable: as a PIE the loader applied 49,165 relative relocations
-# at every start, writing into 160 pages of data (2.67 M instructions and 344 page faults for
-# `--version`, against 2.03 M and 175). The cost: the executable's own code is not at a random
-# address (the libraries, stack and heap still are; docs/performance.md, "Start-up").
+# It stays a PIE: without one (-Xlinker -no-pie) `--version` would start in 2.03 M instructions and
+# 175 page faults instead of 2.67 M and 344 (49,165 relative relocations write 160 pages at every
+# start), but the code of a tool that reads hostile input would sit at a fixed address, a ready
+# supply of gadgets for any memory bug (docs/performance.md, "Start-up").
 # Its own scratch path keeps the debug build's cache.
 release_build=(swift build -c release --static-swift-stdlib --disable-local-rpath
-               -Xlinker --no-export-dynamic -Xlinker -no-pie --scratch-path .build-release)
+               -Xlinker --no-export-dynamic --scratch-path .build-release)

@@ -33,6 +33,8 @@ enum TextFormRewrap {
             } catch let failure as PasteRewrite.Failure {
                 throw Failure(message: failure.message)
             }
+        } else if raw.count == old.count, raw == old {
+            out = newBytes  // the file is the data (DER): no second copy of it
         } else if let range = raw.firstRange(of: old) {
             var copy = raw
             copy.replaceSubrange(range, with: newBytes)

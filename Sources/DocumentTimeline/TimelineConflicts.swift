@@ -10,19 +10,25 @@ enum TimelineConflicts {
 
     /// A receipt whose periods had all ended at its creation while another document reports a
     /// period of the same subscription that covered that moment (and is not in the receipt).
+    /// Observations are made from their records only where they may count: per original transaction.
     static func missedRenewals(_ reading: TimelineReading, names: [String]) -> [TimelineFinding] {
         var out: [TimelineFinding] = []
+        guard reading.receipts.contains(where: { $0.created != nil }) else { return out }
+        let records = reading.observations.records
+        var byOriginal: [Int32: [Int32]] = [:]
+        for (i, o) in records.enumerated() { byOriginal[o.originalTransactionID, default: []].append(Int32(i)) }
         for snapshot in reading.receipts {
             guard let created = snapshot.created else { continue }
-            let own = reading.observations.filter { $0.source.document == snapshot.document && $0.expires != nil }
-            for original in ordered(own.map(\.originalTransactionID)) {
-                let mine = own.filter { $0.originalTransactionID == original }
+            let document = Int32(snapshot.document)
+            func inSnapshot(_ i: Int32) -> Bool { reading.pool.sources[Int(records[Int(i)].source)].document == document }
+            let own = records.indices.filter { records[$0].expiresDate != nil && inSnapshot(Int32($0)) }
+            for originalRef in ordered(own.map { records[$0].originalTransactionID }) {
+                let mine = own.filter { records[$0].originalTransactionID == originalRef }.map { reading.observations[$0] }
+                let original = mine[0].originalTransactionID
                 let ids = Set(mine.map(\.transactionID))
                 guard !mine.contains(where: { covers($0, created) }), let lastEnd = mine.compactMap(\.expires).max() else { continue }
-                let others = reading.observations.filter {
-                    $0.source.document != snapshot.document && $0.originalTransactionID == original && $0.bundleID == snapshot.bundleID
-                        && !ids.contains($0.transactionID)
-                        && covers($0, created)
+                let others = (byOriginal[originalRef] ?? []).filter { !inSnapshot($0) }.map { reading.observations[Int($0)] }.filter {
+                    $0.bundleID == snapshot.bundleID && !ids.contains($0.transactionID) && covers($0, created)
                 }
                 guard let first = others.first, let start = first.purchase, let end = first.expires else { continue }
                 let sources = ordered(others.filter { $0.transactionID == first.transactionID }.map(\.source), by: \.document)
@@ -75,15 +81,22 @@ enum TimelineConflicts {
         return out
     }
 
-    /// Every document's view of each transaction (per app), in first-seen order.
+    /// Every document's view of each transaction (per app) that more than one document gives, in
+    /// first-seen order: a transaction seen once can neither disagree nor lack a refund.
     static func byTransaction(_ reading: TimelineReading) -> [[TransactionObservation]] {
-        var index: [[String]: Int] = [:]
-        var out: [[TransactionObservation]] = []
-        for o in reading.observations {
-            let key = [o.bundleID ?? "", o.transactionID]
-            if let i = index[key] { out[i].append(o) } else { index[key] = out.count; out.append([o]) }
+        struct Key: Hashable {
+            var bundle: Int32
+            var transaction: Int32
         }
-        return out
+        var first: [Key: Int32] = [:]
+        var more: [Int32: [Int32]] = [:]
+        for (i, o) in reading.observations.records.enumerated() {
+            // Absent and empty app are one (it was a text key).
+            let bundle = o.bundleID == TimelineStrings.none ? reading.pool.strings.intern("") : o.bundleID
+            let key = Key(bundle: bundle, transaction: o.transactionID)
+            if let f = first[key] { more[f, default: [f]].append(Int32(i)) } else { first[key] = Int32(i) }
+        }
+        return more.keys.sorted().map { f in more[f]!.map { reading.observations[Int($0)] } }
     }
 
     static func covers(_ o: TransactionObservation, _ date: Int64) -> Bool {

@@ -4,16 +4,17 @@ import DocumentCore
 /// "at" and "transaction" (plain dictionaries; the command serialises them with sorted keys).
 public enum TimelineJSON {
     public static func document(_ timeline: Timeline, at: Int64? = nil, lookup: TransactionLookup? = nil) -> [String: Any] {
+        document(timeline, at: at, lookup: lookup, groups: true)
+    }
+
+    static func document(_ timeline: Timeline, at: Int64?, lookup: TransactionLookup?, groups: Bool) -> [String: Any] {
         var doc: [String: Any] = [
             "documents": timeline.names.enumerated().map { i, name in
                 ["index": i + 1, "name": name, "kind": timeline.summaries[i]] as [String: Any]
             },
-            "groups": timeline.groups.map { group in
-                var g: [String: Any] = ["original_transaction_id": group.originalTransactionID, "events": group.events.map(event),
-                                        "entitled": zip(group.entitled, group.endings).map { range, ending in
-                                            ["from": Timeline.iso(range.lowerBound), "until": Timeline.iso(range.upperBound), "ending": ending]
-                                        }]
-                g["subscription_group"] = group.subscriptionGroup as Any  // null when no document names it
+            "groups": !groups ? [] : timeline.groups.map { group in
+                var g = groupFields(group)
+                g["events"] = group.events.map(event)
                 return g
             },
             "findings": timeline.findings.map { f in
@@ -36,6 +37,74 @@ public enum TimelineJSON {
             ] as [String: Any]
         }
         return doc
+    }
+
+    /// A group's object but its events.
+    static func groupFields(_ group: TimelineGroup) -> [String: Any] {
+        var g: [String: Any] = ["original_transaction_id": group.originalTransactionID,
+                                "entitled": zip(group.entitled, group.endings).map { range, ending in
+                                    ["from": Timeline.iso(range.lowerBound), "until": Timeline.iso(range.upperBound), "ending": ending]
+                                }]
+        g["subscription_group"] = group.subscriptionGroup as Any  // null when no document names it
+        return g
+    }
+
+    /// The bytes `ReceiptJSON.serialize(document(…))` gives, handed to `emit` 64 KiB or so at a time and
+    /// made one event at a time: a 20,000-purchase receipt's document was 11 MB of text made from
+    /// ≈ 100,000 dictionaries, all held at once (issue 32).
+    public static func write(_ timeline: Timeline, at: Int64? = nil, lookup: TransactionLookup? = nil, to emit: ([UInt8]) -> Void) {
+        var out: [UInt8] = []
+        func drain() {
+            guard out.count >= 1 << 16 else { return }
+            emit(out)
+            out.removeAll(keepingCapacity: true)
+        }
+        func open(_ key: String, indent: Int) {
+            out.append(0x0A)
+            out += [UInt8](repeating: 0x20, count: indent)
+            ReceiptJSON.writeString(key, into: &out)
+            out += [0x3A, 0x20]
+        }
+        // Streams an array of `count` elements at `indent` as `ReceiptJSON.write` lays it out.
+        func array(_ count: Int, indent: Int, element: (Int) -> Void) {
+            if count == 0 { out += [0x5B, 0x5D]; return }
+            out.append(0x5B)
+            for i in 0..<count {
+                out.append(0x0A)
+                out += [UInt8](repeating: 0x20, count: indent + 2)
+                element(i)
+                if i < count - 1 { out.append(0x2C) }
+                drain()
+            }
+            out.append(0x0A)
+            out += [UInt8](repeating: 0x20, count: indent)
+            out.append(0x5D)
+        }
+        // An object whose keys are written by `value`, the one named `streamed` by `stream`.
+        func object(_ fields: [String: Any], streamed: String, indent: Int, stream: () -> Void) {
+            let keys = (Array(fields.keys) + [streamed]).sorted()
+            out.append(0x7B)
+            for (n, key) in keys.enumerated() {
+                open(key, indent: indent + 2)
+                if key == streamed { stream() } else { ReceiptJSON.write(fields[key]!, indent: indent + 2, into: &out) }
+                if n < keys.count - 1 { out.append(0x2C) }
+            }
+            out.append(0x0A)
+            out += [UInt8](repeating: 0x20, count: indent)
+            out.append(0x7D)
+        }
+        var top = document(timeline, at: at, lookup: lookup, groups: false)
+        top["groups"] = nil
+        object(top, streamed: "groups", indent: 0) {
+            array(timeline.groups.count, indent: 2) { g in
+                let group = timeline.groups[g]
+                object(groupFields(group), streamed: "events", indent: 4) {
+                    array(group.events.count, indent: 6) { i in ReceiptJSON.write(event(group.events[i]), indent: 8, into: &out) }
+                }
+            }
+        }
+        out.append(0x0A)
+        emit(out)
     }
 
     static func event(_ e: TimelineEvent) -> [String: Any] {

@@ -84,7 +84,8 @@ public struct TimelineGroup: Sendable, Equatable {
     public var originalTransactionID: String
     /// The app, named only when the documents are about more than one (ids repeat across apps).
     public var bundleID: String?
-    public var events: [TimelineEvent]
+    /// Made from compact records when read (`TimelineEvents`).
+    public var events: TimelineEvents
     /// The periods with entitlement, merged (empty for a purchase that is no subscription).
     public var entitled: [Range<Int64>]
     /// Why entitlement ended at each `entitled` range's end ("expired", "refunded"…).
@@ -114,8 +115,17 @@ public struct Timeline: Sendable {
     public var groups: [TimelineGroup]
     public var findings: [TimelineFinding]
 
-    public var eventCount: Int { groups.reduce(0) { $0 + $1.events.filter { $0.kind != .gap }.count } }
-    public var gapCount: Int { groups.reduce(0) { $0 + $1.events.filter { $0.kind == .gap }.count } }
+    public var eventCount: Int { groups.reduce(0) { $0 + $1.events.records.count(where: { $0.kind != .gap }) } }
+    public var gapCount: Int { groups.reduce(0) { $0 + $1.events.records.count(where: { $0.kind == .gap }) } }
+
+    /// The widest moment's ISO 8601 text (StoreKit's milliseconds are wider than a receipt's), 20 when none.
+    public var dateWidth: Int {
+        var widest: Int?
+        for group in groups {
+            for i in group.events.indices { widest = max(widest ?? 0, Timeline.iso(group.events.date(at: i)).count) }
+        }
+        return widest ?? 20
+    }
 
     /// ISO 8601 in UTC, as every output prints a moment.
     public static func iso(_ ms: Int64) -> String { ReceiptDate(epochMilliseconds: ms).iso8601 }

@@ -101,13 +101,19 @@ package struct ReceiptSnapshot {
 
 /// Everything the documents say, read once: each document's format reads it (`TimelineReader`, in
 /// the kind's folder: a receipt's purchases, a token's transaction, renewal info or notification).
+/// Facts and observations are kept as records whose strings are interned in one pool
+/// (`TimelineRecords`), read back as `TimelineFact`s and `TransactionObservation`s.
 package struct TimelineReading {
-    package var facts: [TimelineFact] = []
-    package var observations: [TransactionObservation] = []
+    let pool: TimelinePool
+    package var facts: TimelineFactList
+    package var observations: TimelineObservationList
     package var graces: [GraceWindow] = []
     package var receipts: [ReceiptSnapshot] = []
 
     init(_ documents: [Document]) {
+        pool = TimelinePool()
+        facts = TimelineFactList(pool: pool)
+        observations = TimelineObservationList(pool: pool)
         for (index, document) in documents.enumerated() {
             (document.format as? any TimelineReader)?.readTimeline(document, index: index, into: &self)
         }
@@ -116,20 +122,28 @@ package struct TimelineReading {
 
     /// What a reader added since `facts`, `observations`, `graces` belongs to `bundle`.
     package mutating func scope(_ bundle: String?, facts: Int, observations: Int, graces: Int) {
-        for i in facts..<self.facts.count where self.facts[i].bundleID == nil { self.facts[i].bundleID = bundle }
-        for i in observations..<self.observations.count where self.observations[i].bundleID == nil { self.observations[i].bundleID = bundle }
+        let ref = pool.strings.intern(bundle)
+        for i in facts..<self.facts.count where self.facts.records[i].bundleID == TimelineStrings.none { self.facts.records[i].bundleID = ref }
+        for i in observations..<self.observations.count where self.observations.records[i].bundleID == TimelineStrings.none {
+            self.observations.records[i].bundleID = ref
+        }
         for i in graces..<self.graces.count where self.graces[i].bundleID == nil { self.graces[i].bundleID = bundle }
     }
 
     /// A document that names no app (a renewal info) joins the one app that has its original transaction.
     mutating func adoptBundles() {
-        var apps: [String: Set<String>] = [:]
-        for f in facts { if let b = f.bundleID { apps[f.originalTransactionID, default: []].insert(b) } }
-        for o in observations { if let b = o.bundleID { apps[o.originalTransactionID, default: []].insert(b) } }
-        func only(_ original: String) -> String? { apps[original].flatMap { $0.count == 1 ? $0.first : nil } }
-        for i in facts.indices where facts[i].bundleID == nil { facts[i].bundleID = only(facts[i].originalTransactionID) }
-        for i in observations.indices where observations[i].bundleID == nil { observations[i].bundleID = only(observations[i].originalTransactionID) }
-        for i in graces.indices where graces[i].bundleID == nil { graces[i].bundleID = only(graces[i].originalTransactionID) }
+        let none = TimelineStrings.none
+        var apps: [Int32: Set<Int32>] = [:]
+        for f in facts.records where f.bundleID != none { apps[f.originalTransactionID, default: []].insert(f.bundleID) }
+        for o in observations.records where o.bundleID != none { apps[o.originalTransactionID, default: []].insert(o.bundleID) }
+        func only(_ original: Int32) -> Int32 { apps[original].flatMap { $0.count == 1 ? $0.first : nil } ?? none }
+        for i in facts.indices where facts.records[i].bundleID == none { facts.records[i].bundleID = only(facts.records[i].originalTransactionID) }
+        for i in observations.indices where observations.records[i].bundleID == none {
+            observations.records[i].bundleID = only(observations.records[i].originalTransactionID)
+        }
+        for i in graces.indices where graces[i].bundleID == nil {
+            graces[i].bundleID = pool.strings.string(only(pool.strings.intern(graces[i].originalTransactionID)))
+        }
     }
 }
 

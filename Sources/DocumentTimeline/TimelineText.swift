@@ -7,27 +7,34 @@ import DocumentCore
 /// from the input is escaped.
 public enum TimelineText {
     public static func render(_ timeline: Timeline, at: Int64? = nil, lookup: TransactionLookup? = nil) -> String {
+        var out = ""
+        render(timeline, at: at, lookup: lookup) { out += $0 }
+        return out
+    }
+
+    /// The same text handed to `write` a line or so at a time, so that a long time line is never
+    /// held whole (a 20,000-purchase receipt's is 3.9 MB; issue 32).
+    public static func render(_ timeline: Timeline, at: Int64? = nil, lookup: TransactionLookup? = nil, write: (String) -> Void) {
         let e = TerminalSafe.escape
-        var out = "timeline of \(count(timeline.names.count, "document")): \(count(timeline.groups.count, "group")), "
-            + "\(count(timeline.eventCount, "event")), \(count(timeline.gapCount, "gap")), \(count(timeline.findings.count, "conflict"))\n"
-        for (i, name) in timeline.names.enumerated() { out += "  [\(i + 1)] \(e(name)): \(timeline.summaries[i])\n" }
+        write("timeline of \(count(timeline.names.count, "document")): \(count(timeline.groups.count, "group")), "
+            + "\(count(timeline.eventCount, "event")), \(count(timeline.gapCount, "gap")), \(count(timeline.findings.count, "conflict"))\n")
+        for (i, name) in timeline.names.enumerated() { write("  [\(i + 1)] \(e(name)): \(timeline.summaries[i])\n") }
         // Dates with milliseconds (StoreKit's) are wider than a receipt's: one column width for all.
-        let dateWidth = timeline.groups.flatMap(\.events).map { Timeline.iso($0.date).count }.max() ?? 20
+        let dateWidth = timeline.dateWidth
         for group in timeline.groups {
-            out += "\n\(e(group.title))\n"
-            for event in group.events { out += line(event, dateWidth: dateWidth) + "\n" }
+            write("\n\(e(group.title))\n")
+            for event in group.events { write(line(event, dateWidth: dateWidth) + "\n") }
         }
         if let at {
-            out += "\nat \(Timeline.iso(at)):\n"
-            if timeline.groups.isEmpty { out += "  no events in these documents\n" }
-            for group in timeline.groups { out += "  \(e(group.title)): \(e(group.state(at: at).text))\n" }
+            write("\nat \(Timeline.iso(at)):\n")
+            if timeline.groups.isEmpty { write("  no events in these documents\n") }
+            for group in timeline.groups { write("  \(e(group.title)): \(e(group.state(at: at).text))\n") }
         }
-        if let lookup { out += "\n" + render(lookup, names: timeline.names) }
+        if let lookup { write("\n" + render(lookup, names: timeline.names)) }
         if !timeline.findings.isEmpty {
-            out += "\nconflicts\n"
-            for f in timeline.findings { out += "  warning \(f.code): \(e(f.message))\n" }
+            write("\nconflicts\n")
+            for f in timeline.findings { write("  warning \(f.code): \(e(f.message))\n") }
         }
-        return out
     }
 
     /// "  2024-01-05T12:00:00Z  purchase        …monthly · transaction 2000000700000000" and the

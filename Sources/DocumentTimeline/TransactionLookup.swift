@@ -52,7 +52,10 @@ public struct TransactionLookup: Sendable {
             return ("the id is an appTransactionId, which receipts do not carry", true)
         }
         // What another document of the same app says about the id.
-        let sameApp = reading.observations.filter { !$0.isReceipt && ($0.bundleID == nil || snapshot.bundleID == nil || $0.bundleID == snapshot.bundleID) }
+        // Made from the records one at a time: a receipt's own purchases are skipped unread.
+        let sameApp = reading.observations.indices.lazy.filter { !reading.observations.records[$0].isReceipt }
+            .map { reading.observations[$0] }
+            .filter { $0.bundleID == nil || snapshot.bundleID == nil || $0.bundleID == snapshot.bundleID }
         guard let known = sameApp.first(where: { $0.transactionID == id })
                 ?? sameApp.first(where: { $0.originalTransactionID == id || $0.webOrderLineItemID == id }) else {
             return (mentions.isEmpty ? "\(none) (no document mentions the id)" : none, false)

@@ -41,7 +41,7 @@ public enum ReceiptJSON {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func write(_ value: Any, indent: Int, into out: inout [UInt8]) {
+    package static func write(_ value: Any, indent: Int, into out: inout [UInt8]) {
         switch value {
         case let s as String:
             writeString(s, into: &out)

@@ -37,7 +37,7 @@ public struct TimelineViewState: Sendable {
         var rows: [TimelineRow] = []
         // Dates with milliseconds (StoreKit's) are wider than a receipt's: one column width for all
         // rows, as the timeline command prints them, so the columns after the date line up.
-        let dateWidth = timeline.groups.flatMap(\.events).map { Timeline.iso($0.date).utf16.count }.max() ?? 20
+        let dateWidth = timeline.dateWidth
         for (g, group) in timeline.groups.enumerated() {
             rows.append(TimelineRow(text: UIText.escape(group.title), style: .title, group: g, sources: []))
             // Date, kind, the source documents' numbers, then what the event says (cut at the edge;

@@ -95,15 +95,18 @@ struct TimelineCommand: ParsableCommand {
             return try ExploreCommand.explore(documents, color: .auto, ascii: false, mouse: true, started: started,
                                               phases: [("load", ContinuousClock.now - started)]) { $0.openTimelineOverlay() }
         }
-        let timeline = Timeline.build(documents)
         let lookup = transaction.map { TransactionLookup.find($0, in: documents) }
+        let inputHasErrors = documents.contains { CommandSupport.status($0) != ExitStatus.ok }
+        // Handed over: the documents go once read, before the events are made (issue 32).
+        let timeline = Timeline.build(consume documents)
         let out = OutputWriter(.standardOutput)
         switch format {
-        case .text: out.write(TimelineText.render(timeline, at: moment, lookup: lookup))
-        case .json: out.write(ReceiptJSON.serialize(TimelineJSON.document(timeline, at: moment, lookup: lookup)))
+        // Written as made, never held whole (issue 32).
+        case .text: TimelineText.render(timeline, at: moment, lookup: lookup) { out.write($0) }
+        case .json: TimelineJSON.write(timeline, at: moment, lookup: lookup) { out.write(bytes: $0) }
         }
         out.flush()
-        let failed = documents.contains { CommandSupport.status($0) != ExitStatus.ok } || !timeline.findings.isEmpty
+        let failed = inputHasErrors || !timeline.findings.isEmpty
             || lookup.map { $0.mentions.isEmpty } == true
         try CommandSupport.finish(failed ? ExitStatus.inputHasErrors : ExitStatus.ok)
     }

@@ -27,8 +27,9 @@ enum StoreKitOutputs {
         document.diagnostics.first { $0.diagnostic.severity == .error }?.diagnostic.code.rawValue
     }
 
-    static func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        VerificationReport(storeKitOf: document, now: now, words: words) ?? VerificationReport(unverifiable: document, now: now)
+    static func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail = .full) -> VerificationReport {
+        VerificationReport(storeKitOf: document, now: now, words: words, detail: detail)
+            ?? VerificationReport(unverifiable: document, now: now)
     }
 
     /// The tokens' fields and transactions, when there are tokens.
@@ -66,6 +67,9 @@ public protocol VerifiesTokens: WritesTokenJSON, DiffBasisSource, RedactionSourc
 extension VerifiesTokens {
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         StoreKitOutputs.verification(document, now: now, words: words)
+    }
+    public func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail) -> VerificationReport {
+        StoreKitOutputs.verification(document, now: now, words: words, detail: detail)
     }
     public func diffBasis(_ document: Document) -> (any DiffBasis)? { StoreKitOutputs.diffBasis(document) }
     public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { TokenRedaction.parts(document) }

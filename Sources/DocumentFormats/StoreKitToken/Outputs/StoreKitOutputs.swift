@@ -68,16 +68,24 @@ extension VerifiesTokens {
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         StoreKitOutputs.verification(document, now: now, words: words)
     }
-    public func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail) -> VerificationReport {
-        StoreKitOutputs.verification(document, now: now, words: words, detail: detail)
-    }
     public func diffBasis(_ document: Document) -> (any DiffBasis)? { StoreKitOutputs.diffBasis(document) }
     public func redactionParts(_ document: Document, fields: Set<RedactField>) -> RedactionParts { TokenRedaction.parts(document) }
     public func labChanges(before: Document, after: Document) -> [LabChangeLine] { TokenLabChange.describe(before: before, after: after) }
 }
 
-extension StoreKitTokenFormat: VerifiesTokens {}
-extension StoreKitJSONFormat: VerifiesTokens {}
+// The formats whose report is `StoreKitOutputs.verification` build the verdict alone when asked;
+// a format that words its own report (a Server API response, a Retention request) gives the full one.
+extension StoreKitTokenFormat: VerifiesTokens {
+    public func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail) -> VerificationReport {
+        StoreKitOutputs.verification(document, now: now, words: words, detail: detail)
+    }
+}
+
+extension StoreKitJSONFormat: VerifiesTokens {
+    public func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail) -> VerificationReport {
+        StoreKitOutputs.verification(document, now: now, words: words, detail: detail)
+    }
+}
 
 extension LegacyTransactionReceiptFormat: WritesTokenJSON, RedactionSource {
     public func redactionRefusal(_ document: Document) -> String? {
@@ -98,5 +106,8 @@ extension TextFormat: WritesTokenJSON {
 }
 
 extension DeveloperTokenFormat: VerifiesTokens, TourRoute {
+    public func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail) -> VerificationReport {
+        StoreKitOutputs.verification(document, now: now, words: words, detail: detail)
+    }
     public func tourSteps(_ document: Document) -> [TourStep]? { StoreKitOutputs.tourSteps(document) }
 }

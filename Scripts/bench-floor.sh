@@ -27,7 +27,8 @@ done
 corpus=../shared/corpus
 [[ -d "$corpus/jws" ]] || { echo "bench-floor.sh: $corpus/jws is missing (the shared corpus beside the project)" >&2; exit 2; }
 if [[ -z "$binary" ]]; then
-    build=(swift build -c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic --scratch-path .build-release)
+    source Scripts/release-build.sh
+    build=("${release_build[@]}")
     "${build[@]}" --product receipt-explorer >&2
     binary="$("${build[@]}" --show-bin-path)/receipt-explorer"
 fi
@@ -35,16 +36,18 @@ venv=Benchmarks/.venv
 [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check app-store-server-library
 
-# The anchor for one-shot commands: a static Swift hello importing FoundationEssentials, built the
-# same way as the release (static stdlib), once, into .build-bench-hello (git-ignored).
+# The anchor for one-shot commands: a static Swift hello importing FoundationEssentials, linked
+# as the release is (static stdlib, no exported symbols, a PIE: Scripts/release-build.sh), once,
+# into .build-bench-hello (git-ignored).
 hello_dir=.build-bench-hello
-if [[ ! -x "$hello_dir/hello" ]]; then
+hello="$hello_dir/hello-as-released"
+if [[ ! -x "$hello" ]]; then
     mkdir -p "$hello_dir"
     printf 'import FoundationEssentials\nprint("hello \\(Date.now.timeIntervalSince1970 > 0)")\n' > "$hello_dir/hello.swift"
-    swiftc -O -static-stdlib "$hello_dir/hello.swift" -o "$hello_dir/hello" >&2
+    swiftc -O -static-stdlib -Xlinker --no-export-dynamic "$hello_dir/hello.swift" -o "$hello" >&2
 fi
 
-exec "$venv/bin/python" - "$binary" "$count" "$corpus" "$hello_dir/hello" <<'PY'
+exec "$venv/bin/python" - "$binary" "$count" "$corpus" "$hello" <<'PY'
 import base64, glob, json, os, re, resource, statistics, subprocess, sys, tempfile, time
 
 binary, count, corpus, hello = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]

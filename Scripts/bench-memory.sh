@@ -25,7 +25,8 @@ while (($# > 0)); do
     esac
 done
 if [[ -z "$binary" ]]; then
-    build=(swift build -c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic --scratch-path .build-release)
+    source Scripts/release-build.sh
+    build=("${release_build[@]}")
     "${build[@]}" --product receipt-explorer >&2
     binary="$("${build[@]}" --show-bin-path)/receipt-explorer"
 fi

@@ -52,15 +52,9 @@ base_url="${base_url:-file://$outdir}"
 homepage="${homepage:-$base_url}"
 started=$SECONDS
 
-# 1. The binary. --static-swift-stdlib links the Swift runtime and FoundationEssentials into it (no
-# ICU: the Sources import FoundationEssentials only, issue 21); --disable-local-rpath drops SwiftPM's
-# $ORIGIN runpath (an installed binary must not load libraries from the directory it sits in).
-# --no-export-dynamic undoes the -export-dynamic that --static-swift-stdlib links with: the binary then
-# exports none of its ~8,500 Swift symbols, which the loader otherwise maps and searches at every start
-# (0.45 MB of `--version`'s peak RSS; docs/performance.md, "Start-up"). Its own scratch path keeps
-# the debug build's cache.
-build=(swift build -c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic
-       --scratch-path .build-release)
+# 1. The binary, built as Scripts/release-build.sh says (and why).
+source Scripts/release-build.sh
+build=("${release_build[@]}")
 echo "== ${build[*]}"
 "${build[@]}" --product receipt-explorer
 built="$("${build[@]}" --show-bin-path)/receipt-explorer"

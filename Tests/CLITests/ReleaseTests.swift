@@ -36,7 +36,7 @@ import TestSupport
     /// a literal copy of it there would be a second source that a version bump forgets.
     @Test func noReleaseFileSpellsTheVersionOut() throws {
         let version = try Self.binaryVersion()
-        let files = ["Scripts/release.sh", "Scripts/check-release.sh", "Scripts/check-formula.rb", "Scripts/gen-manpage.sh",
+        let files = ["Scripts/release.sh", "Scripts/release-build.sh", "Scripts/check-release.sh", "Scripts/check-formula.rb", "Scripts/gen-manpage.sh",
                      "Scripts/install.sh", "Formula/receipt-explorer.rb", "packaging/debian/copyright", ".ci/run", "Package.swift"]
         for path in files {
             #expect(!(try Self.text(path)).contains(version), "\(path) spells out the version \(version)")

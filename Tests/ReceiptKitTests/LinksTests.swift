@@ -83,8 +83,9 @@ import ASN1Lenient
             let a = decode(bytes)
             let r = try #require(a.receipt)
             let tree = a.receiptTree
-            #expect(zip(r.table.app, r.table.app.dropFirst()).allSatisfy { $0.attributeNode < $1.attributeNode })
-            #expect(zip(r.table.inApp, r.table.inApp.dropFirst()).allSatisfy { $0.attributeNode < $1.attributeNode })
+            let t = r.table
+            #expect(zip(t.app, t.app.dropFirst()).allSatisfy { t.attributeNode($0) < t.attributeNode($1) })
+            #expect(zip(t.inApp, t.inApp.dropFirst()).allSatisfy { t.attributeNode($0) < t.attributeNode($1) })
             // Each attribute node's field, from the fields as consumers read them.
             var holders: [Int: (field: ReceiptField, position: Int)] = [:]
             for (i, f) in r.fields.enumerated() { holders[f.attributeNode] = (f, i) }

@@ -138,7 +138,7 @@ public struct ExplorerAdditions: Sendable {
     public var fieldSearch: (any FieldSearchEntries)?
     /// Purchases in file order (ascending node or token index); set by `init` and
     /// `mapPurchaseTexts` only, so the column widths always measure them.
-    public private(set) var purchases: [PurchaseRow]
+    public private(set) var purchases: PurchaseRows
     public var summary: [SummaryLine]
     /// The validation steps the summary view lists: the one verification model's (`VerificationStep`).
     public var steps: [VerificationStep]
@@ -179,14 +179,13 @@ public struct ExplorerAdditions: Sendable {
     /// the explorer's cell guard then has nothing to rewrite in them.
     public private(set) var purchaseTextsArePrintableASCII = true
 
-    public init(meanings: [Int: NodeMeaning] = [:], purchases: [PurchaseRow] = [], summary: [SummaryLine] = [],
+    public init(meanings: [Int: NodeMeaning] = [:], purchases: PurchaseRows = PurchaseRows(), summary: [SummaryLine] = [],
                 steps: [VerificationStep] = [], activeSubscriptions: [String] = [], verdict: String = "not verified",
                 verdictFailed: Bool = false, defaultExpanded: [Int] = [], initialSelection: Int? = nil) {
         self.meanings = meanings
-        // Usually in file order already; sort only when not (sorting 10,000 rows costs moves).
-        var ordered = true
-        for i in purchases.indices.dropFirst() where purchases[i - 1].target.order > purchases[i].target.order { ordered = false; break }
-        self.purchases = ordered ? purchases : purchases.sorted { $0.target.order < $1.target.order }
+        let measured = Self.measure(purchases)
+        // Usually in file order already; sorted (and so listed) only when not.
+        self.purchases = measured.ordered ? purchases : PurchaseRows(Array(purchases).sorted { $0.target.order < $1.target.order })
         self.summary = summary
         self.steps = steps
         self.activeSubscriptions = activeSubscriptions
@@ -194,35 +193,39 @@ public struct ExplorerAdditions: Sendable {
         self.verdictFailed = verdictFailed
         self.defaultExpanded = defaultExpanded
         self.initialSelection = initialSelection
-        (columnWidths, purchaseTextsArePrintableASCII) = Self.measure(self.purchases)
+        (columnWidths, purchaseTextsArePrintableASCII) = (measured.widths, measured.printableASCII)
     }
 
-    /// Rewrites every text of the purchase rows (the explorer's cell guard), keeping their order,
-    /// and measures the columns again.
-    public mutating func mapPurchaseTexts(_ transform: (String) -> String) {
-        for i in purchases.indices {
-            var row = purchases[i]
-            row.productID = transform(row.productID)
-            row.transactionID = transform(row.transactionID)
-            row.originalTransactionID = transform(row.originalTransactionID)
-            row.purchaseDate = transform(row.purchaseDate)
-            row.expiresDate = transform(row.expiresDate)
-            row.quantity = transform(row.quantity)
-            row.flags = transform(row.flags)
-            purchases[i] = row
-        }
-        (columnWidths, purchaseTextsArePrintableASCII) = Self.measure(purchases)
+    /// The additions of a list of rows (a token's transactions, tests).
+    public init(meanings: [Int: NodeMeaning] = [:], purchases: [PurchaseRow], summary: [SummaryLine] = [],
+                steps: [VerificationStep] = [], activeSubscriptions: [String] = [], verdict: String = "not verified",
+                verdictFailed: Bool = false, defaultExpanded: [Int] = [], initialSelection: Int? = nil) {
+        self.init(meanings: meanings, purchases: PurchaseRows(purchases), summary: summary, steps: steps,
+                  activeSubscriptions: activeSubscriptions, verdict: verdict, verdictFailed: verdictFailed,
+                  defaultExpanded: defaultExpanded, initialSelection: initialSelection)
     }
 
-    /// The widest text of each column (at least its title and one space), and whether every text
-    /// is printable ASCII: one pass, O(rows).
-    static func measure(_ purchases: [PurchaseRow]) -> (widths: [Int], printableASCII: Bool) {
+    /// Rewrites every text of the purchase rows (the explorer's cell guard) as they are read,
+    /// keeping their order, and measures the columns again.
+    public mutating func mapPurchaseTexts(_ transform: @escaping @Sendable (String) -> String) {
+        purchases = purchases.mapping(transform)
+        let measured = Self.measure(purchases)
+        (columnWidths, purchaseTextsArePrintableASCII) = (measured.widths, measured.printableASCII)
+    }
+
+    /// The widest text of each column (at least its title and one space), whether every text
+    /// is printable ASCII and whether the rows are in file order: one pass, each row read once.
+    static func measure(_ purchases: PurchaseRows) -> (widths: [Int], printableASCII: Bool, ordered: Bool) {
         var widths = PurchaseRow.Column.allCases.map { $0.title.count + 1 }
         // `row.text(column).unicodeScalars.count` for every cell, without building the number's text
         // or walking each string scalar by scalar (10,000 rows × 8 columns at open).
         var widest = (number: 0, product: 0, transaction: 0, original: 0, purchased: 0, expires: 0, quantity: 0, flags: 0)
         var plain = true
+        var ordered = true
+        var lastOrder = Int.min
         for row in purchases {
+            if row.target.order < lastOrder { ordered = false }
+            lastOrder = row.target.order
             widest.number = max(widest.number, Self.decimalWidth(row.number))
             widest.product = max(widest.product, Self.scalarCount(row.productID, printableASCII: &plain))
             widest.transaction = max(widest.transaction, Self.scalarCount(row.transactionID, printableASCII: &plain))
@@ -235,7 +238,7 @@ public struct ExplorerAdditions: Sendable {
         let cells = [widest.number, widest.product, widest.transaction, widest.original, widest.purchased, widest.expires,
                      widest.quantity, widest.flags]
         for column in PurchaseRow.Column.allCases { widths[column.rawValue] = max(widths[column.rawValue], cells[column.rawValue]) }
-        return (widths, plain)
+        return (widths, plain, ordered)
     }
 
     /// `String(n).count` (digits, and the sign of a negative number).

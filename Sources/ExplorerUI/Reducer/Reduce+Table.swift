@@ -89,28 +89,41 @@ extension AppState {
     }
 
     /// The purchase table row order after a sort or filter change (O(p log p), p = purchases; on
-    /// `s` / `S` / `f` only).
+    /// `s` / `S` / `f` only). Each row is read once: a receipt's rows are made when read.
     mutating func sortTable() {
         guard let additions else { return }
         let rows = additions.purchases
         let column = table.sort
         let selected = table.order.indices.contains(table.row) ? table.order[table.row] : nil
-        func less(_ a: Int, _ b: Int) -> Bool {
-            let lhs = rows[a], rhs = rows[b]
+        struct Key {
+            var index: Int
+            var number: Int
+            var text: String
+            var value: Int?
+        }
+        var keys: [Key] = []
+        for i in rows.indices {
+            let row = rows[i]
+            guard passesTableFilter(row) else { continue }
+            switch column {
+            case .number: keys.append(Key(index: i, number: row.number, text: "", value: nil))
+            case .quantity: keys.append(Key(index: i, number: row.number, text: "", value: Int(row.quantity) ?? Int.min))
+            default: keys.append(Key(index: i, number: row.number, text: row.text(column), value: nil))
+            }
+        }
+        func less(_ lhs: Key, _ rhs: Key) -> Bool {
             switch column {
             case .number: return lhs.number < rhs.number
-            case .quantity:
-                let x = Int(lhs.quantity) ?? Int.min, y = Int(rhs.quantity) ?? Int.min
-                return x != y ? x < y : lhs.number < rhs.number
+            case .quantity: return lhs.value != rhs.value ? lhs.value! < rhs.value! : lhs.number < rhs.number
             default:
-                let s = lhs.text(column), t = rhs.text(column)
+                let s = lhs.text, t = rhs.text
                 // Numeric ids (transaction ids) sort by value when both are numbers.
                 if let x = UInt64(s), let y = UInt64(t), x != y { return x < y }
                 return s != t ? s < t : lhs.number < rhs.number
             }
         }
         let descending = table.descending
-        let order = rows.indices.filter { passesTableFilter(rows[$0]) }.sorted { descending ? less($1, $0) : less($0, $1) }
+        let order = keys.sorted { descending ? less($1, $0) : less($0, $1) }.map(\.index)
         table.order = order
         if let selected, let row = order.firstIndex(of: selected) { table.row = row }
     }

@@ -8,7 +8,7 @@ extension ExplorerAdditions {
     /// rewritten only when one holds more than printable ASCII (measured with their widths).
     func guardedForCells() -> ExplorerAdditions {
         var guarded = self
-        if !purchaseTextsArePrintableASCII { guarded.mapPurchaseTexts(Self.cell) }
+        if !purchaseTextsArePrintableASCII { guarded.mapPurchaseTexts { Self.cell($0) } }
         guarded.summary = summary.map { SummaryLine(label: $0.label, value: Self.cell($0.value), node: $0.node) }
         guarded.activeSubscriptions = activeSubscriptions.map(Self.cell)
         guarded.verdict = Self.cell(verdict)

@@ -118,13 +118,13 @@ public struct InAppPurchase: Sendable, Equatable {
     /// The first field of a type counts (a later one is a `receipt-duplicate` finding).
     private func integer(_ type: Int) -> Int64? {
         guard let r = fields.firstRecord(type), r.kind == .integer else { return nil }
-        return r.scalar
+        return fields.table.integer(r)
     }
     private func date(_ type: Int) -> ReceiptDate? {
         guard let r = fields.firstRecord(type) else { return nil }
         switch r.kind {
-        case .date: return ReceiptDate(epochMilliseconds: r.scalar)
-        case .side: return fields.table.side[Int(r.scalar)].date
+        case .date: return fields.table.date(r)
+        case .side: return fields.table.side[fields.table.index(r)].date
         default: return nil
         }
     }
@@ -259,8 +259,8 @@ public struct Receipt: Sendable {
     public func forEachUnlistedField(_ body: (ReceiptField) -> Void) {
         for (i, r) in table.app.enumerated() {
             if !r.isListed { body(table.field(.app, i)) }
-            if r.kind == .inAppPurchase, Int(r.scalar) < inApp.count {
-                let list = inApp[Int(r.scalar)].fields
+            if r.kind == .inAppPurchase, table.index(r) < inApp.count {
+                let list = inApp[table.index(r)].fields
                 for j in list.indices where !list.record(j).isListed { body(list[j]) }
             }
         }

@@ -5,7 +5,8 @@ import ASN1Lenient
 /// on the copy's wide loads (git log -p docs/performance.md, 2026-11-23: one-pass attribute reads).
 struct StoredValue {
     var kind = FieldRecord.Kind.bytes
-    var scalar: Int64 = 0
+    /// `.side`: where the value is in `sideValues`.
+    var sideIndex: Int32 = 0
 }
 
 extension ReceiptDecoder {
@@ -19,7 +20,7 @@ extension ReceiptDecoder {
         guard let value = decodeValue(expected, type: type, level: level, range: range, valueNode: valueNode,
                                       innerNode: innerNode, record: &record) else { return }
         record.kind = .side
-        record.scalar = Int64(sideValues.count)
+        record.sideIndex = Int32(sideValues.count)
         sideValues.append(value)
     }
 
@@ -43,31 +44,20 @@ extension ReceiptDecoder {
         }
         let expectedTag = expected.tagByte!
         // The inner TLV: the parser's node when it expanded the value, else a header read here.
-        var tag: UInt8?
-        var tagStart = range.lowerBound
-        var content: Range<Int>?
-        var cut = false
-        if let inner = innerNode {
-            let n = nodes[inner]
-            if n.identifierLength != 0 {
-                tag = bytes[Int(n.offset)]
-                tagStart = Int(n.offset)
-                content = Self.contentRange(n)
-                cut = isCut(inner)
-            }
-            if nodes[inner].subtreeEnd < nodes[valueNode].subtreeEnd {
-                found.receipt(.wrongType,
-                    "\(spec.label): the value holds more than one element, \(expected.description) was expected",
-                    node: valueNode, in: tree)
-            }
-        } else if let header = InnerTLV.read(bytes, at: range.lowerBound, limit: range.upperBound),
-                  header.fits, !header.indefinite || header.isConstructed {
-            tag = header.tag
-            content = header.contentStart..<header.contentEnd
-            cut = isCut(valueNode)
-            if header.tag == expectedTag && (header.contentEnd == range.upperBound || header.indefinite) {
-                needsPurposefulParse = true
-            }
+        let inner = nodes.withUnsafeBufferPointer { nb in
+            bytes.withUnsafeBufferPointer { bb in InnerContent.find(valueRange: range, innerNode: innerNode, nodes: nb, bytes: bb) }
+        }
+        let tag = inner?.tag
+        let tagStart = inner?.tagStart ?? range.lowerBound
+        let content = inner?.content
+        let cut = inner.map { isCut($0.fromNode ? innerNode! : valueNode) } ?? false
+        if let innerNode, nodes[innerNode].subtreeEnd < nodes[valueNode].subtreeEnd {
+            found.receipt(.wrongType,
+                "\(spec.label): the value holds more than one element, \(expected.description) was expected",
+                node: valueNode, in: tree)
+        }
+        if let inner, !inner.fromNode, inner.tag == expectedTag, inner.content.upperBound == range.upperBound || inner.indefinite {
+            needsPurposefulParse = true
         }
         let pinned = innerNode ?? valueNode
         guard let tag, let content else {
@@ -91,13 +81,11 @@ extension ReceiptDecoder {
         switch expected {
         case .utf8String, .ia5String:
             record.kind = .string
-            record.scalar = FieldRecord.packed(content)
             return nil
         case .integer, .flag:
             if content.isEmpty { return .invalid("an empty INTEGER") }
-            if let v = int64(content) {
+            if InnerContent.int64(content, bytes) != nil {
                 record.kind = .integer
-                record.scalar = v
                 return nil
             }
             return .bigInteger(IntegerValue.decimal(bytes[content]))
@@ -106,7 +94,6 @@ extension ReceiptDecoder {
             case .date(let d):
                 guard d.isCanonicalUTC else { return .date(d) }
                 record.kind = .date
-                record.scalar = d.epochMilliseconds
                 return nil
             case .absent:
                 record.kind = .absentDate
@@ -129,9 +116,39 @@ extension ReceiptDecoder {
         [0x0C, 0x12, 0x13, 0x14, 0x16, 0x1A, 0x1B, 0x1E].contains(tag)
     }
 
+}
+
+/// The inner TLV of an attribute's value as the decoder reads it: the parser's node when it
+/// expanded the value, else a header read in place. The field table reads a record's string,
+/// integer or instant again through it (`ReceiptFieldTable.content`).
+enum InnerContent {
+    struct Found {
+        var tag: UInt8
+        var tagStart: Int
+        var content: Range<Int>
+        /// True when the parser's node gave it; false for a header read from the value's bytes.
+        var fromNode: Bool
+        var indefinite: Bool
+    }
+
+    @inline(__always)
+    static func find(valueRange range: Range<Int>, innerNode: Int?, nodes nb: UnsafeNodeBuffer,
+                     bytes bb: UnsafeBufferPointer<UInt8>) -> Found? {
+        if let inner = innerNode {
+            let n = nb[inner]
+            guard n.identifierLength != 0 else { return nil }
+            return Found(tag: bb[Int(n.offset)], tagStart: Int(n.offset), content: ReceiptDecoder.contentRange(n),
+                         fromNode: true, indefinite: false)
+        }
+        guard let header = InnerTLV.read(bb, at: range.lowerBound, limit: range.upperBound),
+              header.fits, !header.indefinite || header.isConstructed else { return nil }
+        return Found(tag: header.tag, tagStart: range.lowerBound, content: header.contentStart..<header.contentEnd,
+                     fromNode: false, indefinite: header.indefinite)
+    }
+
     /// `IntegerValue.int64` of `bytes[range]` (1 to 8 octets, two's complement), read in place.
     @inline(__always)
-    func int64(_ range: Range<Int>) -> Int64? {
+    static func int64(_ range: Range<Int>, _ bytes: [UInt8]) -> Int64? {
         let count = range.count
         guard count >= 1, count <= 8, range.upperBound <= bytes.count else { return nil }
         var value: Int64 = bytes[range.lowerBound] & 0x80 != 0 ? -1 : 0

@@ -29,6 +29,9 @@ struct ReceiptDecoder {
     /// The first in-app record of each purchase (`ReceiptFieldTable.purchaseStarts`).
     var purchaseStarts: [Int32] = []
     var sideValues: [FieldValue] = []
+    /// The attribute node of each side value and of each purchase (their records hold an index).
+    var sideNodes: [Int32] = []
+    var purchaseNodes: [Int32] = []
     /// Records of types outside the schema (`Receipt.unlistedCount` without a pass over the table).
     var unlistedCount = 0
     /// `ReceiptSchema.expected` of each type, indexed by type (app) and type - 1701 (in-app): read
@@ -108,7 +111,8 @@ struct ReceiptDecoder {
             if added.type == 17 {
                 let index = receipt.inApp.count
                 appRecords[last].kind = .inAppPurchase
-                appRecords[last].scalar = Int64(index)
+                appRecords[last].word = Int32(index)
+                purchaseNodes.append(Int32(child))
                 receipt.inApp.append(InAppPurchase(index: index, attributeNode: child, setNode: nil))
                 decodePurchase(valueNode: added.valueNode, attributeNode: child,
                                innerNode: added.innerNode >= 0 ? added.innerNode : nil, into: &receipt.inApp[index], nb, bb)
@@ -119,7 +123,8 @@ struct ReceiptDecoder {
         checkMissing(seen: seen, required: ReceiptSchema.required(at: .app), set: set,
                      inAppIndex: nil, level: .app)
         let table = ReceiptFieldTable(bytes: bytes, nodes: nodes, app: appRecords, inApp: inAppRecords,
-                                      purchaseStarts: purchaseStarts, side: sideValues, unlistedCount: unlistedCount)
+                                      purchaseStarts: purchaseStarts, side: sideValues, sideNodes: sideNodes,
+                                      purchaseNodes: purchaseNodes, unlistedCount: unlistedCount)
         receipt.table = table
         for i in receipt.inApp.indices {
             let range = receipt.inApp[i].fields.range
@@ -200,11 +205,20 @@ struct ReceiptDecoder {
         }
         let f = app ? appRecords[start + index] : inAppRecords[start + index]
         let first = app ? appRecords[start + seen] : inAppRecords[start + seen]
-        let firstOffset = nodes[Int(first.attributeNode)].offset
+        let firstOffset = nodes[attributeNode(of: first)].offset
         let spec = ReceiptSchema.spec(type: type, level: f.level)!
         found.receipt(.duplicate,
             "\(spec.label) (\(spec.name)) appears more than once; the first occurrence, at offset \(firstOffset), is the one used",
-            node: Int(f.attributeNode), in: tree)
+            node: attributeNode(of: f), in: tree)
+    }
+
+    /// A record's attribute node while the table is being built (`ReceiptFieldTable.attributeNode`).
+    private func attributeNode(of r: FieldRecord) -> Int {
+        switch r.kind {
+        case .inAppPurchase: Int(purchaseNodes[Int(r.word)])
+        case .side: Int(sideNodes[Int(r.word)])
+        default: Int(r.word)
+        }
     }
 
     /// `inAppIndex` nil: the receipt itself. The message is built only when something is missing.
@@ -302,8 +316,9 @@ struct ReceiptDecoder {
             unlistedCount += 1
         }
         // The nodes, version and value range are the tree's to say again (`AttributeParts`).
+        if stored.kind == .side { sideNodes.append(Int32(node)) }
         let record = FieldRecord(type: type, kind: stored.kind, inAppLevel: !app, isListed: expected != nil,
-                                 attributeNode: node, scalar: stored.scalar)
+                                 word: stored.kind == .side ? Int(stored.sideIndex) : node)
         if app { appRecords.append(record) } else { inAppRecords.append(record) }
         return Added(type: type, listed: expected != nil, valueNode: valueNode, innerNode: inner)
     }

@@ -1,59 +1,54 @@
 import ASN1Lenient
 
 /// One decoded attribute, compact: what the decoder learned that the tree does not say again,
-/// without building a `String` or a `FieldValue`. 16 bytes: a 20,000-purchase receipt holds 260,000
-/// of these (64 bytes each, 16 MB, when they kept every node index, the value range, the purchase
-/// and the position; issue 32). The attribute's other nodes, its version and value range are read
-/// from the tree when a field is built (`ReceiptFieldTable.parts`), the purchase and the position
-/// from the record's place in its list. `ReceiptField` (≈ 150 bytes, with heap strings for ids
-/// longer than 15 bytes) is built from one only when a consumer reads it.
+/// without building a `String` or a `FieldValue`. 8 bytes: a 20,000-purchase receipt holds 360,000
+/// of these (64 bytes each, 23 MB, when they kept every node index, the value range, the purchase
+/// and the position; 16 bytes while they kept the value's scalar; issue 32). The attribute's other
+/// nodes, its version and value range are read from the tree when a field is built
+/// (`ReceiptFieldTable.parts`), the purchase and the position from the record's place in its list,
+/// and a string's range, an integer or an instant from the value's bytes
+/// (`ReceiptFieldTable.content`, the decoder's own reading). `ReceiptField` (≈ 150 bytes, with heap
+/// strings for ids longer than 15 bytes) is built from one only when a consumer reads it.
 struct FieldRecord: Sendable {
     /// How `value` is held.
     enum Kind: UInt8, Sendable {
         /// `.bytes` (the value range says where).
         case bytes
-        /// `.string`: the text's UTF-8 is `bytes[scalar's two halves]` (start in the low 32 bits).
+        /// `.string`: the text's UTF-8 is the inner TLV's content.
         case string
-        /// `.integer(scalar)`.
+        /// `.integer`: the inner INTEGER's 1 to 8 octets.
         case integer
-        /// `.date` in UTC written canonically (`YYYY-MM-DDThh:mm:ssZ`): `scalar` epoch milliseconds.
+        /// `.date` in UTC written canonically (`YYYY-MM-DDThh:mm:ssZ`): read from the inner string.
         case date
         case absentDate
-        /// `.inAppPurchase(scalar)`.
+        /// `.inAppPurchase(word)`.
         case inAppPurchase
-        /// Anything else (a big integer, an invalid value, a date written another way): `side[scalar]`.
+        /// Anything else (a big integer, an invalid value, a date written another way): `side[word]`.
         case side
     }
 
-    /// The attribute SEQUENCE (a node of the receipt's tree).
-    var attributeNode: Int32
+    /// The attribute SEQUENCE (a node of the receipt's tree); for `.inAppPurchase` the purchase's
+    /// index and for `.side` the side value's, whose attribute nodes the table lists
+    /// (`ReceiptFieldTable.attributeNode`).
+    var word: Int32
     /// The type when it is 0...65534 (every listed one); `wideType`: read from the type INTEGER
     /// (`ReceiptFieldTable.typeNumber`), so an odd type number is still shown as written.
     var shortType: UInt16
     var kind: Kind
     private var flags: UInt8
-    var scalar: Int64
 
     static let wideType = UInt16.max
 
-    init(type: Int, kind: Kind, inAppLevel: Bool, isListed: Bool, attributeNode: Int, scalar: Int64) {
-        self.attributeNode = Int32(attributeNode)
+    init(type: Int, kind: Kind, inAppLevel: Bool, isListed: Bool, word: Int) {
+        self.word = Int32(word)
         shortType = type >= 0 && type < Int(Self.wideType) ? UInt16(type) : Self.wideType
         self.kind = kind
         flags = (inAppLevel ? 1 : 0) | (isListed ? 2 : 0)
-        self.scalar = scalar
     }
 
     var inAppLevel: Bool { flags & 1 != 0 }
     var isListed: Bool { flags & 2 != 0 }
     var level: AttributeLevel { inAppLevel ? .inApp : .app }
-    var stringRange: Range<Int> {
-        Int(UInt32(truncatingIfNeeded: scalar))..<Int(UInt32(truncatingIfNeeded: UInt64(bitPattern: scalar) >> 32))
-    }
-
-    static func packed(_ range: Range<Int>) -> Int64 {
-        Int64(bitPattern: UInt64(UInt32(range.lowerBound)) | UInt64(UInt32(range.upperBound)) << 32)
-    }
 }
 
 /// What the tree says of a recorded attribute: its nodes, version and value range, read again by
@@ -101,6 +96,10 @@ final class ReceiptFieldTable: Sendable {
     let purchaseStarts: [Int32]
     /// Values that do not fit a record (rare: invalid values, big integers, dates with an offset).
     let side: [FieldValue]
+    /// The attribute node of each `side` value and of each purchase's attribute (whose records
+    /// hold their index instead).
+    let sideNodes: [Int32]
+    let purchaseNodes: [Int32]
     /// First app-level record of each type below `firstByType.count` (-1: none); other types scan.
     let firstByType: [Int32]
     /// Records whose type is outside the schema, both lists (counted by the decoder as it appends:
@@ -108,10 +107,10 @@ final class ReceiptFieldTable: Sendable {
     let unlistedCount: Int
 
     static let empty = ReceiptFieldTable(bytes: [], nodes: [], app: [], inApp: [], purchaseStarts: [], side: [],
-                                         unlistedCount: 0)
+                                         sideNodes: [], purchaseNodes: [], unlistedCount: 0)
 
     init(bytes: [UInt8], nodes: NodeStore, app: [FieldRecord], inApp: [FieldRecord], purchaseStarts: [Int32],
-         side: [FieldValue], unlistedCount: Int) {
+         side: [FieldValue], sideNodes: [Int32], purchaseNodes: [Int32], unlistedCount: Int) {
         self.bytes = bytes
         self.nodes = nodes
         self.unlistedCount = unlistedCount
@@ -119,6 +118,8 @@ final class ReceiptFieldTable: Sendable {
         self.inApp = inApp
         self.purchaseStarts = purchaseStarts
         self.side = side
+        self.sideNodes = sideNodes
+        self.purchaseNodes = purchaseNodes
         var first = [Int32](repeating: -1, count: 32)
         for i in app.indices.reversed() where app[i].shortType < 32 { first[Int(app[i].shortType)] = Int32(i) }
         firstByType = first
@@ -133,10 +134,55 @@ final class ReceiptFieldTable: Sendable {
         r.shortType != FieldRecord.wideType ? Int(r.shortType) : parts(r).type ?? Int(FieldRecord.wideType)
     }
 
+    /// The record's attribute SEQUENCE.
+    @inline(__always)
+    func attributeNode(_ r: FieldRecord) -> Int {
+        switch r.kind {
+        case .inAppPurchase: Int(purchaseNodes[Int(r.word)])
+        case .side: Int(sideNodes[Int(r.word)])
+        default: Int(r.word)
+        }
+    }
+
+    /// The purchase of an `.inAppPurchase` record, the side value of a `.side` one.
+    @inline(__always)
+    func index(_ r: FieldRecord) -> Int { Int(r.word) }
+
     func parts(_ r: FieldRecord) -> AttributeParts {
         nodes.withUnsafeBufferPointer { nb in
-            bytes.withUnsafeBufferPointer { bb in AttributeParts.read(Int(r.attributeNode), nodes: nb, bytes: bb) }
+            bytes.withUnsafeBufferPointer { bb in AttributeParts.read(attributeNode(r), nodes: nb, bytes: bb) }
         }
+    }
+
+    /// The content of the value's inner TLV, as the decoder found it (a `.string`, `.integer` or
+    /// `.date` record has one).
+    func content(_ r: FieldRecord) -> Range<Int> { read(r).content }
+
+    /// The record's parts and, for a `.string`, `.integer` or `.date` record, its value's content,
+    /// read in one pass over the buffers.
+    @inline(__always)
+    private func read(_ r: FieldRecord) -> (parts: AttributeParts, content: Range<Int>) {
+        nodes.withUnsafeBufferPointer { nb in
+            bytes.withUnsafeBufferPointer { bb in
+                let p = AttributeParts.read(attributeNode(r), nodes: nb, bytes: bb)
+                guard r.kind == .string || r.kind == .integer || r.kind == .date else { return (p, 0..<0) }
+                let found = InnerContent.find(valueRange: p.valueRange, innerNode: p.innerNode >= 0 ? p.innerNode : nil,
+                                              nodes: nb, bytes: bb)
+                return (p, found?.content ?? 0..<0)
+            }
+        }
+    }
+
+    /// The value of an `.integer` record.
+    func integer(_ r: FieldRecord) -> Int64 { integer(content(r)) }
+    private func integer(_ content: Range<Int>) -> Int64 { InnerContent.int64(content, bytes) ?? 0 }
+
+    /// The instant of a `.date` record.
+    func date(_ r: FieldRecord) -> ReceiptDate { date(content(r)) }
+    private func date(_ range: Range<Int>) -> ReceiptDate {
+        let parsed = bytes.withUnsafeBufferPointer { ReceiptDate.parse(UnsafeBufferPointer(rebasing: $0[range])) }
+        if case .date(let d) = parsed { return d }
+        return ReceiptDate(epochMilliseconds: 0)  // not a `.date` record
     }
 
     /// The purchase holding in-app record `i`: the last whose first record is at or before it
@@ -159,30 +205,39 @@ final class ReceiptFieldTable: Sendable {
 
     func value(_ r: FieldRecord) -> FieldValue {
         switch r.kind {
+        case .string, .integer, .date: value(r, content: content(r))
+        default: value(r, content: 0..<0)
+        }
+    }
+
+    /// `value(r)` with the value's content already read (see `read`).
+    private func value(_ r: FieldRecord, content: Range<Int>) -> FieldValue {
+        switch r.kind {
         case .bytes: return .bytes
-        case .string: return .string(string(r))
-        case .integer: return .integer(r.scalar)
-        case .date: return .date(ReceiptDate(epochMilliseconds: r.scalar))
+        case .string: return .string(string(content))
+        case .integer: return .integer(integer(content))
+        case .date: return .date(date(content))
         case .absentDate: return .absentDate
-        case .inAppPurchase: return .inAppPurchase(Int(r.scalar))
-        case .side: return side[Int(r.scalar)]
+        case .inAppPurchase: return .inAppPurchase(index(r))
+        case .side: return side[index(r)]
         }
     }
 
     /// The text of a `.string` record (callers check the kind: any other record has no string range).
-    func string(_ r: FieldRecord) -> String {
-        let range = r.stringRange
-        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    func string(_ r: FieldRecord) -> String { string(content(r)) }
+
+    private func string(_ range: Range<Int>) -> String {
+        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 
     /// Record `i` of a list as a field.
     func field(_ level: AttributeLevel, _ i: Int) -> ReceiptField {
         let r = level == .app ? app[i] : inApp[i]
-        let p = parts(r)
+        let (p, content) = read(r)
         return ReceiptField(type: r.shortType != FieldRecord.wideType ? Int(r.shortType) : p.type ?? Int(FieldRecord.wideType),
-                            level: level, version: p.version, attributeNode: Int(r.attributeNode),
+                            level: level, version: p.version, attributeNode: attributeNode(r),
                             typeNode: p.typeNode, versionNode: p.versionNode, valueNode: p.valueNode,
-                            innerNode: p.innerNode >= 0 ? p.innerNode : nil, valueRange: p.valueRange, value: value(r),
+                            innerNode: p.innerNode >= 0 ? p.innerNode : nil, valueRange: p.valueRange, value: value(r, content: content),
                             inAppIndex: level == .inApp ? purchase(holding: i) : nil, isListed: r.isListed)
     }
 }

@@ -87,7 +87,7 @@ public struct ReceiptLinks: Sendable {
         }
         let e = level == .app ? table.app[i] : table.inApp[i]
         let part: FieldPart
-        if node == Int(e.attributeNode) {
+        if node == table.attributeNode(e) {
             part = .attribute
         } else {
             let p = table.parts(e)
@@ -98,7 +98,7 @@ public struct ReceiptLinks: Sendable {
             else { part = .insideValue }
         }
         let (purchase, position) = table.position(level, i)
-        let inApp = purchase ?? (e.kind == .inAppPurchase ? Int(e.scalar) : nil)
+        let inApp = purchase ?? (e.kind == .inAppPurchase ? table.index(e) : nil)
         return FieldLocation(level: level, inAppIndex: inApp, fieldIndex: position,
                              attributeType: table.typeNumber(e), part: part)
     }
@@ -108,10 +108,10 @@ public struct ReceiptLinks: Sendable {
         var low = 0, high = records.count
         while low < high {
             let mid = (low + high) / 2
-            if Int(records[mid].attributeNode) <= node { low = mid + 1 } else { high = mid }
+            if table.attributeNode(records[mid]) <= node { low = mid + 1 } else { high = mid }
         }
         guard low > 0 else { return nil }
-        let attribute = Int(records[low - 1].attributeNode)
+        let attribute = table.attributeNode(records[low - 1])
         guard attribute >= 0, attribute < nodes.count, node < max(Int(nodes[attribute].subtreeEnd), attribute + 1) else { return nil }
         return low - 1
     }

@@ -13,46 +13,10 @@ extension ExplorerAdditions {
         let tree = analysis.tree
         let receipt = analysis.receipt
         let container = analysis.container
-        // When the payload was reassembled from several chunks, receipt node indices point into a
-        // second tree: map them to the deepest input node holding the same bytes.
         let separate = analysis.payloadTree != nil
-        let receiptTree = analysis.receiptTree
-        func inputNode(_ node: Int?) -> Int? {
-            guard let node, node >= 0, node < receiptTree.count else { return nil }
-            guard separate else { return node }
-            let offset = analysis.fileRange(receiptTree.nodes[node].byteRange).lowerBound
-            return tree.nodes.deepestNode(containing: offset)
-        }
-
-        var purchases: [PurchaseRow] = []
-        if let receipt {
-            purchases.reserveCapacity(receipt.inApp.count)
-            for p in receipt.inApp {
-                guard let attribute = inputNode(p.attributeNode) else { continue }
-                let node = inputNode(p.setNode) ?? attribute
-                let end = separate ? node + 1 : Int(tree.nodes[attribute].subtreeEnd)
-                // Space-separated, built without an array: most purchases have no flag at all.
-                var flags = ""
-                func flag(_ on: Bool, _ word: String) {
-                    guard on else { return }
-                    flags += flags.isEmpty ? word : " " + word
-                }
-                flag(p.isAutoRenewable, "sub")
-                flag(p.isTrialPeriod == true, "trial")
-                flag(p.isInIntroOfferPeriod == true, "intro")
-                flag(p.cancellationDate != nil, "refunded")
-                flag(!p.isComplete, "incomplete")
-                purchases.append(PurchaseRow(
-                    number: p.index + 1, target: .node(NodeID(.file, node), members: (separate ? node : attribute)..<end),
-                    productID: TerminalSafe.escape(p.productID ?? "–"),
-                    transactionID: TerminalSafe.escape(p.transactionID ?? "–"),
-                    originalTransactionID: TerminalSafe.escape(p.originalTransactionID ?? "–"),
-                    purchaseDate: TerminalSafe.escape(p.purchaseDate?.text ?? "–"),
-                    expiresDate: TerminalSafe.escape(p.expiresDate?.text ?? ""),
-                    quantity: p.quantity.map(String.init) ?? "–",
-                    flags: flags))
-            }
-        }
+        let rows = ReceiptPurchaseRows(analysis)
+        func inputNode(_ node: Int?) -> Int? { rows.inputNode(node) }
+        let purchases = receipt.map { _ in PurchaseRows(count: rows.count, row: { rows.row($0) }) } ?? PurchaseRows()
 
         var summary: [SummaryLine] = []
         if let receipt {
@@ -185,4 +149,64 @@ extension ExplorerAdditions {
 /// `ReceiptReading.always`) adds the receipt's views when a receipt was read.
 extension ReadsAsReceipt where Self: DocumentFormat {
     public func explorerAdditions(of document: Document) -> ExplorerAdditions? { ExplorerAdditions(receiptOf: document) }
+}
+
+/// A receipt's purchase table, each row made from its purchase when read.
+private struct ReceiptPurchaseRows: Sendable {
+    let analysis: ReceiptAnalysis
+    /// The purchases with a row, when some have none (an attribute outside the receipt's tree).
+    private let kept: [Int32]?
+    let count: Int
+
+    init(_ analysis: ReceiptAnalysis) {
+        self.analysis = analysis
+        let purchases = analysis.receipt?.inApp ?? []
+        var kept: [Int32] = []
+        var all = true
+        for (i, p) in purchases.enumerated() {
+            if Self.inputNode(p.attributeNode, analysis) != nil { kept.append(Int32(i)) } else { all = false }
+        }
+        self.kept = all ? nil : kept
+        count = all ? purchases.count : kept.count
+    }
+
+    /// When the payload was reassembled from several chunks, receipt node indices point into a
+    /// second tree: map them to the deepest input node holding the same bytes.
+    private static func inputNode(_ node: Int?, _ analysis: ReceiptAnalysis) -> Int? {
+        let receiptTree = analysis.receiptTree
+        guard let node, node >= 0, node < receiptTree.count else { return nil }
+        guard analysis.payloadTree != nil else { return node }
+        let offset = analysis.fileRange(receiptTree.nodes[node].byteRange).lowerBound
+        return analysis.tree.nodes.deepestNode(containing: offset)
+    }
+
+    func inputNode(_ node: Int?) -> Int? { Self.inputNode(node, analysis) }
+
+    func row(_ position: Int) -> PurchaseRow {
+        let p = analysis.receipt!.inApp[kept.map { Int($0[position]) } ?? position]
+        let separate = analysis.payloadTree != nil
+        let attribute = inputNode(p.attributeNode)!
+        let node = inputNode(p.setNode) ?? attribute
+        let end = separate ? node + 1 : Int(analysis.tree.nodes[attribute].subtreeEnd)
+        // Space-separated, built without an array: most purchases have no flag at all.
+        var flags = ""
+        func flag(_ on: Bool, _ word: String) {
+            guard on else { return }
+            flags += flags.isEmpty ? word : " " + word
+        }
+        flag(p.isAutoRenewable, "sub")
+        flag(p.isTrialPeriod == true, "trial")
+        flag(p.isInIntroOfferPeriod == true, "intro")
+        flag(p.cancellationDate != nil, "refunded")
+        flag(!p.isComplete, "incomplete")
+        return PurchaseRow(
+            number: p.index + 1, target: .node(NodeID(.file, node), members: (separate ? node : attribute)..<end),
+            productID: TerminalSafe.escape(p.productID ?? "–"),
+            transactionID: TerminalSafe.escape(p.transactionID ?? "–"),
+            originalTransactionID: TerminalSafe.escape(p.originalTransactionID ?? "–"),
+            purchaseDate: TerminalSafe.escape(p.purchaseDate?.text ?? "–"),
+            expiresDate: TerminalSafe.escape(p.expiresDate?.text ?? ""),
+            quantity: p.quantity.map(String.init) ?? "–",
+            flags: flags)
+    }
 }

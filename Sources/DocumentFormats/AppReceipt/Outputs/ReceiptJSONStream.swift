@@ -67,7 +67,7 @@ extension ReceiptJSON {
         var ranges = SourceRanges(gathering: batchSource == nil)
         if let receipt { writeReceipt(receipt, a, ranges: &ranges, into: &w) } else { w.openObject(); w.closeObject() }
         w.key("source")
-        if let batchSource { w.string(batchSource.file) } else { ranges.write(into: &w) }
+        if let batchSource { w.string(batchSource.file) } else { ranges.write(receipt, a, into: &w) }
         if let receipt { w.key("subscriptions"); writeSubscriptions(receipt, at: ReceiptDate(a.options.moment), into: &w) }
         w.key("unlisted_attributes")
         w.openArray()
@@ -189,10 +189,9 @@ extension ReceiptJSON {
         var list: [Member] = []
         list.reserveCapacity(64)
         var seen = Set<Int>()
-        // Each purchase's attribute 17, as the range `source` names it by (a whole field each: 3 MB for 20,000).
-        var holders = [Range<Int>?](repeating: nil, count: ranges.gathering ? r.inApp.count : 0)
+        if ranges.gathering { ranges.holders = [SourceRanges.Span](repeating: .none, count: r.inApp.count) }
         for f in r.fields {
-            if case .inAppPurchase(let i) = f.value, i < holders.count { holders[i] = range(f, a) }
+            if case .inAppPurchase(let i) = f.value, i < ranges.holders.count { ranges.holders[i] = .init(range(f, a)) }
             guard !f.isUnlisted, f.type != 17, let k = keys.app(f.type), seen.insert(f.type).inserted else { continue }
             if members(f, k, into: &list) && ranges.gathering { ranges.app.append((k.rank, list.count, range(f, a))) }
         }
@@ -202,20 +201,7 @@ extension ReceiptJSON {
             purchase.reserveCapacity(64)
             for p in r.inApp {
                 purchase.removeAll(keepingCapacity: true)
-                var seenTypes: UInt64 = 0  // in-app types are 1700…1763 in the table; others use the set
-                var seenOther = Set<Int>()
-                for f in p.fields {
-                    guard !f.isUnlisted, let k = keys.inApp(f.type) else { continue }
-                    let bit = f.type - 1700
-                    if bit >= 0 && bit < 64 {
-                        guard seenTypes & (1 << UInt64(bit)) == 0 else { continue }
-                        seenTypes |= 1 << UInt64(bit)
-                    } else if !seenOther.insert(f.type).inserted { continue }
-                    if members(f, k, into: &purchase) && ranges.gathering {
-                        ranges.inApp.append(.init(p.index, k.rank, range(f, a)))
-                    }
-                }
-                if ranges.gathering, let attr = holders[p.index] { ranges.inApp.append(.init(p.index, -1, attr)) }
+                purchaseMembers(p, into: &purchase) { _, _ in }
                 w.element()
                 write(&purchase, extraRank: nil, extra: { _ in }, into: &w)
             }
@@ -223,87 +209,123 @@ extension ReceiptJSON {
         }, into: &w)
     }
 
+    /// A purchase's members, in `put`'s order: its listed fields, the first of each type.
+    /// `made`: each field that made members, with its keys (what `source` names).
+    private static func purchaseMembers(_ p: InAppPurchase, into list: inout [Member],
+                                        made: (ReceiptField, JSONFieldKeys.Keys) -> Void) {
+        let keys = JSONFieldKeys.shared
+        var seenTypes: UInt64 = 0  // in-app types are 1700…1763 in the table; others use the set
+        var seenOther = Set<Int>()
+        for f in p.fields {
+            guard !f.isUnlisted, let k = keys.inApp(f.type) else { continue }
+            let bit = f.type - 1700
+            if bit >= 0 && bit < 64 {
+                guard seenTypes & (1 << UInt64(bit)) == 0 else { continue }
+                seenTypes |= 1 << UInt64(bit)
+            } else if !seenOther.insert(f.type).inserted { continue }
+            if members(f, k, into: &list) { made(f, k) }
+        }
+    }
+
     private static func range(_ f: ReceiptField, _ a: ReceiptAnalysis) -> Range<Int> { a.fileRange(f.valueRange) }
 
     /// The `source` object: app keys by rank, `in_app[…]` keys sorted as strings, merged in key order.
-    /// A purchase's keys are kept as its index and the field's rank, and spelt when written: as
-    /// strings, a 20,000-purchase receipt's 230,000 keys took 11 MB (issue 32).
+    /// A purchase's keys are found again when written, one purchase at a time: gathered while the
+    /// purchases were written, a 20,000-purchase receipt's 230,000 keys took 6 MB at `json`'s peak
+    /// (11 MB as strings; issue 32).
     private struct SourceRanges {
         let gathering: Bool
         var app: [(rank: Int, order: Int, range: Range<Int>)] = []
-        /// One `in_app[…]` key's range, in 32-bit values (inputs stop at 512 MiB): 16 bytes, 4 MB for
-        /// 20,000 purchases (24 bytes with a `Range<Int>`).
-        struct PurchaseRange {
-            var purchase: Int32
-            /// -1: the purchase's own attribute (`in_app[n]`).
-            var rank: Int32
+        /// A byte range in 32-bit values (inputs stop at 512 MiB), or none.
+        struct Span {
             var lower: UInt32
             var upper: UInt32
-            init(_ purchase: Int, _ rank: Int, _ range: Range<Int>) {
-                (self.purchase, self.rank) = (Int32(purchase), Int32(rank))
-                (lower, upper) = (UInt32(range.lowerBound), UInt32(range.upperBound))
-            }
-            var range: Range<Int> { Int(lower)..<Int(upper) }
+            static let none = Span(lower: 1, upper: 0)
+            init(lower: UInt32, upper: UInt32) { (self.lower, self.upper) = (lower, upper) }
+            init(_ range: Range<Int>) { (lower, upper) = (UInt32(range.lowerBound), UInt32(range.upperBound)) }
+            var range: Range<Int>? { lower <= upper ? Int(lower)..<Int(upper) : nil }
         }
-        var inApp: [PurchaseRange] = []
+        /// Each purchase's attribute 17, as `in_app[n]` names it (a whole field each).
+        var holders: [Span] = []
 
-        mutating func write(into w: inout JSONStreamWriter) {
+        init(gathering: Bool) { self.gathering = gathering }
+
+        /// One purchase's keys: `rank` -1 is the purchase's own attribute (`in_app[n]`).
+        private struct PurchaseKey {
+            var rank: Int
+            var range: Range<Int>
+        }
+
+        func write(_ receipt: Receipt?, _ a: ReceiptAnalysis, into w: inout JSONStreamWriter) {
             let names = JSONFieldKeys.shared.names
             var appKeys = app.map { (key: names[$0.rank], order: $0.order, range: $0.range) }
             appKeys.sort { $0.key != $1.key ? $0.key < $1.key : $0.order < $1.order }
             // As strings, "in_app[10]…" sorts before "in_app[1]…" ('0' < ']'): the purchases in the
             // order of "n]", and within one its own key ("in_app[n]") before its fields' (".name").
-            let purchases = Int(inApp.map(\.purchase).max() ?? -1) + 1
-            var position = [Int32](repeating: 0, count: purchases)
-            for (i, p) in (0..<purchases).sorted(by: { String($0) + "]" < String($1) + "]" }).enumerated() { position[p] = Int32(i) }
-            var purchaseKeys = inApp.indices.map(Int32.init)
-            purchaseKeys.sort { x, y in
-                let a = inApp[Int(x)], b = inApp[Int(y)]
-                if a.purchase != b.purchase { return position[Int(a.purchase)] < position[Int(b.purchase)] }
-                if a.rank != b.rank {
-                    if a.rank < 0 || b.rank < 0 { return a.rank < 0 }
-                    let (na, nb) = (names[Int(a.rank)], names[Int(b.rank)])
-                    if na != nb { return na < nb }
+            let purchases = receipt?.inApp ?? []
+            let order = purchases.indices.sorted { String($0) + "]" < String($1) + "]" }
+            var nextPurchase = 0
+            var keys: [PurchaseKey] = []
+            var scratch: [Member] = []
+            var k = 0
+            var currentIndex = 0
+            /// The next purchase with keys, its keys sorted; false when none is left.
+            func fill() -> Bool {
+                while k == keys.count && nextPurchase < order.count {
+                    let p = purchases[order[nextPurchase]]
+                    nextPurchase += 1
+                    (keys, k) = ([], 0)
+                    scratch.removeAll(keepingCapacity: true)
+                    purchaseMembers(p, into: &scratch) { f, fk in keys.append(.init(rank: fk.rank, range: a.fileRange(f.valueRange))) }
+                    if p.index < holders.count, let attr = holders[p.index].range { keys.append(.init(rank: -1, range: attr)) }
+                    let unsorted = keys
+                    let sorted = unsorted.indices.sorted { x, y in
+                        let (ra, rb) = (unsorted[x].rank, unsorted[y].rank)
+                        if ra != rb {
+                            if ra < 0 || rb < 0 { return ra < 0 }
+                            if names[ra] != names[rb] { return names[ra] < names[rb] }
+                        }
+                        return x < y
+                    }
+                    keys = sorted.map { unsorted[$0] }
+                    currentIndex = p.index
                 }
-                return x < y
+                return k < keys.count
             }
-            func key(_ k: Int) -> String {
-                let e = inApp[Int(purchaseKeys[k])]
-                return "in_app[\(e.purchase)]" + (e.rank >= 0 ? "." + names[Int(e.rank)] : "")
-            }
-            func sameKey(_ k: Int, _ l: Int) -> Bool {
-                let a = inApp[Int(purchaseKeys[k])], b = inApp[Int(purchaseKeys[l])]
-                return a.purchase == b.purchase && (a.rank == b.rank || (a.rank >= 0 && b.rank >= 0 && names[Int(a.rank)] == names[Int(b.rank)]))
+            func key(_ e: PurchaseKey) -> String { "in_app[\(currentIndex)]" + (e.rank >= 0 ? "." + names[e.rank] : "") }
+            func sameKey(_ a: PurchaseKey, _ b: PurchaseKey) -> Bool {
+                a.rank == b.rank || (a.rank >= 0 && b.rank >= 0 && names[a.rank] == names[b.rank])
             }
             func emit(_ name: String, _ r: Range<Int>) {
                 w.key(escaping: name)
                 w.openObject(); w.key("length"); w.int(r.count); w.key("offset"); w.int(r.lowerBound); w.closeObject()
             }
             // Of equal keys the last is written (as a dictionary keeps the last value put).
-            func emitApp(_ k: inout Int) {
-                var last = k
-                while last + 1 < appKeys.count && appKeys[last + 1].key == appKeys[k].key { last += 1 }
+            func emitApp(_ i: inout Int) {
+                var last = i
+                while last + 1 < appKeys.count && appKeys[last + 1].key == appKeys[i].key { last += 1 }
                 emit(appKeys[last].key, appKeys[last].range)
-                k = last + 1
+                i = last + 1
             }
-            func emitPurchase(_ k: inout Int) {
+            func emitPurchase() {
                 var last = k
-                while last + 1 < purchaseKeys.count && sameKey(last + 1, k) { last += 1 }
-                emit(key(last), inApp[Int(purchaseKeys[last])].range)
+                while last + 1 < keys.count && sameKey(keys[last + 1], keys[k]) { last += 1 }
+                emit(key(keys[last]), keys[last].range)
                 k = last + 1
             }
             w.openObject()
-            var i = 0, j = 0
-            while i < appKeys.count || j < purchaseKeys.count {
-                if j == purchaseKeys.count {
+            var i = 0
+            while true {
+                let purchaseLeft = fill()
+                if !purchaseLeft {
+                    guard i < appKeys.count else { break }
                     emitApp(&i)
                     continue
                 }
-                let purchaseKey = i < appKeys.count ? key(j) : ""
-                if i < appKeys.count && appKeys[i].key <= purchaseKey {
+                if i < appKeys.count && appKeys[i].key <= key(keys[k]) {
                     emitApp(&i)  // equal cannot happen with the schema's keys; the purchase's would win
                 } else {
-                    emitPurchase(&j)
+                    emitPurchase()
                 }
             }
             w.closeObject()

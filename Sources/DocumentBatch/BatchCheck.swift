@@ -143,7 +143,9 @@ public struct BatchCheck: Sendable {
     private func verified(_ item: BatchItem, _ input: ReadInput) -> BatchOutcome {
         let document = Document.open(input, opening)
         if let refused = refusal(item, document) { return refused }
-        let report = VerificationReport(verifying: document, now: options.now, words: words, jws: jws, bundleID: options.bundleID)
+        // The text lines print the verdict alone: the report's ranges, certificates and headline are not built.
+        let report = VerificationReport(verifying: document, now: options.now, words: words, jws: jws, bundleID: options.bundleID,
+                                        detail: format == .verifyJSON ? .full : .verdict)
         let bytes: [UInt8]
         switch format {
         case .verifyJSON:

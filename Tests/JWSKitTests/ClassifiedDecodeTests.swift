@@ -99,6 +99,32 @@ struct ClassifiedDecodeTests {
         #expect(carried.diagnostics.filter { $0.diagnostic.code == JSONCode.duplicateKey.code }.map(\.diagnostic.offset) == [21])
     }
 
+    /// A notification's schema is read once, when classifying names its type (issue 32): opening
+    /// goes on from that read and gives what a fresh decode gives, for every sample and corpus
+    /// notification (the ones without signedDate, the TEST ones, Apple's real ones).
+    @Test func aNotificationsSchemaReadIsKeptAndDecodesLikeAFreshDecode() throws {
+        var folders = [Paths.samples.appendingPathComponent("jws")]
+        if Paths.jwsCorpusAvailable { folders.append(Paths.jws) }
+        let files = try folders.flatMap { try FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil) }
+            .filter { $0.pathExtension == "jws" && $0.lastPathComponent.hasPrefix("notification") }
+        #expect(files.count >= (Paths.jwsCorpusAvailable ? 6 : 2))
+        for file in files {
+            let text = Array(try Array(Data(contentsOf: file)).prefix { $0 != 0x0A })
+            let classification = StoreKitInput.classifyKeepingWork(text)
+            let prepared = try #require(classification.token, "\(file.lastPathComponent)")
+            #expect(prepared.schema != nil, "\(file.lastPathComponent)")
+            #expect(prepared.document.payload.fields.isEmpty, "prepared before its payload is read")
+            let carried = JWSDocument.decode(prepared)
+            let fresh = JWSDocument.decode(text: text)
+            Self.expectSame(carried, fresh, file.lastPathComponent)
+            #expect(carried.nested.map(\.document.payload) == fresh.nested.map(\.document.payload), "\(file.lastPathComponent)")
+            #expect(classification.kind == .token(StoreKitTokenKind(kindOf: fresh)), "\(file.lastPathComponent)")
+        }
+        // Other kinds are named by their keys alone: no schema read is kept for them.
+        let transaction = Array(try Paths.sample("jws/transaction.jws").prefix { $0 != 0x0A })
+        #expect(try #require(StoreKitInput.classifyKeepingWork(transaction).token).schema == nil)
+    }
+
     /// `Prepared.payloadNames` answers from the kept tree what the decoded payload's fields answer
     /// (the Retention request format asks it instead of decoding the token again).
     @Test func payloadNamesAgreesWithTheDecodedFields() throws {

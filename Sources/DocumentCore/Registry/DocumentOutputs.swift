@@ -45,6 +45,8 @@ public protocol DocumentOutputs {
     func jsonLine(_ document: Document, words: StepText, source: BatchSourceFields) -> JSONLine?
     /// `verify`'s report (the kinds that cannot be verified say so in an invalid report).
     func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport
+    /// The same report with only `detail` of it built; the full one by default.
+    func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail) -> VerificationReport
     /// `verify`'s text report.
     func verifyText(_ document: Document, report: VerificationReport, style: VerifyStyle, words: StepText) -> String
     /// Adds to `report` the steps for expectations `verify` was given that `verification` does not
@@ -92,6 +94,9 @@ extension DocumentOutputs {
         VerificationText.text(report, inputName: document.source.name, style: style)
     }
 
+    public func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail) -> VerificationReport {
+        verification(document, now: now, words: words)
+    }
     public func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions) {}
     public func payloadStringNode(_ document: Document) -> Int? { nil }
     public func tokenNotes(_ document: Document, token index: Int) -> [String] { [] }

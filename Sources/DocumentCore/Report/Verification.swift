@@ -278,13 +278,22 @@ public struct VerificationReport: Sendable, Equatable {
     }
 }
 
+/// How much of a report its reader uses. Every step is checked either way; `.verdict` leaves out
+/// what only the full report shows (the bytes and certificates each step is about, a token's
+/// headline), for outputs that print the verdict alone (`verify --lines`, text and `--quiet`).
+public enum VerificationDetail: Sendable, Equatable {
+    case full
+    case verdict
+}
+
 extension VerificationReport {
     /// The report `verify` prints for any opened document: its format's verification, with the
     /// expectations its format compares beyond that (an external purchase token's fields against
     /// `bundleID` and `jws`'s expectations). An option the kind cannot use is refused before this
     /// (`OptionTable`), so every option given here is applied.
-    public init(verifying document: Document, now: Date, words: StepText = .plain, jws: JWSOptions, bundleID: String? = nil) {
-        self = document.format.verification(document, now: now, words: words)
+    public init(verifying document: Document, now: Date, words: StepText = .plain, jws: JWSOptions, bundleID: String? = nil,
+                detail: VerificationDetail = .full) {
+        self = document.format.verification(document, now: now, words: words, detail: detail)
         document.format.checkExpectations(&self, of: document, bundleID: bundleID, jws: jws)
         settleVerdict(words: words)
     }

@@ -45,7 +45,7 @@ extension JWSDocument {
         var document = prepared.document
         document.textOffset = textOffset
         if let payload = document.segment(.payload) {
-            document.readPayload(payload.bytes, tree: prepared.payloadTree, nesting: 0)
+            document.readPayload(payload.bytes, tree: prepared.payloadTree, nesting: 0, schema: prepared.schema)
         }
         document.readSignature()
         return document
@@ -56,6 +56,9 @@ extension JWSDocument {
     public struct Prepared: Sendable {
         var document: JWSDocument
         var payloadTree: JSONTree
+        /// A notification's payload read by its schema (its kind names the notification type): the
+        /// same read `readPayload` makes, kept so that opening does not read it again.
+        var schema: SchemaDecoder? = nil
 
         /// Whether the payload is an object naming every one of `keys` (the first of duplicates, as
         /// `StoreKitPayload.field` takes it), read from the tree already parsed: a format that tells
@@ -89,9 +92,17 @@ extension JWSDocument {
             return (StoreKitTokenKind(StoreKitPayload(kind: payloadKind, fields: [])), prepared)
         }
         // Nested tokens do not change the kind (notificationType and subtype are plain fields): not
-        // decoded here. The prepared copy is from before the payload was read: opening reads it
-        // again with its nested tokens, but does not split or parse the token again (a notification
-        // is 18 KB: splitting and parsing it twice was a tenth of a batch line).
+        // decoded here. The prepared copy is from before the payload was read: opening goes on with
+        // the schema read made here and decodes the nested tokens, but does not split, parse or read
+        // the token again (a notification is 18 KB: splitting and parsing it twice was a tenth of a
+        // batch line, reading its schema twice 74 K instructions).
+        if let root = tree.root, tree[root].kind == .object {
+            var schema = SchemaDecoder(tree: tree)
+            schema.decode(kind: payloadKind)
+            var read = prepared
+            read.schema = schema
+            return (StoreKitTokenKind(StoreKitPayload(kind: payloadKind, fields: schema.fields)), read)
+        }
         document.readPayload(payload.bytes, tree: tree, nesting: maximumNesting)
         return (StoreKitTokenKind(document.payload), prepared)
     }
@@ -216,8 +227,9 @@ extension JWSDocument {
         }
     }
 
-    /// `tree` is `JSONParser.parse(bytes)`.
-    mutating func readPayload(_ bytes: [UInt8], tree: JSONTree, nesting: Int) {
+    /// `tree` is `JSONParser.parse(bytes)`; `schema`, when given, is its schema read already
+    /// (`SchemaDecoder(tree: tree)` decoded for the tree's kind).
+    mutating func readPayload(_ bytes: [UInt8], tree: JSONTree, nesting: Int, schema known: SchemaDecoder? = nil) {
         payloadJSON = tree
         diagnostics += tree.diagnostics.map { JWSDiagnostic(.payload, $0) }
         guard let root = tree.root, tree[root].kind == .object else {
@@ -225,8 +237,11 @@ extension JWSDocument {
             return
         }
         let kind = SchemaDecoder.kind(of: tree)
-        var schema = SchemaDecoder(tree: tree)
-        schema.decode(kind: kind)
+        let schema = known ?? {
+            var schema = SchemaDecoder(tree: tree)
+            schema.decode(kind: kind)
+            return schema
+        }()
         diagnostics += schema.diagnostics.map { JWSDiagnostic(.payload, $0) }
         payload = StoreKitPayload(kind: kind, fields: schema.fields)
         if kind == .advancedCommerceRequest { readAdvancedCommerceRequest(tree) }

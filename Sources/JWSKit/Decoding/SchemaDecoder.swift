@@ -3,7 +3,7 @@ import JSONLenient
 
 /// Decodes a payload's JSON by its schema: every member becomes a `StoreKitField` tied to its
 /// nodes; values of the wrong type and unknown enumeration values are diagnostics on the value.
-struct SchemaDecoder {
+struct SchemaDecoder: Sendable {
     let tree: JSONTree
     var fields: [StoreKitField] = []
     var diagnostics: [Diagnostic] = []

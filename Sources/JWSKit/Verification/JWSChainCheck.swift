@@ -12,7 +12,7 @@ import X509Trust
 /// the path check (`X509_verify_cert`) runs first; if it succeeds over exactly the x5c certificates it
 /// has verified both links with the same keys, and the structure step takes that result. Only when it
 /// does not are the links verified one by one, to name the one that is broken.
-struct JWSChainCheck {
+struct JWSChainCheck: Sendable {
     static let xcodeCommonName = "StoreKit Testing in Xcode"
 
     let x5c: [[UInt8]]

@@ -123,32 +123,37 @@ public enum JWSNotificationConsistency {
 /// or without a session.
 ///
 /// One session per document (`Document.open` makes one): nothing outlives it, and every certificate
-/// it decoded is freed when it goes. The user's roots are not decoded here: they come prepared
+/// it decoded is freed when it goes, unless a batch run shares chains between documents
+/// (`JWSChainPool`). The user's roots are not decoded here: they come prepared
 /// (`TrustAnchorSet`, once per run), and the cache starts from them.
 public final class JWSVerificationSession {
-    private struct ChainKey: Hashable {
-        var x5c: [[UInt8]]
-        var roots: [[UInt8]]
+    /// The certificates' bytes (`DERKey`: hashed in bulk, compared with `memcmp`).
+    struct ChainKey: Hashable, Sendable {
+        var x5c: [DERKey]
+        var roots: [DERKey]
 
-        /// The certificates' bytes in bulk (`DERKey`), not one byte at a time.
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(x5c.count)
-            x5c.forEach { DERKey($0).hash(into: &hasher) }
-            hasher.combine(roots.count)
-            roots.forEach { DERKey($0).hash(into: &hasher) }
+        init(x5c: [[UInt8]], roots: [[UInt8]]) {
+            self.x5c = x5c.map(DERKey.init)
+            self.roots = roots.map(DERKey.init)
         }
     }
 
     /// Every certificate the session's tokens and root files carry, decoded once.
     public let certificates = CertificateCache()
     private var chains: [ChainKey: JWSChainCheck] = [:]
+    private let pool: JWSChainPool
 
-    public init() {}
+    public init() { pool = .shared }
+
+    /// A session whose chains come from `pool` (tests: a pool of their own).
+    init(pool: JWSChainPool) { self.pool = pool }
 
     func chain(_ x5c: [[UInt8]], anchors: TrustAnchorSet) -> JWSChainCheck {
         let key = ChainKey(x5c: x5c, roots: anchors.files)
         if let known = chains[key] { return known }
-        let chain = JWSChainCheck(x5c: x5c, roots: anchors.prepared(), certificates: certificates)
+        let chain = pool.chain(key) {
+            JWSChainCheck(x5c: x5c, roots: anchors.prepared(), certificates: certificates)
+        }
         chains[key] = chain
         return chain
     }

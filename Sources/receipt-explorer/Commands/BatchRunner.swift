@@ -6,6 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JWSKit
 import Platform
 import ReceiptKit
 import TextOutput
@@ -16,8 +17,10 @@ enum BatchRunner {
     static func run(files: [String], options: BatchOptions, check: BatchCheck) -> Int32 {
         let inputs = BatchInputs(paths: files, lines: options.lines)
         let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        // Every input of a batch tends to carry the same certificates: decode each once per run.
+        // Every input of a batch tends to carry the same certificates and chains: decode each
+        // certificate, and check each token chain, once per run.
         DecodedCertificatePool.shared.isEnabled = true
+        JWSChainPool.shared.isEnabled = true
         let onTerminal = isatty(2) == 1
         var tally = BatchTally()
         var progress = BatchProgress(total: inputs.knownTotal, enabled: onTerminal)

@@ -27,8 +27,9 @@ enum StoreKitOutputs {
         document.diagnostics.first { $0.diagnostic.severity == .error }?.diagnostic.code.rawValue
     }
 
-    static func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
-        VerificationReport(storeKitOf: document, now: now, words: words) ?? VerificationReport(unverifiable: document, now: now)
+    static func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail = .full) -> VerificationReport {
+        VerificationReport(storeKitOf: document, now: now, words: words, detail: detail)
+            ?? VerificationReport(unverifiable: document, now: now)
     }
 
     /// The tokens' fields and transactions, when there are tokens.
@@ -72,8 +73,19 @@ extension VerifiesTokens {
     public func labChanges(before: Document, after: Document) -> [LabChangeLine] { TokenLabChange.describe(before: before, after: after) }
 }
 
-extension StoreKitTokenFormat: VerifiesTokens {}
-extension StoreKitJSONFormat: VerifiesTokens {}
+// The formats whose report is `StoreKitOutputs.verification` build the verdict alone when asked;
+// a format that words its own report (a Server API response, a Retention request) gives the full one.
+extension StoreKitTokenFormat: VerifiesTokens {
+    public func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail) -> VerificationReport {
+        StoreKitOutputs.verification(document, now: now, words: words, detail: detail)
+    }
+}
+
+extension StoreKitJSONFormat: VerifiesTokens {
+    public func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail) -> VerificationReport {
+        StoreKitOutputs.verification(document, now: now, words: words, detail: detail)
+    }
+}
 
 extension LegacyTransactionReceiptFormat: WritesTokenJSON, RedactionSource {
     public func redactionRefusal(_ document: Document) -> String? {
@@ -94,5 +106,8 @@ extension TextFormat: WritesTokenJSON {
 }
 
 extension DeveloperTokenFormat: VerifiesTokens, TourRoute {
+    public func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail) -> VerificationReport {
+        StoreKitOutputs.verification(document, now: now, words: words, detail: detail)
+    }
     public func tourSteps(_ document: Document) -> [TourStep]? { StoreKitOutputs.tourSteps(document) }
 }

@@ -17,7 +17,9 @@ import DocumentCore
 extension VerificationReport {
     /// The report of a document opened from StoreKit input with validation; nil when it has no JWS model.
     /// - Parameter now: the "today" the document was verified at (`AnalysisOptions.now`).
-    public init?(storeKitOf document: Document, now: Date, words: StepText = .plain) {
+    /// - Parameter detail: `.verdict` leaves each step's ranges and certificates, the x5c list and the
+    ///   headline out (the steps, findings and verdict are the full report's).
+    public init?(storeKitOf document: Document, now: Date, words: StepText = .plain, detail: VerificationDetail = .full) {
         guard let model = document.jws else { return nil }
         let top = model.tokens.indices.filter { model.tokens[$0].parent == nil }
         var fileFindings: [VerificationFinding] = []
@@ -26,11 +28,11 @@ extension VerificationReport {
         }
         // A body without tokens (no shape) has no token to report as the document either.
         if model.shape?.isCollection != true, top.count == 1 {
-            self.init(token: top[0], of: document, now: now, words: words, note: document.note)
+            self.init(token: top[0], of: document, now: now, words: words, note: document.note, detail: detail)
             findings = fileFindings + findings
             return
         }
-        let nested = top.map { VerificationReport(token: $0, of: document, now: now, words: words) }
+        let nested = top.map { VerificationReport(token: $0, of: document, now: now, words: words, detail: detail) }
         var reasons = nested.filter { !$0.verdict.valid }.map { Self.nestedReason($0, words: words) }
         if nested.isEmpty {
             reasons.append(.init(code: .noTokens, step: nil, message: words.noTokensToVerify))
@@ -48,12 +50,14 @@ extension VerificationReport {
     }
 
     /// The report of `document.jws.tokens[index]` and, recursively, its nested tokens.
-    init(token index: Int, of document: Document, now: Date, words: StepText, note: String? = nil) {
+    init(token index: Int, of document: Document, now: Date, words: StepText, note: String? = nil,
+         detail: VerificationDetail = .full) {
         let model = document.jws!
         let token = model.tokens[index]
         let jws = token.document
         let report = token.report
-        let certificates = Self.x5c(token, report)
+        let full = detail == .full
+        let certificates = full ? Self.x5c(token, report) : []
         let signed = jws.payload.validityDate.map { Date(timeIntervalSince1970: $0 / 1000) }
         let at = document.openedWith.analysis.at  // --at replaces today (JWSLayerBuilder.verify)
         var steps: [VerificationStep] = []
@@ -67,8 +71,10 @@ extension VerificationReport {
                                          message: result.status.summary)
                 s.decides = deciding.contains(result.step)
                 s.mapAppleStatus()
-                s.ranges = Self.ranges(result.step, token, model: model, index: index, in: document)
-                s.certificates = Self.certificates(for: result.step, certificates)
+                if full {
+                    s.ranges = Self.ranges(result.step, token, model: model, index: index, in: document)
+                    s.certificates = Self.certificates(for: result.step, certificates)
+                }
                 if result.step == .validityAtSignedDate { s.judgedAt = signed }
                 if result.step == .validityToday { s.judgedAt = at ?? now }
                 // A developer-signed token's iat and exp are judged at --at (or now).
@@ -77,7 +83,7 @@ extension VerificationReport {
             }
         }
         let nested = model.tokens.indices.filter { model.tokens[$0].parent == index }
-            .map { VerificationReport(token: $0, of: document, now: now, words: words) }
+            .map { VerificationReport(token: $0, of: document, now: now, words: words, detail: detail) }
         let kind = Self.kindCode(token.kind)
         let label = words.tokenLabel(token.label, signedByXcode: report?.chainKind == .xcodeStoreKitTesting)
         let whole = 0..<jws.text.count
@@ -95,7 +101,7 @@ extension VerificationReport {
             subject: VerificationSubject(kind: kind, label: label,
                                          note: note ?? words.tokenNote(path: token.path, kindLabel: token.label, headerSummary: token.headerSummary),
                                          path: token.path, range: VerificationRange(what: "token", fileRange, inToken: whole),
-                                         headline: jws.payload.headline),
+                                         headline: full ? jws.payload.headline : []),
             steps: steps, certificates: certificates, dates: VerificationDates(signed: signed, now: now, at: at),
             findings: findings, nested: nested,
             verdict: Self.verdict(report, nested: nested, words: words))

@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-address}
 shift || true
-tsan_suites='BatchPipelineTests|BatchCommandTests|BatchRecipeTests|VerifiedPathCacheTests'
+tsan_suites='BatchPipelineTests|BatchCommandTests|BatchRecipeTests|VerifiedPathCacheTests|ChainPoolTests'
 # address without a --filter or --skip: every suite but those that drive a terminal, render the docs'
 # pictures, check documentation and packaging, or run other programs' recipes. They read no outside
 # bytes that the other suites and the fuzz targets (built with ASan too) do not, and under ASan on

@@ -40,7 +40,7 @@ extension SourceRecord {
 }
 
 /// A `TimelineFact` as kept: 48 bytes, its strings in the pool.
-struct FactRecord {
+package struct FactRecord {
     var date: Int64
     var transactionID: Int32
     var originalTransactionID: Int32
@@ -56,7 +56,7 @@ struct FactRecord {
 }
 
 /// A `TransactionObservation` as kept: 80 bytes, its strings in the pool.
-struct ObservationRecord {
+package struct ObservationRecord {
     var purchase: Int64
     var expires: Int64
     var revocation: Int64
@@ -87,30 +87,42 @@ struct ObservationRecord {
     var isReceipt: Bool { has(Flag.receipt) }
 }
 
-/// What the documents say happened (`TimelineFact`s), kept as records: appended and read as
-/// facts, the strings interned in the reading's pool.
-package struct TimelineFactList {
-    let pool: TimelinePool
-    var records: [FactRecord] = []
+/// A list of values kept as records whose strings are interned in the reading's pool: appended and
+/// read as values (the facts and the observations share this, each says how to store and make one).
+package protocol TimelineRecordList {
+    associatedtype Value
+    associatedtype Record
+    var records: [Record] { get set }
+    func record(_ value: Value) -> Record
+    func value(_ record: Record) -> Value
+}
 
+extension TimelineRecordList {
     package var count: Int { records.count }
     package var indices: Range<Int> { records.indices }
-
-    package mutating func append(_ fact: TimelineFact) { records.append(record(fact)) }
-
-    package subscript(i: Int) -> TimelineFact {
-        get {
-            let r = records[i], s = pool.strings
-            return TimelineFact(kind: r.kind, date: r.date, transactionID: s.string(r.transactionID),
-                                originalTransactionID: s.string(r.originalTransactionID) ?? "", group: s.string(r.group),
-                                productID: s.string(r.productID), detail: s.string(r.detail),
-                                source: pool.sources[Int(r.source)].source(s), bundleID: s.string(r.bundleID),
-                                autoRenew: r.autoRenew < 0 ? nil : r.autoRenew == 1, undelivered: s.string(r.undelivered))
-        }
+    package mutating func append(_ value: Value) { records.append(record(value)) }
+    package subscript(i: Int) -> Value {
+        get { value(records[i]) }
         set { records[i] = record(newValue) }
     }
+}
 
-    func record(_ f: TimelineFact) -> FactRecord {
+/// What the documents say happened (`TimelineFact`s), kept as records: appended and read as
+/// facts, the strings interned in the reading's pool.
+package struct TimelineFactList: TimelineRecordList {
+    let pool: TimelinePool
+    package var records: [FactRecord] = []
+
+    package func value(_ r: FactRecord) -> TimelineFact {
+        let s = pool.strings
+        return TimelineFact(kind: r.kind, date: r.date, transactionID: s.string(r.transactionID),
+                            originalTransactionID: s.string(r.originalTransactionID) ?? "", group: s.string(r.group),
+                            productID: s.string(r.productID), detail: s.string(r.detail),
+                            source: pool.sources[Int(r.source)].source(s), bundleID: s.string(r.bundleID),
+                            autoRenew: r.autoRenew < 0 ? nil : r.autoRenew == 1, undelivered: s.string(r.undelivered))
+    }
+
+    package func record(_ f: TimelineFact) -> FactRecord {
         let s = pool
         return FactRecord(date: f.date, transactionID: s.strings.intern(f.transactionID),
                           originalTransactionID: s.strings.intern(f.originalTransactionID), group: s.strings.intern(f.group),
@@ -121,29 +133,21 @@ package struct TimelineFactList {
 }
 
 /// Every document's view of each transaction (`TransactionObservation`s), kept as records.
-package struct TimelineObservationList {
+package struct TimelineObservationList: TimelineRecordList {
     let pool: TimelinePool
-    var records: [ObservationRecord] = []
+    package var records: [ObservationRecord] = []
 
-    package var count: Int { records.count }
-    package var indices: Range<Int> { records.indices }
-
-    package mutating func append(_ o: TransactionObservation) { records.append(record(o)) }
-
-    package subscript(i: Int) -> TransactionObservation {
-        get {
-            let r = records[i], s = pool.strings
-            return TransactionObservation(
-                transactionID: s.string(r.transactionID) ?? "", originalTransactionID: s.string(r.originalTransactionID) ?? "",
-                webOrderLineItemID: s.string(r.webOrderLineItemID), group: s.string(r.group), productID: s.string(r.productID),
-                type: s.string(r.type), ownership: s.string(r.ownership), purchase: r.purchaseDate, expires: r.expiresDate,
-                revocation: r.revocationDate, isUpgraded: r.has(ObservationRecord.Flag.upgraded), issued: r.issuedDate,
-                isReceipt: r.isReceipt, source: pool.sources[Int(r.source)].source(s), bundleID: s.string(r.bundleID))
-        }
-        set { records[i] = record(newValue) }
+    package func value(_ r: ObservationRecord) -> TransactionObservation {
+        let s = pool.strings
+        return TransactionObservation(
+            transactionID: s.string(r.transactionID) ?? "", originalTransactionID: s.string(r.originalTransactionID) ?? "",
+            webOrderLineItemID: s.string(r.webOrderLineItemID), group: s.string(r.group), productID: s.string(r.productID),
+            type: s.string(r.type), ownership: s.string(r.ownership), purchase: r.purchaseDate, expires: r.expiresDate,
+            revocation: r.revocationDate, isUpgraded: r.has(ObservationRecord.Flag.upgraded), issued: r.issuedDate,
+            isReceipt: r.isReceipt, source: pool.sources[Int(r.source)].source(s), bundleID: s.string(r.bundleID))
     }
 
-    func record(_ o: TransactionObservation) -> ObservationRecord {
+    package func record(_ o: TransactionObservation) -> ObservationRecord {
         let s = pool
         typealias Flag = ObservationRecord.Flag
         var flags: UInt8 = 0

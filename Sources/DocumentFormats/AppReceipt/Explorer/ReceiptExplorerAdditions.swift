@@ -16,7 +16,7 @@ extension ExplorerAdditions {
         let separate = analysis.payloadTree != nil
         let rows = ReceiptPurchaseRows(analysis)
         func inputNode(_ node: Int?) -> Int? { rows.inputNode(node) }
-        let purchases = receipt.map { _ in PurchaseRows(count: rows.count, row: { rows.row($0) }) } ?? PurchaseRows()
+        let purchases = PurchaseRows(count: rows.count) { rows.row($0) }  // none without a receipt
 
         var summary: [SummaryLine] = []
         if let receipt {

@@ -44,7 +44,8 @@ struct TmuxFrontDoorTests {
         defer { tmux.close() }
         try #require(tmux.waitForText("typical.receipt") != nil)
         try tmux.send("?")
-        var screen = try #require(tmux.waitForText(" Keys (? or Esc closes"))
+        let whole: (String) -> Bool = { $0.contains(" Keys (? or Esc closes") }
+        var screen = try #require(tmux.waitForSettledScreen("the help overlay", whole))
         // Page through the overlay: each page's lines continue the ones seen (the last page may
         // overlap the one before it), until PgDn changes nothing.
         var seen: [String] = []
@@ -55,11 +56,12 @@ struct TmuxFrontDoorTests {
             seen += lines.dropFirst(overlap)
             let before = screen
             try tmux.send("NPage")
+            // The next page once drawn whole; a page that does not change within 3 s was the last.
             var next = before
             let deadline = Date().addingTimeInterval(3)
             while next == before && Date() < deadline { Thread.sleep(forTimeInterval: 0.05); next = tmux.screen() }
             if next == before { break }
-            screen = next
+            screen = try #require(tmux.waitForSettledScreen("the help's next page", whole))
         }
         for line in seen {
             #expect(!line.trimmingCharacters(in: .whitespaces).hasSuffix("…"), "a help line is cut at \(width)×\(height): \(line)")

@@ -154,6 +154,25 @@ final class TmuxHarness {
         return nil
     }
 
+    /// The screen once it has stopped changing: `predicate` holds and two captures `quiet` seconds
+    /// apart are equal. A slow machine can show a frame half drawn (tmux renders the bytes it has);
+    /// a test that reads a whole frame waits for this. Records an issue and returns nil after `timeout`.
+    @discardableResult
+    func waitForSettledScreen(_ what: String, quiet: Double = 0.2, timeout: Double = TmuxHarness.patience,
+                              sourceLocation: SourceLocation = #_sourceLocation, _ predicate: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = screen()
+        repeat {
+            Thread.sleep(forTimeInterval: quiet)
+            let now = screen()
+            if now == last && predicate(now) { return now }
+            last = now
+        } while Date() < deadline
+        Issue.record("timed out after \(timeout) s waiting for \(what) to settle; the screen was:\n\(last)\nstderr: \(stderr())",
+                     sourceLocation: sourceLocation)
+        return nil
+    }
+
     /// Waits until the screen's lines include one equal to `line`.
     @discardableResult
     func waitForLine(_ line: String, timeout: Double = TmuxHarness.patience, sourceLocation: SourceLocation = #_sourceLocation) -> String? {

@@ -120,6 +120,15 @@ package struct TimelineReading {
         adoptBundles()
     }
 
+    /// Room for `purchases` more observations, as many facts and sources (a reader that knows its
+    /// count): the lists grown by doubling held a copy beside the old one at a 20,000-purchase
+    /// receipt's peak (issue 32).
+    package mutating func reserve(purchases: Int) {
+        facts.records.reserveCapacity(facts.count + purchases)
+        observations.records.reserveCapacity(observations.count + purchases)
+        pool.sources.reserveCapacity(pool.sources.count + purchases)
+    }
+
     /// What a reader added since `facts`, `observations`, `graces` belongs to `bundle`.
     package mutating func scope(_ bundle: String?, facts: Int, observations: Int, graces: Int) {
         let ref = pool.strings.intern(bundle)

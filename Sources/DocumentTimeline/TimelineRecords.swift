@@ -3,12 +3,16 @@ import DocumentCore
 /// Where a document says something, compact: its strings in the pool (`TimelineSource` when read).
 struct SourceRecord: Equatable {
     var document: Int32
+    /// The place's text, or its text before a trailing number (`placeNumber`).
     var place: Int32
+    /// -1: none. A receipt's 20,000 places "in-app purchase N" are then one string and a number,
+    /// not 20,000 strings (issue 32).
+    var placeNumber: Int32
     /// -1: no node.
     var nodeLayer: Int32
     var nodeIndex: Int32
-    /// `Int.min`: no offset.
-    var fileOffset: Int
+    /// -1: no offset. An offset in a loaded file, which the loader keeps under 512 MiB.
+    var fileOffset: Int32
 }
 
 /// The strings and sources the timeline's records name, filled while the documents are read.
@@ -22,20 +26,37 @@ package final class TimelinePool {
     /// A source's index; the one before it again when it is the same (a purchase's facts and
     /// observation share one).
     func add(_ source: TimelineSource) -> Int32 {
-        let record = SourceRecord(document: Int32(source.document), place: strings.intern(source.place),
+        let (text, number) = Self.trailingNumber(source.place)
+        let record = SourceRecord(document: Int32(source.document), place: strings.intern(text), placeNumber: number,
                                   nodeLayer: Int32(source.node?.layer.index ?? -1), nodeIndex: Int32(source.node?.index ?? 0),
-                                  fileOffset: source.fileOffset ?? .min)
+                                  fileOffset: source.fileOffset.map { Int32(clamping: $0) } ?? -1)
         if let last = sources.last, last == record { return Int32(sources.count - 1) }
         sources.append(record)
         return Int32(sources.count - 1)
+    }
+
+    /// "in-app purchase 12" as ("in-app purchase ", 12); the place whole and -1 when it does not end
+    /// in a number that its decimal text gives back exactly (no leading zero, within Int32).
+    static func trailingNumber(_ place: String) -> (Substring, Int32) {
+        let utf8 = place.utf8
+        var start = utf8.endIndex
+        while start > utf8.startIndex, case let byte = utf8[utf8.index(before: start)], byte >= 0x30 && byte <= 0x39 {
+            start = utf8.index(before: start)
+        }
+        let digits = place[start...]
+        guard !digits.isEmpty, digits == "0" || digits.first != "0", let number = Int32(digits) else {
+            return (place[...], -1)
+        }
+        return (place[..<start], number)
     }
 }
 
 extension SourceRecord {
     func source(_ strings: TimelineStrings) -> TimelineSource {
-        TimelineSource(document: Int(document), place: strings.string(place) ?? "",
-                       node: nodeLayer >= 0 ? NodeID(LayerID(Int(nodeLayer)), Int(nodeIndex)) : nil,
-                       fileOffset: fileOffset == .min ? nil : fileOffset)
+        let text = strings.string(place) ?? ""
+        return TimelineSource(document: Int(document), place: placeNumber >= 0 ? text + String(placeNumber) : text,
+                              node: nodeLayer >= 0 ? NodeID(LayerID(Int(nodeLayer)), Int(nodeIndex)) : nil,
+                              fileOffset: fileOffset < 0 ? nil : Int(fileOffset))
     }
 }
 

@@ -23,6 +23,11 @@ package struct TimelineStrings: Sendable {
         return text.withUTF8 { intern(utf8: $0) }
     }
 
+    package mutating func intern(_ text: Substring) -> Int32 {
+        var text = text
+        return text.withUTF8 { intern(utf8: $0) }
+    }
+
     package mutating func intern(utf8: UnsafeBufferPointer<UInt8>) -> Int32 {
         if slots.count < (ends.count + 1) * 2 { rehash(to: max(64, slots.count * 2)) }
         let mask = slots.count - 1

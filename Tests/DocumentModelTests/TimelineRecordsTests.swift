@@ -44,6 +44,22 @@ struct TimelineRecordsTests {
         #expect(strings.characterCount(TimelineStrings.none) == -1)
     }
 
+    /// A place ending in a number is kept as its text before the number and the number, and reads
+    /// back exactly; one whose digits would not (a leading zero, past Int32) is kept whole.
+    @Test func placesWithANumberShareOneStringAndReadBack() {
+        let places = ["in-app purchase 1", "in-app purchase 20000", "in-app purchase 0", "in-app purchase 007", "purchase 2147483647",
+                      "purchase 2147483648", "12", "", "signedTransactions[3]", "notification DID_RENEW", "é 5", "x 99999999999"]
+        let split = places.map { TimelinePool.trailingNumber($0) }
+        #expect(split.map { String($0.0) } == ["in-app purchase ", "in-app purchase ", "in-app purchase ", "in-app purchase 007",
+                                                "purchase ", "purchase 2147483648", "", "", "signedTransactions[3]",
+                                                "notification DID_RENEW", "é ", "x 99999999999"])
+        #expect(split.map(\.1) == [1, 20_000, 0, -1, 2_147_483_647, -1, 12, -1, -1, -1, 5, -1])
+        let pool = TimelinePool()
+        let refs = places.map { pool.add(TimelineSource(document: 0, place: $0, fileOffset: 7)) }
+        #expect(refs.map { pool.sources[Int($0)].source(pool.strings).place } == places)
+        #expect(pool.strings.count == 9)  // "in-app purchase " once for three places
+    }
+
     @Test func aFactAndAnObservationReadBackFieldByField() {
         var reading = TimelineReading([])
         let node = NodeID(LayerID(1), 1_234_567)

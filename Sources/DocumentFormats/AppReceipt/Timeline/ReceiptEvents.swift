@@ -15,6 +15,7 @@ enum ReceiptEvents {
                                                 bundleID: receipt.bundleID))
         let marks = (reading.facts.count, reading.observations.count)
         defer { reading.scope(receipt.bundleID, facts: marks.0, observations: marks.1, graces: reading.graces.count) }
+        reading.reserve(purchases: receipt.inApp.count)
         for purchase in receipt.inApp {
             guard let id = purchase.transactionID, let start = purchase.purchaseDate?.epochMilliseconds else { continue }
             let original = purchase.originalTransactionID ?? id

@@ -45,7 +45,7 @@ struct TmuxFrontDoorTests {
         try #require(tmux.waitForText("typical.receipt") != nil)
         try tmux.send("?")
         let whole: (String) -> Bool = { $0.contains(" Keys (? or Esc closes") }
-        var screen = try #require(tmux.waitForSettledScreen("the help overlay", whole))
+        var screen = try #require(tmux.waitForScreen("the help overlay", quiet: 0.2, whole))
         // Page through the overlay: each page's lines continue the ones seen (the last page may
         // overlap the one before it), until PgDn changes nothing.
         var seen: [String] = []
@@ -61,7 +61,7 @@ struct TmuxFrontDoorTests {
             let deadline = Date().addingTimeInterval(3)
             while next == before && Date() < deadline { Thread.sleep(forTimeInterval: 0.05); next = tmux.screen() }
             if next == before { break }
-            screen = try #require(tmux.waitForSettledScreen("the help's next page", whole))
+            screen = try #require(tmux.waitForScreen("the help's next page", quiet: 0.2, whole))
         }
         for line in seen {
             #expect(!line.trimmingCharacters(in: .whitespaces).hasSuffix("…"), "a help line is cut at \(width)×\(height): \(line)")

@@ -139,36 +139,32 @@ final class TmuxHarness {
 
     /// Polls the screen until `predicate` holds; returns the matching screen, or records an issue
     /// (with the last screen) and returns nil after `timeout`.
+    ///
+    /// A matching screen is returned once it has settled: a slow machine can show a frame half
+    /// drawn (tmux renders the bytes it has), whose first rows already match while the rest is the
+    /// frame before (CI once read a help page that way). So a match is looked at again `quiet`
+    /// seconds later and returned when unchanged; when the next look no longer matches, the match
+    /// was a passing state and is returned as it was; a screen that keeps changing while it matches
+    /// is returned after a second.
     @discardableResult
-    func waitForScreen(_ what: String, timeout: Double = TmuxHarness.patience, sourceLocation: SourceLocation = #_sourceLocation,
-                       _ predicate: (String) -> Bool) -> String? {
+    func waitForScreen(_ what: String, timeout: Double = TmuxHarness.patience, quiet: Double = 0.05,
+                       sourceLocation: SourceLocation = #_sourceLocation, _ predicate: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
+        var matching: (screen: String, since: Date)?
         repeat {
             last = screen()
-            if predicate(last) { return last }
+            if predicate(last) {
+                if let m = matching, m.screen == last || Date().timeIntervalSince(m.since) > 1 { return last }
+                matching = (last, matching?.since ?? Date())
+                Thread.sleep(forTimeInterval: quiet)
+                continue
+            }
+            if let m = matching { return m.screen }
             Thread.sleep(forTimeInterval: 0.05)
         } while Date() < deadline
+        if let m = matching { return m.screen }
         Issue.record("timed out after \(timeout) s waiting for \(what); the screen was:\n\(last)\nstderr: \(stderr())",
-                     sourceLocation: sourceLocation)
-        return nil
-    }
-
-    /// The screen once it has stopped changing: `predicate` holds and two captures `quiet` seconds
-    /// apart are equal. A slow machine can show a frame half drawn (tmux renders the bytes it has);
-    /// a test that reads a whole frame waits for this. Records an issue and returns nil after `timeout`.
-    @discardableResult
-    func waitForSettledScreen(_ what: String, quiet: Double = 0.2, timeout: Double = TmuxHarness.patience,
-                              sourceLocation: SourceLocation = #_sourceLocation, _ predicate: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last = screen()
-        repeat {
-            Thread.sleep(forTimeInterval: quiet)
-            let now = screen()
-            if now == last && predicate(now) { return now }
-            last = now
-        } while Date() < deadline
-        Issue.record("timed out after \(timeout) s waiting for \(what) to settle; the screen was:\n\(last)\nstderr: \(stderr())",
                      sourceLocation: sourceLocation)
         return nil
     }

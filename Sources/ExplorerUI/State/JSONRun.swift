@@ -93,15 +93,21 @@ struct JSONRun: Sendable {
         return (depth, rowIndex(lowerBound(tree[node].subtreeEnd)))
     }
 
+    /// JSON row `k`'s parent row, without its texts.
+    func parentRow(_ k: Int, in tree: JSONTree) -> Int {
+        guard let up = Self.rowParent(of: Int(nodes[k]), in: tree) else { return parent }
+        return jsonRow(ofNode: up).map(rowIndex) ?? parent
+    }
+
     /// JSON row `k`, its texts made now (escaped; a schema field's wording from `fields`).
     func row(_ k: Int, in context: OutlineBuildContext) -> OutlineRow {
         let tree = context.document.layer(layer).json!
         let index = Int(nodes[k])
         let node = tree[index]
         let extent = extent(k, in: tree)
-        var parentRow = parent, label = label
-        if let up = Self.rowParent(of: index, in: tree), let container = tree.parent(of: index) {
-            parentRow = jsonRow(ofNode: up).map(rowIndex) ?? parent
+        let parentRow = parentRow(k, in: tree)
+        var label = label
+        if Self.rowParent(of: index, in: tree) != nil, let container = tree.parent(of: index) {
             label = tree[container].kind == .array ? "[\(ordinals[k])]" : (tree.key(ofMember: index) ?? "?")
         }
         let valueIndex = node.kind == .member ? tree.value(ofMember: index) : index

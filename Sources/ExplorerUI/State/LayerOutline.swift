@@ -1,5 +1,6 @@
 import ASN1Lenient
 import DocumentCore
+import JSONLenient
 import Threads
 
 /// One row of the outline: a node of any layer (token text, header or payload JSON, signature,
@@ -187,25 +188,63 @@ public struct LayerOutline: Sendable {
         let n = tree.nodes[i]
         let preview = n.isConstructed ? "" : NodeText.preview(tree, i, maxLength: 48)   // escaped by `preview`
         var row = OutlineRow(node: NodeID(run.layer, i), range: n.byteRange, depth: run.depth + Int(n.depth),
-                             subtreeEnd: run.first + Int(n.subtreeEnd), parent: n.depth > 0 ? run.first + tree.nodes.parentIndex(i) : run.parent,
+                             subtreeEnd: run.first + Int(n.subtreeEnd), parent: Self.treeParent(run, i, n, tree),
                              label: UIText.escape(tree.tagName(of: i) + " " + NodeText.lengthText(n)), value: preview)
         row.name = store.names(of: run.layer) { context.document.names(for: run.layer) }[i]
         return row
     }
 
-    /// Row `index`'s depth and subtree end without its text (an ASN.1 row's from its node): the
-    /// default expansion walks many rows of a large DER file.
-    func extent(_ index: Int) -> (depth: Int, subtreeEnd: Int) {
+    /// The parent row of node `i` of an ASN.1 run.
+    static func treeParent(_ run: TreeRun, _ i: Int, _ node: Node, _ tree: Tree) -> Int {
+        node.depth > 0 ? run.first + tree.nodes.parentIndex(i) : run.parent
+    }
+
+    /// Where an unbuilt row `index` comes from: an ASN.1 run's node or a JSON run's row (nil: a
+    /// built row). The structure of such a row (depth, subtree end, parent) is read from there
+    /// without making its texts.
+    private enum Unbuilt {
+        case tree(TreeRun, Tree)
+        case json(JSONRun, Int, JSONTree)
+    }
+
+    private func unbuilt(_ index: Int) -> Unbuilt? {
         let set = set(holding: index)
-        if set.builtRow(index) == nil, let run = set.run(holding: index), let tree = context.document.layer(run.layer).tree {
+        guard set.builtRow(index) == nil else { return nil }
+        if let run = set.run(holding: index), let tree = context.document.layer(run.layer).tree { return .tree(run, tree) }
+        if let (j, k) = set.jsonRun(holding: index), let tree = context.document.layer(set.jsonRuns[j].layer).json {
+            return .json(set.jsonRuns[j], k, tree)
+        }
+        return nil
+    }
+
+    /// Row `index`'s depth and subtree end without its text (an ASN.1 row's from its node): the
+    /// default expansion walks many rows of a large DER file, and the tree pane's moves read the
+    /// rows around the ones on screen.
+    func extent(_ index: Int) -> (depth: Int, subtreeEnd: Int) {
+        switch unbuilt(index) {
+        case .tree(let run, let tree)?:
             let node = tree.nodes[index - run.first]
             return (run.depth + Int(node.depth), run.first + Int(node.subtreeEnd))
+        case .json(let run, let k, let tree)?:
+            return run.extent(k, in: tree)
+        case nil:
+            let row = row(index)
+            return (row.depth, row.subtreeEnd)
         }
-        if set.builtRow(index) == nil, let (j, k) = set.jsonRun(holding: index), let tree = context.document.layer(set.jsonRuns[j].layer).json {
-            return set.jsonRuns[j].extent(k, in: tree)
+    }
+
+    /// Row `index`'s parent row (-1 at the top) without its text: a frame walks the parents of the
+    /// rows it shows and moves over (a row's text, its preview and names, is most of its cost).
+    func parent(_ index: Int) -> Int {
+        switch unbuilt(index) {
+        case .tree(let run, let tree)?:
+            let i = index - run.first
+            return Self.treeParent(run, i, tree.nodes[i], tree)
+        case .json(let run, let k, let tree)?:
+            return run.parentRow(k, in: tree)
+        case nil:
+            return row(index).parent
         }
-        let row = row(index)
-        return (row.depth, row.subtreeEnd)
     }
 
     /// Every row, by index, as a collection (`rows[i]`); reading one builds only its block.

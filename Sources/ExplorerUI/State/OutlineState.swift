@@ -99,12 +99,12 @@ extension AppState {
         return outline.row(outlineView.selection)
     }
 
-    func outlineHasChildren(_ row: Int) -> Bool { outline.row(row).subtreeEnd > row + 1 }
+    func outlineHasChildren(_ row: Int) -> Bool { outline.extent(row).subtreeEnd > row + 1 }
     func outlineIsOpen(_ row: Int) -> Bool { row < outlineView.expanded.count && outlineView.expanded[row] && outlineHasChildren(row) }
 
     /// The next visible row after `row` (skipping closed subtrees): O(1).
     func outlineNext(_ row: Int) -> Int? {
-        let next = outlineIsOpen(row) ? row + 1 : outline.row(row).subtreeEnd
+        let next = outlineIsOpen(row) ? row + 1 : outline.extent(row).subtreeEnd
         return next < outline.count ? next : nil
     }
 
@@ -112,7 +112,7 @@ extension AppState {
     /// highest closed ancestor below the parent). O(depth); an unbuilt token stays unbuilt.
     func outlinePrevious(_ row: Int) -> Int? {
         guard row > 0 else { return nil }
-        let parent = outline.row(row).parent
+        let parent = outline.parent(row)
         if parent == row - 1 { return parent }
         return outlineRepresentative(row - 1, below: parent)
     }
@@ -122,16 +122,16 @@ extension AppState {
         // A row inside an unbuilt, closed token is shown by the token's row (no need to build it).
         var result = row
         if let head = outline.unbuiltHead(row), !outlineIsOpen(head) { result = head }
-        var current = outline.row(result).parent
+        var current = outline.parent(result)
         while current >= 0 && current != stop {
             if !outlineIsOpen(current) { result = current }
-            current = outline.row(current).parent
+            current = outline.parent(current)
         }
         return result
     }
 
     func outlineParent(_ row: Int) -> Int? {
-        let parent = outline.row(row).parent
+        let parent = outline.parent(row)
         return parent >= 0 ? parent : nil
     }
 

@@ -79,6 +79,7 @@ import TextLoader
             #expect(outline.row(at) == expected, "\(name) row \(at)")
             #expect(outline.row(of: NodeID(id, index)) == at, "\(name) node \(index)")
             #expect(outline.extent(at) == (depth, next), "\(name) row \(at)")
+            #expect(outline.parent(at) == parent, "\(name) row \(at)")
             if !expected.range.isEmpty {
                 #expect(outline.deepestRow(in: id, containing: expected.range.lowerBound) == at, "\(name) row \(at)")
             }

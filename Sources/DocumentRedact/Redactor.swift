@@ -75,7 +75,7 @@ public enum Redactor {
         var mentionable: [String: RedactField] = [:]
         for collector in collectors {
             for target in collector.targets {
-                if case .text(let text) = target.original, text.utf8.count >= JSONPath.minimumMention { mentionable[text] = target.field }
+                if case .text(let text) = collector.original(target), text.utf8.count >= JSONPath.minimumMention { mentionable[text] = target.field }
             }
         }
         for wrapper in wrappers {
@@ -87,11 +87,15 @@ public enum Redactor {
             collectors[i].collectMentions(of: mentionable)
             wrappers[i].collectMentions(of: mentionable)
         }
-        let originals = Set(collectors.flatMap { $0.targets.map(\.original) } + wrappers.flatMap { $0.targets.map { .text($0.original) } })
+        var originals = Set(wrappers.flatMap { $0.targets.map { RedactedValue.text($0.original) } })
+        for collector in collectors { for target in collector.targets { originals.insert(collector.original(target)) } }
         let standIns = try StandIns(key: options.key, originals: originals)
         // What is kept of each document once its values are found: the collectors (which hold the
         // documents) go, so that each document is let go before its copy is opened (issue 32).
-        let plans = collectors.map { RedactPlan(targets: $0.targets, notReplaced: $0.notReplaced, layerNames: $0.document.layers.map(\.name)) }
+        let plans = collectors.map {
+            RedactPlan(targets: $0.targets, notReplaced: $0.notReplaced, layerNames: $0.document.layers.map(\.name),
+                       layers: $0.document.layers.map(\.bytes))
+        }
         collectors.removeAll()
         var copies: [RedactedCopy] = []
         var occurrences: [RedactedValue: [RedactOccurrence]] = [:]
@@ -102,7 +106,7 @@ public enum Redactor {
             let copy = finish(rewritten, input: input, plan: plan, wrapper: wrappers[index], standIns: standIns, fields: fields)
             if copy.bytes != nil {
                 for target in plan.targets {
-                    occurrences[target.original, default: []].append(RedactOccurrence(
+                    occurrences[plan.original(target), default: []].append(RedactOccurrence(
                         file: index, field: target.field, place: target.place, layer: plan.layerNames[target.layer.index],
                         offset: target.range.lowerBound, isMention: target.isMention))
                 }
@@ -122,6 +126,11 @@ public enum Redactor {
         var targets: [RedactTarget]
         var notReplaced: [String]
         var layerNames: [String]
+        /// The original's layers' bytes (the file's are the input's own), where the targets' values
+        /// are read: the trees and the model go with the document.
+        var layers: [[UInt8]]
+
+        func original(_ target: RedactTarget) -> RedactedValue { target.original(in: layers[target.layer.index]) }
     }
 
     /// A copy's report so far, the file's new bytes (nil when it cannot be made: `copy.failure`) and the
@@ -173,7 +182,7 @@ public enum Redactor {
                 if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
             }
             let out = try TextFormRewrap.rewrap(raw: raw, loaded: input.loaded, newBytes: file)
-            try check(out, input: input, shape: rewritten.shape, standIns: standIns, fields: fields, targets: plan.targets)
+            try check(out, input: input, shape: rewritten.shape, standIns: standIns, fields: fields, plan: plan)
             copy.bytes = out
         } catch let failure as TextFormRewrap.Failure {
             copy.failure = failure.message
@@ -192,7 +201,7 @@ public enum Redactor {
         defer { copy.signatures = signatures(document, rewrite: rewrite) }
         do {
             for target in targets {
-                guard let standIn = standIns[target.original] else { continue }
+                guard let standIn = standIns[target.original(in: document.layers[target.layer.index].bytes)] else { continue }
                 try rewrite.write(target, standIn: standIn)
                 if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
             }
@@ -211,7 +220,8 @@ public enum Redactor {
 
     /// Re-opens the copy: the same shape, and at every place a value was, now its stand-in.
     static func check(_ out: [UInt8], input: RedactInput, shape: DocumentShape, standIns: StandIns,
-                      fields: Set<RedactField>, targets: [RedactTarget]) throws {
+                      fields: Set<RedactField>, plan: RedactPlan) throws {
+        let targets = plan.targets
         guard let reloaded = try? PasteLoader.decode(out, name: input.loaded.name) else {
             throw CheckFailure(message: "the copy does not load")
         }
@@ -219,15 +229,21 @@ public enum Redactor {
         if let difference = shape.firstDifference(from: copy, reopenOriginal: { Document.open(input.loaded, options: openOptions) }) {
             throw CheckFailure(message: "the copy would not parse like the original: \(difference)")
         }
-        let found = RedactCollector.collect(copy, fields: fields).targets
-        // Not a second list of the targets (11 MB for 20,000 purchases; issue 32).
-        let expected = targets.lazy.filter { !$0.isMention }
-        guard found.count == expected.count else {
-            throw CheckFailure(message: "the copy has \(found.count) values to replace where the original had \(expected.count)")
+        // The copy's values are compared as they are found, in order with the original's that are
+        // not mentions: no list of either (11 MB each for 20,000 purchases; issue 32).
+        var expected = targets.lazy.filter { !$0.isMention }.makeIterator()
+        var found = 0
+        var missing: RedactTarget?
+        RedactCollector.forEachTarget(copy, fields: fields) { new in
+            found += 1
+            guard missing == nil, let old = expected.next(), let standIn = standIns[plan.original(old)] else { return }
+            if new.original(in: copy.layers[new.layer.index].bytes) != standIn { missing = old }
         }
-        for (new, old) in zip(found, expected) where standIns[old.original] != nil && new.original != standIns[old.original] {
-            throw CheckFailure(message: "\(old.place): the copy does not hold the stand-in")
+        let count = targets.lazy.filter { !$0.isMention }.count
+        guard found == count else {
+            throw CheckFailure(message: "the copy has \(found) values to replace where the original had \(count)")
         }
+        if let missing { throw CheckFailure(message: "\(missing.place): the copy does not hold the stand-in") }
     }
 
     /// What no longer verifies in the copy, and why.

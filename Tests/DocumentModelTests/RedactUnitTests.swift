@@ -239,4 +239,30 @@ import TextLoader
                 == "layer 0 (file) is 11 bytes instead of 8")
         #expect(reopened == 1)
     }
+    // MARK: - Compact targets
+
+    @Test("a target reads its value from the layer's bytes; only one that does not read back as itself keeps it")
+    func targetsReadTheirValueFromTheLayer() {
+        // Range, layer, place (24), a reference and three bytes: 64, not 112 and a string (issue 32).
+        #expect(MemoryLayout<RedactTarget>.stride == 64)
+        let der: [UInt8] = [0x02, 0x03, 0x00, 0x12, 0x34]
+        let integer = RedactTarget(field: .webOrderLineItemID, layer: .file, range: 2..<5, original: .text("4660"), form: .derInteger,
+                                   place: "x", in: der)
+        #expect(integer.kind == .derInteger && integer.original(in: der) == .text("4660"))
+        #expect(integer.original(in: [0x02, 0x03, 0x00, 0x00, 0x07]) == .text("7"))
+        let bytes = RedactTarget(field: .sha1Hash, layer: .file, range: 1..<3, original: .bytes([0x03, 0x00]), form: .plain, place: "h", in: der)
+        #expect(bytes.kind == .bytes && bytes.original(in: [9, 8, 7]) == .bytes([8, 7]))
+        // `"a\/b"`: the escape takes two layer bytes, so the decoded text is kept.
+        let escaped = RedactTarget(field: .transactionID, layer: .file, range: 1..<5, original: .text("a/b"),
+                                   form: .jsonString(offsets: [1, 2, 4]), place: "y", in: Array(#""a\/b""#.utf8))
+        #expect(escaped.original(in: Array(#""xyzw""#.utf8)) == .text("a/b"))
+        let literal = RedactTarget(field: .transactionID, layer: .file, range: 1..<4, original: .text("abc"),
+                                   form: .jsonString(offsets: [1, 2, 3]), place: "y", in: Array(#""abc""#.utf8))
+        #expect(literal.original(in: Array(#""xyz""#.utf8)) == .text("xyz"))
+        // Told a value the layer does not hold there: kept as told.
+        let odd = RedactTarget(field: .transactionID, layer: .file, range: 0..<3, original: .text("abd"), form: .plain, place: "z",
+                               in: Array("abc".utf8))
+        #expect(odd.original(in: Array("abc".utf8)) == .text("abd"))
+        #expect(RedactPlace("product_id", in: .inAppPurchase, number: 3).text == "in-app purchase #3, product_id")
+    }
 }

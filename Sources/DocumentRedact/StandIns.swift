@@ -62,10 +62,19 @@ public struct StandInError: Error, Sendable, CustomStringConvertible {
 /// length and character class (digits, a UUID, letters and digits in place, bytes), differs from
 /// it, is used for no other value, and is never another original value of the run where the
 /// class has room for that (one-digit Xcode ids do not always).
-public struct StandIns: Sendable {
-    public private(set) var table: [RedactedValue: RedactedValue] = [:]
+public struct StandIns: Sendable, Equatable {
+    /// The originals that have a stand-in, in `RedactedValue` order (text before bytes), their
+    /// bytes end to end; each one's stand-in, of the same length, at the same offsets of
+    /// `standInBytes`. Two byte buffers and an offset a value instead of a dictionary of values:
+    /// a 20,000-purchase receipt's table took 8 MB (issue 32).
+    private var originalBytes: [UInt8] = []
+    private var standInBytes: [UInt8] = []
+    /// `starts[i]..<starts[i + 1]`: value i; the first `textCount` values are text.
+    private var starts: [Int] = [0]
+    private var textCount = 0
 
     public init(key: StandInKey, originals: Set<RedactedValue>) throws {
+        var table: [RedactedValue: RedactedValue] = [:]
         var used = Set<RedactedValue>()
         var numbers: [DigitClass: [UInt64]] = [:]
         var others: [RedactedValue] = []
@@ -91,9 +100,44 @@ public struct StandIns: Sendable {
             used.insert(standIn)
             table[original] = standIn
         }
+        used = []
+        for (original, standIn) in table.sorted(by: { $0.key < $1.key }) {
+            let (a, b) = (original.bytes, standIn.bytes)
+            // Every class keeps the length (`candidate`): a stand-in of another length is a bug.
+            precondition(a.count == b.count, "a stand-in of another length")
+            originalBytes += a
+            standInBytes += b
+            starts.append(originalBytes.count)
+            if case .text = original { textCount += 1 }
+        }
     }
 
-    public subscript(original: RedactedValue) -> RedactedValue? { table[original] }
+    /// How many values have a stand-in.
+    public var count: Int { starts.count - 1 }
+
+    public subscript(original: RedactedValue) -> RedactedValue? {
+        guard let i = index(of: original) else { return nil }
+        let range = starts[i]..<starts[i + 1]
+        return i < textCount ? .text(String(decoding: standInBytes[range], as: UTF8.self)) : .bytes(Array(standInBytes[range]))
+    }
+
+    /// The position of `original` among the values, by binary search; nil when it has no stand-in.
+    func index(of original: RedactedValue) -> Int? {
+        let isText: Bool
+        let key: [UInt8]
+        switch original {
+        case .text(let text): isText = true; key = Array(text.utf8)
+        case .bytes(let bytes): isText = false; key = bytes
+        }
+        var low = isText ? 0 : textCount, high = isText ? textCount : count
+        while low < high {
+            let mid = (low + high) / 2
+            let value = originalBytes[starts[mid]..<starts[mid + 1]]
+            if value.elementsEqual(key) { return mid }
+            if value.lexicographicallyPrecedes(key) { low = mid + 1 } else { high = mid }
+        }
+        return nil
+    }
 
     /// Draws candidates until one is acceptable: first avoiding every original, then (for classes
     /// too small for that) only the value itself and the stand-ins already given.

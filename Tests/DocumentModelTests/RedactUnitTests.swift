@@ -210,9 +210,30 @@ import TextLoader
         #expect(d.count == 20 && d != bytes)
         // The same key gives the same table; another key another one.
         let again = try StandIns(key: .seeded("u"), originals: [.text(uuid), .text(upper), .text(text), .bytes(bytes)])
-        #expect(again.table == table.table)
+        #expect(again == table)
         let other = try StandIns(key: .seeded("v"), originals: [.text(uuid)])
         #expect(other[.text(uuid)] != table[.text(uuid)])
+    }
+
+    @Test("the table finds each value by its kind and bytes: text and bytes apart, the empty value and others absent")
+    func standInTableLooksUpByKindAndBytes() throws {
+        let originals: Set<RedactedValue> = [.text("abc"), .bytes(Array("abc".utf8)), .text("abd"), .text("ab"), .text(""), .bytes([0xFF]),
+                                             .text("2000000123456789")]
+        let table = try StandIns(key: .seeded("t"), originals: originals)
+        #expect(table.count == 6)
+        for original in originals where original != .text("") {
+            let standIn = try #require(table[original])
+            #expect(standIn != original)
+            switch (original, standIn) {
+            case (.text(let a), .text(let b)): #expect(a.utf8.count == b.utf8.count)
+            case (.bytes(let a), .bytes(let b)): #expect(a.count == b.count)
+            default: Issue.record("\(original): a stand-in of the other kind")
+            }
+        }
+        #expect(table[.text("abc")] != table[.bytes(Array("abc".utf8))])
+        #expect(table[.text("")] == nil && table[.text("abe")] == nil && table[.text("a")] == nil && table[.bytes([0xFE])] == nil)
+        // Pinned: the same seed gives the same stand-in (the draw is the one before the table was packed).
+        #expect(table[.text("2000000123456789")] == .text("1470358997382529"))
     }
 
     // MARK: - The shape check

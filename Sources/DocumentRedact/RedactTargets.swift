@@ -3,7 +3,7 @@ import JSONLenient
 import ByteText
 import DocumentCore
 
-/// One place in a document's layer where a value is replaced. Compact (64 bytes): the value is
+/// One place in a document's layer where a value is replaced. Compact (48 bytes): the value is
 /// read from the layer's bytes when needed (`original(in:)`), not kept beside them, and the place
 /// is worded only when printed; a 20,000-purchase receipt's 120,000 targets took 112 bytes each
 /// and a string per value (issue 32).
@@ -37,17 +37,23 @@ package struct RedactTarget: Sendable {
         }
     }
 
-    package var range: Range<Int>
-    package var layer: LayerID
     /// Where, for messages and the mapping file: "in-app purchase #1, in-app 1703",
     /// "signedTransactions[0] payload: transactionId". Terminal-safe as built (keys are escaped).
     package var location: RedactPlace
     let irregular: Irregular?
+    // 32-bit offsets and layer index: no input is over 512 MiB (`InputLoader.maximumInputSize`), no
+    // layer longer than its input, and a layer takes more than a byte of it.
+    private let start: UInt32
+    private let end: UInt32
+    private let layerIndex: UInt32
     package var field: RedactField
     package let kind: Kind
     /// A value found inside another value (a history's revision naming a transaction id, a
     /// product id starting with the bundle id).
     package var isMention: Bool = false
+
+    package var range: Range<Int> { Int(start)..<Int(end) }
+    package var layer: LayerID { LayerID(Int(layerIndex)) }
 
     package var place: String { location.text }
 
@@ -56,8 +62,9 @@ package struct RedactTarget: Sendable {
     package init(field: RedactField, layer: LayerID, range: Range<Int>, original: RedactedValue, form: Form,
                  location: RedactPlace, isMention: Bool = false, in layerBytes: [UInt8]) {
         self.field = field
-        self.layer = layer
-        self.range = range
+        layerIndex = UInt32(layer.index)
+        start = UInt32(range.lowerBound)
+        end = UInt32(range.upperBound)
         self.location = location
         self.isMention = isMention
         var offsets: [Int] = []
@@ -254,7 +261,8 @@ struct RedactCollector {
     mutating func collectMentions(of originals: [String: RedactField]) {
         guard !originals.isEmpty else { return }
         let lengths = Set(originals.keys.map(\.utf8.count)).sorted(by: >)
-        let own = Set(targets.map { TargetSpot(layer: $0.layer, range: $0.range) })
+        // Sorted, searched by halves: a set of a 20,000-purchase receipt's spots took 6 MB (issue 32).
+        let own = SortedSpots(targets.map { TargetSpot(layer: $0.layer, range: $0.range) })
         // The place is worded only for a match (a JSON path for every string of a large body was most of the work).
         func scan(_ layer: LayerID, _ content: Range<Int>, bytes: [UInt8], place: () -> RedactPlace, literal: ((Range<Int>) -> Bool)? = nil) {
             var i = content.lowerBound
@@ -316,6 +324,25 @@ package struct TargetSpot: Hashable {
     package init(layer: LayerID, range: Range<Int>) {
         self.layer = layer
         self.range = range
+    }
+}
+
+/// Target spots sorted (layer, start, end), for asking whether a range is one of them.
+package struct SortedSpots {
+    private let spots: [TargetSpot]
+
+    package init(_ spots: [TargetSpot]) {
+        self.spots = spots.sorted { ($0.layer.index, $0.range.lowerBound, $0.range.upperBound) < ($1.layer.index, $1.range.lowerBound, $1.range.upperBound) }
+    }
+
+    package func contains(_ spot: TargetSpot) -> Bool {
+        let key = (spot.layer.index, spot.range.lowerBound, spot.range.upperBound)
+        var low = 0, high = spots.count
+        while low < high {
+            let mid = (low + high) / 2
+            if (spots[mid].layer.index, spots[mid].range.lowerBound, spots[mid].range.upperBound) < key { low = mid + 1 } else { high = mid }
+        }
+        return low < spots.count && spots[low] == spot
     }
 }
 

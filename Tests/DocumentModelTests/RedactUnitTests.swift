@@ -264,8 +264,8 @@ import TextLoader
 
     @Test("a target reads its value from the layer's bytes; only one that does not read back as itself keeps it")
     func targetsReadTheirValueFromTheLayer() {
-        // Range, layer, place (24), a reference and three bytes: 64, not 112 and a string (issue 32).
-        #expect(MemoryLayout<RedactTarget>.stride == 64)
+        // Place (24), a reference, 32-bit range and layer, three bytes: 48, not 112 and a string (issue 32).
+        #expect(MemoryLayout<RedactTarget>.stride == 48)
         let der: [UInt8] = [0x02, 0x03, 0x00, 0x12, 0x34]
         let integer = RedactTarget(field: .webOrderLineItemID, layer: .file, range: 2..<5, original: .text("4660"), form: .derInteger,
                                    place: "x", in: der)
@@ -285,5 +285,15 @@ import TextLoader
                                in: Array("abc".utf8))
         #expect(odd.original(in: Array("abc".utf8)) == .text("abd"))
         #expect(RedactPlace("product_id", in: .inAppPurchase, number: 3).text == "in-app purchase #3, product_id")
+    }
+
+    @Test("the targets' spots are found only as they are: the same layer, start and end")
+    func sortedSpotsFindExactRanges() {
+        let spots = SortedSpots([TargetSpot(layer: LayerID(1), range: 10..<20), TargetSpot(layer: .file, range: 30..<36),
+                                 TargetSpot(layer: .file, range: 5..<9), TargetSpot(layer: .file, range: 5..<7)])
+        #expect(spots.contains(TargetSpot(layer: .file, range: 5..<9)) && spots.contains(TargetSpot(layer: .file, range: 5..<7)))
+        #expect(spots.contains(TargetSpot(layer: LayerID(1), range: 10..<20)) && spots.contains(TargetSpot(layer: .file, range: 30..<36)))
+        #expect(!spots.contains(TargetSpot(layer: .file, range: 10..<20)) && !spots.contains(TargetSpot(layer: .file, range: 5..<8)))
+        #expect(!spots.contains(TargetSpot(layer: LayerID(2), range: 0..<1)) && !SortedSpots([]).contains(TargetSpot(layer: .file, range: 0..<1)))
     }
 }

@@ -72,18 +72,19 @@ public enum Redactor {
         var collectors = documents.map { RedactCollector.collect($0!, fields: fields) }
         var wrappers = inputs.map { WrapperText($0, fields: fields) }
         collectMentions(&collectors, &wrappers)
-        // The values and their set go before the files are rewritten (a string a value: 4 MB for
-        // 20,000 purchases; issue 32).
-        let standIns = try StandIns(key: options.key, originals: originals(collectors, wrappers))
         // What is kept of each document once its values are found: the collectors (which hold the
         // documents) go, so that each document is let go before its copy is opened (issue 32).
         // The targets copied to an array of their own size: the collector's grew by doubling
-        // (131,072 places for 20,000 purchases' ≈ 100,000 values).
+        // (131,072 places for 20,000 purchases' ≈ 100,000 values), and goes before the stand-ins
+        // are drawn.
         let plans = collectors.map {
             RedactPlan(targets: $0.targets.withUnsafeBufferPointer { Array($0) }, notReplaced: $0.notReplaced,
                        layerNames: $0.document.layers.map(\.name), layers: RedactPlan.valueLayers($0))
         }
         collectors.removeAll()
+        // The values and their set go before the files are rewritten (a string a value: 4 MB for
+        // 20,000 purchases; issue 32).
+        let standIns = try StandIns(key: options.key, originals: originals(plans, wrappers))
         var copies: [RedactedCopy] = []
         var occurrences: [RedactedValue: [RedactOccurrence]] = [:]
         for (index, input) in inputs.enumerated() {
@@ -129,9 +130,9 @@ public enum Redactor {
     }
 
     /// The run's values, from every file.
-    static func originals(_ collectors: [RedactCollector], _ wrappers: [WrapperText]) -> Set<RedactedValue> {
+    static func originals(_ plans: [RedactPlan], _ wrappers: [WrapperText]) -> Set<RedactedValue> {
         var originals = Set(wrappers.flatMap { $0.targets.map { RedactedValue.text($0.original) } })
-        for collector in collectors { for target in collector.targets { originals.insert(collector.original(target)) } }
+        for plan in plans { for target in plan.targets { originals.insert(plan.original(target)) } }
         return originals
     }
 

@@ -155,9 +155,6 @@ struct RedactCollector {
     let document: Document
     let fields: Set<RedactField>
     var targets: [RedactTarget] = []
-    /// The mentions found (`collectMentions`), apart from `targets`: appended to them, they grew
-    /// its array to twice its size beside the old one (9.4 MB for 20,000 purchases; issue 32).
-    var mentions: [RedactTarget] = []
     /// Values of a redacted field that are left as they are, with why (never silently).
     var notReplaced: [String] = []
     /// What the document's kind gave (`DocumentOutputs.redactionParts`).
@@ -274,8 +271,8 @@ struct RedactCollector {
                 for length in lengths where i + length <= content.upperBound && literal?(i..<(i + length)) != false {
                     let text = String(decoding: bytes[i..<(i + length)], as: UTF8.self)
                     guard let field = originals[text] else { continue }
-                    mentions.append(RedactTarget(field: field, layer: layer, range: i..<(i + length), original: .text(text),
-                                                 form: .plain, location: place(), isMention: true, in: bytes))
+                    targets.append(RedactTarget(field: field, layer: layer, range: i..<(i + length), original: .text(text),
+                                                form: .plain, location: place(), isMention: true, in: bytes))
                     matched = length
                     break
                 }

@@ -33,8 +33,8 @@ struct LayerRewrite {
 
     static func encode(_ target: RedactTarget, standIn: RedactedValue, layer: [UInt8]) throws -> [UInt8] {
         let new = standIn.bytes
-        switch target.form {
-        case .plain, .jsonNumber:
+        switch target.kind {
+        case .utf8, .bytes, .jsonNumber:
             return new
         case .derInteger:
             guard case .text(let text) = standIn, let value = UInt64(text) else {
@@ -49,16 +49,18 @@ struct LayerRewrite {
             }
             // A non-minimal original keeps its leading zero octets (and its finding).
             return [UInt8](repeating: 0, count: target.range.count - octets.count) + octets
-        case .jsonString(let offsets):
-            return try jsonString(target, offsets: offsets, new: new, layer: layer)
+        case .jsonString:
+            return try jsonString(target, offsets: target.jsonOffsets, new: new, layer: layer)
         }
     }
 
     /// The string's content with each decoded byte's new value written in the form the original
     /// used: as it is, or as the same escape (`\u0041` stays a `\u` escape). Stand-ins keep every
     /// character that is not a letter or digit, so two-character escapes (`\/`, `\n`) never change.
+    /// `offsets` is empty for a string written as itself (one layer byte per decoded byte).
     static func jsonString(_ target: RedactTarget, offsets: [Int], new: [UInt8], layer: [UInt8]) throws -> [UInt8] {
-        let old = target.original.bytes
+        let old = target.original(in: layer).bytes
+        if offsets.isEmpty && target.range.count == old.count && new.count == old.count { return new }
         guard offsets.count == old.count, new.count == old.count else {
             throw Failure(message: "\(target.place): the stand-in's length differs")
         }

@@ -3,8 +3,12 @@ import JSONLenient
 import ByteText
 import DocumentCore
 
-/// One place in a document's layer where a value is replaced.
+/// One place in a document's layer where a value is replaced. Compact (48 bytes): the value is
+/// read from the layer's bytes when needed (`original(in:)`), not kept beside them, and the place
+/// is worded only when printed; a 20,000-purchase receipt's 120,000 targets took 112 bytes each
+/// and a string per value (issue 32).
 package struct RedactTarget: Sendable {
+    /// How the value is written in the layer (what `init` is told).
     package enum Form: Sendable {
         /// The value's bytes as they are (a DER string's or OCTET STRING's content, a part of one).
         case plain
@@ -17,31 +21,102 @@ package struct RedactTarget: Sendable {
         case derInteger
     }
 
-    package var field: RedactField
-    package var layer: LayerID
-    package var range: Range<Int>
-    package var original: RedactedValue
-    package var form: Form
+    /// `Form` as kept, with whether a plain value is text (UTF-8) or bytes.
+    package enum Kind: UInt8, Sendable {
+        case utf8, bytes, jsonString, jsonNumber, derInteger
+    }
+
+    /// What cannot be read back from the layer: a JSON string with escapes (its decoded text and
+    /// offsets), or any value whose bytes do not read back as itself. Nil for nearly every value.
+    final class Irregular: Sendable {
+        let original: RedactedValue
+        let offsets: [Int]
+        init(original: RedactedValue, offsets: [Int]) {
+            self.original = original
+            self.offsets = offsets
+        }
+    }
+
     /// Where, for messages and the mapping file: "in-app purchase #1, in-app 1703",
     /// "signedTransactions[0] payload: transactionId". Terminal-safe as built (keys are escaped).
     package var location: RedactPlace
-    package var place: String { location.text }
+    let irregular: Irregular?
+    // 32-bit offsets and layer index: no input is over 512 MiB (`InputLoader.maximumInputSize`), no
+    // layer longer than its input, and a layer takes more than a byte of it.
+    private let start: UInt32
+    private let end: UInt32
+    private let layerIndex: UInt32
+    package var field: RedactField
+    package let kind: Kind
     /// A value found inside another value (a history's revision naming a transaction id, a
     /// product id starting with the bundle id).
     package var isMention: Bool = false
+
+    package var range: Range<Int> { Int(start)..<Int(end) }
+    package var layer: LayerID { LayerID(Int(layerIndex)) }
+
+    package var place: String { location.text }
+
+    /// `original` is the value as found in `layerBytes` (the bytes of `layer`) at `range`; it is
+    /// kept only when reading it back from there would not give it.
     package init(field: RedactField, layer: LayerID, range: Range<Int>, original: RedactedValue, form: Form,
-                 location: RedactPlace, isMention: Bool = false) {
+                 location: RedactPlace, isMention: Bool = false, in layerBytes: [UInt8]) {
         self.field = field
-        self.layer = layer
-        self.range = range
-        self.original = original
-        self.form = form
+        layerIndex = UInt32(layer.index)
+        start = UInt32(range.lowerBound)
+        end = UInt32(range.upperBound)
         self.location = location
         self.isMention = isMention
+        var offsets: [Int] = []
+        switch form {
+        case .plain:
+            if case .bytes = original { kind = .bytes } else { kind = .utf8 }
+        case .jsonString(let given):
+            kind = .jsonString
+            // Written as itself: one layer byte per decoded byte, in order.
+            if !given.elementsEqual(range) { offsets = given }
+        case .jsonNumber: kind = .jsonNumber
+        case .derInteger: kind = .derInteger
+        }
+        irregular = offsets.isEmpty && Self.read(kind, range, in: layerBytes) == original
+            ? nil : Irregular(original: original, offsets: offsets)
     }
 
-    package init(field: RedactField, layer: LayerID, range: Range<Int>, original: RedactedValue, form: Form, place: String, isMention: Bool = false) {
-        self.init(field: field, layer: layer, range: range, original: original, form: form, location: RedactPlace(place), isMention: isMention)
+    package init(field: RedactField, layer: LayerID, range: Range<Int>, original: RedactedValue, form: Form, place: String,
+                 isMention: Bool = false, in layerBytes: [UInt8]) {
+        self.init(field: field, layer: layer, range: range, original: original, form: form, location: RedactPlace(place),
+                  isMention: isMention, in: layerBytes)
+    }
+
+    /// The value replaced, from the bytes of the layer it was found in (the original's, or a
+    /// copy's, where the stand-in is read).
+    package func original(in layerBytes: [UInt8]) -> RedactedValue {
+        if let irregular { return irregular.original }
+        // Read back when made (`init`), so never nil for the bytes it was found in.
+        return Self.read(kind, range, in: layerBytes) ?? .bytes([])
+    }
+
+    /// For a JSON string with escapes, the layer offset of each decoded byte; empty when the
+    /// string is written as itself.
+    var jsonOffsets: [Int] { irregular?.offsets ?? [] }
+
+    /// The value at `range` read as `kind` says; nil when it cannot be (beyond the bytes, an
+    /// INTEGER beyond 64 bits).
+    static func read(_ kind: Kind, _ range: Range<Int>, in bytes: [UInt8]) -> RedactedValue? {
+        guard range.upperBound <= bytes.count else { return nil }
+        switch kind {
+        case .bytes: return .bytes(Array(bytes[range]))
+        case .utf8, .jsonString, .jsonNumber: return .text(String(decoding: bytes[range], as: UTF8.self))
+        case .derInteger:
+            // Content octets of a non-negative INTEGER (leading zero octets allowed) as decimal text.
+            var value: UInt64 = 0
+            for octet in bytes[range] {
+                guard value >> 56 == 0 else { return nil }
+                value = value << 8 | UInt64(octet)
+            }
+            guard bytes[range].first.map({ $0 & 0x80 == 0 }) ?? false else { return nil }
+            return .text(String(value))
+        }
     }
 }
 
@@ -49,19 +124,30 @@ package struct RedactTarget: Sendable {
 /// the worded places of a 20,000-purchase receipt's 120,000 values took 12 MB, and the copy's
 /// check made them again (issue 32). A name of up to 15 bytes is stored in the String itself.
 package struct RedactPlace: Sendable {
+    /// What a numbered place is numbered in.
+    package enum Group: UInt8, Sendable {
+        case inAppPurchase
+
+        var words: String {
+            switch self {
+            case .inAppPurchase: "in-app purchase"
+            }
+        }
+    }
+
     var name: String
-    var group: StaticString?
+    var group: Group?
     var number: Int32 = 0
 
     package init(_ text: String) { name = text }
     /// "\(group) #\(number), \(name)".
-    package init(_ name: String, in group: StaticString, number: Int) {
+    package init(_ name: String, in group: Group, number: Int) {
         self.name = name
         self.group = group
         self.number = Int32(clamping: number)
     }
 
-    package var text: String { group.map { "\($0) #\(number), \(name)" } ?? name }
+    package var text: String { group.map { "\($0.words) #\(number), \(name)" } ?? name }
 }
 
 /// Finds what to replace in an opened document.
@@ -79,22 +165,37 @@ struct RedactCollector {
         self.fields = fields
     }
 
+    /// A target's value, from this document's layer.
+    func original(_ target: RedactTarget) -> RedactedValue { target.original(in: document.layers[target.layer.index].bytes) }
+
     static func collect(_ document: Document, fields: Set<RedactField>) -> RedactCollector {
         var collector = RedactCollector(document: document, fields: fields)
         // The kind's own values first (a receipt's attributes), then the JSON layers'.
         let parts = document.redactionParts(fields: fields)
         collector.parts = parts
-        collector.targets = parts.targets
         collector.notReplaced = parts.notReplaced
-        collector.collectJSON()
+        var targets: [RedactTarget] = []
+        parts.forEachTarget { targets.append($0) }
+        Self.walkJSON(document, fields: fields, notReplaced: &collector.notReplaced) { targets.append($0) }
+        collector.targets = targets
         return collector
+    }
+
+    /// Every value to replace in `document`, in `collect`'s order, without listing them (the
+    /// copy's check: a list of a 20,000-purchase receipt's was 11 MB; issue 32).
+    static func forEachTarget(_ document: Document, fields: Set<RedactField>, _ body: (RedactTarget) -> Void) {
+        document.redactionParts(fields: fields).forEachTarget(body)
+        var said: [String] = []
+        walkJSON(document, fields: fields, notReplaced: &said, body)
     }
 
     // MARK: - JSON layers (any kind: token payloads, bodies)
 
     /// The JSON layers that hold values: token payloads, a JSON body, JSON decoded from base64 (an
     /// external purchase token, an Advanced Commerce request); headers hold none.
-    var jsonLayers: [LayerID] {
+    var jsonLayers: [LayerID] { Self.jsonLayers(document) }
+
+    static func jsonLayers(_ document: Document) -> [LayerID] {
         document.layers.compactMap { layer in
             guard layer.json != nil else { return nil }
             switch layer.role {
@@ -105,17 +206,21 @@ struct RedactCollector {
     }
 
     /// "signedTransactions[0] payload", "payload", "body".
-    func layerLabel(_ id: LayerID) -> String {
+    func layerLabel(_ id: LayerID) -> String { Self.layerLabel(id, in: document) }
+
+    static func layerLabel(_ id: LayerID, in document: Document) -> String {
         id == .file ? "body" : TerminalSafe.escape(document.layers[id.index].name)
     }
 
-    mutating func collectJSON() {
-        for id in jsonLayers {
+    /// The JSON layers' values of `fields`, each given to `target` in document order; what is left
+    /// as it is goes to `notReplaced`.
+    static func walkJSON(_ document: Document, fields: Set<RedactField>, notReplaced: inout [String], _ target: (RedactTarget) -> Void) {
+        for id in jsonLayers(document) {
             guard let tree = document.layers[id.index].json else { continue }
             for member in 0..<tree.count where tree[member].kind == .member {
                 guard let key = tree.key(ofMember: member), let redact = RedactField.byJSONKey[key], fields.contains(redact),
                       let value = tree.value(ofMember: member) else { continue }
-                let place = "\(layerLabel(id)): \(JSONPath.of(member, in: tree))"
+                let place = "\(layerLabel(id, in: document)): \(JSONPath.of(member, in: tree))"
                 let node = tree[value]
                 switch node.kind {
                 case .string:
@@ -129,16 +234,16 @@ struct RedactCollector {
                         offsets = Array(offsets.dropFirst(n))
                         text = String(text.dropFirst(prefix.count))
                     }
-                    targets.append(RedactTarget(field: redact, layer: id, range: content, original: .text(text),
-                                                form: .jsonString(offsets: offsets), place: place))
+                    target(RedactTarget(field: redact, layer: id, range: content, original: .text(text),
+                                        form: .jsonString(offsets: offsets), place: place, in: tree.bytes))
                 case .number:
                     let digits = Array(tree.bytes[node.range])
                     guard digits.allSatisfy(StandIns.isDigit) else {
                         notReplaced.append("\(place): the number \(TerminalSafe.escape(tree.text(of: value))) is not a plain integer, left as it is")
                         continue
                     }
-                    targets.append(RedactTarget(field: redact, layer: id, range: node.range,
-                                                original: .text(String(decoding: digits, as: UTF8.self)), form: .jsonNumber, place: place))
+                    target(RedactTarget(field: redact, layer: id, range: node.range,
+                                        original: .text(String(decoding: digits, as: UTF8.self)), form: .jsonNumber, place: place, in: tree.bytes))
                 case .null:
                     continue
                 default:
@@ -156,7 +261,8 @@ struct RedactCollector {
     mutating func collectMentions(of originals: [String: RedactField]) {
         guard !originals.isEmpty else { return }
         let lengths = Set(originals.keys.map(\.utf8.count)).sorted(by: >)
-        let own = Set(targets.map { TargetSpot(layer: $0.layer, range: $0.range) })
+        // Sorted, searched by halves: a set of a 20,000-purchase receipt's spots took 6 MB (issue 32).
+        let own = SortedSpots(targets.map { TargetSpot(layer: $0.layer, range: $0.range) })
         // The place is worded only for a match (a JSON path for every string of a large body was most of the work).
         func scan(_ layer: LayerID, _ content: Range<Int>, bytes: [UInt8], place: () -> RedactPlace, literal: ((Range<Int>) -> Bool)? = nil) {
             var i = content.lowerBound
@@ -166,7 +272,7 @@ struct RedactCollector {
                     let text = String(decoding: bytes[i..<(i + length)], as: UTF8.self)
                     guard let field = originals[text] else { continue }
                     targets.append(RedactTarget(field: field, layer: layer, range: i..<(i + length), original: .text(text),
-                                                form: .plain, location: place(), isMention: true))
+                                                form: .plain, location: place(), isMention: true, in: bytes))
                     matched = length
                     break
                 }
@@ -218,6 +324,25 @@ package struct TargetSpot: Hashable {
     package init(layer: LayerID, range: Range<Int>) {
         self.layer = layer
         self.range = range
+    }
+}
+
+/// Target spots sorted (layer, start, end), for asking whether a range is one of them.
+package struct SortedSpots {
+    private let spots: [TargetSpot]
+
+    package init(_ spots: [TargetSpot]) {
+        self.spots = spots.sorted { ($0.layer.index, $0.range.lowerBound, $0.range.upperBound) < ($1.layer.index, $1.range.lowerBound, $1.range.upperBound) }
+    }
+
+    package func contains(_ spot: TargetSpot) -> Bool {
+        let key = (spot.layer.index, spot.range.lowerBound, spot.range.upperBound)
+        var low = 0, high = spots.count
+        while low < high {
+            let mid = (low + high) / 2
+            if (spots[mid].layer.index, spots[mid].range.lowerBound, spots[mid].range.upperBound) < key { low = mid + 1 } else { high = mid }
+        }
+        return low < spots.count && spots[low] == spot
     }
 }
 

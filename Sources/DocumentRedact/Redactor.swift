@@ -71,28 +71,20 @@ public enum Redactor {
         var documents: [Document?] = inputs.map { Document.open($0.loaded, options: openOptions) }
         var collectors = documents.map { RedactCollector.collect($0!, fields: fields) }
         var wrappers = inputs.map { WrapperText($0, fields: fields) }
-        // Values long enough to look for inside other values, with their field.
-        var mentionable: [String: RedactField] = [:]
-        for collector in collectors {
-            for target in collector.targets {
-                if case .text(let text) = target.original, text.utf8.count >= JSONPath.minimumMention { mentionable[text] = target.field }
-            }
-        }
-        for wrapper in wrappers {
-            for target in wrapper.targets where target.original.utf8.count >= JSONPath.minimumMention {
-                mentionable[target.original] = mentionable[target.original] ?? target.field
-            }
-        }
-        for i in collectors.indices {
-            collectors[i].collectMentions(of: mentionable)
-            wrappers[i].collectMentions(of: mentionable)
-        }
-        let originals = Set(collectors.flatMap { $0.targets.map(\.original) } + wrappers.flatMap { $0.targets.map { .text($0.original) } })
-        let standIns = try StandIns(key: options.key, originals: originals)
+        collectMentions(&collectors, &wrappers)
         // What is kept of each document once its values are found: the collectors (which hold the
         // documents) go, so that each document is let go before its copy is opened (issue 32).
-        let plans = collectors.map { RedactPlan(targets: $0.targets, notReplaced: $0.notReplaced, layerNames: $0.document.layers.map(\.name)) }
+        // The targets copied to an array of their own size: the collector's grew by doubling
+        // (131,072 places for 20,000 purchases' ≈ 100,000 values), and goes before the stand-ins
+        // are drawn.
+        let plans = collectors.map {
+            RedactPlan(targets: $0.targets.withUnsafeBufferPointer { Array($0) }, notReplaced: $0.notReplaced,
+                       layerNames: $0.document.layers.map(\.name), layers: RedactPlan.valueLayers($0))
+        }
         collectors.removeAll()
+        // The values and their set go before the files are rewritten (a string a value: 4 MB for
+        // 20,000 purchases; issue 32).
+        let standIns = try StandIns(key: options.key, originals: originals(plans, wrappers))
         var copies: [RedactedCopy] = []
         var occurrences: [RedactedValue: [RedactOccurrence]] = [:]
         for (index, input) in inputs.enumerated() {
@@ -102,7 +94,7 @@ public enum Redactor {
             let copy = finish(rewritten, input: input, plan: plan, wrapper: wrappers[index], standIns: standIns, fields: fields)
             if copy.bytes != nil {
                 for target in plan.targets {
-                    occurrences[target.original, default: []].append(RedactOccurrence(
+                    occurrences[plan.original(target), default: []].append(RedactOccurrence(
                         file: index, field: target.field, place: target.place, layer: plan.layerNames[target.layer.index],
                         offset: target.range.lowerBound, isMention: target.isMention))
                 }
@@ -117,11 +109,51 @@ public enum Redactor {
         return RedactRun(copies: copies, standIns: standIns, occurrences: occurrences)
     }
 
+    /// Every occurrence of a run value long enough to look for inside other values
+    /// (`JSONPath.minimumMention`) in every file, with the field of the value it repeats.
+    static func collectMentions(_ collectors: inout [RedactCollector], _ wrappers: inout [WrapperText]) {
+        var mentionable: [String: RedactField] = [:]
+        for collector in collectors {
+            for target in collector.targets {
+                if case .text(let text) = collector.original(target), text.utf8.count >= JSONPath.minimumMention { mentionable[text] = target.field }
+            }
+        }
+        for wrapper in wrappers {
+            for target in wrapper.targets where target.original.utf8.count >= JSONPath.minimumMention {
+                mentionable[target.original] = mentionable[target.original] ?? target.field
+            }
+        }
+        for i in collectors.indices {
+            collectors[i].collectMentions(of: mentionable)
+            wrappers[i].collectMentions(of: mentionable)
+        }
+    }
+
+    /// The run's values, from every file.
+    static func originals(_ plans: [RedactPlan], _ wrappers: [WrapperText]) -> Set<RedactedValue> {
+        var originals = Set(wrappers.flatMap { $0.targets.map { RedactedValue.text($0.original) } })
+        for plan in plans { for target in plan.targets { originals.insert(plan.original(target)) } }
+        return originals
+    }
+
     /// What `redact` needs of a document's collector, without the document.
     struct RedactPlan {
         var targets: [RedactTarget]
         var notReplaced: [String]
         var layerNames: [String]
+        /// The original's layers' bytes (the file's are the input's own), where the targets' values
+        /// are read: the trees and the model go with the document.
+        var layers: [[UInt8]]
+
+        func original(_ target: RedactTarget) -> RedactedValue { target.original(in: layers[target.layer.index]) }
+
+        /// The bytes of each layer a target's value is read from; empty for the others (a token's
+        /// 5 MB payload with no value in it would be kept through the copy's check).
+        static func valueLayers(_ collector: RedactCollector) -> [[UInt8]] {
+            var read = Set<Int>()
+            for target in collector.targets { read.insert(target.layer.index) }
+            return collector.document.layers.map { read.contains($0.id.index) ? $0.bytes : [] }
+        }
     }
 
     /// A copy's report so far, the file's new bytes (nil when it cannot be made: `copy.failure`) and the
@@ -173,7 +205,7 @@ public enum Redactor {
                 if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
             }
             let out = try TextFormRewrap.rewrap(raw: raw, loaded: input.loaded, newBytes: file)
-            try check(out, input: input, shape: rewritten.shape, standIns: standIns, fields: fields, targets: plan.targets)
+            try check(out, input: input, shape: rewritten.shape, standIns: standIns, fields: fields, plan: plan)
             copy.bytes = out
         } catch let failure as TextFormRewrap.Failure {
             copy.failure = failure.message
@@ -192,7 +224,7 @@ public enum Redactor {
         defer { copy.signatures = signatures(document, rewrite: rewrite) }
         do {
             for target in targets {
-                guard let standIn = standIns[target.original] else { continue }
+                guard let standIn = standIns[target.original(in: document.layers[target.layer.index].bytes)] else { continue }
                 try rewrite.write(target, standIn: standIn)
                 if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
             }
@@ -211,7 +243,8 @@ public enum Redactor {
 
     /// Re-opens the copy: the same shape, and at every place a value was, now its stand-in.
     static func check(_ out: [UInt8], input: RedactInput, shape: DocumentShape, standIns: StandIns,
-                      fields: Set<RedactField>, targets: [RedactTarget]) throws {
+                      fields: Set<RedactField>, plan: RedactPlan) throws {
+        let targets = plan.targets
         guard let reloaded = try? PasteLoader.decode(out, name: input.loaded.name) else {
             throw CheckFailure(message: "the copy does not load")
         }
@@ -219,15 +252,21 @@ public enum Redactor {
         if let difference = shape.firstDifference(from: copy, reopenOriginal: { Document.open(input.loaded, options: openOptions) }) {
             throw CheckFailure(message: "the copy would not parse like the original: \(difference)")
         }
-        let found = RedactCollector.collect(copy, fields: fields).targets
-        // Not a second list of the targets (11 MB for 20,000 purchases; issue 32).
-        let expected = targets.lazy.filter { !$0.isMention }
-        guard found.count == expected.count else {
-            throw CheckFailure(message: "the copy has \(found.count) values to replace where the original had \(expected.count)")
+        // The copy's values are compared as they are found, in order with the original's that are
+        // not mentions: no list of either (11 MB each for 20,000 purchases; issue 32).
+        var expected = targets.lazy.filter { !$0.isMention }.makeIterator()
+        var found = 0
+        var missing: RedactTarget?
+        RedactCollector.forEachTarget(copy, fields: fields) { new in
+            found += 1
+            guard missing == nil, let old = expected.next(), let standIn = standIns[plan.original(old)] else { return }
+            if new.original(in: copy.layers[new.layer.index].bytes) != standIn { missing = old }
         }
-        for (new, old) in zip(found, expected) where standIns[old.original] != nil && new.original != standIns[old.original] {
-            throw CheckFailure(message: "\(old.place): the copy does not hold the stand-in")
+        let count = targets.lazy.filter { !$0.isMention }.count
+        guard found == count else {
+            throw CheckFailure(message: "the copy has \(found) values to replace where the original had \(count)")
         }
+        if let missing { throw CheckFailure(message: "\(missing.place): the copy does not hold the stand-in") }
     }
 
     /// What no longer verifies in the copy, and why.

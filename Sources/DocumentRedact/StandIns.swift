@@ -62,11 +62,20 @@ public struct StandInError: Error, Sendable, CustomStringConvertible {
 /// length and character class (digits, a UUID, letters and digits in place, bytes), differs from
 /// it, is used for no other value, and is never another original value of the run where the
 /// class has room for that (one-digit Xcode ids do not always).
-public struct StandIns: Sendable {
-    public private(set) var table: [RedactedValue: RedactedValue] = [:]
+public struct StandIns: Sendable, Equatable {
+    /// The originals that have a stand-in, their bytes end to end in the order drawn; each one's
+    /// stand-in, of the same length, at the same offsets of `standInBytes`; `order` lists them in
+    /// `RedactedValue` order for lookups. Byte buffers and offsets instead of a dictionary of
+    /// values: a 20,000-purchase receipt's table took 8 MB, and building it beside the opened
+    /// receipt 10 MB (issue 32).
+    private var originalBytes: [UInt8] = []
+    private var standInBytes: [UInt8] = []
+    /// `starts[i]..<starts[i + 1]`: value i.
+    private var starts: [Int] = [0]
+    private var isText: [Bool] = []
+    private var order: [Int32] = []
 
     public init(key: StandInKey, originals: Set<RedactedValue>) throws {
-        var used = Set<RedactedValue>()
         var numbers: [DigitClass: [UInt64]] = [:]
         var others: [RedactedValue] = []
         for original in originals where !original.isEmpty {
@@ -76,24 +85,85 @@ public struct StandIns: Sendable {
                 others.append(original)
             }
         }
+        // Digit ids first, class by class, each class in order; then every other value in order,
+        // avoiding the stand-ins given so far (the digit ids' found in their class's sorted list).
+        var digitStandIns: [DigitClass: [UInt64]] = [:]
         for (digitClass, values) in numbers.sorted(by: { ($0.key.digits, $0.key.low) < ($1.key.digits, $1.key.low) }) {
-            let standIns = try digitClass.orderPreserving(values.sorted(), key: key)
-            for (original, standIn) in zip(values.sorted(), standIns) {
-                table[.text(String(original))] = .text(String(standIn))
-                used.insert(.text(String(standIn)))
-            }
+            let sorted = values.sorted()
+            let standIns = try digitClass.orderPreserving(sorted, key: key)
+            for (original, standIn) in zip(sorted, standIns) { append(.text(String(original)), .text(String(standIn))) }
+            digitStandIns[digitClass] = standIns.sorted()
         }
+        numbers = [:]
+        func isDigitStandIn(_ value: RedactedValue) -> Bool {
+            guard case .text(let text) = value, let (digitClass, number) = DigitClass.of(Array(text.utf8)),
+                  let standIns = digitStandIns[digitClass] else { return false }
+            return Self.sortedContains(standIns, number)
+        }
+        var used = Set<RedactedValue>()
         for original in others.sorted() {
             var stream = RandomStream(key: key, value: original)
             let standIn = try Self.draw(original, stream: &stream, avoiding: { candidate, strict in
-                candidate == original || used.contains(candidate) || (strict && originals.contains(candidate))
+                candidate == original || used.contains(candidate) || isDigitStandIn(candidate) || (strict && originals.contains(candidate))
             })
             used.insert(standIn)
-            table[original] = standIn
+            append(original, standIn)
         }
+        order = (0..<Int32(isText.count)).sorted { precedes(Int($0), Int($1)) }
     }
 
-    public subscript(original: RedactedValue) -> RedactedValue? { table[original] }
+    private mutating func append(_ original: RedactedValue, _ standIn: RedactedValue) {
+        let (a, b) = (original.bytes, standIn.bytes)
+        // Every class keeps the length (`candidate`): a stand-in of another length is a bug.
+        precondition(a.count == b.count, "a stand-in of another length")
+        originalBytes += a
+        standInBytes += b
+        starts.append(originalBytes.count)
+        if case .text = original { isText.append(true) } else { isText.append(false) }
+    }
+
+    /// `RedactedValue` order of values i and j: text before bytes, then their bytes.
+    private func precedes(_ i: Int, _ j: Int) -> Bool {
+        if isText[i] != isText[j] { return isText[i] }
+        return originalBytes[starts[i]..<starts[i + 1]].lexicographicallyPrecedes(originalBytes[starts[j]..<starts[j + 1]])
+    }
+
+    static func sortedContains(_ sorted: [UInt64], _ value: UInt64) -> Bool {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low < sorted.count && sorted[low] == value
+    }
+
+    /// How many values have a stand-in.
+    public var count: Int { isText.count }
+
+    public subscript(original: RedactedValue) -> RedactedValue? {
+        guard let i = index(of: original) else { return nil }
+        let range = starts[i]..<starts[i + 1]
+        return isText[i] ? .text(String(decoding: standInBytes[range], as: UTF8.self)) : .bytes(Array(standInBytes[range]))
+    }
+
+    /// Where `original` is among the values, by binary search in `order`; nil when it has no stand-in.
+    func index(of original: RedactedValue) -> Int? {
+        let text: Bool
+        let key: [UInt8]
+        switch original {
+        case .text(let string): text = true; key = Array(string.utf8)
+        case .bytes(let bytes): text = false; key = bytes
+        }
+        var low = 0, high = order.count
+        while low < high {
+            let mid = (low + high) / 2
+            let i = Int(order[mid])
+            let value = originalBytes[starts[i]..<starts[i + 1]]
+            if isText[i] == text && value.elementsEqual(key) { return i }
+            if isText[i] != text ? isText[i] : value.lexicographicallyPrecedes(key) { low = mid + 1 } else { high = mid }
+        }
+        return nil
+    }
 
     /// Draws candidates until one is acceptable: first avoiding every original, then (for classes
     /// too small for that) only the value itself and the stand-ins already given.

@@ -79,12 +79,14 @@ import TextLoader
         let purchases = try #require((try Self.typicalFacts()["receipt"] as? [String: Any])?["purchases"] as? [[String: Any]])
         let ids = purchases.compactMap { $0["transaction_id"] as? String }
         #expect(ids.count == 10)
-        #expect(parts.targets.map(\.original).sorted() == ids.map(RedactedValue.text).sorted())
-        for target in parts.targets {
-            #expect(target.field == .transactionID && !target.isMention)
-            #expect(.text(String(decoding: document.layer(target.layer).bytes[target.range], as: UTF8.self)) == target.original)
+        let targets = targets(parts)
+        #expect(targets.map { $0.original(in: document.layer($0.layer).bytes) }.sorted() == ids.map(RedactedValue.text).sorted())
+        for target in targets {
+            #expect(target.field == .transactionID && !target.isMention && target.kind == .utf8)
+            // Read from the layer, not kept beside it.
+            #expect(target.original(in: [UInt8](repeating: 0x39, count: target.range.upperBound)) == .text(String(repeating: "9", count: target.range.count)))
         }
-        #expect(parts.targets.first?.place.hasPrefix("in-app purchase #1, ") == true)
+        #expect(targets.first?.place.hasPrefix("in-app purchase #1, ") == true)
         #expect(parts.notReplaced.isEmpty && parts.tokens.isEmpty)
         #expect(parts.signatures.count == 1)
         #expect(parts.signatures.first?.layers.contains(.file) == true)
@@ -105,7 +107,7 @@ import TextLoader
         #expect(parts.tokens.count == 1 && segment.inHolder == nil)
         #expect(segment.segments.map(\.layer) == [token.layers.header, token.layers.payload, token.layers.signature].compactMap { $0 })
         #expect(segment.segments.map(\.characters) == [0..<dots[0], (dots[0] + 1)..<dots[1], (dots[1] + 1)..<text.count])
-        #expect(parts.targets.isEmpty && mentionPlaces(parts).isEmpty)
+        #expect(targets(parts).isEmpty && mentionPlaces(parts).isEmpty)
         #expect(parts.signatures.map(\.note) == ["the token: its ES256 signature no longer verifies: it signs the token's header.payload text, which changed"])
         #expect(parts.signatures.map(\.layers) == [[token.layers.token]])
     }
@@ -127,7 +129,7 @@ import TextLoader
     func emptyRedactionParts(_ name: String) throws {
         let document = try Self.open(name)
         let parts = document.redactionParts(fields: Set(RedactField.allCases))
-        #expect(parts.targets.isEmpty && parts.notReplaced.isEmpty && mentionPlaces(parts).isEmpty)
+        #expect(targets(parts).isEmpty && parts.notReplaced.isEmpty && mentionPlaces(parts).isEmpty)
         #expect(parts.tokens.isEmpty && parts.signatures.isEmpty)
     }
 
@@ -174,6 +176,13 @@ import TextLoader
         #expect(words.tokenNote(path: "signedTransactions[0]", kindLabel: "StoreKit 2 transaction", headerSummary: "ES256, x5c 3")
                 == "signedTransactions[0]: StoreKit 2 transaction (JWS, ES256, x5c 3)")
         #expect(words.tokenNote(path: nil, kindLabel: "StoreKit 2 renewal info", headerSummary: "ES256") == "token: StoreKit 2 renewal info (JWS, ES256)")
+    }
+
+    /// The values a kind's `forEachTarget` walks.
+    func targets(_ parts: RedactionParts) -> [RedactTarget] {
+        var all: [RedactTarget] = []
+        parts.forEachTarget { all.append($0) }
+        return all
     }
 
     /// The places a kind's `forEachMentionPlace` walks.

@@ -210,9 +210,30 @@ import TextLoader
         #expect(d.count == 20 && d != bytes)
         // The same key gives the same table; another key another one.
         let again = try StandIns(key: .seeded("u"), originals: [.text(uuid), .text(upper), .text(text), .bytes(bytes)])
-        #expect(again.table == table.table)
+        #expect(again == table)
         let other = try StandIns(key: .seeded("v"), originals: [.text(uuid)])
         #expect(other[.text(uuid)] != table[.text(uuid)])
+    }
+
+    @Test("the table finds each value by its kind and bytes: text and bytes apart, the empty value and others absent")
+    func standInTableLooksUpByKindAndBytes() throws {
+        let originals: Set<RedactedValue> = [.text("abc"), .bytes(Array("abc".utf8)), .text("abd"), .text("ab"), .text(""), .bytes([0xFF]),
+                                             .text("2000000123456789")]
+        let table = try StandIns(key: .seeded("t"), originals: originals)
+        #expect(table.count == 6)
+        for original in originals where original != .text("") {
+            let standIn = try #require(table[original])
+            #expect(standIn != original)
+            switch (original, standIn) {
+            case (.text(let a), .text(let b)): #expect(a.utf8.count == b.utf8.count)
+            case (.bytes(let a), .bytes(let b)): #expect(a.count == b.count)
+            default: Issue.record("\(original): a stand-in of the other kind")
+            }
+        }
+        #expect(table[.text("abc")] != table[.bytes(Array("abc".utf8))])
+        #expect(table[.text("")] == nil && table[.text("abe")] == nil && table[.text("a")] == nil && table[.bytes([0xFE])] == nil)
+        // Pinned: the same seed gives the same stand-in (the draw is the one before the table was packed).
+        #expect(table[.text("2000000123456789")] == .text("1470358997382529"))
     }
 
     // MARK: - The shape check
@@ -238,5 +259,41 @@ import TextLoader
         #expect(shape.firstDifference(from: longer, reopenOriginal: { reopened += 1; return integer })
                 == "layer 0 (file) is 11 bytes instead of 8")
         #expect(reopened == 1)
+    }
+    // MARK: - Compact targets
+
+    @Test("a target reads its value from the layer's bytes; only one that does not read back as itself keeps it")
+    func targetsReadTheirValueFromTheLayer() {
+        // Place (24), a reference, 32-bit range and layer, three bytes: 48, not 112 and a string (issue 32).
+        #expect(MemoryLayout<RedactTarget>.stride == 48)
+        let der: [UInt8] = [0x02, 0x03, 0x00, 0x12, 0x34]
+        let integer = RedactTarget(field: .webOrderLineItemID, layer: .file, range: 2..<5, original: .text("4660"), form: .derInteger,
+                                   place: "x", in: der)
+        #expect(integer.kind == .derInteger && integer.original(in: der) == .text("4660"))
+        #expect(integer.original(in: [0x02, 0x03, 0x00, 0x00, 0x07]) == .text("7"))
+        let bytes = RedactTarget(field: .sha1Hash, layer: .file, range: 1..<3, original: .bytes([0x03, 0x00]), form: .plain, place: "h", in: der)
+        #expect(bytes.kind == .bytes && bytes.original(in: [9, 8, 7]) == .bytes([8, 7]))
+        // `"a\/b"`: the escape takes two layer bytes, so the decoded text is kept.
+        let escaped = RedactTarget(field: .transactionID, layer: .file, range: 1..<5, original: .text("a/b"),
+                                   form: .jsonString(offsets: [1, 2, 4]), place: "y", in: Array(#""a\/b""#.utf8))
+        #expect(escaped.original(in: Array(#""xyzw""#.utf8)) == .text("a/b"))
+        let literal = RedactTarget(field: .transactionID, layer: .file, range: 1..<4, original: .text("abc"),
+                                   form: .jsonString(offsets: [1, 2, 3]), place: "y", in: Array(#""abc""#.utf8))
+        #expect(literal.original(in: Array(#""xyz""#.utf8)) == .text("xyz"))
+        // Told a value the layer does not hold there: kept as told.
+        let odd = RedactTarget(field: .transactionID, layer: .file, range: 0..<3, original: .text("abd"), form: .plain, place: "z",
+                               in: Array("abc".utf8))
+        #expect(odd.original(in: Array("abc".utf8)) == .text("abd"))
+        #expect(RedactPlace("product_id", in: .inAppPurchase, number: 3).text == "in-app purchase #3, product_id")
+    }
+
+    @Test("the targets' spots are found only as they are: the same layer, start and end")
+    func sortedSpotsFindExactRanges() {
+        let spots = SortedSpots([TargetSpot(layer: LayerID(1), range: 10..<20), TargetSpot(layer: .file, range: 30..<36),
+                                 TargetSpot(layer: .file, range: 5..<9), TargetSpot(layer: .file, range: 5..<7)])
+        #expect(spots.contains(TargetSpot(layer: .file, range: 5..<9)) && spots.contains(TargetSpot(layer: .file, range: 5..<7)))
+        #expect(spots.contains(TargetSpot(layer: LayerID(1), range: 10..<20)) && spots.contains(TargetSpot(layer: .file, range: 30..<36)))
+        #expect(!spots.contains(TargetSpot(layer: .file, range: 10..<20)) && !spots.contains(TargetSpot(layer: .file, range: 5..<8)))
+        #expect(!spots.contains(TargetSpot(layer: LayerID(2), range: 0..<1)) && !SortedSpots([]).contains(TargetSpot(layer: .file, range: 0..<1)))
     }
 }

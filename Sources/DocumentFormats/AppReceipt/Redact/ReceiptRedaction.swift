@@ -20,7 +20,16 @@ enum ReceiptRedaction {
             for field in receipt.fields { body(field, nil) }
             for purchase in receipt.inApp { for field in purchase.fields { body(field, purchase.index) } }
         }
-        forEachField { field, purchase in consider(field, purchase: purchase, layer: layer, tree: tree, fields: fields, into: &parts) }
+        // What is left as it is, said once; the values themselves are walked when asked for.
+        forEachField { field, purchase in
+            consider(field, purchase: purchase, layer: layer, tree: tree, fields: fields, notReplaced: &parts.notReplaced, target: { _ in })
+        }
+        parts.forEachTarget = { body in
+            var said: [String] = []
+            forEachField { field, purchase in
+                consider(field, purchase: purchase, layer: layer, tree: tree, fields: fields, notReplaced: &said, target: body)
+            }
+        }
         parts.forEachMentionPlace = { body in
             forEachField { field, purchase in
                 guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
@@ -43,7 +52,7 @@ enum ReceiptRedaction {
     }
 
     static func place(_ field: ReceiptField, _ purchase: Int?) -> RedactPlace {
-        purchase.map { RedactPlace(field.displayName, in: "in-app purchase", number: $0 + 1) } ?? RedactPlace(field.displayName)
+        purchase.map { RedactPlace(field.displayName, in: .inAppPurchase, number: $0 + 1) } ?? RedactPlace(field.displayName)
     }
 
     static func redactField(type: Int, level: AttributeLevel) -> RedactField? {
@@ -53,38 +62,39 @@ enum ReceiptRedaction {
         }
     }
 
+    /// Gives `field`'s value to `target` when it is one to replace, or says in `notReplaced` why it is left.
     static func consider(_ field: ReceiptField, purchase: Int?, layer: LayerID, tree: Tree, fields: Set<RedactField>,
-                         into parts: inout RedactionParts) {
+                         notReplaced: inout [String], target: (RedactTarget) -> Void) {
         guard let redact = redactField(type: field.type, level: field.level), fields.contains(redact) else { return }
         let place = place(field, purchase)
         switch redact.receiptAttribute?.type {
         case 4, 5:
             guard !field.valueRange.isEmpty else { return }
-            parts.targets.append(RedactTarget(field: redact, layer: layer, range: field.valueRange,
-                                              original: .bytes(Array(tree.bytes[field.valueRange])), form: .plain, location: place))
+            target(RedactTarget(field: redact, layer: layer, range: field.valueRange,
+                                              original: .bytes(Array(tree.bytes[field.valueRange])), form: .plain, location: place, in: tree.bytes))
         case 1711, 1:  // INTEGER ids: the web order line item id, the app item id
             guard let inner = field.innerNode, tree.nodes[inner].isUniversal(2), !tree.nodes[inner].isConstructed,
                   let text = field.value.integerText else {
-                parts.notReplaced.append("\(place.text) at offset \(field.valueRange.lowerBound): not an INTEGER, left as it is")
+                notReplaced.append("\(place.text) at offset \(field.valueRange.lowerBound): not an INTEGER, left as it is")
                 return
             }
             guard UInt64(text) != nil else {
-                parts.notReplaced.append("\(place.text) at offset \(field.valueRange.lowerBound): \(text) is not an id (negative or beyond 64 bits), left as it is")
+                notReplaced.append("\(place.text) at offset \(field.valueRange.lowerBound): \(text) is not an id (negative or beyond 64 bits), left as it is")
                 return
             }
             // The sandbox's and Xcode's app item id 0 names no app.
             if redact == .appAppleID && text == "0" { return }
-            parts.targets.append(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
-                                              original: .text(text), form: .derInteger, location: place))
+            target(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
+                                              original: .text(text), form: .derInteger, location: place, in: tree.bytes))
         default:  // UTF8String ids and the bundle id
             guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
                   let text = UTF8Text.string(tree.bytes, tree.nodes[inner].contentRange) else {
-                parts.notReplaced.append("\(place.text) at offset \(field.valueRange.lowerBound): not a string, left as it is")
+                notReplaced.append("\(place.text) at offset \(field.valueRange.lowerBound): not a string, left as it is")
                 return
             }
             guard !text.isEmpty else { return }
-            parts.targets.append(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
-                                              original: .text(text), form: .plain, location: place))
+            target(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
+                                              original: .text(text), form: .plain, location: place, in: tree.bytes))
         }
     }
 

@@ -148,9 +148,8 @@ struct RedactCommand: ParsableCommand {
         report += RedactSummary.footer(written: written, of: run.copies.count, mapping: mapping, kept: options.keep)
         if let mapping {
             let files = zip(run.copies, destinations).map { (input: $0.name, copy: $1) }
-            let text = ReceiptJSON.serialize(RedactMapping.document(run, files: files))
             // Readable by the user only: it undoes the redaction.
-            guard FileManager.default.createFile(atPath: mapping, contents: Data(text.utf8),
+            guard FileManager.default.createFile(atPath: mapping, contents: Data(RedactMapping.bytes(run, files: files)),
                                                  attributes: [.posixPermissions: 0o600]) else {
                 CommandSupport.complain("cannot write --mapping \(mapping)")
                 throw ExitCode(ExitStatus.usageOrIO)

@@ -48,6 +48,9 @@ public func fuzzRedact(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for line in copy.notReplaced + copy.signatures + [copy.failure ?? ""] { assertTerminalSafe(line, "redact message") }
         if let failure = copy.failure { precondition(!failure.contains("a bug"), "redact: \(failure)") }
     }
+    // The run's mapping file (written as it is made): one JSON object whatever the values found.
+    let mapping = RedactMapping.bytes(run, files: [(input: "in", copy: "out/1"), (input: "in", copy: "out/2")])
+    guard (try? JSONSerialization.jsonObject(with: Data(mapping))) is [String: Any] else { fatalError("the mapping is not a JSON object") }
     guard let bytes = first.bytes else { return 0 }
     let original = Document.open(loaded, options: openOptions)
     guard let reloaded = try? PasteLoader.decode(bytes, name: "copy") else { fatalError("a written copy does not load") }

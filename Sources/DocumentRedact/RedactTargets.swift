@@ -337,12 +337,8 @@ package struct SortedSpots {
 
     package func contains(_ spot: TargetSpot) -> Bool {
         let key = (spot.layer.index, spot.range.lowerBound, spot.range.upperBound)
-        var low = 0, high = spots.count
-        while low < high {
-            let mid = (low + high) / 2
-            if (spots[mid].layer.index, spots[mid].range.lowerBound, spots[mid].range.upperBound) < key { low = mid + 1 } else { high = mid }
-        }
-        return low < spots.count && spots[low] == spot
+        let i = SortedSearch.partition(spots.count) { (spots[$0].layer.index, spots[$0].range.lowerBound, spots[$0].range.upperBound) < key }
+        return i < spots.count && spots[i] == spot
     }
 }
 

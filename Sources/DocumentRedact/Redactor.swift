@@ -244,7 +244,6 @@ public enum Redactor {
     /// Re-opens the copy: the same shape, and at every place a value was, now its stand-in.
     static func check(_ out: [UInt8], input: RedactInput, shape: DocumentShape, standIns: StandIns,
                       fields: Set<RedactField>, plan: RedactPlan) throws {
-        let targets = plan.targets
         guard let reloaded = try? PasteLoader.decode(out, name: input.loaded.name) else {
             throw CheckFailure(message: "the copy does not load")
         }
@@ -254,7 +253,8 @@ public enum Redactor {
         }
         // The copy's values are compared as they are found, in order with the original's that are
         // not mentions: no list of either (11 MB each for 20,000 purchases; issue 32).
-        var expected = targets.lazy.filter { !$0.isMention }.makeIterator()
+        let values = plan.targets.lazy.filter { !$0.isMention }
+        var expected = values.makeIterator()
         var found = 0
         var missing: RedactTarget?
         RedactCollector.forEachTarget(copy, fields: fields) { new in
@@ -262,7 +262,7 @@ public enum Redactor {
             guard missing == nil, let old = expected.next(), let standIn = standIns[plan.original(old)] else { return }
             if new.original(in: copy.layers[new.layer.index].bytes) != standIn { missing = old }
         }
-        let count = targets.lazy.filter { !$0.isMention }.count
+        let count = values.count
         guard found == count else {
             throw CheckFailure(message: "the copy has \(found) values to replace where the original had \(count)")
         }

@@ -129,12 +129,8 @@ public struct StandIns: Sendable, Equatable {
     }
 
     static func sortedContains(_ sorted: [UInt64], _ value: UInt64) -> Bool {
-        var low = 0, high = sorted.count
-        while low < high {
-            let mid = (low + high) / 2
-            if sorted[mid] < value { low = mid + 1 } else { high = mid }
-        }
-        return low < sorted.count && sorted[low] == value
+        let i = SortedSearch.partition(sorted.count) { sorted[$0] < value }
+        return i < sorted.count && sorted[i] == value
     }
 
     /// How many values have a stand-in.
@@ -154,15 +150,14 @@ public struct StandIns: Sendable, Equatable {
         case .text(let string): text = true; key = Array(string.utf8)
         case .bytes(let bytes): text = false; key = bytes
         }
-        var low = 0, high = order.count
-        while low < high {
-            let mid = (low + high) / 2
-            let i = Int(order[mid])
-            let value = originalBytes[starts[i]..<starts[i + 1]]
-            if isText[i] == text && value.elementsEqual(key) { return i }
-            if isText[i] != text ? isText[i] : value.lexicographicallyPrecedes(key) { low = mid + 1 } else { high = mid }
+        func value(_ i: Int) -> ArraySlice<UInt8> { originalBytes[starts[i]..<starts[i + 1]] }
+        let at = SortedSearch.partition(order.count) { k in
+            let i = Int(order[k])
+            return isText[i] != text ? isText[i] : value(i).lexicographicallyPrecedes(key)
         }
-        return nil
+        guard at < order.count else { return nil }
+        let i = Int(order[at])
+        return isText[i] == text && value(i).elementsEqual(key) ? i : nil
     }
 
     /// Draws candidates until one is acceptable: first avoiding every original, then (for classes

@@ -76,7 +76,7 @@ package struct FactRecord {
     var autoRenew: Int8
 }
 
-/// A `TransactionObservation` as kept: 80 bytes, its strings in the pool.
+/// A `TransactionObservation` as kept: 72 bytes, its strings in the pool.
 package struct ObservationRecord {
     var purchase: Int64
     var expires: Int64

@@ -46,13 +46,27 @@ import TestSupport
         #expect(tree.coverageViolations().isEmpty, "\(tree.coverageViolations())")
     }
 
+    /// The indefinite SEQUENCE has an escape entry (its extent is not in its length octets), so it
+    /// counts twice: a budget of 3 is it and the first NULL.
     @Test func anIndefiniteLengthRunsToItsLimitWithoutAMissingMarker() {
-        let tree = parse("30 80 05 00 05 00 00 00", options: ParseOptions(maxNodes: 2))
+        let tree = parse("30 80 05 00 05 00 00 00", options: ParseOptions(maxNodes: 3))
         #expect(tree.count == 3)
         #expect(tree[0].isIndefinite && tree[0].eocLength == 0 && tree[0].contentLength == 6)
         #expect(tree[2].kind == .unparsed && tree[2].byteRange == 4..<8)
         #expect(tree.diagnostics.map(\.code) == [ParserCode.indefiniteLength.code, ParserCode.tooManyElements.code])
         #expect(tree.diagnostics.last?.range == 4..<8)
+        #expect(tree.coverageViolations().isEmpty, "\(tree.coverageViolations())")
+    }
+
+    /// A node with an escape entry (12 + 16 bytes) counts twice against the budget, and the
+    /// report says how many did: the arena never takes more than 16 bytes per budgeted node.
+    @Test func anEscapedNodeCountsTwice() throws {
+        let tree = parse("30 80 05 00 05 00 00 00", options: ParseOptions(maxNodes: 2))
+        #expect(tree.count == 2 && tree.nodes.escapeTableBytes == 2 * MemoryLayout<NodeEscape>.stride)
+        #expect(tree[1].kind == .unparsed && tree[1].byteRange == 2..<8 && tree[0].contentLength == 6)
+        let diagnostic = try #require(tree.diagnostics.last)
+        #expect(diagnostic.message == "1 elements built (1 counted twice: their extent or header does not fit in a 12-byte node), the limit set for this parse; the remaining 6 byte(s) from offset 2 are shown unparsed and not checked")
+        #expect(diagnostic.range == 2..<8 && diagnostic.node == NodeIndex(1))
         #expect(tree.coverageViolations().isEmpty, "\(tree.coverageViolations())")
     }
 

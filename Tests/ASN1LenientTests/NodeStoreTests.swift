@@ -4,25 +4,34 @@ import TestSupport
 
 /// `Tree.nodes` is a `NodeStore`: one buffer written by the parser, immutable afterwards.
 @Suite struct NodeStoreTests {
-    /// The arena keeps a node in 16 bytes: the tag number and the two header lengths share 16 bits,
-    /// the flags and the depth another 16, and the parent is not stored.
-    @Test func storedNodeTakesSixteenBytes() {
-        #expect(MemoryLayout<PackedNode>.stride == 16)
-        #expect(MemoryLayout<PackedNode>.size == 16)
+    /// The arena keeps a node in 12 bytes: the tag number and the two header lengths share 16 bits,
+    /// the flags and the depth another 16; the content length is read from the length octets and
+    /// the parent is not stored.
+    @Test func storedNodeTakesTwelveBytes() {
+        #expect(MemoryLayout<PackedNode>.stride == 12)
+        #expect(MemoryLayout<PackedNode>.size == 12)
+        #expect(NodeStore.bytesPerNode == 12)
     }
 
     /// The common loop's node initialiser (class and constructed bit from the identifier octet's top
     /// three bits in one shift) gives exactly the general one's node, for every one-octet identifier.
     @Test func identifierOctetInitMatchesTheGeneralInit() {
+        // The length octets after the identifier at 1234, and the content length each declares.
+        let lengths: [Int: (octets: [UInt8], declared: UInt32)] = [1: ([0x05], 5), 2: ([0x81, 0x90], 0x90),
+                                                                   3: ([0x82, 0x01, 0x00], 0x100)]
         for first in UInt8.min...UInt8.max {
             for (depth, lengthLength) in [(0, 1), (1, 2), (37, 3), (Node.maxDepth, 1)] {
-                let general = Node(offset: 1234, classBits: first >> 6, constructed: first & 0x20 != 0,
+                var input = [UInt8](repeating: 0, count: 1240)
+                input.replaceSubrange(1235..<(1235 + lengthLength), with: lengths[lengthLength]!.octets)
+                var general = Node(offset: 1234, classBits: first >> 6, constructed: first & 0x20 != 0,
                                    tagNumber: UInt32(first & 0x1F), depth: depth,
                                    identifierLength: 1, lengthLength: lengthLength)
+                general.contentLength = lengths[lengthLength]!.declared
                 let packed = PackedNode(offset: 1234, first: first, depthBits: PackedNode.depthBits(depth),
                                         lengthLength: lengthLength)
-                #expect(packed == PackedNode(general) && !packed.isEscaped, "identifier octet \(first), depth \(depth)")
-                let common = packed.unpacked
+                let generalPacked = input.withUnsafeBufferPointer { PackedNode(general, input: $0) }
+                #expect(packed == generalPacked && !packed.isEscaped, "identifier octet \(first), depth \(depth)")
+                let common = input.withUnsafeBufferPointer { packed.unpacked($0.baseAddress!) }
                 #expect(common == general, "identifier octet \(first), depth \(depth)")
                 #expect(packed.isUniversal(UInt32(first & 0x1F)) == general.isUniversal(UInt32(first & 0x1F)))
                 #expect(common.tagClass.rawValue == first >> 6 && common.isConstructed == (first & 0x20 != 0)
@@ -34,11 +43,12 @@ import TestSupport
         packed.set(Node.Flag.indefinite)
         packed.set(Node.Flag.hasEOC)
         packed.set(Node.Flag.encapsulated)
-        var node = packed.unpacked
+        let input: [UInt8] = [0xFF, 0x00]
+        var node = input.withUnsafeBufferPointer { packed.unpacked($0.baseAddress!) }
         #expect(node.tagClass == .private && node.isConstructed && node.isIndefinite && node.eocLength == 2
             && node.isEncapsulated && node.depth == UInt16(Node.maxDepth) && node.tagNumber == 31)
         packed.set(Node.Flag.encapsulated, false)
-        node = packed.unpacked
+        node = input.withUnsafeBufferPointer { packed.unpacked($0.baseAddress!) }
         #expect(node.tagClass == .private && node.isConstructed && node.isIndefinite && !node.isEncapsulated)
     }
 

@@ -2,12 +2,19 @@ import Testing
 import TestSupport
 @testable import ASN1Lenient
 
-/// The arena keeps a node in 16 bytes; a tag number of 1023 or more, an identifier of 7 octets or
-/// more or a length of 8 octets or more goes to the store's escape table. Every value must come back exactly.
+/// The arena keeps a node in 12 bytes, its content length read back from its length octets; an
+/// extent they do not declare (indefinite, clamped, unparsed), a tag number of 1023 or more, an
+/// identifier of 7 octets or more or a length of 8 octets or more goes to the store's escape table.
+/// Every value must come back exactly.
 @Suite struct PackedNodeTests {
     /// The header fields of every node, as (offset, identifier length, length octets, tag number, content length).
     func headers(_ tree: Tree) -> [[Int]] {
         tree.nodes.map { [Int($0.offset), Int($0.identifierLength), Int($0.lengthLength), Int($0.tagNumber), Int($0.contentLength)] }
+    }
+
+    /// Whether each node of `tree` needs an escape entry.
+    func escaped(_ tree: Tree) -> [Bool] {
+        tree.bytes.withUnsafeBufferPointer { input in tree.nodes.map { PackedNode($0, input: input).isEscaped } }
     }
 
     /// [APPLICATION 5000] needs a 3-octet identifier and a tag number past the packed 10 bits.
@@ -30,7 +37,7 @@ import TestSupport
         #expect(headers(tree) == [[0, 3, 1, 1022, 1], [5, 3, 1, 1023, 1]])
         #expect(tree.nodes.map(\.tagClass) == [.private, .private])
         #expect(tree.content(of: 0) == [0x01] && tree.content(of: 1) == [0x02])
-        #expect(tree.nodes.map(PackedNode.init).map(\.isEscaped) == [false, true])
+        #expect(escaped(tree) == [false, true])
     }
 
     /// An INTEGER's tag written in 9 identifier octets (non-minimal): the identifier length escapes.
@@ -54,7 +61,7 @@ import TestSupport
         #expect(tree[0].lengthRange == 1..<10 && tree[0].contentRange == 10..<13 && tree[0].end == 13)
         #expect(tree[1].lengthRange == 14..<21 && tree[1].contentRange == 21..<23)
         #expect(Array(tree.content(of: 0)) == Array("abc".utf8) && Array(tree.content(of: 1)) == Array("de".utf8))
-        #expect(tree.nodes.map(PackedNode.init).map(\.isEscaped) == [true, false])
+        #expect(escaped(tree) == [true, false])
         #expect(tree.diagnostics.contains { $0.node == NodeIndex(0) && $0.offset == 1 })
     }
 
@@ -99,14 +106,45 @@ import TestSupport
             if i == 4 { node.set(Node.Flag.indefinite); node.set(Node.Flag.hasEOC) }
             nodes.append(node)
         }
-        let store = NodeStore(nodes)
+        // Length octets that declare the content lengths 0 (node 0: short form), 7 (node 1: 7
+        // octets, 86 and six more, after 3 identifier octets) and 56 (node 8: 82 00 38) where the nodes' headers put them.
+        var input = [UInt8](repeating: 0, count: 900)
+        input.replaceSubrange(103..<110, with: [0x86, 0, 0, 0, 0, 0, 7] as [UInt8])
+        input.replaceSubrange(801..<804, with: [0x82, 0x00, 0x38] as [UInt8])
+        let store = NodeStore(nodes, input: input)
         #expect(Array(store) == nodes)
         #expect(store.withUnsafeBufferPointer { Array($0) } == nodes)
-        #expect(nodes.map { PackedNode($0).isEscaped } == [false, false, true, true, true, true, true, false, false])
-        #expect(store.escapeTableBytes >= 5 * MemoryLayout<NodeEscape>.stride)
+        let escaped = input.withUnsafeBufferPointer { input in nodes.map { PackedNode($0, input: input).isEscaped } }
+        #expect(escaped == [false, false, true, true, true, true, true, true, false])
+        #expect(store.escapeTableBytes == 6 * MemoryLayout<NodeEscape>.stride)
         #expect(store[4].tagNumber == UInt32.max && store[4].identifierLength == 255 && store[4].lengthLength == 127
             && store[4].isIndefinite && store[4].eocLength == 2 && store[4].tagClass == .universal && store[4].depth == 4)
-        #expect(NodeStore(nodes.filter { !PackedNode($0).isEscaped }).escapeTableBytes == 0)
+        #expect(NodeStore(nodes.enumerated().filter { !escaped[$0.offset] }.map(\.element), input: input).escapeTableBytes == 0)
+        // Without its input every node keeps its content length in the table, and still reads back.
+        let alone = NodeStore(nodes)
+        #expect(Array(alone) == nodes && alone.escapeTableBytes == nodes.count * MemoryLayout<NodeEscape>.stride)
+    }
+
+    /// The content length is read back from the length octets only where they declare it: a
+    /// definite length (short, long, non-minimal long) in place; an indefinite length, a length
+    /// clamped at its parent's end and an unparsed region in the escape table. The common loop's
+    /// nodes and the general path's are the same.
+    @Test func contentLengthComesFromTheLengthOctetsOrTheTable() {
+        // SEQUENCE (indefinite) { OCTET STRING 82 00 02 "ab", INTEGER 1, SEQUENCE { INTEGER 05 with
+        // length 09 past the SEQUENCE's end } } 00 00.
+        let hex = "30 80 04 82 00 02 61 62 02 01 01 30 03 02 09 05 00 00"
+        let tree = parse(hex)
+        #expect(headers(tree).map { $0[4] } == [14, 2, 1, 3, 1])
+        #expect(escaped(tree) == [true, false, false, false, true])
+        var general = ParseOptions()
+        general.generalPathOnly = true
+        #expect(Array(tree.nodes) == Array(parse(hex, options: general).nodes))
+        let plain = parse("30 0A 02 01 05 04 81 04 01 02 03 04")
+        #expect(escaped(plain) == [false, false, false] && plain.nodes.escapeTableBytes == 0)
+        #expect(headers(plain).map { $0[4] } == [10, 1, 4])
+        let unparsed = ASN1Parser.parse(DER.hex("02 01 05 FF FF"))
+        #expect(unparsed.nodes.map(\.kind) == [.tlv, .unparsed] && escaped(unparsed) == [false, true])
+        #expect(unparsed[1].contentLength == 2 && unparsed[1].byteRange == 3..<5)
     }
 
     /// The builder's setter records, replaces and drops escape entries as a node changes.
@@ -114,7 +152,13 @@ import TestSupport
         func node(_ tag: UInt32) -> Node {
             Node(offset: 0, classBits: 2, constructed: false, tagNumber: tag, depth: 0, identifierLength: 4, lengthLength: 1)
         }
+        // The nodes' one length octet, 00 after a 4-octet identifier, declares their content length 0.
+        let input: [UInt8] = [0x5F, 0x81, 0x80, 0x01, 0x00]
         var builder = NodeBuilder(reserving: 4)
+        let pointer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: input.count)
+        defer { pointer.deallocate() }
+        _ = pointer.initialize(from: input)
+        builder.input = UnsafeBufferPointer(pointer)
         for tag in [1, 2, 3] as [UInt32] { builder.append(node(tag)) }
         builder[2] = node(70_000)
         builder[0] = node(80_000)
@@ -126,7 +170,7 @@ import TestSupport
         builder.removeAll(from: 2)
         #expect(builder.escapes.isEmpty && builder.count == 2)
         builder.append(node(5))
-        let store = NodeStore(storage: builder.finish())
+        let store = NodeStore(storage: builder.finish(keeping: input))
         #expect(store.map(\.tagNumber) == [4, 2, 5] && store.storage.escapes.isEmpty)
     }
 }

@@ -19,8 +19,9 @@ extension ParserMachine {
         var pos = position
         var count = nodes.count
         // Room for nodes: the buffer's, or less when the budget ends first (the general turn then
-        // reports it).
-        let capacity = min(nodes.capacity, nodeBudget), base = nodes.base, frames = self.frames
+        // reports it). The nodes written here need no escape entry: each one's content length is
+        // the minimal definite length its header declares (`PackedNode.definiteLength`).
+        let capacity = min(nodes.capacity, nodeBudget &- nodes.escapes.count), base = nodes.base, frames = self.frames
         var topEnd = frames[depth &- 1].end, topNode = frames[depth &- 1].node
         let anyOnPurpose = !onPurpose.isEmpty
         defer {
@@ -71,7 +72,6 @@ extension ParserMachine {
             let index = count
             var node = PackedNode(offset: pos, first: first, depthBits: depthBits,
                             lengthLength: contentStart &- pos &- 1)
-            node.contentLength = UInt32(truncatingIfNeeded: header.length)
             if constructed {
                 if depth >= maxDepth { return }
                 (base + index).initialize(to: node)
@@ -128,7 +128,6 @@ extension ParserMachine {
                         var value = PackedNode(offset: contentStart, first: innerFirst,
                                          depthBits: depthBits &+ 1 &<< UInt32(Node.Flag.depthShift),
                                          lengthLength: inner.contentStart &- contentStart &- 1)
-                        value.contentLength = UInt32(truncatingIfNeeded: inner.length)
                         value.subtreeEnd = Int32(truncatingIfNeeded: index &+ 2)
                         (base + (index &+ 1)).initialize(to: value)
                         count = index &+ 2

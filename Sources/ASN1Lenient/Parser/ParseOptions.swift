@@ -18,8 +18,8 @@ public struct ParseOptions: Sendable {
     /// No real receipt comes near 10,000 diagnostics of one kind.
     public var maxDiagnosticsPerCode: Int = 10_000
     /// Most nodes one parse builds; nil: `nodeBudget(inputBytes:)`, which keeps the arena within
-    /// 2× the input plus 16 MiB however densely the input packs its elements (a 2-byte `05 00`
-    /// costs a 16-byte node: 8× the input). At the budget the parser stops building nodes, reports
+    /// 1.5× the input plus 12 MiB however densely the input packs its elements (a 2-byte `05 00`
+    /// costs a 12-byte node: 6× the input), 2× plus 16 MiB if every node needs an escape entry. At the budget the parser stops building nodes, reports
     /// `too-many-elements` at the offset where it stopped, and shows the rest as unparsed regions.
     public var maxNodes: Int?
     /// Tests only: parse every element with the general header reader and close every guess through

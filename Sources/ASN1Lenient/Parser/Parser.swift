@@ -13,7 +13,7 @@ public enum ASN1Parser {
         var machine = ParserMachine(count: bytes.count, options: options)
         bytes.withUnsafeBufferPointer { machine.run($0) }
         machine.appendSuppressedSummaries()
-        let nodes = NodeStore(storage: machine.finish())
+        let nodes = NodeStore(storage: machine.finish(keeping: bytes))
         return Tree(bytes: bytes, nodes: nodes, diagnostics: machine.diagnostics, roots: machine.roots)
     }
 }
@@ -92,10 +92,11 @@ struct ParserMachine {
         frames = .allocate(capacity: maxDepth + 2)
     }
 
-    /// Hands the nodes over and frees the frame stack; the machine is not used afterwards.
-    mutating func finish() -> NodeStorage {
+    /// Hands the nodes over, with `input`, the array `run` read, and frees the frame stack; the
+    /// machine is not used afterwards.
+    mutating func finish(keeping input: [UInt8]) -> NodeStorage {
         frames.deallocate()
-        return nodes.finish()
+        return nodes.finish(keeping: input)
     }
 
     /// Frees everything (a parse whose nodes are not kept).
@@ -110,6 +111,8 @@ struct ParserMachine {
     }
 
     mutating func run(_ bytes: UnsafeBufferPointer<UInt8>) {
+        nodes.input = bytes
+        defer { nodes.input = UnsafeBufferPointer(start: nil, count: 0) }
         while true {
             if stoppedAtStructural { break }
             if abortGuess { undoInnermostGuess(); continue }
@@ -171,7 +174,7 @@ struct ParserMachine {
     /// header result; anything else takes the general reader.
     @inline(__always)
     mutating func parseElement(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) {
-        if nodes.count >= nodeBudget { return reachBudget() }
+        if budgetSpent { return reachBudget() }
         let start = position
         if fastPaths, let common = BERHeader.readCommon(bytes, at: start, limit: limit) {
             let first = bytes[start]
@@ -347,8 +350,8 @@ struct ParserMachine {
         // Patched in place, field by field. A definite length's content already ends at
         // `frame.end`; an indefinite one's ends here (an encapsulating node is never indefinite).
         // The header lengths are read from the whole node (they may be in the escape table).
+        if frame.indefinite { nodes[frame.node].contentLength = UInt32(contentEnd - nodes[frame.node].contentStart) }
         let packed = nodes.pointer(to: frame.node)
-        if frame.indefinite { packed.pointee.contentLength = UInt32(contentEnd - nodes[frame.node].contentStart) }
         if endOfContents { packed.pointee.set(Node.Flag.hasEOC) }
         packed.pointee.subtreeEnd = Int32(truncatingIfNeeded: nodes.count)
         if packed.pointee.isEncapsulated {

@@ -25,8 +25,8 @@ public enum NodeKind: UInt8, Sendable {
 ///
 /// Nodes are laid out in pre-order, so a node's descendants are the indices
 /// `index + 1 ..< subtreeEnd`; its first child is `index + 1` and a child's next sibling is the
-/// child's `subtreeEnd`. The arena keeps each node in 16 bytes (`PackedNode`: the tag number and the
-/// two header lengths share 16 bits) and hands out this whole value; the flags and the depth share
+/// child's `subtreeEnd`. The arena keeps each node in 12 bytes (`PackedNode`: the tag number and the
+/// two header lengths share 16 bits, the content length is read from the length octets) and hands out this whole value; the flags and the depth share
 /// one 16-bit word, and the parent is not stored (it is the nearest node before with one less
 /// depth: `NodeStore.parentIndex(_:)`).
 public struct Node: Sendable, Hashable {

@@ -15,10 +15,16 @@ public struct NodeStore: RandomAccessCollection, Sendable, Equatable, Expressibl
 
     public init() { self.init(storage: NodeStorage.empty) }
 
-    public init<S: Sequence>(_ nodes: S) where S.Element == Node {
+    /// The nodes of a tree of `input` (the bytes their offsets point into; without them every
+    /// node keeps its content length in the escape table).
+    public init<S: Sequence>(_ nodes: S, input: [UInt8] = []) where S.Element == Node {
         var builder = NodeBuilder(reserving: nodes.underestimatedCount)
-        for node in nodes { builder.append(node) }
-        self.init(storage: builder.finish())
+        input.withUnsafeBufferPointer { pointer in
+            builder.input = pointer
+            for node in nodes { builder.append(node) }
+        }
+        builder.input = UnsafeBufferPointer(start: nil, count: 0)
+        self.init(storage: builder.finish(keeping: input))
     }
 
     public init(arrayLiteral nodes: Node...) { self.init(nodes) }
@@ -30,8 +36,8 @@ public struct NodeStore: RandomAccessCollection, Sendable, Equatable, Expressibl
     public var capacity: Int { storage.capacity }
     /// Bytes the buffer takes per node (`PackedNode`), escape table aside.
     public static var bytesPerNode: Int { MemoryLayout<PackedNode>.stride }
-    /// Bytes of the escape table (the values of nodes whose tag number or header lengths do not
-    /// fit in the 16-byte node; nothing for almost every tree).
+    /// Bytes of the escape table (the values of nodes whose extent, tag number or header lengths
+    /// do not fit in the 12-byte node; nothing for almost every tree).
     public var escapeTableBytes: Int { storage.escapes.count * MemoryLayout<NodeEscape>.stride }
 
     @inlinable @inline(__always)
@@ -39,14 +45,17 @@ public struct NodeStore: RandomAccessCollection, Sendable, Equatable, Expressibl
         precondition(index >= 0 && index < storage.count, "node index out of range")
         let packed = storage.base[index]
         if packed.isEscaped { return NodeEscape.node(packed, at: index, in: storage.escapes) }
-        return packed.unpacked
+        return storage.input.withUnsafeBufferPointer { packed.unpacked($0.baseAddress.unsafelyUnwrapped) }
     }
 
     /// The nodes, read without the store's bounds check and reference counting; valid only inside `body`.
     @inlinable
     public func withUnsafeBufferPointer<R>(_ body: (UnsafeNodeBuffer) throws -> R) rethrows -> R {
-        try withExtendedLifetime(storage) {
-            try body(UnsafeNodeBuffer(base: UnsafePointer(storage.base), count: storage.count, escapes: storage.escapes))
+        try storage.input.withUnsafeBufferPointer { input in
+            try withExtendedLifetime(storage) {
+                try body(UnsafeNodeBuffer(base: UnsafePointer(storage.base), count: storage.count, escapes: storage.escapes,
+                                          input: input.baseAddress))
+            }
         }
     }
 
@@ -81,12 +90,16 @@ public struct UnsafeNodeBuffer: RandomAccessCollection {
     @usableFromInline let base: UnsafePointer<PackedNode>
     public let count: Int
     @usableFromInline let escapes: UnsafeBufferPointer<NodeEscape>
+    /// The tree's input, where packed nodes' content lengths are read (nil only with no packed node).
+    @usableFromInline let input: UnsafePointer<UInt8>?
 
     @inlinable
-    init(base: UnsafePointer<PackedNode>, count: Int, escapes: UnsafeBufferPointer<NodeEscape>) {
+    init(base: UnsafePointer<PackedNode>, count: Int, escapes: UnsafeBufferPointer<NodeEscape>,
+         input: UnsafePointer<UInt8>?) {
         self.base = base
         self.count = count
         self.escapes = escapes
+        self.input = input
     }
 
     @inlinable public var startIndex: Int { 0 }
@@ -98,7 +111,7 @@ public struct UnsafeNodeBuffer: RandomAccessCollection {
         assert(index >= 0 && index < count, "node index out of range")
         let packed = base[index]
         if packed.isEscaped { return NodeEscape.node(packed, at: index, in: escapes) }
-        return packed.unpacked
+        return packed.unpacked(input.unsafelyUnwrapped)
     }
 }
 
@@ -114,14 +127,18 @@ final class NodeStorage: @unchecked Sendable {
     /// The values of the escaped nodes, in index order (empty, and not allocated, for almost every
     /// tree). Owned like `base`, so that a reader borrows it without a closure.
     @usableFromInline let escapes: UnsafeBufferPointer<NodeEscape>
+    /// The tree's input (shared with it, not copied): packed nodes' content lengths are read from
+    /// their length octets there.
+    @usableFromInline let input: [UInt8]
 
     /// Shared by every empty store (a tree with no nodes allocates nothing).
-    static let empty = NodeStorage(base: NodeBuilder.allocate(1), count: 0, capacity: 0, escapes: [])
+    static let empty = NodeStorage(base: NodeBuilder.allocate(1), count: 0, capacity: 0, escapes: [], input: [])
 
-    init(base: UnsafeMutablePointer<PackedNode>, count: Int, capacity: Int, escapes: [NodeEscape]) {
+    init(base: UnsafeMutablePointer<PackedNode>, count: Int, capacity: Int, escapes: [NodeEscape], input: [UInt8]) {
         self.base = base
         self.count = count
         self.capacity = capacity
+        self.input = input
         if escapes.isEmpty {
             self.escapes = UnsafeBufferPointer(start: nil, count: 0)
         } else {
@@ -171,6 +188,9 @@ struct NodeBuilder {
     private(set) var capacity: Int
     /// The escaped nodes' values, in index order.
     private(set) var escapes: [NodeEscape] = []
+    /// The input the nodes are parsed from, valid while they are built (set by the owner): packing
+    /// a node reads its length octets to tell whether its content length needs the escape table.
+    var input = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     /// The most nodes the owner appends (the parser's node budget and the regions after it): the
     /// buffer grows by doubling up to it, never past it.
     let maxCapacity: Int
@@ -206,18 +226,19 @@ struct NodeBuilder {
             precondition(index >= 0 && index < count, "node index out of range")
             let packed = base[index]
             if packed.isEscaped { return escapes.withUnsafeBufferPointer { NodeEscape.node(packed, at: index, in: $0) } }
-            return packed.unpacked
+            return packed.unpacked(input.baseAddress.unsafelyUnwrapped)
         }
         @inline(__always) set {
             precondition(index >= 0 && index < count, "node index out of range")
-            let packed = PackedNode(newValue)
+            let packed = PackedNode(newValue, input: input)
             if packed.isEscaped || base[index].isEscaped { setEscape(packed.isEscaped ? newValue : nil, at: index) }
             base[index] = packed
         }
     }
 
-    /// The node at `index`, to patch its offset, lengths, subtree end or flags without copying
-    /// the node out and back (its tag number and header lengths may be in the escape table).
+    /// The node at `index`, to patch its subtree end or flags without copying the node out and back
+    /// (its content length, tag number and header lengths may be in the escape table; the content
+    /// length is set through the subscript).
     @inline(__always)
     func pointer(to index: Int) -> UnsafeMutablePointer<PackedNode> {
         precondition(index >= 0 && index < count, "node index out of range")
@@ -227,7 +248,7 @@ struct NodeBuilder {
     @inline(__always)
     mutating func append(_ node: Node) {
         if count == capacity { resize(to: max(min(capacity * 2, maxCapacity), capacity + 1)) }
-        let packed = PackedNode(node)
+        let packed = PackedNode(node, input: input)
         if packed.isEscaped { escapes.append(NodeEscape(index: count, node)) }
         (base + count).initialize(to: packed)
         count += 1
@@ -270,14 +291,15 @@ struct NodeBuilder {
         capacity = newCapacity
     }
 
-    /// Trims the buffer to the nodes written and gives it to a storage object.
-    mutating func finish() -> NodeStorage {
+    /// Trims the buffer to the nodes written and gives it to a storage object, with `input`: the
+    /// array `self.input` pointed into, kept alive with the nodes.
+    mutating func finish(keeping input: [UInt8]) -> NodeStorage {
         if count == 0 {
             free(base)
             return NodeStorage.empty
         }
         if capacity > count { resize(to: count) }
-        return NodeStorage(base: base, count: count, capacity: capacity, escapes: escapes)
+        return NodeStorage(base: base, count: count, capacity: capacity, escapes: escapes, input: input)
     }
 
     /// Frees the buffer without keeping the nodes.

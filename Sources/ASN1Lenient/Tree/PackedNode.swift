@@ -1,22 +1,23 @@
-/// A node as the arena keeps it: 16 bytes, so that the 1.8 million nodes of a 20,000-purchase
-/// receipt take 29 MB instead of 36 (docs/performance.md, "`dump` memory").
+/// A node as the arena keeps it: 12 bytes, so that the 1.8 million nodes of a 20,000-purchase
+/// receipt take 22 MB instead of 29 (docs/performance.md, "`dump` memory").
 ///
-/// `offset`, `contentLength` and `subtreeEnd` are `Node`'s own; `bits` holds `Node.packed` (the
-/// flags and the depth) in its low 16 bits and the header in its high 16: the tag number's low 5
-/// bits in bits 27-31 and its high 5 in bits 22-26, the identifier length in bits 19-21, the
-/// length-octet count in bits 16-18. One word, so that the parser writes it with one store; the
-/// tag number split so that, for a one-octet identifier, rotating the octet right by 5 puts class,
-/// constructed bit and tag number in place at once (the parser's common loop builds a node with
-/// about as many instructions as when the fields were apart). A node whose values do not fit (a tag number of 1023 or more, an
-/// identifier of 7 octets or more, a length of 8 octets or more: rare, and mostly in hostile input)
-/// has identifier-length field 7 (`isEscaped`) and its three values in the store's `NodeEscape`
-/// table, keyed by node index; its tag-number field still holds the tag number when it fits, so
-/// `isUniversal` needs no table. `NodeStore` and `NodeBuilder` hand out whole `Node`s, so nothing
-/// outside them sees the packing.
+/// `offset` and `subtreeEnd` are `Node`'s own; `bits` holds `Node.packed` (the flags and the depth)
+/// in its low 16 bits and the header in its high 16: the tag number's low 5 bits in bits 27-31 and
+/// its high 5 in bits 22-26, the identifier length in bits 19-21, the length-octet count in bits
+/// 16-18. One word, so that the parser writes it with one store; the tag number split so that, for a
+/// one-octet identifier, rotating the octet right by 5 puts class, constructed bit and tag number in
+/// place at once (the parser's common loop builds a node with about as many instructions as when
+/// the fields were apart). The content length is not stored: almost every node's is the definite
+/// length its own length octets declare, read back from the input (`definiteLength`), which the
+/// store keeps with its nodes. A node whose values do not fit (an indefinite, clamped or unparsed
+/// extent, a tag number of 1023 or more, an identifier of 7 octets or more, a length of 8 octets or
+/// more: rare, and mostly in hostile input) has identifier-length field 7 (`isEscaped`) and its
+/// values in the store's `NodeEscape` table, keyed by node index; its tag-number field still holds
+/// the tag number when it fits, so `isUniversal` needs no table. `NodeStore` and `NodeBuilder` hand
+/// out whole `Node`s, so nothing outside them sees the packing.
 @usableFromInline
 struct PackedNode: Equatable {
     @usableFromInline var offset: UInt32
-    @usableFromInline var contentLength: UInt32
     @usableFromInline var subtreeEnd: Int32
     @usableFromInline var bits: UInt32
 
@@ -39,20 +40,46 @@ struct PackedNode: Equatable {
         @inline(__always) get { bits &>> Self.identifierShift & 7 == Self.escapedField }
     }
 
-    /// Packs `node`; `isEscaped` then says whether its values must go to the escape table.
+    /// Packs `node` of a tree of `input`; `isEscaped` then says whether its values must go to the
+    /// escape table.
     @inline(__always)
-    init(_ node: Node) {
+    init(_ node: Node, input: UnsafeBufferPointer<UInt8>) {
         offset = node.offset
-        contentLength = node.contentLength
         subtreeEnd = node.subtreeEnd
         let tagField = Self.tagField(min(node.tagNumber, Self.maxTagNumber + 1))
         if node.tagNumber <= Self.maxTagNumber && node.identifierLength <= Self.maxIdentifierLength
-            && node.lengthLength <= Self.maxLengthLength {
+            && node.lengthLength <= Self.maxLengthLength && Self.lengthIsDeclared(node, input: input) {
             bits = UInt32(node.packed) | tagField | UInt32(node.identifierLength) &<< Self.identifierShift
                 | UInt32(node.lengthLength) &<< Self.lengthShift
         } else {
             bits = UInt32(node.packed) | tagField | Self.escapedField &<< Self.identifierShift
         }
+    }
+
+    /// Whether `node`'s content length is the definite length its length octets in `input`
+    /// declare, so that `definiteLength` reads it back: a TLV's length octets, in the input, in the
+    /// short form or a long form of `lengthLength - 1` octets, declaring exactly that length
+    /// (not an indefinite length, an extent clamped at its parent's end or an unparsed region).
+    static func lengthIsDeclared(_ node: Node, input: UnsafeBufferPointer<UInt8>) -> Bool {
+        let octets = Int(node.lengthLength), start = Int(node.offset) + Int(node.identifierLength)
+        guard node.identifierLength > 0, octets > 0, start + octets <= input.count, let base = input.baseAddress,
+              !node.isIndefinite else { return false }
+        let first = input[start]
+        guard octets == 1 ? first < 0x80 : first == 0x80 | UInt8(octets - 1) else { return false }
+        return definiteLength(base + start, octets: UInt32(octets)) == node.contentLength
+    }
+
+    /// The length the `octets` length octets at `lengthOctets` declare (short form, or the long
+    /// form's big-endian value past its first octet), cut to 32 bits as `Node.contentLength` is.
+    @inlinable @inline(__always)
+    static func definiteLength(_ lengthOctets: UnsafePointer<UInt8>, octets: UInt32) -> UInt32 {
+        if octets == 1 { return UInt32(lengthOctets[0]) }
+        var value: UInt32 = 0, i = 1
+        while i < Int(octets) {
+            value = value &<< 8 | UInt32(lengthOctets[i])
+            i &+= 1
+        }
+        return value
     }
 
     /// `number` (at most 1023) in the tag-number bits.
@@ -72,20 +99,22 @@ struct PackedNode: Equatable {
     @inline(__always)
     init(offset: Int, first: UInt8, depthBits: UInt32, lengthLength: Int) {
         self.offset = UInt32(truncatingIfNeeded: offset)
-        contentLength = 0
         subtreeEnd = 0
         // abcddddd rotated right by 5: abc (class, constructed) in bits 0-2, ddddd (tag) in 27-31.
         bits = (UInt32(first) &>> 5 | UInt32(first) &<< 27) | depthBits
             | UInt32(truncatingIfNeeded: lengthLength) &<< Self.lengthShift
     }
 
-    /// The node, for a packed one (`!isEscaped`).
+    /// The node, for a packed one (`!isEscaped`) of a tree whose input starts at `input` (its
+    /// content length read back from its length octets there).
     @inlinable @inline(__always)
-    var unpacked: Node {
-        Node(offset: offset, contentLength: contentLength,
-             tagNumber: bits &>> Self.tagLowShift | (bits &>> Self.tagHighShift & 0x1F) &<< 5, subtreeEnd: subtreeEnd,
-             identifierLength: UInt8(truncatingIfNeeded: bits &>> Self.identifierShift) & 7,
-             lengthLength: UInt8(truncatingIfNeeded: bits &>> Self.lengthShift) & 7, packed: packed)
+    func unpacked(_ input: UnsafePointer<UInt8>) -> Node {
+        let identifierLength = bits &>> Self.identifierShift & 7, lengthLength = bits &>> Self.lengthShift & 7
+        return Node(offset: offset,
+                    contentLength: Self.definiteLength(input + Int(offset &+ identifierLength), octets: lengthLength),
+                    tagNumber: bits &>> Self.tagLowShift | (bits &>> Self.tagHighShift & 0x1F) &<< 5, subtreeEnd: subtreeEnd,
+                    identifierLength: UInt8(truncatingIfNeeded: identifierLength),
+                    lengthLength: UInt8(truncatingIfNeeded: lengthLength), packed: packed)
     }
 
     /// `Node.packed`: the flags and the depth.
@@ -107,16 +136,19 @@ struct PackedNode: Equatable {
     }
 }
 
-/// The values of an escaped node (`PackedNode.isEscaped`), kept in index order.
+/// The values of an escaped node (`PackedNode.isEscaped`), kept in index order: 16 bytes, which
+/// with its 12-byte node is why an escaped node counts twice against the parser's node budget.
 @usableFromInline
 struct NodeEscape: Equatable {
     @usableFromInline var index: Int32
+    @usableFromInline var contentLength: UInt32
     @usableFromInline var tagNumber: UInt32
     @usableFromInline var identifierLength: UInt8
     @usableFromInline var lengthLength: UInt8
 
     init(index: Int, _ node: Node) {
         self.index = Int32(truncatingIfNeeded: index)
+        contentLength = node.contentLength
         tagNumber = node.tagNumber
         identifierLength = node.identifierLength
         lengthLength = node.lengthLength
@@ -132,7 +164,7 @@ struct NodeEscape: Equatable {
             preconditionFailure("an escaped node has no entry in the escape table")
         }
         let escape = escapes[position]
-        return Node(offset: packed.offset, contentLength: packed.contentLength, tagNumber: escape.tagNumber,
+        return Node(offset: packed.offset, contentLength: escape.contentLength, tagNumber: escape.tagNumber,
                     subtreeEnd: packed.subtreeEnd, identifierLength: escape.identifierLength,
                     lengthLength: escape.lengthLength, packed: packed.packed)
     }

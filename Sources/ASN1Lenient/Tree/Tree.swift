@@ -15,7 +15,7 @@ public struct Tree: Sendable {
     }
 
     public init(bytes: [UInt8], nodes: [Node], diagnostics: [Diagnostic], roots: [Int]) {
-        self.init(bytes: bytes, nodes: NodeStore(nodes), diagnostics: diagnostics, roots: roots)
+        self.init(bytes: bytes, nodes: NodeStore(nodes, input: bytes), diagnostics: diagnostics, roots: roots)
     }
 
     public var count: Int { nodes.count }

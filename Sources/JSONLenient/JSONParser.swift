@@ -36,7 +36,7 @@ public enum JSONParser {
     public static func parse(_ bytes: [UInt8], maxNodes: Int? = nil, maxDiagnosticsPerCode: Int = 10_000) -> JSONTree {
         var reader = JSONReader(bytes: bytes, maxNodes: maxNodes, maxDiagnosticsPerCode: maxDiagnosticsPerCode)
         reader.readDocument()
-        return JSONTree(bytes: bytes, nodes: reader.nodes, table: reader.strings, diagnostics: reader.findings.diagnostics)
+        return JSONTree(bytes: bytes, nodes: reader.nodes, table: reader.strings, diagnostics: reader.findings.takeDiagnostics())
     }
 }
 

@@ -209,12 +209,13 @@ import TestSupport
             let run = try Hostile.run(Array(command.prefix(1)) + [file.path] + command.dropFirst(), discardStdout: true, timeout: 1800)
             #expect(run.signal == nil && !run.timedOut && [0, 1].contains(run.status), "\(command): \(run.summary)")
             // diff's bound is for its two inputs (here the same file twice); it holds two documents,
-            // each parse with its node budget's 1,048,576 nodes beyond one per 8 bytes (16 MiB):
-            // within the bound plus that, nothing of diff's own (docs/performance.md, "Above one
-            // tree"). redact holds the input and its redacted copy, whose shape it checks: not yet
+            // each parse with its node budget's 1,048,576 nodes beyond one per 8 bytes (12 MiB of
+            // 12-byte nodes). The release build is within the bound (`Scripts/bench-memory.sh`);
+            // this debug build measured 64.8–65.0 MiB against 67.1, and 3 MiB more are allowed for
+            // page-cache variance between machines (docs/performance.md, "Above one tree"). redact holds the input and its redacted copy, whose shape it checks: not yet
             // within one bound ("Dense ASN.1").
             let limit = switch command[0] {
-            case "diff": Hostile.bound(base: 38.1 + 5 + 16, perInputByte: 6, inputBytes: size)
+            case "diff": Hostile.bound(base: 38.1 + 5 + 3, perInputByte: 6, inputBytes: size)
             case "redact": Hostile.bound(base: 2 * (38.1 + 5), perInputByte: 8, inputBytes: size)
             default: bound
             }

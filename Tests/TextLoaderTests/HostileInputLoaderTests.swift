@@ -226,6 +226,12 @@ import TestSupport
         let storage = (0..<3).map { i in messages[i].withUTF8 { UInt(bitPattern: $0.baseAddress) } }
         #expect(storage[0] == storage[1], "the second shares the first's message")
         #expect(storage[0] != storage[2])
+        // Taken, the same list is handed over (the listed ones not copied) and the cap lists nothing after.
+        let listedStorage = cap.listed.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        #expect(cap.listed.capacity >= 4, "room for the summary after the 3 listed")
+        let taken = cap.takeDiagnostics()
+        #expect(taken.map(\.message) == messages && cap.listed.isEmpty && cap.diagnostics.count == 1)
+        #expect(taken.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } == listedStorage)
     }
 
     /// Plain zeros: one stray end-of-contents, then one unparsed region under the trailing-data

@@ -124,7 +124,7 @@ public enum ReceiptAnalyzer {
         var decoder = ReceiptDecoder(tree: tree)
         let receipt = decoder.decode(payloadSet: set)
         if decoder.needsPurposefulParse && !final { return nil }
-        var findings = decoder.findings
+        var findings = decoder.takeFindings()
         if tree.nodes[set].subtreeEnd < node.subtreeEnd {
             let extra = Int(tree.nodes[set].subtreeEnd)
             findings.append(.receipt(.payloadTrailingData,
@@ -141,7 +141,7 @@ public enum ReceiptAnalyzer {
         }
         var decoder = ReceiptDecoder(tree: tree)
         let receipt = decoder.decode(payloadSet: root)
-        return (receipt, decoder.findings, decoder.needsPurposefulParse)
+        return (receipt, decoder.takeFindings(), decoder.needsPurposefulParse)
     }
 
     /// "payload is not a SET" for a chunk whose content is something else.

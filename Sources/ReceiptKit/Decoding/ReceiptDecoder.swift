@@ -17,6 +17,8 @@ struct ReceiptDecoder {
     /// one finding a node otherwise).
     var found = DiagnosticCap()
     var findings: [Diagnostic] { found.diagnostics }
+    /// `findings`, handed over without a copy once decoding is done.
+    mutating func takeFindings() -> [Diagnostic] { found.takeDiagnostics() }
     /// A value that should have been parsed as ASN.1 was not expanded by the parser: parse again
     /// with it on purpose so that every defect inside is reported.
     var needsPurposefulParse = false

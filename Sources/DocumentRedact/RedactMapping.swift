@@ -7,12 +7,27 @@ import DocumentCore
 public enum RedactMapping {
     static let note = "PRIVATE: maps the stand-ins in the redacted copies back to the original values. Do not share it with the copies."
 
-    /// The file's bytes (pretty JSON, keys in byte order, as `ReceiptJSON.serialize` writes them),
-    /// written as they are made: the mapping of a 20,000-purchase receipt made as a dictionary per
-    /// occurrence first took ≈ 100 MB beside its 25 MB of text (issue 32).
+    /// The file's bytes (pretty JSON, keys in byte order, as `ReceiptJSON.serialize` writes them).
     /// `files[i]`: the input's name and where its copy was written.
     public static func bytes(_ run: RedactRun, files: [(input: String, copy: String)]) -> [UInt8] {
         var w = JSONStreamWriter(compact: false, capacity: 1 << 16)
+        write(run, files: files, into: &w)
+        return w.finishLine()
+    }
+
+    /// The same bytes handed to `sink` 64 KB at a time as they are made, none of the file kept:
+    /// the mapping of a 20,000-purchase receipt is 25 MB, and held whole (then copied into the
+    /// file's `Data`) it was 50 MB at the command's peak (issue 32).
+    public static func write(_ run: RedactRun, files: [(input: String, copy: String)],
+                             to sink: (UnsafeRawBufferPointer) -> Void) {
+        withoutActuallyEscaping(sink) { sink in
+            var w = JSONStreamWriter(compact: false, capacity: 1 << 16, sink: sink)
+            write(run, files: files, into: &w)
+            w.finishStreamedLine()
+        }
+    }
+
+    private static func write(_ run: RedactRun, files: [(input: String, copy: String)], into w: inout JSONStreamWriter) {
         w.openObject()
         w.key("entries")
         w.openArray()
@@ -58,7 +73,6 @@ public enum RedactMapping {
         w.closeArray()
         w.key("note"); w.string(note)
         w.closeObject()
-        return w.finishLine()
     }
 
     static func isBytes(_ value: RedactedValue) -> Bool {

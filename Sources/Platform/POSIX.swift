@@ -40,6 +40,20 @@ public enum POSIX {
         return fd >= 0 ? (fd, nil) : (nil, lastError())
     }
 
+    /// A file only its owner can read or write, for writing from its start: made, or an existing
+    /// one emptied and its permissions narrowed to the owner's (open's mode applies only to a new
+    /// file). Nil and a reason when it cannot be opened.
+    public static func createPrivateFile(_ path: String) -> (fd: Int32?, error: String?) {
+        let fd = systemOpen(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return (nil, lastError()) }
+        guard fchmod(fd, 0o600) == 0 else {
+            let reason = lastError()
+            _ = systemClose(fd)
+            return (nil, reason)
+        }
+        return (fd, nil)
+    }
+
     public static func close(_ fd: Int32) -> String? {
         systemClose(fd) == 0 ? nil : lastError()
     }

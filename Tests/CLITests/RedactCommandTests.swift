@@ -165,10 +165,14 @@ import TestSupport
         let without = try runCLI(["redact", Self.sample("jws/notification.jws"), "-o", copy])
         #expect(without.stdout.contains("no mapping written (--mapping FILE writes one)"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["t.jws"])
+        // An existing file there, readable by all and longer than the mapping: emptied and made private.
+        try Data(repeating: UInt8(ascii: "x"), count: 100_000).write(to: URL(fileURLWithPath: mapping))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: mapping)
         let with = try runCLI(["redact", Self.sample("jws/notification.jws"), "-o", copy, "--mapping", mapping])
         #expect(with.status == 0)
         let attributes = try FileManager.default.attributesOfItem(atPath: mapping)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: mapping)).last == UInt8(ascii: "\n"))
         let map = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: mapping))) as? [String: Any])
         let entries = try #require(map["entries"] as? [[String: Any]])
         // Transaction, original transaction, web order line item and app transaction ids, the
@@ -181,6 +185,18 @@ import TestSupport
                 #expect(!without.stdout.contains(value) && !without.stderr.contains(value))
             }
         }
+    }
+
+    /// A mapping that cannot be written is an I/O failure (exit 2) with the system's reason.
+    @Test
+    func unwritableMappingIsRefusedWithItsReason() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mapping = dir.appendingPathComponent("missing/map.json").path
+        let result = try runCLI(["redact", Self.sample("jws/notification.jws"), "-o", dir.appendingPathComponent("t.jws").path,
+                                 "--mapping", mapping])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("cannot write --mapping \(mapping): No such file or directory"), "\(result.stderr)")
     }
 
     /// One input read from standard input into an existing directory: OUT/stdin.

@@ -149,9 +149,17 @@ struct RedactCommand: ParsableCommand {
         if let mapping {
             let files = zip(run.copies, destinations).map { (input: $0.name, copy: $1) }
             // Readable by the user only: it undoes the redaction.
-            guard FileManager.default.createFile(atPath: mapping, contents: Data(RedactMapping.bytes(run, files: files)),
-                                                 attributes: [.posixPermissions: 0o600]) else {
-                CommandSupport.complain("cannot write --mapping \(mapping)")
+            let opened = POSIX.createPrivateFile(mapping)
+            guard let fd = opened.fd else {
+                CommandSupport.complain("cannot write --mapping \(mapping): \(opened.error ?? "")")
+                throw ExitCode(ExitStatus.usageOrIO)
+            }
+            let writer = OutputWriter(.fileDescriptor(fd))
+            RedactMapping.write(run, files: files) { writer.write(raw: $0) }
+            writer.flush()
+            let closeError = POSIX.close(fd)
+            guard !writer.failed, closeError == nil else {
+                CommandSupport.complain("cannot write --mapping \(mapping)\(closeError.map { ": \($0)" } ?? "")")
                 throw ExitCode(ExitStatus.usageOrIO)
             }
         }

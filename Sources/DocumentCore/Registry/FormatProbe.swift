@@ -41,7 +41,22 @@ public final class FormatProbe {
     }
 
     /// The input parsed as ASN.1 with the caller's parse options (without the loader's findings).
-    public private(set) lazy var asn1: Tree = ASN1Parser.parse(input.bytes, options: options.parseOptions)
+    public var asn1: Tree {
+        if let parsedASN1 { return parsedASN1 }
+        let parsed = ASN1Parser.parse(input.bytes, options: options.parseOptions)
+        parsedASN1 = parsed
+        return parsed
+    }
+    private var parsedASN1: Tree?
+
+    /// `asn1`, handed over: the probe keeps no reference to it (asked again, it parses again), so
+    /// that a format can let the tree go while it opens the input, as a receipt's second,
+    /// purposeful parse does (one tree of a large receipt at a time, not two).
+    public func takeASN1() -> Tree {
+        let tree = asn1
+        parsedASN1 = nil
+        return tree
+    }
 
     public private(set) lazy var isSignedData: Bool = ReceiptAnalyzer.isSignedData(asn1)
 

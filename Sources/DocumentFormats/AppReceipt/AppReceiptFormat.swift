@@ -30,7 +30,7 @@ public struct AppReceiptFormat: DocumentFormat, TourRoute {
     /// Other ASN.1 formats call this for `ReceiptReading.always`, so that `json` and `verify` can
     /// say why their input is not a receipt; `kind` names what the input is.
     static func openAsReceipt(_ probe: FormatProbe, kind: (ReceiptAnalysis) -> DocumentKind) -> Document {
-        let analysis = ReceiptAnalyzer.analyze(bytes: probe.input.bytes, options: probe.options, parsed: probe.asn1)
+        let analysis = ReceiptAnalyzer.analyze(bytes: probe.input.bytes, options: probe.options, parsed: probe.takeASN1())
         var fileTree = analysis.tree
         fileTree.append(probe.input.diagnostics)  // the loader's findings count like the parser's
         var layers = [ByteLayer(id: .file, role: .file, name: "file", tree: fileTree)]

@@ -16,10 +16,12 @@ public enum ReceiptAnalyzer {
 
     /// `parsed`: the tree of a parse the caller already made of `bytes` with
     /// `options.parseOptions` (e.g. to check `isSignedData` first), so it is not parsed again.
+    /// Handed over: when the payload must be parsed again on purpose, that tree is let go first,
+    /// so a large receipt never holds two trees (the caller keeps no reference to it).
     public static func analyze(bytes: [UInt8], options: AnalysisOptions = AnalysisOptions(),
-                               parsed: Tree? = nil) -> ReceiptAnalysis {
+                               parsed: consuming Tree? = nil) -> ReceiptAnalysis {
         var parseCount = 1
-        var tree = parsed ?? ASN1Parser.parse(bytes, options: options.parseOptions)
+        var tree = (consume parsed) ?? ASN1Parser.parse(bytes, options: options.parseOptions)
         var (container, containerFindings) = PKCS7Locator.locate(tree)
         var receiptFindings: [Diagnostic] = []  // in receiptTree's terms
         var receipt: Receipt?
@@ -40,6 +42,7 @@ public enum ReceiptAnalyzer {
                     for offset in PurposeScanner.valueOffsets(bytes, setStart: start, limit: tree.nodes[chunk].contentEnd) {
                         purposeful.encapsulateOnPurpose.insert(offset)
                     }
+                    tree = Tree(bytes: [], nodes: NodeStore(), diagnostics: [], roots: [])  // the first parse goes first
                     tree = ASN1Parser.parse(bytes, options: purposeful)
                     parseCount = 2
                     (container, containerFindings) = PKCS7Locator.locate(tree)

@@ -36,25 +36,143 @@ package struct PurchasePairing {
     package var unmatchedB: [(index: Int, continuesChain: String?)] = []
 
     package init(_ a: [PurchaseIdentity], _ b: [PurchaseIdentity]) {
-        var indexB: [String: [Int]] = [:]
-        for (j, p) in b.enumerated().reversed() { indexB[p.key, default: []].append(j) }
-        var matchedB = [Bool](repeating: false, count: b.count)
-        for p in a {
-            let j = indexB[p.key]?.popLast()
-            if let j { matchedB[j] = true }
-            counterpartOfA.append(j)
+        self.init(countA: a.count, countB: b.count, a: { a[$0] }, b: { b[$0] })
+    }
+
+    /// The same pairing, with the i-th purchase's identity on A made when asked (`a(i)`, likewise
+    /// `b(j)`): it keeps a hash and an index a purchase, not its ids' strings (two 20,000-purchase
+    /// receipts' identities and key table took 10 MB beside the two documents, issue 32). Keys
+    /// with one hash are told apart by the keys themselves, so a collision pairs nothing wrongly.
+    package init(countA: Int, countB: Int, a: (Int) -> PurchaseIdentity, b: (Int) -> PurchaseIdentity) {
+        self.init(countA: countA, countB: countB, a: a, b: b, hash: Self.hash)
+    }
+
+    /// `hash` given: tests make keys collide with it.
+    init(countA: Int, countB: Int, a: (Int) -> PurchaseIdentity, b: (Int) -> PurchaseIdentity,
+         hash: (String) -> UInt64) {
+        // B's keys sorted by hash, then index: the purchases of B with one key are a run, in B's order.
+        var keysB = (0..<countB).map { Keyed(hash: hash(b($0).key), index: Int32($0)) }
+        keysB.sort()
+        var taken = FreeList(count: countB)
+        var matchedB = [Bool](repeating: false, count: countB)
+        counterpartOfA.reserveCapacity(countA)
+        for i in 0..<countA {
+            let key = a(i).key, keyHash = hash(key)
+            var position = taken.firstFree(from: Self.firstPosition(of: keyHash, in: keysB))
+            var found: Int?
+            while position < countB, keysB[position].hash == keyHash {
+                let j = Int(keysB[position].index)
+                if b(j).key == key {
+                    found = j
+                    taken.take(position)
+                    matchedB[j] = true
+                    break
+                }
+                position = taken.firstFree(from: position + 1)
+            }
+            counterpartOfA.append(found)
         }
-        var chainEnd: [String: Int64] = [:]
-        for p in a {
-            guard let chain = p.originalTransactionID, let date = p.purchaseDate else { continue }
-            chainEnd[chain] = max(chainEnd[chain] ?? date, date)
-        }
-        for (j, q) in b.enumerated() where !matchedB[j] {
+        let chains = ChainEnds(count: countA, a, hash: hash)
+        for j in 0..<countB where !matchedB[j] {
+            let q = b(j)
             var chain: String?
-            if let original = q.originalTransactionID, let end = chainEnd[original], let date = q.purchaseDate, date > end {
+            if let original = q.originalTransactionID, let date = q.purchaseDate,
+               let end = chains.latest(original, a, hash: hash), date > end {
                 chain = original
             }
             unmatchedB.append((j, chain))
+        }
+    }
+
+    static func hash(_ text: String) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(text)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+
+    /// The first position in `sorted` whose hash is `hash` or more.
+    static func firstPosition(of hash: UInt64, in sorted: [Keyed]) -> Int {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle].hash < hash { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// A purchase's index under the hash of its key (or original transaction id), ordered by both.
+    struct Keyed: Comparable {
+        var hash: UInt64
+        var index: Int32
+        static func < (x: Keyed, y: Keyed) -> Bool { (x.hash, x.index) < (y.hash, y.index) }
+    }
+
+    /// Positions not taken yet: `firstFree(from:)` skips the taken ones, with path halving, so a key
+    /// repeated thousands of times (a missing id's fallback key) does not rescan its taken run.
+    struct FreeList {
+        private var next: [Int32]
+        init(count: Int) { next = (0...count).map { Int32($0) } }
+        mutating func firstFree(from position: Int) -> Int {
+            var p = position
+            while Int(next[p]) != p {
+                next[p] = next[Int(next[p])]
+                p = Int(next[p])
+            }
+            return p
+        }
+        mutating func take(_ position: Int) { next[position] = Int32(position + 1) }
+    }
+
+    /// The latest purchase date on A of each original transaction id, kept as runs of one hash:
+    /// a run's latest date and one member, whose id is compared with the one asked about. A run
+    /// holding more than one id (a hash collision) is searched member by member.
+    struct ChainEnds {
+        private var members: [Keyed] = []
+        private var runs: [(start: Int, latest: Int64, uniform: Bool)] = []
+        private var dates: [Int64] = []
+
+        init(count: Int, _ a: (Int) -> PurchaseIdentity, hash: (String) -> UInt64) {
+            var dated: [(keyed: Keyed, date: Int64)] = []
+            for i in 0..<count {
+                let p = a(i)
+                guard let chain = p.originalTransactionID, let date = p.purchaseDate else { continue }
+                dated.append((Keyed(hash: hash(chain), index: Int32(i)), date))
+            }
+            dated.sort { $0.keyed < $1.keyed }
+            members = dated.map(\.keyed)
+            dates = dated.map(\.date)
+            var start = 0
+            while start < members.count {
+                var end = start + 1
+                while end < members.count, members[end].hash == members[start].hash { end += 1 }
+                let first = a(Int(members[start].index)).originalTransactionID
+                let uniform = (start + 1..<end).allSatisfy { a(Int(members[$0].index)).originalTransactionID == first }
+                runs.append((start, dates[start..<end].max() ?? 0, uniform))
+                start = end
+            }
+        }
+
+        /// The latest purchase date on A with original transaction id `chain`, nil when none.
+        func latest(_ chain: String, _ a: (Int) -> PurchaseIdentity, hash: (String) -> UInt64) -> Int64? {
+            let chainHash = hash(chain)
+            let position = PurchasePairing.firstPosition(of: chainHash, in: members)
+            guard position < members.count, members[position].hash == chainHash else { return nil }
+            var low = 0, high = runs.count
+            while low < high {
+                let middle = (low + high) / 2
+                if runs[middle].start < position { low = middle + 1 } else { high = middle }
+            }
+            let run = runs[low]
+            if run.uniform {
+                return a(Int(members[position].index)).originalTransactionID == chain ? run.latest : nil
+            }
+            var latest: Int64?
+            var p = position
+            while p < members.count, members[p].hash == chainHash {
+                if a(Int(members[p].index)).originalTransactionID == chain { latest = max(latest ?? dates[p], dates[p]) }
+                p += 1
+            }
+            return latest
         }
     }
 

@@ -6,18 +6,6 @@ import TestSupport
 import ASN1Lenient
 @testable import ReceiptKit
 
-/// Deterministic pseudo-random numbers (SplitMix64), so a failure is reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct RobustnessTests {
     /// Mutated receipts (flipped bytes, cuts, insertions, length bytes bumped) never crash the
     /// analysis, the JSON or the report, and everything they point at is inside the input.

@@ -74,11 +74,10 @@ public enum Redactor {
         collectMentions(&collectors, &wrappers)
         // What is kept of each document once its values are found: the collectors (which hold the
         // documents) go, so that each document is let go before its copy is opened (issue 32).
-        // The targets copied to an array of their own size: the collector's grew by doubling
-        // (131,072 places for 20,000 purchases' ≈ 100,000 values), and goes before the stand-ins
-        // are drawn.
+        // The targets kept in an array of their own size (the collector's grew by doubling), which
+        // goes before the stand-ins are drawn.
         let plans = collectors.map {
-            RedactPlan(targets: $0.targets.withUnsafeBufferPointer { Array($0) }, notReplaced: $0.notReplaced,
+            RedactPlan(targets: $0.targets.finished(), notReplaced: $0.notReplaced,
                        layerNames: $0.document.layers.map(\.name), layers: RedactPlan.valueLayers($0))
         }
         collectors.removeAll()
@@ -138,7 +137,7 @@ public enum Redactor {
 
     /// What `redact` needs of a document's collector, without the document.
     struct RedactPlan {
-        var targets: [RedactTarget]
+        var targets: RedactTargetList
         var notReplaced: [String]
         var layerNames: [String]
         /// The original's layers' bytes (the file's are the input's own), where the targets' values
@@ -219,7 +218,7 @@ public enum Redactor {
 
     /// Writes the stand-ins into the document's layers and carries them out to the file's bytes
     /// (nil, with `copy.failure` said, when it cannot); `copy.signatures` says which break.
-    static func rewriteLayers(_ document: Document, targets: [RedactTarget], standIns: StandIns, copy: inout RedactedCopy) -> [UInt8]? {
+    static func rewriteLayers(_ document: Document, targets: RedactTargetList, standIns: StandIns, copy: inout RedactedCopy) -> [UInt8]? {
         var rewrite = LayerRewrite(document)
         defer { copy.signatures = signatures(document, rewrite: rewrite) }
         do {

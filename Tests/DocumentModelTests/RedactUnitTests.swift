@@ -287,6 +287,39 @@ import TextLoader
         #expect(RedactPlace("product_id", in: .inAppPurchase, number: 3).text == "in-app purchase #3, product_id")
     }
 
+    @Test("the target list gives back each target as added, in 24 bytes each, its places' names shared")
+    func targetListKeepsEveryPart() {
+        #expect(RedactTargetList.bytesPerTarget == 24)
+        let layer = Array(#"0123456789"a\/b""#.utf8)
+        var list = RedactTargetList()
+        #expect(list.isEmpty && list.nameCount == 0)
+        list.append(RedactTarget(field: .transactionID, layer: LayerID(2), range: 0..<4, original: .text("0123"), form: .plain,
+                                 location: RedactPlace("transaction id", in: .inAppPurchase, number: 20_000), in: layer))
+        list.append(RedactTarget(field: .bundleID, layer: .file, range: 4..<10, original: .text("456789"), form: .plain,
+                                 location: RedactPlace("transaction id", in: .inAppPurchase, number: 7), isMention: true, in: layer))
+        // `"a\/b"`: irregular, its decoded text and offsets kept beside the list.
+        list.append(RedactTarget(field: .originalTransactionID, layer: LayerID(1), range: 11..<15, original: .text("a/b"),
+                                 form: .jsonString(offsets: [11, 12, 14]), place: "payload: originalTransactionId", in: layer))
+        list.append(RedactTarget(field: .sha1Hash, layer: .file, range: 1..<3, original: .bytes([0x31, 0x32]), form: .plain,
+                                 place: "SHA-1 hash", in: layer))
+        var more = RedactTargetList()
+        more.append(RedactTarget(field: .webOrderLineItemID, layer: .file, range: 9..<10, original: .text("9"), form: .plain,
+                                 place: "SHA-1 hash", isMention: true, in: layer))
+        list.append(contentsOf: more)
+        let kept = list.finished()
+        #expect(kept.count == 5 && kept.nameCount == 3)
+        #expect(kept.map(\.place) == ["in-app purchase #20000, transaction id", "in-app purchase #7, transaction id",
+                                      "payload: originalTransactionId", "SHA-1 hash", "SHA-1 hash"])
+        #expect(kept.map(\.field) == [.transactionID, .bundleID, .originalTransactionID, .sha1Hash, .webOrderLineItemID])
+        #expect(kept.map(\.layer) == [LayerID(2), .file, LayerID(1), .file, .file])
+        #expect(kept.map(\.range) == [0..<4, 4..<10, 11..<15, 1..<3, 9..<10])
+        #expect(kept.map(\.isMention) == [false, true, false, false, true])
+        #expect(kept.map(\.kind) == [.utf8, .utf8, .jsonString, .bytes, .utf8])
+        #expect(kept.map { $0.original(in: layer) } == [.text("0123"), .text("456789"), .text("a/b"), .bytes([0x31, 0x32]), .text("9")])
+        #expect(kept[2].original(in: Array(repeating: 0x30, count: 16)) == .text("a/b"))
+        #expect(kept[0].original(in: Array(repeating: 0x30, count: 16)) == .text("0000"))
+    }
+
     @Test("the targets' spots are found only as they are: the same layer, start and end")
     func sortedSpotsFindExactRanges() {
         let spots = SortedSpots([TargetSpot(layer: LayerID(1), range: 10..<20), TargetSpot(layer: .file, range: 30..<36),

@@ -83,7 +83,7 @@ public enum Redactor {
         collectors.removeAll()
         // The values and their set go before the files are rewritten (a string a value: 4 MB for
         // 20,000 purchases; issue 32).
-        let standIns = try StandIns(key: options.key, originals: originals(plans, wrappers))
+        let standIns = try StandIns(key: options.key, values: originals(plans, wrappers))
         var copies: [RedactedCopy] = []
         var occurrences: [RedactedValue: [RedactOccurrence]] = [:]
         for (index, input) in inputs.enumerated() {
@@ -129,8 +129,9 @@ public enum Redactor {
     }
 
     /// The run's values, from every file.
-    static func originals(_ plans: [RedactPlan], _ wrappers: [WrapperText]) -> Set<RedactedValue> {
-        var originals = Set(wrappers.flatMap { $0.targets.map { RedactedValue.text($0.original) } })
+    static func originals(_ plans: [RedactPlan], _ wrappers: [WrapperText]) -> StandIns.Values {
+        var originals = StandIns.Values()
+        for wrapper in wrappers { for target in wrapper.targets { originals.insert(.text(target.original)) } }
         for plan in plans { for target in plan.targets { originals.insert(plan.original(target)) } }
         return originals
     }

@@ -320,6 +320,24 @@ import TextLoader
         #expect(kept[0].original(in: Array(repeating: 0x30, count: 16)) == .text("0000"))
     }
 
+    @Test("the run's values keep digit ids as numbers by class, once each, and find every value as the set did")
+    func valuesKeepDigitIDsAsNumbers() throws {
+        let given: [RedactedValue] = [.text("2000000510000004"), .text("17"), .text("2000000510000004"), .text("1000000033000002"),
+                                      .text("0123"), .text("12345678901234567890"), .text("com.example"), .bytes([0x31, 0x37]),
+                                      .text("9"), .text("17"), .text("")]
+        var values = StandIns.Values()
+        for value in given { values.insert(value) }
+        values.sort()
+        // "0123" (a leading zero) and a 20-digit id are no digit ids; the empty value has no stand-in.
+        #expect(values.digitIDs == [[9], [17], [1_000_000_033_000_002, 2_000_000_510_000_004]])
+        #expect(values.others == [.text("0123"), .text("12345678901234567890"), .text("com.example"), .bytes([0x31, 0x37])])
+        for value in given where value != .text("") { #expect(values.contains(value)) }
+        #expect(!values.contains(.text("18")) && !values.contains(.text("017")) && !values.contains(.bytes([0x39])))
+        #expect(!values.contains(.text("2000000510000005")) && !values.contains(.text("")))
+        // Drawn from these, the table is the one drawn from the set of the same values.
+        #expect(try StandIns(key: .seeded("v"), values: values) == StandIns(key: .seeded("v"), originals: Set(given)))
+    }
+
     @Test("the targets' spots are found only as they are: the same layer, start and end")
     func sortedSpotsFindExactRanges() {
         let spots = SortedSpots([TargetSpot(layer: LayerID(1), range: 10..<20), TargetSpot(layer: .file, range: 30..<36),

@@ -356,9 +356,8 @@ struct RedactCollector {
     /// Every occurrence of a run value (of at least `JSONPath.minimumMention` bytes) inside a
     /// string that is not itself a target or a token: a history's `revision`, a product id that
     /// starts with the bundle id.
-    mutating func collectMentions(of originals: [String: RedactField]) {
+    mutating func collectMentions(of originals: MentionTable) {
         guard !originals.isEmpty else { return }
-        let lengths = Set(originals.keys.map(\.utf8.count)).sorted(by: >)
         // Sorted, searched by halves: a set of a 20,000-purchase receipt's spots took 6 MB (issue 32).
         let own = SortedSpots(targets.spots)
         // Found apart, then added to the targets at once: one growth to the size needed instead of
@@ -366,18 +365,20 @@ struct RedactCollector {
         var mentions = RedactTargetList()
         // The place is worded only for a match (a JSON path for every string of a large body was most of the work).
         func scan(_ layer: LayerID, _ content: Range<Int>, bytes: [UInt8], place: () -> RedactPlace, literal: ((Range<Int>) -> Bool)? = nil) {
-            var i = content.lowerBound
-            while i < content.upperBound {
-                var matched = 0
-                for length in lengths where i + length <= content.upperBound && literal?(i..<(i + length)) != false {
-                    let text = String(decoding: bytes[i..<(i + length)], as: UTF8.self)
-                    guard let field = originals[text] else { continue }
-                    mentions.append(RedactTarget(field: field, layer: layer, range: i..<(i + length), original: .text(text),
-                                                form: .plain, location: place(), isMention: true, in: bytes))
-                    matched = length
-                    break
+            bytes.withUnsafeBufferPointer { text in
+                var i = content.lowerBound
+                while i < content.upperBound {
+                    var matched = 0
+                    for (length, entries) in originals.lengths where i + length <= content.upperBound && literal?(i..<(i + length)) != false {
+                        guard let field = originals.field(at: i..<(i + length), of: text, among: entries) else { continue }
+                        mentions.append(RedactTarget(field: field, layer: layer, range: i..<(i + length),
+                                                    original: .text(String(decoding: text[i..<(i + length)], as: UTF8.self)),
+                                                    form: .plain, location: place(), isMention: true, in: bytes))
+                        matched = length
+                        break
+                    }
+                    i += max(matched, 1)
                 }
-                i += max(matched, 1)
             }
         }
         parts.forEachMentionPlace { spot in

@@ -111,17 +111,18 @@ public enum Redactor {
     /// Every occurrence of a run value long enough to look for inside other values
     /// (`JSONPath.minimumMention`) in every file, with the field of the value it repeats.
     static func collectMentions(_ collectors: inout [RedactCollector], _ wrappers: inout [WrapperText]) {
-        var mentionable: [String: RedactField] = [:]
+        // A value found more than once keeps the field of its last place in the data, or else of
+        // its first around the data.
+        var mentionable = MentionTable()
         for collector in collectors {
             for target in collector.targets {
-                if case .text(let text) = collector.original(target), text.utf8.count >= JSONPath.minimumMention { mentionable[text] = target.field }
+                if case .text(let text) = collector.original(target) { mentionable.add(text, target.field, overriding: true) }
             }
         }
         for wrapper in wrappers {
-            for target in wrapper.targets where target.original.utf8.count >= JSONPath.minimumMention {
-                mentionable[target.original] = mentionable[target.original] ?? target.field
-            }
+            for target in wrapper.targets { mentionable.add(target.original, target.field, overriding: false) }
         }
+        mentionable.finish()
         for i in collectors.indices {
             collectors[i].collectMentions(of: mentionable)
             wrappers[i].collectMentions(of: mentionable)

@@ -338,6 +338,31 @@ import TextLoader
         #expect(try StandIns(key: .seeded("v"), values: values) == StandIns(key: .seeded("v"), originals: Set(given)))
     }
 
+    @Test("the mention table finds a value's bytes where they lie, longest first, with the field of the value's chosen place")
+    func mentionTableFindsValuesByTheirBytes() {
+        var table = MentionTable()
+        #expect(table.isEmpty)
+        table.add("12345", .transactionID, overriding: true)  // shorter than a mention: left out
+        table.add("com.example", .bundleID, overriding: true)
+        table.add("2000000510000004", .transactionID, overriding: true)
+        table.add("2000000510000004", .originalTransactionID, overriding: true)  // the last place in the data wins
+        table.add("com.example", .transactionID, overriding: false)  // around the data: never over the data's
+        table.add("abcdef", .webOrderLineItemID, overriding: false)
+        table.add("abcdef", .transactionID, overriding: false)  // around the data: the first wins
+        table.add("com.examplf", .appAppleID, overriding: true)
+        table.finish()
+        #expect(!table.isEmpty)
+        #expect(table.lengths.map(\.length) == [16, 11, 6])
+        #expect(table.lengths.map(\.entries.count) == [1, 2, 1])
+        let text = Array("xcom.example 2000000510000004 abcdef com.examplf com.exampld abcdeg".utf8)
+        func field(_ start: Int, _ length: Int) -> RedactField? {
+            guard let entries = table.lengths.first(where: { $0.length == length })?.entries else { return nil }
+            return text.withUnsafeBufferPointer { table.field(at: start..<(start + length), of: $0, among: entries) }
+        }
+        #expect(field(1, 11) == .bundleID && field(13, 16) == .originalTransactionID && field(30, 6) == .webOrderLineItemID)
+        #expect(field(37, 11) == .appAppleID && field(49, 11) == nil && field(61, 6) == nil && field(0, 11) == nil && field(12, 16) == nil)
+    }
+
     @Test("the targets' spots are found only as they are: the same layer, start and end")
     func sortedSpotsFindExactRanges() {
         let spots = SortedSpots([TargetSpot(layer: LayerID(1), range: 10..<20), TargetSpot(layer: .file, range: 30..<36),

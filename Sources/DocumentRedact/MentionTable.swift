@@ -20,7 +20,9 @@ package struct MentionTable {
     package private(set) var lengths: [(length: Int, entries: Range<Int>)] = []
     private var added: Int32 = 0
 
-    package init() {}
+    /// `capacity`: at most how many values will be added (the targets' count), so that the table
+    /// does not grow by doubling beside the opened documents.
+    package init(capacity: Int = 0) { entries.reserveCapacity(capacity) }
 
     package var isEmpty: Bool { entries.isEmpty }
 

@@ -355,14 +355,14 @@ struct RedactCollector {
 
     /// Every occurrence of a run value (of at least `JSONPath.minimumMention` bytes) inside a
     /// string that is not itself a target or a token: a history's `revision`, a product id that
-    /// starts with the bundle id.
-    mutating func collectMentions(of originals: MentionTable) {
-        guard !originals.isEmpty else { return }
+    /// starts with the bundle id. Found apart and added to the targets at once (`Redactor`, once
+    /// the table and the spots are let go): one growth to the size needed instead of a doubling
+    /// that held 1.5 times the list beside the list (issue 32).
+    func mentions(of originals: MentionTable) -> RedactTargetList {
+        var mentions = RedactTargetList()
+        guard !originals.isEmpty else { return mentions }
         // Sorted, searched by halves: a set of a 20,000-purchase receipt's spots took 6 MB (issue 32).
         let own = SortedSpots(targets.spots)
-        // Found apart, then added to the targets at once: one growth to the size needed instead of
-        // a doubling that held 1.5 times the list beside the list (issue 32).
-        var mentions = RedactTargetList()
         // The place is worded only for a match (a JSON path for every string of a large body was most of the work).
         func scan(_ layer: LayerID, _ content: Range<Int>, bytes: [UInt8], place: () -> RedactPlace, literal: ((Range<Int>) -> Bool)? = nil) {
             bytes.withUnsafeBufferPointer { text in
@@ -397,7 +397,7 @@ struct RedactCollector {
                      literal: { range in range.allSatisfy { literal.contains($0) } })
             }
         }
-        targets.append(contentsOf: mentions)
+        return mentions
     }
 
     /// The bytes of a JSON string's content written as themselves: not part of an escape, not

@@ -111,9 +111,16 @@ public enum Redactor {
     /// Every occurrence of a run value long enough to look for inside other values
     /// (`JSONPath.minimumMention`) in every file, with the field of the value it repeats.
     static func collectMentions(_ collectors: inout [RedactCollector], _ wrappers: inout [WrapperText]) {
+        let found = findMentions(collectors, &wrappers)
+        for (i, mentions) in found.enumerated() { collectors[i].targets.append(contentsOf: mentions) }
+    }
+
+    /// Each collector's mentions, and the wrappers' added to them; the table goes on return, before
+    /// the mentions are added to the targets (the targets' list then grows beside less; issue 32).
+    static func findMentions(_ collectors: [RedactCollector], _ wrappers: inout [WrapperText]) -> [RedactTargetList] {
         // A value found more than once keeps the field of its last place in the data, or else of
         // its first around the data.
-        var mentionable = MentionTable()
+        var mentionable = MentionTable(capacity: collectors.reduce(0) { $0 + $1.targets.count } + wrappers.reduce(0) { $0 + $1.targets.count })
         for collector in collectors {
             for target in collector.targets {
                 if case .text(let text) = collector.original(target) { mentionable.add(text, target.field, overriding: true) }
@@ -123,10 +130,8 @@ public enum Redactor {
             for target in wrapper.targets { mentionable.add(target.original, target.field, overriding: false) }
         }
         mentionable.finish()
-        for i in collectors.indices {
-            collectors[i].collectMentions(of: mentionable)
-            wrappers[i].collectMentions(of: mentionable)
-        }
+        for i in wrappers.indices { wrappers[i].collectMentions(of: mentionable) }
+        return collectors.map { $0.mentions(of: mentionable) }
     }
 
     /// The run's values, from every file.

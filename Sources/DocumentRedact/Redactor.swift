@@ -74,17 +74,16 @@ public enum Redactor {
         collectMentions(&collectors, &wrappers)
         // What is kept of each document once its values are found: the collectors (which hold the
         // documents) go, so that each document is let go before its copy is opened (issue 32).
-        // The targets copied to an array of their own size: the collector's grew by doubling
-        // (131,072 places for 20,000 purchases' ≈ 100,000 values), and goes before the stand-ins
-        // are drawn.
+        // The targets kept in an array of their own size (the collector's grew by doubling), which
+        // goes before the stand-ins are drawn.
         let plans = collectors.map {
-            RedactPlan(targets: $0.targets.withUnsafeBufferPointer { Array($0) }, notReplaced: $0.notReplaced,
+            RedactPlan(targets: $0.targets.finished(), notReplaced: $0.notReplaced,
                        layerNames: $0.document.layers.map(\.name), layers: RedactPlan.valueLayers($0))
         }
         collectors.removeAll()
         // The values and their set go before the files are rewritten (a string a value: 4 MB for
         // 20,000 purchases; issue 32).
-        let standIns = try StandIns(key: options.key, originals: originals(plans, wrappers))
+        let standIns = try StandIns(key: options.key, values: originals(plans, wrappers))
         var copies: [RedactedCopy] = []
         var occurrences: [RedactedValue: [RedactOccurrence]] = [:]
         for (index, input) in inputs.enumerated() {
@@ -112,33 +111,40 @@ public enum Redactor {
     /// Every occurrence of a run value long enough to look for inside other values
     /// (`JSONPath.minimumMention`) in every file, with the field of the value it repeats.
     static func collectMentions(_ collectors: inout [RedactCollector], _ wrappers: inout [WrapperText]) {
-        var mentionable: [String: RedactField] = [:]
+        let found = findMentions(collectors, &wrappers)
+        for (i, mentions) in found.enumerated() { collectors[i].targets.append(contentsOf: mentions) }
+    }
+
+    /// Each collector's mentions, and the wrappers' added to them; the table goes on return, before
+    /// the mentions are added to the targets (the targets' list then grows beside less; issue 32).
+    static func findMentions(_ collectors: [RedactCollector], _ wrappers: inout [WrapperText]) -> [RedactTargetList] {
+        // A value found more than once keeps the field of its last place in the data, or else of
+        // its first around the data.
+        var mentionable = MentionTable(capacity: collectors.reduce(0) { $0 + $1.targets.count } + wrappers.reduce(0) { $0 + $1.targets.count })
         for collector in collectors {
             for target in collector.targets {
-                if case .text(let text) = collector.original(target), text.utf8.count >= JSONPath.minimumMention { mentionable[text] = target.field }
+                if case .text(let text) = collector.original(target) { mentionable.add(text, target.field, overriding: true) }
             }
         }
         for wrapper in wrappers {
-            for target in wrapper.targets where target.original.utf8.count >= JSONPath.minimumMention {
-                mentionable[target.original] = mentionable[target.original] ?? target.field
-            }
+            for target in wrapper.targets { mentionable.add(target.original, target.field, overriding: false) }
         }
-        for i in collectors.indices {
-            collectors[i].collectMentions(of: mentionable)
-            wrappers[i].collectMentions(of: mentionable)
-        }
+        mentionable.finish()
+        for i in wrappers.indices { wrappers[i].collectMentions(of: mentionable) }
+        return collectors.map { $0.mentions(of: mentionable) }
     }
 
     /// The run's values, from every file.
-    static func originals(_ plans: [RedactPlan], _ wrappers: [WrapperText]) -> Set<RedactedValue> {
-        var originals = Set(wrappers.flatMap { $0.targets.map { RedactedValue.text($0.original) } })
+    static func originals(_ plans: [RedactPlan], _ wrappers: [WrapperText]) -> StandIns.Values {
+        var originals = StandIns.Values()
+        for wrapper in wrappers { for target in wrapper.targets { originals.insert(.text(target.original)) } }
         for plan in plans { for target in plan.targets { originals.insert(plan.original(target)) } }
         return originals
     }
 
     /// What `redact` needs of a document's collector, without the document.
     struct RedactPlan {
-        var targets: [RedactTarget]
+        var targets: RedactTargetList
         var notReplaced: [String]
         var layerNames: [String]
         /// The original's layers' bytes (the file's are the input's own), where the targets' values
@@ -219,7 +225,7 @@ public enum Redactor {
 
     /// Writes the stand-ins into the document's layers and carries them out to the file's bytes
     /// (nil, with `copy.failure` said, when it cannot); `copy.signatures` says which break.
-    static func rewriteLayers(_ document: Document, targets: [RedactTarget], standIns: StandIns, copy: inout RedactedCopy) -> [UInt8]? {
+    static func rewriteLayers(_ document: Document, targets: RedactTargetList, standIns: StandIns, copy: inout RedactedCopy) -> [UInt8]? {
         var rewrite = LayerRewrite(document)
         defer { copy.signatures = signatures(document, rewrite: rewrite) }
         do {

@@ -76,35 +76,80 @@ public struct StandIns: Sendable, Equatable {
     private var order: [Int32] = []
 
     public init(key: StandInKey, originals: Set<RedactedValue>) throws {
+        var values = Values()
+        for original in originals { values.insert(original) }
+        try self.init(key: key, values: values)
+    }
+
+    /// The run's values as the table is drawn from them: a digit id as its number in its class
+    /// (sorted, once each: `sort`), every other value as itself. A set of a 20,000-purchase
+    /// receipt's 60,000 ids as strings took 6 MB beside the opened receipt (issue 32).
+    package struct Values {
         var numbers: [DigitClass: [UInt64]] = [:]
-        var others: [RedactedValue] = []
-        for original in originals where !original.isEmpty {
+        package private(set) var others = Set<RedactedValue>()
+
+        package init() {}
+
+        /// The digit ids' numbers, class by class (fewest digits first).
+        package var digitIDs: [[UInt64]] { numbers.sorted { ($0.key.digits, $0.key.low) < ($1.key.digits, $1.key.low) }.map(\.value) }
+
+        /// Adds `original` (an empty value has no stand-in: left out).
+        package mutating func insert(_ original: RedactedValue) {
+            guard !original.isEmpty else { return }
             if case .text(let text) = original, let (digitClass, value) = DigitClass.of(Array(text.utf8)) {
                 numbers[digitClass, default: []].append(value)
             } else {
-                others.append(original)
+                others.insert(original)
             }
         }
+
+        /// Each class's numbers in order, once each.
+        package mutating func sort() {
+            for digitClass in numbers.keys {
+                numbers[digitClass]!.sort()
+                let kept = numbers[digitClass]!.withUnsafeMutableBufferPointer { sorted in
+                    var kept = 0
+                    for i in sorted.indices where kept == 0 || sorted[i] != sorted[kept - 1] {
+                        sorted[kept] = sorted[i]
+                        kept += 1
+                    }
+                    return kept
+                }
+                numbers[digitClass]!.removeLast(numbers[digitClass]!.count - kept)
+            }
+        }
+
+        /// Whether `value` is one of them (after `sort`): a digit id is one only as a number of its
+        /// class, as `insert` put it there.
+        package func contains(_ value: RedactedValue) -> Bool {
+            guard case .text(let text) = value, let (digitClass, number) = DigitClass.of(Array(text.utf8)) else {
+                return others.contains(value)
+            }
+            return numbers[digitClass].map { StandIns.sortedContains($0, number) } ?? false
+        }
+    }
+
+    package init(key: StandInKey, values: Values) throws {
+        var values = values
+        values.sort()
         // Digit ids first, class by class, each class in order; then every other value in order,
         // avoiding the stand-ins given so far (the digit ids' found in their class's sorted list).
         var digitStandIns: [DigitClass: [UInt64]] = [:]
-        for (digitClass, values) in numbers.sorted(by: { ($0.key.digits, $0.key.low) < ($1.key.digits, $1.key.low) }) {
-            let sorted = values.sorted()
+        for (digitClass, sorted) in values.numbers.sorted(by: { ($0.key.digits, $0.key.low) < ($1.key.digits, $1.key.low) }) {
             let standIns = try digitClass.orderPreserving(sorted, key: key)
             for (original, standIn) in zip(sorted, standIns) { append(.text(String(original)), .text(String(standIn))) }
             digitStandIns[digitClass] = standIns.sorted()
         }
-        numbers = [:]
         func isDigitStandIn(_ value: RedactedValue) -> Bool {
             guard case .text(let text) = value, let (digitClass, number) = DigitClass.of(Array(text.utf8)),
                   let standIns = digitStandIns[digitClass] else { return false }
             return Self.sortedContains(standIns, number)
         }
         var used = Set<RedactedValue>()
-        for original in others.sorted() {
+        for original in values.others.sorted() {
             var stream = RandomStream(key: key, value: original)
             let standIn = try Self.draw(original, stream: &stream, avoiding: { candidate, strict in
-                candidate == original || used.contains(candidate) || isDigitStandIn(candidate) || (strict && originals.contains(candidate))
+                candidate == original || used.contains(candidate) || isDigitStandIn(candidate) || (strict && values.contains(candidate))
             })
             used.insert(standIn)
             append(original, standIn)

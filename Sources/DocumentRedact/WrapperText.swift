@@ -112,23 +112,25 @@ struct WrapperText {
 
     /// Every occurrence, outside the data and the keyed values, of a run value long enough to
     /// look for (`JSONPath.minimumMention`).
-    mutating func collectMentions(of originals: [String: RedactField]) {
+    mutating func collectMentions(of originals: MentionTable) {
         guard !originals.isEmpty, dataSpan != 0..<raw.count else { return }
-        let lengths = Set(originals.keys.map(\.utf8.count)).sorted(by: >)
         let taken = targets.map(\.range)
-        var i = 0
-        while i < raw.count {
-            var matched = 0
-            for length in lengths where i + length <= raw.count {
-                let range = i..<(i + length)
-                guard outside(range), !taken.contains(where: { $0.overlaps(range) }),
-                      let field = originals[String(decoding: raw[range], as: UTF8.self)] else { continue }
-                targets.append(Target(field: field, range: range, original: String(decoding: raw[range], as: UTF8.self),
-                                      place: place(i, key: nil), isMention: true))
-                matched = length
-                break
+        let raw = raw
+        raw.withUnsafeBufferPointer { text in
+            var i = 0
+            while i < raw.count {
+                var matched = 0
+                for (length, entries) in originals.lengths where i + length <= raw.count {
+                    let range = i..<(i + length)
+                    guard outside(range), !taken.contains(where: { $0.overlaps(range) }),
+                          let field = originals.field(at: range, of: text, among: entries) else { continue }
+                    targets.append(Target(field: field, range: range, original: String(decoding: raw[range], as: UTF8.self),
+                                          place: place(i, key: nil), isMention: true))
+                    matched = length
+                    break
+                }
+                i += max(matched, 1)
             }
-            i += max(matched, 1)
         }
     }
 }

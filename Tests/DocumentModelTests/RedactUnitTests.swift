@@ -287,6 +287,82 @@ import TextLoader
         #expect(RedactPlace("product_id", in: .inAppPurchase, number: 3).text == "in-app purchase #3, product_id")
     }
 
+    @Test("the target list gives back each target as added, in 24 bytes each, its places' names shared")
+    func targetListKeepsEveryPart() {
+        #expect(RedactTargetList.bytesPerTarget == 24)
+        let layer = Array(#"0123456789"a\/b""#.utf8)
+        var list = RedactTargetList()
+        #expect(list.isEmpty && list.nameCount == 0)
+        list.append(RedactTarget(field: .transactionID, layer: LayerID(2), range: 0..<4, original: .text("0123"), form: .plain,
+                                 location: RedactPlace("transaction id", in: .inAppPurchase, number: 20_000), in: layer))
+        list.append(RedactTarget(field: .bundleID, layer: .file, range: 4..<10, original: .text("456789"), form: .plain,
+                                 location: RedactPlace("transaction id", in: .inAppPurchase, number: 7), isMention: true, in: layer))
+        // `"a\/b"`: irregular, its decoded text and offsets kept beside the list.
+        list.append(RedactTarget(field: .originalTransactionID, layer: LayerID(1), range: 11..<15, original: .text("a/b"),
+                                 form: .jsonString(offsets: [11, 12, 14]), place: "payload: originalTransactionId", in: layer))
+        list.append(RedactTarget(field: .sha1Hash, layer: .file, range: 1..<3, original: .bytes([0x31, 0x32]), form: .plain,
+                                 place: "SHA-1 hash", in: layer))
+        var more = RedactTargetList()
+        more.append(RedactTarget(field: .webOrderLineItemID, layer: .file, range: 9..<10, original: .text("9"), form: .plain,
+                                 place: "SHA-1 hash", isMention: true, in: layer))
+        list.append(contentsOf: more)
+        let kept = list.finished()
+        #expect(kept.count == 5 && kept.nameCount == 3)
+        #expect(kept.map(\.place) == ["in-app purchase #20000, transaction id", "in-app purchase #7, transaction id",
+                                      "payload: originalTransactionId", "SHA-1 hash", "SHA-1 hash"])
+        #expect(kept.map(\.field) == [.transactionID, .bundleID, .originalTransactionID, .sha1Hash, .webOrderLineItemID])
+        #expect(kept.map(\.layer) == [LayerID(2), .file, LayerID(1), .file, .file])
+        #expect(kept.map(\.range) == [0..<4, 4..<10, 11..<15, 1..<3, 9..<10])
+        #expect(kept.map(\.isMention) == [false, true, false, false, true])
+        #expect(kept.map(\.kind) == [.utf8, .utf8, .jsonString, .bytes, .utf8])
+        #expect(kept.map { $0.original(in: layer) } == [.text("0123"), .text("456789"), .text("a/b"), .bytes([0x31, 0x32]), .text("9")])
+        #expect(kept[2].original(in: Array(repeating: 0x30, count: 16)) == .text("a/b"))
+        #expect(kept[0].original(in: Array(repeating: 0x30, count: 16)) == .text("0000"))
+    }
+
+    @Test("the run's values keep digit ids as numbers by class, once each, and find every value as the set did")
+    func valuesKeepDigitIDsAsNumbers() throws {
+        let given: [RedactedValue] = [.text("2000000510000004"), .text("17"), .text("2000000510000004"), .text("1000000033000002"),
+                                      .text("0123"), .text("12345678901234567890"), .text("com.example"), .bytes([0x31, 0x37]),
+                                      .text("9"), .text("17"), .text("")]
+        var values = StandIns.Values()
+        for value in given { values.insert(value) }
+        values.sort()
+        // "0123" (a leading zero) and a 20-digit id are no digit ids; the empty value has no stand-in.
+        #expect(values.digitIDs == [[9], [17], [1_000_000_033_000_002, 2_000_000_510_000_004]])
+        #expect(values.others == [.text("0123"), .text("12345678901234567890"), .text("com.example"), .bytes([0x31, 0x37])])
+        for value in given where value != .text("") { #expect(values.contains(value)) }
+        #expect(!values.contains(.text("18")) && !values.contains(.text("017")) && !values.contains(.bytes([0x39])))
+        #expect(!values.contains(.text("2000000510000005")) && !values.contains(.text("")))
+        // Drawn from these, the table is the one drawn from the set of the same values.
+        #expect(try StandIns(key: .seeded("v"), values: values) == StandIns(key: .seeded("v"), originals: Set(given)))
+    }
+
+    @Test("the mention table finds a value's bytes where they lie, longest first, with the field of the value's chosen place")
+    func mentionTableFindsValuesByTheirBytes() {
+        var table = MentionTable()
+        #expect(table.isEmpty)
+        table.add("12345", .transactionID, overriding: true)  // shorter than a mention: left out
+        table.add("com.example", .bundleID, overriding: true)
+        table.add("2000000510000004", .transactionID, overriding: true)
+        table.add("2000000510000004", .originalTransactionID, overriding: true)  // the last place in the data wins
+        table.add("com.example", .transactionID, overriding: false)  // around the data: never over the data's
+        table.add("abcdef", .webOrderLineItemID, overriding: false)
+        table.add("abcdef", .transactionID, overriding: false)  // around the data: the first wins
+        table.add("com.examplf", .appAppleID, overriding: true)
+        table.finish()
+        #expect(!table.isEmpty)
+        #expect(table.lengths.map(\.length) == [16, 11, 6])
+        #expect(table.lengths.map(\.entries.count) == [1, 2, 1])
+        let text = Array("xcom.example 2000000510000004 abcdef com.examplf com.exampld abcdeg".utf8)
+        func field(_ start: Int, _ length: Int) -> RedactField? {
+            guard let entries = table.lengths.first(where: { $0.length == length })?.entries else { return nil }
+            return text.withUnsafeBufferPointer { table.field(at: start..<(start + length), of: $0, among: entries) }
+        }
+        #expect(field(1, 11) == .bundleID && field(13, 16) == .originalTransactionID && field(30, 6) == .webOrderLineItemID)
+        #expect(field(37, 11) == .appAppleID && field(49, 11) == nil && field(61, 6) == nil && field(0, 11) == nil && field(12, 16) == nil)
+    }
+
     @Test("the targets' spots are found only as they are: the same layer, start and end")
     func sortedSpotsFindExactRanges() {
         let spots = SortedSpots([TargetSpot(layer: LayerID(1), range: 10..<20), TargetSpot(layer: .file, range: 30..<36),

@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "DocumentDiff", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "JSONLenient", "ReceiptKit", "TextOutput", "X509Trust"]),
         .target(name: "DocumentTimeline", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "ReceiptKit"]),
         .target(name: "DocumentTour", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "ReceiptKit", "TextLoader", "TextOutput"]),
-        .target(name: "DocumentRedact", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "JSONLenient", "JWSKit", "ReceiptKit", "TextLoader", "X509Trust"]),
+        .target(name: "DocumentRedact", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "JSONLenient", "JWSKit", "Platform", "ReceiptKit", "TextLoader", "X509Trust"]),
         // The kinds, one folder each: they open their inputs and conform to the features' hooks.
         .target(name: "DocumentFormats", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "DocumentDiff", "DocumentRedact", "DocumentTimeline",
                                                         "DocumentTour", "JSONLenient", "JWSKit", "ReasonCodes", "ReceiptKit", "TextLoader", "TextOutput", "X509Trust"]),

@@ -4,6 +4,7 @@ import ReceiptKit
 import ByteText
 import TextLoader
 import DocumentCore
+import Platform
 
 /// One file given to `redact`: its bytes as stored and as the loader decoded them.
 public struct RedactInput: Sendable {
@@ -84,12 +85,16 @@ public enum Redactor {
         // The values and their set go before the files are rewritten (a string a value: 4 MB for
         // 20,000 purchases; issue 32).
         let standIns = try StandIns(key: options.key, values: originals(plans, wrappers))
+        // What went (the collectors, the values' sets) is handed back before the rewrites build on it.
+        FreedHeap.returnToSystem()
         var copies: [RedactedCopy] = []
         var occurrences: [RedactedValue: [RedactOccurrence]] = [:]
         for (index, input) in inputs.enumerated() {
             let plan = plans[index]
             // The document is only in the call's argument: it goes when `rewrite` returns.
             let rewritten = rewrite(input, document: documents[index].take()!, plan: plan, standIns: standIns, fields: fields)
+            // The original's tree is gone: its pages are handed back before the copy is opened.
+            FreedHeap.returnToSystem()
             let copy = finish(rewritten, input: input, plan: plan, wrapper: wrappers[index], standIns: standIns, fields: fields)
             if copy.bytes != nil {
                 for target in plan.targets {

@@ -10,7 +10,7 @@ public struct ParseOptions: Sendable {
     public var guessEncapsulation: Bool = true
     /// Offsets of primitive OCTET STRING / BIT STRING nodes whose content is known to be ASN.1 (a
     /// receipt payload): it is parsed on purpose and every defect inside is reported.
-    public var encapsulateOnPurpose: Set<Int> = []
+    public var encapsulateOnPurpose: OffsetSet = []
     /// Diagnostics recorded per code; past it, one summary diagnostic of the same code and severity
     /// (pinned to the first unlisted occurrence) says how many more there are. A diagnostic costs
     /// ~150 bytes against a node's 16, so without a cap 100 MB of zeros (50 million stray
@@ -26,7 +26,7 @@ public struct ParseOptions: Sendable {
     /// the frame stack, to check the fast paths against (the result must be the same).
     var generalPathOnly = false
 
-    public init(maxDepth: Int = 256, guessEncapsulation: Bool = true, encapsulateOnPurpose: Set<Int> = [],
+    public init(maxDepth: Int = 256, guessEncapsulation: Bool = true, encapsulateOnPurpose: OffsetSet = [],
                 maxDiagnosticsPerCode: Int = 10_000, maxNodes: Int? = nil) {
         self.maxDepth = maxDepth
         self.guessEncapsulation = guessEncapsulation

@@ -49,7 +49,7 @@ struct ParserMachine {
     /// Set while a guessed encapsulation's single element is parsed in place, so that a guess
     /// inside it goes through the frame stack (the parse stays iterative).
     var parsingGuessInPlace = false
-    let onPurpose: Set<Int>
+    let onPurpose: OffsetSet
     let count: Int
     var position = 0
     /// Number of speculative frames on the stack.

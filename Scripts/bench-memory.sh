@@ -10,8 +10,10 @@
 # Inputs (Scripts/gen-dense.py): a flat SEQUENCE of `05 00`; a PKCS#7 receipt whose payload SET holds
 # `30 00` where attributes go; the flat one as base64 text; a legitimate 20,000-purchase receipt;
 # and (Scripts/gen-dense-json.py) dense JSON, `[0,0,…]` as a StoreKit body and as a token's
-# payload. `diff` compares each with a copy whose
-# first element differs (the whole SET goes through pairing); the explorer is opened in tmux and quit.
+# payload. `diff` compares each ASN.1 input with a copy whose
+# first element differs (the whole SET goes through pairing), and the 20,000-purchase receipt with a
+# copy where one digit of a value near its end moved (two whole receipts open, their purchases
+# paired); the explorer is opened in tmux and quit.
 # The bound of `diff` is for its two inputs together. Linux (GNU time): a benchmark, not a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,6 +63,13 @@ for name, (old, new) in {"flat.der": (b"\x05\x00\x05\x00", b"\x04\x00\x05\x00"),
     at = data.find(old)
     data[at:at + len(new)] = new
     open(f"{work}/b-{name}", "wb").write(data)
+# The legitimate receipt: one digit of a value near its end (in its last purchases) moves by one.
+data = bytearray(open(f"{work}/purchases.der", "rb").read())
+at = len(data) - 600
+while not 0x30 <= data[at] <= 0x39:
+    at -= 1
+data[at] = 0x30 + (data[at] - 0x30 + 1) % 10
+open(f"{work}/b-purchases.der", "wb").write(data)
 PY
 
 peak() {  # peak RSS in MiB of the command given

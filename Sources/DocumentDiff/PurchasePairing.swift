@@ -1,3 +1,4 @@
+import ByteText
 import DocumentCore
 
 /// How a purchase is recognised on both sides of a diff: a receipt's in-app purchase and a StoreKit 2
@@ -92,12 +93,7 @@ package struct PurchasePairing {
 
     /// The first position in `sorted` whose hash is `hash` or more.
     static func firstPosition(of hash: UInt64, in sorted: [Keyed]) -> Int {
-        var low = 0, high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle].hash < hash { low = middle + 1 } else { high = middle }
-        }
-        return low
+        SortedSearch.partition(sorted.count) { sorted[$0].hash < hash }
     }
 
     /// A purchase's index under the hash of its key (or original transaction id), ordered by both.
@@ -123,13 +119,11 @@ package struct PurchasePairing {
         mutating func take(_ position: Int) { next[position] = Int32(position + 1) }
     }
 
-    /// The latest purchase date on A of each original transaction id, kept as runs of one hash:
-    /// a run's latest date and one member, whose id is compared with the one asked about. A run
-    /// holding more than one id (a hash collision) is searched member by member.
+    /// The latest purchase date on A of each original transaction id: one entry an id, sorted by
+    /// its hash, with one purchase that bears it (the id is read from there when asked, not kept).
+    /// Ids with one hash have an entry each, told apart by the ids themselves.
     struct ChainEnds {
-        private var members: [Keyed] = []
-        private var runs: [(start: Int, latest: Int64, uniform: Bool)] = []
-        private var dates: [Int64] = []
+        private var chains: [(hash: UInt64, member: Int32, latest: Int64)] = []
 
         init(count: Int, _ a: (Int) -> PurchaseIdentity, hash: (String) -> UInt64) {
             var dated: [(keyed: Keyed, date: Int64)] = []
@@ -139,40 +133,27 @@ package struct PurchasePairing {
                 dated.append((Keyed(hash: hash(chain), index: Int32(i)), date))
             }
             dated.sort { $0.keyed < $1.keyed }
-            members = dated.map(\.keyed)
-            dates = dated.map(\.date)
-            var start = 0
-            while start < members.count {
-                var end = start + 1
-                while end < members.count, members[end].hash == members[start].hash { end += 1 }
-                let first = a(Int(members[start].index)).originalTransactionID
-                let uniform = (start + 1..<end).allSatisfy { a(Int(members[$0].index)).originalTransactionID == first }
-                runs.append((start, dates[start..<end].max() ?? 0, uniform))
-                start = end
+            var sameHash = 0  // the first entry with the current hash
+            for (keyed, date) in dated {
+                if chains.last?.hash != keyed.hash { sameHash = chains.count }
+                let chain = a(Int(keyed.index)).originalTransactionID
+                if let k = (sameHash..<chains.count).first(where: { a(Int(chains[$0].member)).originalTransactionID == chain }) {
+                    chains[k].latest = max(chains[k].latest, date)
+                } else {
+                    chains.append((keyed.hash, keyed.index, date))
+                }
             }
         }
 
         /// The latest purchase date on A with original transaction id `chain`, nil when none.
         func latest(_ chain: String, _ a: (Int) -> PurchaseIdentity, hash: (String) -> UInt64) -> Int64? {
             let chainHash = hash(chain)
-            let position = PurchasePairing.firstPosition(of: chainHash, in: members)
-            guard position < members.count, members[position].hash == chainHash else { return nil }
-            var low = 0, high = runs.count
-            while low < high {
-                let middle = (low + high) / 2
-                if runs[middle].start < position { low = middle + 1 } else { high = middle }
+            var k = SortedSearch.partition(chains.count) { chains[$0].hash < chainHash }
+            while k < chains.count, chains[k].hash == chainHash {
+                if a(Int(chains[k].member)).originalTransactionID == chain { return chains[k].latest }
+                k += 1
             }
-            let run = runs[low]
-            if run.uniform {
-                return a(Int(members[position].index)).originalTransactionID == chain ? run.latest : nil
-            }
-            var latest: Int64?
-            var p = position
-            while p < members.count, members[p].hash == chainHash {
-                if a(Int(members[p].index)).originalTransactionID == chain { latest = max(latest ?? dates[p], dates[p]) }
-                p += 1
-            }
-            return latest
+            return nil
         }
     }
 

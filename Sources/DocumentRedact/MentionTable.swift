@@ -1,3 +1,5 @@
+import ByteText
+
 /// The run's values looked for inside other values (`JSONPath.minimumMention` bytes or more), each
 /// with the field of the value it repeats: their bytes end to end, found by halves among those of
 /// one length, a stretch of a layer compared where it lies. A dictionary keyed by strings took
@@ -77,6 +79,23 @@ package struct MentionTable {
             }
             let at = entries.lowerBound + SortedSearch.partition(entries.count) { value(entries.lowerBound + $0).lexicographicallyPrecedes(stretch) }
             return at < entries.upperBound && value(at).elementsEqual(stretch) ? self.entries[at].field : nil
+        }
+    }
+
+    /// Every value of the table written in `content` of `text`, left to right: at each position the
+    /// longest value that is there and `allowed` there, the scan going on after it (else one byte on).
+    package func forEachMention(in text: UnsafeBufferPointer<UInt8>, _ content: Range<Int>,
+                                allowed: (Range<Int>) -> Bool, _ found: (Range<Int>, RedactField) -> Void) {
+        var i = content.lowerBound
+        while i < content.upperBound {
+            var matched = 0
+            for (length, entries) in lengths where i + length <= content.upperBound && allowed(i..<(i + length)) {
+                guard let field = field(at: i..<(i + length), of: text, among: entries) else { continue }
+                found(i..<(i + length), field)
+                matched = length
+                break
+            }
+            i += max(matched, 1)
         }
     }
 }

@@ -366,18 +366,10 @@ struct RedactCollector {
         // The place is worded only for a match (a JSON path for every string of a large body was most of the work).
         func scan(_ layer: LayerID, _ content: Range<Int>, bytes: [UInt8], place: () -> RedactPlace, literal: ((Range<Int>) -> Bool)? = nil) {
             bytes.withUnsafeBufferPointer { text in
-                var i = content.lowerBound
-                while i < content.upperBound {
-                    var matched = 0
-                    for (length, entries) in originals.lengths where i + length <= content.upperBound && literal?(i..<(i + length)) != false {
-                        guard let field = originals.field(at: i..<(i + length), of: text, among: entries) else { continue }
-                        mentions.append(RedactTarget(field: field, layer: layer, range: i..<(i + length),
-                                                    original: .text(String(decoding: text[i..<(i + length)], as: UTF8.self)),
-                                                    form: .plain, location: place(), isMention: true, in: bytes))
-                        matched = length
-                        break
-                    }
-                    i += max(matched, 1)
+                originals.forEachMention(in: text, content, allowed: { literal?($0) != false }) { range, field in
+                    mentions.append(RedactTarget(field: field, layer: layer, range: range,
+                                                original: .text(String(decoding: text[range], as: UTF8.self)),
+                                                form: .plain, location: place(), isMention: true, in: bytes))
                 }
             }
         }

@@ -105,18 +105,7 @@ public struct StandIns: Sendable, Equatable {
 
         /// Each class's numbers in order, once each.
         package mutating func sort() {
-            for digitClass in numbers.keys {
-                numbers[digitClass]!.sort()
-                let kept = numbers[digitClass]!.withUnsafeMutableBufferPointer { sorted in
-                    var kept = 0
-                    for i in sorted.indices where kept == 0 || sorted[i] != sorted[kept - 1] {
-                        sorted[kept] = sorted[i]
-                        kept += 1
-                    }
-                    return kept
-                }
-                numbers[digitClass]!.removeLast(numbers[digitClass]!.count - kept)
-            }
+            for digitClass in numbers.keys { SortedSearch.sortKeepingOneOfEach(&numbers[digitClass]!) }
         }
 
         /// Whether `value` is one of them (after `sort`): a digit id is one only as a number of its
@@ -125,7 +114,7 @@ public struct StandIns: Sendable, Equatable {
             guard case .text(let text) = value, let (digitClass, number) = DigitClass.of(Array(text.utf8)) else {
                 return others.contains(value)
             }
-            return numbers[digitClass].map { StandIns.sortedContains($0, number) } ?? false
+            return numbers[digitClass].map { SortedSearch.contains($0, number) } ?? false
         }
     }
 
@@ -143,7 +132,7 @@ public struct StandIns: Sendable, Equatable {
         func isDigitStandIn(_ value: RedactedValue) -> Bool {
             guard case .text(let text) = value, let (digitClass, number) = DigitClass.of(Array(text.utf8)),
                   let standIns = digitStandIns[digitClass] else { return false }
-            return Self.sortedContains(standIns, number)
+            return SortedSearch.contains(standIns, number)
         }
         var used = Set<RedactedValue>()
         for original in values.others.sorted() {
@@ -171,11 +160,6 @@ public struct StandIns: Sendable, Equatable {
     private func precedes(_ i: Int, _ j: Int) -> Bool {
         if isText[i] != isText[j] { return isText[i] }
         return originalBytes[starts[i]..<starts[i + 1]].lexicographicallyPrecedes(originalBytes[starts[j]..<starts[j + 1]])
-    }
-
-    static func sortedContains(_ sorted: [UInt64], _ value: UInt64) -> Bool {
-        let i = SortedSearch.partition(sorted.count) { sorted[$0] < value }
-        return i < sorted.count && sorted[i] == value
     }
 
     /// How many values have a stand-in.

@@ -117,19 +117,10 @@ struct WrapperText {
         let taken = targets.map(\.range)
         let raw = raw
         raw.withUnsafeBufferPointer { text in
-            var i = 0
-            while i < raw.count {
-                var matched = 0
-                for (length, entries) in originals.lengths where i + length <= raw.count {
-                    let range = i..<(i + length)
-                    guard outside(range), !taken.contains(where: { $0.overlaps(range) }),
-                          let field = originals.field(at: range, of: text, among: entries) else { continue }
-                    targets.append(Target(field: field, range: range, original: String(decoding: raw[range], as: UTF8.self),
-                                          place: place(i, key: nil), isMention: true))
-                    matched = length
-                    break
-                }
-                i += max(matched, 1)
+            originals.forEachMention(in: text, 0..<raw.count,
+                                     allowed: { range in outside(range) && !taken.contains { $0.overlaps(range) } }) { range, field in
+                targets.append(Target(field: field, range: range, original: String(decoding: raw[range], as: UTF8.self),
+                                      place: place(range.lowerBound, key: nil), isMention: true))
             }
         }
     }

@@ -11,6 +11,11 @@ import Testing
         #expect([3, 7, 19, 20, 40, 50].allSatisfy(set.contains))
         #expect(![0, 4, 21, 41, 51, -1].contains(where: set.contains))
         #expect(OffsetSet().isEmpty && !OffsetSet().contains(0) && OffsetSet([5, 5, 5]) == [5])
+        // A union into an empty set takes the offsets as they are; into a set, each where it sorts.
+        var empty = OffsetSet()
+        empty.formUnion([9, 2, 9])
+        set.formUnion([1, 40, 60])
+        #expect(Array(empty) == [2, 9] && Array(set) == [1, 3, 7, 19, 20, 40, 50, 60])
     }
 
     /// The same as a `Set<Int>` on random offsets, asked about every offset up to past the largest.

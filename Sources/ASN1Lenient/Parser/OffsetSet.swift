@@ -1,3 +1,5 @@
+import ByteText
+
 /// The offsets a parse encapsulates on purpose (`ParseOptions.encapsulateOnPurpose`), kept sorted
 /// in one array, 8 bytes each, and found by binary search: a receipt's purposeful parse names every
 /// attribute value (360,000 for 20,000 purchases), which as a `Set<Int>` took 6.4 MB while it grew,
@@ -13,24 +15,13 @@ public struct OffsetSet: Sendable, Equatable, Sequence, ExpressibleByArrayLitera
     /// place when it is not already), not copied.
     public init(_ offsets: [Int]) {
         sorted = offsets
-        if !sorted.isEmpty && zip(sorted, sorted.dropFirst()).contains(where: { $0 >= $1 }) {
-            sorted.sort()
-            var kept = 0
-            for offset in sorted where kept == 0 || sorted[kept - 1] != offset {
-                sorted[kept] = offset
-                kept += 1
-            }
-            sorted.removeLast(sorted.count - kept)
-        }
+        if zip(sorted, sorted.dropFirst()).contains(where: { $0 >= $1 }) { SortedSearch.sortKeepingOneOfEach(&sorted) }
     }
 
     public var isEmpty: Bool { sorted.isEmpty }
     public var count: Int { sorted.count }
 
-    public func contains(_ offset: Int) -> Bool {
-        let at = position(of: offset)
-        return at < sorted.count && sorted[at] == offset
-    }
+    public func contains(_ offset: Int) -> Bool { SortedSearch.contains(sorted, offset) }
 
     /// Adds `offset` where it sorts (at the end, in constant time, for offsets added in order).
     public mutating func insert(_ offset: Int) {
@@ -40,15 +31,15 @@ public struct OffsetSet: Sendable, Equatable, Sequence, ExpressibleByArrayLitera
         sorted.insert(offset, at: at)
     }
 
+    /// Adds `offsets`: when the set is empty (the usual case), `offsets` itself becomes its array,
+    /// so a receipt's 360,000 value offsets are not copied.
+    public mutating func formUnion(_ offsets: [Int]) {
+        if isEmpty { return self = OffsetSet(offsets) }
+        for offset in offsets { insert(offset) }
+    }
+
     public func makeIterator() -> IndexingIterator<[Int]> { sorted.makeIterator() }
 
     /// The first position whose offset is `offset` or more.
-    private func position(of offset: Int) -> Int {
-        var low = 0, high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle] < offset { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
+    private func position(of offset: Int) -> Int { SortedSearch.partition(sorted.count) { sorted[$0] < offset } }
 }

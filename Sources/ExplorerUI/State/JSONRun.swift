@@ -1,3 +1,4 @@
+import ByteText
 import DocumentCore
 import JSONLenient
 
@@ -34,7 +35,7 @@ struct JSONRun: Sendable {
 
     /// Outline row of JSON row `k` (`k == nodes.count`: the row after the run).
     func rowIndex(_ k: Int) -> Int {
-        let g = Self.partition(gaps.count) { gaps[$0].after < k }
+        let g = SortedSearch.partition(gaps.count) { gaps[$0].after < k }
         return first + k + (g > 0 ? gaps[g - 1].before + gaps[g - 1].count : 0)
     }
 
@@ -43,7 +44,7 @@ struct JSONRun: Sendable {
         guard index >= first, index < first + count else { return nil }
         let offset = index - first
         // The last gap starting at or before `offset`.
-        let g = Self.partition(gaps.count) { gaps[$0].after + 1 + gaps[$0].before <= offset }
+        let g = SortedSearch.partition(gaps.count) { gaps[$0].after + 1 + gaps[$0].before <= offset }
         guard g > 0 else { return offset < nodes.count ? offset : nil }
         let gap = gaps[g - 1]
         let gapStart = gap.after + 1 + gap.before
@@ -59,23 +60,13 @@ struct JSONRun: Sendable {
     }
 
     /// The first JSON row whose node is at or after `node`.
-    func lowerBound(_ node: Int) -> Int { Self.partition(nodes.count) { Int(nodes[$0]) < node } }
+    func lowerBound(_ node: Int) -> Int { SortedSearch.partition(nodes.count) { Int(nodes[$0]) < node } }
 
     /// The last JSON row whose node starts at or before `offset` (rows of one layer in pre-order
     /// start at non-decreasing offsets).
     func lastRow(startingAtOrBefore offset: Int, in tree: JSONTree) -> Int? {
-        let k = Self.partition(nodes.count) { tree[Int(nodes[$0])].start <= offset }
+        let k = SortedSearch.partition(nodes.count) { tree[Int(nodes[$0])].start <= offset }
         return k > 0 ? k - 1 : nil
-    }
-
-    /// The first of `0..<count` for which `before` is false (it holds on a prefix): a binary search.
-    static func partition(_ count: Int, _ before: (Int) -> Bool) -> Int {
-        var lo = 0, hi = count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if before(mid) { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
     }
 
     /// The node whose row holds `node`'s row: its container, or the member whose value that is.
@@ -94,10 +85,10 @@ struct JSONRun: Sendable {
     }
 
     /// JSON row `k`'s parent row, without its texts.
-    func parentRow(_ k: Int, in tree: JSONTree) -> Int {
-        guard let up = Self.rowParent(of: Int(nodes[k]), in: tree) else { return parent }
-        return jsonRow(ofNode: up).map(rowIndex) ?? parent
-    }
+    func parentRow(_ k: Int, in tree: JSONTree) -> Int { parentRow(up: Self.rowParent(of: Int(nodes[k]), in: tree)) }
+
+    /// The parent row of a row whose node's row parent is `up` (nil: the run's own parent).
+    private func parentRow(up: Int?) -> Int { up.flatMap { jsonRow(ofNode: $0).map(rowIndex) } ?? parent }
 
     /// JSON row `k`, its texts made now (escaped; a schema field's wording from `fields`).
     func row(_ k: Int, in context: OutlineBuildContext) -> OutlineRow {
@@ -105,9 +96,10 @@ struct JSONRun: Sendable {
         let index = Int(nodes[k])
         let node = tree[index]
         let extent = extent(k, in: tree)
-        let parentRow = parentRow(k, in: tree)
+        let up = Self.rowParent(of: index, in: tree)
+        let parentRow = parentRow(up: up)
         var label = label
-        if Self.rowParent(of: index, in: tree) != nil, let container = tree.parent(of: index) {
+        if up != nil, let container = tree.parent(of: index) {
             label = tree[container].kind == .array ? "[\(ordinals[k])]" : (tree.key(ofMember: index) ?? "?")
         }
         let valueIndex = node.kind == .member ? tree.value(ofMember: index) : index

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 import DocumentCore
 import JSONLenient
 import Threads
@@ -79,7 +80,7 @@ struct RowSet: Sendable {
 
     /// The JSON run (its index) showing row `position`, and its JSON row there.
     func jsonRun(holding position: Int) -> (run: Int, row: Int)? {
-        var i = JSONRun.partition(jsonRuns.count) { jsonRuns[$0].first <= position } - 1
+        var i = SortedSearch.partition(jsonRuns.count) { jsonRuns[$0].first <= position } - 1
         while i >= 0 {
             let run = jsonRuns[i]
             if position < run.first + run.count { return run.jsonRow(at: position).map { (i, $0) } }
@@ -106,7 +107,7 @@ struct RowSet: Sendable {
     /// The run holding row `position`.
     func run(holding position: Int) -> TreeRun? {
         // Disjoint and in row order: the last starting at or before `position`.
-        let after = JSONRun.partition(runs.count) { runs[$0].first <= position }
+        let after = SortedSearch.partition(runs.count) { runs[$0].first <= position }
         guard after > 0, position < runs[after - 1].first + runs[after - 1].count else { return nil }
         return runs[after - 1]
     }

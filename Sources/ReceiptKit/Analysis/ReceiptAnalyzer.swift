@@ -38,8 +38,8 @@ public enum ReceiptAnalyzer {
                 } else if start < tree.nodes[chunk].contentEnd, tree.bytes[start] == 0x31 {
                     // Parse again with the payload (and every typed value inside it) on purpose.
                     var purposeful = options.parseOptions
-                    purposeful.encapsulateOnPurpose = onPurpose(purposeful.encapsulateOnPurpose,
-                        adding: PurposeScanner.valueOffsets(bytes, setStart: start, limit: tree.nodes[chunk].contentEnd))
+                    purposeful.encapsulateOnPurpose.formUnion(
+                        PurposeScanner.valueOffsets(bytes, setStart: start, limit: tree.nodes[chunk].contentEnd))
                     purposeful.encapsulateOnPurpose.insert(Int(tree.nodes[chunk].offset))
                     tree = Tree(bytes: [], nodes: NodeStore(), diagnostics: [], roots: [])  // the first parse goes first
                     tree = ASN1Parser.parse(bytes, options: purposeful)
@@ -70,8 +70,7 @@ public enum ReceiptAnalyzer {
                     var decoded = decodeRoot(inner)
                     if decoded.needsPurposefulParse {
                         var purposeful = options.parseOptions
-                        purposeful.encapsulateOnPurpose = onPurpose(purposeful.encapsulateOnPurpose,
-                            adding: PurposeScanner.valueOffsets(payload, setStart: 0, limit: payload.count))
+                        purposeful.encapsulateOnPurpose.formUnion(PurposeScanner.valueOffsets(payload, setStart: 0, limit: payload.count))
                         inner = ASN1Parser.parse(payload, options: purposeful)
                         decoded = decodeRoot(inner)
                     }
@@ -133,15 +132,6 @@ public enum ReceiptAnalyzer {
                 node: extra, in: tree))
         }
         return (receipt, findings)
-    }
-
-    /// The caller's on-purpose offsets and `more`: `more` itself becomes the set's array when the
-    /// caller named none (the usual case), so a receipt's 360,000 value offsets are not copied.
-    static func onPurpose(_ given: OffsetSet, adding more: [Int]) -> OffsetSet {
-        guard !given.isEmpty else { return OffsetSet(more) }
-        var all = given
-        for offset in more { all.insert(offset) }
-        return all
     }
 
     private static func decodeRoot(_ tree: Tree)

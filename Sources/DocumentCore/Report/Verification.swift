@@ -279,8 +279,9 @@ public struct VerificationReport: Sendable, Equatable {
 }
 
 /// How much of a report its reader uses. Every step is checked either way; `.verdict` leaves out
-/// what only the full report shows (the bytes and certificates each step is about, a token's
-/// headline), for outputs that print the verdict alone (`verify --lines`, text and `--quiet`).
+/// what only the full report shows (a token's steps in words with the bytes and certificates each
+/// is about, the notes, a token's headline), for outputs that print the verdict alone (`verify
+/// --lines`, text and `--quiet`). The verdict, subjects, findings and nested reports are the same.
 public enum VerificationDetail: Sendable, Equatable {
     case full
     case verdict

@@ -303,18 +303,31 @@ public struct JWSVerificationReport: Sendable {
     /// Steps that decide the verdict. "Today" counts only when there is no signedDate to judge at;
     /// revocation is never checked offline and does not count.
     public var decidingSteps: [JWSStepResult] {
-        let hasSignedDate = status(.validityAtSignedDate).map { $0 != .notChecked(.noSignedDate) } ?? false
-        return steps.filter { result in
-            switch result.step {
-            case .revocation: return false
-            case .validityToday: return !hasSignedDate
-            default: return true
-            }
+        let signed = hasSignedDate
+        return steps.filter { Self.decides($0.step, hasSignedDate: signed) }
+    }
+
+    /// Whether `step` decides the verdict (`decidingSteps`), without building that list: a batch
+    /// line asks for every step of every token.
+    public func decides(_ step: JWSStep) -> Bool { Self.decides(step, hasSignedDate: hasSignedDate) }
+
+    private var hasSignedDate: Bool {
+        status(.validityAtSignedDate).map { $0 != .notChecked(.noSignedDate) } ?? false
+    }
+
+    private static func decides(_ step: JWSStep, hasSignedDate: Bool) -> Bool {
+        switch step {
+        case .revocation: false
+        case .validityToday: !hasSignedDate
+        default: true
         }
     }
 
     /// The first deciding step that failed, in report order; nil when the token verifies.
-    public var firstFailure: JWSStepResult? { decidingSteps.first { $0.status.isFailed } }
+    public var firstFailure: JWSStepResult? {
+        let signed = hasSignedDate
+        return steps.first { $0.status.isFailed && Self.decides($0.step, hasSignedDate: signed) }
+    }
 
     public var isValid: Bool { firstFailure == nil && !needsDeveloperKey }
 

@@ -17,8 +17,9 @@ import DocumentCore
 extension VerificationReport {
     /// The report of a document opened from StoreKit input with validation; nil when it has no JWS model.
     /// - Parameter now: the "today" the document was verified at (`AnalysisOptions.now`).
-    /// - Parameter detail: `.verdict` leaves each step's ranges and certificates, the x5c list and the
-    ///   headline out (the steps, findings and verdict are the full report's).
+    /// - Parameter detail: `.verdict` leaves out the steps (each token's verdict is read from its
+    ///   JWS report, which every step still went into), the notes, the x5c list and the headline; the
+    ///   subjects, findings, nested reports and verdicts are the full report's.
     public init?(storeKitOf document: Document, now: Date, words: StepText = .plain, detail: VerificationDetail = .full) {
         guard let model = document.jws else { return nil }
         let top = model.tokens.indices.filter { model.tokens[$0].parent == nil }
@@ -28,7 +29,7 @@ extension VerificationReport {
         }
         // A body without tokens (no shape) has no token to report as the document either.
         if model.shape?.isCollection != true, top.count == 1 {
-            self.init(token: top[0], of: document, now: now, words: words, note: document.note, detail: detail)
+            self.init(token: top[0], of: document, now: now, words: words, note: detail == .full ? document.note : "", detail: detail)
             findings = fileFindings + findings
             return
         }
@@ -40,7 +41,7 @@ extension VerificationReport {
         let valid = reasons.isEmpty
         // Opened with --no-validate: not validated, rather than invalid.
         let validated = nested.isEmpty || nested.contains { $0.verdict.validated }
-        self.init(subject: VerificationSubject(kind: document.kind.id, label: document.kind.summary, note: document.note),
+        self.init(subject: VerificationSubject(kind: document.kind.id, label: document.kind.summary, note: detail == .full ? document.note : ""),
                   steps: [], certificates: [], dates: VerificationDates(signed: nil, now: now, at: document.openedWith.analysis.at),
                   findings: fileFindings, nested: nested,
                   verdict: VerificationVerdict(valid: valid, outcome: valid ? Self.commonOutcome(nested) : validated ? "invalid" : "not-validated",
@@ -61,20 +62,20 @@ extension VerificationReport {
         let signed = jws.payload.validityDate.map { Date(timeIntervalSince1970: $0 / 1000) }
         let at = document.openedWith.analysis.at  // --at replaces today (JWSLayerBuilder.verify)
         var steps: [VerificationStep] = []
-        if let report {
-            let deciding = Set(report.decidingSteps.map(\.step))
+        // The verdict comes from the JWS report itself (`verdict` below): a failed deciding step is a
+        // reason there, so the steps' words are built only for a reader that prints them.
+        if let report, full {
+            steps.reserveCapacity(report.steps.count)
             for result in report.steps {
                 var s = VerificationStep(id: result.step.rawValue,
                                          subject: Self.subject(result.step, path: token.path, certificates: jws.header.certificates.count),
                                          title: words.title(result.step, at: at), status: .init(result.status),
                                          reasonCode: result.status.reasonCode, reason: result.status.reason,
                                          message: result.status.summary)
-                s.decides = deciding.contains(result.step)
+                s.decides = report.decides(result.step)
                 s.mapAppleStatus()
-                if full {
-                    s.ranges = Self.ranges(result.step, token, model: model, index: index, in: document)
-                    s.certificates = Self.certificates(for: result.step, certificates)
-                }
+                s.ranges = Self.ranges(result.step, token, model: model, index: index, in: document)
+                s.certificates = Self.certificates(for: result.step, certificates)
                 if result.step == .validityAtSignedDate { s.judgedAt = signed }
                 if result.step == .validityToday { s.judgedAt = at ?? now }
                 // A developer-signed token's iat and exp are judged at --at (or now).
@@ -99,7 +100,7 @@ extension VerificationReport {
         }
         self.init(
             subject: VerificationSubject(kind: kind, label: label,
-                                         note: note ?? words.tokenNote(path: token.path, kindLabel: token.label, headerSummary: token.headerSummary),
+                                         note: !full ? "" : note ?? words.tokenNote(path: token.path, kindLabel: token.label, headerSummary: token.headerSummary),
                                          path: token.path, range: VerificationRange(what: "token", fileRange, inToken: whole),
                                          headline: full ? jws.payload.headline : []),
             steps: steps, certificates: certificates, dates: VerificationDates(signed: signed, now: now, at: at),

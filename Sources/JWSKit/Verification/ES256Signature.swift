@@ -11,13 +11,17 @@ import X509Trust
 public enum ES256Signature {
     public static let rawLength = 64
 
-    /// DER `ECDSA-Sig-Value` for a 64-byte r‖s; nil for any other length.
+    /// DER `ECDSA-Sig-Value` for a 64-byte r‖s; nil for any other length. Written into one buffer:
+    /// every token of a batch line goes through here.
     public static func der(fromRaw raw: [UInt8]) -> [UInt8]? {
         guard raw.count == rawLength else { return nil }
-        let r = derInteger(Array(raw[0..<32]))
-        let s = derInteger(Array(raw[32..<64]))
+        var der: [UInt8] = [0x30, 0]
+        der.reserveCapacity(2 + 2 * 35)
+        appendInteger(raw[0..<32], to: &der)
+        appendInteger(raw[32..<64], to: &der)
         // At most 2 × 35 content bytes: the short length form always fits.
-        return [0x30, UInt8(r.count + s.count)] + r + s
+        der[1] = UInt8(der.count - 2)
+        return der
     }
 
     /// The 64-byte r‖s of a DER `ECDSA-Sig-Value` (what OpenSSL signs), for a JWS; nil unless it is
@@ -36,12 +40,15 @@ public enum ES256Signature {
         return raw
     }
 
-    /// A positive INTEGER: leading zero bytes dropped, one 0x00 put back when the high bit is set.
-    static func derInteger(_ magnitude: [UInt8]) -> [UInt8] {
-        var body = Array(magnitude.drop { $0 == 0 })
-        if body.isEmpty { body = [0] }
-        if body[0] & 0x80 != 0 { body.insert(0, at: 0) }
-        return [0x02, UInt8(body.count)] + body
+    /// A positive INTEGER: leading zero bytes dropped (a zero keeps one), one 0x00 put back when the high bit is set.
+    static func appendInteger(_ magnitude: ArraySlice<UInt8>, to der: inout [UInt8]) {
+        var body = magnitude.drop { $0 == 0 }
+        if body.isEmpty { body = magnitude.suffix(1) }
+        let signByte = body[body.startIndex] & 0x80 != 0
+        der.append(0x02)
+        der.append(UInt8(body.count + (signByte ? 1 : 0)))
+        if signByte { der.append(0) }
+        der.append(contentsOf: body)
     }
 
     /// Whether `bytes` is exactly one DER SEQUENCE of two INTEGERs: the X.509 / CMS form, which a

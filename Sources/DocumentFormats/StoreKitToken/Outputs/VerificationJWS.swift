@@ -89,8 +89,9 @@ extension VerificationReport {
         let label = words.tokenLabel(token.label, signedByXcode: report?.chainKind == .xcodeStoreKitTesting)
         let whole = 0..<jws.text.count
         let fileRange = document.fileRange(whole, in: token.layers.token)
+        // The layers are read in place (`layer(_:)` copies one).
         let findings = Self.tokenLayers(token).flatMap { layer in
-            document.layer(layer).content.diagnostics.map { d in
+            document.layers[layer.index].content.diagnostics.map { d in
                 var f = VerificationFinding(d)
                 let r = document.fileRange(d.range, in: layer)
                 f.offset = r.lowerBound
@@ -113,8 +114,8 @@ extension VerificationReport {
             return VerificationVerdict(valid: false, outcome: "not-validated", summary: words.summary(.notValidated),
                                        reasons: [.init(code: .validationNotRequested, step: nil, message: words.reason(StepReason.validationNotRequested))])
         }
-        var reasons: [VerificationVerdict.Reason] = report.decidingSteps.compactMap { result in
-            guard case .failed(let f) = result.status else { return nil }
+        var reasons: [VerificationVerdict.Reason] = report.steps.compactMap { result in
+            guard case .failed(let f) = result.status, report.decides(result.step) else { return nil }
             return .init(code: f.code, step: result.step.rawValue, message: words.reason(result.step, f))
         }
         reasons += nested.filter { !$0.verdict.valid }.map { nestedReason($0, words: words) }

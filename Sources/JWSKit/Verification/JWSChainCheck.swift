@@ -129,23 +129,30 @@ struct JWSChainCheck: Sendable {
     // MARK: validity
 
     /// Every readable x5c certificate (and a user-supplied anchor the token does not carry) at `date`.
+    /// Judged in place: every token of a batch asks twice (at its signedDate and today), and a list
+    /// of the certificates' copies cost more than the comparisons.
     func validity(at date: Date?, anchor: CertificateInfo?) -> JWSStepStatus {
         guard let date else { return .notChecked(.noSignedDate) }
-        var judged: [(Int?, CertificateInfo)] = certificates.enumerated().compactMap { i, c in c.map { (i, $0) } }
-        if let anchor, !judged.contains(where: { $0.1.sha256Fingerprint == anchor.sha256Fingerprint }) {
-            judged.append((nil, anchor))
-        }
-        guard !judged.isEmpty else { return .notChecked(.noCertificates) }
-        let problems: [JWSValidityProblem] = judged.compactMap { index, cert in
+        var judged = 0
+        var problems: [JWSValidityProblem] = []
+        func judge(_ index: Int?, _ cert: CertificateInfo) {
+            judged += 1
             let kind: JWSValidityProblem.Kind
             if let from = cert.notBefore, let to = cert.notAfter {
-                if date < from { kind = .notYetValid } else if date > to { kind = .expired } else { return nil }
+                if date < from { kind = .notYetValid } else if date > to { kind = .expired } else { return }
             } else {
                 kind = .unreadableDates
             }
-            return JWSValidityProblem(x5cIndex: index, label: cert.label, notBefore: cert.notBefore,
-                                      notAfter: cert.notAfter, kind: kind)
+            problems.append(JWSValidityProblem(x5cIndex: index, label: cert.label, notBefore: cert.notBefore,
+                                               notAfter: cert.notAfter, kind: kind))
         }
+        for (index, certificate) in certificates.enumerated() {
+            if let certificate { judge(index, certificate) }
+        }
+        if let anchor, !certificates.contains(where: { $0?.sha256Fingerprint == anchor.sha256Fingerprint }) {
+            judge(nil, anchor)
+        }
+        guard judged > 0 else { return .notChecked(.noCertificates) }
         return problems.isEmpty ? .passed : .failed(.certificatesNotValid(at: date, problems))
     }
 }

@@ -41,9 +41,9 @@ struct SchemaDecoder: Sendable {
         fields.reserveCapacity(fields.count + members.count)  // nested objects add more later
         for member in members {
             guard let key = tree.key(ofMember: member) else { continue }
-            let path = prefix + key
+            let path = prefix.isEmpty ? key : prefix + key
             let spec = specs[key]
-            if spec == nil && flagsUnlisted {
+            if spec == nil, flagsUnlisted {
                 report(.fieldNotInSchema, "\(path) is \(StoreKitSchema.notInSchemaNote)", tree[member].keyRange, node: member)
             }
             let valueNode = tree.value(ofMember: member)

@@ -63,21 +63,40 @@ public enum StoreKitObjectSchema: String, Sendable, Equatable {
     }
 }
 
-/// One row of a payload schema.
+/// One row of a payload schema. Its parts are kept in one shared object: every decoded field holds
+/// its spec, and a copy of four strings and an enumeration was 16 reference counts a field.
 public struct StoreKitFieldSpec: Sendable, Equatable {
-    public var name: String
-    public var type: StoreKitValueType
+    private final class Parts: Sendable {
+        let name: String
+        let type: StoreKitValueType
+        let meaning: String
+        let introduced: String?
+
+        init(name: String, type: StoreKitValueType, meaning: String, introduced: String?) {
+            self.name = name
+            self.type = type
+            self.meaning = meaning
+            self.introduced = introduced
+        }
+    }
+
+    private let parts: Parts
+
+    public var name: String { parts.name }
+    public var type: StoreKitValueType { parts.type }
     /// One sentence for the explanation pane.
-    public var meaning: String
+    public var meaning: String { parts.meaning }
     /// The version of Apple's documentation that introduced the field ("App Store Server API 1.21"),
     /// or "before <version>" where the introducing one is not known; nil for fields from the start.
-    public var introduced: String?
+    public var introduced: String? { parts.introduced }
 
     public init(_ name: String, _ type: StoreKitValueType, _ meaning: String, introduced: String? = nil) {
-        self.name = name
-        self.type = type
-        self.meaning = meaning
-        self.introduced = introduced
+        parts = Parts(name: name, type: type, meaning: meaning, introduced: introduced)
+    }
+
+    public static func == (a: StoreKitFieldSpec, b: StoreKitFieldSpec) -> Bool {
+        a.parts === b.parts
+            || (a.name == b.name && a.type == b.type && a.meaning == b.meaning && a.introduced == b.introduced)
     }
 
     /// `meaning` with where Apple introduced the field, for the explanation pane.

@@ -294,8 +294,9 @@ extension VerificationReport {
     /// (`OptionTable`), so every option given here is applied.
     public init(verifying document: Document, now: Date, words: StepText = .plain, jws: JWSOptions, bundleID: String? = nil,
                 detail: VerificationDetail = .full) {
-        self = document.format.verification(document, now: now, words: words, detail: detail)
-        document.format.checkExpectations(&self, of: document, bundleID: bundleID, jws: jws)
+        let format = document.format  // looked up in the registry: once
+        self = format.verification(document, now: now, words: words, detail: detail)
+        format.checkExpectations(&self, of: document, bundleID: bundleID, jws: jws)
         settleVerdict(words: words)
     }
 

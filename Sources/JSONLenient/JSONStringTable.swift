@@ -87,6 +87,8 @@ struct SeenKeys {
                 earlier = entry.member
                 break
             }
+            // Room for the whole scan at once: growing one by one was half of recording a key.
+            if scanned.capacity == 0 { scanned.reserveCapacity(Self.scanLimit + 1) }
             scanned.append((key, member))
             if scanned.count > Self.scanLimit {
                 hashed = Dictionary(scanned.map { (strings.string($0.key, input: input), $0.member) }, uniquingKeysWith: { _, later in later })
@@ -101,28 +103,29 @@ struct SeenKeys {
 }
 
 /// A string to compare with many table entries (a key looked up among an object's members): its
-/// UTF-8 and whether it is ASCII are worked out once, so each entry costs a length test and, when
-/// the lengths agree, a byte loop.
+/// length and whether it is ASCII are worked out once, so each entry costs a length test and, when
+/// the lengths agree, a byte loop over the string's own UTF-8 (no copy of it is made: the array
+/// each query allocated was a third of a lookup, and a payload's kind asks for six keys).
 struct JSONKeyQuery {
     let text: String
-    let utf8: [UInt8]
+    let count: Int
     let isASCII: Bool
 
     init(_ text: String) {
         self.text = text
-        utf8 = Array(text.utf8)
-        isASCII = utf8.allSatisfy { $0 < 0x80 }
+        count = text.utf8.count
+        isASCII = text.utf8.allSatisfy { $0 < 0x80 }
     }
 
     func matches(_ index: Int, in table: JSONStringTable, input: [UInt8]) -> Bool {
         let entry = table.entries[index]
         guard entry.isASCII, isASCII else { return table.string(index, input: input) == text }
-        guard entry.count == utf8.count else { return false }
+        guard entry.count == count else { return false }
         return table.withBytes(index, input: input) { bytes in
-            utf8.withUnsafeBufferPointer { query in
+            text.utf8.withContiguousStorageIfAvailable { query in
                 for i in 0..<bytes.count where bytes[i] != query[i] { return false }
                 return true
-            }
+            } ?? bytes.elementsEqual(text.utf8)
         }
     }
 }

@@ -26,6 +26,8 @@ public struct RawInput: Sendable {
     /// No control byte other than whitespace: JSON, PEM or base64 text, never DER (whose length
     /// octets are almost always below 0x20).
     public var isTextLike: Bool
+    /// The token's characters when the whole input is one compact JWS (`JWSText.tokenRange`).
+    public var compactJWS: Range<Int>?
 
     /// The text without the byte-order mark (JSON and PEM offsets count from after it).
     public var text: [UInt8] { textStart == 0 ? bytes : Array(bytes[textStart...]) }

@@ -67,7 +67,12 @@ public enum InputLoader {
         guard let first = raw[start...].firstIndex(where: { !isSpace($0) }) else {
             throw InputError("\(InputError.quoted(name)) contains only whitespace (\(NumberText.grouped(raw.count)) bytes)")
         }
-        let input = RawInput(bytes: raw, name: name, textStart: start, firstNonSpace: first, isTextLike: isTextLike(raw))
+        // The token test first: a compact JWS is printable throughout (token characters inside,
+        // whitespace, quotes and a byte-order mark around), so its answer settles `isTextLike` too,
+        // and a batch line's token is read once, not twice.
+        let token = JWSText.tokenRange(raw, from: first)
+        let input = RawInput(bytes: raw, name: name, textStart: start, firstNonSpace: first,
+                             isTextLike: token != nil || isTextLike(raw), compactJWS: token)
         for detector in detectors {
             if let loaded = try detector.detect(input) { return loaded.checkingFirstElementExtent() }
         }

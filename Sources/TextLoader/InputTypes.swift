@@ -26,7 +26,7 @@ public enum InputEncoding: String, Sendable, CaseIterable {
 /// Decoded input, ready for the parser. Every offset shown anywhere is an offset into `bytes`.
 public struct LoadedInput: Sendable {
     /// The decoded DER/BER bytes.
-    public var bytes: [UInt8]
+    public var bytes: [UInt8] { didSet { isCompactJWS = false } }
     /// The file's name (last path component), "stdin", or "embedded sample".
     public var name: String
     public var encoding: InputEncoding
@@ -42,6 +42,10 @@ public struct LoadedInput: Sendable {
     /// Set when the bytes were found inside a larger pasted text (DocumentModel's paste finder):
     /// the text and how each loaded byte maps into it. Nil for a clean input.
     public var origin: PasteOrigin?
+    /// Set by the loader's compact-JWS step, which checked that `bytes` are, whole, one token's
+    /// characters (`CompactJWSShape`): the StoreKit classifier then takes that answer instead of
+    /// reading every byte again. Any change of `bytes` (the redactor's copy) clears it.
+    public internal(set) var isCompactJWS = false
 
     public init(bytes: [UInt8], name: String, encoding: InputEncoding, note: String, diagnostics: [Diagnostic] = [],
                 origin: PasteOrigin? = nil) {

@@ -10,11 +10,13 @@ extension InputDetector {
     /// Standard-alphabet characters and `=` are tolerated so that a broken token still loads as a
     /// token and the decoder pins each bad character.
     static let compactJWS = InputDetector(name: "compact JWS") { input in
-        guard input.isTextLike, let range = JWSText.tokenRange(input.bytes, from: input.firstNonSpace) else { return nil }
+        guard input.isTextLike, let range = input.compactJWS else { return nil }
         let token = range.count == input.bytes.count ? input.bytes : Array(input.bytes[range])  // a batch line: no copy
         let trimmed = range.count == input.bytes.count ? "" : " (surrounding whitespace or quotes removed)"
-        return LoadedInput(bytes: token, name: input.name, encoding: .jws,
-                           note: "a compact JWS, \(NumberText.grouped(token.count)) characters\(trimmed)")
+        var loaded = LoadedInput(bytes: token, name: input.name, encoding: .jws,
+                                 note: "a compact JWS, \(NumberText.grouped(token.count)) characters\(trimmed)")
+        loaded.isCompactJWS = true
+        return loaded
     }
 
     /// A JSON object naming a StoreKit token field, or an iOS 6 style transaction receipt plist

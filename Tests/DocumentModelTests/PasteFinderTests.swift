@@ -1,6 +1,6 @@
 import ASN1Lenient
 import ByteText
-import DocumentCore
+@testable import DocumentCore
 import Foundation
 import ReceiptKit
 import Testing
@@ -201,6 +201,24 @@ struct PasteFinderTests {
         let none = try PasteLoader.decode(try Paths.sample("jws/malformed-alg-none.jws"), name: "n.jws")
         #expect(none.note == "a compact JWS, 4,468 characters")
         #expect(none.diagnostics.isEmpty)
+    }
+
+    /// `PasteToken.reading` judges a token's start without naming it; the candidate `read` makes
+    /// from that judgement carries the finding word for word.
+    @Test func readingIsTheCandidatesJudgement() throws {
+        let (h, p, s) = Self.tokenParts
+        let whole = Array("\(h).\(p).\(s)".utf8)
+        #expect(PasteToken.reading(whole) == .whole)
+        #expect(PasteToken.read(whole, offsets: OffsetList())?.what == "a compact JWS, 4,556 characters")
+        let cut = Array("\(h).\(p).\(s.prefix(50))".utf8)
+        let message = "the token is cut off after \(NumberText.grouped(cut.count)) of its characters; the signature segment has 50 of 86 characters (ES256: 64 bytes); 36 are missing"
+        #expect(PasteToken.reading(cut) == .cutOff(message))
+        let candidate = try #require(PasteToken.read(cut, offsets: OffsetList()))
+        #expect(candidate.shape == .cutOffToken)
+        #expect(candidate.what == "a compact JWS cut off, \(NumberText.grouped(cut.count)) characters")
+        #expect(candidate.cutOff?.message == message)
+        #expect(candidate.cutOff?.range == (cut.count - 1)..<cut.count)
+        #expect(PasteToken.reading(Array("\(h)=.\(p).\(s)".utf8)) == nil)
     }
 
     @Test func tokenCutOffInThePayload() throws {

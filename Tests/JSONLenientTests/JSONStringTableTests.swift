@@ -71,6 +71,18 @@ struct JSONStringTableTests {
         #expect(tree.member("k", in: 0) == 9)
     }
 
+    /// A lookup compares a key's own UTF-8 byte by byte with every member's of its length: small
+    /// (inline) and large (heap) keys, differing only in their last byte.
+    @Test func lookupsCompareEveryByteOfKeysOfOneLength() {
+        let tree = parse(#"{"transactionIdA":1,"transactionIdB":2,"signedTransactionInfoXX":3,"signedTransactionInfoXY":4}"#)
+        #expect(tree.member("transactionIdA", in: 0) == 1)
+        #expect(tree.member("transactionIdB", in: 0) == 3)
+        #expect(tree.member("transactionIdC", in: 0) == nil)
+        #expect(tree.member("signedTransactionInfoXY", in: 0) == 7)
+        #expect(tree.member("signedTransactionInfoXZ", in: 0) == nil)
+        #expect(tree.member(String("xsignedTransactionInfoXX".dropFirst()), in: 0) == 5)
+    }
+
     @Test func duplicatesInALargeObjectNameTheLatestEarlierKey() {
         // Beyond `SeenKeys.scanLimit` keys the object switches from a scan to a dictionary.
         var members = (0..<40).map { #""k\#($0)":\#($0)"# }

@@ -99,6 +99,23 @@ struct ClassifiedDecodeTests {
         #expect(carried.diagnostics.filter { $0.diagnostic.code == JSONCode.duplicateKey.code }.map(\.diagnostic.offset) == [21])
     }
 
+    /// The loader's word that the input is one compact JWS, whole (`LoadedInput.isCompactJWS`),
+    /// replaces the classifier's own shape scan and changes nothing else: the same kind, the same
+    /// prepared document and payload kind (named once, kept for opening), for every sample token.
+    @Test func theLoadersShapeAnswerClassifiesAsTheScanDoes() throws {
+        for name in ["transaction", "notification", "renewal-info", "app-transaction"] {
+            let text = Array(try Paths.sample("jws/\(name).jws").prefix { $0 != 0x0A })
+            let scanned = StoreKitInput.classifyKeepingWork(text)
+            let told = StoreKitInput.classifyKeepingWork(text, compactJWS: true)
+            #expect(told.kind == scanned.kind, "\(name)")
+            let (toldToken, scannedToken) = (try #require(told.token, "\(name)"), try #require(scanned.token, "\(name)"))
+            #expect(toldToken.kind == scannedToken.kind, "\(name)")
+            #expect(toldToken.kind == SchemaDecoder.kind(of: toldToken.payloadTree), "\(name)")
+            Self.expectSame(JWSDocument.decode(toldToken), JWSDocument.decode(text: text), name)
+        }
+        #expect(StoreKitInput.classifyKeepingWork(Array("{\"a\": 1}".utf8)).kind == .notStoreKit(reason: "JSON without signedPayload, signedTransactions or other signed… fields"))
+    }
+
     /// A notification's schema is read once, when classifying names its type (issue 32): opening
     /// goes on from that read and gives what a fresh decode gives, for every sample and corpus
     /// notification (the ones without signedDate, the TEST ones, Apple's real ones).

@@ -13,7 +13,8 @@ struct DecodeFastPathTests {
     @Test func cleanBase64DecodesLikeTheReportingDecoder() {
         let url = Array("AZaz09-_".utf8), standard = Array("AZaz09+/".utf8)
         var texts: [[UInt8]] = []
-        for length in 0...13 {
+        // Up to 29 characters: the two-groups step (from 12), its 8-byte store, and every tail after it.
+        for length in 0...29 {
             texts.append((0..<length).map { url[$0 % url.count] })
             texts.append((0..<length).map { standard[($0 * 3) % standard.count] })
         }
@@ -24,6 +25,14 @@ struct DecodeFastPathTests {
             text[position] = UInt8(ascii: "!")
             texts.append(text)
         }
+        // A bad byte (and a padding character) at every place of the two-groups step and of the tail.
+        for position in 0..<26 {
+            for bad in [UInt8(ascii: "!"), UInt8(ascii: "="), 0xFF] {
+                var text = Array("eyJhbGciOiJFUzI1NiIsIng1Yy".utf8)
+                text[position] = bad
+                texts.append(text)
+            }
+        }
         for text in texts {
             for alphabet in [Base64Decoder.Alphabet.url, .standard] {
                 let fast = Base64Decoder.decode(text[...], alphabet: alphabet)
@@ -31,17 +40,20 @@ struct DecodeFastPathTests {
                 let note = "\(String(decoding: text, as: UTF8.self)) \(alphabet)"
                 #expect(fast.bytes == general.bytes, "\(note)")
                 #expect(fast.diagnostics == general.diagnostics, "\(note)")
-                let table = (0...255).map { Base64Decoder.sextet(UInt8($0), alphabet) ?? 0xFF }
                 // The fast path takes exactly the texts with nothing to report, except padded ones
                 // (valid in standard base64), which it leaves to the reporting decoder.
                 let padded = text.contains(UInt8(ascii: "="))
-                #expect((Base64Decoder.decodeClean(text[...], table: table) != nil) == (general.diagnostics.isEmpty && !padded), "\(note)")
+                #expect((Base64Decoder.decodeClean(text[...], placed: Base64Decoder.placed(alphabet)) != nil) == (general.diagnostics.isEmpty && !padded), "\(note)")
             }
         }
         // A slice not starting at 0 keeps its diagnostics' offsets in the caller's coordinates.
         let sliced = Array("xxQR".utf8)[2...]
         #expect(Base64Decoder.decode(sliced, alphabet: .url).diagnostics.map(\.range) == [3..<4])
         #expect(Base64Decoder.decode(Array("QUJD".utf8)[...], alphabet: .url).bytes == Array("ABC".utf8))
+        // Two groups a step: each of the six bytes in place (the store's two extra bytes overwritten).
+        #expect(Base64Decoder.decode(Array("xxQUJDREVGR0hJSktM".utf8)[2...], alphabet: .url).bytes == Array("ABCDEFGHIJKL".utf8))
+        #expect(Base64Decoder.decode(Array("QUJDREVGR0hJSktM".utf8)[...], alphabet: .url).bytes == Array("ABCDEFGHIJKL".utf8))
+        #expect(Base64Decoder.decode(Array("QUJDREVGR0hJSktMTU4".utf8)[...], alphabet: .url).bytes == Array("ABCDEFGHIJKLMN".utf8))
     }
 
     @Test func fixedWidthDatesMatchThePaddedForm() {

@@ -10,10 +10,24 @@ import Testing
         let length = 4096 * 2 + 3
         #expect(!controls.occurs(in: [UInt8](repeating: 0x41, count: length)))
         #expect(!controls.occurs(in: []))
-        for place in [0, 1, 4094, 4095, 4096, 4097, 8191, 8192, length - 1] {
+        // Each place of an eight-byte step and of the tail after the last step, at each block's edge.
+        for place in [0, 1, 2, 3, 4, 5, 6, 7, 8, 4088, 4094, 4095, 4096, 4097, 8191, 8192, length - 3, length - 2, length - 1] {
             var bytes = [UInt8](repeating: 0x41, count: length)
             bytes[place] = 0x1B
             #expect(controls.occurs(in: bytes), "escape at \(place)")
+        }
+    }
+
+    /// Buffers shorter than a step and lengths around it: the tail loop alone, or after steps.
+    @Test func findsAMemberInShortBuffersAtEveryPlace() {
+        let controls = ByteClass { $0 < 0x20 }
+        for length in 1...19 {
+            #expect(!controls.occurs(in: [UInt8](repeating: 0x41, count: length)), "length \(length)")
+            for place in 0..<length {
+                var bytes = [UInt8](repeating: 0x41, count: length)
+                bytes[place] = 0x00
+                #expect(controls.occurs(in: bytes), "NUL at \(place) of \(length)")
+            }
         }
     }
 

@@ -38,4 +38,28 @@ import Testing
         #expect(JWSText.tokenRange(Array("eyJhbGciOiJFUzI1NiJ9.eyJ\u{e9}.c2ln".utf8), from: 0) == nil)
         #expect(JWSText.tokenRange(Array("1.2.3".utf8), from: 0) == nil)
     }
+
+    /// The token test runs first and once: its answer is the compact-JWS step's and settles
+    /// `isTextLike`; the loaded token says so (`isCompactJWS`) until its bytes change.
+    @Test func theLoadedTokenCarriesItsShape() throws {
+        let token = "eyJhbGciOiJFUzI1NiJ9.eyJhIjoxfQ.c2lnbmF0dXJl"
+        for wrapped in [token, "\u{FEFF}  \"" + token + "\"\r\n", "\n\t" + token + " \n"] {
+            var loaded = try InputLoader.decode(Array(wrapped.utf8), name: "t")
+            #expect(loaded.encoding == .jws)
+            #expect(loaded.bytes == Array(token.utf8))
+            #expect(loaded.isCompactJWS)
+            loaded.bytes[0] = UInt8(ascii: "f")
+            #expect(!loaded.isCompactJWS, "a change of the bytes clears it")
+        }
+        for (other, encoding) in [("TUlJVCByZWNlaXB0", InputEncoding.base64), ("{\"signedPayload\": \"\(token)\"}", .storeKitText),
+                                  ("a.b.c, d. e.f.g", .binary)] {
+            let loaded = try InputLoader.decode(Array(other.utf8), name: "o")
+            #expect(loaded.encoding == encoding, "\(other)")
+            #expect(!loaded.isCompactJWS, "\(other)")
+        }
+        // A control byte anywhere is no token: the other steps read it (or refuse it).
+        let withControl = try? InputLoader.decode(Array((token + "\u{1}").utf8), name: "c")
+        #expect(withControl?.encoding != .jws)
+        #expect(withControl?.isCompactJWS != true)
+    }
 }

@@ -61,8 +61,8 @@ public enum PasteLoader {
 
     /// A whole-file token whose signature is shorter than its alg's: named as cut off too.
     static func markCutOff(_ loaded: inout LoadedInput) {
-        guard let token = PasteToken.read(loaded.bytes, offsets: OffsetList()), let cut = token.cutOff else { return }
-        loaded.diagnostics.append(InputCode.cutOff.diagnostic(cut.message, cut.range))
+        guard case .cutOff(let message)? = PasteToken.reading(loaded.bytes) else { return }
+        loaded.diagnostics.append(InputCode.cutOff.diagnostic(message, PasteToken.cutOffRange(loaded.bytes)))
         loaded.note += " (cut off)"
     }
 

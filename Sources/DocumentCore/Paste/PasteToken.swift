@@ -9,23 +9,40 @@ enum PasteToken {
     /// base64url of a 64-byte ES256 signature (r ‖ s), without padding.
     static let es256SignatureCharacters = 86
 
-    /// Nil when `text` is not a token's start (its first segment must decode to a JSON header).
+    /// The token `reading` finds, as a candidate the paste finder ranks; nil when `text` is not a token's start.
     static func read(_ text: [UInt8], offsets: OffsetList) -> PasteCandidate? {
+        guard let reading = reading(text) else { return nil }
+        let step = PasteOrigin.Step(kind: .copied, parentOffsets: offsets)
+        let count = NumberText.grouped(text.count)
+        guard case .cutOff(let message) = reading else {
+            return PasteCandidate(shape: .token, bytes: text, steps: [step], what: "a compact JWS, \(count) characters", start: 0)
+        }
+        return PasteCandidate(shape: .cutOffToken, bytes: text, steps: [step], what: "a compact JWS cut off, \(count) characters",
+                              start: 0, cutOff: (message, cutOffRange(text)))
+    }
+
+    /// What `read` finds a token's start to be, before any of its words are made: a whole file's
+    /// token asks only whether it is cut off, and a batch line's token is whole (naming it
+    /// "a compact JWS, 5,322 characters" for every line was half of asking).
+    enum Reading: Equatable {
+        case whole
+        /// With the finding's message.
+        case cutOff(String)
+    }
+
+    /// Nil when `text` is not a token's start (its first segment must decode to a JSON header).
+    static func reading(_ text: [UInt8]) -> Reading? {
         // memchr, not `split` and `contains`: every batch line passes here (13 instructions a byte).
         guard !ByteSearch.contains(text, "="), let parts = segments(text), let headerText = parts.first,
               !headerText.isEmpty else { return nil }
-        let step = PasteOrigin.Step(kind: .copied, parentOffsets: offsets)
-        let count = NumberText.grouped(text.count)
-        let whole = PasteCandidate(shape: .token, bytes: text, steps: [step], what: "a compact JWS, \(count) characters", start: 0)
         // Three segments and a signature of full ES256 length: whole whatever the header says, so
         // the header (an Apple one carries ≈ 4 KB of x5c) is not decoded for every batch line.
-        if parts.count == 3, parts[2].count >= es256SignatureCharacters { return whole }
+        if parts.count == 3, parts[2].count >= es256SignatureCharacters { return .whole }
         // An Apple header carries its x5c chain (≈ 4 KB): searched as bytes, not Characters.
         let header = decodeURL(Array(headerText))
         guard ["\"alg\"", "\"typ\"", "\"kid\"", "\"x5c\""].contains(where: { ByteSearch.contains(header, $0) }) || parts.count == 3 else { return nil }
-        func cut(_ message: String) -> PasteCandidate {
-            PasteCandidate(shape: .cutOffToken, bytes: text, steps: [step], what: "a compact JWS cut off, \(count) characters",
-                           start: 0, cutOff: ("the token is cut off after \(count) of its characters; " + message, max(0, text.count - 1)..<text.count))
+        func cut(_ message: String) -> Reading {
+            .cutOff("the token is cut off after \(NumberText.grouped(text.count)) of its characters; " + message)
         }
         switch parts.count {
         case 1:
@@ -47,13 +64,17 @@ enum PasteToken {
                 let missing = es256SignatureCharacters - signature.count
                 return cut("the signature segment has \(signature.count) of \(es256SignatureCharacters) characters (ES256: 64 bytes); \(missing) are missing")
             }
-            return whole
+            return .whole
         }
     }
+
+    /// Where a cut-off token's finding points: its last character, where the rest is missing.
+    static func cutOffRange(_ text: [UInt8]) -> Range<Int> { max(0, text.count - 1)..<text.count }
 
     /// The text split at its dots, empty segments kept; nil for more than three segments.
     static func segments(_ text: [UInt8]) -> [ArraySlice<UInt8>]? {
         var parts: [ArraySlice<UInt8>] = []
+        parts.reserveCapacity(3)
         var start = 0
         while let dot = ByteSearch.firstIndex(of: UInt8(ascii: "."), in: text, from: start) {
             guard parts.count < 2 else { return nil }

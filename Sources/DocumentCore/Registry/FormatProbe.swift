@@ -33,7 +33,7 @@ public final class FormatProbe {
 
     /// JWSKit's classification with what it parsed: a body's JSON tree (it becomes the file layer),
     /// a whole token's split and payload tree (the token format decodes on from there).
-    public private(set) lazy var storeKit: StoreKitClassification = StoreKitInput.classifyKeepingWork(input.bytes)
+    public private(set) lazy var storeKit: StoreKitClassification = StoreKitInput.classifyKeepingWork(input.bytes, compactJWS: input.isCompactJWS)
 
     /// Text, UTF-16 text or base64 padded with NULs: the loader said what it is instead of DER.
     public var isText: Bool {

@@ -28,6 +28,9 @@ struct JWSLayerBuilder {
             document.diagnostics.filter { $0.layer == layer }.map(\.diagnostic)
         }
         let tokenID = nextID
+        // A first token's layers (token, header, payload, signature, certificates) in one allocation;
+        // later ones grow the array as appending does (reserving for each would copy it every time).
+        if layers.isEmpty { layers.reserveCapacity(4 + document.header.certificates.count) }
         if let holder {
             layers.append(ByteLayer(id: tokenID, role: .jwsToken, name: path ?? "token", bytes: document.text,
                                     content: .token(diagnostics: diagnostics(.token) + extra), parent: holder.layer,

@@ -97,11 +97,13 @@ public enum StoreKitInput {
     /// `classify`, keeping what it parsed for whoever opens the input next: a body's JSON tree, or
     /// a whole token's split, header and payload tree (`JWSDocument.decode(_:)` goes on from there;
     /// parsing a batch line's token twice was 5 % of its cost).
-    public static func classifyKeepingWork(_ bytes: [UInt8]) -> StoreKitClassification {
-        let trimmed = trimmedRange(bytes)
+    /// `compactJWS`: the loader found `bytes` to be one compact JWS, whole (`LoadedInput.isCompactJWS`),
+    /// so its characters are not read again for the shape (a third of a batch line's own scans).
+    public static func classifyKeepingWork(_ bytes: [UInt8], compactJWS: Bool = false) -> StoreKitClassification {
+        let trimmed = compactJWS ? 0..<bytes.count : trimmedRange(bytes)
         guard !trimmed.isEmpty else { return StoreKitClassification(.notStoreKit(reason: "the input is empty")) }
         let text = bytes[trimmed]
-        if isCompactJWS(text) {
+        if compactJWS || isCompactJWS(text) {
             let (kind, prepared) = JWSDocument.payloadKind(text: Array(text))
             // Only a token that is the whole input: its offsets are the input's.
             return StoreKitClassification(.token(kind), token: trimmed.count == bytes.count ? prepared : nil)

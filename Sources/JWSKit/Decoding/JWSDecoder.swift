@@ -45,7 +45,7 @@ extension JWSDocument {
         var document = prepared.document
         document.textOffset = textOffset
         if let payload = document.segment(.payload) {
-            document.readPayload(payload.bytes, tree: prepared.payloadTree, nesting: 0, schema: prepared.schema)
+            document.readPayload(payload.bytes, tree: prepared.payloadTree, nesting: 0, kind: prepared.kind, schema: prepared.schema)
         }
         document.readSignature()
         return document
@@ -56,6 +56,8 @@ extension JWSDocument {
     public struct Prepared: Sendable {
         var document: JWSDocument
         var payloadTree: JSONTree
+        /// `SchemaDecoder.kind(of: payloadTree)`, named once (classifying needs it; opening reads it).
+        var kind: StoreKitPayloadKind
         /// A notification's payload read by its schema (its kind names the notification type): the
         /// same read `readPayload` makes, kept so that opening does not read it again.
         var schema: SchemaDecoder? = nil
@@ -87,7 +89,7 @@ extension JWSDocument {
         let tree = JSONParser.parse(payload.bytes)
         let payloadKind = SchemaDecoder.kind(of: tree)
         document.readHeader(header)  // as `decode` would next (from `HeaderMemo` after the first token)
-        let prepared = Prepared(document: document, payloadTree: tree)
+        let prepared = Prepared(document: document, payloadTree: tree, kind: payloadKind)
         if let root = tree.root, tree[root].kind == .object, payloadKind != .notification {
             return (StoreKitTokenKind(StoreKitPayload(kind: payloadKind, fields: [])), prepared)
         }
@@ -117,7 +119,11 @@ extension JWSDocument {
     mutating func split() -> (known: HeaderMemo.Entry?, base64: Base64Decoder.Result?) {
         var end = text.count
         while end > 0, [0x20, 0x09, 0x0A, 0x0D].contains(text[end - 1]) { end -= 1 }
+        // Room for a token's three parts (and its segments') at once: growing both by appending
+        // allocated five times a token.
         var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(3)
+        segments.reserveCapacity(3)
         var start = 0
         // memchr: the byte loop over every character was a third of splitting a history's tokens.
         text.withUnsafeBufferPointer { buffer in
@@ -227,16 +233,17 @@ extension JWSDocument {
         }
     }
 
-    /// `tree` is `JSONParser.parse(bytes)`; `schema`, when given, is its schema read already
-    /// (`SchemaDecoder(tree: tree)` decoded for the tree's kind).
-    mutating func readPayload(_ bytes: [UInt8], tree: JSONTree, nesting: Int, schema known: SchemaDecoder? = nil) {
+    /// `tree` is `JSONParser.parse(bytes)`; `kind`, when given, is `SchemaDecoder.kind(of: tree)`;
+    /// `schema`, when given, is its schema read already (`SchemaDecoder(tree: tree)` decoded for that kind).
+    mutating func readPayload(_ bytes: [UInt8], tree: JSONTree, nesting: Int, kind knownKind: StoreKitPayloadKind? = nil,
+                              schema known: SchemaDecoder? = nil) {
         payloadJSON = tree
         diagnostics += tree.diagnostics.map { JWSDiagnostic(.payload, $0) }
         guard let root = tree.root, tree[root].kind == .object else {
             report(.payload, .payloadNotObject, "the payload must be a JSON object", 0..<bytes.count)
             return
         }
-        let kind = SchemaDecoder.kind(of: tree)
+        let kind = knownKind ?? SchemaDecoder.kind(of: tree)
         let schema = known ?? {
             var schema = SchemaDecoder(tree: tree)
             schema.decode(kind: kind)

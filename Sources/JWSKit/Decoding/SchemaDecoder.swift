@@ -43,15 +43,16 @@ struct SchemaDecoder: Sendable {
             guard let key = tree.key(ofMember: member) else { continue }
             let path = prefix.isEmpty ? key : prefix + key
             let spec = specs[key]
-            if spec == nil, flagsUnlisted {
+            if case .none = spec, flagsUnlisted {
                 report(.fieldNotInSchema, "\(path) is \(StoreKitSchema.notInSchemaNote)", tree[member].keyRange, node: member)
             }
             let valueNode = tree.value(ofMember: member)
+            // Its place first (an object's own fields follow it), its spec (one shared object) last.
             let position = fields.count
             fields.append(StoreKitField(path: path, member: JSONNodeIndex(member), valueNode: valueNode.map(JSONNodeIndex.init),
-                                        spec: spec, value: .null))
-            guard let valueNode else { fields[position].value = .invalid("missing"); continue }
-            fields[position].value = decodeValue(valueNode, spec: spec, path: path, object: object)
+                                        spec: nil, value: .null))
+            fields[position].value = valueNode.map { decodeValue($0, spec: spec, path: path, object: object) } ?? .invalid("missing")
+            fields[position].spec = spec
         }
     }
 

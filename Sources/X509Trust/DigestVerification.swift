@@ -11,7 +11,10 @@ public enum DigestVerification {
     nonisolated(unsafe) private static let sha256MD: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
 
     /// SHA-256 of `message` with OpenSSL (its SHA extensions), nil only when OpenSSL fails.
-    public static func sha256(_ message: [UInt8]) -> [UInt8]? {
+    public static func sha256(_ message: [UInt8]) -> [UInt8]? { sha256(message[...]) }
+
+    /// SHA-256 of `message` where it lies (a token's signed text, sliced from the token).
+    public static func sha256(_ message: ArraySlice<UInt8>) -> [UInt8]? {
         guard let md = sha256MD else { return nil }
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0

@@ -30,7 +30,7 @@ struct SplitToken {
     }
 
     func input(signedDate: Date?, claims: JWSClaims, options: JWSVerificationOptions) -> JWSVerificationInput {
-        JWSVerificationInput(signingInput: signingInput, signature: signature, alg: alg, x5c: x5c,
+        JWSVerificationInput(signingInput: signingInput[...], signature: signature, alg: alg, x5c: x5c,
                              signedDate: signedDate, claims: claims, options: options)
     }
 }

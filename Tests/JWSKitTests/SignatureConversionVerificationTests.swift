@@ -68,7 +68,7 @@ struct SignatureConversionVerificationTests {
 
     @Test("no x5c: the chain fails and every certificate step says why it did not run")
     func noCertificates() {
-        let report = JWSVerifier.verify(JWSVerificationInput(signingInput: Array("a.b".utf8), signature: [],
+        let report = JWSVerifier.verify(JWSVerificationInput(signingInput: ArraySlice("a.b".utf8), signature: [],
                                                              alg: "ES256", x5c: [], signedDate: Date()))
         #expect(report.chainKind == .missing)
         #expect(report.status(.chain) == .failed(.x5cMissing))
@@ -85,7 +85,7 @@ struct SignatureConversionVerificationTests {
         let leaf = [UInt8](try #require(Data(base64Encoded: pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined())))
         for cut in stride(from: 0, to: leaf.count, by: 7) {
             let report = JWSVerifier.verify(JWSVerificationInput(
-                signingInput: Array("h.p".utf8), signature: Array(Self.r1.prefix(cut % 65)), alg: "ES256",
+                signingInput: ArraySlice("h.p".utf8), signature: Array(Self.r1.prefix(cut % 65)), alg: "ES256",
                 x5c: [Array(leaf.prefix(cut)), leaf, leaf], signedDate: Date()))
             #expect(report.status(.chain) == .failed(.certificateUnreadable(index: 0)), "cut \(cut)")
             #expect(report.status(.signature) == .notChecked(.leafUnreadable), "cut \(cut)")

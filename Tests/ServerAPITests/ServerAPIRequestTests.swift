@@ -149,10 +149,10 @@ struct BearerTokenTests {
             + String(repeating: "=", count: (4 - parts[2].count % 4) % 4))!
         #expect(raw.count == 64)
         let der = try #require(ES256Signature.der(fromRaw: [UInt8](raw)))
-        #expect(ES256Signature.verify(message: Array((parts[0] + "." + parts[1]).utf8), derSignature: der, developerKey: key) == nil)
+        #expect(ES256Signature.verify(message: ArraySlice((parts[0] + "." + parts[1]).utf8), derSignature: der, developerKey: key) == nil)
         raw[10] ^= 1
         let tampered = try #require(ES256Signature.der(fromRaw: [UInt8](raw)))
-        #expect(ES256Signature.verify(message: Array((parts[0] + "." + parts[1]).utf8), derSignature: tampered, developerKey: key) != nil)
+        #expect(ES256Signature.verify(message: ArraySlice((parts[0] + "." + parts[1]).utf8), derSignature: tampered, developerKey: key) != nil)
     }
 
     @Test func refusesAPublicKeyAndBadCredentials() throws {

@@ -44,7 +44,7 @@ enum OfferSignatureV1Check {
         guard let der = signature.signatureDER, !der.isEmpty else {
             return make(.failed, .developerSignatureMismatch, "encodedSignature is not base64")
         }
-        let message = Array(signature.signedString(bundleID: bundleID).utf8)
+        let message = ArraySlice(signature.signedString(bundleID: bundleID).utf8)
         if ES256Signature.verify(message: message, derSignature: der, developerKey: key) == nil {
             return make(.passed, nil, nil, details: signature.detailLines(bundleID: bundleID))
         }

@@ -87,7 +87,7 @@ public enum ES256Signature {
 
     /// Verifies `derSignature` over `message` with the key of `signer` (decoded once per session,
     /// its verify context made once per process). Returns nil when it verifies, otherwise the failure.
-    public static func verify(message: [UInt8], derSignature: [UInt8], signer: DecodedCertificate) -> JWSFailure? {
+    public static func verify(message: ArraySlice<UInt8>, derSignature: [UInt8], signer: DecodedCertificate) -> JWSFailure? {
         OpenSSLError.clear()
         defer { OpenSSLError.clear() }
         guard signer.keyName.isEC, signer.keyName.name == "prime256v1" else {
@@ -98,7 +98,7 @@ public enum ES256Signature {
     }
 
     /// Verifies with a developer's key (`verify --key`): nil when it verifies.
-    public static func verify(message: [UInt8], derSignature: [UInt8], developerKey: DeveloperKey) -> JWSFailure? {
+    public static func verify(message: ArraySlice<UInt8>, derSignature: [UInt8], developerKey: DeveloperKey) -> JWSFailure? {
         OpenSSLError.clear()
         defer { OpenSSLError.clear() }
         return developerKey.withPublicKey { key in

@@ -80,7 +80,7 @@ public struct JWSVerificationOptions: Sendable {
 
 public struct JWSVerificationInput: Sendable {
     /// The ASCII text `header.payload` exactly as it appears in the token.
-    public var signingInput: [UInt8]
+    public var signingInput: ArraySlice<UInt8>
     /// The base64url-decoded third segment, as is.
     public var signature: [UInt8]
     /// The header's `alg`; nil when absent (or not a string).
@@ -93,7 +93,7 @@ public struct JWSVerificationInput: Sendable {
     public var claims: JWSClaims
     public var options: JWSVerificationOptions
 
-    public init(signingInput: [UInt8], signature: [UInt8], alg: String?, x5c: [[UInt8]], signedDate: Date?,
+    public init(signingInput: ArraySlice<UInt8>, signature: [UInt8], alg: String?, x5c: [[UInt8]], signedDate: Date?,
                 claims: JWSClaims = JWSClaims(), options: JWSVerificationOptions = JWSVerificationOptions()) {
         self.signingInput = signingInput
         self.signature = signature

@@ -16,13 +16,14 @@ import DocumentCore
 /// with the window either. Threads are woken in batches, not once an input: the reader when half
 /// the window is free, the writer when a quarter of it is ready or the workers have nothing left to do (so a line arriving
 /// alone on a pipe is still written as soon as it is checked). Waking them once an input cost
-/// 6 context switches an input, 10 % of a batch `verify`'s time.
+/// 6 context switches an input, 10 % of a batch `verify`'s time; with 64 places a worker, 0.1 (about
+/// 1 % of the time, and CPU the second worker of `--jobs 2` could not use), with 256 a worker 0.03.
 public enum BatchPipeline {
     /// `write` runs on the calling thread only, once per input, in input order.
     public static func run(inputs: BatchInputs, jobs: Int, window: Int? = nil,
                            evaluate: @escaping @Sendable (BatchItem) -> BatchOutcome,
                            write: (BatchOutcome) -> Void) {
-        let state = SharedState(window: max(window ?? jobs * 64, 1))
+        let state = SharedState(window: max(window ?? jobs * 256, 1))
         startThread {
             inputs.produce { item in state.submit(item) }
             state.finishInput()
@@ -53,7 +54,7 @@ private final class SharedState: @unchecked Sendable {
     private static let itemReady = 0, outcomeReady = 1, roomFree = 2
     private let window: Int
     /// Bytes of read lines in flight beyond which the reader waits (one longer line still goes
-    /// alone): 64 places a worker must not mean 64 long lines held at once.
+    /// alone): 256 places a worker must not mean 256 long lines held at once.
     private static let byteBudget = 16 << 20
     /// The byte count of every input in flight, oldest first (they are written in that order).
     private var sizes: [Int] = []

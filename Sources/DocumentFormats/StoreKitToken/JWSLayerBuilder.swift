@@ -81,6 +81,14 @@ struct JWSLayerBuilder {
         }
     }
 
+    /// "signedTransactionInfo" of "data.signedTransactionInfo", by bytes (a `Character` split of
+    /// every nested token's path was a tenth of a notification's claims).
+    static func lastComponent(_ path: String?) -> String {
+        guard let path else { return "" }
+        guard let dot = path.utf8.lastIndex(of: UInt8(ascii: ".")) else { return path }
+        return String(path[path.utf8.index(after: dot)...])
+    }
+
     /// Runs `JWSVerifier` on every token, and the consistency check on every notification. `--at`
     /// (`options.at`) replaces today for the certificates' second validity step, which decides when
     /// a token has no signedDate.
@@ -105,7 +113,7 @@ struct JWSLayerBuilder {
             var report = JWSVerifier.verify(input, session: session)
             if case .notification = tokens[index].kind {
                 let nested = tokens.filter { $0.parent == index }.map { token in
-                    JWSNotificationConsistency.Nested(token: String(token.path?.split(separator: ".").last ?? ""),
+                    JWSNotificationConsistency.Nested(token: Self.lastComponent(token.path),
                                                       bundleID: token.document.payload.bundleId,
                                                       environment: token.document.payload.environment)
                 }

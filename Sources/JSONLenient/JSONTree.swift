@@ -99,8 +99,11 @@ public struct JSONTree: Sendable {
     }
 
     public func string(at index: Int) -> String? {
-        nodes[index].kind == .string && nodes[index].text >= 0 ? table.string(nodes[index].text, input: bytes) : nil
+        hasString(at: index) ? table.string(nodes[index].text, input: bytes) : nil
     }
+
+    /// Whether `string(at: index)` has a value, without making it (a nested token is 5 KB of text).
+    public func hasString(at index: Int) -> Bool { nodes[index].kind == .string && nodes[index].text >= 0 }
 
     /// `string(at: index)?.count`, without making the `String` when the value is its input bytes
     /// (printable ASCII, no escape: one character a byte; an escaped `\r\n` is one character of

@@ -21,6 +21,17 @@ struct JSONStringTableTests {
         #expect(values.dropLast().map { tree.characterCount(ofString: $0) } == values.dropLast().map { tree.string(at: $0)?.count })
     }
 
+    /// `hasString(at:)` answers what `string(at:) != nil` does, for every node (keys, values,
+    /// escaped, broken and non-string ones), without making the string.
+    @Test func hasStringIsWhetherThereIsAString() {
+        let tree = parse(#"{"k": "plain", "e": "a\nb", "bad": "\q", "n": 1, "o": {"t": true}, "u": "\ud800"}"#)
+        #expect(tree.nodes.count > 10)
+        for index in tree.nodes.indices {
+            #expect(tree.hasString(at: index) == (tree.string(at: index) != nil), "node \(index)")
+        }
+        #expect(tree.nodes.indices.filter { tree.hasString(at: $0) }.count >= 4)
+    }
+
     @Test func escapesDecodeToTheirValuesWithExactDiagnostics() {
         //                    0         1         2         3         4         5
         //                    0123456789012345678901234567890123456789012345678901234567

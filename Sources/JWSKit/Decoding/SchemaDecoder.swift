@@ -86,7 +86,7 @@ struct SchemaDecoder: Sendable {
                 return .price(milliunits: i, currency: currency)
             }
         case .token(let kind):
-            if tree.string(at: node) != nil {
+            if tree.hasString(at: node) {
                 tokens.append((path, node, kind))
                 return .nestedToken(index: tokens.count - 1)
             }

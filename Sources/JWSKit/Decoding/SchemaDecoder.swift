@@ -43,16 +43,15 @@ struct SchemaDecoder: Sendable {
             guard let key = tree.key(ofMember: member) else { continue }
             let path = prefix.isEmpty ? key : prefix + key
             let spec = specs[key]
-            if case .none = spec, flagsUnlisted {
+            if spec == nil, flagsUnlisted {
                 report(.fieldNotInSchema, "\(path) is \(StoreKitSchema.notInSchemaNote)", tree[member].keyRange, node: member)
             }
             let valueNode = tree.value(ofMember: member)
-            // Its place first (an object's own fields follow it), its spec (one shared object) last.
+            // Its place first: an object's own fields follow it.
             let position = fields.count
             fields.append(StoreKitField(path: path, member: JSONNodeIndex(member), valueNode: valueNode.map(JSONNodeIndex.init),
-                                        spec: nil, value: .null))
+                                        spec: spec, value: .null))
             fields[position].value = valueNode.map { decodeValue($0, spec: spec, path: path, object: object) } ?? .invalid("missing")
-            fields[position].spec = spec
         }
     }
 

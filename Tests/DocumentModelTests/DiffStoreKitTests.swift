@@ -10,10 +10,7 @@ import TextLoader
 /// StoreKit 2 pairs beyond the manifest's lists: transactions without ids, the structure of a
 /// refund inside a history, and x5c certificates compared as DER.
 @Suite struct DiffStoreKitTests {
-    static func b64u(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    static func b64u(_ bytes: [UInt8]) -> String { Base64URL.encode(bytes) }
 
     /// An unsigned stand-in token (diff does not verify): a header without x5c and 64 zero bytes.
     static func token(_ payload: String) -> String {

@@ -44,17 +44,4 @@ import ByteText
         #expect(list.slice(0..<0).isEmpty)
         #expect(list.slice(0..<7) == list)
     }
-
-    /// Standard input over the limit is refused while it is read (in 1 MiB reads), with its size so far.
-    @Test func standardInputOverTheLimitIsRefused() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("over-limit-\(UUID().uuidString)")
-        try Data(repeating: 0x41, count: 2_621_440).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let fd = open(url.path, O_RDONLY)
-        #expect(fd >= 0)
-        defer { close(fd) }
-        #expect(throws: InputError("cannot read stdin: it is 1,048,576 bytes or more, over the input limit of 512 MiB (536,870,912 bytes); read a large log line by line with --lines, or cut out the part that holds the data")) {
-            _ = try InputLoader.readAll(fd: fd, display: "stdin", limit: 1_000_000)
-        }
-    }
 }

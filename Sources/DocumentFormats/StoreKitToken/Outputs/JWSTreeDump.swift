@@ -121,8 +121,11 @@ public struct JWSTreeDump {
             + " → \(NumberText.grouped(der)) bytes of DER " + paint.paint("(layer \(layer.index))", .dim)]
         guard let tree = byteLayer.tree else { return lines }
         let text = TreeDump.render(tree, options: TreeDump.Options(color: color, decorations: false, names: document.names(for: layer)))
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
-            lines.append(pad(indent + 2) + line)
+        // Split by bytes: by Character it was 40 % of a notification's `dump` (grapheme breaking over
+        // three certificates' trees). The same cut, since a lone "\n" is always a Character of its own
+        // and the tree's text holds no CR (TreeDump escapes control characters).
+        for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
+            lines.append(pad(indent + 2) + Substring(line))
         }
         return lines
     }

@@ -122,8 +122,8 @@ public struct JWSTreeDump {
         guard let tree = byteLayer.tree else { return lines }
         let text = TreeDump.render(tree, options: TreeDump.Options(color: color, decorations: false, names: document.names(for: layer)))
         // Split by bytes: by Character it was 40 % of a notification's `dump` (grapheme breaking over
-        // three certificates' trees). The same cut, since a lone "\n" is always a Character of its own
-        // and the tree's text holds no CR (TreeDump escapes control characters).
+        // its nine certificates' trees). The same cut, since a lone "\n" is always a Character of its
+        // own and the tree's text holds no CR (TreeDump escapes control characters).
         for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
             lines.append(pad(indent + 2) + Substring(line))
         }

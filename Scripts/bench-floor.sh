@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # How far each kind of work is from what it must cost (issue 32), every row measured in one run:
 # the floor (OpenSSL's own P-256 verify time, measured right before and after each batch row, × the
-# signature checks a token needs), Apple's Python
-# library on the same tokens, and the one-shot anchors (a static Swift hello that imports
-# FoundationEssentials, `jq --version`, `openssl version`).
+# signature checks a token needs), Apple's Python library on the same tokens, and the one-shot
+# anchors (a static Swift hello that imports FoundationEssentials, `jq --version`, `openssl version`).
 #
 #   Scripts/bench-floor.sh [--binary PATH] [--count N]
 #

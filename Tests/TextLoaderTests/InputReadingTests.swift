@@ -60,11 +60,10 @@ import Testing
     /// Standard input over the limit is refused while it is read (in 64 KiB reads), with its size so
     /// far: the 16th read passes 1,000,000 bytes.
     @Test func standardInputOverTheLimitIsRefused() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("over-limit-\(UUID().uuidString)")
-        try Data(repeating: 0x41, count: 2_621_440).write(to: url)
+        let url = try Self.temporaryFile([UInt8](repeating: 0x41, count: 2_621_440))
         defer { try? FileManager.default.removeItem(at: url) }
         let fd = open(url.path, O_RDONLY)
-        #expect(fd >= 0)
+        try #require(fd >= 0)
         defer { close(fd) }
         #expect(throws: InputError("cannot read stdin: it is 1,048,576 bytes or more, over the input limit of 512 MiB (536,870,912 bytes); read a large log line by line with --lines, or cut out the part that holds the data")) {
             _ = try InputLoader.readAll(fd: fd, display: "stdin", limit: 1_000_000)

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Where a batch line's work goes (issue 32), in instructions: the steady measure on this shared
+# machine, whose wall time moves by ±25 % from one minute to the next. For each row (a real
+# transaction, a real DID_RENEW notification, the corpus's real Apple-signed tokens cycled) it runs
+# `verify --lines --jobs 1 --quiet` under callgrind on SHORT and 4 × SHORT lines, so that start-up
+# and each chain's one-time checks cancel out, and prints per line:
+#   - the floor in instructions: the signature checks × what one OpenSSL P-256 verify costs in this
+#     very run (`DecodedCertificate.verifies`, inclusive, over its calls), and the line's ratio to it;
+#   - each phase of the line, inclusive, and its share of what is above the floor.
+#
+#   Scripts/bench-line-profile.sh [--binary PATH] [--short N]
+#
+# --binary  the receipt-explorer to measure (default: the release build, as bench-floor.sh makes it);
+#           callgrind reads function names from its symbol table, so strip debug info only (`strip -g`).
+# --short   lines in the short run (default 90: ten cycles of the nine mixed tokens).
+# The phases are matched by the Swift symbols of the functions that do them (listed below); a phase
+# whose symbol is gone after a rename prints "(not found)", and its work shows in "the rest".
+# Needs valgrind (Debian: valgrind). A benchmark, not a test: it prints numbers, it asserts nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=""
+short=90
+while (($# > 0)); do
+    case "$1" in
+        --binary) binary="$2"; shift 2 ;;
+        --short) short="$2"; shift 2 ;;
+        *) echo "usage: Scripts/bench-line-profile.sh [--binary PATH] [--short N]" >&2; exit 2 ;;
+    esac
+done
+corpus=../shared/corpus
+[[ -d "$corpus/jws" ]] || { echo "bench-line-profile.sh: $corpus/jws is missing (the shared corpus beside the project)" >&2; exit 2; }
+command -v valgrind > /dev/null || { echo "bench-line-profile.sh: valgrind is missing (apt-get install valgrind)" >&2; exit 2; }
+if [[ -z "$binary" ]]; then
+    source Scripts/release-build.sh
+    "${release_build[@]}" --product receipt-explorer >&2
+    binary="$("${release_build[@]}" --show-bin-path)/receipt-explorer"
+fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# Debug info makes callgrind's start slow and changes nothing it counts.
+cp "$binary" "$work/receipt-explorer"
+strip -g "$work/receipt-explorer"
+
+exec python3 - "$work" "$short" "$corpus" <<'PY'
+import base64, glob, json, os, re, subprocess, sys
+
+work, short, corpus = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+binary = f"{work}/receipt-explorer"
+root = f"{corpus}/certs/AppleRootCA-G3.cer"
+
+def checks(token):
+    """Signature checks a token needs: its own, and each nested token's."""
+    part = token.split(".")[1]
+    data = json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))).get("data", {})
+    return 1 + sum(1 for key in ("signedTransactionInfo", "signedRenewalInfo") if key in data)
+
+tokens = {os.path.basename(p): open(p).read().strip() for p in sorted(glob.glob(f"{corpus}/jws/*.jws")) if "-xcode-" not in p}
+rows = [("one real sandbox transaction", [tokens["transaction-sandbox-com.app.qysmat-2023-03-27.jws"]]),
+        ("one real DID_RENEW notification", [tokens["notification-sandbox-com.loki-project.loki-messenger-2025-10-01-DID_RENEW.jws"]]),
+        (f"{len(tokens)} real tokens, cycled", list(tokens.values()))]
+
+# (phase, symbol pattern): inclusive costs, so a phase is everything its function calls. Listed in
+# the order a line goes through them; "verification, the rest" and "the rest" are computed.
+PHASES = [
+    ("reading and splitting lines (reader thread)", r"DocumentBatch0B6InputsV7produce"),
+    ("loading the line (text tests, shape scan)", r"DocumentCore0A5InputO4readAA04ReadC0VyKF"),
+    ("recognising and classifying (base64, payload JSON)", r"DocumentCore14FormatRegistryO6format3forAA0aC0_pAA0C5ProbeC_tFZ$"),
+    ("decoding (schema, nested tokens)", r"JWSKit11JWSDocumentV6decode_10textOffsetA2C8PreparedV_SitFZ$"),
+    ("layers", r"JWSLayerBuilderV8addToken_4path6parent6holder5extra.*tF$"),
+    ("verification", r"JWSLayerBuilderV6verify7options3jws.*tF$"),
+    ("  the ECDSA verify (the floor)", r"X509Trust18DecodedCertificateC8verifies6digest12derSignatureSbSays5UInt8VG_AItF$"),
+    ("  SHA-256 of the signed text", r"X509Trust18DigestVerificationO6sha256ySays5UInt8VGSgs10ArraySliceVyAFGFZ$"),
+    ("  the chain (cached after its first token)", r"JWSKit22JWSVerificationSessionC5chain_7anchors.*tF$"),
+    ("the report", r"DocumentCore18VerificationReportV9verifying3now5words3jws8bundleID6detail.*tcfC$"),
+    ("the whole line (worker thread)", r"DocumentBatch0B5CheckV8evaluateyAA0B7OutcomeVAA0B4ItemVF$"),
+]
+
+def profile(lines, name):
+    path = f"{work}/{name}.txt"
+    with open(path, "w") as f:
+        for i in range(lines):
+            f.write(LINES[i % len(LINES)] + "\n")
+    out = f"{work}/{name}.cg"
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "verify", "--lines", path,
+                    "--root", root, "--jobs", "1", "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
+                          capture_output=True, text=True).stdout
+    total = int(re.search(r"^([\d,]+) .*PROGRAM TOTALS", text, re.M).group(1).replace(",", ""))
+    costs, calls = {}, {}
+    for line in text.splitlines():
+        m = re.match(r"^\s*([\d,]+) \([^)]*\)\s+\S*?:(\S+) \[", line)
+        if not m:
+            continue
+        value, symbol = int(m.group(1).replace(",", "")), m.group(2)
+        for phase, pattern in PHASES:
+            if re.search(pattern, symbol):
+                costs[phase] = max(costs.get(phase, 0), value)
+    return total, costs
+
+def share(value, above):
+    return f"{value / above * 100:.0f} %"
+
+for title, LINES in rows:
+    sigs = sum(checks(t) for t in LINES) / len(LINES)
+    long = 4 * short
+    t1, c1 = profile(short, "short")
+    t4, c4 = profile(long, "long")
+    def per(phase):
+        return (c4[phase] - c1[phase]) / (long - short) if phase in c4 and phase in c1 else None
+    names = [phase for phase, _ in PHASES]
+    line = (t4 - t1) / (long - short)
+    floor = per(names[6]) or 0
+    above = line - floor
+    print(f"### {title}: {sigs:g} signature check{'s' if sigs != 1 else ''} a line\n")
+    print(f"- the whole process, per line: {line / 1e3:,.0f} K instructions")
+    print(f"- the floor, OpenSSL's ECDSA verify in this run: {floor / 1e3:,.0f} K ({sigs:g} × {floor / sigs / 1e3:,.0f} K)")
+    print(f"- ratio in instructions: **{line / floor:.2f}×**; above the floor: {above / 1e3:,.0f} K a line\n")
+    print("| phase | K instructions a line | of what is above the floor |")
+    print("|---|---:|---:|")
+    def row(name, value, shared=True):
+        print(f"| {name} | {'(not found)' if value is None else f'{value / 1e3:,.1f}'} | "
+              f"{share(value, above) if shared and value is not None else ''} |")
+    reader, worker = per(names[0]), per(names[10])
+    row(names[0], reader)
+    for name in names[1:5]:
+        row(name, per(name))
+    verification = per(names[5])
+    row(names[5] + " (all of it)", verification, shared=False)
+    row(names[6], floor, shared=False)
+    for name in names[7:9]:
+        row(name, per(name))
+    if verification is not None:
+        row("  the rest of it (steps, dates, claims, consistency)", verification - sum(per(n) or 0 for n in names[6:9]))
+    row(names[9], per(names[9]))
+    if worker is not None:
+        listed = sum(per(n) or 0 for n in names[1:6]) + (per(names[9]) or 0)
+        row("the rest of the worker's line (the document and its output line, freeing)", worker - listed)
+    row("the writer and everything else", line - (reader or 0) - (worker or 0))
+    print()
+print("SHA-256 runs without the CPU's SHA extensions under valgrind (it hides them), so its share here is "
+      "above what it takes on the real CPU (`openssl speed -evp sha256`).")
+PY

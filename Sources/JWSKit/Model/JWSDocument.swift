@@ -20,9 +20,9 @@ import JSONLenient
 /// the parent payload for a nested token).
 public struct JWSDocument: Sendable {
     /// The fields, behind one reference: a document is handed from the classifier to the format,
-    /// its layers, its token and its report, and a copy of eleven fields was sixteen reference counts
-    /// each way (a third of a batch line's copies). Copy on write: a document is changed only
-    /// through a storage no other copy holds.
+    /// its layers, its token and its report, and each copy of the eleven fields counted sixteen
+    /// references up and down again (a tenth of a batch line's reference counting). Copy on write:
+    /// a document is changed only through a storage no other copy holds.
     private var storage: Storage
 
     public var text: [UInt8] {

@@ -31,21 +31,9 @@ public final class FormatProbe {
         }
     }
 
-    /// JWSKit's classification with what it parsed (`StoreKitInput.classifyKeepingWork`), made at the
-    /// first ask: what the input is, a body's JSON tree (it becomes the file layer), a whole token's
-    /// split and payload tree (the token format decodes on from there). Each part is read out of
-    /// the probe alone: a format asking for the whole classification copied all of it, its trees'
-    /// and prepared token's references counted twice a format, four formats a batch line.
-    public var storeKitKind: StoreKitInputKind { classify(); return classification!.kind }
-    public var storeKitJSON: JSONTree? { classify(); return classification!.json }
-    public var storeKitToken: JWSDocument.Prepared? { classify(); return classification!.token }
-
-    private var classification: StoreKitClassification?
-    private func classify() {
-        if classification == nil {
-            classification = StoreKitInput.classifyKeepingWork(input.bytes, compactJWS: input.isCompactJWS)
-        }
-    }
+    /// JWSKit's classification with what it parsed: a body's JSON tree (it becomes the file layer),
+    /// a whole token's split and payload tree (the token format decodes on from there).
+    public private(set) lazy var storeKit: StoreKitClassification = StoreKitInput.classifyKeepingWork(input.bytes, compactJWS: input.isCompactJWS)
 
     /// Text, UTF-16 text or base64 padded with NULs: the loader said what it is instead of DER.
     public var isText: Bool {

@@ -14,7 +14,7 @@ public struct DeveloperTokenFormat: DocumentFormat {
     public var id: FormatID { Self.id }
 
     public func recognize(_ probe: FormatProbe) -> Recognition? {
-        guard probe.mayBeStoreKit, case .token(.developer(let kind)) = probe.storeKitKind else { return nil }
+        guard probe.mayBeStoreKit, case .token(.developer(let kind)) = probe.storeKit.kind else { return nil }
         return Recognition(.certain, "a compact JWS whose claims (aud \"\(kind.audience)\", iat, bid or iss) are a developer's (\(kind.label))")
     }
 

@@ -9,7 +9,7 @@ public struct LegacyTransactionReceiptFormat: DocumentFormat {
     public var id: FormatID { Self.id }
 
     public func recognize(_ probe: FormatProbe) -> Recognition? {
-        guard probe.mayBeStoreKit, case .legacyTransactionReceipt = probe.storeKitKind else { return nil }
+        guard probe.mayBeStoreKit, case .legacyTransactionReceipt = probe.storeKit.kind else { return nil }
         return Recognition(.certain, "an old-style property list with \"signature\" and \"purchase-info\"")
     }
 

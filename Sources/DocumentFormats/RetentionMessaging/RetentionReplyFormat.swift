@@ -33,7 +33,7 @@ public struct RetentionReplyFormat: DocumentFormat {
         let bytes = probe.input.bytes
         guard let first = bytes.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), bytes[first] == UInt8(ascii: "{"),
               RetentionDocument.allCases.contains(where: { $0.key.map { contains(bytes, "\"\($0)\"") } ?? false }) else { return nil }
-        let tree = probe.storeKitJSON ?? JSONParser.parse(bytes)
+        let tree = probe.storeKit.json ?? JSONParser.parse(bytes)
         return RetentionDocument.reply(tree).map { (tree, $0) }
     }
 

@@ -20,10 +20,10 @@ public struct RetentionRequestFormat: DocumentFormat, TourRoute {
 
     public func recognize(_ probe: FormatProbe) -> Recognition? {
         guard probe.mayBeStoreKit else { return nil }
-        switch probe.storeKitKind {
+        switch probe.storeKit.kind {
         case .token(.unknown):
             // The probe kept the payload's tree: a dense payload was parsed (and held) twice.
-            let isRequest = probe.storeKitToken?.payloadNames(RetentionDocument.requestClaims)
+            let isRequest = probe.storeKit.token?.payloadNames(RetentionDocument.requestClaims)
                 ?? RetentionDocument.isRequest(JWSDocument.decode(text: probe.input.bytes).payload)
             guard isRequest else { return nil }
             return Recognition(.certain, "a compact JWS whose claims (requestIdentifier, userLocale, originalTransactionId) are a Retention Messaging real-time request's")
@@ -36,7 +36,7 @@ public struct RetentionRequestFormat: DocumentFormat, TourRoute {
     }
 
     public func open(_ probe: FormatProbe) -> Document {
-        var document = if case .body = probe.storeKitKind { StoreKitJSONFormat().open(probe) } else { StoreKitTokenFormat().open(probe) }
+        var document = if case .body = probe.storeKit.kind { StoreKitJSONFormat().open(probe) } else { StoreKitTokenFormat().open(probe) }
         document.kind = .retentionMessaging(.request)
         guard var jws = document.jws else { return document }
         for index in jws.tokens.indices where jws.tokens[index].parent == nil && jws.tokens[index].kind == .unknown {

@@ -18,14 +18,14 @@ public struct ServerAPIResponseFormat: DocumentFormat, TourRoute {
     public var id: FormatID { Self.id }
 
     public func recognize(_ probe: FormatProbe) -> Recognition? {
-        guard probe.mayBeStoreKit, case .body(_, let tokens) = probe.storeKitKind, let tree = probe.storeKitJSON,
+        guard probe.mayBeStoreKit, case .body(_, let tokens) = probe.storeKit.kind, let tree = probe.storeKit.json,
               let (_, reason) = ServerAPIResponseName.of(tree, tokens: tokens) else { return nil }
         return Recognition(.certain, reason)
     }
 
     public func open(_ probe: FormatProbe) -> Document {
         var document = StoreKitJSONFormat().open(probe)
-        guard case .body(_, let tokens) = probe.storeKitKind, let tree = probe.storeKitJSON,
+        guard case .body(_, let tokens) = probe.storeKit.kind, let tree = probe.storeKit.json,
               let (name, _) = ServerAPIResponseName.of(tree, tokens: tokens) else { return document }
         document.kind = .serverAPIResponse(name, tokens: tokens.count)
         return document

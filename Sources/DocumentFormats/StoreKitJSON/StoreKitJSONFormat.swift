@@ -13,7 +13,7 @@ public struct StoreKitJSONFormat: DocumentFormat, TourRoute {
 
     public func recognize(_ probe: FormatProbe) -> Recognition? {
         guard probe.mayBeStoreKit else { return nil }
-        switch probe.storeKitKind {
+        switch probe.storeKit.kind {
         case .body(let description, _): return Recognition(.certain, description)
         case .notStoreKit where Self.namesKeysOnly(probe):
             return Recognition(.likely, "JSON naming StoreKit token fields, none of which holds a compact JWS")
@@ -28,9 +28,9 @@ public struct StoreKitJSONFormat: DocumentFormat, TourRoute {
 
     public func open(_ probe: FormatProbe) -> Document {
         let input = probe.input
-        let tree = probe.storeKitJSON ?? JSONParser.parse(input.bytes)
+        let tree = probe.storeKit.json ?? JSONParser.parse(input.bytes)
         var builder = JWSLayerBuilder()
-        guard case .body(_, let embedded) = probe.storeKitKind else {
+        guard case .body(_, let embedded) = probe.storeKit.kind else {
             let missing = JWSCode.noTokens.diagnostic("this JSON names StoreKit fields but none holds a compact JWS string", 0..<input.bytes.count)
             builder.layers = [ByteLayer(id: .file, role: .file, name: "file", bytes: input.bytes,
                                         content: .json(tree, diagnostics: tree.diagnostics + [missing] + input.diagnostics))]

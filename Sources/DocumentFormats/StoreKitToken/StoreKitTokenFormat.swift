@@ -19,7 +19,7 @@ public struct StoreKitTokenFormat: DocumentFormat, TourRoute {
 
     public func recognize(_ probe: FormatProbe) -> Recognition? {
         guard probe.mayBeStoreKit else { return nil }
-        switch probe.storeKitKind {
+        switch probe.storeKit.kind {
         case .token(let kind): return Recognition(.certain, "three base64url segments: a compact JWS (\(kind.label))")
         // A cut-off token the paste finder found (fewer than 3 parts) is still shown as far as it goes.
         case .notStoreKit where probe.input.encoding == .jws:
@@ -30,7 +30,7 @@ public struct StoreKitTokenFormat: DocumentFormat, TourRoute {
 
     public func open(_ probe: FormatProbe) -> Document {
         var builder = JWSLayerBuilder()
-        let document = probe.storeKitToken.map { JWSDocument.decode($0) } ?? JWSDocument.decode(text: probe.input.bytes)
+        let document = probe.storeKit.token.map { JWSDocument.decode($0) } ?? JWSDocument.decode(text: probe.input.bytes)
         builder.addToken(document, path: nil, parent: nil, holder: nil, extra: probe.input.diagnostics)
         let kind = Self.kind(builder.tokens[0].kind)
         if probe.options.validate { builder.verify(options: probe.options, jws: probe.jws) }

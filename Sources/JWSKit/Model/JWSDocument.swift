@@ -19,117 +19,19 @@ import JSONLenient
 /// that character sits in the enclosing layer (0 for a token pasted alone; the string content in
 /// the parent payload for a nested token).
 public struct JWSDocument: Sendable {
-    /// The fields, behind one reference: a document is handed from the classifier to the format,
-    /// its layers, its token and its report, and each copy of the eleven fields counted sixteen
-    /// references up and down again (a tenth of a batch line's reference counting). Copy on write:
-    /// a document is changed only through a storage no other copy holds.
-    private var storage: Storage
-
-    public var text: [UInt8] {
-        get { storage.text }
-        set { unique().text = newValue }
-        _modify { yield &unique().text }
-    }
-    public var textOffset: Int {
-        get { storage.textOffset }
-        set { unique().textOffset = newValue }
-        _modify { yield &unique().textOffset }
-    }
+    public var text: [UInt8]
+    public var textOffset: Int
     /// Present in token order; fewer than three when the token is malformed.
-    public var segments: [JWSSegment] {
-        get { storage.segments }
-        set { unique().segments = newValue }
-        _modify { yield &unique().segments }
-    }
-    public var headerJSON: JSONTree? {
-        get { storage.headerJSON }
-        set { unique().headerJSON = newValue }
-        _modify { yield &unique().headerJSON }
-    }
-    public var payloadJSON: JSONTree? {
-        get { storage.payloadJSON }
-        set { unique().payloadJSON = newValue }
-        _modify { yield &unique().payloadJSON }
-    }
-    public var header: JOSEHeader {
-        get { storage.header }
-        set { unique().header = newValue }
-        _modify { yield &unique().header }
-    }
-    public var payload: StoreKitPayload {
-        get { storage.payload }
-        set { unique().payload = newValue }
-        _modify { yield &unique().payload }
-    }
-    public var signature: ECDSASignature? {
-        get { storage.signature }
-        set { unique().signature = newValue }
-        _modify { yield &unique().signature }
-    }
-    public var nested: [NestedToken] {
-        get { storage.nested }
-        set { unique().nested = newValue }
-        _modify { yield &unique().nested }
-    }
-    public var diagnostics: [JWSDiagnostic] {
-        get { storage.diagnostics }
-        set { unique().diagnostics = newValue }
-        _modify { yield &unique().diagnostics }
-    }
+    public var segments: [JWSSegment]
+    public var headerJSON: JSONTree?
+    public var payloadJSON: JSONTree?
+    public var header: JOSEHeader
+    public var payload: StoreKitPayload
+    public var signature: ECDSASignature?
+    public var nested: [NestedToken]
+    public var diagnostics: [JWSDiagnostic]
     /// An Advanced Commerce in-app request's decoded `request` claim.
-    public var request: AdvancedCommerceRequest? {
-        get { storage.request }
-        set { unique().request = newValue }
-        _modify { yield &unique().request }
-    }
-
-    init(text: [UInt8], textOffset: Int, segments: [JWSSegment], headerJSON: JSONTree?, payloadJSON: JSONTree?,
-         header: JOSEHeader, payload: StoreKitPayload, signature: ECDSASignature?, nested: [NestedToken],
-         diagnostics: [JWSDiagnostic], request: AdvancedCommerceRequest? = nil) {
-        storage = Storage(text: text, textOffset: textOffset, segments: segments, headerJSON: headerJSON, payloadJSON: payloadJSON,
-                          header: header, payload: payload, signature: signature, nested: nested, diagnostics: diagnostics,
-                          request: request)
-    }
-
-    /// The storage, first copied when another document shares it.
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return storage
-    }
-
-    /// @unchecked: a storage is written only by the one document that holds it (`unique()`), so one
-    /// shared between threads is only ever read.
-    private final class Storage: @unchecked Sendable {
-        var text: [UInt8]
-        var textOffset: Int
-        var segments: [JWSSegment]
-        var headerJSON: JSONTree?
-        var payloadJSON: JSONTree?
-        var header: JOSEHeader
-        var payload: StoreKitPayload
-        var signature: ECDSASignature?
-        var nested: [NestedToken]
-        var diagnostics: [JWSDiagnostic]
-        var request: AdvancedCommerceRequest?
-
-        init(text: [UInt8], textOffset: Int, segments: [JWSSegment], headerJSON: JSONTree?, payloadJSON: JSONTree?, header: JOSEHeader, payload: StoreKitPayload, signature: ECDSASignature?, nested: [NestedToken], diagnostics: [JWSDiagnostic], request: AdvancedCommerceRequest?) {
-            self.text = text
-            self.textOffset = textOffset
-            self.segments = segments
-            self.headerJSON = headerJSON
-            self.payloadJSON = payloadJSON
-            self.header = header
-            self.payload = payload
-            self.signature = signature
-            self.nested = nested
-            self.diagnostics = diagnostics
-            self.request = request
-        }
-
-        func copy() -> Storage {
-            Storage(text: text, textOffset: textOffset, segments: segments, headerJSON: headerJSON, payloadJSON: payloadJSON, header: header, payload: payload, signature: signature, nested: nested, diagnostics: diagnostics, request: request)
-        }
-    }
+    public var request: AdvancedCommerceRequest? = nil
 
     public func segment(_ role: JWSSegment.Role) -> JWSSegment? { segments.first { $0.role == role } }
 

@@ -60,7 +60,8 @@ rows = [("one real sandbox transaction", [tokens["transaction-sandbox-com.app.qy
         (f"{len(tokens)} real tokens, cycled", list(tokens.values()))]
 
 # (phase, symbol pattern): inclusive costs, so a phase is everything its function calls. Listed in
-# the order a line goes through them; "verification, the rest" and "the rest" are computed.
+# the order a line goes through them. The printed rows "the rest of it", "the rest of the worker's
+# line" and "the writer and everything else" are what their parent has left beyond the rows above.
 PHASES = [
     ("reading and splitting lines (reader thread)", r"DocumentBatch0B6InputsV7produce"),
     ("loading the line (text tests, shape scan)", r"DocumentCore0A5InputO4readAA04ReadC0VyKF"),
@@ -75,11 +76,12 @@ PHASES = [
     ("the whole line (worker thread)", r"DocumentBatch0B5CheckV8evaluateyAA0B7OutcomeVAA0B4ItemVF$"),
 ]
 
-def profile(lines, name):
+def profile(tokens, lines, name):
+    """Callgrind's whole count and each phase's inclusive count for `lines` lines cycling `tokens`."""
     path = f"{work}/{name}.txt"
     with open(path, "w") as f:
         for i in range(lines):
-            f.write(LINES[i % len(LINES)] + "\n")
+            f.write(tokens[i % len(tokens)] + "\n")
     out = f"{work}/{name}.cg"
     subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "verify", "--lines", path,
                     "--root", root, "--jobs", "1", "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -100,11 +102,11 @@ def profile(lines, name):
 def share(value, above):
     return f"{value / above * 100:.0f} %"
 
-for title, LINES in rows:
-    sigs = sum(checks(t) for t in LINES) / len(LINES)
+for title, line_tokens in rows:
+    sigs = sum(checks(t) for t in line_tokens) / len(line_tokens)
     long = 4 * short
-    t1, c1 = profile(short, "short")
-    t4, c4 = profile(long, "long")
+    t1, c1 = profile(line_tokens, short, "short")
+    t4, c4 = profile(line_tokens, long, "long")
     def per(phase):
         return (c4[phase] - c1[phase]) / (long - short) if phase in c4 and phase in c1 else None
     names = [phase for phase, _ in PHASES]

@@ -65,11 +65,12 @@ public enum LabChange {
         return lines.count > 2 ? "\(shown) (+\(lines.count - 2) more)" : shown
     }
 
-    /// "passed", "FAILED (why)", "not checked".
+    /// "passed", "FAILED (why)", "not checked". Terminal-safe: a reason's words may quote the
+    /// input (a signer certificate's name), and the lab shows them on the status line.
     package static func word(_ status: StepStatus) -> String {
         switch status {
         case .passed: "passed"
-        case .failed(let reason): "FAILED (\(short(reason)))"
+        case .failed(let reason): "FAILED (\(TerminalSafe.escape(short(reason))))"
         case .notChecked: "not checked"
         }
     }

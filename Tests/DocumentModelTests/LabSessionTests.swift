@@ -31,6 +31,25 @@ import TextLoader
         #expect(lab.marked[307] && !lab.marked[306] && lab.marked.filter { $0 }.count == 1)
     }
 
+    /// Fuzz finding (FuzzEdit, 2026-11-30): a reason quoting the input reached the lab's change line
+    /// raw. Here the space after "StoreKit" in the Xcode signer's subject CN becomes a NUL; the
+    /// receipt-signer step (failed already: the session trusts the samples' test root, not Xcode's
+    /// certificate) names the certificate before and after, the new name escaped.
+    @Test func aReasonQuotingTheInputIsEscaped() throws {
+        var lab = try Self.session("xcode-ber.receipt")
+        // Offset 1,003 starts the subject CN "receipt-explorer TEST StoreKit Testing…"; 1,033 is its space.
+        #expect(Array(lab.bytes[1003..<1037]) == Array("receipt-explorer TEST StoreKit Tes".utf8))
+        lab.replace(at: 1033, with: 0x00)
+        #expect(lab.lastChange.map(\.text) == [
+            "chain: FAILED (chain) → FAILED (chain)",
+            "receipt-signer: FAILED (the signer certificate (receipt-explorer TEST StoreKit Testi) → "
+                + "FAILED (the signer certificate (receipt-explorer TEST StoreKit\\x00Testi)",
+        ])
+        for line in lab.lastChange {
+            #expect(!line.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(line.text)")
+        }
+    }
+
     @Test func aLengthPastItsParentIsANewError() throws {
         var lab = try Self.session()
         // Offset 296 is the length octet (0x25) of the bundle id attribute SEQUENCE at 295.

@@ -28,9 +28,7 @@ corpus=../shared/corpus
 [[ -d "$corpus/jws" ]] || { echo "bench-floor.sh: $corpus/jws is missing (the shared corpus beside the project)" >&2; exit 2; }
 if [[ -z "$binary" ]]; then
     source Scripts/release-build.sh
-    build=("${release_build[@]}")
-    "${build[@]}" --product receipt-explorer >&2
-    binary="$("${build[@]}" --show-bin-path)/receipt-explorer"
+    binary="$(release_binary)"
 fi
 venv=Benchmarks/.venv
 [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"

@@ -4,14 +4,15 @@
 # transaction, a real DID_RENEW notification, the corpus's real Apple-signed tokens cycled) it runs
 # `verify --lines --jobs 1 --quiet` under callgrind on SHORT and 4 × SHORT lines, so that start-up
 # and each chain's one-time checks cancel out, and prints per line:
-#   - the floor in instructions: the signature checks × what one OpenSSL P-256 verify costs in this
-#     very run (`DecodedCertificate.verifies`, inclusive, over its calls), and the line's ratio to it;
+#   - the floor in instructions: what OpenSSL's ECDSA verify costs a line in this very run
+#     (`DecodedCertificate.verifies`, inclusive: one call a signature check), and the line's ratio to it;
 #   - each phase of the line, inclusive, and its share of what is above the floor.
 #
 #   Scripts/bench-line-profile.sh [--binary PATH] [--short N]
 #
-# --binary  the receipt-explorer to measure (default: the release build, as bench-floor.sh makes it);
-#           callgrind reads function names from its symbol table, so strip debug info only (`strip -g`).
+# --binary  the receipt-explorer to measure (default: the release build, as bench-floor.sh makes it).
+#           The script measures a copy without debug info (`strip -g`); a binary stripped of its
+#           symbol table (plain `strip`) leaves callgrind no names to match the phases by.
 # --short   lines in the short run (default 90: ten cycles of the nine mixed tokens).
 # The phases are matched by the Swift symbols of the functions that do them (listed below); a phase
 # whose symbol is gone after a rename prints "(not found)", and its work shows in "the rest".
@@ -32,8 +33,7 @@ corpus=../shared/corpus
 command -v valgrind > /dev/null || { echo "bench-line-profile.sh: valgrind is missing (apt-get install valgrind)" >&2; exit 2; }
 if [[ -z "$binary" ]]; then
     source Scripts/release-build.sh
-    "${release_build[@]}" --product receipt-explorer >&2
-    binary="$("${release_build[@]}" --show-bin-path)/receipt-explorer"
+    binary="$(release_binary)"
 fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

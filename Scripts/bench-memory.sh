@@ -28,9 +28,7 @@ while (($# > 0)); do
 done
 if [[ -z "$binary" ]]; then
     source Scripts/release-build.sh
-    build=("${release_build[@]}")
-    "${build[@]}" --product receipt-explorer >&2
-    binary="$("${build[@]}" --show-bin-path)/receipt-explorer"
+    binary="$(release_binary)"
 fi
 work=$(mktemp -d)
 trap 'tmux kill-session -t bench-memory 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -1,5 +1,6 @@
 # The release binary's build, sourced by release.sh and by the benchmarks that measure it
-# (bench-floor.sh, bench-memory.sh), so they measure what ships: `"${release_build[@]}" --product …`.
+# (bench-floor.sh, bench-memory.sh, bench-line-profile.sh), so they measure what ships:
+# `"${release_build[@]}" --product …`, or `release_binary`.
 #
 # --static-swift-stdlib links the Swift runtime and FoundationEssentials into the binary (no ICU: the
 # Sources import FoundationEssentials only, issue 21); --disable-local-rpath drops SwiftPM's $ORIGIN
@@ -14,3 +15,10 @@
 # Its own scratch path keeps the debug build's cache.
 release_build=(swift build -c release --static-swift-stdlib --disable-local-rpath
                -Xlinker --no-export-dynamic --scratch-path .build-release)
+
+# Builds the release binary (build output on stderr) and prints its path: a benchmark's default
+# when it is given no --binary.
+release_binary() {
+    "${release_build[@]}" --product receipt-explorer >&2
+    echo "$("${release_build[@]}" --show-bin-path)/receipt-explorer"
+}

@@ -7,8 +7,7 @@ import TestSupport
 /// does: the same exit status (so no refusal the raw file does not have), the same kind and, for
 /// `verify`, the same verdict. A new kind is a row of `kinds`, a new way in a case of `Way` (and its
 /// line in `Way.input`), a new command a row of `commands`. Cells that cannot apply say why
-/// (`Kind.cannot`, `Command.lines`); cells that wait for another item of issue 30 are known issues
-/// naming the item (`knownIssue`).
+/// (`Kind.cannot`, `Command.lines`); every other cell is asserted.
 @Suite(.enabled(if: cliBinary != nil, "the receipt-explorer binary is not built"))
 struct ConformanceMatrixTests {
     /// A row: one kind of input, as samples/ holds it.
@@ -88,14 +87,6 @@ struct ConformanceMatrixTests {
         Command(name: "diff", lines: false) { input, scratch in ["diff", input, input == "-" ? scratch.appendingPathComponent("same").path : input] },
         Command(name: "tour", lines: false) { input, _ in ["tour", "--print", input] },
     ]
-
-    /// Cells that wait for another helper's item of issue 30, by command and way in.
-    static func knownIssue(_ command: String, _ way: Way, _ kind: Kind) -> String? {
-        if command == "redact", [.logLine, .jsonLog, .base64].contains(way), !(kind.name == "text") {
-            return "issue 30 item 4 (redaction): redact reads a paste through the one way in, but re-loads its copy without the paste finder"
-        }
-        return nil
-    }
 
     /// What a cell's output says about its reading.
     struct Reading: Equatable, CustomStringConvertible {
@@ -223,13 +214,7 @@ struct ConformanceMatrixTests {
             // `--lines` reports each line on its own (an invalid line is exit 1, not the run's refusal).
             if cell.way == .line, got.status == 1, expected.status == 0 || expected.status == 1 { got.status = expected.status }
             let where_ = "\(kind.name) × \(cell.way.rawValue) × \(command): \(cell.arguments.joined(separator: " "))\n\(result.stderr)"
-            if let known = Self.knownIssue(command, cell.way, kind) {
-                withKnownIssue(Comment(rawValue: known), isIntermittent: true) {
-                    #expect(got == expected, "\(where_)")
-                }
-            } else {
-                #expect(got == expected, "\(where_)")
-            }
+            #expect(got == expected, "\(where_)")
         }
         // The same kind across commands: json's token kind is verify's subject kind.
         for k in Self.kinds.indices {

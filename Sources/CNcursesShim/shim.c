@@ -94,6 +94,7 @@ const char *cn_load(void) {
 #define wnoutrefresh (*curses.wnoutrefresh)
 #define doupdate (*curses.doupdate)
 #define setcchar (*curses.setcchar)
+#undef mvwadd_wch  // ncurses may define it as a macro over wmove and wadd_wch
 #define mvwadd_wch (*curses.mvwadd_wch)
 #define wtimeout (*curses.wtimeout)
 #define wget_wch (*curses.wget_wch)

@@ -46,7 +46,7 @@ public enum DigestVerification {
         var buffer = [CChar](repeating: 0, count: 64)
         var length = 0
         guard EVP_PKEY_get_group_name(key, &buffer, buffer.count, &length) == 1 else { return (true, nil) }
-        return (true, String(cString: buffer))
+        return (true, OpenSSLBridge.text(ofFilled: buffer))
     }
 }
 

@@ -52,7 +52,7 @@ public enum OpenSSLError {
             } else {
                 var buffer = [CChar](repeating: 0, count: 256)
                 ERR_error_string_n(code, &buffer, buffer.count)
-                phrase = String(cString: buffer)
+                phrase = OpenSSLBridge.text(ofFilled: buffer)
             }
             if !reasons.contains(phrase) { reasons.append(phrase) }
         }
@@ -143,7 +143,13 @@ public enum OpenSSLBridge {
         var buffer = [CChar](repeating: 0, count: 128)
         let n = OBJ_obj2txt(&buffer, Int32(buffer.count), object, numeric ? 1 : 0)
         guard n > 0 else { return "?" }
-        return String(cString: buffer)
+        return text(ofFilled: buffer)
+    }
+
+    /// The text OpenSSL wrote into `buffer`, up to its NUL (the buffers start zeroed and OpenSSL
+    /// ends what it writes with a NUL, so one is always there).
+    static func text(ofFilled buffer: [CChar]) -> String {
+        buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     public static func longName(nid: Int32) -> String? {

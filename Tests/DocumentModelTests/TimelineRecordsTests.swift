@@ -130,7 +130,7 @@ struct TimelineRecordsTests {
     }
 
     func expectEagerMerge(_ documents: [Document]) {
-        var reading = TimelineReading(documents)
+        let reading = TimelineReading(documents)
         let facts = reading.facts.indices.map { reading.facts[$0] }
         #expect(facts.count > 50)
         let eager = Self.eagerMerge(facts)

@@ -25,7 +25,7 @@ struct VerdictDetailTests {
         if Paths.jwsCorpusAvailable {
             files += try FileManager.default.contentsOfDirectory(at: Paths.jws, includingPropertiesForKeys: nil)
         }
-        return try files.filter { ["jws", "json"].contains($0.pathExtension) }.sorted { $0.path < $1.path }.filter {
+        return files.filter { ["jws", "json"].contains($0.pathExtension) }.sorted { $0.path < $1.path }.filter {
             (try? InputLoader.decode(try Paths.bytes($0), name: $0.lastPathComponent)) != nil
         }
     }

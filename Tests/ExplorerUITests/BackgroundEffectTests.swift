@@ -53,7 +53,7 @@ import TestSupport
     /// A lab edit's status stays while the re-open runs, whatever else is pressed.
     @Test func theLabSaysItIsRecheckingAcrossOtherKeys() throws {
         var s = try LabJWSTests.state("jws/transaction.jws")
-        let original = try #require(s.layered.document.fileLayer.bytes)
+        let original = s.layered.document.fileLayer.bytes
         s.selectOutlineRow(try JWSOutlineTests.row(s, "r"))
         press(&s, .character("b"), .tab, .character("e"))
         let effect = reduce(&s, .character(LabJWSTests.other(original[4470])))
@@ -70,7 +70,7 @@ import TestSupport
     /// used to rebuild the state on the tree view, losing the key).
     @Test func aViewChosenWhileRecheckingStays() throws {
         var s = try LabJWSTests.state("jws/transaction.jws")
-        let original = try #require(s.layered.document.fileLayer.bytes)
+        let original = s.layered.document.fileLayer.bytes
         s.selectOutlineRow(try JWSOutlineTests.row(s, "r"))
         press(&s, .character("b"), .tab, .character("e"))
         let effect = reduce(&s, .character(LabJWSTests.other(original[4470])))

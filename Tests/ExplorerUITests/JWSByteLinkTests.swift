@@ -15,7 +15,7 @@ import TextLoader
 @Suite struct JWSByteLinkTests {
     @Test func tokenCharactersSelectTheCertificateNodeTheyEncode() throws {
         var s = try JWSOutlineTests.state("jws/transaction.jws")
-        let document = try #require(s.layered.document)
+        let document = s.layered.document
         let leaf = try JWSNavigationTests.token(s).layers.certificates[0]
         s.selectOutlineRow(try JWSOutlineTests.row(s, "header"))
         press(&s, .character("b"), .tab, .character("g"))
@@ -37,7 +37,7 @@ import TextLoader
         let certificate = try #require(s.outline.row(of: NodeID(token.certificates[0], 0)))
         s.selectOutlineRow(certificate)
         press(&s, .character("b"))
-        let bytes = try #require(s.layered.document.layer(header).bytes)
+        let bytes = s.layered.document.layer(header).bytes
         #expect(s.shownLayer == header && s.shownRange == 23..<913)
         // 667 = 3 · 222 + 1: the entry ends "…xx==\"", the padding carries no bits.
         #expect(bytes[22] == UInt8(ascii: "\"") && Array(bytes[913...915]) == Array("==\"".utf8))
@@ -50,7 +50,7 @@ import TextLoader
 
     @Test func aNestedFieldShowsItsCharactersInTheNestedToken() throws {
         var s = try JWSOutlineTests.state("jws/notification.jws")
-        let document = try #require(s.layered.document)
+        let document = s.layered.document
         let nested = try JWSNavigationTests.token(s, path: "data.signedTransactionInfo")
         let payload = try #require(nested.layers.payload)
         let row = try #require(s.outline.rows.firstIndex { $0.node.layer == payload && $0.label == "transactionId" })
@@ -63,7 +63,7 @@ import TextLoader
 
     @Test func outerTokenCharactersSelectTheNestedTokensField() throws {
         var s = try JWSOutlineTests.state("jws/notification.jws")
-        let document = try #require(s.layered.document)
+        let document = s.layered.document
         let nested = try JWSNavigationTests.token(s, path: "data.signedTransactionInfo")
         let payload = try #require(nested.layers.payload)
         // The file characters that encode the nested transactionId member (two base64 layers deep).
@@ -136,7 +136,7 @@ import TextLoader
         let outline = s.outline
         #expect(s.layered.document.kind == .transactionHistory(transactions: Self.count))
         // body, signedTransactions, 1,000 elements, and each token's 270 rows (as when it is alone).
-        let alone = try #require(JWSOutlineTests.state("jws/transaction.jws").outline.count)
+        let alone = try JWSOutlineTests.state("jws/transaction.jws").outline.count
         #expect(alone == 270)
         #expect(outline.count == 2 + Self.count + Self.count * alone)
         // Built at open: the body's rows and one head row per token.

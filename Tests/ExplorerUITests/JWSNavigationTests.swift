@@ -108,7 +108,7 @@ import TestSupport
 
     @Test func goToOutsideEveryValueSaysSo() throws {
         var s = try JWSOutlineTests.state("jws/transaction-history.json")
-        let bytes = try #require(s.layered.document.fileLayer.bytes)
+        let bytes = s.layered.document.fileLayer.bytes
         #expect(bytes[0] == UInt8(ascii: "{") && bytes[bytes.count - 1] == UInt8(ascii: "\n"))
         press(&s, .character(":"))
         type(&s, "\(bytes.count - 1)")
@@ -120,11 +120,11 @@ import TestSupport
     @Test func diagnosticJumpsWalkEveryLayerInOutlineOrder() throws {
         var s = try JWSOutlineTests.state("jws/malformed-duplicate-keys.jws")
         let payload = try #require(Self.token(s).layers.payload)
-        let stops = try #require(s.outline.diagnosticStops)
+        let stops = s.outline.diagnosticStops
         // The second "bundleId" key sits at byte 622 of the decoded payload.
         let duplicate = try #require(stops.first { $0.diagnostic.code == DiagnosticCode(JSONCode.duplicateKey) })
         #expect(duplicate.layer == payload && duplicate.diagnostic.range.lowerBound == 622)
-        let row = try #require(s.outline.row(duplicate.row))
+        let row = s.outline.row(duplicate.row)
         #expect(row.label == "bundleId" && row.range.lowerBound == 622)
         #expect(stops.map(\.row) == stops.map(\.row).sorted() && Set(stops.map(\.row)).count == stops.count)
         let position = try #require(stops.firstIndex { $0.row == duplicate.row })
@@ -227,7 +227,7 @@ import TestSupport
 @Suite struct JWSTeachingAndMouseTests {
     @Test func theTourSelectsEachStepsRow() throws {
         var s = try JWSOutlineTests.state("jws/transaction.jws")
-        let document = try #require(s.layered.document)
+        let document = s.layered.document
         let steps = document.tour.steps
         try #require(steps.count > 1)
         press(&s, .character("t"))

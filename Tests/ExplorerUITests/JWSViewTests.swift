@@ -12,7 +12,7 @@ import TextLoader
 @Suite struct JWSViewTests {
     /// The group line `explain --offset` prints for file offset `offset` (after "base64url: ").
     static func explainGroup(_ s: AppState, _ offset: Int) throws -> String {
-        let document = try #require(s.layered.document)
+        let document = s.layered.document
         let text = try #require(JWSExplain(document).explain(fileOffset: offset))
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("base64url: ") })
         return String(line.dropFirst("base64url: ".count))

@@ -23,7 +23,7 @@ import TextLoader
 
     @Test func aSignatureCharacterFailsES256AndUndoMakesItValidAgain() throws {
         var s = try Self.state("jws/transaction.jws")
-        let original = try #require(s.layered.document.fileLayer.bytes)
+        let original = s.layered.document.fileLayer.bytes
         #expect(Self.summary(s).contains("  ES256 signature: passed"))
         // The signature's r, shown as the token characters that encode it, the cursor on its first.
         s.selectOutlineRow(try JWSOutlineTests.row(s, "r"))
@@ -52,7 +52,7 @@ import TextLoader
 
     @Test func typingInTheDecodedPayloadReencodesItsCharacters() throws {
         var s = try Self.state("jws/transaction.jws")
-        let original = try #require(s.layered.document.fileLayer.bytes)
+        let original = s.layered.document.fileLayer.bytes
         let payload = try #require(s.layered.document.jws?.tokens.first?.layers.payload)
         s.selectOutlineRow(try JWSOutlineTests.row(s, "transactionId"))
         press(&s, .tab)
@@ -66,7 +66,7 @@ import TextLoader
         #expect(s.prompt?.kind == .editCharacter)
         type(&s, "9")
         // Payload byte 18 is '9' now: its base64url group was encoded again into the token.
-        let document = try #require(s.layered.document)
+        let document = s.layered.document
         #expect(document.layer(payload).bytes[offset] == UInt8(ascii: "9"))
         let lab = try #require(s.teaching.lab)
         let changed = lab.bytes.indices.filter { lab.bytes[$0] != original[$0] }
@@ -89,7 +89,7 @@ import TextLoader
         s.selectOutlineRow(try JWSOutlineTests.row(s, "s"))
         press(&s, .tab)
         #expect(s.shownLayer == signature && s.outlineView.cursor == 32)
-        let old = try #require(s.layered.document.layer(signature).bytes[32])
+        let old = s.layered.document.layer(signature).bytes[32]
         press(&s, .character("e"))
         #expect(s.prompt?.kind == .editByte)
         type(&s, old == 0 ? "01" : "00")
@@ -142,13 +142,13 @@ import TextLoader
     @Test func anX5cCertificateByteIsReencodedAsStandardBase64() throws {
         var s = try Self.state("jws/transaction.jws")
         let leaf = try JWSNavigationTests.token(s).layers.certificates[0]
-        let original = try #require(s.layered.document.fileLayer.bytes)
+        let original = s.layered.document.fileLayer.bytes
         s.selectOutlineRow(try #require(s.outline.row(of: NodeID(leaf, 0))))
         press(&s, .tab)
         // The last byte of the leaf's DER: a byte of its signature.
         press(&s, .character("G"))
         let offset = s.outlineView.cursor
-        let old = try #require(s.layered.document.layer(leaf).bytes[offset])
+        let old = s.layered.document.layer(leaf).bytes[offset]
         press(&s, .character("e"))
         type(&s, old == 0 ? "01" : "00")
         #expect(s.layered.document.layer(leaf).bytes[offset] == (old == 0 ? 1 : 0))
@@ -164,7 +164,7 @@ import TextLoader
     /// result for an older request is dropped.
     @Test func theReopenIsAnEffectWhoseResultComesBackAsAMessage() throws {
         var s = try Self.state("jws/transaction.jws")
-        let original = try #require(s.layered.document.fileLayer.bytes)
+        let original = s.layered.document.fileLayer.bytes
         s.selectOutlineRow(try JWSOutlineTests.row(s, "r"))
         press(&s, .character("b"), .tab, .character("e"))
         let effect = reduce(&s, .character(Self.other(original[4470])))

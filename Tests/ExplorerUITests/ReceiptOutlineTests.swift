@@ -37,7 +37,7 @@ import TestSupport
     /// is node 2 (the [0] EXPLICIT at offset 15), an error.
     @Test func bracketJumpsToAReceiptDiagnosticThroughTheOutline() throws {
         var s = try #require(Fixtures.sampleState("malformed-truncated.receipt", size: GridSize(width: 120, height: 40)))
-        let stops = try #require(s.outline.diagnosticStops)
+        let stops = s.outline.diagnosticStops
         #expect(stops.count == 13 && stops.allSatisfy { $0.layer == .file })
         press(&s, .character("g"), .character("]"))
         #expect(s.outlineView.selection == stops[1].row && s.selectedFileNode == 2 && s.tree.nodes[2].offset == 15)

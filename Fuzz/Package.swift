@@ -79,6 +79,11 @@ let package = Package(
                            .product(name: "ReceiptKit", package: "receipt-explorer"),
                            .product(name: "DocumentModel", package: "receipt-explorer")]
         ),
+        // (h) the files named beside the input: `--key` (public key or .p8), the api's signing key, `--root`.
+        .executableTarget(
+            name: "FuzzKeys",
+            dependencies: ["FuzzSupport", .product(name: "JWSKit", package: "receipt-explorer"), .product(name: "X509Trust", package: "receipt-explorer")]
+        ),
         // (g) what the `api` client reads of an App Store Server API response body (paging members, Apple's error).
         .executableTarget(
             name: "FuzzAPIBody",

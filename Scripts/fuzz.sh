@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target=${1:?usage: Scripts/fuzz.sh parse|load|paste|receipt|render|diff|edit|redact|batch|timeline|apibody [SECONDS] [libFuzzer flags...]}
+target=${1:?usage: Scripts/fuzz.sh parse|load|paste|receipt|render|diff|edit|redact|batch|timeline|apibody|keys [SECONDS] [libFuzzer flags...]}
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 case "$target" in
@@ -32,6 +32,7 @@ case "$target" in
   batch|FuzzBatch) name=batch; product=FuzzBatch ;;
   timeline|FuzzTimeline) name=timeline; product=FuzzTimeline ;;
   apibody|FuzzAPIBody) name=apibody; product=FuzzAPIBody ;;
+  keys|FuzzKeys) name=keys; product=FuzzKeys ;;
   *) echo "fuzz.sh: unknown target '$target' (parse, load, paste, receipt, render, diff, edit, redact, batch, timeline, apibody)" >&2; exit 2 ;;
 esac
 config=${FUZZ_CONFIG:-release}

@@ -54,6 +54,7 @@
     FUNCTION(EVP_MD *, EVP_MD_fetch, (OSSL_LIB_CTX *a0, const char *a1, const char *a2), (a0, a1, a2)) \
     PROCEDURE(EVP_PKEY_CTX_free, (EVP_PKEY_CTX *a0), (a0)) \
     FUNCTION(EVP_PKEY_CTX *, EVP_PKEY_CTX_new, (EVP_PKEY *a0, ENGINE *a1), (a0, a1)) \
+    FUNCTION(int, EVP_PKEY_check, (EVP_PKEY_CTX *a0), (a0)) \
     PROCEDURE(EVP_PKEY_free, (EVP_PKEY *a0), (a0)) \
     FUNCTION(const char *, EVP_PKEY_get0_type_name, (const EVP_PKEY *a0), (a0)) \
     FUNCTION(int, EVP_PKEY_get_base_id, (const EVP_PKEY *a0), (a0)) \

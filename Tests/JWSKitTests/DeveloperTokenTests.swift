@@ -75,6 +75,33 @@ import TestSupport
         }
     }
 
+    /// FuzzKeys (its first run, 2026-11-30): one base64 character of the .p8's private value changed
+    /// ("uk8LzoZkNf" → "uk8Lzo+kNf") left the public key it carries as it was. OpenSSL read both, so
+    /// `--key` checked with the file's public key while `api` would have signed with another one.
+    @Test("a .p8 whose private value no longer matches its public key is refused by both readers")
+    func mismatchedKeyPair() throws {
+        let good = try Paths.sample("developer/SubscriptionKey_TESTKEY001.p8")
+        let text = String(decoding: good, as: UTF8.self)
+        #expect(text.contains("uk8LzoZkNf"))
+        let damaged = Array(text.replacingOccurrences(of: "uk8LzoZkNf", with: "uk8Lzo+kNf").utf8)
+        let why = "the private key does not match the public key the file carries: the file is damaged or was edited"
+        var forKey = damaged
+        #expect(throws: DeveloperKey.LoadError(description: why)) { try DeveloperKey.load(&forKey, fileName: "SubscriptionKey_TESTKEY001.p8") }
+        #expect(forKey.allSatisfy { $0 == 0 })
+        var forSigner = damaged
+        #expect(throws: DeveloperKey.LoadError(description: why)) { try DeveloperSigner.load(&forSigner, fileName: "SubscriptionKey_TESTKEY001.p8") }
+        #expect(forSigner.allSatisfy { $0 == 0 })
+        // The intact file still reads, and what it signs its own public key verifies.
+        var intact = good
+        let signer = try DeveloperSigner.load(&intact, fileName: "SubscriptionKey_TESTKEY001.p8")
+        intact = good
+        let key = try DeveloperKey.load(&intact, fileName: "SubscriptionKey_TESTKEY001.p8")
+        let message = Array("eyJhbGciOiJFUzI1NiJ9.e30".utf8)
+        let der = try #require(signer.sign(message).flatMap(ES256Signature.der(fromRaw:)))
+        #expect(ES256Signature.verify(message: message[...], derSignature: der, developerKey: key) == nil)
+        #expect(ES256Signature.verify(message: message.dropLast(), derSignature: der, developerKey: key) == .developerSignatureMismatch)
+    }
+
     @Test func lowercaseUUIDs() {
         #expect(DeveloperVerifier.isLowercaseUUID("cfb43594-4f92-4fe2-8b06-d947a848adaa"))
         #expect(!DeveloperVerifier.isLowercaseUUID("CFB43594-4F92-4FE2-8B06-D947A848ADAA"))

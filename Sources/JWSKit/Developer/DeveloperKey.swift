@@ -88,7 +88,22 @@ public struct DeveloperKey: Sendable, Equatable {
             EVP_PKEY_free(key)
             throw LoadError(description: "the key is \(group ?? "not an EC key"), not P-256: In-App Purchase keys are ES256 (P-256)")
         }
+        // A .p8 carries its public key beside the private one, and OpenSSL keeps the one it reads:
+        // with one character of the private part changed, `--key` would check with the file's
+        // public key while `api` signed with another (FuzzKeys). The whole pair is checked instead.
+        if source == .privateKey, !keyPairHolds(key) {
+            EVP_PKEY_free(key)
+            throw LoadError(description: "the private key does not match the public key the file carries: the file is damaged or was edited")
+        }
         return (key, source)
+    }
+
+    /// OpenSSL's full check of a private key: the curve, the public point on it, the private value
+    /// in range, and the public key equal to the private one times the generator.
+    static func keyPairHolds(_ key: OpaquePointer) -> Bool {
+        guard let context = EVP_PKEY_CTX_new(key, nil) else { return false }
+        defer { EVP_PKEY_CTX_free(context) }
+        return EVP_PKEY_check(context) == 1
     }
 
     /// Runs `body` with the public key as an OpenSSL EVP_PKEY (nil if it does not decode).

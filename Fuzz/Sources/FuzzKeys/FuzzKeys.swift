@@ -22,28 +22,13 @@ public func fuzzKeys(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let name = data[0] & 1 == 0 ? "SubscriptionKey_TESTKEY001.p8" : "key.pem"
     let quoted = base64Runs(file)
 
-    var keyBytes = file
-    var key: DeveloperKey?
-    do {
-        key = try DeveloperKey.load(&keyBytes, fileName: name)
-    } catch {
-        checkMessage("\(error)", quoted, "DeveloperKey.load")
-    }
-    precondition(keyBytes.allSatisfy { $0 == 0 }, "DeveloperKey.load left bytes of the key file")
+    let key = readKey(file, quoted, "DeveloperKey.load") { try DeveloperKey.load(&$0, fileName: name) }
     if let key {
         precondition(key.fingerprint.count == 64, "fingerprint \(key.fingerprint)")
         precondition(key.keyIDFromName == (name == "key.pem" ? nil : "TESTKEY001"), "key id \(String(describing: key.keyIDFromName))")
     }
 
-    var signerBytes = file
-    var signer: DeveloperSigner?
-    do {
-        signer = try DeveloperSigner.load(&signerBytes, fileName: name)
-    } catch {
-        checkMessage("\(error)", quoted, "DeveloperSigner.load")
-    }
-    precondition(signerBytes.allSatisfy { $0 == 0 }, "DeveloperSigner.load left bytes of the key file")
-    if let signer {
+    if let signer = readKey(file, quoted, "DeveloperSigner.load", { try DeveloperSigner.load(&$0, fileName: name) }) {
         // A private key is also a `--key`: the public half it gives checks what the signer signs.
         guard let key else { fatalError("a file read as a signing key is refused as --key") }
         precondition(key.source == .privateKey, "a signing key read as a \(key.source.rawValue)")
@@ -78,6 +63,19 @@ public func fuzzKeys(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         checkMessage("\(error)", quoted, "parseCertificates")
     }
     return 0
+}
+
+/// `load` on a copy of `file`, as a command reads a key: the copy must come back zeroed whether
+/// the key was read or not, and a refusal must quote none of the file.
+func readKey<Key>(_ file: [UInt8], _ quoted: Set<ArraySlice<UInt8>>, _ what: String, _ load: (inout [UInt8]) throws -> Key) -> Key? {
+    var bytes = file
+    defer { precondition(bytes.allSatisfy { $0 == 0 }, "\(what) left bytes of the key file") }
+    do {
+        return try load(&bytes)
+    } catch {
+        checkMessage("\(error)", quoted, what)
+        return nil
+    }
 }
 
 /// Every 16-byte window of `bytes` made only of base64 (and base64url) characters: what an error

@@ -33,7 +33,7 @@ case "$target" in
   timeline|FuzzTimeline) name=timeline; product=FuzzTimeline ;;
   apibody|FuzzAPIBody) name=apibody; product=FuzzAPIBody ;;
   keys|FuzzKeys) name=keys; product=FuzzKeys ;;
-  *) echo "fuzz.sh: unknown target '$target' (parse, load, paste, receipt, render, diff, edit, redact, batch, timeline, apibody)" >&2; exit 2 ;;
+  *) echo "fuzz.sh: unknown target '$target' (parse, load, paste, receipt, render, diff, edit, redact, batch, timeline, apibody, keys)" >&2; exit 2 ;;
 esac
 config=${FUZZ_CONFIG:-release}
 # A target's own dictionary when it has one (load: base64/PEM/JSON tokens), else the ASN.1 one.

@@ -1,4 +1,5 @@
 import Foundation
+import JWSKit
 import Testing
 import TestSupport
 
@@ -44,7 +45,7 @@ import TestSupport
     static func makeToken(in dir: URL) throws -> String {
         func openssl(_ arguments: [String]) throws {
             let result = try runProgram(URL(fileURLWithPath: try #require(Self.openssl)), arguments)
-            #expect(result.status == 0, "openssl \(arguments.joined(separator: " ")): \(result.stderr)")
+            try #require(result.status == 0, "openssl \(arguments.joined(separator: " ")): \(result.stderr)")
         }
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
         let ca = path("ca.ext")
@@ -67,24 +68,8 @@ import TestSupport
         let signingInput = Base64URL.encode([UInt8](header)) + "." + Base64URL.encode([UInt8](payload))
         try signingInput.write(toFile: path("input"), atomically: true, encoding: .utf8)
         try openssl(["dgst", "-sha256", "-sign", path("leaf.key"), "-out", path("signature.der"), path("input")])
-        let signature = try rawSignature(try Paths.bytes(URL(fileURLWithPath: path("signature.der"))))
+        let signature = try #require(ES256Signature.raw(fromDER: try Paths.bytes(URL(fileURLWithPath: path("signature.der")))))
         try (signingInput + "." + Base64URL.encode(signature)).write(toFile: path("token.jws"), atomically: true, encoding: .utf8)
         return path("token.jws")
-    }
-
-    /// ECDSA-Sig-Value (SEQUENCE { INTEGER r, INTEGER s }, short lengths) → JWS's r ‖ s, 32 bytes each.
-    static func rawSignature(_ der: [UInt8]) throws -> [UInt8] {
-        try #require(der.count > 8 && der[0] == 0x30 && der[2] == 0x02)
-        var raw: [UInt8] = []
-        var index = 2
-        for _ in 0..<2 {
-            try #require(der[index] == 0x02)
-            let length = Int(der[index + 1])
-            let integer = der[(index + 2)..<(index + 2 + length)].drop { $0 == 0 }
-            try #require(integer.count <= 32)
-            raw += [UInt8](repeating: 0, count: 32 - integer.count) + integer
-            index += 2 + length
-        }
-        return raw
     }
 }

@@ -1,3 +1,4 @@
+import ByteText
 import Testing
 import TextLoader
 import DocumentCore
@@ -10,5 +11,46 @@ import DocumentCore
         let origin = PasteOrigin(text: Array("abcdef\nxy".utf8), location: "", steps: [])
         #expect(origin.words(3..<9, place: .line(4, of: "app.log")) == "line 1, character 4 to line 2, character 2 of line 4 of app.log")
         #expect(origin.words(1..<3, place: .line(4, of: "app.log")) == "characters 2-3 of line 4 of app.log")
+    }
+
+    /// The positions read from checkpoints are the plain scan's, at every offset of a text that
+    /// crosses several 4 KB checkpoints with two-byte characters and line ends, and past both ends.
+    @Test func positionsFromCheckpointsAreThoseOfAScanFromTheStart() {
+        let text = Array(String(repeating: "é-line ✓\n", count: 1_200).utf8) + Array("é".utf8)
+        let positions = TextPositions(text)
+        var expected = (line: 1, character: 1)
+        for offset in 0...text.count {
+            let found = positions.position(of: offset)
+            #expect(found == expected, "offset \(offset)")
+            if found != expected { break }
+            if offset < text.count {
+                if text[offset] == 0x0A { expected = (expected.line + 1, 1) } else if text[offset] & 0xC0 != 0x80 { expected.character += 1 }
+            }
+        }
+        #expect(positions.position(of: -5) == (1, 1))
+        #expect(positions.position(of: text.count + 9) == positions.position(of: text.count))
+        #expect(TextPositions([]).position(of: 0) == (1, 1))
+        let whole = [UInt8](repeating: 0x41, count: 4096)
+        #expect(TextPositions(whole).position(of: 4096) == (1, 4097), "the end on a checkpoint")
+    }
+
+    /// Finding 19: a paste holding the same cut-off token many times. Every other candidate is
+    /// named, each from the positions made once (each named from the text's start made a 1 MiB
+    /// line take 1.8 s); the places cross three checkpoints and count `é` as one character.
+    @Test func everyOtherCandidateOfALongPasteIsNamedWhereItIs() throws {
+        let token = "eyJhbGciOiJub25lIiwieDVjIjpbIk1JSUNsekNDQWg2Z0F3SUJBZ0lNQ3VQeHpYUHJYdDE0VTRoZk1Bb0dDQ3FHU000OUJBTURN"
+            + "SUdJTVFzd0NRWURWUVFHRXdKVlV6RWVNQndHQTFVRUNnd1ZjbVZqWldsd2RDMWxlSEJzYjNKbGNpQlVSVk5VTVI0d0hBWURWUVFM"
+            + "REJWVVJWTlVJRTlPVEZrZ0xTQnViM1FnUVhCd2JHVXhPVEEzQmdOVkJBTU1NSEpsWTJWcGNIUXRaWGh3Ykc5eVpYSWdWRVZUVkNC"
+            + "RlEwTWdWMWRFVWkxc2FXdGxJRWx1ZEdWeWJXVmthV0YwWlRBZUZ3MHhOVEF4TURFd01EQXdNREJhRnc"
+        let oneLine = try PasteLoader.decode(Array(String(repeating: "é]MIIB \(token) ", count: 40).utf8), name: "one.txt")
+        let origin = try #require(oneLine.origin)
+        #expect(origin.location == "characters 8-386 of line 1 of one.txt")
+        #expect(origin.others.count == 39)
+        for (k, other) in origin.others.enumerated() {
+            let start = 8 + 387 * (k + 1)
+            #expect(other == "a compact JWS cut off, 379 characters at characters \(start)-\(start + 378) of line 1 of one.txt")
+        }
+        let lines = try PasteLoader.decode(Array(String(repeating: "é]MIIB \(token)\n", count: 40).utf8), name: "lines.txt")
+        #expect(lines.origin?.others.last == "a compact JWS cut off, 379 characters at characters 8-386 of line 40 of lines.txt")
     }
 }

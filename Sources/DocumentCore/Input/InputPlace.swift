@@ -63,8 +63,13 @@ extension PasteOrigin {
     /// ("characters 30-4585 of line 1 of body.json (JSON path signedPayload)").
     /// `range` is a range of `text` (bytes); characters count UTF-8 scalars, from 1.
     public func words(_ range: Range<Int>, place: InputPlace, path: String? = nil) -> String {
-        let first = Self.position(text, range.lowerBound)
-        let last = Self.position(text, max(range.lowerBound, range.upperBound - 1))
+        words(range, place: place, path: path, positions: TextPositions(text))
+    }
+
+    /// `words` with the positions of `text` made once by the caller, which names many places in it.
+    public func words(_ range: Range<Int>, place: InputPlace, path: String? = nil, positions: TextPositions) -> String {
+        let first = positions.position(of: range.lowerBound)
+        let last = positions.position(of: max(range.lowerBound, range.upperBound - 1))
         var out: String
         if place.isOneLine {
             // A one-line place can still hold a newline (an inline argument, a batch line's escapes):
@@ -85,22 +90,5 @@ extension PasteOrigin {
     /// The range of `text` that encodes loaded bytes `range` (all of them: `0..<count`).
     public func textRange(_ range: Range<Int>) -> Range<Int> {
         offsetMaps.reduce(range) { $1.parentRange($0) }
-    }
-
-    /// Line and character (both from 1) of byte `offset` of `text`; a character is a UTF-8 scalar.
-    static func position(_ text: [UInt8], _ offset: Int) -> (line: Int, character: Int) {
-        var line = 1, character = 1
-        var i = 0
-        let end = min(offset, text.count)
-        while i < end {
-            if text[i] == 0x0A {
-                line += 1
-                character = 1
-            } else if text[i] & 0xC0 != 0x80 {
-                character += 1
-            }
-            i += 1
-        }
-        return (line, character)
     }
 }

@@ -151,10 +151,12 @@ public enum PasteLoader {
         let all = PasteFinder.find(in: raw)
         guard let best = all.first else { return nil }
         let candidate = best.candidate
-        // Where each is, in the user's words: "characters 62-5383 of line 4 of app.log".
+        // Where each is, in the user's words: "characters 62-5383 of line 4 of app.log". The
+        // text's positions are made once for all of them (finding 19).
+        let positions = TextPositions(raw)
         func words(_ found: PasteCandidate) -> String {
             let origin = PasteOrigin(text: raw, location: "", steps: found.steps)
-            return origin.words(origin.textRange(0..<found.bytes.count), place: place, path: found.path)
+            return origin.words(origin.textRange(0..<found.bytes.count), place: place, path: found.path, positions: positions)
         }
         let others = all.dropFirst().map { "\($0.candidate.what) at \(words($0.candidate))" }
         let origin = PasteOrigin(text: raw, location: words(candidate), steps: candidate.steps, others: others)

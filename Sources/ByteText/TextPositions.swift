@@ -1,7 +1,7 @@
 /// Line and character (both from 1; a character is a UTF-8 scalar, a line ends at LF) of byte
 /// offsets in one text. It keeps a checkpoint every 4 KB, so each lookup reads at most 4 KB. A
 /// paste with thousands of candidates used to scan from the start of the text for each one: a
-/// 1 MiB line took 1.8 s (docs/robustness.md, finding 19).
+/// 1 MiB line took 2 s (docs/robustness.md, finding 19).
 public struct TextPositions: Sendable {
     static let stride = 4096
     private let text: [UInt8]

@@ -29,6 +29,9 @@ while (($# > 0)); do
         *) echo "usage: Scripts/bench-floor.sh [--binary PATH] [--count N] [--repeat K]" >&2; exit 2 ;;
     esac
 done
+# Start-up apart divides by the lines beyond the distinct tokens (9 in the mixed row).
+[[ "$count" =~ ^[0-9]+$ && "$count" -ge 10 ]] || { echo "bench-floor.sh: --count must be a number of at least 10" >&2; exit 2; }
+[[ "$repeat" =~ ^[0-9]+$ && "$repeat" -ge 1 ]] || { echo "bench-floor.sh: --repeat must be a number of at least 1" >&2; exit 2; }
 corpus=../shared/corpus
 [[ -d "$corpus/jws" ]] || { echo "bench-floor.sh: $corpus/jws is missing (the shared corpus beside the project)" >&2; exit 2; }
 if [[ -z "$binary" ]]; then
@@ -102,10 +105,10 @@ def cpu_run(args, runs=3):
     return statistics.median(cpus), statistics.median(walls)
 
 rows = []
-def spread(values, digits=2, unit="×"):
-    """The median, and the range in brackets when the runs were several."""
-    med = f"{statistics.median(values):.{digits}f}{unit}"
-    return med if len(values) == 1 else f"{med} [{min(values):.{digits}f}–{max(values):.{digits}f}]"
+def spread(ratios):
+    """The median ratio, and the range in brackets when the runs were several."""
+    med = f"{statistics.median(ratios):.2f}×"
+    return med if len(ratios) == 1 else f"{med} [{min(ratios):.2f}–{max(ratios):.2f}]"
 
 def batch_row(name, items, n, sigs):
     """Each of `repeat` runs is judged against the floor measured right before and right after it

@@ -18,6 +18,8 @@ public enum TerminalSafe {
         let v = scalar.value
         if v < 0x20 || (v >= 0x7F && v <= 0x9F) { return true }
         if v < 0xA0 { return false }
+        // The only format character of Latin-1 Supplement (the rest are letters, symbols, a space).
+        if v <= 0xFF { return v == 0xAD }
         switch scalar.properties.generalCategory {
         case .format, .lineSeparator, .paragraphSeparator, .control, .surrogate: return true
         default: return false

@@ -9,13 +9,46 @@ extension JSONDump {
     struct NodeWriter {
         let tree: Tree
         let names: NodeNames
+        /// Where `buf` goes once it holds a chunk, also in the middle of a long value: a 37 MB
+        /// string or OCTET STRING is written out as it is escaped, never held whole (issue 32:
+        /// memory bounded by the input).
+        let out: OutputWriter
         var buf = RawByteBuffer(capacity: OutputWriter.chunkSize + 4096)
         /// Reused for the values that go through the general path.
         var scratch = TextBuffer(capacity: 256)
+        /// Content bytes a long value is written in between two hand-overs to `out`.
+        static let pieceBytes = 32 * 1024
 
-        init(tree: Tree, names: NodeNames = .none) {
+        init(tree: Tree, names: NodeNames = .none, out: OutputWriter) {
             self.tree = tree
             self.names = names
+            self.out = out
+        }
+
+        /// `bytes` as upper-case hex, a piece at a time, handing full chunks to `out` on the way.
+        mutating func streamedHex(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var start = 0
+            repeat {
+                let end = min(start &+ Self.pieceBytes, bytes.count)
+                buf.hex(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                buf.drain(to: out)
+                start = end
+            } while start < bytes.count
+        }
+
+        /// A string node's value from its text pieces, escaped as `JSONDump.string` escapes it whole.
+        mutating func streamedText(_ index: Int) {
+            buf.reserve(48)
+            buf.put(", \"value_type\": \"string\", \"value\": \"")
+            let lossy = tree.forEachTextPiece(of: index, pieceBytes: Self.pieceBytes) { piece in
+                scratch.bytes.removeAll(keepingCapacity: true)
+                JSONDump.escape(piece, &scratch)
+                buf.append(scratch.bytes)
+                buf.drain(to: out)
+            } ?? false
+            buf.reserve(16)
+            buf.put(0x22)
+            if lossy { buf.put(", \"lossy\": true") }
         }
 
         @inline(__always)
@@ -129,6 +162,14 @@ extension JSONDump {
                                         : ", \"value_type\": \"boolean\", \"value\": false")
                 return
             case 2, 10:
+                if content.count > 512 {
+                    // What `JSONDump.value` writes for it (no decimal beyond 512 octets), the hex streamed.
+                    buf.put(", \"value_type\": \"integer\", \"hex\": \"")
+                    streamedHex(content)
+                    buf.reserve(1)
+                    buf.put(0x22)
+                    return
+                }
                 // (A `where` on `case 2, 10` would guard only the 10.)
                 guard content.count >= 1 && content.count <= 8 else { break }
                 var v: Int64 = content[0] & 0x80 != 0 ? -1 : 0
@@ -143,7 +184,7 @@ extension JSONDump {
                 buf.decimal(UInt(content[0]))
                 if node.isEncapsulated { return }
                 buf.put(", \"value\": \"")
-                buf.hex(UnsafeBufferPointer(rebasing: content.dropFirst()))
+                streamedHex(UnsafeBufferPointer(rebasing: content.dropFirst()))
                 buf.reserve(1)
                 buf.put(0x22)
                 return
@@ -151,20 +192,27 @@ extension JSONDump {
                 buf.put(", \"value_type\": \"octets\"")
                 if node.isEncapsulated { return }
                 buf.put(", \"value\": \"")
-                buf.hex(content)
+                streamedHex(content)
                 buf.reserve(1)
                 buf.put(0x22)
                 return
             case 5:
                 buf.put(", \"value_type\": \"null\", \"value\": null")
                 return
-            case 12, 18, 19, 20, 21, 22, 25, 26, 27:
+            case 12, 18, 19, 20, 21, 22, 25, 26, 27, 28, 30:
+                guard content.count <= Self.pieceBytes && node.tagNumber != 28 && node.tagNumber != 30 else {
+                    streamedText(index)
+                    return
+                }
                 var plain = true
                 for b in content where b < 0x20 || b >= 0x7F {
                     plain = false
                     break
                 }
-                guard plain else { break }
+                guard plain else {
+                    streamedText(index)
+                    return
+                }
                 buf.put(", \"value_type\": \"string\", \"value\": \"")
                 buf.reserve(2 &* content.count &+ 1)
                 for b in content {

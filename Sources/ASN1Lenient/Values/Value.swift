@@ -17,11 +17,28 @@ public enum Value: Sendable, Equatable {
 }
 
 extension Tree {
-    /// Bytes as Latin-1 text (U+0000–U+00FF are the UTF-16 units of the same values), transcoded
-    /// straight into the string: a `[Character]` on the way cost 16 bytes per content byte (a 37 MB
-    /// hostile VideotexString held 600 MB).
+    /// Bytes as Latin-1 text (U+0000–U+00FF), transcoded straight into the string's UTF-8: a
+    /// `[Character]` on the way cost 16 bytes per content byte (a 37 MB hostile VideotexString held
+    /// 600 MB), and a lazily mapped UTF-16 view took 1 s for it in generic code.
     static func latin1(_ content: ArraySlice<UInt8>) -> String {
-        String(decoding: content.lazy.map { UInt16($0) }, as: UTF16.self)
+        content.withUnsafeBufferPointer { source in
+            var high = 0
+            for b in source where b >= 0x80 { high &+= 1 }
+            return String(unsafeUninitializedCapacity: source.count + high) { utf8 in
+                var j = 0
+                for b in source {
+                    if b < 0x80 {
+                        utf8[j] = b
+                        j &+= 1
+                    } else {
+                        utf8[j] = 0xC0 | b >> 6
+                        utf8[j &+ 1] = 0x80 | b & 0x3F
+                        j &+= 2
+                    }
+                }
+                return j
+            }
+        }
     }
 
     /// Decodes a primitive universal value; nil for constructed, tagged-implicit or unparsed nodes.
@@ -49,34 +66,8 @@ extension Tree {
         case 6:
             guard let dotted = ObjectIdentifierValue.dotted(content) else { return .invalid("malformed OBJECT IDENTIFIER") }
             return .objectIdentifier(dotted: dotted, name: OIDNames.name(for: dotted))
-        case 12:
-            let text = String(decoding: content, as: UTF8.self)
-            let valid = whole.withContiguousStorageIfAvailable { UTF8Text.firstInvalid($0, 0..<$0.count) == nil } ?? false
-            return .string(text, lossy: !valid)
-        case 18, 19, 20, 21, 22, 25, 26, 27:
-            // Single-octet alphabets: show bytes ≥ 0x80 as Latin-1 so nothing is hidden.
-            let lossy = whole.contains { $0 >= 0x80 } && node.tagNumber != 20
-            return .string(Self.latin1(content), lossy: lossy)
-        case 30:
-            var units: [UInt16] = []
-            var i = content.startIndex
-            while i + 1 < content.endIndex {
-                units.append(UInt16(content[i]) << 8 | UInt16(content[i + 1]))
-                i += 2
-            }
-            return .string(String(decoding: units, as: UTF16.self), lossy: whole.count % 2 != 0)
-        case 28:
-            var scalars = ""
-            var lossy = whole.count % 4 != 0
-            var i = whole.startIndex
-            while i + 3 < whole.endIndex {
-                let v = UInt32(whole[i]) << 24 | UInt32(whole[i + 1]) << 16 | UInt32(whole[i + 2]) << 8 | UInt32(whole[i + 3])
-                let scalar = Unicode.Scalar(v)
-                if scalar == nil { lossy = true }
-                if i + 3 < content.endIndex { scalars.unicodeScalars.append(scalar ?? "\u{FFFD}") }
-                i += 4
-            }
-            return .string(scalars, lossy: lossy)
+        case 12, 18, 19, 20, 21, 22, 25, 26, 27, 28, 30:
+            return .string(Self.text(tag: node.tagNumber, content), lossy: Self.isLossyText(tag: node.tagNumber, whole))
         case 23, 24:
             let raw = Self.latin1(content)
             if case .ok(let t, _) = TimeValue.parse(content, generalized: node.tagNumber == 24) {
@@ -85,6 +76,112 @@ extension Tree {
             return .time(raw: raw, value: nil)
         default:
             return .octets(content)
+        }
+    }
+}
+
+extension Tree {
+    /// The string types `text(tag:_:)` decodes: UTF8String, the single-octet alphabets,
+    /// UniversalString and BMPString.
+    public static func isTextTag(_ tag: UInt32) -> Bool {
+        switch tag {
+        case 12, 18, 19, 20, 21, 22, 25, 26, 27, 28, 30: return true
+        default: return false
+        }
+    }
+
+    /// The text of string content of universal type `tag`: UTF-8 with bad bytes replaced, the
+    /// single-octet alphabets with bytes ≥ 0x80 as Latin-1 (so nothing is hidden), BMPString as
+    /// UTF-16BE and UniversalString as UTF-32BE (a trailing partial unit dropped, a bad one replaced).
+    static func text(tag: UInt32, _ content: ArraySlice<UInt8>) -> String {
+        switch tag {
+        case 12:
+            return String(decoding: content, as: UTF8.self)
+        case 30:
+            var units: [UInt16] = []
+            units.reserveCapacity(content.count / 2)
+            var i = content.startIndex
+            while i + 1 < content.endIndex {
+                units.append(UInt16(content[i]) << 8 | UInt16(content[i + 1]))
+                i += 2
+            }
+            return String(decoding: units, as: UTF16.self)
+        case 28:
+            var scalars = ""
+            var i = content.startIndex
+            while i + 3 < content.endIndex {
+                let v = UInt32(content[i]) << 24 | UInt32(content[i + 1]) << 16 | UInt32(content[i + 2]) << 8 | UInt32(content[i + 3])
+                scalars.unicodeScalars.append(Unicode.Scalar(v) ?? "\u{FFFD}")
+                i += 4
+            }
+            return scalars
+        default:
+            return latin1(content)
+        }
+    }
+
+    /// Whether showing `whole` as text had to replace or drop bytes (`Value.string`'s `lossy`).
+    static func isLossyText(tag: UInt32, _ whole: ArraySlice<UInt8>) -> Bool {
+        switch tag {
+        case 12:
+            return whole.withContiguousStorageIfAvailable { UTF8Text.firstInvalid($0, 0..<$0.count) != nil } ?? false
+        case 30:
+            return whole.count % 2 != 0
+        case 28:
+            guard whole.count % 4 == 0 else { return true }
+            var i = whole.startIndex
+            while i + 3 < whole.endIndex {
+                let v = UInt32(whole[i]) << 24 | UInt32(whole[i + 1]) << 16 | UInt32(whole[i + 2]) << 8 | UInt32(whole[i + 3])
+                if Unicode.Scalar(v) == nil { return true }
+                i += 4
+            }
+            return false
+        case 20:
+            return false  // TeletexString: Latin-1 is as good a reading as any of its alphabets
+        default:
+            return whole.contains { $0 >= 0x80 }
+        }
+    }
+
+    /// A string node's text handed to `body` in pieces of about `pieceBytes` content bytes, each cut
+    /// between characters, so that the pieces put together are exactly the text `value(of:)` gives;
+    /// a 37 MB string written out in full (`dump --format json`) is never one `String`. Returns
+    /// whether the text is lossy, or nil when the node is not a string (`isTextTag`).
+    public func forEachTextPiece(of index: Int, pieceBytes: Int = 1 << 16, _ body: (String) -> Void) -> Bool? {
+        let node = nodes[index]
+        guard node.kind == .tlv, node.tagClass == .universal, !node.isConstructed, Self.isTextTag(node.tagNumber) else { return nil }
+        let tag = node.tagNumber
+        let whole = bytes[node.contentRange]
+        let step = max(pieceBytes, 16)
+        var start = whole.startIndex
+        while start < whole.endIndex {
+            let end = Self.pieceEnd(tag: tag, whole, from: start, limit: min(start + step, whole.endIndex))
+            body(Self.text(tag: tag, whole[start..<end]))
+            start = end
+        }
+        return Self.isLossyText(tag: tag, whole)
+    }
+
+    /// Where a piece starting at `start` may end at or before `limit` so that decoding it alone
+    /// gives the characters decoding the whole gives there.
+    static func pieceEnd(tag: UInt32, _ whole: ArraySlice<UInt8>, from start: Int, limit: Int) -> Int {
+        guard limit < whole.endIndex else { return whole.endIndex }
+        switch tag {
+        case 12:
+            // Before a byte that is not a continuation byte (no sequence spans it); a continuation
+            // byte with three more before it starts no sequence either, so `limit` is safe then.
+            var cut = limit
+            while cut > max(start + 1, limit - 3) && whole[cut] & 0xC0 == 0x80 { cut -= 1 }
+            return whole[cut] & 0xC0 == 0x80 ? limit : cut
+        case 30:
+            // Whole UTF-16 units, and never between the two halves of a surrogate pair.
+            var cut = start + (limit - start) / 2 * 2
+            if cut - 2 > start && (0xD8...0xDB).contains(whole[cut - 2]) { cut -= 2 }
+            return cut
+        case 28:
+            return start + (limit - start) / 4 * 4
+        default:
+            return limit
         }
     }
 }

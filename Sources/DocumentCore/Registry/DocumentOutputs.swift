@@ -62,8 +62,9 @@ public protocol DocumentOutputs {
     /// receipt payload's attribute names). `structure` by default.
     func nodeNames(_ document: Document, layer: LayerID, structure: NodeNames) -> NodeNames
     /// `dump --format tree` of a document whose layout is `.layers` (a token's segments, a body's
-    /// tokens); nil for the ASN.1 layout, which the tree dump prints.
-    func layersDump(_ document: Document, color: Bool) -> String?
+    /// tokens), handed to `write` in pieces as it is made; false (nothing written) for the ASN.1
+    /// layout, which the tree dump prints.
+    func layersDump(_ document: Document, color: Bool, write: (String) -> Void) -> Bool
     /// `dump --format json`'s object of a `.layers` document, before its layer list; nil for the ASN.1 layout.
     func layersJSON(_ document: Document) -> [String: Any]?
     /// `explain --offset` of a `.layers` document: what the character at `fileOffset` encodes; nil
@@ -101,7 +102,7 @@ extension DocumentOutputs {
     public func payloadStringNode(_ document: Document) -> Int? { nil }
     public func tokenNotes(_ document: Document, token index: Int) -> [String] { [] }
     public func nodeNames(_ document: Document, layer: LayerID, structure: NodeNames) -> NodeNames { structure }
-    public func layersDump(_ document: Document, color: Bool) -> String? { nil }
+    public func layersDump(_ document: Document, color: Bool, write: (String) -> Void) -> Bool { false }
     public func layersJSON(_ document: Document) -> [String: Any]? { nil }
     public func layersExplain(_ document: Document, fileOffset: Int) -> String? { nil }
     public func layersOverview(_ document: Document) -> String? { nil }

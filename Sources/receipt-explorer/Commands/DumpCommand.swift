@@ -98,7 +98,7 @@ struct DumpCommand: ParsableCommand {
         switch format {
         case .tree:
             let colored = color.enabled(outputIsTerminal: isatty(1) != 0, environment: ProcessInfo.processInfo.environment)
-            out.write(document.format.layersDump(document, color: colored) ?? "")
+            _ = document.format.layersDump(document, color: colored) { out.write($0) }
         case .openssl:
             CommandSupport.complain("--format openssl prints DER only, and this input is \(document.summary): use --format tree (each x5c certificate is an ASN.1 tree there) or json")
             throw ExitCode(ExitStatus.usageOrIO)

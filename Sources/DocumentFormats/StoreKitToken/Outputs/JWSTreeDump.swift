@@ -29,29 +29,38 @@ public struct JWSTreeDump {
     var paint: Painter { Painter(enabled: color) }
 
     public func render() -> String {
-        var lines: [String] = []
-        lines.append(paint.paint("# \(TerminalSafe.escape(document.source.name)): \(document.note)", .dim))
+        var text = ""
+        write { text += $0 }
+        return text
+    }
+
+    /// The dump, handed to `emit` a top-level token at a time (each piece ends with a line end):
+    /// a history of 10,000 tokens is never one string (its lines were 800 MB for a 50 MB body).
+    public func write(_ emit: (String) -> Void) {
+        func lines(_ lines: [String]) {
+            if !lines.isEmpty { emit(lines.joined(separator: "\n") + "\n") }
+        }
+        lines([paint.paint("# \(TerminalSafe.escape(document.source.name)): \(document.note)", .dim)])
         if let model = document.externalPurchase {
-            lines += externalPurchaseLines(model)
+            lines(externalPurchaseLines(model))
             let all = document.diagnostics.map(\.diagnostic)
             let counts = Severity.allCases.map { severity in all.filter { $0.severity == severity }.count }
-            lines.append(paint.paint("# 1 token, \(document.layers.count) layers; \(counts[0]) error\(counts[0] == 1 ? "" : "s"), \(counts[1]) der, "
-                + "\(counts[2]) warning\(counts[2] == 1 ? "" : "s"), \(counts[3]) info", .dim))
-            return lines.joined(separator: "\n") + "\n"
+            lines([paint.paint("# 1 token, \(document.layers.count) layers; \(counts[0]) error\(counts[0] == 1 ? "" : "s"), \(counts[1]) der, "
+                + "\(counts[2]) warning\(counts[2] == 1 ? "" : "s"), \(counts[3]) info", .dim)])
+            return
         }
         guard let jws = document.jws else {
-            return (lines + diagnosticLines(document.fileLayer.content.diagnostics, indent: 0)).joined(separator: "\n") + "\n"
+            lines(diagnosticLines(document.fileLayer.content.diagnostics, indent: 0))
+            return
         }
-        if jws.body != nil { lines += diagnosticLines(document.fileLayer.content.diagnostics, indent: 0) }
+        if jws.body != nil { lines(diagnosticLines(document.fileLayer.content.diagnostics, indent: 0)) }
         for (index, token) in jws.tokens.enumerated() where token.parent == nil {
-            lines += tokenLines(index, indent: 0)
-            lines += document.format.tokenNotes(document, token: index).map { "  " + $0 }
+            lines(tokenLines(index, indent: 0) + document.format.tokenNotes(document, token: index).map { "  " + $0 })
         }
-        let all = document.diagnostics.map(\.diagnostic)
-        let counts = Severity.allCases.map { severity in all.filter { $0.severity == severity }.count }
-        lines.append(paint.paint("# \(jws.tokens.count) token\(jws.tokens.count == 1 ? "" : "s"), \(document.layers.count) layer\(document.layers.count == 1 ? "" : "s"); "
-            + "\(counts[0]) error\(counts[0] == 1 ? "" : "s"), \(counts[1]) der, \(counts[2]) warning\(counts[2] == 1 ? "" : "s"), \(counts[3]) info", .dim))
-        return lines.joined(separator: "\n") + "\n"
+        var counts = [Int](repeating: 0, count: Severity.allCases.count)
+        for d in document.diagnostics { counts[d.diagnostic.severity.rawValue] += 1 }
+        lines([paint.paint("# \(jws.tokens.count) token\(jws.tokens.count == 1 ? "" : "s"), \(document.layers.count) layer\(document.layers.count == 1 ? "" : "s"); "
+            + "\(counts[0]) error\(counts[0] == 1 ? "" : "s"), \(counts[1]) der, \(counts[2]) warning\(counts[2] == 1 ? "" : "s"), \(counts[3]) info", .dim)])
     }
 
     func pad(_ indent: Int) -> String { String(repeating: " ", count: indent) }

@@ -54,7 +54,10 @@ extension WritesTokenJSON {
     public func jsonLine(_ document: Document, words: StepText, source: BatchSourceFields) -> JSONLine? {
         StoreKitOutputs.jsonLine(document, source: source)
     }
-    public func layersDump(_ document: Document, color: Bool) -> String? { JWSTreeDump(document, color: color).render() }
+    public func layersDump(_ document: Document, color: Bool, write: (String) -> Void) -> Bool {
+        JWSTreeDump(document, color: color).write(write)
+        return true
+    }
     public func layersJSON(_ document: Document) -> [String: Any]? { JWSJSON.object(document) }
     public func layersExplain(_ document: Document, fileOffset: Int) -> String? { JWSExplain(document).explain(fileOffset: fileOffset) }
     public func layersOverview(_ document: Document) -> String? { JWSExplain(document).overview() }

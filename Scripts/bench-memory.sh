@@ -10,7 +10,8 @@
 # Inputs (Scripts/gen-dense.py): a flat SEQUENCE of `05 00`; a PKCS#7 receipt whose payload SET holds
 # `30 00` where attributes go; the flat one as base64 text; a legitimate 20,000-purchase receipt;
 # and (Scripts/gen-dense-json.py) dense JSON, `[0,0,…]` as a StoreKit body and as a token's
-# payload. `diff` compares each ASN.1 input with a copy whose
+# payload; and (Scripts/gen-history.py) a transaction history body holding --size / 4800 TEST-signed
+# tokens, each a document of its own layers. `diff` compares each ASN.1 input with a copy whose
 # first element differs (the whole SET goes through pairing), and the 20,000-purchase receipt with a
 # copy where one digit of a value near its end moved (two whole receipts open, their purchases
 # paired); the explorer is opened in tmux and quit.
@@ -38,6 +39,8 @@ python3 Scripts/gen-dense.py "$work/receipt.der" --size "$size" --shape receipt 
 python3 Scripts/gen-dense.py "$work/flat.b64" --size "$size" --base64 2>/dev/null
 python3 Scripts/gen-dense-json.py "$work/body.json" --size "$size" --storekit 2>/dev/null
 python3 Scripts/gen-dense-json.py "$work/payload.jws" --size "$size" --jws 2>/dev/null
+# Many tokens in one body: a transaction history of TEST-signed transactions (about 4.8 KB each).
+python3 Scripts/gen-history.py "$work/history.json" --transactions $((size / 4800)) > /dev/null
 # A legitimate shape at scale: 20,000 purchases in an unsigned PKCS#7 (7.4 MB; its json is 60 MB).
 python3 Scripts/gen-payload.py "$work/payload.der" --purchases 20000 --quiet
 python3 - "$work" <<'PY'
@@ -90,7 +93,7 @@ echo "binary: $binary; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| input | bound | dump | json | explain | verify | tour --print | timeline | redact | explorer | diff (bound) |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-for name in flat.der receipt.der flat.b64 purchases.der body.json payload.jws; do
+for name in flat.der receipt.der flat.b64 purchases.der body.json payload.jws history.json; do
     file="$work/$name"
     bytes=$(stat -c %s "$file")
     bound=$(echo "scale=1; (3 * $bytes + 40000000) / 1048576" | bc)

@@ -41,7 +41,24 @@ public enum ReceiptJSON {
         return String(decoding: out, as: UTF8.self)
     }
 
-    package static func write(_ value: Any, indent: Int, into out: inout [UInt8]) {
+    /// `serialize`'s pretty text handed to `sink` about 64 KB at a time, never whole: a history's
+    /// `json` is 20 KB a token.
+    public static func stream(_ object: Any, to sink: (UnsafeRawBufferPointer) -> Void) {
+        withoutActuallyEscaping(sink) { sink in
+            var out: [UInt8] = []
+            out.reserveCapacity((1 << 16) + (1 << 12))
+            write(object, indent: 0, into: &out) { out in
+                guard out.count >= 1 << 16 else { return }
+                out.withUnsafeBytes(sink)
+                out.removeAll(keepingCapacity: true)
+            }
+            out.append(0x0A)
+            out.withUnsafeBytes(sink)
+        }
+    }
+
+    /// `spill` runs after each array element: what is written so far may be handed on there.
+    package static func write(_ value: Any, indent: Int, into out: inout [UInt8], spill: ((inout [UInt8]) -> Void)? = nil) {
         switch value {
         case let s as String:
             writeString(s, into: &out)
@@ -62,27 +79,35 @@ public enum ReceiptJSON {
                 out += [UInt8](repeating: 0x20, count: indent + 2)
                 writeString(key, into: &out)
                 out += [0x3A, 0x20]
-                write(d[key]!, indent: indent + 2, into: &out)
+                write(d[key]!, indent: indent + 2, into: &out, spill: spill)
                 if n < keys.count - 1 { out.append(0x2C) }
             }
             out.append(0x0A)
             out += [UInt8](repeating: 0x20, count: indent)
             out.append(0x7D)
         case let a as [Any]:
-            if a.isEmpty { out += [0x5B, 0x5D]; return }
-            out.append(0x5B)
-            for (n, element) in a.enumerated() {
-                out.append(0x0A)
-                out += [UInt8](repeating: 0x20, count: indent + 2)
-                write(element, indent: indent + 2, into: &out)
-                if n < a.count - 1 { out.append(0x2C) }
-            }
-            out.append(0x0A)
-            out += [UInt8](repeating: 0x20, count: indent)
-            out.append(0x5D)
+            writeArray(a.count, { a[$0] }, indent: indent, into: &out, spill: spill)
+        case let a as JSONLazyArray:
+            writeArray(a.count, a.element, indent: indent, into: &out, spill: spill)
         default:
             out += Array("null".utf8)
         }
+    }
+
+    private static func writeArray(_ count: Int, _ element: (Int) -> Any, indent: Int, into out: inout [UInt8],
+                                   spill: ((inout [UInt8]) -> Void)?) {
+        if count == 0 { out += [0x5B, 0x5D]; return }
+        out.append(0x5B)
+        for n in 0..<count {
+            out.append(0x0A)
+            out += [UInt8](repeating: 0x20, count: indent + 2)
+            write(element(n), indent: indent + 2, into: &out, spill: spill)
+            if n < count - 1 { out.append(0x2C) }
+            spill?(&out)
+        }
+        out.append(0x0A)
+        out += [UInt8](repeating: 0x20, count: indent)
+        out.append(0x5D)
     }
 
     static func writeCompact(_ value: Any, into out: inout [UInt8]) {
@@ -103,6 +128,13 @@ public enum ReceiptJSON {
             for (n, element) in a.enumerated() {
                 if n > 0 { out.append(0x2C) }
                 writeCompact(element, into: &out)
+            }
+            out.append(0x5D)
+        case let a as JSONLazyArray:
+            out.append(0x5B)
+            for n in 0..<a.count {
+                if n > 0 { out.append(0x2C) }
+                writeCompact(a.element(n), into: &out)
             }
             out.append(0x5D)
         default:
@@ -210,5 +242,17 @@ public struct BatchSourceFields: Sendable {
     public init(file: String, line: Int?) {
         self.file = file
         self.line = line
+    }
+}
+
+/// A JSON array whose elements are made as they are written (`ReceiptJSON.write`, `stream`): a
+/// body's 10,000 token objects never exist at once, only the one being written.
+public struct JSONLazyArray {
+    public let count: Int
+    public let element: (Int) -> Any
+
+    public init(count: Int, element: @escaping (Int) -> Any) {
+        self.count = count
+        self.element = element
     }
 }

@@ -15,6 +15,22 @@ extension VerificationJSON {
         // Room for a notification's pretty report (55–67 KB) without growing; below glibc's 128 KB
         // mmap threshold, so a batch does not map and unmap a buffer per line.
         var w = JSONStreamWriter(compact: compact, capacity: compact ? 1 << 15 : 96 << 10)
+        writeTop(report, input: input, batchSource: batchSource, into: &w)
+        return w.finishLine()
+    }
+
+    /// The pretty document handed to `sink` 64 KB at a time as it is written: a history's report
+    /// is about 50 KB a token, 500 MB for 10,000 of them, never held whole.
+    public static func stream(_ report: VerificationReport, input: (name: String, size: Int), to sink: (UnsafeRawBufferPointer) -> Void) {
+        withoutActuallyEscaping(sink) { sink in
+            var w = JSONStreamWriter(compact: false, capacity: 1 << 16, sink: sink)
+            writeTop(report, input: input, batchSource: nil, into: &w)
+            w.finishStreamedLine()
+        }
+    }
+
+    private static func writeTop(_ report: VerificationReport, input: (name: String, size: Int),
+                                 batchSource: ReceiptJSON.BatchSourceFields?, into w: inout JSONStreamWriter) {
         write(report, into: &w) { w, key in
             switch key {
             case "input":
@@ -27,7 +43,6 @@ extension VerificationJSON {
             default: break
             }
         }
-        return w.finishLine()
     }
 
     /// `object(_:)`; `extra` writes the top level's own members where `"input"` and

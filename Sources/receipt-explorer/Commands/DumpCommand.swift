@@ -104,7 +104,9 @@ struct DumpCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usageOrIO)
         case .json:
             var object = document.format.layersJSON(document) ?? [:]
-            object["layers"] = document.layers.map { layer -> [String: Any] in
+            let layers = document.layers
+            object["layers"] = JSONLazyArray(count: layers.count) { index -> Any in
+                let layer = layers[index]
                 var o: [String: Any] = ["index": layer.id.index, "name": layer.name, "size": layer.bytes.count]
                 if let parent = layer.parent {
                     o["parent"] = parent.index
@@ -113,7 +115,7 @@ struct DumpCommand: ParsableCommand {
                 }
                 return o
             }
-            out.write(ReceiptJSON.serialize(object))
+            ReceiptJSON.stream(object) { out.write(raw: $0) }
         }
         out.flush()
         try CommandSupport.finish(CommandSupport.status(document))

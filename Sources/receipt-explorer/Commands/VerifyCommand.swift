@@ -211,8 +211,10 @@ struct VerifyCommand: ParsableCommand {
         let text: String
         switch (format, quiet) {
         case (.json, _):
-            // Bytes as written, without a round trip through String (UTF-8 checked, then encoded again).
-            OutputWriter.write(bytes: VerificationJSON.bytes(report, input: (document.source.name, document.fileLayer.bytes.count)), to: .standardOutput)
+            // Bytes as written, without a round trip through String, and never whole (a history's is 50 KB a token).
+            let out = OutputWriter(.standardOutput)
+            VerificationJSON.stream(report, input: (document.source.name, document.fileLayer.bytes.count)) { out.write(raw: $0) }
+            out.flush()
             if !report.verdict.valid { throw ExitCode(1) }
             return
         case (.text, true): text = VerificationText.quietLine(report, ascii: ascii) + "\n"

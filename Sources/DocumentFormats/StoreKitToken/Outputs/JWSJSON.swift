@@ -30,13 +30,14 @@ public enum JWSJSON {
         if let model = document.externalPurchase { doc["token"] = externalPurchaseObject(document, model) }
         guard let jws = document.jws else { return doc }
         let top = jws.tokens.indices.filter { jws.tokens[$0].parent == nil }
+        // The token objects are made as they are written: a history's 10,000 at once were 25 KB each.
         if case .transactionHistory = jws.shape {
-            doc["transactions"] = top.filter { jws.tokens[$0].path?.hasPrefix("signedTransactions[") == true }
-                .map { tokenObject(document, $0) }
+            let transactions = top.filter { jws.tokens[$0].path?.hasPrefix("signedTransactions[") == true }
+            doc["transactions"] = JSONLazyArray(count: transactions.count) { tokenObject(document, transactions[$0]) }
         } else if jws.body == nil, let only = top.first {
             doc["token"] = tokenObject(document, only)
         } else {
-            doc["tokens"] = top.map { tokenObject(document, $0) }
+            doc["tokens"] = JSONLazyArray(count: top.count) { tokenObject(document, top[$0]) }
         }
         if let body = jws.body, let root = body.root {
             // The body's other members (revision, hasMore, bundleId…) as written.

@@ -12,7 +12,7 @@ import DocumentRedact
 /// only named (an iOS 6 transaction receipt, text): `JWSJSON` and the per-token verification.
 enum StoreKitOutputs {
     static func json(_ document: Document) -> JSONReading {
-        JSONReading(text: ReceiptJSON.serialize(JWSJSON.object(document)), firstError: firstError(document))
+        JSONReading(firstError: firstError(document)) { sink in ReceiptJSON.stream(JWSJSON.object(document), to: sink) }
     }
 
     /// The compact object with `"source"` (replacing the byte ranges) and `"line"`.

@@ -47,6 +47,18 @@ import TextLoader
         #expect(streamed == whole)
     }
 
+    @Test func theVerifyTextComesANestedReportAtATimeAndIsTheWholeText() throws {
+        let document = try Self.history()
+        let report = VerificationReport(verifying: document, now: Date(timeIntervalSince1970: 1_767_225_600), words: .plain, jws: JWSOptions())
+        var pieces: [String] = []
+        document.format.writeVerifyText(document, report: report, style: VerifyStyle(), words: .plain) { pieces.append($0) }
+        #expect(pieces.count == Self.tokens + 1)  // the first with the top report's lines, one a nested token, the verdict
+        #expect(pieces.allSatisfy { $0.hasSuffix("\n") })
+        #expect(pieces[1].hasPrefix("Nested signedTransactions[1]: VALID\n"))
+        #expect(pieces.joined() == VerificationText.text(report, inputName: "history.json"))
+        #expect(pieces.last?.hasPrefix("Verdict: VALID") == true)
+    }
+
     @Test func theJSONReadingStreamIsTheSerializedObject() throws {
         let document = try Self.history()
         let reading = try #require(document.format.json(document, words: .plain))

@@ -47,8 +47,8 @@ public protocol DocumentOutputs {
     func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport
     /// The same report with only `detail` of it built; the full one by default.
     func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail) -> VerificationReport
-    /// `verify`'s text report.
-    func verifyText(_ document: Document, report: VerificationReport, style: VerifyStyle, words: StepText) -> String
+    /// `verify`'s text report, handed to `emit` in pieces of whole lines as it is made.
+    func writeVerifyText(_ document: Document, report: VerificationReport, style: VerifyStyle, words: StepText, to emit: (String) -> Void)
     /// Adds to `report` the steps for expectations `verify` was given that `verification` does not
     /// compare (an external purchase token's fields against `--bundle-id`, …); by default none.
     func checkExpectations(_ report: inout VerificationReport, of document: Document, bundleID: String?, jws: JWSOptions)
@@ -91,8 +91,15 @@ public struct JSONLine {
 }
 
 extension DocumentOutputs {
+    public func writeVerifyText(_ document: Document, report: VerificationReport, style: VerifyStyle, words: StepText, to emit: (String) -> Void) {
+        VerificationText.write(report, inputName: document.source.name, style: style, to: emit)
+    }
+
+    /// `writeVerifyText` whole.
     public func verifyText(_ document: Document, report: VerificationReport, style: VerifyStyle, words: StepText) -> String {
-        VerificationText.text(report, inputName: document.source.name, style: style)
+        var text = ""
+        writeVerifyText(document, report: report, style: style, words: words) { text += $0 }
+        return text
     }
 
     public func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail) -> VerificationReport {

@@ -28,11 +28,26 @@ public enum VerificationText {
     }
 
     public static func text(_ r: VerificationReport, inputName: String, style: VerifyStyle = .init()) -> String {
-        var lines = ["receipt-explorer verify: \(TerminalSafe.escape(inputName)): \(r.subject.note)", ""]
-        body(r, indent: "", style: style, into: &lines)
-        lines.append(verdictLine(r))
-        for reason in r.verdict.reasons { lines.append("  \(style.unicode ? "•" : "*") \(TerminalSafe.escape(reason.message))") }
-        return lines.joined(separator: "\n") + "\n"
+        var text = ""
+        write(r, inputName: inputName, style: style) { text += $0 }
+        return text
+    }
+
+    /// `text` handed to `emit` in pieces of whole lines, one after each nested token's report: a
+    /// history's report (10,000 tokens) is never one string.
+    public static func write(_ r: VerificationReport, inputName: String, style: VerifyStyle = .init(), to emit: (String) -> Void) {
+        withoutActuallyEscaping(emit) { emit in
+            var lines = ["receipt-explorer verify: \(TerminalSafe.escape(inputName)): \(r.subject.note)", ""]
+            let spill: (inout [String]) -> Void = { lines in
+                guard !lines.isEmpty else { return }
+                emit(lines.joined(separator: "\n") + "\n")
+                lines.removeAll(keepingCapacity: true)
+            }
+            body(r, indent: "", style: style, into: &lines, spill: spill)
+            lines.append(verdictLine(r))
+            for reason in r.verdict.reasons { lines.append("  \(style.unicode ? "•" : "*") \(TerminalSafe.escape(reason.message))") }
+            spill(&lines)
+        }
     }
 
     /// "<title>", "<title>: <reason>", "<title>: not checked — <reason>", "<title>: <reason> (for
@@ -49,7 +64,9 @@ public enum VerificationText {
         }
     }
 
-    static func body(_ r: VerificationReport, indent: String, style: VerifyStyle, into lines: inout [String]) {
+    /// `spill` runs after each nested report of this one (not of the nested ones).
+    static func body(_ r: VerificationReport, indent: String, style: VerifyStyle, into lines: inout [String],
+                     spill: ((inout [String]) -> Void)? = nil) {
         let safe = TerminalSafe.escape
         if !r.steps.isEmpty || r.subject.path != nil {
             var rows: [(String, String)] = [("kind", r.subject.label)]
@@ -104,6 +121,7 @@ public enum VerificationText {
         for n in r.nested {
             lines.append(indent + "Nested \(safe(n.subject.path ?? "token")): \(n.verdict.valid ? "VALID" : "INVALID")")
             body(n, indent: indent + "  ", style: style, into: &lines)
+            spill?(&lines)
         }
     }
 }

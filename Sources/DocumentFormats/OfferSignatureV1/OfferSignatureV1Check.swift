@@ -89,13 +89,15 @@ extension OfferSignatureV1Check {
 }
 
 extension OfferSignatureV1Format {
-    public func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
-        OfferSignatureV1Check.text(document, report: report, style: style)
+    public func writeVerifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText,
+                                to emit: (String) -> Void) {
+        emit(OfferSignatureV1Check.text(document, report: report, style: style))
     }
 }
 
 extension RetentionReplyFormat {
-    public func verifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText) -> String {
-        OfferSignatureV1Check.text(document, report: report, style: style)
+    public func writeVerifyText(_ document: Document, report: VerificationReport, style: VerifyReport.Style, words: StepText,
+                                to emit: (String) -> Void) {
+        emit(OfferSignatureV1Check.text(document, report: report, style: style))
     }
 }

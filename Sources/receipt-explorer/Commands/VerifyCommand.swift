@@ -219,7 +219,11 @@ struct VerifyCommand: ParsableCommand {
             return
         case (.text, true): text = VerificationText.quietLine(report, ascii: ascii) + "\n"
         case (.text, false):
-            text = document.format.verifyText(document, report: report, style: VerifyStyle(unicode: !ascii), words: .commandLine)
+            let out = OutputWriter(.standardOutput)
+            document.format.writeVerifyText(document, report: report, style: VerifyStyle(unicode: !ascii), words: .commandLine) { out.write($0) }
+            out.flush()
+            if !report.verdict.valid { throw ExitCode(1) }
+            return
         }
         OutputWriter.write(text, to: .standardOutput)
         if !report.verdict.valid { throw ExitCode(1) }

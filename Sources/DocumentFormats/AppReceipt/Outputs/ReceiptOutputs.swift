@@ -71,8 +71,8 @@ extension ReadsAsReceipt {
     public func verification(_ document: Document, now: Date, words: StepText) -> VerificationReport {
         ReceiptOutputs.verification(document, now: now, words: words)
     }
-    public func verifyText(_ document: Document, report: VerificationReport, style: VerifyStyle, words: StepText) -> String {
-        ReceiptOutputs.verifyText(document, report: report, style: style, words: words)
+    public func writeVerifyText(_ document: Document, report: VerificationReport, style: VerifyStyle, words: StepText, to emit: (String) -> Void) {
+        emit(ReceiptOutputs.verifyText(document, report: report, style: style, words: words))
     }
     /// The receipt's fields and purchases when one was decoded; else (a certificate, other ASN.1) the structure.
     public func diffBasis(_ document: Document) -> (any DiffBasis)? { ReceiptSide(document) }

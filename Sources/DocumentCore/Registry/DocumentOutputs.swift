@@ -70,8 +70,9 @@ public protocol DocumentOutputs {
     /// `explain --offset` of a `.layers` document: what the character at `fileOffset` encodes; nil
     /// when it is part of a body, not of a token (and for the ASN.1 layout).
     func layersExplain(_ document: Document, fileOffset: Int) -> String?
-    /// `explain` of a `.layers` document without an offset: its tokens and segments; nil for the ASN.1 layout.
-    func layersOverview(_ document: Document) -> String?
+    /// `explain` of a `.layers` document without an offset: its tokens and segments, handed to
+    /// `write` a token at a time; false (nothing written) for the ASN.1 layout.
+    func layersOverview(_ document: Document, write: (String) -> Void) -> Bool
 }
 
 /// One batch `json` line and the code of its first error.
@@ -112,7 +113,7 @@ extension DocumentOutputs {
     public func layersDump(_ document: Document, color: Bool, write: (String) -> Void) -> Bool { false }
     public func layersJSON(_ document: Document) -> [String: Any]? { nil }
     public func layersExplain(_ document: Document, fileOffset: Int) -> String? { nil }
-    public func layersOverview(_ document: Document) -> String? { nil }
+    public func layersOverview(_ document: Document, write: (String) -> Void) -> Bool { false }
 
     /// Exit status 1 for `dump`, `explain` and `json` of a decoded input: an error in the layers the
     /// layout shows (for a receipt the file layer, where the receipt findings are merged).

@@ -38,6 +38,9 @@ public struct StoreKitJSONFormat: DocumentFormat, TourRoute {
         }
         builder.layers = [ByteLayer(id: .file, role: .file, name: "file", bytes: input.bytes,
                                     content: .json(tree, diagnostics: tree.diagnostics + input.diagnostics))]
+        // A token makes 7 layers with its 3 certificates: room for them all up front, since a
+        // history's 67,000 layers doubling held the old and the new array at once (18 MB at 50 MB).
+        builder.layers.reserveCapacity(1 + 7 * embedded.count)
         for token in embedded {
             let document = JWSDocument.decode(token, in: input.bytes)
             builder.addToken(document, path: token.path, parent: nil, holder: (.file, token.range), extra: [])

@@ -114,20 +114,27 @@ public struct JWSExplain {
 
     /// Without an offset: each token's segments and its first base64 group, bounded.
     public func overview() -> String {
-        if let model = document.externalPurchase { return externalPurchaseOverview(model) }
-        guard let jws = document.jws else { return "" }
-        var lines: [String] = []
+        var text = ""
+        writeOverview { text += $0 }
+        return text
+    }
+
+    /// `overview` handed to `emit` a token at a time (each piece ends with a line end): a
+    /// history's 10,000 tokens were 9 MB of lines held at once.
+    public func writeOverview(_ emit: (String) -> Void) {
+        if let model = document.externalPurchase { return emit(externalPurchaseOverview(model)) }
+        guard let jws = document.jws else { return }
         for (index, token) in jws.tokens.enumerated() {
             let name = Self.name(of: token)
-            lines.append("\(name): \(token.label), \(NumberText.grouped(token.document.text.count)) characters, \(token.headerSummary)")
+            var lines = ["\(name): \(token.label), \(NumberText.grouped(token.document.text.count)) characters, \(token.headerSummary)"]
             lines += Self.segmentLines(token).map { "  " + $0 }
             if index == 0, token.parent == nil {
                 lines.append("  every 4 base64url characters carry 3 bytes (6 bits each); the first group:")
                 lines += explain(token: index, character: 0).dropFirst().map { "  " + $0 }
             }
+            emit(lines.joined(separator: "\n") + "\n")
         }
-        lines.append("use --offset N (a character of the input) to explain one place: its characters, bytes, JSON member and, in x5c, the DER")
-        return lines.joined(separator: "\n") + "\n"
+        emit("use --offset N (a character of the input) to explain one place: its characters, bytes, JSON member and, in x5c, the DER\n")
     }
 }
 

@@ -41,8 +41,9 @@ struct SchemaDecoder: Sendable {
         fields.reserveCapacity(fields.count + members.count)  // nested objects add more later
         for member in members {
             guard let key = tree.key(ofMember: member) else { continue }
-            let path = prefix.isEmpty ? key : prefix + key
             let spec = specs[key]
+            // A known top-level field's path is its spec's name, shared, not a string of its own per token.
+            let path = prefix.isEmpty ? spec?.name ?? key : prefix + key
             if spec == nil, flagsUnlisted {
                 report(.fieldNotInSchema, "\(path) is \(StoreKitSchema.notInSchemaNote)", tree[member].keyRange, node: member)
             }

@@ -105,7 +105,7 @@ struct ExplainCommand: ParsableCommand {
             out.write(document.format.layersExplain(document, fileOffset: offset.value)
                       ?? "character \(NumberText.grouped(offset.value)) is part of the JSON body, not of a token\n")
         } else {
-            out.write(document.format.layersOverview(document) ?? "")
+            _ = document.format.layersOverview(document) { out.write($0) }
         }
         for (layer, d) in document.diagnostics {
             out.write("\(d.severity) \(TerminalSafe.escape(d.code.rawValue)) \(TerminalSafe.escape(document.layer(layer).name)) \(TreeDump.rangeText(d)): \(TerminalSafe.escape(d.message))\n")

@@ -60,7 +60,10 @@ extension WritesTokenJSON {
     }
     public func layersJSON(_ document: Document) -> [String: Any]? { JWSJSON.object(document) }
     public func layersExplain(_ document: Document, fileOffset: Int) -> String? { JWSExplain(document).explain(fileOffset: fileOffset) }
-    public func layersOverview(_ document: Document) -> String? { JWSExplain(document).overview() }
+    public func layersOverview(_ document: Document, write: (String) -> Void) -> Bool {
+        JWSExplain(document).writeOverview(write)
+        return true
+    }
 }
 
 /// The formats of signed tokens: verified token by token (a developer key for developer-signed

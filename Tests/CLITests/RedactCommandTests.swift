@@ -30,6 +30,24 @@ import TestSupport
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// A history of many tokens breaks as many signatures: ten are named, the rest counted, so the
+    /// summary of a 10,000-token history is not 10,000 lines.
+    @Test func manyBrokenSignaturesAreNamedTenThenCounted() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let token = try Self.text(Self.sample("jws/transaction.jws"))
+        let history = dir.appendingPathComponent("history.json")
+        try Data(("{\"signedTransactions\": [" + Array(repeating: "\"\(token)\"", count: 13).joined(separator: ", ") + "]}").utf8).write(to: history)
+        let result = try runCLI(["redact", history.path, "-o", dir.appendingPathComponent("copy.json").path, "--seed", "s"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let named = lines.filter { $0.hasPrefix("  token signedTransactions[") && $0.contains("its ES256 signature no longer verifies") }
+        #expect(named.count == 10)
+        #expect(named.first?.hasPrefix("  token signedTransactions[0]:") == true)
+        #expect(named.last?.hasPrefix("  token signedTransactions[9]:") == true)
+        #expect(lines.contains("  and 3 more signatures that no longer verify (`verify` of the copy names each)"))
+    }
+
     // MARK: - The copy opens in every command
 
     static let openedSamples = ["typical.receipt", "typical.b64", "typical.pem", "typical.json", "xcode-ber.receipt",

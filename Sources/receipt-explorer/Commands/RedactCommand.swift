@@ -236,6 +236,9 @@ struct RedactCommand: ParsableCommand {
 
 /// The words `redact` prints on stdout (never a value or a stand-in).
 enum RedactSummary {
+    /// Broken signatures named one by one before the rest are counted.
+    static let signaturesNamed = 10
+
     static func text(_ copy: RedactedCopy, destination: String) -> String {
         var lines = ["\(TerminalSafe.escape(copy.name)) → \(TerminalSafe.escape(destination)): \(copy.summary)"]
         if copy.bytes == nil {
@@ -256,7 +259,12 @@ enum RedactSummary {
         lines.append("  same shape as the original (checked by re-opening the copy): \(NumberText.grouped(copy.nodeCount)) nodes in "
                      + "\(copy.layerCount) layer\(copy.layerCount == 1 ? "" : "s"), \(NumberText.grouped(copy.diagnosticCount)) "
                      + "diagnostic\(copy.diagnosticCount == 1 ? "" : "s") at the same offsets")
-        for note in copy.signatures { lines.append("  \(note)") }
+        // A history of 10,000 tokens broke 10,000 signatures: the first few are named, the rest counted.
+        for note in copy.signatures.prefix(signaturesNamed) { lines.append("  \(note)") }
+        if copy.signatures.count > signaturesNamed {
+            let more = copy.signatures.count - signaturesNamed
+            lines.append("  and \(NumberText.grouped(more)) more signature\(more == 1 ? "" : "s") that no longer verif\(more == 1 ? "ies" : "y") (`verify` of the copy names each)")
+        }
         if copy.inputHasErrors { lines.append("  the input has errors; so does the copy, at the same offsets") }
         return lines.joined(separator: "\n") + "\n"
     }

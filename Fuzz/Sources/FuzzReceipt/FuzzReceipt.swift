@@ -73,6 +73,15 @@ public func fuzzReceipt(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         if let report = VerificationReport(storeKitOf: document, now: moment) {
             assertTerminalSafe(VerificationText.text(report, inputName: "fuzz"), "VerificationText")
+            // Written as it is made (issue 32), the report is byte for byte the one made whole.
+            var streamed: [UInt8] = []
+            VerificationJSON.stream(report, input: ("fuzz", size)) { streamed += $0 }
+            precondition(streamed == VerificationJSON.bytes(report, input: ("fuzz", size)), "verify --format json streamed")
+        }
+        if let reading = document.format.json(document, words: .plain) {
+            var streamed: [UInt8] = []
+            reading.write { streamed += $0 }
+            precondition(streamed == Array(ReceiptJSON.serialize(JWSJSON.object(document)).utf8), "json streamed")
         }
     }
     guard let analysis = document.receipt else { return 0 }

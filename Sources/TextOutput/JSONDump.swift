@@ -210,9 +210,7 @@ public enum JSONDump {
     static func unicodeEscape(_ v: UInt32, _ out: inout TextBuffer) {
         out.write(byte: 0x5C)
         out.write(byte: 0x75)
-        out.write(byte: Hex.lowerDigits[Int(v >> 12 & 0xF)])
-        out.write(byte: Hex.lowerDigits[Int(v >> 8 & 0xF)])
-        out.write(byte: Hex.lowerDigits[Int(v >> 4 & 0xF)])
-        out.write(byte: Hex.lowerDigits[Int(v & 0xF)])
+        Hex.append(UInt8(v >> 8 & 0xFF), to: &out.bytes, .lower)
+        Hex.append(UInt8(v & 0xFF), to: &out.bytes, .lower)
     }
 }

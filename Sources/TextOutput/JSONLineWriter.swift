@@ -199,17 +199,11 @@ extension JSONDump {
             case 5:
                 buf.put(", \"value_type\": \"null\", \"value\": null")
                 return
-            case 12, 18, 19, 20, 21, 22, 25, 26, 27, 28, 30:
-                guard content.count <= Self.pieceBytes && node.tagNumber != 28 && node.tagNumber != 30 else {
-                    streamedText(index)
-                    return
-                }
-                var plain = true
-                for b in content where b < 0x20 || b >= 0x7F {
-                    plain = false
-                    break
-                }
-                guard plain else {
+            case let tag where Tree.isTextTag(tag):
+                // Printable ASCII of one piece or less goes straight from the input; the rest (and
+                // the two- and four-byte string types) is decoded and escaped a piece at a time.
+                guard tag != 28, tag != 30, content.count <= Self.pieceBytes,
+                      !content.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else {
                     streamedText(index)
                     return
                 }

@@ -139,4 +139,18 @@ import Testing
             }
         }
     }
+
+    /// The arenas are reserved for a node per 2 input bytes, so a large tree never regrows; a tree
+    /// that used under half its room is kept in exact room (a token's header, 300 bytes a node,
+    /// held 28 KB unused, 280 MB over a 10,000-token history). One that filled it keeps it.
+    @Test func roomTheInputDidNotUseIsGivenBack() {
+        let long = String(repeating: "MIIC", count: 1_000)
+        let sparse = Self.parse(#"{"alg":"ES256","x5c":["\#(long)","\#(long)","\#(long)"]}"#)
+        #expect(sparse.count == 8)
+        #expect(sparse.nodes.capacity <= 2 * sparse.count + 64)
+        #expect(sparse.table.entries.capacity <= 2 * sparse.table.entries.count + 64)
+        let dense = Self.parse("[" + Array(repeating: "0", count: 5_000).joined(separator: ",") + "]")
+        #expect(dense.count == 5_001)
+        #expect(dense.nodes.capacity >= dense.count)
+    }
 }

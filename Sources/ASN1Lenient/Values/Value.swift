@@ -49,7 +49,7 @@ extension Tree {
         let node = nodes[index]
         guard node.kind == .tlv, node.tagClass == .universal, !node.isConstructed else { return nil }
         let whole = bytes[node.contentRange]
-        let content = [12, 18, 19, 20, 21, 22, 25, 26, 27, 30, 28, 23, 24].contains(node.tagNumber) ? whole.prefix(textPrefix) : whole
+        let content = Self.isTextTag(node.tagNumber) || node.tagNumber == 23 || node.tagNumber == 24 ? whole.prefix(textPrefix) : whole
         switch node.tagNumber {
         case 1:
             guard content.count == 1 else { return .invalid("BOOLEAN of \(content.count) octets") }
@@ -66,8 +66,8 @@ extension Tree {
         case 6:
             guard let dotted = ObjectIdentifierValue.dotted(content) else { return .invalid("malformed OBJECT IDENTIFIER") }
             return .objectIdentifier(dotted: dotted, name: OIDNames.name(for: dotted))
-        case 12, 18, 19, 20, 21, 22, 25, 26, 27, 28, 30:
-            return .string(Self.text(tag: node.tagNumber, content), lossy: Self.isLossyText(tag: node.tagNumber, whole))
+        case let tag where Self.isTextTag(tag):
+            return .string(Self.text(tag: tag, content), lossy: Self.isLossyText(tag: tag, whole))
         case 23, 24:
             let raw = Self.latin1(content)
             if case .ok(let t, _) = TimeValue.parse(content, generalized: node.tagNumber == 24) {

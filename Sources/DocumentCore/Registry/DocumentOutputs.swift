@@ -96,13 +96,6 @@ extension DocumentOutputs {
         VerificationText.write(report, inputName: document.source.name, style: style, to: emit)
     }
 
-    /// `writeVerifyText` whole.
-    public func verifyText(_ document: Document, report: VerificationReport, style: VerifyStyle, words: StepText) -> String {
-        var text = ""
-        writeVerifyText(document, report: report, style: style, words: words) { text += $0 }
-        return text
-    }
-
     public func verification(_ document: Document, now: Date, words: StepText, detail: VerificationDetail) -> VerificationReport {
         verification(document, now: now, words: words)
     }

@@ -208,24 +208,18 @@ struct VerifyCommand: ParsableCommand {
         // An option the input's kind cannot use is a usage error (in batch, that input's error line).
         let input = files.isEmpty ? try offer.input(bundleID: options.bundleID, keyID: jws.expectedKeyID) : .path(files[0])
         let (document, report) = try Self.verify(input, options: options, jws: jws, given: given)
-        let text: String
+        // Written as it is made, never whole (a history's report is 50 KB a token); JSON as bytes,
+        // without a round trip through String.
+        let out = OutputWriter(.standardOutput)
         switch (format, quiet) {
         case (.json, _):
-            // Bytes as written, without a round trip through String, and never whole (a history's is 50 KB a token).
-            let out = OutputWriter(.standardOutput)
             VerificationJSON.stream(report, input: (document.source.name, document.fileLayer.bytes.count)) { out.write(raw: $0) }
-            out.flush()
-            if !report.verdict.valid { throw ExitCode(1) }
-            return
-        case (.text, true): text = VerificationText.quietLine(report, ascii: ascii) + "\n"
+        case (.text, true):
+            out.write(VerificationText.quietLine(report, ascii: ascii) + "\n")
         case (.text, false):
-            let out = OutputWriter(.standardOutput)
             document.format.writeVerifyText(document, report: report, style: VerifyStyle(unicode: !ascii), words: .commandLine) { out.write($0) }
-            out.flush()
-            if !report.verdict.valid { throw ExitCode(1) }
-            return
         }
-        OutputWriter.write(text, to: .standardOutput)
+        out.flush()
         if !report.verdict.valid { throw ExitCode(1) }
     }
 }

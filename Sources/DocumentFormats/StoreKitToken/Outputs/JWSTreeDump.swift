@@ -37,30 +37,28 @@ public struct JWSTreeDump {
     /// The dump, handed to `emit` a top-level token at a time (each piece ends with a line end):
     /// a history of 10,000 tokens is never one string (its lines were 800 MB for a 50 MB body).
     public func write(_ emit: (String) -> Void) {
-        func lines(_ lines: [String]) {
+        func emitLines(_ lines: [String]) {
             if !lines.isEmpty { emit(lines.joined(separator: "\n") + "\n") }
-        }
-        lines([paint.paint("# \(TerminalSafe.escape(document.source.name)): \(document.note)", .dim)])
-        if let model = document.externalPurchase {
-            lines(externalPurchaseLines(model))
-            let all = document.diagnostics.map(\.diagnostic)
-            let counts = Severity.allCases.map { severity in all.filter { $0.severity == severity }.count }
-            lines([paint.paint("# 1 token, \(document.layers.count) layers; \(counts[0]) error\(counts[0] == 1 ? "" : "s"), \(counts[1]) der, "
-                + "\(counts[2]) warning\(counts[2] == 1 ? "" : "s"), \(counts[3]) info", .dim)])
-            return
-        }
-        guard let jws = document.jws else {
-            lines(diagnosticLines(document.fileLayer.content.diagnostics, indent: 0))
-            return
-        }
-        if jws.body != nil { lines(diagnosticLines(document.fileLayer.content.diagnostics, indent: 0)) }
-        for (index, token) in jws.tokens.enumerated() where token.parent == nil {
-            lines(tokenLines(index, indent: 0) + document.format.tokenNotes(document, token: index).map { "  " + $0 })
         }
         var counts = [Int](repeating: 0, count: Severity.allCases.count)
         for d in document.diagnostics { counts[d.diagnostic.severity.rawValue] += 1 }
-        lines([paint.paint("# \(jws.tokens.count) token\(jws.tokens.count == 1 ? "" : "s"), \(document.layers.count) layer\(document.layers.count == 1 ? "" : "s"); "
-            + "\(counts[0]) error\(counts[0] == 1 ? "" : "s"), \(counts[1]) der, \(counts[2]) warning\(counts[2] == 1 ? "" : "s"), \(counts[3]) info", .dim)])
+        let findings = "\(counts[0]) error\(counts[0] == 1 ? "" : "s"), \(counts[1]) der, \(counts[2]) warning\(counts[2] == 1 ? "" : "s"), \(counts[3]) info"
+        emitLines([paint.paint("# \(TerminalSafe.escape(document.source.name)): \(document.note)", .dim)])
+        if let model = document.externalPurchase {
+            emitLines(externalPurchaseLines(model))
+            emitLines([paint.paint("# 1 token, \(document.layers.count) layers; " + findings, .dim)])
+            return
+        }
+        guard let jws = document.jws else {
+            emitLines(diagnosticLines(document.fileLayer.content.diagnostics, indent: 0))
+            return
+        }
+        if jws.body != nil { emitLines(diagnosticLines(document.fileLayer.content.diagnostics, indent: 0)) }
+        for (index, token) in jws.tokens.enumerated() where token.parent == nil {
+            emitLines(tokenLines(index, indent: 0) + document.format.tokenNotes(document, token: index).map { "  " + $0 })
+        }
+        emitLines([paint.paint("# \(jws.tokens.count) token\(jws.tokens.count == 1 ? "" : "s"), \(document.layers.count) layer\(document.layers.count == 1 ? "" : "s"); "
+            + findings, .dim)])
     }
 
     func pad(_ indent: Int) -> String { String(repeating: " ", count: indent) }

@@ -46,7 +46,7 @@ struct VerdictDetailTests {
         r.subject.headline = []
         r.subject.note = ""
         r.steps = []
-        r.nested = r.nested.map(withoutDetail)
+        r.nested = NestedReports(r.nested.map(withoutDetail))
         return r
     }
 

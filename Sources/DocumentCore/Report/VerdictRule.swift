@@ -12,7 +12,7 @@ extension VerificationReport {
     ///   beside VALID;
     /// - a cut-off input says so first, before what the cut breaks (the chain, an empty signature).
     package mutating func settleVerdict(words: StepText = .plain) {
-        for i in nested.indices { nested[i].settleVerdict(words: words) }
+        nested = nested.changed { $0.settleVerdict(words: words) }
         for i in steps.indices where !steps[i].decides && steps[i].status != .passed && steps[i].status != .info {
             steps[i].status = .info
             steps[i].message = words.forInformation(steps[i].reason ?? "")

@@ -258,7 +258,7 @@ public struct VerificationReport: Sendable, Equatable {
     public var dates: VerificationDates
     public var findings: [VerificationFinding]
     /// A notification's nested tokens, a history's transactions: each verified on its own.
-    public var nested: [VerificationReport]
+    public var nested: NestedReports
     public var verdict: VerificationVerdict
     /// A receipt's fields, purchases and subscriptions (nil for tokens: their headline is in `subject`).
     public var receipt: VerificationReceiptFacts? = nil
@@ -267,6 +267,11 @@ public struct VerificationReport: Sendable, Equatable {
     /// The first failed step that decides the verdict, in report order.
     public var firstFailure: VerificationStep? { steps.first { $0.status == .failed && $0.decides } }
     package init(subject: VerificationSubject, steps: [VerificationStep], certificates: [VerificationCertificate], dates: VerificationDates, findings: [VerificationFinding], nested: [VerificationReport], verdict: VerificationVerdict, receipt: VerificationReceiptFacts? = nil) {
+        self.init(subject: subject, steps: steps, certificates: certificates, dates: dates, findings: findings,
+                  nestedReports: NestedReports(nested), verdict: verdict, receipt: receipt)
+    }
+
+    package init(subject: VerificationSubject, steps: [VerificationStep], certificates: [VerificationCertificate], dates: VerificationDates, findings: [VerificationFinding], nestedReports nested: NestedReports, verdict: VerificationVerdict, receipt: VerificationReceiptFacts? = nil) {
         self.subject = subject
         self.steps = steps
         self.certificates = certificates

@@ -33,7 +33,9 @@ extension VerificationReport {
             findings = fileFindings + findings
             return
         }
-        let nested = top.map { VerificationReport(token: $0, of: document, now: now, words: words, detail: detail) }
+        // The verdict reads each token's verdict-only report; the full ones are made as a writer
+        // reads them, one at a time (`NestedReports`).
+        let nested = top.map { VerificationReport(token: $0, of: document, now: now, words: words, detail: .verdict) }
         var reasons = nested.filter { !$0.verdict.valid }.map { Self.nestedReason($0, words: words) }
         if nested.isEmpty {
             reasons.append(.init(code: .noTokens, step: nil, message: words.noTokensToVerify))
@@ -43,7 +45,10 @@ extension VerificationReport {
         let validated = nested.isEmpty || nested.contains { $0.verdict.validated }
         self.init(subject: VerificationSubject(kind: document.kind.id, label: document.kind.summary, note: detail == .full ? document.note : ""),
                   steps: [], certificates: [], dates: VerificationDates(signed: nil, now: now, at: document.openedWith.analysis.at),
-                  findings: fileFindings, nested: nested,
+                  findings: fileFindings,
+                  nestedReports: detail == .verdict ? NestedReports(nested) : NestedReports(count: top.count) { i in
+                      VerificationReport(token: top[i], of: document, now: now, words: words, detail: detail)
+                  },
                   verdict: VerificationVerdict(valid: valid, outcome: valid ? Self.commonOutcome(nested) : validated ? "invalid" : "not-validated",
                                                summary: valid ? words.everyTokenVerified : words.summary(validated ? .invalid : .notValidated),
                                                reasons: validated ? reasons : [.init(code: .validationNotRequested, step: nil,

@@ -16,8 +16,8 @@ public enum Base64Groups {
     /// `characters 12-15 "eyJh" = 6-bit values 30 34 9 33 → payload bytes 9-11: 7b 22 61 "{"a"`.
     /// `positions` are the group's characters in `text` (up to 4; not contiguous when a JSON
     /// escape sits between them), `bytes` the group's bytes in `decoded` (up to 3).
-    public static func group(text: [UInt8], positions: [Int], alphabet: [UInt8], into role: String, bytes: Range<Int>,
-                             decoded: [UInt8], asText: Bool) -> String {
+    public static func group(text: ByteWindow, positions: [Int], alphabet: [UInt8], into role: String, bytes: Range<Int>,
+                             decoded: ByteWindow, asText: Bool) -> String {
         let characters = positions.map { text[$0] }
         let sextets = characters.map { ch in alphabet.firstIndex(of: ch).map { String($0) } ?? "?" }
         let span = positions.first.map { $0..<(positions[positions.count - 1] + 1) } ?? 0..<0

@@ -1,3 +1,4 @@
+import ByteText
 import ASN1Lenient
 import JSONLenient
 
@@ -55,7 +56,8 @@ public struct ByteLayer: Sendable {
     public var role: LayerRole
     /// A short label for headers and notes ("file", "payload (3 chunks)").
     public var name: String
-    public var bytes: [UInt8]
+    /// The layer's own array, or a window into its parent's (a token's characters in a body).
+    public var bytes: ByteWindow
     /// The parse of `bytes`, every diagnostic of this layer merged into it.
     public var content: LayerContent
     /// The layer these bytes were taken from (nil for the file) and where they sit in it.
@@ -63,6 +65,11 @@ public struct ByteLayer: Sendable {
     public var map: OffsetMap?
 
     public init(id: LayerID, role: LayerRole, name: String, bytes: [UInt8], content: LayerContent,
+                parent: LayerID? = nil, map: OffsetMap? = nil) {
+        self.init(id: id, role: role, name: name, window: ByteWindow(bytes), content: content, parent: parent, map: map)
+    }
+
+    public init(id: LayerID, role: LayerRole, name: String, window bytes: ByteWindow, content: LayerContent,
                 parent: LayerID? = nil, map: OffsetMap? = nil) {
         self.id = id
         self.role = role

@@ -60,12 +60,12 @@ public struct Document: Sendable {
     public var fileLayer: ByteLayer { layers[0] }
     /// The input as the loader gave it (the file layer's bytes), for the text outputs' headers.
     public var input: LoadedInput {
-        LoadedInput(bytes: fileLayer.bytes, name: source.name, encoding: source.encoding, note: source.note, origin: source.origin)
+        LoadedInput(bytes: fileLayer.bytes.array, name: source.name, encoding: source.encoding, note: source.note, origin: source.origin)
     }
     public func layer(_ id: LayerID) -> ByteLayer { layers[id.index] }
     /// The ASN.1 tree of the file layer: the whole input for receipts and other ASN.1 (empty for
     /// kinds whose file layer is not ASN.1).
-    public var fileTree: Tree { fileLayer.tree ?? Tree(bytes: fileLayer.bytes, nodes: [], diagnostics: [], roots: []) }
+    public var fileTree: Tree { fileLayer.tree ?? Tree(bytes: fileLayer.bytes.array, nodes: [], diagnostics: [], roots: []) }
 
     /// A range of `layer` expressed in the file layer's offsets, through every enclosing layer.
     public func fileRange(_ range: Range<Int>, in layer: LayerID) -> Range<Int> {

@@ -9,7 +9,12 @@ import DocumentCore
 /// length of its value, so every length, offset and segment stays where it was.
 struct LayerRewrite {
     let document: Document
-    var bytes: [[UInt8]]
+    /// Each layer's new bytes, made on its first write (nil: as in the document). Unwritten token
+    /// layers stay windows into their body rather than copies.
+    private var edited: [[UInt8]?]
+    /// Changed layers already carried into their parents, whose new bytes were let go (a history's
+    /// payloads and token texts were all held at once beside the file's copy).
+    private var carried: Set<Int> = []
     /// Each token segment's characters by the index of the layer it decodes to, made on first use:
     /// made again for every layer, a history of 10,000 tokens took 151 s (quadratic).
     private var segmentsByLayer: [Int: Range<Int>]?
@@ -20,21 +25,34 @@ struct LayerRewrite {
 
     init(_ document: Document) {
         self.document = document
-        bytes = document.layers.map(\.bytes)
+        edited = Array(repeating: nil, count: document.layers.count)
+    }
+
+    /// A layer's bytes as rewritten so far.
+    func bytes(_ index: Int) -> ByteWindow { edited[index].map(ByteWindow.init) ?? document.layers[index].bytes }
+
+    /// Changes a layer's bytes, copying them out of the document on the first change.
+    private mutating func edit<R>(_ index: Int, _ change: (inout [UInt8]) throws -> R) rethrows -> R {
+        var new = edited[index] ?? document.layers[index].bytes.array
+        edited[index] = nil  // uniquely referenced while it changes
+        defer { edited[index] = new }
+        return try change(&new)
     }
 
     /// Layers whose bytes changed.
-    func changed(_ id: LayerID) -> Bool { bytes[id.index] != document.layers[id.index].bytes }
+    func changed(_ id: LayerID) -> Bool {
+        carried.contains(id.index) || edited[id.index].map { ByteWindow($0) != document.layers[id.index].bytes } ?? false
+    }
 
     mutating func write(_ target: RedactTarget, standIn: RedactedValue) throws {
         let encoded = try Self.encode(target, standIn: standIn, layer: document.layers[target.layer.index].bytes)
         guard encoded.count == target.range.count else {
             throw Failure(message: "\(target.place): the stand-in takes \(encoded.count) bytes where the value takes \(target.range.count): a bug")
         }
-        bytes[target.layer.index].replaceSubrange(target.range, with: encoded)
+        edit(target.layer.index) { $0.replaceSubrange(target.range, with: encoded) }
     }
 
-    static func encode(_ target: RedactTarget, standIn: RedactedValue, layer: [UInt8]) throws -> [UInt8] {
+    static func encode(_ target: RedactTarget, standIn: RedactedValue, layer: ByteWindow) throws -> [UInt8] {
         let new = standIn.bytes
         switch target.kind {
         case .utf8, .bytes, .jsonNumber:
@@ -61,7 +79,7 @@ struct LayerRewrite {
     /// used: as it is, or as the same escape (`\u0041` stays a `\u` escape). Stand-ins keep every
     /// character that is not a letter or digit, so two-character escapes (`\/`, `\n`) never change.
     /// `offsets` is empty for a string written as itself (one layer byte per decoded byte).
-    static func jsonString(_ target: RedactTarget, offsets: [Int], new: [UInt8], layer: [UInt8]) throws -> [UInt8] {
+    static func jsonString(_ target: RedactTarget, offsets: [Int], new: [UInt8], layer: ByteWindow) throws -> [UInt8] {
         let old = target.original(in: layer).bytes
         if offsets.isEmpty && target.range.count == old.count && new.count == old.count { return new }
         guard offsets.count == old.count, new.count == old.count else {
@@ -98,34 +116,41 @@ struct LayerRewrite {
             guard changed(layer.id), let parent = layer.parent, let map = layer.map else { continue }
             switch map {
             case .segments(let segments):
-                for s in segments {
-                    bytes[parent.index].replaceSubrange(s.parentOffset..<(s.parentOffset + s.length),
-                                                        with: bytes[index][s.layerOffset..<(s.layerOffset + s.length)])
+                let child = bytes(index)
+                edit(parent.index) { parentBytes in
+                    for s in segments {
+                        parentBytes.replaceSubrange(s.parentOffset..<(s.parentOffset + s.length),
+                                                    with: child[s.layerOffset..<(s.layerOffset + s.length)])
+                    }
                 }
             case .base64(let textStart):
                 // A token's segment, or base64 text that starts at `textStart` (an external purchase token).
+                let parentBytes = bytes(parent.index)
                 let characters = (try? segmentCharacters(of: layer.id))
-                    ?? textStart..<min(bytes[parent.index].count, textStart + (layer.bytes.count * 8 + 5) / 6)
-                let slots = characters.filter { bytes[parent.index][$0] != UInt8(ascii: "=") }
+                    ?? textStart..<min(parentBytes.count, textStart + (layer.bytes.count * 8 + 5) / 6)
+                let slots = characters.filter { parentBytes[$0] != UInt8(ascii: "=") }
                     .map { Base64Rewrite.Slot(offset: $0, length: 1) }
                 try rewriteBase64(layer, parent: parent, slots: slots, alphabet: layer.role.usesStandardBase64 ? .either : .url)
             case .base64Characters(let offsets):
                 // Base64 whose characters are spread (an Advanced Commerce request's `request`, an x5c
                 // entry with `\/` escapes): each character where the map says.
-                let parentBytes = bytes[parent.index]
+                let parentBytes = bytes(parent.index)
                 let slots = offsets.filter { parentBytes[$0] != UInt8(ascii: "=") }.map { offset in
                     offset + 1 < parentBytes.count && parentBytes[offset] == UInt8(ascii: "\\") && parentBytes[offset + 1] == UInt8(ascii: "/")
                         ? Base64Rewrite.Slot(offset: offset, length: 2) : Base64Rewrite.Slot(offset: offset, length: 1)
                 }
                 try rewriteBase64(layer, parent: parent, slots: slots, alphabet: .either)
             }
+            carried.insert(index)
+            edited[index] = nil
         }
-        return bytes[0]
+        return edited[0] ?? document.layers[0].bytes.array
     }
 
     mutating func rewriteBase64(_ layer: ByteLayer, parent: LayerID, slots: [Base64Rewrite.Slot], alphabet: Base64Rewrite.Alphabet) throws {
         do {
-            bytes[parent.index] = try Base64Rewrite.rewrite(bytes[parent.index], slots: slots, bytes: bytes[layer.id.index], alphabet: alphabet)
+            let decoded = bytes(layer.id.index).array
+            try edit(parent.index) { $0 = try Base64Rewrite.rewrite($0, slots: slots, bytes: decoded, alphabet: alphabet) }
         } catch let failure as Base64Rewrite.Failure {
             throw Failure(message: "\(TerminalSafe.escape(layer.name)): \(failure.message)")
         }

@@ -73,7 +73,7 @@ package struct RedactTarget: Sendable {
     /// `original` is the value as found in `layerBytes` (the bytes of `layer`) at `range`; it is
     /// kept only when reading it back from there would not give it.
     package init(field: RedactField, layer: LayerID, range: Range<Int>, original: RedactedValue, form: Form,
-                 location: RedactPlace, isMention: Bool = false, in layerBytes: [UInt8]) {
+                 location: RedactPlace, isMention: Bool = false, in layerBytes: ByteWindow) {
         self.field = field
         layerIndex = UInt32(layer.index)
         start = UInt32(range.lowerBound)
@@ -96,14 +96,14 @@ package struct RedactTarget: Sendable {
     }
 
     package init(field: RedactField, layer: LayerID, range: Range<Int>, original: RedactedValue, form: Form, place: String,
-                 isMention: Bool = false, in layerBytes: [UInt8]) {
+                 isMention: Bool = false, in layerBytes: ByteWindow) {
         self.init(field: field, layer: layer, range: range, original: original, form: form, location: RedactPlace(place),
                   isMention: isMention, in: layerBytes)
     }
 
     /// The value replaced, from the bytes of the layer it was found in (the original's, or a
     /// copy's, where the stand-in is read).
-    package func original(in layerBytes: [UInt8]) -> RedactedValue {
+    package func original(in layerBytes: ByteWindow) -> RedactedValue {
         if let irregular { return irregular.original }
         // Read back when made (`init`), so never nil for the bytes it was found in.
         return Self.read(kind, range, in: layerBytes) ?? .bytes([])
@@ -115,7 +115,7 @@ package struct RedactTarget: Sendable {
 
     /// The value at `range` read as `kind` says; nil when it cannot be (beyond the bytes, an
     /// INTEGER beyond 64 bits).
-    static func read(_ kind: Kind, _ range: Range<Int>, in bytes: [UInt8]) -> RedactedValue? {
+    static func read(_ kind: Kind, _ range: Range<Int>, in bytes: ByteWindow) -> RedactedValue? {
         guard range.upperBound <= bytes.count else { return nil }
         switch kind {
         case .bytes: return .bytes(Array(bytes[range]))
@@ -333,7 +333,7 @@ struct RedactCollector {
                         text = String(text.dropFirst(prefix.count))
                     }
                     target(RedactTarget(field: redact, layer: id, range: content, original: .text(text),
-                                        form: .jsonString(offsets: offsets), place: place, in: tree.bytes))
+                                        form: .jsonString(offsets: offsets), place: place, in: ByteWindow(tree.bytes)))
                 case .number:
                     let digits = Array(tree.bytes[node.range])
                     guard digits.allSatisfy(StandIns.isDigit) else {
@@ -341,7 +341,7 @@ struct RedactCollector {
                         continue
                     }
                     target(RedactTarget(field: redact, layer: id, range: node.range,
-                                        original: .text(String(decoding: digits, as: UTF8.self)), form: .jsonNumber, place: place, in: tree.bytes))
+                                        original: .text(String(decoding: digits, as: UTF8.self)), form: .jsonNumber, place: place, in: ByteWindow(tree.bytes)))
                 case .null:
                     continue
                 default:
@@ -364,7 +364,7 @@ struct RedactCollector {
         // Sorted, searched by halves: a set of a 20,000-purchase receipt's spots took 6 MB (issue 32).
         let own = SortedSpots(targets.spots)
         // The place is worded only for a match (a JSON path for every string of a large body was most of the work).
-        func scan(_ layer: LayerID, _ content: Range<Int>, bytes: [UInt8], place: () -> RedactPlace, literal: ((Range<Int>) -> Bool)? = nil) {
+        func scan(_ layer: LayerID, _ content: Range<Int>, bytes: ByteWindow, place: () -> RedactPlace, literal: ((Range<Int>) -> Bool)? = nil) {
             bytes.withUnsafeBufferPointer { text in
                 originals.forEachMention(in: text, content, allowed: { literal?($0) != false }) { range, field in
                     mentions.append(RedactTarget(field: field, layer: layer, range: range,
@@ -385,7 +385,7 @@ struct RedactCollector {
                 let spot = TargetSpot(layer: id, range: content)
                 guard !own.contains(spot), !tokenStrings.contains(spot) else { continue }
                 let literal = Self.literalBytes(tree, string: node, content: content)
-                scan(id, content, bytes: tree.bytes, place: { RedactPlace("\(layerLabel(id)): \(JSONPath.of(node, in: tree))") },
+                scan(id, content, bytes: ByteWindow(tree.bytes), place: { RedactPlace("\(layerLabel(id)): \(JSONPath.of(node, in: tree))") },
                      literal: { range in range.allSatisfy { literal.contains($0) } })
             }
         }

@@ -154,13 +154,13 @@ public enum Redactor {
         var layerNames: [String]
         /// The original's layers' bytes (the file's are the input's own), where the targets' values
         /// are read: the trees and the model go with the document.
-        var layers: [[UInt8]]
+        var layers: [ByteWindow]
 
         func original(_ target: RedactTarget) -> RedactedValue { target.original(in: layers[target.layer.index]) }
 
         /// The bytes of each layer a target's value is read from; empty for the others (a token's
         /// 5 MB payload with no value in it would be kept through the copy's check).
-        static func valueLayers(_ collector: RedactCollector) -> [[UInt8]] {
+        static func valueLayers(_ collector: RedactCollector) -> [ByteWindow] {
             var read = Set<Int>()
             for target in collector.targets { read.insert(target.layer.index) }
             return collector.document.layers.map { read.contains($0.id.index) ? $0.bytes : [] }

@@ -27,7 +27,7 @@ public struct LabSession: Sendable {
 
     public init(document: Document) {
         self.document = document
-        self.original = document.fileLayer.bytes
+        self.original = document.fileLayer.bytes.array
         self.bytes = original
         self.marked = Array(repeating: false, count: original.count)
         self.source = document.source

@@ -1,3 +1,4 @@
+import ByteText
 import ASN1Lenient
 @testable import DocumentCore
 @testable import DocumentRedact
@@ -84,7 +85,7 @@ import TextLoader
         for target in targets {
             #expect(target.field == .transactionID && !target.isMention && target.kind == .utf8)
             // Read from the layer, not kept beside it.
-            #expect(target.original(in: [UInt8](repeating: 0x39, count: target.range.upperBound)) == .text(String(repeating: "9", count: target.range.count)))
+            #expect(target.original(in: ByteWindow([UInt8](repeating: 0x39, count: target.range.upperBound))) == .text(String(repeating: "9", count: target.range.count)))
         }
         #expect(targets.first?.place.hasPrefix("in-app purchase #1, ") == true)
         #expect(parts.notReplaced.isEmpty && parts.tokens.isEmpty)
@@ -120,7 +121,7 @@ import TextLoader
         #expect(parts.tokens.count == tokens.count && tokens.count > 1)
         for (part, token) in zip(parts.tokens, tokens) {
             let spot = try #require(part.inHolder)
-            #expect(Array(document.layer(spot.layer).bytes[spot.range]) == document.layer(token.layers.token).bytes)
+            #expect(Array(document.layer(spot.layer).bytes[spot.range]) == document.layer(token.layers.token).bytes.array)
         }
         #expect(parts.signatures.first?.note.hasPrefix("token signedTransactions[0]: its ES256 signature") == true)
     }

@@ -94,7 +94,7 @@ enum RedactSupport {
     /// base64, a reassembled payload, a token's header and payload JSON, a nested token's text).
     static func haystacks(_ copy: [UInt8]) throws -> [(String, [UInt8])] {
         let document = try open(copy)
-        return [("file as written", copy)] + document.layers.map { ("layer \($0.id.index) (\($0.name))", $0.bytes) }
+        return [("file as written", copy)] + document.layers.map { ("layer \($0.id.index) (\($0.name))", $0.bytes.array) }
     }
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

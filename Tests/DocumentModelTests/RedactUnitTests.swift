@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 import DocumentCore
 import DocumentRedact
 import Foundation
@@ -266,7 +267,7 @@ import TextLoader
     func targetsReadTheirValueFromTheLayer() {
         // Place (24), a reference, 32-bit range and layer, three bytes: 48, not 112 and a string (issue 32).
         #expect(MemoryLayout<RedactTarget>.stride == 48)
-        let der: [UInt8] = [0x02, 0x03, 0x00, 0x12, 0x34]
+        let der: ByteWindow = [0x02, 0x03, 0x00, 0x12, 0x34]
         let integer = RedactTarget(field: .webOrderLineItemID, layer: .file, range: 2..<5, original: .text("4660"), form: .derInteger,
                                    place: "x", in: der)
         #expect(integer.kind == .derInteger && integer.original(in: der) == .text("4660"))
@@ -275,22 +276,22 @@ import TextLoader
         #expect(bytes.kind == .bytes && bytes.original(in: [9, 8, 7]) == .bytes([8, 7]))
         // `"a\/b"`: the escape takes two layer bytes, so the decoded text is kept.
         let escaped = RedactTarget(field: .transactionID, layer: .file, range: 1..<5, original: .text("a/b"),
-                                   form: .jsonString(offsets: [1, 2, 4]), place: "y", in: Array(#""a\/b""#.utf8))
-        #expect(escaped.original(in: Array(#""xyzw""#.utf8)) == .text("a/b"))
+                                   form: .jsonString(offsets: [1, 2, 4]), place: "y", in: ByteWindow(Array(#""a\/b""#.utf8)))
+        #expect(escaped.original(in: ByteWindow(Array(#""xyzw""#.utf8))) == .text("a/b"))
         let literal = RedactTarget(field: .transactionID, layer: .file, range: 1..<4, original: .text("abc"),
-                                   form: .jsonString(offsets: [1, 2, 3]), place: "y", in: Array(#""abc""#.utf8))
-        #expect(literal.original(in: Array(#""xyz""#.utf8)) == .text("xyz"))
+                                   form: .jsonString(offsets: [1, 2, 3]), place: "y", in: ByteWindow(Array(#""abc""#.utf8)))
+        #expect(literal.original(in: ByteWindow(Array(#""xyz""#.utf8))) == .text("xyz"))
         // Told a value the layer does not hold there: kept as told.
         let odd = RedactTarget(field: .transactionID, layer: .file, range: 0..<3, original: .text("abd"), form: .plain, place: "z",
-                               in: Array("abc".utf8))
-        #expect(odd.original(in: Array("abc".utf8)) == .text("abd"))
+                               in: ByteWindow(Array("abc".utf8)))
+        #expect(odd.original(in: ByteWindow(Array("abc".utf8))) == .text("abd"))
         #expect(RedactPlace("product_id", in: .inAppPurchase, number: 3).text == "in-app purchase #3, product_id")
     }
 
     @Test("the target list gives back each target as added, in 24 bytes each, its places' names shared")
     func targetListKeepsEveryPart() {
         #expect(RedactTargetList.bytesPerTarget == 24)
-        let layer = Array(#"0123456789"a\/b""#.utf8)
+        let layer = ByteWindow(Array(#"0123456789"a\/b""#.utf8))
         var list = RedactTargetList()
         #expect(list.isEmpty && list.nameCount == 0)
         list.append(RedactTarget(field: .transactionID, layer: LayerID(2), range: 0..<4, original: .text("0123"), form: .plain,
@@ -316,8 +317,8 @@ import TextLoader
         #expect(kept.map(\.isMention) == [false, true, false, false, true])
         #expect(kept.map(\.kind) == [.utf8, .utf8, .jsonString, .bytes, .utf8])
         #expect(kept.map { $0.original(in: layer) } == [.text("0123"), .text("456789"), .text("a/b"), .bytes([0x31, 0x32]), .text("9")])
-        #expect(kept[2].original(in: Array(repeating: 0x30, count: 16)) == .text("a/b"))
-        #expect(kept[0].original(in: Array(repeating: 0x30, count: 16)) == .text("0000"))
+        #expect(kept[2].original(in: ByteWindow(Array(repeating: 0x30, count: 16))) == .text("a/b"))
+        #expect(kept[0].original(in: ByteWindow(Array(repeating: 0x30, count: 16))) == .text("0000"))
     }
 
     @Test("the run's values keep digit ids as numbers by class, once each, and find every value as the set did")

@@ -23,7 +23,7 @@ import TextLoader
 
     @Test func aSignatureCharacterFailsES256AndUndoMakesItValidAgain() throws {
         var s = try Self.state("jws/transaction.jws")
-        let original = s.layered.document.fileLayer.bytes
+        let original = s.layered.document.fileLayer.bytes.array
         #expect(Self.summary(s).contains("  ES256 signature: passed"))
         // The signature's r, shown as the token characters that encode it, the cursor on its first.
         s.selectOutlineRow(try JWSOutlineTests.row(s, "r"))
@@ -52,7 +52,7 @@ import TextLoader
 
     @Test func typingInTheDecodedPayloadReencodesItsCharacters() throws {
         var s = try Self.state("jws/transaction.jws")
-        let original = s.layered.document.fileLayer.bytes
+        let original = s.layered.document.fileLayer.bytes.array
         let payload = try #require(s.layered.document.jws?.tokens.first?.layers.payload)
         s.selectOutlineRow(try JWSOutlineTests.row(s, "transactionId"))
         press(&s, .tab)
@@ -142,7 +142,7 @@ import TextLoader
     @Test func anX5cCertificateByteIsReencodedAsStandardBase64() throws {
         var s = try Self.state("jws/transaction.jws")
         let leaf = try JWSNavigationTests.token(s).layers.certificates[0]
-        let original = s.layered.document.fileLayer.bytes
+        let original = s.layered.document.fileLayer.bytes.array
         s.selectOutlineRow(try #require(s.outline.row(of: NodeID(leaf, 0))))
         press(&s, .tab)
         // The last byte of the leaf's DER: a byte of its signature.
@@ -164,20 +164,20 @@ import TextLoader
     /// result for an older request is dropped.
     @Test func theReopenIsAnEffectWhoseResultComesBackAsAMessage() throws {
         var s = try Self.state("jws/transaction.jws")
-        let original = s.layered.document.fileLayer.bytes
+        let original = s.layered.document.fileLayer.bytes.array
         s.selectOutlineRow(try JWSOutlineTests.row(s, "r"))
         press(&s, .character("b"), .tab, .character("e"))
         let effect = reduce(&s, .character(Self.other(original[4470])))
         guard case .reopenLab(let job)? = effect else { Issue.record("no lab job: \(String(describing: effect))"); return }
         #expect(job.steps == [.replace(offset: 4470, byte: UInt8(ascii: original[4470] == UInt8(ascii: "A") ? "B" : "A"))])
-        #expect(s.layered.document.fileLayer.bytes == original && s.status == StatusMessage("re-checking the edited bytes…"))
+        #expect(s.layered.document.fileLayer.bytes.array == original && s.status == StatusMessage("re-checking the edited bytes…"))
         // Another edit while the job runs is refused, never lost silently.
         press(&s, .character("D"))
         #expect(s.status == StatusMessage("still re-checking the last edit: try again when it is shown", isError: true))
         let result = job.run()
         var stale = s
         reduce(&stale, .labReopened(LabResult(id: job.id + 1, session: result.session, applied: 1)))
-        #expect(stale.layered.document.fileLayer.bytes == original)
+        #expect(stale.layered.document.fileLayer.bytes.array == original)
         reduce(&s, .labReopened(result))
         #expect(s.layered.document.fileLayer.bytes[4470] != original[4470])
         #expect(s.status == StatusMessage("token: ES256 signature: passed → failed", isError: true))

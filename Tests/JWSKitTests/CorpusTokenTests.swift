@@ -179,7 +179,7 @@ struct CorpusTokenTests {
         let payloadJSON = d.payloadJSON!
         let node = payloadJSON[d.nested[0].node.index]
         #expect(transaction.textOffset == node.start + 1)
-        #expect(Array(payloadJSON.bytes[(node.start + 1)..<(node.end - 1)]) == transaction.text)
+        #expect(Array(payloadJSON.bytes[(node.start + 1)..<(node.end - 1)]) == transaction.text.array)
     }
 
     @Test func subscribedResubscribe() throws {

@@ -63,7 +63,7 @@ public func fuzzEdit(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 func check(_ lab: LabSession, _ expected: [UInt8]) {
     precondition(lab.bytes == expected, "lab bytes differ from the shadow copy")
-    precondition(lab.document.fileLayer.bytes == expected, "the re-opened document is not the edited bytes")
+    precondition(lab.document.fileLayer.bytes.array == expected, "the re-opened document is not the edited bytes")
     precondition(lab.marked.count == expected.count, "marks are not one per byte")
     for layer in lab.document.layers {
         if let tree = layer.tree { checkTree(tree, "layer \(layer.id.index)") }

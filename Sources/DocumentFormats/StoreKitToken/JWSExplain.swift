@@ -53,7 +53,7 @@ public struct JWSExplain {
         let bytes = (3 * group)..<min(segment.bytes.count, 3 * group + 3)
         var lines = ["\(name), character \(c): in the \(segment.role.rawValue) segment (characters \(JWSSpan.text(segment.characterRange)))",
                      "base64url: " + Base64Groups.group(text: token.document.text, positions: Array(characters), alphabet: Self.alphabet,
-                                                into: segment.role.rawValue, bytes: bytes, decoded: segment.bytes, asText: segment.role != .signature)]
+                                                into: segment.role.rawValue, bytes: bytes, decoded: ByteWindow(segment.bytes), asText: segment.role != .signature)]
         guard let byte = bytes.first else { return lines }
         let precise = (c - start) * 6 / 8
         let target = bytes.contains(precise) ? precise : byte

@@ -32,11 +32,11 @@ struct JWSLayerBuilder {
         // later ones grow the array as appending does (reserving for each would copy it every time).
         if layers.isEmpty { layers.reserveCapacity(4 + document.header.certificates.count) }
         if let holder {
-            layers.append(ByteLayer(id: tokenID, role: .jwsToken, name: path ?? "token", bytes: document.text,
+            layers.append(ByteLayer(id: tokenID, role: .jwsToken, name: path ?? "token", window: document.text,
                                     content: .token(diagnostics: diagnostics(.token) + extra), parent: holder.layer,
                                     map: .segments([.init(layerOffset: 0, parentOffset: holder.range.lowerBound, length: document.text.count)])))
         } else {
-            layers.append(ByteLayer(id: tokenID, role: .file, name: "file", bytes: document.text,
+            layers.append(ByteLayer(id: tokenID, role: .file, name: "file", window: document.text,
                                     content: .token(diagnostics: diagnostics(.token) + extra)))
         }
         var ids = JWSTokenLayers(token: tokenID, header: nil, payload: nil, signature: nil, certificates: [])

@@ -84,7 +84,7 @@ extension AppState {
         guard let row = outlineRow else { return nil }
         let bytes = layered.document.layer(row.node.layer).bytes
         let range = row.range.clamped(to: 0..<bytes.count)
-        return bytes[range]
+        return bytes.baseSlice(range)
     }
 
     /// `y` on an outline: the selected row's bytes in its layer as hex.

@@ -56,7 +56,7 @@ public struct DiffViewState: Sendable {
         guard let layer, let range, layer.index < document.layers.count else { return [] }
         let bytes = document.layer(layer).bytes
         let lower = max(0, min(bytes.count, range.lowerBound))
-        return bytes[lower..<min(bytes.count, lower + min(range.count, limit))]
+        return bytes.baseSlice(lower..<min(bytes.count, lower + min(range.count, limit)))
     }
 }
 

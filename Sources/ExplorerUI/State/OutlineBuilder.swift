@@ -148,7 +148,7 @@ struct OutlineBuilder {
             let row = open(NodeID(id, 0), 0..<bytes.count, depth: depth, label: heading.label,
                            value: heading.value ?? "\(bytes.count) bytes", valueIsSafe: heading.value != nil)
             for (i, part) in wording.parts(of: id, in: document).enumerated() where part.range.upperBound <= bytes.count {
-                close(open(NodeID(id, i + 1), part.range, depth: depth + 1, label: part.label, value: Self.hex(bytes[part.range])))
+                close(open(NodeID(id, i + 1), part.range, depth: depth + 1, label: part.label, value: Self.hex(bytes.baseSlice(part.range))))
             }
             attach(from: id, in: 0..<bytes.count, depth: depth + 1)
             close(row)

@@ -40,7 +40,7 @@ struct OutlineSearchIndex: Sendable {
             }
         }
         func addShared(_ layer: LayerID, at firstRow: Int) {
-            let bytes = document.layer(layer).bytes
+            let bytes = document.layer(layer).bytes.array  // a header layer owns its array: no copy
             // The previous token's header first: equal arrays that share storage compare in O(1),
             // where hashing reads every byte of every token's header.
             if let last = lastHeader, last.bytes == bytes {
@@ -145,6 +145,6 @@ extension SearchText {
     mutating func append(_ row: OutlineRow, at index: Int, in document: Document) {
         let layer = document.layer(row.node.layer)
         let isLeaf = row.subtreeEnd == index + 1 && layer.json != nil && row.range.upperBound <= layer.bytes.count
-        append(label: row.label, value: row.value, meaning: row.meaning, raw: row.raw, leaf: isLeaf ? layer.bytes[row.range] : [])
+        append(label: row.label, value: row.value, meaning: row.meaning, raw: row.raw, leaf: isLeaf ? layer.bytes.baseSlice(row.range) : [])
     }
 }

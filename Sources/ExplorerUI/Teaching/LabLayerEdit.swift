@@ -19,7 +19,7 @@ enum LabLayerEdit {
             guard let parent = current.parent, let map = current.map else {
                 return .failure(Refusal("this layer's bytes are not carried by the file's: nothing here can be edited"))
             }
-            var bytes = current.bytes
+            var bytes = current.bytes.array
             for (at, byte) in edits { bytes[at] = byte }
             let parentBytes = document.layer(parent).bytes
             var next: [Int: UInt8] = [:]

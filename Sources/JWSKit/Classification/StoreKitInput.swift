@@ -104,7 +104,7 @@ public enum StoreKitInput {
         guard !trimmed.isEmpty else { return StoreKitClassification(.notStoreKit(reason: "the input is empty")) }
         let text = bytes[trimmed]
         if compactJWS || isCompactJWS(text) {
-            let (kind, prepared) = JWSDocument.payloadKind(text: Array(text))
+            let (kind, prepared) = JWSDocument.payloadKind(text: ByteWindow(bytes, window: trimmed))
             // Only a token that is the whole input: its offsets are the input's.
             return StoreKitClassification(.token(kind), token: trimmed.count == bytes.count ? prepared : nil)
         }
@@ -142,7 +142,7 @@ public enum StoreKitInput {
         case .string where inTokenKey:
             let n = tree[node]
             let range = (n.start + 1)..<max(n.start + 1, n.end - 1)
-            let (kind, prepared) = JWSDocument.payloadKind(text: Array(tree.bytes[range]))
+            let (kind, prepared) = JWSDocument.payloadKind(text: ByteWindow(tree.bytes, window: range))
             tokens.append(EmbeddedToken(path: path, range: range, kind: kind, prepared: prepared))
         default:
             break

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 
 /// Base64 with exact positions: JWS segments are base64url without padding, `x5c` entries are
 /// standard base64 with optional padding. Every character position is kept: a bad character is
@@ -35,6 +36,15 @@ enum Base64Decoder {
         (0..<4).flatMap { position in
             table.map { $0 == 0xFF ? 0x8000_0000 : UInt32($0) << UInt32(18 - 6 * position) }
         }
+    }
+
+    /// `range` of a window, with diagnostics at window offsets (the window may sit inside a body).
+    static func decode(_ window: ByteWindow, _ range: Range<Int>, alphabet: Alphabet) -> Result {
+        var result = decode(window.baseSlice(range), alphabet: alphabet)
+        if window.offset != 0 {
+            for i in result.diagnostics.indices { result.diagnostics[i].offset -= window.offset }
+        }
+        return result
     }
 
     static func decode(_ text: ArraySlice<UInt8>, alphabet: Alphabet) -> Result {

@@ -1,4 +1,5 @@
 import ASN1Lenient
+import ByteText
 import Threads
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -16,10 +17,16 @@ extension JWSDocument {
     /// ignored); `textOffset` is where they start in the enclosing layer. Never fails: a broken token
     /// yields the segments and fields that could be read, with diagnostics.
     public static func decode(text: [UInt8], textOffset: Int = 0) -> JWSDocument {
+        decode(text: ByteWindow(text), textOffset: textOffset, nesting: 0)
+    }
+
+    /// `decode(text:textOffset:)` of characters that sit inside a larger array (a body, a payload),
+    /// read in place.
+    public static func decode(text: ByteWindow, textOffset: Int = 0) -> JWSDocument {
         decode(text: text, textOffset: textOffset, nesting: 0)
     }
 
-    static func decode(text: [UInt8], textOffset: Int, nesting: Int) -> JWSDocument {
+    static func decode(text: ByteWindow, textOffset: Int, nesting: Int) -> JWSDocument {
         var document = JWSDocument(empty: text, textOffset: textOffset)
         document.readHeader(document.split())
         if let payload = document.segment(.payload) {
@@ -34,7 +41,7 @@ extension JWSDocument {
     /// splitting the token or parsing its header and payload JSON again when classifying did.
     public static func decode(_ token: EmbeddedToken, in body: [UInt8]) -> JWSDocument {
         guard let prepared = token.prepared else {
-            return decode(text: Array(body[token.range]), textOffset: token.range.lowerBound)
+            return decode(text: ByteWindow(body, window: token.range), textOffset: token.range.lowerBound)
         }
         return decode(prepared, textOffset: token.range.lowerBound)
     }
@@ -71,7 +78,7 @@ extension JWSDocument {
         }
     }
 
-    init(empty text: [UInt8], textOffset: Int) {
+    init(empty text: ByteWindow, textOffset: Int) {
         self.init(text: text, textOffset: textOffset, segments: [], headerJSON: nil, payloadJSON: nil,
                   header: JOSEHeader(), payload: StoreKitPayload(), signature: nil, nested: [], diagnostics: [])
     }
@@ -80,7 +87,7 @@ extension JWSDocument {
     /// of a body only to name its kind doubled the cost of a transaction history. The work done
     /// (split, header, payload JSON) is kept in `Prepared` so that opening the body parses each
     /// payload once.
-    static func payloadKind(text: [UInt8]) -> (kind: StoreKitTokenKind, prepared: Prepared?) {
+    static func payloadKind(text: ByteWindow) -> (kind: StoreKitTokenKind, prepared: Prepared?) {
         var document = JWSDocument(empty: text, textOffset: 0)
         let header = document.split()
         guard let payload = document.segment(.payload) else { return (StoreKitTokenKind(document.payload), nil) }
@@ -148,11 +155,11 @@ extension JWSDocument {
             let result: Base64Decoder.Result
             if position == 0 {
                 // The header segment starts at 0 in every token: a known text decodes the same.
-                header.known = HeaderMemo.shared.entry(for: text[range])
-                result = header.known?.base64 ?? Base64Decoder.decode(text[range], alphabet: .url)
+                header.known = HeaderMemo.shared.entry(for: text.baseSlice(range))
+                result = header.known?.base64 ?? Base64Decoder.decode(text, range, alphabet: .url)
                 header.base64 = result
             } else {
-                result = Base64Decoder.decode(text[range], alphabet: .url)
+                result = Base64Decoder.decode(text, range, alphabet: .url)
             }
             diagnostics += result.diagnostics.map { JWSDiagnostic(.token, $0) }
             segments.append(JWSSegment(role: role, characterRange: range, bytes: result.bytes,
@@ -174,7 +181,7 @@ extension JWSDocument {
         let before = diagnostics.count
         readHeader(segment.bytes)
         if let json = headerJSON, let base64 = split.base64 {
-            HeaderMemo.shared.store(text: text[segment.characterRange], HeaderMemo.Entry(
+            HeaderMemo.shared.store(text: text.baseSlice(segment.characterRange), HeaderMemo.Entry(
                 base64: base64, json: json, header: header, diagnostics: Array(diagnostics[before...])))
         }
     }
@@ -261,7 +268,7 @@ extension JWSDocument {
                 continue
             }
             let content = (tree[node].start + 1)..<max(tree[node].start + 1, tree[node].end - 1)
-            let child = JWSDocument.decode(text: Array(bytes[content]), textOffset: content.lowerBound, nesting: nesting + 1)
+            let child = JWSDocument.decode(text: ByteWindow(bytes, window: content), textOffset: content.lowerBound, nesting: nesting + 1)
             payload.fields[position].value = .nestedToken(index: nested.count)
             nested.append(NestedToken(path: path, node: JSONNodeIndex(node), document: child))
         }

@@ -1,3 +1,4 @@
+import ByteText
 import ASN1Lenient
 import JSONLenient
 
@@ -19,7 +20,7 @@ import JSONLenient
 /// that character sits in the enclosing layer (0 for a token pasted alone; the string content in
 /// the parent payload for a nested token).
 public struct JWSDocument: Sendable {
-    public var text: [UInt8]
+    public var text: ByteWindow
     public var textOffset: Int
     /// Present in token order; fewer than three when the token is malformed.
     public var segments: [JWSSegment]
@@ -36,10 +37,10 @@ public struct JWSDocument: Sendable {
     public func segment(_ role: JWSSegment.Role) -> JWSSegment? { segments.first { $0.role == role } }
 
     /// `header.payload` exactly as in the token: what ES256 signs. A slice of the token's text, not a
-    /// copy (8 KB a batch line on average, copied only to be hashed).
+    /// copy (8 KB a batch line on average, copied only to be hashed); its indices are the text's base's.
     public var signingInput: ArraySlice<UInt8> {
         guard let payload = segment(.payload) else { return [] }
-        return text[0..<payload.characterRange.upperBound]
+        return text.baseSlice(0..<payload.characterRange.upperBound)
     }
 
     /// The raw signature bytes (r‖s for a well-formed ES256 token).

@@ -13,7 +13,7 @@ extension ReceiptSide: DiffBasis {
         let signatures = SignatureDiff.compare(
             certificatesA: ra.certificates, certificatesB: rb.certificates,
             signatureA: ra.signature, signatureB: rb.signature,
-            bytesA: a.fileLayer.bytes, bytesB: b.fileLayer.bytes)
+            bytesA: a.fileLayer.bytes.array, bytesB: b.fileLayer.bytes.array)
         let signing = SignatureDiff.entries(signatures)
         if !signing.isEmpty, ra.payloadBytes.elementsEqual(rb.payloadBytes) {
             diff.semantic.append(DiffEntry(kind: .resigned, subject: "receipt", a: signatures.signatureA,

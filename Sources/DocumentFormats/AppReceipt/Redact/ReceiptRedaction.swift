@@ -46,7 +46,7 @@ enum ReceiptRedaction {
     static func layer(_ document: Document) -> LayerID? {
         guard let analysis = document.receipt, let receipt = analysis.receipt else { return nil }
         let id: LayerID = analysis.payloadTree != nil ? LayerID(1) : .file
-        guard id.index < document.layers.count, document.layers[id.index].bytes == receipt.bytes,
+        guard id.index < document.layers.count, document.layers[id.index].bytes == ByteWindow(receipt.bytes),
               document.layers[id.index].tree != nil else { return nil }
         return id
     }
@@ -71,7 +71,7 @@ enum ReceiptRedaction {
         case 4, 5:
             guard !field.valueRange.isEmpty else { return }
             target(RedactTarget(field: redact, layer: layer, range: field.valueRange,
-                                original: .bytes(Array(tree.bytes[field.valueRange])), form: .plain, location: place, in: tree.bytes))
+                                original: .bytes(Array(tree.bytes[field.valueRange])), form: .plain, location: place, in: ByteWindow(tree.bytes)))
         case 1711, 1:  // INTEGER ids: the web order line item id, the app item id
             guard let inner = field.innerNode, tree.nodes[inner].isUniversal(2), !tree.nodes[inner].isConstructed,
                   let text = field.value.integerText else {
@@ -85,7 +85,7 @@ enum ReceiptRedaction {
             // The sandbox's and Xcode's app item id 0 names no app.
             if redact == .appAppleID && text == "0" { return }
             target(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
-                                original: .text(text), form: .derInteger, location: place, in: tree.bytes))
+                                original: .text(text), form: .derInteger, location: place, in: ByteWindow(tree.bytes)))
         default:  // UTF8String ids and the bundle id
             guard let inner = field.innerNode, tree.nodes[inner].tagClass == .universal, !tree.nodes[inner].isConstructed,
                   let text = UTF8Text.string(tree.bytes, tree.nodes[inner].contentRange) else {
@@ -94,7 +94,7 @@ enum ReceiptRedaction {
             }
             guard !text.isEmpty else { return }
             target(RedactTarget(field: redact, layer: layer, range: tree.nodes[inner].contentRange,
-                                original: .text(text), form: .plain, location: place, in: tree.bytes))
+                                original: .text(text), form: .plain, location: place, in: ByteWindow(tree.bytes)))
         }
     }
 

@@ -65,7 +65,7 @@ public enum JWSJSON {
             var h = objectWithSource(document, token, header, tree, root, nested: [:])
             h["x5c"] = token.layers.certificates.enumerated().map { position, layer -> [String: Any] in
                 var c: [String: Any] = ["position": position, "der_length": document.layer(layer).bytes.count, "layer": layer.index]
-                if let names = RFC2253Name.certificateNames(der: document.layer(layer).bytes) { c["subject"] = names.subject }
+                if let names = RFC2253Name.certificateNames(der: document.layer(layer).bytes.array) { c["subject"] = names.subject }
                 return c
             }
             o["header"] = h

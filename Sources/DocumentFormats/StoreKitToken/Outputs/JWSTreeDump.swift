@@ -122,7 +122,7 @@ public struct JWSTreeDump {
         let der = byteLayer.bytes.count
         let header = document.jwsSpan(0..<der, in: layer, token: token)
         let json = byteLayer.map.map { $0.parentRange(0..<der) } ?? 0..<0
-        let subject = RFC2253Name.certificateNames(der: byteLayer.bytes).map { $0.commonName ?? $0.subject }
+        let subject = RFC2253Name.certificateNames(der: byteLayer.bytes.array).map { $0.commonName ?? $0.subject }
         var lines = [pad(indent) + paint.paint("x5c[\(position)]", .bold) + (subject.map { " " + TerminalSafe.escape($0) } ?? "")
             + ": " + paint.paint("chars \(JWSSpan.text(header.characters)), header bytes \(JWSSpan.text(json))", .dim)
             + " → \(NumberText.grouped(der)) bytes of DER " + paint.paint("(layer \(layer.index))", .dim)]

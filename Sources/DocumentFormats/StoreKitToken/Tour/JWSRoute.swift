@@ -42,7 +42,7 @@ struct JWSRoute {
         }
         steps += chainStops()
         if let layer = token.layers.signature {
-            let raw = document.layer(layer).bytes
+            let raw = document.layer(layer).bytes.array
             var lesson = ["meaning: ES256 writes the signature as raw r‖s: two big-endian integers as long as the curve's size, not DER"]
             var check: SelfCheck?
             if raw.count == 64, let signature = ECDSASignature(raw: raw) {
@@ -114,7 +114,7 @@ struct JWSRoute {
     }
 
     /// The first 120 characters of JSON text, terminal-safe.
-    static func excerpt(_ bytes: [UInt8]) -> String {
+    static func excerpt(_ bytes: ByteWindow) -> String {
         let text = String(decoding: bytes.prefix(120), as: UTF8.self)
         return TerminalSafe.escape(text) + (bytes.count > 120 ? " …" : "")
     }

@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "DocumentRedact", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "JSONLenient", "JWSKit", "Platform", "ReceiptKit", "TextLoader", "X509Trust"]),
         // The kinds, one folder each: they open their inputs and conform to the features' hooks.
         .target(name: "DocumentFormats", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "DocumentDiff", "DocumentRedact", "DocumentTimeline",
-                                                        "DocumentTour", "JSONLenient", "JWSKit", "ReasonCodes", "ReceiptKit", "TextLoader", "TextOutput", "X509Trust"]),
+                                                        "DocumentTour", "JSONLenient", "JWSKit", "Platform", "ReasonCodes", "ReceiptKit", "TextLoader", "TextOutput", "X509Trust"]),
         // Many inputs: the line reader and the bounded, in-order pipeline over worker threads.
         .target(name: "DocumentBatch", dependencies: ["ASN1Lenient", "ByteText", "DocumentCore", "JWSKit", "Platform", "ReceiptKit", "TextLoader", "Threads"]),
         .target(name: "ExplorerUI", dependencies: ["Platform", "ASN1Lenient", "ByteText", "Threads", "JSONLenient", "TextLoader", "TextOutput",

@@ -56,6 +56,22 @@ import TextLoader
         #expect(Self.address(layer.bytes) == Self.address(payload.bytes).map { $0 + layer.bytes.offset })
     }
 
+    @Test func eachTokensNestedTokensAreTheOnesAfterItWhoseParentItIs() throws {
+        let token = try Self.sampleToken("notification.jws")
+        let document = try Self.open("{\"a\": {\"signedPayload\": \"\(token)\"}, \"b\": {\"signedPayload\": \"\(token)\"}}", name: "two.json")
+        let model = try #require(document.jws)
+        let perNotification = model.tokens[0].document.nested.count
+        #expect(perNotification == 2 && model.tokens.count == 2 * (1 + perNotification))
+        let second = 1 + perNotification
+        #expect(model.nestedIndices(of: 0) == Array(1...perNotification))
+        #expect(model.nestedIndices(of: second) == Array((second + 1)...(second + perNotification)))
+        #expect(model.nestedIndices(of: 1).isEmpty && model.nestedIndices(of: model.tokens.count - 1).isEmpty)
+        // The same as asking every token for its parent.
+        for index in model.tokens.indices {
+            #expect(model.nestedIndices(of: index) == model.tokens.indices.filter { model.tokens[$0].parent == index })
+        }
+    }
+
     @Test func aBrokenTokenInABodyIsPinnedWhereItIsAlone() throws {
         let token = try Self.sampleToken("malformed-bad-base64url.jws")
         let alone = try Self.open(token, name: "token.jws")

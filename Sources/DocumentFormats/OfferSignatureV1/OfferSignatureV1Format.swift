@@ -5,6 +5,7 @@ import Foundation
 #endif
 import JSONLenient
 import JWSKit
+import Platform
 import DocumentCore
 import DocumentRedact
 import DocumentDiff
@@ -25,7 +26,7 @@ public struct OfferSignatureV1Format: DocumentFormat, RedactionSource, DiffBasis
     static func signature(_ probe: FormatProbe) -> (JSONTree, OfferSignatureV1)? {
         let bytes = probe.input.bytes
         guard let first = bytes.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), bytes[first] == UInt8(ascii: "{"),
-              RetentionReplyFormat.contains(bytes, "\"encodedSignature\"") else { return nil }
+              ByteSearch.contains(bytes, "\"encodedSignature\"") else { return nil }
         let tree = JSONParser.parse(bytes)
         guard let root = tree.root, tree[root].kind == .object,
               OfferSignatureV1.required.allSatisfy({ tree.member($0, in: root) != nil }),

@@ -6,6 +6,7 @@ import Foundation
 import ASN1Lenient
 import JSONLenient
 import JWSKit
+import Platform
 import TextLoader
 import DocumentCore
 import DocumentDiff
@@ -32,15 +33,9 @@ public struct RetentionReplyFormat: DocumentFormat {
     static func reply(_ probe: FormatProbe) -> (JSONTree, RetentionDocument)? {
         let bytes = probe.input.bytes
         guard let first = bytes.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), bytes[first] == UInt8(ascii: "{"),
-              RetentionDocument.allCases.contains(where: { $0.key.map { contains(bytes, "\"\($0)\"") } ?? false }) else { return nil }
+              RetentionDocument.allCases.contains(where: { $0.key.map { ByteSearch.contains(bytes, "\"\($0)\"") } ?? false }) else { return nil }
         let tree = probe.storeKit.json ?? JSONParser.parse(bytes)
         return RetentionDocument.reply(tree).map { (tree, $0) }
-    }
-
-    static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
-        let needle = Array(text.utf8)
-        guard needle.count <= bytes.count else { return false }
-        return (0...(bytes.count - needle.count)).contains { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 
     public func open(_ probe: FormatProbe) -> Document {

@@ -66,7 +66,7 @@ public struct JWSExplain {
             if let layer = token.layers.payload { lines += jsonLines(token, layer, byte: target, header: false) }
             if let nested = token.document.nested.firstIndex(where: { n in
                 (n.document.textOffset..<(n.document.textOffset + n.document.text.count)).contains(target) }) {
-                let children = jws.tokens.indices.filter { jws.tokens[$0].parent == index }
+                let children = jws.nestedIndices(of: index)
                 if nested < children.count {
                     let child = children[nested]
                     lines.append("")

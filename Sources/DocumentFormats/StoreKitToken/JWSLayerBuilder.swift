@@ -112,7 +112,7 @@ struct JWSLayerBuilder {
                 options: verification)
             var report = JWSVerifier.verify(input, session: session)
             if case .notification = tokens[index].kind {
-                let nested = tokens.filter { $0.parent == index }.map { token in
+                let nested = JWSModel.nestedIndices(of: index, in: tokens).map { tokens[$0] }.map { token in
                     JWSNotificationConsistency.Nested(token: Self.lastComponent(token.path),
                                                       bundleID: token.document.payload.bundleId,
                                                       environment: token.document.payload.environment)

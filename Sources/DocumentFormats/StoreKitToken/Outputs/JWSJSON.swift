@@ -72,8 +72,9 @@ public enum JWSJSON {
         }
         if let payload = token.layers.payload, let tree = document.layer(payload).json, let root = tree.root {
             var nestedByNode: [Int: Int] = [:]
+            let children = jws.nestedIndices(of: index)
             for (n, nested) in token.document.nested.enumerated() {
-                if let child = jws.tokens.indices.filter({ jws.tokens[$0].parent == index }).dropFirst(n).first {
+                if let child = children.dropFirst(n).first {
                     nestedByNode[nested.node.index] = child
                 }
             }

@@ -150,7 +150,7 @@ public struct JWSTreeDump {
             return payload.fields.indices.filter { tree[payload.fields[$0].member.index].range.contains(offset) }
                 .min { tree[payload.fields[$0].member.index].range.count < tree[payload.fields[$1].member.index].range.count }
         }
-        let nested = jws.tokens.indices.filter { jws.tokens[$0].parent == index }
+        let nested = jws.nestedIndices(of: index)
         for (f, field) in payload.fields.enumerated() {
             let depth = field.path.split(separator: ".").count - 1
             let member = tree[field.member.index]

@@ -88,7 +88,7 @@ extension VerificationReport {
                 steps.append(s)
             }
         }
-        let nested = model.tokens.indices.filter { model.tokens[$0].parent == index }
+        let nested = model.nestedIndices(of: index)
             .map { VerificationReport(token: $0, of: document, now: now, words: words, detail: detail) }
         let kind = Self.kindCode(token.kind)
         let label = words.tokenLabel(token.label, signedByXcode: report?.chainKind == .xcodeStoreKitTesting)

@@ -135,7 +135,7 @@ extension VerificationReport {
         case .environment: return field(["environment", "receiptType", "data.environment", "summary.environment"])
         case .appAppleID: return field(["appAppleId", "data.appAppleId", "summary.appAppleId"])
         case .nestedConsistency:
-            return model.tokens.filter { $0.parent == index }.flatMap { child in
+            return model.nested(in: index).flatMap { child in
                 range(child.path ?? "nested token", 0..<child.document.text.count, in: child.layers.token)
             }
         case .revocation: return []

@@ -34,6 +34,21 @@ import TextLoader
         #expect(pieces.last == "# \(Self.tokens) tokens, \(document.layers.count) layers; 0 errors, 0 der, 0 warnings, 0 info\n")
     }
 
+    @Test func eachDistinctCertificateIsRenderedOnceADump() throws {
+        let document = try Self.history()
+        let dump = JWSTreeDump(document)
+        let text = dump.render()
+        // Three certificates (leaf, intermediate, root) shared by every token: three renders, not 180.
+        #expect(dump.certificates.byDER.count == 3)
+        let leafLines = text.split(separator: "\n").filter { $0.hasPrefix("      x5c[0] ") }
+        #expect(leafLines.count == Self.tokens)
+        // Each token's copy of the leaf's tree is the same text: the first and the last token's.
+        let first = try #require(text.range(of: "x5c[0] ")), last = try #require(text.range(of: "x5c[0] ", options: .backwards))
+        let firstBlock = text[first.lowerBound...].prefix(2000)
+        let lastBlock = text[last.lowerBound...].prefix(2000)
+        #expect(firstBlock.split(separator: "\n").dropFirst().prefix(20) == lastBlock.split(separator: "\n").dropFirst().prefix(20))
+    }
+
     @Test func theVerifyJSONStreamIsTheWholeReport() throws {
         let document = try Self.history()
         let report = VerificationReport(verifying: document, now: Date(timeIntervalSince1970: 1_767_225_600), words: .plain, jws: JWSOptions())

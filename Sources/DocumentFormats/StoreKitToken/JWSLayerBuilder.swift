@@ -112,10 +112,10 @@ struct JWSLayerBuilder {
                 options: verification)
             var report = JWSVerifier.verify(input, session: session)
             if case .notification = tokens[index].kind {
-                let nested = JWSModel.nestedIndices(of: index, in: tokens).map { tokens[$0] }.map { token in
-                    JWSNotificationConsistency.Nested(token: Self.lastComponent(token.path),
-                                                      bundleID: token.document.payload.bundleId,
-                                                      environment: token.document.payload.environment)
+                let nested = JWSModel.nestedIndices(of: index, in: tokens).map { child in
+                    JWSNotificationConsistency.Nested(token: Self.lastComponent(tokens[child].path),
+                                                      bundleID: tokens[child].document.payload.bundleId,
+                                                      environment: tokens[child].document.payload.environment)
                 }
                 report = report.adding(JWSNotificationConsistency.check(bundleID: payload.bundleId,
                                                                         environment: payload.environment, nested: nested))

@@ -7,33 +7,77 @@ import DocumentCore
 /// to the file: a reassembled payload back into its chunks, a token's header or payload back into
 /// its base64url segment, a nested token back into its parent's payload. Every stand-in has the
 /// length of its value, so every length, offset and segment stays where it was.
+///
+/// It keeps the document's layers without their trees, and its tokens' segments: all the writes
+/// read, so that the document (for a 50 MB history, 50 MiB of trees and decoded fields) can go
+/// before the file's copy is made (issue 32).
 struct LayerRewrite {
-    let document: Document
+    /// The document's layers a write reaches: bytes, parents, maps and roles; no trees.
+    let layers: [ByteLayer]
+    /// Their names, for the failures.
+    let names: PackedLayerNames
     /// Each layer's new bytes, made on its first write (nil: as in the document). Unwritten token
     /// layers stay windows into their body rather than copies.
     private var edited: [[UInt8]?]
     /// Changed layers already carried into their parents, whose new bytes were let go (a history's
     /// payloads and token texts were all held at once beside the file's copy).
     private var carried: Set<Int> = []
-    /// Each token segment's characters by the index of the layer it decodes to, made on first use:
-    /// made again for every layer, a history of 10,000 tokens took 151 s (quadratic).
-    private var segmentsByLayer: [Int: Range<Int>]?
+    /// Each token segment's characters by the index of the layer it decodes to: made again for
+    /// every layer, a history of 10,000 tokens took 151 s (quadratic).
+    private let segmentsByLayer: [Int: Range<Int>]
 
     struct Failure: Error {
         var message: String
     }
 
-    init(_ document: Document) {
-        self.document = document
-        edited = Array(repeating: nil, count: document.layers.count)
+    /// `tokens`: the document's (`RedactionParts.tokens`); `written`: the layers the targets are in.
+    init(_ document: Document, tokens: [RedactionParts.RedactedToken], written: Set<Int>) {
+        let reached = Self.reached(from: written, in: document)
+        layers = Self.skeleton(document, reached: reached)
+        names = PackedLayerNames(document, keeping: reached)
+        edited = Array(repeating: nil, count: layers.count)
+        var table: [Int: Range<Int>] = [:]
+        for token in tokens {
+            for segment in token.segments where table[segment.layer.index] == nil { table[segment.layer.index] = segment.characters }
+        }
+        segmentsByLayer = table
+    }
+
+    /// The layers a write reaches (those written and their parents, out to the file), without
+    /// their trees or names (`names`); every other layer empty. What is kept is copied out of the
+    /// document, except windows into the file's own bytes: the document's memory is small blocks,
+    /// token after token, and any of them kept would keep the pages around it resident once the
+    /// document goes (issue 32).
+    static func skeleton(_ document: Document, reached: Set<Int>) -> [ByteLayer] {
+        let file = document.layers.first.map { $0.bytes.base.withUnsafeBufferPointer { $0.baseAddress } }
+        return document.layers.map { layer in
+            guard reached.contains(layer.id.index) else {
+                return ByteLayer(id: layer.id, role: layer.role, name: "", bytes: [], content: .raw(diagnostics: []))
+            }
+            let inFile = layer.bytes.base.withUnsafeBufferPointer { $0.baseAddress } == file
+            var map = layer.map
+            if case .segments(let segments) = map { map = .segments(segments.map { $0 }) }
+            return ByteLayer(id: layer.id, role: layer.role, name: "", window: inFile ? layer.bytes : ByteWindow(layer.bytes.map { $0 }),
+                             content: .raw(diagnostics: []), parent: layer.parent, map: map)
+        }
+    }
+
+    /// The layers written and their parents, out to the file (always reached: it is the copy).
+    static func reached(from written: Set<Int>, in document: Document) -> Set<Int> {
+        var reached: Set<Int> = document.layers.isEmpty ? [] : [0]
+        for index in written {
+            var next: Int? = index
+            while let i = next, reached.insert(i).inserted { next = document.layers[i].parent?.index }
+        }
+        return reached
     }
 
     /// A layer's bytes as rewritten so far.
-    func bytes(_ index: Int) -> ByteWindow { edited[index].map(ByteWindow.init) ?? document.layers[index].bytes }
+    func bytes(_ index: Int) -> ByteWindow { edited[index].map(ByteWindow.init) ?? layers[index].bytes }
 
     /// Changes a layer's bytes, copying them out of the document on the first change.
     private mutating func edit<R>(_ index: Int, _ change: (inout [UInt8]) throws -> R) rethrows -> R {
-        var new = edited[index] ?? document.layers[index].bytes.array
+        var new = edited[index] ?? layers[index].bytes.array
         edited[index] = nil  // uniquely referenced while it changes
         defer { edited[index] = new }
         return try change(&new)
@@ -41,11 +85,11 @@ struct LayerRewrite {
 
     /// Layers whose bytes changed.
     func changed(_ id: LayerID) -> Bool {
-        carried.contains(id.index) || edited[id.index].map { ByteWindow($0) != document.layers[id.index].bytes } ?? false
+        carried.contains(id.index) || edited[id.index].map { ByteWindow($0) != layers[id.index].bytes } ?? false
     }
 
     mutating func write(_ target: RedactTarget, standIn: RedactedValue) throws {
-        let encoded = try Self.encode(target, standIn: standIn, layer: document.layers[target.layer.index].bytes)
+        let encoded = try Self.encode(target, standIn: standIn, layer: layers[target.layer.index].bytes)
         guard encoded.count == target.range.count else {
             throw Failure(message: "\(target.place): the stand-in takes \(encoded.count) bytes where the value takes \(target.range.count): a bug")
         }
@@ -111,8 +155,8 @@ struct LayerRewrite {
     /// Carries changed layers into their parents, innermost first (a layer's parent always has a
     /// lower index), and returns the file layer's new bytes.
     mutating func propagate() throws -> [UInt8] {
-        for index in stride(from: document.layers.count - 1, through: 1, by: -1) {
-            let layer = document.layers[index]
+        for index in stride(from: layers.count - 1, through: 1, by: -1) {
+            let layer = layers[index]
             guard changed(layer.id), let parent = layer.parent, let map = layer.map else { continue }
             switch map {
             case .segments(let segments):
@@ -144,7 +188,7 @@ struct LayerRewrite {
             carried.insert(index)
             edited[index] = nil
         }
-        return edited[0] ?? document.layers[0].bytes.array
+        return edited[0] ?? layers[0].bytes.array
     }
 
     mutating func rewriteBase64(_ layer: ByteLayer, parent: LayerID, slots: [Base64Rewrite.Slot], alphabet: Base64Rewrite.Alphabet) throws {
@@ -152,21 +196,14 @@ struct LayerRewrite {
             let decoded = bytes(layer.id.index).array
             try edit(parent.index) { $0 = try Base64Rewrite.rewrite($0, slots: slots, bytes: decoded, alphabet: alphabet) }
         } catch let failure as Base64Rewrite.Failure {
-            throw Failure(message: "\(TerminalSafe.escape(layer.name)): \(failure.message)")
+            throw Failure(message: "\(TerminalSafe.escape(names[layer.id.index])): \(failure.message)")
         }
     }
 
     /// The characters of the token segment that `layer` (a header, payload or signature) decodes,
     /// in the token layer's offsets.
-    mutating func segmentCharacters(of layer: LayerID) throws -> Range<Int> {
-        if segmentsByLayer == nil {
-            var table: [Int: Range<Int>] = [:]
-            for token in document.redactionParts(fields: []).tokens {
-                for segment in token.segments where table[segment.layer.index] == nil { table[segment.layer.index] = segment.characters }
-            }
-            segmentsByLayer = table
-        }
-        if let characters = segmentsByLayer?[layer.index] { return characters }
-        throw Failure(message: "\(TerminalSafe.escape(document.layers[layer.index].name)): no token segment holds this layer: a bug")
+    func segmentCharacters(of layer: LayerID) throws -> Range<Int> {
+        if let characters = segmentsByLayer[layer.index] { return characters }
+        throw Failure(message: "\(TerminalSafe.escape(names[layer.index])): no token segment holds this layer: a bug")
     }
 }

@@ -211,6 +211,9 @@ package struct RedactTargetList: RandomAccessCollection, Sendable {
                             irregular: entry.flags & Entry.isIrregular != 0 ? irregulars[i] : nil)
     }
 
+    /// Whether target i is a mention, without putting the target together.
+    package func isMention(_ i: Int) -> Bool { entries[i].flags & Entry.isMention != 0 }
+
     package mutating func append(_ target: RedactTarget) {
         let name = target.location.name
         let nameNumber: UInt32

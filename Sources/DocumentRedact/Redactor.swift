@@ -67,38 +67,48 @@ public enum Redactor {
     /// Decode-only: the check compares parses; verification would only say what `signatures` says.
     static let openOptions = AnalysisOptions(validate: false)
 
-    public static func run(_ inputs: [RedactInput], options: RedactOptions) throws -> RedactRun {
+    /// Each input is let go (by the run; a caller that keeps its own reference keeps it) once its
+    /// copy's text is made, before the copy is opened and checked: a 50 MB history and its copy
+    /// were 96 MiB at the check's peak (issue 32).
+    public static func run(_ inputs: consuming [RedactInput], options: RedactOptions) throws -> RedactRun {
         let fields = options.fields
-        var documents: [Document?] = inputs.map { Document.open($0.loaded, options: openOptions) }
+        var pending: [RedactInput?] = consume inputs
+        var documents: [Document?] = pending.map { Document.open($0!.loaded, options: openOptions) }
         var collectors = documents.map { RedactCollector.collect($0!, fields: fields) }
-        var wrappers = inputs.map { WrapperText($0, fields: fields) }
+        var wrappers = pending.map { WrapperText($0!, fields: fields) }
         collectMentions(&collectors, &wrappers)
+        // The text around the data is read: only its targets are kept.
+        for i in wrappers.indices { wrappers[i].letTextGo() }
         // What is kept of each document once its values are found: the collectors (which hold the
         // documents) go, so that each document is let go before its copy is opened (issue 32).
         // The targets kept in an array of their own size (the collector's grew by doubling), which
         // goes before the stand-ins are drawn.
-        let plans = collectors.map {
+        var plans = collectors.map {
             RedactPlan(targets: $0.targets.finished(), notReplaced: $0.notReplaced,
-                       layerNames: $0.document.layers.map(\.name), layers: RedactPlan.valueLayers($0))
+                       layerNames: PackedLayerNames($0.document, keeping: RedactPlan.written($0.targets)),
+                       layers: RedactPlan.valueLayers($0))
         }
         collectors.removeAll()
         // The values and their set go before the files are rewritten (a string a value: 4 MB for
         // 20,000 purchases; issue 32).
         let standIns = try StandIns(key: options.key, values: originals(plans, wrappers))
+        for i in plans.indices { plans[i].resolve(standIns) }
         // What went (the collectors, the values' sets) is handed back before the rewrites build on it.
         FreedHeap.returnToSystem()
         var copies: [RedactedCopy] = []
         var occurrences: [RedactedValue: [RedactOccurrence]] = [:]
-        for (index, input) in inputs.enumerated() {
+        for index in pending.indices {
             let plan = plans[index]
+            let input = pending[index].take()!
             // The document is only in the call's argument: it goes when `rewrite` returns.
             let rewritten = rewrite(input, document: documents[index].take()!, plan: plan, standIns: standIns, fields: fields)
             // The original's tree is gone: its pages are handed back before the copy is opened.
             FreedHeap.returnToSystem()
-            let copy = finish(rewritten, input: input, plan: plan, wrapper: wrappers[index], standIns: standIns, fields: fields)
+            let copy = finish(rewritten, input: consume input, plan: plan, wrapper: wrappers[index], standIns: standIns, fields: fields)
             if copy.bytes != nil {
-                for target in plan.targets {
-                    occurrences[plan.original(target), default: []].append(RedactOccurrence(
+                for (k, target) in plan.targets.enumerated() {
+                    guard let value = plan.standInIndex(k) else { continue }  // no stand-in: not in the mapping
+                    occurrences[standIns.original(at: value), default: []].append(RedactOccurrence(
                         file: index, field: target.field, place: target.place, layer: plan.layerNames[target.layer.index],
                         offset: target.range.lowerBound, isMention: target.isMention))
                 }
@@ -151,12 +161,36 @@ public enum Redactor {
     struct RedactPlan {
         var targets: RedactTargetList
         var notReplaced: [String]
-        var layerNames: [String]
-        /// The original's layers' bytes (the file's are the input's own), where the targets' values
-        /// are read: the trees and the model go with the document.
+        /// The names of the layers the targets are in, for the mapping.
+        var layerNames: PackedLayerNames
+        /// Until the stand-ins are drawn: the original's layers' bytes (the file's are the input's
+        /// own), where the targets' values are read; the trees and the model go with the document.
         var layers: [ByteWindow]
+        /// Once they are drawn (`resolve`): each target's value as its place in the run's table,
+        /// -1 for one with no stand-in (an empty value). The layers then go, and with them the last
+        /// hold on the input's bytes but the input itself (4 bytes a target; issue 32).
+        private var standIns: [Int32] = []
 
+        init(targets: RedactTargetList, notReplaced: [String], layerNames: PackedLayerNames, layers: [ByteWindow]) {
+            self.targets = targets
+            self.notReplaced = notReplaced
+            self.layerNames = layerNames
+            self.layers = layers
+        }
+
+        /// Before `resolve`.
         func original(_ target: RedactTarget) -> RedactedValue { target.original(in: layers[target.layer.index]) }
+
+        mutating func resolve(_ table: StandIns) {
+            standIns = targets.map { target in table.index(of: original(target)).map { Int32($0) } ?? -1 }
+            layers = []
+        }
+
+        /// Target k's value's place in the run's table (`StandIns.standIn(at:)`), after `resolve`.
+        func standInIndex(_ k: Int) -> Int? { standIns[k] < 0 ? nil : Int(standIns[k]) }
+
+        /// The layers the targets are in.
+        static func written(_ targets: RedactTargetList) -> Set<Int> { Set(targets.map(\.layer.index)) }
 
         /// The bytes of each layer a target's value is read from; empty for the others (a token's
         /// 5 MB payload with no value in it would be kept through the copy's check).
@@ -175,9 +209,10 @@ public enum Redactor {
         var shape: DocumentShape
     }
 
-    static func rewrite(_ input: RedactInput, document: Document, plan: RedactPlan, standIns: StandIns,
+    /// The document goes once its layers' bytes, its tokens and what its signatures cover are taken.
+    static func rewrite(_ input: RedactInput, document: consuming Document, plan: RedactPlan, standIns: StandIns,
                         fields: Set<RedactField>) -> Rewritten {
-        let shape = DocumentShape(document)
+        let shape = DocumentShape(copy document)
         var copy = RedactedCopy(name: input.loaded.name, summary: document.summary, inputHasErrors: document.hasErrors)
         copy.notReplaced = plan.notReplaced
         if let origin = input.loaded.origin, !origin.others.isEmpty {
@@ -197,27 +232,28 @@ public enum Redactor {
             copy.failure = refusal
             return Rewritten(copy: copy, file: nil, shape: shape)
         }
-        let file = rewriteLayers(document, targets: plan.targets, standIns: standIns, copy: &copy)
+        let parts = document.redactionParts(fields: [])
+        var rewrite = LayerRewrite(copy document, tokens: parts.tokens, written: RedactPlan.written(plan.targets))
+        let signed = parts.signatures
+        _ = consume parts  // its walks hold the document
+        _ = consume document
+        FreedHeap.returnToSystem()
+        let file = rewriteLayers(&rewrite, targets: plan.targets, standIns: standIns, copy: &copy)
+        // What no longer verifies in the copy, and why.
+        copy.signatures = signed.filter { $0.layers.contains(where: rewrite.changed) }.map(\.note)
         return Rewritten(copy: copy, file: file, shape: shape)
     }
 
     /// The values around the data, the file put back in its text form, and the check of the copy.
-    static func finish(_ rewritten: Rewritten, input: RedactInput, plan: RedactPlan, wrapper: WrapperText,
+    /// The input and the file's new bytes go once the copy's text is made (`textForm`).
+    static func finish(_ rewritten: consuming Rewritten, input: consuming RedactInput, plan: RedactPlan, wrapper: WrapperText,
                        standIns: StandIns, fields: Set<RedactField>) -> RedactedCopy {
         var copy = rewritten.copy
-        guard let file = rewritten.file else { return copy }
+        guard let file = rewritten.file.take() else { return copy }
         do {
-            // The values around the data first: same-length writes outside it, so the loader's
-            // record of where the data sits still holds.
-            var raw = input.raw
-            for target in wrapper.targets {
-                guard let standIn = standIns[.text(target.original)] else { continue }
-                raw.replaceSubrange(target.range, with: standIn.bytes)
-                if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
-            }
-            let out = try TextFormRewrap.rewrap(raw: raw, loaded: input.loaded, newBytes: file)
-            try check(out, input: input, shape: rewritten.shape, standIns: standIns, fields: fields, plan: plan)
-            copy.bytes = out
+            let made = try textForm(file, input: consume input, wrapper: wrapper, standIns: standIns, copy: &copy)
+            try check(made.loaded, shape: rewritten.shape, standIns: standIns, fields: fields, plan: plan)
+            copy.bytes = made.text
         } catch let failure as TextFormRewrap.Failure {
             copy.failure = failure.message
         } catch let failure as CheckFailure {
@@ -228,14 +264,26 @@ public enum Redactor {
         return copy
     }
 
+    /// The copy's text: the values around the data replaced first (same-length writes outside it,
+    /// so the loader's record of where the data sits still holds), then the file's new bytes put
+    /// back in the input's text form. The input and `file` are let go on return.
+    static func textForm(_ file: consuming [UInt8], input: consuming RedactInput, wrapper: WrapperText, standIns: StandIns,
+                         copy: inout RedactedCopy) throws -> TextFormRewrap.Rewrapped {
+        var raw = input.raw
+        for target in wrapper.targets {
+            guard let standIn = standIns[.text(target.original)] else { continue }
+            raw.replaceSubrange(target.range, with: standIn.bytes)
+            if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
+        }
+        return try TextFormRewrap.rewrap(raw: raw, loaded: input.loaded, newBytes: file)
+    }
+
     /// Writes the stand-ins into the document's layers and carries them out to the file's bytes
     /// (nil, with `copy.failure` said, when it cannot); `copy.signatures` says which break.
-    static func rewriteLayers(_ document: Document, targets: RedactTargetList, standIns: StandIns, copy: inout RedactedCopy) -> [UInt8]? {
-        var rewrite = LayerRewrite(document)
-        defer { copy.signatures = signatures(document, rewrite: rewrite) }
+    static func rewriteLayers(_ rewrite: inout LayerRewrite, targets: RedactTargetList, standIns: StandIns, copy: inout RedactedCopy) -> [UInt8]? {
         do {
             for target in targets {
-                guard let standIn = standIns[target.original(in: document.layers[target.layer.index].bytes)] else { continue }
+                guard let standIn = standIns[target.original(in: rewrite.layers[target.layer.index].bytes)] else { continue }
                 try rewrite.write(target, standIn: standIn)
                 if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
             }
@@ -252,37 +300,30 @@ public enum Redactor {
         var message: String
     }
 
-    /// Re-opens the copy: the same shape, and at every place a value was, now its stand-in.
-    static func check(_ out: [UInt8], input: RedactInput, shape: DocumentShape, standIns: StandIns,
+    /// Opens the copy (`reloaded`: its text as the loader read it back) and checks it: the same
+    /// shape, and at every place a value was, now its stand-in.
+    static func check(_ reloaded: LoadedInput, shape: DocumentShape, standIns: StandIns,
                       fields: Set<RedactField>, plan: RedactPlan) throws {
-        guard let reloaded = try? PasteLoader.decode(out, name: input.loaded.name) else {
-            throw CheckFailure(message: "the copy does not load")
-        }
         let copy = Document.open(reloaded, options: openOptions)
-        if let difference = shape.firstDifference(from: copy, reopenOriginal: { Document.open(input.loaded, options: openOptions) }) {
+        if let difference = shape.firstDifference(from: copy) {
             throw CheckFailure(message: "the copy would not parse like the original: \(difference)")
         }
         // The copy's values are compared as they are found, in order with the original's that are
         // not mentions: no list of either (11 MB each for 20,000 purchases; issue 32).
-        let values = plan.targets.lazy.filter { !$0.isMention }
+        let values = plan.targets.indices.lazy.filter { !plan.targets.isMention($0) }
         var expected = values.makeIterator()
         var found = 0
-        var missing: RedactTarget?
+        var missing: Int?
         RedactCollector.forEachTarget(copy, fields: fields) { new in
             found += 1
-            guard missing == nil, let old = expected.next(), let standIn = standIns[plan.original(old)] else { return }
-            if new.original(in: copy.layers[new.layer.index].bytes) != standIn { missing = old }
+            guard missing == nil, let old = expected.next(), let value = plan.standInIndex(old) else { return }
+            if new.original(in: copy.layers[new.layer.index].bytes) != standIns.standIn(at: value) { missing = old }
         }
         let count = values.count
         guard found == count else {
             throw CheckFailure(message: "the copy has \(found) values to replace where the original had \(count)")
         }
-        if let missing { throw CheckFailure(message: "\(missing.place): the copy does not hold the stand-in") }
-    }
-
-    /// What no longer verifies in the copy, and why.
-    static func signatures(_ document: Document, rewrite: LayerRewrite) -> [String] {
-        document.redactionParts(fields: []).signatures
-            .filter { $0.layers.contains(where: rewrite.changed) }.map(\.note)
+        if let missing { throw CheckFailure(message: "\(plan.targets[missing].place): the copy does not hold the stand-in") }
     }
 }
+

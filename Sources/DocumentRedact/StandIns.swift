@@ -166,9 +166,18 @@ public struct StandIns: Sendable, Equatable {
     public var count: Int { isText.count }
 
     public subscript(original: RedactedValue) -> RedactedValue? {
-        guard let i = index(of: original) else { return nil }
+        index(of: original).map(standIn(at:))
+    }
+
+    /// Value i's stand-in (`index(of:)`).
+    func standIn(at i: Int) -> RedactedValue { value(i, in: standInBytes) }
+
+    /// Value i itself.
+    func original(at i: Int) -> RedactedValue { value(i, in: originalBytes) }
+
+    private func value(_ i: Int, in bytes: [UInt8]) -> RedactedValue {
         let range = starts[i]..<starts[i + 1]
-        return isText[i] ? .text(String(decoding: standInBytes[range], as: UTF8.self)) : .bytes(Array(standInBytes[range]))
+        return isText[i] ? .text(String(decoding: bytes[range], as: UTF8.self)) : .bytes(Array(bytes[range]))
     }
 
     /// Where `original` is among the values, by binary search in `order`; nil when it has no stand-in.

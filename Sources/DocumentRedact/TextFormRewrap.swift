@@ -20,8 +20,14 @@ enum TextFormRewrap {
         var message: String
     }
 
+    /// The copy's text, and that text as the loader reads it (what the copy's check opens).
+    struct Rewrapped {
+        var text: [UInt8]
+        var loaded: LoadedInput
+    }
+
     /// `raw`: the input's text (with any values around the data already replaced, in place).
-    static func rewrap(raw: [UInt8], loaded: LoadedInput, newBytes: [UInt8]) throws -> [UInt8] {
+    static func rewrap(raw: [UInt8], loaded: LoadedInput, newBytes: [UInt8]) throws -> Rewrapped {
         let old = loaded.bytes
         precondition(old.count == newBytes.count, "stand-ins keep every length")
         let out: [UInt8]
@@ -59,6 +65,6 @@ enum TextFormRewrap {
         guard reread.encoding == loaded.encoding, reread.bytes == newBytes, (reread.origin == nil) == (loaded.origin == nil) else {
             throw Failure(message: "the copy does not load back to the redacted bytes (it reads as \(reread.encoding.rawValue))")
         }
-        return out
+        return Rewrapped(text: out, loaded: reread)
     }
 }

@@ -19,7 +19,8 @@ struct WrapperText {
 
     /// Where the data sits in the input's text; nothing outside it is data.
     let dataSpan: Range<Int>
-    let raw: [UInt8]
+    /// The input's text, until `letTextGo`.
+    private(set) var raw: [UInt8]
     var targets: [Target] = []
 
     init(_ input: RedactInput, fields: Set<RedactField>) {
@@ -42,6 +43,10 @@ struct WrapperText {
         if let run = Base64Rewrite.locate(loaded.bytes, in: raw) { return run }
         return whole
     }
+
+    /// Once the targets are found (mentions too): the text is the input's, which must be free to go
+    /// before the copy is opened (issue 32).
+    mutating func letTextGo() { raw = [] }
 
     func outside(_ range: Range<Int>) -> Bool { !range.overlaps(dataSpan) }
 

@@ -239,28 +239,54 @@ import TextLoader
 
     // MARK: - The shape check
 
-    /// The shape keeps a hash of the nodes, not the tree (the original goes before its copy is
-    /// opened): a node that differs with the same sizes and counts is found by the hash, and named
-    /// by reopening the original only then.
-    @Test func shapeFindsADifferingNodeAndNamesItByReopeningTheOriginal() throws {
+    /// The shape keeps hashes of the nodes, not the tree (the original and its input go before the
+    /// copy is opened): a node that differs with the same sizes and counts is found, and named,
+    /// by its hash alone.
+    @Test func shapeFindsADifferingNodeAndNamesItWithoutTheOriginal() throws {
         let integer = try RedactSupport.open(DER.seq(DER.int(5), DER.int(6)))
         let octets = try RedactSupport.open(DER.seq(DER.int(5), DER.octets([6])))
         let shape = DocumentShape(integer)
         #expect(shape == DocumentShape(try RedactSupport.open(DER.seq(DER.int(5), DER.int(6)))))
         #expect(shape.nodeCount == 3)
-        #expect(shape.firstDifference(from: DocumentShape(octets)) == "layer 0 (file): its nodes differ")
-        var reopened = 0
-        let named = shape.firstDifference(from: octets, reopenOriginal: { reopened += 1; return integer })
-        #expect(named == "layer 0 (file): node 2 differs")
-        #expect(reopened == 1)
-        #expect(shape.firstDifference(from: integer, reopenOriginal: { reopened += 1; return integer }) == nil)
-        #expect(reopened == 1)
-        // Sizes and counts are said without reopening anything.
+        #expect(shape.firstDifference(from: DocumentShape(octets)) == "layer 0 (file): node 2 differs")
+        #expect(shape.firstDifference(from: octets) == "layer 0 (file): node 2 differs")
+        #expect(shape.firstDifference(from: integer) == nil)
+        // Sizes and counts are said before any node.
         let longer = try RedactSupport.open(DER.seq(DER.int(5), DER.int(6), DER.int(7)))
-        #expect(shape.firstDifference(from: longer, reopenOriginal: { reopened += 1; return integer })
-                == "layer 0 (file) is 11 bytes instead of 8")
-        #expect(reopened == 1)
+        #expect(shape.firstDifference(from: longer) == "layer 0 (file) is 11 bytes instead of 8")
     }
+
+    /// Beyond `hashBudget` nodes a hash covers a run of nodes (a 50 MB history's 5 million nodes in
+    /// 65,536 hashes), and the run that differs is named.
+    @Test func aLargeShapeNamesTheRunOfNodesThatDiffers() throws {
+        let count = DocumentShape.hashBudget + 10  // two nodes a hash
+        let elements = (0..<count).map { _ in DER.int(1) }
+        var changed = elements
+        changed[count - 3] = DER.octets([1])  // the SEQUENCE is node 0: this is node count - 2
+        let shape = DocumentShape(try RedactSupport.open(DER.seq(elements.flatMap { $0 })))
+        #expect(shape.nodeCount == count + 1)
+        #expect(shape.nodeHashCount == (count + 2) / 2)
+        let copy = try RedactSupport.open(DER.seq(changed.flatMap { $0 }))
+        #expect(shape.firstDifference(from: copy) == "layer 0 (file): a node among nodes 65,544–65,545 differs")
+    }
+
+    /// The names redact keeps of a document (the mapping's layer names) are read back from one
+    /// buffer: the kept layers' names as the document has them, every other one empty.
+    @Test func packedLayerNamesReadBackTheKeptNames() throws {
+        let token = try SharedTokenTextTests.sampleToken("transaction.jws")
+        let document = try SharedTokenTextTests.open("{\"signedTransactions\": [\"\(token)\", \"\(token)\"]}", name: "history.json")
+        let payloads = Set(document.layers.filter { $0.role == .jwsPayload }.map(\.id.index))
+        #expect(payloads.count == 2)
+        let names = PackedLayerNames(document, keeping: payloads.union([0]))
+        for layer in document.layers {
+            let kept = payloads.contains(layer.id.index) || layer.id.index == 0
+            #expect(names[layer.id.index] == (kept ? layer.name : ""), "\(layer.id.index)")
+        }
+        #expect(names[document.layers.count] == "")
+        #expect(names[1] == "")
+        #expect(payloads.map { names[$0] }.sorted() == ["signedTransactions[0] payload", "signedTransactions[1] payload"])
+    }
+
     // MARK: - Compact targets
 
     @Test("a target reads its value from the layer's bytes; only one that does not read back as itself keeps it")

@@ -115,7 +115,8 @@ struct RedactCommand: ParsableCommand {
         let options = RedactOptions(keep: try keptFields(), key: seed.map(StandInKey.seeded) ?? .random())
         let run: RedactRun
         do {
-            run = try Redactor.run(inputs, options: options)
+            // The run lets each input go once its copy is made (issue 32): nothing here keeps it.
+            run = try Redactor.run(consume inputs, options: options)
         } catch let error as StandInError {
             CommandSupport.complain("cannot redact: \(error.description)")
             throw ExitCode(ExitStatus.inputHasErrors)
@@ -136,7 +137,7 @@ struct RedactCommand: ParsableCommand {
                 OutputWriter.write(bytes: bytes, to: .standardOutput)
             } else {
                 do {
-                    try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+                    try Self.writeAtomically(bytes, to: path)
                 } catch {
                     CommandSupport.complain("cannot write \(path): \(CommandSupport.describe(error))")
                     throw ExitCode(ExitStatus.usageOrIO)
@@ -174,6 +175,17 @@ struct RedactCommand: ParsableCommand {
     static func load(_ path: String) throws -> RedactInput {
         let input = try CommandSupport.read(.path(path))
         return RedactInput(raw: input.raw, loaded: input.loaded)
+    }
+
+    /// Written from the copy's own storage: `Data(bytes)` was a second copy of it (48 MiB for a
+    /// 50 MB history) at the command's peak (issue 32).
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        try bytes.withUnsafeBytes { buffer in
+            let data = buffer.baseAddress.map {
+                Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: buffer.count, deallocator: .none)
+            } ?? Data()
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        }
     }
 
     /// One path per input: OUT itself for one input (OUT/name when OUT is a directory), OUT/name for several.

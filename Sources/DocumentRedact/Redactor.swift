@@ -270,12 +270,14 @@ public enum Redactor {
     static func textForm(_ file: consuming [UInt8], input: consuming RedactInput, wrapper: WrapperText, standIns: StandIns,
                          copy: inout RedactedCopy) throws -> TextFormRewrap.Rewrapped {
         var raw = input.raw
+        let loaded = input.loaded
+        _ = consume input
         for target in wrapper.targets {
             guard let standIn = standIns[.text(target.original)] else { continue }
             raw.replaceSubrange(target.range, with: standIn.bytes)
             if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
         }
-        return try TextFormRewrap.rewrap(raw: raw, loaded: input.loaded, newBytes: file)
+        return try TextFormRewrap.rewrap(raw: consume raw, loaded: consume loaded, newBytes: consume file)
     }
 
     /// Writes the stand-ins into the document's layers and carries them out to the file's bytes

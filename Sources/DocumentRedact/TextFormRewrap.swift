@@ -6,6 +6,7 @@ import Foundation
 #endif
 import TextLoader
 import DocumentCore
+import X509Trust
 
 /// Puts a redacted document's file-layer bytes back into the text form the input came in, so that
 /// the copy is the same kind of file: raw DER stays raw; a token, a JSON body or a token pasted in
@@ -27,7 +28,52 @@ enum TextFormRewrap {
     }
 
     /// `raw`: the input's text (with any values around the data already replaced, in place).
-    static func rewrap(raw: [UInt8], loaded: LoadedInput, newBytes: [UInt8]) throws -> Rewrapped {
+    /// The input and the new bytes go before the copy is read back (the read of 50 MB of pasted
+    /// text decodes it again beside them; issue 32). The new bytes are kept when they are the
+    /// copy's text itself (a file that is the data); otherwise what the copy is checked against is
+    /// their length and SHA-256.
+    static func rewrap(raw: consuming [UInt8], loaded: consuming LoadedInput, newBytes: consuming [UInt8]) throws -> Rewrapped {
+        let out = try text(raw: raw, loaded: loaded, newBytes: newBytes)
+        let name = loaded.name, encoding = loaded.encoding, pasted = loaded.origin != nil
+        let expected = ExpectedBytes(copy newBytes, text: out)
+        _ = consume raw
+        _ = consume loaded
+        _ = consume newBytes
+        // The copy must be read as the input was (a base64 run that also appears elsewhere in the
+        // text, say, would be caught here).
+        let reread: LoadedInput
+        do {
+            reread = try PasteLoader.decode(out, name: name)
+        } catch let error as InputError {
+            throw Failure(message: "the copy no longer loads: \(error.message)")
+        }
+        guard reread.encoding == encoding, expected.matches(reread.bytes), (reread.origin != nil) == pasted else {
+            throw Failure(message: "the copy does not load back to the redacted bytes (it reads as \(reread.encoding.rawValue))")
+        }
+        return Rewrapped(text: out, loaded: reread)
+    }
+
+    /// What the copy must read back as: the bytes themselves when the copy's text holds them
+    /// anyway, else their length and digest.
+    enum ExpectedBytes {
+        case bytes([UInt8])
+        case digest(count: Int, sha256: [UInt8])
+
+        init(_ bytes: [UInt8], text: [UInt8]) {
+            let shared = bytes.withUnsafeBufferPointer { a in text.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+            self = shared && bytes.count == text.count ? .bytes(bytes) : .digest(count: bytes.count, sha256: Digest.sha256(bytes))
+        }
+
+        func matches(_ read: [UInt8]) -> Bool {
+            switch self {
+            case .bytes(let bytes): read == bytes
+            case .digest(let count, let sha256): read.count == count && Digest.sha256(read) == sha256
+            }
+        }
+    }
+
+    /// The copy's text: `newBytes` where `loaded.bytes` were in `raw`.
+    static func text(raw: [UInt8], loaded: LoadedInput, newBytes: [UInt8]) throws -> [UInt8] {
         let old = loaded.bytes
         precondition(old.count == newBytes.count, "stand-ins keep every length")
         let out: [UInt8]
@@ -54,17 +100,6 @@ enum TextFormRewrap {
         } else {
             throw Failure(message: "the decoded bytes were not found in the file's text, so the copy cannot be written in its form")
         }
-        // The copy must be read as the input was (a base64 run that also appears elsewhere in the
-        // text, say, would be caught here).
-        let reread: LoadedInput
-        do {
-            reread = try PasteLoader.decode(out, name: loaded.name)
-        } catch let error as InputError {
-            throw Failure(message: "the copy no longer loads: \(error.message)")
-        }
-        guard reread.encoding == loaded.encoding, reread.bytes == newBytes, (reread.origin == nil) == (loaded.origin == nil) else {
-            throw Failure(message: "the copy does not load back to the redacted bytes (it reads as \(reread.encoding.rawValue))")
-        }
-        return Rewrapped(text: out, loaded: reread)
+        return out
     }
 }

@@ -105,6 +105,8 @@ struct RedactCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The copy of a pasted text is read as the input was: a second large read (Platform).
+        FreedHeap.returnLargeBlocksWhenFreed()
         let inputs = try files.map(Self.load)
         let destinations = toStandardOutput ? ["-"] : try outputPaths(names: inputs.map(\.loaded.name))
         try refuseOverwritingInputs(destinations.filter { $0 != "-" } + (mapping.map { [$0] } ?? []))

@@ -281,7 +281,7 @@ public enum Redactor {
     }
 
     /// Writes the stand-ins into the document's layers and carries them out to the file's bytes
-    /// (nil, with `copy.failure` said, when it cannot); `copy.signatures` says which break.
+    /// (nil, with `copy.failure` said, when it cannot); `rewrite.changed` then says which layers changed.
     static func rewriteLayers(_ rewrite: inout LayerRewrite, targets: RedactTargetList, standIns: StandIns, copy: inout RedactedCopy) -> [UInt8]? {
         do {
             for target in targets {

@@ -98,14 +98,16 @@ public enum Redactor {
         var copies: [RedactedCopy] = []
         var occurrences: [RedactedValue: [RedactOccurrence]] = [:]
         for index in pending.indices {
-            let plan = plans[index]
             let input = pending[index].take()!
             // The document is only in the call's argument: it goes when `rewrite` returns.
-            let rewritten = rewrite(input, document: documents[index].take()!, plan: plan, standIns: standIns, fields: fields)
+            let rewritten = rewrite(input, document: documents[index].take()!, plan: plans[index], standIns: standIns, fields: fields)
+            let expected = plans[index].expectedStandIns()
+            if !options.mapping { plans[index].letTargetsGo() }
             // The original's tree is gone: its pages are handed back before the copy is opened.
             FreedHeap.returnToSystem()
-            let copy = finish(rewritten, input: consume input, plan: plan, wrapper: wrappers[index], standIns: standIns, fields: fields)
-            if copy.bytes != nil {
+            let copy = finish(rewritten, input: consume input, expected: expected, wrapper: wrappers[index], standIns: standIns, fields: fields)
+            if copy.bytes != nil && options.mapping {
+                let plan = plans[index]
                 for (k, target) in plan.targets.enumerated() {
                     guard let value = plan.standInIndex(k) else { continue }  // no stand-in: not in the mapping
                     occurrences[standIns.original(at: value), default: []].append(RedactOccurrence(
@@ -189,6 +191,16 @@ public enum Redactor {
         /// Target k's value's place in the run's table (`StandIns.standIn(at:)`), after `resolve`.
         func standInIndex(_ k: Int) -> Int? { standIns[k] < 0 ? nil : Int(standIns[k]) }
 
+        /// What the copy's check compares, after `resolve`: the places in the run's table of the
+        /// values that are not mentions, in order (-1: no stand-in).
+        func expectedStandIns() -> [Int32] { targets.indices.filter { !targets.isMention($0) }.map { standIns[$0] } }
+
+        /// Without a mapping, once the copy is made: the check needs `expectedStandIns` only.
+        mutating func letTargetsGo() {
+            targets = RedactTargetList()
+            standIns = []
+        }
+
         /// The layers the targets are in.
         static func written(_ targets: RedactTargetList) -> Set<Int> { Set(targets.map(\.layer.index)) }
 
@@ -246,13 +258,13 @@ public enum Redactor {
 
     /// The values around the data, the file put back in its text form, and the check of the copy.
     /// The input and the file's new bytes go once the copy's text is made (`textForm`).
-    static func finish(_ rewritten: consuming Rewritten, input: consuming RedactInput, plan: RedactPlan, wrapper: WrapperText,
+    static func finish(_ rewritten: consuming Rewritten, input: consuming RedactInput, expected: [Int32], wrapper: WrapperText,
                        standIns: StandIns, fields: Set<RedactField>) -> RedactedCopy {
         var copy = rewritten.copy
         guard let file = rewritten.file.take() else { return copy }
         do {
             let made = try textForm(file, input: consume input, wrapper: wrapper, standIns: standIns, copy: &copy)
-            try check(made.loaded, shape: rewritten.shape, standIns: standIns, fields: fields, plan: plan)
+            try check(made.loaded, shape: rewritten.shape, standIns: standIns, fields: fields, expected: expected)
             copy.bytes = made.text
         } catch let failure as TextFormRewrap.Failure {
             copy.failure = failure.message
@@ -303,29 +315,28 @@ public enum Redactor {
     }
 
     /// Opens the copy (`reloaded`: its text as the loader read it back) and checks it: the same
-    /// shape, and at every place a value was, now its stand-in.
+    /// shape, and at every place a value was, now its stand-in (`expected`: the places in the run's
+    /// table of the original's values that are not mentions, in order).
     static func check(_ reloaded: LoadedInput, shape: DocumentShape, standIns: StandIns,
-                      fields: Set<RedactField>, plan: RedactPlan) throws {
+                      fields: Set<RedactField>, expected: [Int32]) throws {
         let copy = Document.open(reloaded, options: openOptions)
         if let difference = shape.firstDifference(from: copy) {
             throw CheckFailure(message: "the copy would not parse like the original: \(difference)")
         }
         // The copy's values are compared as they are found, in order with the original's that are
         // not mentions: no list of either (11 MB each for 20,000 purchases; issue 32).
-        let values = plan.targets.indices.lazy.filter { !plan.targets.isMention($0) }
-        var expected = values.makeIterator()
         var found = 0
-        var missing: Int?
+        // The copy's place: the same words as the original's, the shapes being equal.
+        var missing: String?
         RedactCollector.forEachTarget(copy, fields: fields) { new in
-            found += 1
-            guard missing == nil, let old = expected.next(), let value = plan.standInIndex(old) else { return }
-            if new.original(in: copy.layers[new.layer.index].bytes) != standIns.standIn(at: value) { missing = old }
+            defer { found += 1 }
+            guard missing == nil, found < expected.count, expected[found] >= 0 else { return }
+            if new.original(in: copy.layers[new.layer.index].bytes) != standIns.standIn(at: Int(expected[found])) { missing = new.place }
         }
-        let count = values.count
-        guard found == count else {
-            throw CheckFailure(message: "the copy has \(found) values to replace where the original had \(count)")
+        guard found == expected.count else {
+            throw CheckFailure(message: "the copy has \(found) values to replace where the original had \(expected.count)")
         }
-        if let missing { throw CheckFailure(message: "\(plan.targets[missing].place): the copy does not hold the stand-in") }
+        if let missing { throw CheckFailure(message: "\(missing): the copy does not hold the stand-in") }
     }
 }
 

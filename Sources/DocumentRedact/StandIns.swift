@@ -26,6 +26,13 @@ public enum RedactedValue: Hashable, Sendable, Comparable {
         }
     }
 
+    var byteCount: Int {
+        switch self {
+        case .text(let s): s.utf8.count
+        case .bytes(let b): b.count
+        }
+    }
+
     var bytes: [UInt8] {
         switch self {
         case .text(let s): Array(s.utf8)
@@ -121,6 +128,14 @@ public struct StandIns: Sendable, Equatable {
     package init(key: StandInKey, values: Values) throws {
         var values = values
         values.sort()
+        // Room for every value, so that the buffers never grow by doubling (a 50 MB receipt's
+        // table is 11 MB, held through the copy's check; issue 32).
+        let count = values.numbers.values.reduce(values.others.count) { $0 + $1.count }
+        let bytes = values.numbers.reduce(values.others.reduce(0) { $0 + $1.byteCount }) { $0 + $1.key.digits * $1.value.count }
+        originalBytes.reserveCapacity(bytes)
+        standInBytes.reserveCapacity(bytes)
+        starts.reserveCapacity(count + 1)
+        isText.reserveCapacity(count)
         // Digit ids first, class by class, each class in order; then every other value in order,
         // avoiding the stand-ins given so far (the digit ids' found in their class's sorted list).
         var digitStandIns: [DigitClass: [UInt64]] = [:]

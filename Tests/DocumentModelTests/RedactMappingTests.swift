@@ -65,3 +65,27 @@ import X509Trust
         try Self.expectSameBytes(try urls.map(RedactSupport.input), "together")
     }
 }
+
+/// Without a mapping (`RedactOptions.mapping == false`, `redact` without `--mapping`) a file's
+/// targets go once its copy is made: the copies, summaries and checks are the same, and nothing
+/// is kept of where the values were.
+@Suite struct RedactWithoutMappingTests {
+    @Test func theCopiesAreTheSameAndNoPlaceIsKept() throws {
+        let urls = RedactSupport.samples.filter { ["receipt", "jws", "json"].contains($0.pathExtension) }
+        #expect(urls.count >= 20)
+        let inputs = try urls.map(RedactSupport.input)
+        var without = RedactSupport.options()
+        without.mapping = false
+        let kept = try Redactor.run(inputs, options: RedactSupport.options())
+        let gone = try Redactor.run(inputs, options: without)
+        #expect(!kept.occurrences.isEmpty)
+        #expect(gone.occurrences.isEmpty)
+        #expect(gone.copies.count == kept.copies.count)
+        #expect(gone.copies.filter { $0.bytes != nil && $0.replaced.values.reduce(0, +) > 0 }.count >= 20)
+        for (a, b) in zip(kept.copies, gone.copies) {
+            #expect(a.bytes == b.bytes, "\(a.name)")
+            #expect(a.failure == b.failure && a.replaced == b.replaced && a.mentions == b.mentions && a.signatures == b.signatures, "\(a.name)")
+            #expect(a.nodeCount == b.nodeCount && a.diagnosticCount == b.diagnosticCount, "\(a.name)")
+        }
+    }
+}

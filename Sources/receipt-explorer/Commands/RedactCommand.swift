@@ -114,7 +114,7 @@ struct RedactCommand: ParsableCommand {
             CommandSupport.complain("--mapping \(mapping) is also where a copy would be written")
             throw ExitCode(ExitStatus.usageOrIO)
         }
-        let options = RedactOptions(keep: try keptFields(), key: seed.map(StandInKey.seeded) ?? .random())
+        let options = RedactOptions(keep: try keptFields(), key: seed.map(StandInKey.seeded) ?? .random(), mapping: mapping != nil)
         let run: RedactRun
         do {
             // The run lets each input go once its copy is made (issue 32): nothing here keeps it.

@@ -48,6 +48,14 @@ public func fuzzRedact(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for line in copy.notReplaced + copy.signatures + [copy.failure ?? ""] { assertTerminalSafe(line, "redact message") }
         if let failure = copy.failure { precondition(!failure.contains("a bug"), "redact: \(failure)") }
     }
+    // Without a mapping (`redact` with no --mapping) the targets go before the check: the same
+    // copy, the same words, and no place kept.
+    var withoutMapping = options
+    withoutMapping.mapping = false
+    guard let alone = try? Redactor.run([input], options: withoutMapping) else { fatalError("redact without a mapping threw") }
+    precondition(alone.copies[0].bytes == first.bytes && alone.copies[0].failure == first.failure
+                 && alone.copies[0].signatures == first.signatures, "redact without a mapping made another copy")
+    precondition(alone.occurrences.isEmpty, "redact without a mapping kept the places")
     // The run's mapping file (written as it is made): one JSON object whatever the values found.
     let mapping = RedactMapping.bytes(run, files: [(input: "in", copy: "out/1"), (input: "in", copy: "out/2")])
     guard (try? JSONSerialization.jsonObject(with: Data(mapping))) is [String: Any] else { fatalError("the mapping is not a JSON object") }

@@ -44,23 +44,26 @@ struct LayerRewrite {
     }
 
     /// The layers a write reaches (those written and their parents, out to the file), without
-    /// their trees or names (`names`); every other layer empty. What is kept is copied out of the
-    /// document, except windows into the file's own bytes: the document's memory is small blocks,
-    /// token after token, and any of them kept would keep the pages around it resident once the
-    /// document goes (issue 32).
+    /// their trees or names (`names`); every other layer empty. What is kept in small blocks (maps,
+    /// small layers' bytes) is copied out of the document: its memory is small blocks, token after token, and any of them
+    /// kept would keep the pages around it resident once the document goes (issue 32). A block of
+    /// `ownPages` or more (the file, a reassembled payload) has pages of its own: kept as it is.
     static func skeleton(_ document: Document, reached: Set<Int>) -> [ByteLayer] {
-        let file = document.layers.first.map { $0.bytes.base.withUnsafeBufferPointer { $0.baseAddress } }
-        return document.layers.map { layer in
+        document.layers.map { layer in
             guard reached.contains(layer.id.index) else {
                 return ByteLayer(id: layer.id, role: layer.role, name: "", bytes: [], content: .raw(diagnostics: []))
             }
-            let inFile = layer.bytes.base.withUnsafeBufferPointer { $0.baseAddress } == file
+            let small = layer.bytes.base.count < ownPages
             var map = layer.map
             if case .segments(let segments) = map { map = .segments(segments.map { $0 }) }
-            return ByteLayer(id: layer.id, role: layer.role, name: "", window: inFile ? layer.bytes : ByteWindow(layer.bytes.map { $0 }),
+            return ByteLayer(id: layer.id, role: layer.role, name: "", window: small ? ByteWindow(layer.bytes.map { $0 }) : layer.bytes,
                              content: .raw(diagnostics: []), parent: layer.parent, map: map)
         }
     }
+
+    /// The size from which glibc gives a block pages of its own (`redact` fixes it there:
+    /// `FreedHeap.returnLargeBlocksWhenFreed`).
+    static let ownPages = 128 << 10
 
     /// The layers written and their parents, out to the file (always reached: it is the copy).
     static func reached(from written: Set<Int>, in document: Document) -> Set<Int> {

@@ -207,8 +207,7 @@ public enum Redactor {
         /// The bytes of each layer a target's value is read from; empty for the others (a token's
         /// 5 MB payload with no value in it would be kept through the copy's check).
         static func valueLayers(_ collector: RedactCollector) -> [ByteWindow] {
-            var read = Set<Int>()
-            for target in collector.targets { read.insert(target.layer.index) }
+            let read = written(collector.targets)
             return collector.document.layers.map { read.contains($0.id.index) ? $0.bytes : [] }
         }
     }

@@ -1,5 +1,4 @@
 import ASN1Lenient
-import Platform
 import ByteText
 import TextLoader
 
@@ -48,10 +47,6 @@ public enum PasteLoader {
             if let found = found(in: raw, place: place, inline: inline) { return found }
             if words { return unrecognized(raw, name: name) }
             if let plainText { return plainText }
-            // The finder's buffers are freed but kept by the heap once a large block has been freed
-            // before (glibc then raises its mmap threshold): handed back before the text is decoded
-            // again, or the two stack (a second read of 50 MB of text peaked 44 MiB higher; issue 32).
-            FreedHeap.returnToSystem()
             loaded = try InputLoader.decode(raw, name: name)
         }
         if loaded.encoding == .jws { markCutOff(&loaded) }

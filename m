@@ -1,0 +1,2 @@
+Command exited with non-zero status 127
+1192

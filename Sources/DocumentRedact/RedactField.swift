@@ -106,7 +106,8 @@ public struct RedactOptions: Sendable {
     public var key: StandInKey
     /// Whether the run keeps where each value was (`RedactRun.occurrences`, what `--mapping` writes).
     /// Without it a file's targets go once its copy is made, before the copy is opened and checked
-    /// (8 MB for a 50 MB receipt's 325,000 values; issue 32).
+    /// (8 MB for a 50 MB receipt's 325,000 values; issue 32), and the run's table keeps the
+    /// stand-ins alone once every value is known by its place in it.
     public var mapping: Bool
 
     public init(keep: Set<RedactField> = [], key: StandInKey, mapping: Bool = true) {

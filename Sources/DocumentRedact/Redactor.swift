@@ -55,6 +55,7 @@ public struct RedactedCopy: Sendable {
 /// The outcome of one run: every copy, and the table that made them consistent.
 public struct RedactRun: Sendable {
     public var copies: [RedactedCopy]
+    /// Without `RedactOptions.mapping`, the stand-ins alone (`StandIns.keepsOriginals` is false).
     public var standIns: StandIns
     public var occurrences: [RedactedValue: [RedactOccurrence]]
 }
@@ -89,21 +90,29 @@ public enum Redactor {
                        layers: RedactPlan.valueLayers($0))
         }
         collectors.removeAll()
+        // Each document is brought down to what its rewrite needs (the bytes of the layers a write
+        // reaches, its tokens, its shape) before the stand-ins are drawn: the table was drawn beside
+        // a 50 MB receipt's whole tree, 7 MiB above the bound (issue 32).
+        var prepared: [Prepared?] = pending.indices.map { prepare(pending[$0]!, document: documents[$0].take()!, plan: plans[$0], fields: fields) }
+        documents.removeAll()
         // The values and their set go before the files are rewritten (a string a value: 4 MB for
         // 20,000 purchases; issue 32).
-        let standIns = try StandIns(key: options.key, values: originals(plans, wrappers))
+        var standIns = try StandIns(key: options.key, values: originals(plans, wrappers))
         for i in plans.indices { plans[i].resolve(standIns) }
-        // What went (the collectors, the values' sets) is handed back before the rewrites build on it.
+        for i in wrappers.indices { wrappers[i].resolve(standIns) }
+        // Every value is now a place in the table: without a mapping, which alone names originals,
+        // the rewrites and the checks need the stand-ins only.
+        if !options.mapping { standIns.letOriginalsGo() }
+        // What went (the documents, the collectors, the values' sets) is handed back before the
+        // rewrites build on it.
         FreedHeap.returnToSystem()
         var copies: [RedactedCopy] = []
         var occurrences: [RedactedValue: [RedactOccurrence]] = [:]
         for index in pending.indices {
             let input = pending[index].take()!
-            // The document is only in the call's argument: it goes when `rewrite` returns.
-            let rewritten = rewrite(input, document: documents[index].take()!, plan: plans[index], standIns: standIns, fields: fields)
+            let rewritten = rewrite(prepared[index].take()!, plan: plans[index], standIns: standIns)
             let expected = plans[index].expectedStandIns()
             if !options.mapping { plans[index].letTargetsGo() }
-            // The original's tree is gone: its pages are handed back before the copy is opened.
             FreedHeap.returnToSystem()
             let copy = finish(rewritten, input: consume input, expected: expected, wrapper: wrappers[index], standIns: standIns, fields: fields)
             if copy.bytes != nil && options.mapping {
@@ -212,17 +221,26 @@ public enum Redactor {
         }
     }
 
+    /// What a copy's rewrite needs of its document: the report so far, the bytes of the layers a
+    /// write reaches (nil when the document cannot be redacted: `copy.failure`), what its signatures
+    /// cover, and the original's shape, for the check.
+    struct Prepared {
+        var copy: RedactedCopy
+        var rewrite: LayerRewrite?
+        var signed: [RedactionParts.SignedLayers]
+        var shape: DocumentShape
+    }
+
     /// A copy's report so far, the file's new bytes (nil when it cannot be made: `copy.failure`) and the
-    /// original's shape: all `finish` needs, so that the document can go before the copy is opened.
+    /// original's shape: all `finish` needs.
     struct Rewritten {
         var copy: RedactedCopy
         var file: [UInt8]?
         var shape: DocumentShape
     }
 
-    /// The document goes once its layers' bytes, its tokens and what its signatures cover are taken.
-    static func rewrite(_ input: RedactInput, document: consuming Document, plan: RedactPlan, standIns: StandIns,
-                        fields: Set<RedactField>) -> Rewritten {
+    /// The document goes on return, once its layers' bytes, its tokens and what its signatures cover are taken.
+    static func prepare(_ input: RedactInput, document: consuming Document, plan: RedactPlan, fields: Set<RedactField>) -> Prepared {
         let shape = DocumentShape(copy document)
         var copy = RedactedCopy(name: input.loaded.name, summary: document.summary, inputHasErrors: document.hasErrors)
         copy.notReplaced = plan.notReplaced
@@ -241,18 +259,20 @@ public enum Redactor {
         copy.diagnosticCount = shape.diagnosticCount
         if let refusal = document.redactionRefusal {
             copy.failure = refusal
-            return Rewritten(copy: copy, file: nil, shape: shape)
+            return Prepared(copy: copy, rewrite: nil, signed: [], shape: shape)
         }
         let parts = document.redactionParts(fields: [])
-        var rewrite = LayerRewrite(copy document, tokens: parts.tokens, written: RedactPlan.written(plan.targets))
-        let signed = parts.signatures
-        _ = consume parts  // its walks hold the document
-        _ = consume document
-        FreedHeap.returnToSystem()
-        let file = rewriteLayers(&rewrite, targets: plan.targets, standIns: standIns, copy: &copy)
+        let rewrite = LayerRewrite(copy document, tokens: parts.tokens, written: RedactPlan.written(plan.targets))
+        return Prepared(copy: copy, rewrite: rewrite, signed: parts.signatures, shape: shape)
+    }
+
+    static func rewrite(_ prepared: consuming Prepared, plan: RedactPlan, standIns: StandIns) -> Rewritten {
+        var copy = prepared.copy
+        guard var rewrite = prepared.rewrite.take() else { return Rewritten(copy: copy, file: nil, shape: prepared.shape) }
+        let file = rewriteLayers(&rewrite, plan: plan, standIns: standIns, copy: &copy)
         // What no longer verifies in the copy, and why.
-        copy.signatures = signed.filter { $0.layers.contains(where: rewrite.changed) }.map(\.note)
-        return Rewritten(copy: copy, file: file, shape: shape)
+        copy.signatures = prepared.signed.filter { $0.layers.contains(where: rewrite.changed) }.map(\.note)
+        return Rewritten(copy: copy, file: file, shape: prepared.shape)
     }
 
     /// The values around the data, the file put back in its text form, and the check of the copy.
@@ -284,8 +304,8 @@ public enum Redactor {
         let loaded = input.loaded
         _ = consume input
         for target in wrapper.targets {
-            guard let standIn = standIns[.text(target.original)] else { continue }
-            raw.replaceSubrange(target.range, with: standIn.bytes)
+            guard let standIn = target.standIn else { continue }
+            raw.replaceSubrange(target.range, with: standIns.standIn(at: standIn).bytes)
             if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
         }
         return try TextFormRewrap.rewrap(raw: consume raw, loaded: consume loaded, newBytes: consume file)
@@ -293,11 +313,11 @@ public enum Redactor {
 
     /// Writes the stand-ins into the document's layers and carries them out to the file's bytes
     /// (nil, with `copy.failure` said, when it cannot); `rewrite.changed` then says which layers changed.
-    static func rewriteLayers(_ rewrite: inout LayerRewrite, targets: RedactTargetList, standIns: StandIns, copy: inout RedactedCopy) -> [UInt8]? {
+    static func rewriteLayers(_ rewrite: inout LayerRewrite, plan: RedactPlan, standIns: StandIns, copy: inout RedactedCopy) -> [UInt8]? {
         do {
-            for target in targets {
-                guard let standIn = standIns[target.original(in: rewrite.layers[target.layer.index].bytes)] else { continue }
-                try rewrite.write(target, standIn: standIn)
+            for (k, target) in plan.targets.enumerated() {
+                guard let standIn = plan.standInIndex(k) else { continue }
+                try rewrite.write(target, standIn: standIns.standIn(at: standIn))
                 if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
             }
             return try rewrite.propagate()

@@ -177,6 +177,17 @@ public struct StandIns: Sendable, Equatable {
         return originalBytes[starts[i]..<starts[i + 1]].lexicographicallyPrecedes(originalBytes[starts[j]..<starts[j + 1]])
     }
 
+    /// Whether the originals are still kept (`letOriginalsGo`).
+    public var keepsOriginals: Bool { order.count == count }
+
+    /// Keeps the stand-ins alone, once every value of the run is known by its place in the table:
+    /// what `redact` without a mapping needs to write and check the copies (the originals were half
+    /// of a 50 MB receipt's table; issue 32). Looking up an original afterwards is a bug.
+    public mutating func letOriginalsGo() {
+        originalBytes = []
+        order = []
+    }
+
     /// How many values have a stand-in.
     public var count: Int { isText.count }
 
@@ -187,8 +198,11 @@ public struct StandIns: Sendable, Equatable {
     /// Value i's stand-in (`index(of:)`).
     func standIn(at i: Int) -> RedactedValue { value(i, in: standInBytes) }
 
-    /// Value i itself.
-    func original(at i: Int) -> RedactedValue { value(i, in: originalBytes) }
+    /// Value i itself, while the originals are kept.
+    func original(at i: Int) -> RedactedValue {
+        precondition(keepsOriginals, "an original looked up after the run let them go")
+        return value(i, in: originalBytes)
+    }
 
     private func value(_ i: Int, in bytes: [UInt8]) -> RedactedValue {
         let range = starts[i]..<starts[i + 1]
@@ -197,6 +211,7 @@ public struct StandIns: Sendable, Equatable {
 
     /// Where `original` is among the values, by binary search in `order`; nil when it has no stand-in.
     func index(of original: RedactedValue) -> Int? {
+        precondition(keepsOriginals, "an original looked up after the run let them go")
         let text: Bool
         let key: [UInt8]
         switch original {

@@ -15,6 +15,8 @@ struct WrapperText {
         var original: String
         var place: String
         var isMention: Bool
+        /// The value's place in the run's table, once it is drawn (`resolve`); nil for no stand-in.
+        var standIn: Int?
     }
 
     /// Where the data sits in the input's text; nothing outside it is data.
@@ -47,6 +49,12 @@ struct WrapperText {
     /// Once the targets are found (mentions too): the text is the input's, which must be free to go
     /// before the copy is opened (issue 32).
     mutating func letTextGo() { raw = [] }
+
+    /// Once the run's table is drawn: each value as its place there, so that the copy is written
+    /// from the stand-ins alone.
+    mutating func resolve(_ table: StandIns) {
+        for i in targets.indices { targets[i].standIn = table.index(of: .text(targets[i].original)) }
+    }
 
     func outside(_ range: Range<Int>) -> Bool { !range.overlaps(dataSpan) }
 

@@ -377,17 +377,31 @@ import TextLoader
         table.add("abcdef", .webOrderLineItemID, overriding: false)
         table.add("abcdef", .transactionID, overriding: false)  // around the data: the first wins
         table.add("com.examplf", .appAppleID, overriding: true)
+        // Digits are kept as numbers, beside the other values of their length.
+        table.add("0000000510000004", .appAccountToken, overriding: true)
+        table.add("20000005100000041", .transactionID, overriding: true)
+        table.add("1234567890123456789", .webOrderLineItemID, overriding: true)
+        table.add("12345678901234567890", .appAppleID, overriding: true)  // 20 digits: kept as bytes
+        table.add("2000000510000004x", .bundleID, overriding: true)
         table.finish()
         #expect(!table.isEmpty)
-        #expect(table.lengths.map(\.length) == [16, 11, 6])
-        #expect(table.lengths.map(\.entries.count) == [1, 2, 1])
-        let text = Array("xcom.example 2000000510000004 abcdef com.examplf com.exampld abcdeg".utf8)
+        #expect(table.lengths.map(\.length) == [20, 19, 17, 16, 11, 6])
+        #expect(table.lengths.map(\.count) == [1, 1, 2, 2, 2, 1])
+        let text = Array("xcom.example 2000000510000004 abcdef com.examplf com.exampld abcdeg 0000000510000004 2000000510000005 12345678901234567890 1234567890123456789 20000005100000041 2000000510000004x".utf8)
         func field(_ start: Int, _ length: Int) -> RedactField? {
-            guard let entries = table.lengths.first(where: { $0.length == length })?.entries else { return nil }
-            return text.withUnsafeBufferPointer { table.field(at: start..<(start + length), of: $0, among: entries) }
+            guard let group = table.lengths.first(where: { $0.length == length }) else { return nil }
+            return text.withUnsafeBufferPointer { table.field(at: start..<(start + length), of: $0, in: group) }
         }
         #expect(field(1, 11) == .bundleID && field(13, 16) == .originalTransactionID && field(30, 6) == .webOrderLineItemID)
         #expect(field(37, 11) == .appAppleID && field(49, 11) == nil && field(61, 6) == nil && field(0, 11) == nil && field(12, 16) == nil)
+        #expect(field(68, 16) == .appAccountToken && field(85, 16) == nil && field(102, 20) == .appAppleID && field(123, 19) == .webOrderLineItemID)
+        #expect(field(143, 17) == .transactionID && field(161, 17) == .bundleID && field(102, 19) == .webOrderLineItemID && field(103, 19) == nil && field(143, 16) == .originalTransactionID)
+        // Found in a scan, longest first: the 17 digits before the 16 they start with.
+        var found: [String] = []
+        text.withUnsafeBufferPointer { all in
+            table.forEachMention(in: all, 68..<text.count, allowed: { _ in true }) { range, field in found.append("\(range.lowerBound) \(field)") }
+        }
+        #expect(found == ["68 appAccountToken", "102 appAppleID", "123 webOrderLineItemID", "143 transactionID", "161 bundleID"])
     }
 
     @Test("the targets' spots are found only as they are: the same layer, start and end")

@@ -120,13 +120,16 @@ package struct TimelineReading {
         adoptBundles()
     }
 
-    /// Room for `purchases` more observations, as many facts and sources (a reader that knows its
-    /// count): the lists grown by doubling held a copy beside the old one at a 20,000-purchase
-    /// receipt's peak (issue 32).
+    /// Room for `purchases` more observations and sources, twice as many facts (a purchase's offer
+    /// and refund are facts of their own) and four strings each (its ids and its place), for a
+    /// reader that knows its count: the lists grown by doubling held a copy beside the old one at
+    /// a 20,000-purchase receipt's peak, and a 50 MB receipt's facts, one past a purchase for an
+    /// offer, doubled at the timeline's peak (issue 32). Room not written is address space.
     package mutating func reserve(purchases: Int) {
-        facts.records.reserveCapacity(facts.count + purchases)
+        facts.records.reserveCapacity(facts.count + 2 * purchases)
         observations.records.reserveCapacity(observations.count + purchases)
         pool.sources.reserveCapacity(pool.sources.count + purchases)
+        pool.strings.reserve(4 * purchases)
     }
 
     /// What a reader added since `facts`, `observations`, `graces` belongs to `bundle`.

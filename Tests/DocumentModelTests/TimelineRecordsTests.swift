@@ -42,6 +42,13 @@ struct TimelineRecordsTests {
         #expect(strings.string(TimelineStrings.none) == nil)
         #expect(strings.characterCount(refs[3]) == 3)
         #expect(strings.characterCount(TimelineStrings.none) == -1)
+        // Room reserved before (less than is added) and after the strings are in: the same references.
+        var reserved = TimelineStrings()
+        reserved.reserve(2)
+        #expect(texts.map { reserved.intern($0) } == refs)
+        reserved.reserve(100_000)
+        #expect(texts.map { reserved.intern($0) } == refs && reserved.count == texts.count)
+        #expect(reserved.intern("one more") == Int32(texts.count) && reserved.string(Int32(texts.count)) == "one more")
     }
 
     /// A place ending in a number is kept as its text before the number and the number, and reads

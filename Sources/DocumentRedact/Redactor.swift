@@ -90,10 +90,17 @@ public enum Redactor {
                        layers: RedactPlan.valueLayers($0))
         }
         collectors.removeAll()
+        // What went (the collectors, the mention table) is handed back before the rewrites' copies are made.
+        FreedHeap.returnToSystem()
         // Each document is brought down to what its rewrite needs (the bytes of the layers a write
         // reaches, its tokens, its shape) before the stand-ins are drawn: the table was drawn beside
         // a 50 MB receipt's whole tree, 7 MiB above the bound (issue 32).
-        var prepared: [Prepared?] = pending.indices.map { prepare(pending[$0]!, document: documents[$0].take()!, plan: plans[$0], fields: fields) }
+        var prepared: [Prepared?] = pending.indices.map { i in
+            let made = prepare(pending[i]!, document: documents[i].take()!, plan: plans[i], fields: fields)
+            // The values are read from the rewrite's copies of their layers: the document's own go with it.
+            if let rewrite = made.rewrite { plans[i].readValues(from: rewrite) }
+            return made
+        }
         documents.removeAll()
         // The values and their set go before the files are rewritten (a string a value: 4 MB for
         // 20,000 purchases; issue 32).
@@ -175,7 +182,8 @@ public enum Redactor {
         /// The names of the layers the targets are in, for the mapping.
         var layerNames: PackedLayerNames
         /// Until the stand-ins are drawn: the original's layers' bytes (the file's are the input's
-        /// own), where the targets' values are read; the trees and the model go with the document.
+        /// own), where the targets' values are read, from the rewrite's copies once it is prepared
+        /// (`readValues`); the trees and the model go with the document.
         var layers: [ByteWindow]
         /// Once they are drawn (`resolve`): each target's value as its place in the run's table,
         /// -1 for one with no stand-in (an empty value). The layers then go, and with them the last
@@ -191,6 +199,10 @@ public enum Redactor {
 
         /// Before `resolve`.
         func original(_ target: RedactTarget) -> RedactedValue { target.original(in: layers[target.layer.index]) }
+
+        /// Reads the values from `rewrite`'s layers (the same bytes, before any write) instead of
+        /// the document's, which can then go with it.
+        mutating func readValues(from rewrite: LayerRewrite) { layers = rewrite.layers.map(\.bytes) }
 
         mutating func resolve(_ table: StandIns) {
             standIns = targets.map { target in table.index(of: original(target)).map { Int32($0) } ?? -1 }

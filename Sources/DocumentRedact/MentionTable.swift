@@ -2,9 +2,9 @@ import ByteText
 
 /// The run's values looked for inside other values (`JSONPath.minimumMention` bytes or more), each
 /// with the field of the value it repeats: ids of digits as numbers, other values' bytes end to
-/// end, found by halves among those of one length, a stretch of a layer compared where it lies. A dictionary keyed by strings took
-/// 6 MB for a 20,000-purchase receipt's 60,000 ids beside its opened tree, and the scan made a
-/// string of every stretch it looked at (issue 32).
+/// end, found by halves among those of one length, a stretch of a layer compared where it lies.
+/// A dictionary keyed by strings took 6 MB for a 20,000-purchase receipt's 60,000 ids beside its
+/// opened tree, and the scan made a string of every stretch it looked at (issue 32).
 package struct MentionTable {
     private struct Entry {
         var start: UInt32

@@ -120,6 +120,7 @@ public enum Redactor {
             let rewritten = rewrite(prepared[index].take()!, plan: plans[index], standIns: standIns)
             let expected = plans[index].expectedStandIns()
             if !options.mapping { plans[index].letTargetsGo() }
+            // The rewrite's layers are gone: their pages are handed back before the copy is opened.
             FreedHeap.returnToSystem()
             let copy = finish(rewritten, input: consume input, expected: expected, wrapper: wrappers[index], standIns: standIns, fields: fields)
             if copy.bytes != nil && options.mapping {
@@ -278,6 +279,8 @@ public enum Redactor {
         return Prepared(copy: copy, rewrite: rewrite, signed: parts.signatures, shape: shape)
     }
 
+    /// Writes the stand-ins into the prepared layers: the file's new bytes, and which signatures
+    /// they break.
     static func rewrite(_ prepared: consuming Prepared, plan: RedactPlan, standIns: StandIns) -> Rewritten {
         var copy = prepared.copy
         guard var rewrite = prepared.rewrite.take() else { return Rewritten(copy: copy, file: nil, shape: prepared.shape) }

@@ -9,12 +9,12 @@ extension ReceiptSide: DiffBasis {
     func compare(with other: any DiffBasis, structuralLimit: Int) -> DocumentDiff? {
         guard let rb = other as? ReceiptSide else { return nil }
         let ra = self, a = document, b = rb.document
-        var diff = DocumentDiff(comparison: .receipts, semantic: ReceiptDiff.entries(ra, rb))
         let signatures = SignatureDiff.compare(
             certificatesA: ra.certificates, certificatesB: rb.certificates,
             signatureA: ra.signature, signatureB: rb.signature,
             bytesA: a.fileLayer.bytes.array, bytesB: b.fileLayer.bytes.array)
         let signing = SignatureDiff.entries(signatures)
+        var diff = DocumentDiff(comparison: .receipts, semantic: ReceiptDiff.entries(ra, rb, room: signing.count + 1))
         if !signing.isEmpty, ra.payloadBytes.elementsEqual(rb.payloadBytes) {
             diff.semantic.append(DiffEntry(kind: .resigned, subject: "receipt", a: signatures.signatureA,
                                            b: signatures.signatureB,

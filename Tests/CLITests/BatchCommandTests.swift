@@ -178,6 +178,24 @@ struct BatchCommandTests {
         #expect((after["latest_expiry_by_original_transaction"] as? [String: Any])?.keys.sorted() == ["2000000510000000"])
     }
 
+    /// A line's output of a block (64 KB) or more is written as it is, the lines before it first.
+    @Test("an output line of 533 KB between small ones: every line whole and in its place, with one job or two")
+    func largeOutputLineInPlace() throws {
+        let token = try String(contentsOf: Paths.samples.appendingPathComponent("jws/transaction.jws"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let body = "{\"signedTransactions\":[" + Array(repeating: "\"\(token)\"", count: 80).joined(separator: ",") + "]}"
+        let input = Data(([token, body, "junk", token].joined(separator: "\n") + "\n").utf8)
+        let one = try runCLI(["json", "--lines", "-", "--jobs", "1"], stdin: input)
+        let two = try runCLI(["json", "--lines", "-", "--jobs", "2"], stdin: input)
+        #expect(one.status == 1 && one.stdout == two.stdout)
+        let lines = one.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.map(\.utf8.count) == [5_852, 533_162, 2_633, 5_852, 0])
+        let objects = try Self.objects(one.stdout)
+        #expect(objects.map { $0["line"] as? Int } == [1, 2, 3, 4])
+        #expect((objects[1]["input"] as? [String: Any])?["summary"] as? String == "a transaction history response: 80 transactions")
+        #expect(lines[0].replacingOccurrences(of: "line 1", with: "line 4").replacingOccurrences(of: "\"line\":1,", with: "\"line\":4,") == lines[3])
+    }
+
     @Test("a 100 MB line and binary junk lines: one report per line, in order")
     func hostileLines() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("batch-hostile-\(UUID().uuidString)")

@@ -20,6 +20,27 @@ import ASN1Lenient
         return out
     }
 
+    /// Kept whole past `spillFrom`, the document moves to an array as the buffer fills: the line
+    /// handed over is the bytes a sink is given, whatever size was expected.
+    @Test func aDocumentPastTheBufferIsHandedOverWhole() {
+        func write(_ w: inout JSONStreamWriter) {
+            w.openArray()
+            for i in 0..<200_000 { w.element(); w.string("value \(i) ✓") }
+            w.closeArray()
+        }
+        var streamed: [UInt8] = []
+        var sunk = JSONStreamWriter(compact: true, capacity: 1 << 16, sink: { streamed.append(contentsOf: $0) })
+        write(&sunk)
+        sunk.finishStreamedLine()
+        #expect(streamed.count == 3_688_892 && streamed.last == 0x0A)
+        for expected in [1, 1 << 20, 8 << 20] {
+            var w = JSONStreamWriter(compact: true, capacity: expected)
+            write(&w)
+            #expect(w.bytes == streamed.dropLast(), "\(expected)")
+            #expect(w.finishLine() == streamed, "\(expected)")
+        }
+    }
+
     /// Every digit count and both sides of every power of ten, signed and quoted.
     @Test func numbersAreWhatStringWrites() {
         var values: [Int64] = [0, 1, 9, 10, 11, 99, 100, 101, 170_200, .max, .min, .min + 1, -1, -9, -10]

@@ -27,22 +27,35 @@ package struct JSONStreamWriter: ~Copyable {
     /// Where the document goes as it is written, when it is not kept whole: a full buffer is handed
     /// over and reused instead of growing (`json` of a 20,000-purchase receipt writes 60 MB).
     private let sink: ((UnsafeRawBufferPointer) -> Void)?
+    /// Kept whole (no sink), a document past `spillFrom` bytes: the buffer's bytes each time it
+    /// fills, in an array with room for the size expected, which `finishLine` hands over as it is.
+    /// The buffer copied into an array at the end held a 50 MB receipt's 104 MB batch line twice,
+    /// and growing it by doubling held it twice on the way (issue 32).
+    private var spilled: [UInt8] = []
+    /// The size the caller expects (`capacity`): the spilled array's first room.
+    private let expected: Int
+    /// Where a document kept whole leaves the buffer for `spilled`.
+    static let spillFrom = 1 << 20
 
+    /// `capacity`: the size expected (without a sink), or the size of the pieces handed to `sink`.
     package init(compact: Bool, capacity: Int = 1 << 14, sink: ((UnsafeRawBufferPointer) -> Void)? = nil) {
         self.compact = compact
         self.sink = sink
-        out = RawByteBuffer(capacity: max(capacity, 64))
+        expected = capacity
+        out = RawByteBuffer(capacity: max(sink == nil ? min(capacity, Self.spillFrom) : capacity, 64))
     }
 
     deinit { out.deallocate() }
 
-    /// The bytes written.
-    var bytes: [UInt8] { out.bytes }
+    /// The bytes written so far (a copy).
+    var bytes: [UInt8] { spilled + out.bytes }
 
     /// Ends the document with a line break and hands its bytes over.
     package consuming func finishLine() -> [UInt8] {
         byte(0x0A)
-        return bytes
+        if spilled.isEmpty { return out.bytes }
+        spilled.append(contentsOf: out.raw)
+        return spilled
     }
 
     /// Ends the document with a line break and hands the rest of it to the sink.
@@ -65,8 +78,12 @@ package struct JSONStreamWriter: ~Copyable {
         if let sink, out.count > 0 {
             sink(out.raw)
             out.count = 0
+        } else if sink == nil, out.count >= Self.spillFrom {
+            if spilled.isEmpty { spilled.reserveCapacity(max(expected, 2 * out.count)) }
+            spilled.append(contentsOf: out.raw)
+            out.count = 0
         }
-        out.reserve(n)  // grows only for one piece larger than the buffer
+        out.reserve(n)  // grows only for one piece larger than the buffer, or up to `spillFrom`
     }
 
     @inline(__always)

@@ -26,7 +26,15 @@ enum BatchRunner {
         var progress = BatchProgress(total: inputs.knownTotal, enabled: onTerminal)
         var buffer: [UInt8] = []
         BatchPipeline.run(inputs: inputs, jobs: jobs, evaluate: { check.evaluate($0) }) { outcome in
-            buffer += outcome.bytes
+            if outcome.bytes.count >= 1 << 16 {
+                // A line of a block or more goes out as it is, not copied into the buffer (whose
+                // room would then stay that large): a 50 MB receipt's line is 104 MB (issue 32).
+                if !buffer.isEmpty { OutputWriter.write(bytes: buffer, to: .standardOutput) }
+                buffer.removeAll(keepingCapacity: true)
+                OutputWriter.write(bytes: outcome.bytes, to: .standardOutput)
+            } else {
+                buffer += outcome.bytes
+            }
             // Flush in blocks, and at once when the output might be watched (a terminal, or a slow stream).
             if buffer.count >= 1 << 16 || progress.shouldFlushEachLine {
                 OutputWriter.write(bytes: buffer, to: .standardOutput)

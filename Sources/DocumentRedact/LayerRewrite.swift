@@ -45,9 +45,10 @@ struct LayerRewrite {
 
     /// The layers a write reaches (those written and their parents, out to the file), without
     /// their trees or names (`names`); every other layer empty. What is kept in small blocks (maps,
-    /// small layers' bytes) is copied out of the document: its memory is small blocks, token after token, and any of them
-    /// kept would keep the pages around it resident once the document goes (issue 32). A block of
-    /// `ownPages` or more (the file, a reassembled payload) has pages of its own: kept as it is.
+    /// small layers' bytes) is copied out of the document: its memory is small blocks, token after
+    /// token, and any of them kept would keep the pages around it resident once the document goes
+    /// (issue 32). A block of `ownPages` or more (the file, a reassembled payload) has pages of its
+    /// own: kept as it is.
     static func skeleton(_ document: Document, reached: Set<Int>) -> [ByteLayer] {
         document.layers.map { layer in
             guard reached.contains(layer.id.index) else {

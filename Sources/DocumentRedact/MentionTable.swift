@@ -94,21 +94,10 @@ package struct MentionTable {
                 if !x.elementsEqual(y) { return x.lexicographicallyPrecedes(y) }
                 return a.rank < b.rank
             }
-            var kept = 0
-            for i in entries.indices where kept == 0 || entries[i].length != entries[kept - 1].length
-                || !value(entries[i]).elementsEqual(value(entries[kept - 1])) {
-                entries[kept] = entries[i]
-                kept += 1
-            }
-            entries.removeLast(entries.count - kept)
+            Self.keepFirstOfEach(&entries) { $0.length == $1.length && value($0).elementsEqual(value($1)) }
         }
         numbers.sort { ($0.length, $0.value, $0.rank) < ($1.length, $1.value, $1.rank) }
-        var kept = 0
-        for i in numbers.indices where kept == 0 || numbers[i].length != numbers[kept - 1].length || numbers[i].value != numbers[kept - 1].value {
-            numbers[kept] = numbers[i]
-            kept += 1
-        }
-        numbers.removeLast(numbers.count - kept)
+        Self.keepFirstOfEach(&numbers) { $0.length == $1.length && $0.value == $1.value }
         // Both sorted by length: walked together from the longest.
         lengths = []
         var (e, n) = (entries.endIndex, numbers.endIndex)
@@ -119,6 +108,17 @@ package struct MentionTable {
             while n > numbers.startIndex && numbers[n - 1].length == length { n -= 1 }
             lengths.append(Group(length: length, entries: e..<entriesEnd, numbers: n..<numbersEnd))
         }
+    }
+
+    /// Keeps the first of each run of equal neighbours (sorted so that the one to keep, the lowest
+    /// rank, comes first).
+    private static func keepFirstOfEach<Item>(_ items: inout [Item], same: (Item, Item) -> Bool) {
+        var kept = 0
+        for i in items.indices where kept == 0 || !same(items[i], items[kept - 1]) {
+            items[kept] = items[i]
+            kept += 1
+        }
+        items.removeLast(items.count - kept)
     }
 
     /// The field of the value written at `range` of `text` (whose count is `group`'s length), or

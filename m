@@ -1,2 +1,0 @@
-Command exited with non-zero status 127
-1192

@@ -9,7 +9,8 @@ public enum DiffJSON {
         var doc: [String: Any] = [
             "comparison": diff.comparison.rawValue,
             "equivalent": diff.isEquivalent,
-            "semantic": diff.semantic.map(entry),
+            // Made as written (`ReceiptJSON.stream`): the entries may be made when read (`DiffEntries`).
+            "semantic": JSONLazyArray(count: diff.semantic.count) { entry(diff.semantic[$0]) },
             "structural": diff.structural.map(entry),
             "structural_omitted": diff.structuralOmitted,
             "structural_content_changes": diff.structuralContentChanges,

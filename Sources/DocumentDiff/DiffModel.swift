@@ -136,11 +136,13 @@ public struct DiffSignatures: Sendable, Equatable {
     }
 }
 
-/// The result of comparing two documents: semantic entries first, then the structural ones. A plain
-/// value for the text / JSON outputs and the explorer's diff list.
+/// The result of comparing two documents: semantic entries first, then the structural ones, for the
+/// text / JSON outputs and the explorer's diff list. A value; entries made when read keep what they
+/// are made from (`DiffEntries`).
 public struct DocumentDiff: Sendable, Equatable {
     public var comparison: DiffComparison
-    public var semantic: [DiffEntry]
+    /// Made when read where a kind's engine says so (`DiffEntries`): read them while written.
+    public var semantic: DiffEntries
     /// Structural entries in byte order of side A, at most `structuralLimit` of them.
     public var structural: [DiffEntry]
     /// How many structural entries were left out beyond the limit.
@@ -150,7 +152,7 @@ public struct DocumentDiff: Sendable, Equatable {
     /// Nil when neither side is signed (plain ASN.1) or for a receipt against transactions.
     public var signatures: DiffSignatures?
 
-    public init(comparison: DiffComparison, semantic: [DiffEntry] = [], structural: [DiffEntry] = [],
+    public init(comparison: DiffComparison, semantic: DiffEntries = [], structural: [DiffEntry] = [],
                 structuralOmitted: Int = 0, structuralContentChanges: Int = 0, signatures: DiffSignatures? = nil) {
         self.comparison = comparison
         self.semantic = semantic
@@ -168,5 +170,5 @@ public struct DocumentDiff: Sendable, Equatable {
     }
 
     /// Every entry, semantic then structural.
-    public var entries: [DiffEntry] { semantic + structural }
+    public var entries: [DiffEntry] { Array(semantic) + structural }
 }

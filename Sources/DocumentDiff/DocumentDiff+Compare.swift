@@ -15,7 +15,7 @@ extension DocumentDiff {
             if let diff = basisA.compare(with: basisB, structuralLimit: structuralLimit) { return diff }
             if let ra = basisA.purchaseRecords(), let rb = basisB.purchaseRecords(), ra.leads != rb.leads {
                 let semantic = ra.leads ? CrossDiff.entries(ra, rb, leadIsA: true) : CrossDiff.entries(rb, ra, leadIsA: false)
-                return DocumentDiff(comparison: .receiptAndTransactions, semantic: semantic)
+                return DocumentDiff(comparison: .receiptAndTransactions, semantic: DiffEntries(semantic))
             }
         }
         var diff = DocumentDiff(comparison: .asn1)

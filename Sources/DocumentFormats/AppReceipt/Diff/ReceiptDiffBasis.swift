@@ -14,7 +14,7 @@ extension ReceiptSide: DiffBasis {
             signatureA: ra.signature, signatureB: rb.signature,
             bytesA: a.fileLayer.bytes.array, bytesB: b.fileLayer.bytes.array)
         let signing = SignatureDiff.entries(signatures)
-        var diff = DocumentDiff(comparison: .receipts, semantic: ReceiptDiff.entries(ra, rb, room: signing.count + 1))
+        var diff = DocumentDiff(comparison: .receipts, semantic: ReceiptDiff.entries(ra, rb))
         if !signing.isEmpty, ra.payloadBytes.elementsEqual(rb.payloadBytes) {
             diff.semantic.append(DiffEntry(kind: .resigned, subject: "receipt", a: signatures.signatureA,
                                            b: signatures.signatureB,

@@ -7,7 +7,7 @@ import DocumentDiff
 
 /// One receipt as the diff and the timeline read it: the decoded model and the layer its node
 /// indices live in. The receipt kind's side of `diff` (the shared code never reads the model itself).
-struct ReceiptSide {
+struct ReceiptSide: Sendable {
     let document: Document
     let receipt: Receipt
     /// The layer of `receipt`'s node indices (the reassembled payload, or the file).

@@ -9,7 +9,7 @@ extension StoreKitSide: DiffBasis {
     func compare(with other: any DiffBasis, structuralLimit: Int) -> DocumentDiff? {
         guard let sb = other as? StoreKitSide else { return nil }
         let result = JWSDiff.compare(self, sb)
-        var diff = DocumentDiff(comparison: .jws, semantic: result.entries, signatures: result.signatures)
+        var diff = DocumentDiff(comparison: .jws, semantic: DiffEntries(result.entries), signatures: result.signatures)
         var walk = StructuralDiff(a: document, b: sb.document, limit: structuralLimit)
         JWSStructure(a: self, b: sb).run(result.tokenPairs, into: &walk)
         diff.take(walk.log)

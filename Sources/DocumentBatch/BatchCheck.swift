@@ -68,6 +68,14 @@ public struct BatchOutcome: Sendable {
     /// format): bytes, so that a 20 KB JSON line is not validated as a `String` and copied back.
     public var bytes: [UInt8]
 
+    package init(sequence: Int, status: Status, reasonCode: String? = nil, kind: String? = nil, bytes: [UInt8]) {
+        self.sequence = sequence
+        self.status = status
+        self.reasonCode = reasonCode
+        self.kind = kind
+        self.bytes = bytes
+    }
+
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
@@ -112,8 +120,9 @@ public struct BatchCheck: Sendable {
     /// one says why (what `verify` and `json` do with one FILE).
     var opening: OpenOptions { OpenOptions(analysis: options, reading: .always, jws: jws) }
 
-    /// Checks one input. Never throws: a refusal becomes that input's outcome.
-    public func evaluate(_ item: BatchItem) -> BatchOutcome {
+    /// Checks one input. Never throws: a refusal becomes that input's outcome. With `turn`, an
+    /// output too large to make whole is written in the input's turn, and the outcome carries none.
+    public func evaluate(_ item: BatchItem, turn: BatchTurn? = nil) -> BatchOutcome {
         let input: ReadInput
         do {
             // The one way in: a FILE as every command reads it, a line as a file holding that line.
@@ -135,22 +144,26 @@ public struct BatchCheck: Sendable {
             return failure(item, status: .ioError, code: "io-error", message: "\(error)")
         }
         switch format {
-        case .json: return decoded(item, input)
-        case .verifyText, .verifyQuiet, .verifyJSON: return verified(item, input)
+        case .json: return decoded(item, input, turn: turn)
+        case .verifyText, .verifyQuiet, .verifyJSON: return verified(item, input, turn: turn)
         }
     }
 
-    private func verified(_ item: BatchItem, _ input: ReadInput) -> BatchOutcome {
+    private func verified(_ item: BatchItem, _ input: ReadInput, turn: BatchTurn?) -> BatchOutcome {
         let document = Document.open(input, opening)
         if let refused = refusal(item, document) { return refused }
         // The text lines print the verdict alone: the report's ranges, certificates and headline are not built.
         let report = VerificationReport(verifying: document, now: options.now, words: words, jws: jws, bundleID: options.bundleID,
                                         detail: format == .verifyJSON ? .full : .verdict)
-        let bytes: [UInt8]
+        var bytes: [UInt8] = []
         switch format {
         case .verifyJSON:
-            bytes = VerificationJSON.streamed(report, input: (document.source.name, input.loaded.bytes.count), compact: true,
-                                              batchSource: .init(file: item.source.file, line: item.source.line))
+            let size = input.loaded.bytes.count, source = BatchSourceFields(file: item.source.file, line: item.source.line)
+            if let turn, size >= JSONLine.writtenFrom {
+                turn.write { VerificationJSON.stream(report, input: (document.source.name, size), compact: true, batchSource: source, to: $0) }
+            } else {
+                bytes = VerificationJSON.streamed(report, input: (document.source.name, size), compact: true, batchSource: source)
+            }
         case .verifyQuiet:
             bytes = Array((VerificationText.quietLine(report, ascii: ascii) + "\n").utf8)
         default:
@@ -163,7 +176,7 @@ public struct BatchCheck: Sendable {
 
     /// `json`: valid means decoded without an error diagnostic (the command's exit rule); the
     /// summary counts the first error finding's code.
-    private func decoded(_ item: BatchItem, _ input: ReadInput) -> BatchOutcome {
+    private func decoded(_ item: BatchItem, _ input: ReadInput, turn: BatchTurn?) -> BatchOutcome {
         let document = Document.open(input, opening)
         if let refused = refusal(item, document) { return refused }
         if let expect, let why = expect.mismatch(document.kind) {
@@ -173,8 +186,12 @@ public struct BatchCheck: Sendable {
             return failure(item, status: .invalid, code: "not-a-receipt", message: "not read as a receipt", kind: document.kind.id)
         }
         let firstError = line.firstError
+        var bytes = line.bytes
+        if let write = line.write {
+            if let turn { turn.write(write) } else { bytes = line.made }
+        }
         return BatchOutcome(sequence: item.sequence, status: firstError == nil ? .valid : .invalid, reasonCode: firstError,
-                            kind: document.kind.id, bytes: line.bytes)
+                            kind: document.kind.id, bytes: bytes)
     }
 
     /// The input's error when an option given cannot be used by its kind.

@@ -23,6 +23,16 @@ public enum BatchPipeline {
     public static func run(inputs: BatchInputs, jobs: Int, window: Int? = nil,
                            evaluate: @escaping @Sendable (BatchItem) -> BatchOutcome,
                            write: (BatchOutcome) -> Void) {
+        run(inputs: inputs, jobs: jobs, window: window, evaluate: { item, _ in evaluate(item) },
+            output: { _ in }, flush: {}, write: write)
+    }
+
+    /// As above, and an input may write its own output in its turn (`BatchTurn`): to `output`, from
+    /// its worker's thread, once every earlier outcome went through `write` and `flush` was called.
+    public static func run(inputs: BatchInputs, jobs: Int, window: Int? = nil,
+                           evaluate: @escaping @Sendable (BatchItem, BatchTurn) -> BatchOutcome,
+                           output: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+                           flush: () -> Void, write: (BatchOutcome) -> Void) {
         let state = SharedState(window: max(window ?? jobs * 256, 1))
         startThread {
             inputs.produce { item in state.submit(item) }
@@ -32,26 +42,54 @@ public enum BatchPipeline {
             // 8 MB, as the main thread's: opening a document recurses on nested input.
             startThread(stackSize: 8 << 20) {
                 while let item = state.nextItem() {
-                    state.finished(evaluate(item))
+                    state.finished(evaluate(item, BatchTurn(sequence: item.sequence, state: state, output: output)))
                 }
             }
         }
-        while let outcome = state.nextOutcome() {
-            write(outcome)
-            state.written()
+        while let next = state.nextOutcome() {
+            switch next {
+            case .outcome(let outcome):
+                write(outcome)
+                state.written()
+            case .turn:
+                flush()
+                state.grantTurn()
+            }
         }
+    }
+}
+
+/// An input's turn to write its output itself, for an output too large to make whole (a 50 MB
+/// receipt's `json` line is 104 MB; made whole it sat beside the document, issue 32). `write`
+/// waits until every earlier input's output is written and flushed, then hands `body` the output;
+/// the input's outcome then carries no bytes. Earlier inputs never wait for later ones, so the
+/// earliest waiting input always gets its turn.
+public struct BatchTurn: Sendable {
+    let sequence: Int
+    fileprivate let state: SharedState
+    let output: @Sendable (UnsafeRawBufferPointer) -> Void
+
+    fileprivate init(sequence: Int, state: SharedState, output: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
+        self.sequence = sequence
+        self.state = state
+        self.output = output
+    }
+
+    public func write(_ body: ((UnsafeRawBufferPointer) -> Void) -> Void) {
+        state.awaitTurn(sequence)
+        body(output)
     }
 }
 
 /// The one piece of state the threads share. Every stored property is read and written only with
 /// `condition` locked, and everything that crosses threads through it (`BatchItem`, `BatchOutcome`)
 /// is a Sendable value; that is what `@unchecked` asserts here.
-private final class SharedState: @unchecked Sendable {
+fileprivate final class SharedState: @unchecked Sendable {
     /// One lock; each kind of waiter has its own channel, so a hand-off wakes only the thread that
     /// can use it (one broadcast to all four woke the reader, both workers and the writer every
     /// time: 5 context switches an input, and `--jobs 2` spent 18 % more CPU than `--jobs 1`).
-    private let condition = Condition(channels: 3)
-    private static let itemReady = 0, outcomeReady = 1, roomFree = 2
+    private let condition = Condition(channels: 4)
+    private static let itemReady = 0, outcomeReady = 1, roomFree = 2, turnGranted = 3
     private let window: Int
     /// Bytes of read lines in flight beyond which the reader waits (one longer line still goes
     /// alone): 256 places a worker must not mean 256 long lines held at once.
@@ -74,6 +112,15 @@ private final class SharedState: @unchecked Sendable {
     private var submitted = 0
     private var nextToWrite = 0
     private var inputEnded = false
+    /// Inputs whose workers wait to write their own output (`BatchTurn`), and the one whose turn it is.
+    private var turnsWanted: Set<Int> = []
+    private var turn = -1
+
+    enum Next {
+        case outcome(BatchOutcome)
+        /// The next input writes its own output: flush what is held, then `grantTurn`.
+        case turn
+    }
 
     init(window: Int) {
         self.window = window
@@ -125,23 +172,43 @@ private final class SharedState: @unchecked Sendable {
         condition.lock()
         done[outcome.sequence] = outcome
         // The writer waits for the next outcome in input order, and is woken for a batch of them,
-        // or for whatever is ready once the workers run dry (the last input, a slow pipe).
+        // or for whatever is ready once the workers run dry (the last input, a slow pipe), or at
+        // once while an input waits for its turn to write.
         let idle = queueHead == queue.count
-        if done[nextToWrite] != nil && (idle || done.count >= writeBatch) {
+        if done[nextToWrite] != nil && (idle || done.count >= writeBatch || !turnsWanted.isEmpty || outcome.sequence == turn) {
             condition.signal(Self.outcomeReady)
         }
         condition.unlock()
     }
 
-    /// The next outcome in input order; nil once every input has been written.
-    func nextOutcome() -> BatchOutcome? {
+    /// The next outcome in input order, or the next input's turn; nil once every input has been written.
+    func nextOutcome() -> Next? {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let outcome = done.removeValue(forKey: nextToWrite) { return outcome }
+            if let outcome = done.removeValue(forKey: nextToWrite) { return .outcome(outcome) }
+            if turn != nextToWrite && turnsWanted.contains(nextToWrite) { return .turn }
             if inputEnded && nextToWrite == submitted { return nil }
             condition.wait(Self.outcomeReady)
         }
+    }
+
+    /// The next input writes now: every earlier one is written and flushed.
+    func grantTurn() {
+        condition.lock()
+        turn = nextToWrite
+        condition.broadcast(Self.turnGranted)
+        condition.unlock()
+    }
+
+    /// Waits until input `sequence` may write its own output.
+    func awaitTurn(_ sequence: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        turnsWanted.insert(sequence)
+        condition.signal(Self.outcomeReady)
+        while turn != sequence { condition.wait(Self.turnGranted) }
+        turnsWanted.remove(sequence)
     }
 
     func written() {

@@ -97,6 +97,11 @@ public final class OutputWriter {
         bytes.withUnsafeBytes { writer.write(raw: $0) }
     }
 
+    /// Writes `raw` straight out: a piece of a batch line its worker writes in its turn.
+    public static func write(raw: UnsafeRawBufferPointer, to destination: Destination) {
+        OutputWriter(destination).write(raw: raw)
+    }
+
     /// The text written so far (memory destination), decoded as UTF-8.
     public var text: String {
         flush()

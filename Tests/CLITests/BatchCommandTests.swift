@@ -196,6 +196,35 @@ struct BatchCommandTests {
         #expect(lines[0].replacingOccurrences(of: "line 1", with: "line 4").replacingOccurrences(of: "\"line\":1,", with: "\"line\":4,") == lines[3])
     }
 
+    /// A receipt line of 1 MB or more is written by its worker in its turn, never made whole
+    /// (`BatchTurn`); the lines around it still come whole and in order.
+    @Test("a 1.4 MB receipt line between small ones: written in its turn, the same receipt as `json` reads")
+    func receiptLineWrittenInItsTurn() throws {
+        let receipt = DER.bulkReceipt(purchases: 12_000)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bulk-\(UUID().uuidString).receipt")
+        try Data(receipt).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let token = try String(contentsOf: Paths.samples.appendingPathComponent("jws/transaction.jws"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = Data(receipt).base64EncodedString()
+        #expect(line.utf8.count >= 1 << 20)
+        let input = Data(([token, line, token, token].joined(separator: "\n") + "\n").utf8)
+        let one = try runCLI(["json", "--lines", "-", "--jobs", "1", "--at", "2026-01-01T00:00:00Z"], stdin: input)
+        let two = try runCLI(["json", "--lines", "-", "--jobs", "2", "--at", "2026-01-01T00:00:00Z"], stdin: input)
+        #expect(one.status == 1 && one.stdout == two.stdout, "\(one.status) \(one.stderr)")
+        let objects = try Self.objects(one.stdout)
+        #expect(objects.map { $0["line"] as? Int } == [1, 2, 3, 4])
+        let inApp = try #require((objects[1]["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]])
+        #expect(inApp.count == 12_000)
+        #expect(inApp[11_999]["transaction_id"] as? String == "1000000000011999")
+        let whole = try runCLI(["json", file.path, "--at", "2026-01-01T00:00:00Z"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(whole.stdout.utf8)) as? [String: Any])
+        #expect(NSDictionary(dictionary: objects[1]["receipt"] as? [String: Any] ?? [:])
+                == NSDictionary(dictionary: document["receipt"] as? [String: Any] ?? [:]))
+        #expect(NSDictionary(dictionary: objects[1]["subscriptions"] as? [String: Any] ?? [:])
+                == NSDictionary(dictionary: document["subscriptions"] as? [String: Any] ?? [:]))
+    }
+
     @Test("a 100 MB line and binary junk lines: one report per line, in order")
     func hostileLines() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("batch-hostile-\(UUID().uuidString)")

@@ -94,6 +94,55 @@ struct BatchPipelineTests {
     }
 }
 
+/// Inputs that write their own output in their turn (`BatchTurn`), between inputs whose outcome
+/// carries it: every output in input order, whole, whatever the jobs and window.
+@Suite struct BatchTurnTests {
+    /// Lines "big N" write "N:" and three pieces in their turn; the others' outcome is "N\n".
+    static func run(jobs: Int, window: Int?, lines: [String]) throws -> (stream: String, outcomes: [BatchOutcome]) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("batch-turn-\(UUID().uuidString).txt")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let stream = Collected()
+        var held: [UInt8] = []  // the writer's buffer, as BatchRunner's
+        var outcomes: [BatchOutcome] = []
+        BatchPipeline.run(inputs: BatchInputs(paths: [file.path], lines: true), jobs: jobs, window: window,
+                          evaluate: { item, turn in
+                              guard case .line(let bytes) = item.payload else { fatalError("lines only") }
+                              let text = String(decoding: bytes, as: UTF8.self)
+                              guard text.hasPrefix("big") else {
+                                  return BatchOutcome(sequence: item.sequence, status: .valid, bytes: Array("\(item.sequence)\n".utf8))
+                              }
+                              turn.write { sink in
+                                  for piece in ["\(item.sequence):", "a", "b", "c\n"] { Array(piece.utf8).withUnsafeBytes(sink) }
+                              }
+                              return BatchOutcome(sequence: item.sequence, status: .valid, bytes: [])
+                          },
+                          output: { stream.append($0) },
+                          flush: { held.withUnsafeBytes { stream.append($0) }; held.removeAll() },
+                          write: { outcome in held += outcome.bytes; outcomes.append(outcome) })
+        held.withUnsafeBytes { stream.append($0) }
+        return (stream.text, outcomes)
+    }
+
+    @Test("outputs written in their turn land in input order", arguments: [(1, nil), (2, nil), (4, 2), (3, 1)] as [(Int, Int?)])
+    func turnsKeepInputOrder(jobs: Int, window: Int?) throws {
+        let lines = (0..<40).map { $0 % 7 == 3 || $0 % 11 == 0 ? "big \($0)" : "small \($0)" } + ["big last"]
+        let (stream, outcomes) = try Self.run(jobs: jobs, window: window, lines: lines)
+        let expected = lines.indices.map { lines[$0].hasPrefix("big") ? "\($0):abc\n" : "\($0)\n" }.joined()
+        #expect(stream == expected)
+        #expect(outcomes.map(\.sequence) == Array(lines.indices))
+        #expect(outcomes.filter(\.bytes.isEmpty).count == lines.filter { $0.hasPrefix("big") }.count)
+    }
+}
+
+/// Bytes several threads append, one at a time.
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bytes: [UInt8] = []
+    func append(_ piece: UnsafeRawBufferPointer) { lock.withLock { bytes += piece } }
+    var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+}
+
 /// A Bool one thread sets and another reads.
 private final class Flag: @unchecked Sendable {
     private let lock = NSLock()

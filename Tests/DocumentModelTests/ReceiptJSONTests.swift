@@ -54,8 +54,7 @@ import X509Trust
                                                               DER.seq(DER.int(1702), DER.int(1), DER.octets(DER.utf8("p\(i)"))))))
         }
         let payload = DER.tlv(0x31, DER.seq(DER.int(2), DER.int(1), DER.octets(DER.utf8("com.x"))) + purchases.flatMap { $0 })
-        let content = DER.seq(DER.oid(DER.hex("2A 86 48 86 F7 0D 01 07 01")), DER.tlv(0xA0, DER.octets(payload)))
-        let bytes = DER.seq(DER.oid(DER.hex("2A 86 48 86 F7 0D 01 07 02")), DER.tlv(0xA0, DER.seq(DER.int(1), DER.set(), content, DER.set())))
+        let bytes = DER.unsignedReceipt(payload: payload)
         let a = ReceiptAnalyzer.analyze(bytes: bytes, options: AnalysisOptions(validate: false))
         #expect(a.receipt?.inApp.count == 12)
         let text = ReceiptJSON.text(a)
@@ -86,6 +85,15 @@ import X509Trust
         ReceiptJSON.stream(a, bufferSize: 64) { pieces.append(Array($0)) }
         #expect(pieces.count > 10)
         #expect(String(decoding: pieces.joined(), as: UTF8.self) == ReceiptJSON.text(a))
+        // A batch line too large to make whole is written the same way (`JSONLine.write`).
+        let source = ReceiptJSON.BatchSourceFields(file: "exports/x.txt", line: 12)
+        var line: [[UInt8]] = []
+        ReceiptJSON.stream(a, input: .init(name: name, encoding: "binary"), compact: true, batchSource: source, bufferSize: 64) {
+            line.append(Array($0))
+        }
+        #expect(line.count > 10)
+        #expect(String(decoding: line.joined(), as: UTF8.self)
+                == ReceiptJSON.batchLine(a, input: .init(name: name, encoding: "binary"), source: source))
     }
 
     @Test func notAReceipt() throws {

@@ -44,6 +44,13 @@ import X509Trust
             guard Self.everyForm.contains(name) else { continue }
             let line = VerificationJSON.batchLine(report, input: size, source: .init(file: "stdin", line: 3))
             try Self.expect(line, file: "\(label).\(suffix).batch.json")
+            // A line too large to make whole is written in pieces (`BatchTurn`): the same line.
+            var pieces: [[UInt8]] = []
+            VerificationJSON.stream(report, input: size, compact: true, batchSource: .init(file: "stdin", line: 3), bufferSize: 64) {
+                pieces.append(Array($0))
+            }
+            #expect(pieces.count > 3)
+            #expect(String(decoding: pieces.joined(), as: UTF8.self) == line)
         }
     }
 }

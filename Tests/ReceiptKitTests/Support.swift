@@ -31,13 +31,7 @@ func attribute(_ type: Int, _ value: [UInt8], version: Int = 1) -> [UInt8] {
 }
 
 /// A SignedData ContentInfo around a payload, without certificates or signer infos (decoding only).
-func container(payload: [UInt8]) -> [UInt8] {
-    let signedDataOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
-    let dataOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01]
-    let eci = DER.tlv(0x30, dataOID + DER.tlv(0xA0, DER.tlv(0x04, payload)))
-    let sd = DER.tlv(0x30, DER.int(1) + DER.tlv(0x31, []) + eci + DER.tlv(0x31, []))
-    return DER.tlv(0x30, signedDataOID + DER.tlv(0xA0, sd))
-}
+func container(payload: [UInt8]) -> [UInt8] { DER.unsignedReceipt(payload: payload) }
 
 /// The required app attributes, plus `extra`, as a SET.
 func minimalPayload(_ extra: [[UInt8]] = [], bundle: [UInt8]? = nil) -> [UInt8] {

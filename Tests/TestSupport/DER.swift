@@ -31,6 +31,27 @@ public enum DER {
         return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
     }
 
+    /// A SignedData ContentInfo around a receipt payload, without certificates or signer infos
+    /// (for decoding only).
+    public static func unsignedReceipt(payload: [UInt8]) -> [UInt8] {
+        let eci = seq(oid(hex("2A 86 48 86 F7 0D 01 07 01")), tlv(0xA0, octets(payload)))
+        return seq(oid(hex("2A 86 48 86 F7 0D 01 07 02")), tlv(0xA0, seq(int(1), set(), eci, set())))
+    }
+
+    /// An unsigned receipt of bundle "com.example.bulk" and `purchases` purchases, the i-th of
+    /// product "com.example.bulk.coins" and transaction id 1000000000000000 + i: 90 bytes a purchase.
+    public static func bulkReceipt(purchases: Int) -> [UInt8] {
+        func attribute(_ type: Int, _ value: [UInt8]) -> [UInt8] { seq(int(type), int(1), octets(value)) }
+        var content = attribute(2, utf8("com.example.bulk")) + attribute(3, utf8("1.0"))
+        content.reserveCapacity(content.count + purchases * 90)
+        for i in 0..<purchases {
+            let fields = attribute(1701, int(1)) + attribute(1702, utf8("com.example.bulk.coins"))
+                + attribute(1703, utf8(String(1_000_000_000_000_000 + i)))
+            content += attribute(17, tlv(0x31, fields))
+        }
+        return unsignedReceipt(payload: tlv(0x31, content))
+    }
+
     /// A SET of `count` SEQUENCE { INTEGER i, INTEGER i*2 }: 1 + 3·count nodes.
     public static func wideSet(count: Int) -> [UInt8] {
         var content: [UInt8] = []

@@ -75,11 +75,19 @@ public protocol DocumentOutputs {
     func layersOverview(_ document: Document, write: (String) -> Void) -> Bool
 }
 
-/// One batch `json` line and the code of its first error.
+/// One batch `json` line and the code of its first error: its bytes, or for a line too large to
+/// make whole, how to write it (`write`; then `bytes` is empty).
 public struct JSONLine {
     /// The line's UTF-8 (the writer's bytes, handed on without a `String` in between).
     public var bytes: [UInt8]
     public var firstError: String?
+    /// Writes the line to its sink, in pieces, never whole.
+    public var write: (((UnsafeRawBufferPointer) -> Void) -> Void)?
+
+    /// Inputs of this many bytes or more have their batch line written in pieces (`write`; and
+    /// `verify --format json`'s): a 50 MB receipt's `json` line is 104 MB, and made whole it sat
+    /// beside the document (issue 32).
+    public static let writtenFrom = 1 << 20
 
     public init(bytes: [UInt8], firstError: String?) {
         self.bytes = bytes
@@ -88,7 +96,20 @@ public struct JSONLine {
 
     public init(text: String, firstError: String?) { self.init(bytes: Array(text.utf8), firstError: firstError) }
 
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    public init(firstError: String?, write: @escaping ((UnsafeRawBufferPointer) -> Void) -> Void) {
+        self.init(bytes: [], firstError: firstError)
+        self.write = write
+    }
+
+    /// The whole line, made from `write` when it has one.
+    public var made: [UInt8] {
+        guard let write else { return bytes }
+        var whole: [UInt8] = []
+        write { whole.append(contentsOf: $0) }
+        return whole
+    }
+
+    public var text: String { String(decoding: made, as: UTF8.self) }
 }
 
 extension DocumentOutputs {

@@ -21,10 +21,13 @@ extension VerificationJSON {
 
     /// The pretty document handed to `sink` 64 KB at a time as it is written: a history's report
     /// is about 50 KB a token, 500 MB for 10,000 of them, never held whole.
-    public static func stream(_ report: VerificationReport, input: (name: String, size: Int), to sink: (UnsafeRawBufferPointer) -> Void) {
+    /// `compact` and `batchSource`: a batch line too large to make whole (`BatchTurn`).
+    public static func stream(_ report: VerificationReport, input: (name: String, size: Int), compact: Bool = false,
+                              batchSource: ReceiptJSON.BatchSourceFields? = nil, bufferSize: Int = 1 << 16,
+                              to sink: (UnsafeRawBufferPointer) -> Void) {
         withoutActuallyEscaping(sink) { sink in
-            var w = JSONStreamWriter(compact: false, capacity: 1 << 16, sink: sink)
-            writeTop(report, input: input, batchSource: nil, into: &w)
+            var w = JSONStreamWriter(compact: compact, capacity: bufferSize, sink: sink)
+            writeTop(report, input: input, batchSource: batchSource, into: &w)
             w.finishStreamedLine()
         }
     }

@@ -81,18 +81,19 @@ struct InnerTLV {
 /// alone, so it also sees inside elements the first parse could not expand.
 enum PurposeScanner {
     /// Offsets of the value OCTET STRINGs inside the SET that starts at `setStart`.
-    static func valueOffsets(_ bytes: [UInt8], setStart: Int, limit: Int) -> [Int] {
+    /// 32 bits each, as a node's offset (`OffsetSet`).
+    static func valueOffsets(_ bytes: [UInt8], setStart: Int, limit: Int) -> [UInt32] {
         // Room for every offset there can be (an attribute's own header octets, at least 8, are
         // its alone), so the list never grows by copying: old and new both held 4 MB for 20,000
         // purchases. Room not written is address space, not memory.
-        var out: [Int] = []
+        var out: [UInt32] = []
         out.reserveCapacity(max(0, limit - setStart) / 8 + 1)
         bytes.withUnsafeBufferPointer { scanSet($0, at: setStart, limit: limit, level: .app, into: &out) }
         return out
     }
 
     private static func scanSet(_ b: UnsafeBufferPointer<UInt8>, at start: Int, limit: Int, level: AttributeLevel,
-                                into out: inout [Int]) {
+                                into out: inout [UInt32]) {
         guard let set = InnerTLV.read(b, at: start, limit: limit), set.tag == 0x31 else { return }
         var p = set.contentStart
         let end = set.contentEnd
@@ -107,7 +108,7 @@ enum PurposeScanner {
     }
 
     private static func scanAttribute(_ b: UnsafeBufferPointer<UInt8>, _ attr: InnerTLV, level: AttributeLevel,
-                                      into out: inout [Int]) {
+                                      into out: inout [UInt32]) {
         var p = attr.contentStart
         let end = attr.contentEnd
         var type: Int?
@@ -124,11 +125,11 @@ enum PurposeScanner {
                 let first = b[child.contentStart]
                 if level == .app && type == 17 {
                     guard first == 0x31 else { return }
-                    out.append(child.start)
+                    out.append(UInt32(truncatingIfNeeded: child.start))
                     scanSet(b, at: child.contentStart, limit: child.contentEnd, level: .inApp, into: &out)
                 } else if let expected = ReceiptSchema.spec(type: type, level: level)?.expected.tagByte,
                           expected == first {
-                    out.append(child.start)
+                    out.append(UInt32(truncatingIfNeeded: child.start))
                 }
                 return
             }

@@ -25,12 +25,17 @@ enum BatchRunner {
         var tally = BatchTally()
         var progress = BatchProgress(total: inputs.knownTotal, enabled: onTerminal)
         var buffer: [UInt8] = []
-        BatchPipeline.run(inputs: inputs, jobs: jobs, evaluate: { check.evaluate($0) }) { outcome in
+        func flush() {
+            if !buffer.isEmpty { OutputWriter.write(bytes: buffer, to: .standardOutput) }
+            buffer.removeAll(keepingCapacity: true)
+        }
+        // An output too large to make whole is written by its worker in its turn (`BatchTurn`).
+        BatchPipeline.run(inputs: inputs, jobs: jobs, evaluate: { check.evaluate($0, turn: $1) },
+                          output: { OutputWriter.write(raw: $0, to: .standardOutput) }, flush: flush) { outcome in
             if outcome.bytes.count >= 1 << 16 {
                 // A line of a block or more goes out as it is, not copied into the buffer (whose
                 // room would then stay that large): a 50 MB receipt's line is 104 MB (issue 32).
-                if !buffer.isEmpty { OutputWriter.write(bytes: buffer, to: .standardOutput) }
-                buffer.removeAll(keepingCapacity: true)
+                flush()
                 OutputWriter.write(bytes: outcome.bytes, to: .standardOutput)
             } else {
                 buffer += outcome.bytes

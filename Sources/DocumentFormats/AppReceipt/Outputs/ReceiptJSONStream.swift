@@ -43,11 +43,13 @@ extension ReceiptJSON {
     /// 20,000-purchase receipt's is 60 MB: held whole, and copied into a `String` and an output
     /// buffer, it peaked at 250 MiB).
     /// `bufferSize`: the bytes handed over at a time (tests cut the document into small pieces).
+    /// `compact` and `batchSource`: a batch line too large to make whole (`JSONLine.write`).
     public static func stream(_ a: ReceiptAnalysis, input: InputInfo? = nil, words: StepText = .plain,
+                              compact: Bool = false, batchSource: BatchSourceFields? = nil,
                               bufferSize: Int = 1 << 16, to sink: (UnsafeRawBufferPointer) -> Void) {
         withoutActuallyEscaping(sink) { sink in
-            var w = JSONStreamWriter(compact: false, capacity: bufferSize, sink: sink)
-            write(a, input: input, words: words, batchSource: nil, into: &w)
+            var w = JSONStreamWriter(compact: compact, capacity: bufferSize, sink: sink)
+            write(a, input: input, words: words, batchSource: batchSource, into: &w)
             w.finishStreamedLine()
         }
     }

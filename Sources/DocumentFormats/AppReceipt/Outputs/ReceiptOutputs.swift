@@ -23,7 +23,13 @@ enum ReceiptOutputs {
 
     static func jsonLine(_ document: Document, words: StepText, source: BatchSourceFields) -> JSONLine? {
         guard let analysis = document.receipt else { return nil }
-        return JSONLine(bytes: ReceiptJSON.streamed(analysis, input: input(document), words: words, compact: true, batchSource: source),
+        let input = input(document)
+        guard document.fileLayer.bytes.count < JSONLine.writtenFrom else {
+            return JSONLine(firstError: firstError(analysis)) { sink in
+                ReceiptJSON.stream(analysis, input: input, words: words, compact: true, batchSource: source, to: sink)
+            }
+        }
+        return JSONLine(bytes: ReceiptJSON.streamed(analysis, input: input, words: words, compact: true, batchSource: source),
                         firstError: firstError(analysis))
     }
 

@@ -122,21 +122,21 @@ public struct BatchCheck: Sendable {
 
     /// Checks one input. Never throws: a refusal becomes that input's outcome. With `turn`, an
     /// output too large to make whole is written in the input's turn, and the outcome carries none.
-    public func evaluate(_ item: BatchItem, turn: BatchTurn? = nil) -> BatchOutcome {
+    /// Handed over: a line's bytes go before its data is parsed (the item and the reading held a
+    /// 50 MB receipt's 67 MB base64 line through its open; issue 32).
+    public func evaluate(_ item: consuming BatchItem, turn: BatchTurn? = nil) -> BatchOutcome {
+        let payload = item.payload
+        item.payload = .unreadable("")  // the item keeps its number and source
+        if case .unreadable(let message) = payload {
+            return failure(item, status: .ioError, code: "io-error", message: message)
+        }
+        let isPath = if case .path = payload { true } else { false }
         let input: ReadInput
         do {
-            // The one way in: a FILE as every command reads it, a line as a file holding that line.
-            switch item.payload {
-            case .unreadable(let message):
-                return failure(item, status: .ioError, code: "io-error", message: message)
-            case .path(let path):
-                input = try DocumentInput.path(path).read()
-            case .line(let bytes):
-                input = try DocumentInput.line(bytes, number: item.source.line ?? 1, of: item.source.file).read()
-            }
+            input = try Self.read(consume payload, source: item.source)
         } catch let error as InputError {
             // A FILE that cannot be read is I/O; a line that cannot be loaded is bad data.
-            if case .path = item.payload, error.message.hasPrefix("cannot read") {
+            if isPath, error.message.hasPrefix("cannot read") {
                 return failure(item, status: .ioError, code: "io-error", message: error.message)
             }
             return failure(item, status: .invalid, code: "input-not-loaded", message: error.message)
@@ -144,13 +144,23 @@ public struct BatchCheck: Sendable {
             return failure(item, status: .ioError, code: "io-error", message: "\(error)")
         }
         switch format {
-        case .json: return decoded(item, input, turn: turn)
-        case .verifyText, .verifyQuiet, .verifyJSON: return verified(item, input, turn: turn)
+        case .json: return decoded(item, consume input, turn: turn)
+        case .verifyText, .verifyQuiet, .verifyJSON: return verified(item, consume input, turn: turn)
         }
     }
 
-    private func verified(_ item: BatchItem, _ input: ReadInput, turn: BatchTurn?) -> BatchOutcome {
-        let document = Document.open(input, opening)
+    /// The one way in: a FILE as every command reads it, a line as a file holding that line.
+    private static func read(_ payload: consuming BatchItem.Payload, source: BatchSource) throws -> ReadInput {
+        switch consume payload {
+        case .path(let path): try DocumentInput.path(path).read()
+        case .line(let bytes): try DocumentInput.line(bytes, number: source.line ?? 1, of: source.file).read()
+        case .unreadable(let message): throw InputError(message)
+        }
+    }
+
+    private func verified(_ item: BatchItem, _ input: consuming ReadInput, turn: BatchTurn?) -> BatchOutcome {
+        let size = input.loaded.bytes.count
+        let document = Document.open(consume input, opening)
         if let refused = refusal(item, document) { return refused }
         // The text lines print the verdict alone: the report's ranges, certificates and headline are not built.
         let report = VerificationReport(verifying: document, now: options.now, words: words, jws: jws, bundleID: options.bundleID,
@@ -158,7 +168,7 @@ public struct BatchCheck: Sendable {
         var bytes: [UInt8] = []
         switch format {
         case .verifyJSON:
-            let size = input.loaded.bytes.count, source = BatchSourceFields(file: item.source.file, line: item.source.line)
+            let source = BatchSourceFields(file: item.source.file, line: item.source.line)
             if let turn, size >= JSONLine.writtenFrom {
                 turn.write { VerificationJSON.stream(report, input: (document.source.name, size), compact: true, batchSource: source, to: $0) }
             } else {
@@ -176,8 +186,8 @@ public struct BatchCheck: Sendable {
 
     /// `json`: valid means decoded without an error diagnostic (the command's exit rule); the
     /// summary counts the first error finding's code.
-    private func decoded(_ item: BatchItem, _ input: ReadInput, turn: BatchTurn?) -> BatchOutcome {
-        let document = Document.open(input, opening)
+    private func decoded(_ item: BatchItem, _ input: consuming ReadInput, turn: BatchTurn?) -> BatchOutcome {
+        let document = Document.open(consume input, opening)
         if let refused = refusal(item, document) { return refused }
         if let expect, let why = expect.mismatch(document.kind) {
             return failure(item, status: .invalid, code: "unexpected-kind", message: why, kind: document.kind.id)

@@ -30,7 +30,7 @@ public enum BatchPipeline {
     /// As above, and an input may write its own output in its turn (`BatchTurn`): to `output`, from
     /// its worker's thread, once every earlier outcome went through `write` and `flush` was called.
     public static func run(inputs: BatchInputs, jobs: Int, window: Int? = nil,
-                           evaluate: @escaping @Sendable (BatchItem, BatchTurn) -> BatchOutcome,
+                           evaluate: @escaping @Sendable (consuming BatchItem, BatchTurn) -> BatchOutcome,
                            output: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                            flush: () -> Void, write: (BatchOutcome) -> Void) {
         let state = SharedState(window: max(window ?? jobs * 256, 1))
@@ -42,7 +42,9 @@ public enum BatchPipeline {
             // 8 MB, as the main thread's: opening a document recurses on nested input.
             startThread(stackSize: 8 << 20) {
                 while let item = state.nextItem() {
-                    state.finished(evaluate(item, BatchTurn(sequence: item.sequence, state: state, output: output)))
+                    // Handed over: a line's bytes can go once read (`BatchCheck.evaluate`).
+                    let turn = BatchTurn(sequence: item.sequence, state: state, output: output)
+                    state.finished(evaluate(consume item, turn))
                 }
             }
         }
@@ -102,8 +104,9 @@ fileprivate final class SharedState: @unchecked Sendable {
     private let refill: Int
     /// Outcomes ready that wake a waiting writer while the workers are still busy.
     private let writeBatch: Int
-    /// Read, not yet taken by a worker (FIFO: `queue[queueHead...]`).
-    private var queue: [BatchItem] = []
+    /// Read, not yet taken by a worker (FIFO: `queue[queueHead...]`); a taken item's place is
+    /// emptied, so that the queue does not keep its line's bytes.
+    private var queue: [BatchItem?] = []
     private var queueHead = 0
     /// Checked, waiting for every earlier input to be written (the reorder buffer).
     private var done: [Int: BatchOutcome] = [:]
@@ -163,7 +166,7 @@ fileprivate final class SharedState: @unchecked Sendable {
         defer { condition.unlock() }
         while queueHead == queue.count && !inputEnded { condition.wait(Self.itemReady) }
         guard queueHead < queue.count else { return nil }
-        let item = queue[queueHead]
+        let item = queue[queueHead].take()
         queueHead += 1
         return item
     }

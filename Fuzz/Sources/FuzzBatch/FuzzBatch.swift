@@ -15,7 +15,8 @@ import X509Trust
 /// 1 MiB, past the reader's 1 MiB chunk. Checking such a line takes about a second, so the top bit
 /// alone (half of all inputs) held the target to ~5 inputs a second. Traps when:
 /// - the number of reports differs from the number of lines (an independent count: LFs, plus a last
-///   line without LF), or a report comes out of order (sequence, and the line number it names);
+///   line without LF), or a report comes out of order (sequence, and the line number it names),
+///   a line written by its worker in its turn (`BatchTurn`) included;
 /// - a report is not exactly one line ending in LF, a JSON report does not parse or names the wrong
 ///   line, or a report lets a control character or bidi override through;
 /// - splitting the same bytes in arbitrary chunks gives other lines than splitting them whole.
@@ -69,22 +70,33 @@ public func fuzzBatch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard FileManager.default.createFile(atPath: scratch, contents: Data(bytes)) else { fatalError("cannot write \(scratch)") }
     let format = formats[Int(control >> 4 & 0x03)]
     let check = BatchCheck(format: format, options: options, words: .plain)
+    // As `BatchRunner` writes: outcomes held in a buffer, flushed before a line of an input of 1 MB
+    // or more is written by its worker in its turn (`BatchTurn`: the blown-up first line).
+    let stream = Stream()
+    var held: [UInt8] = []
     var written = 0
     BatchPipeline.run(inputs: BatchInputs(paths: [scratch], lines: true), jobs: 2, window: 3,
-                      evaluate: { check.evaluate($0) }) { outcome in
+                      evaluate: { check.evaluate($0, turn: $1) }, output: { stream.append($0) },
+                      flush: { held.withUnsafeBytes { stream.append($0) }; held.removeAll() }) { outcome in
         precondition(outcome.sequence == written, "report \(outcome.sequence) written as number \(written)")
         written += 1
-        let text = outcome.text
-        precondition(text.hasSuffix("\n") && text.dropLast().firstIndex(of: "\n") == nil, "a report is not one line")
-        assertTerminalSafe(String(text.dropLast()), "report of line \(written)", allowNewlines: false)
+        held += outcome.bytes
+    }
+    held.withUnsafeBytes { stream.append($0) }
+    let reports = stream.bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+    precondition(stream.bytes.last == 0x0A && reports.count == expected.count,
+                 "\(reports.count) report lines for \(expected.count) lines")
+    for (index, report) in reports.enumerated() {
+        let number = index + 1, text = String(decoding: report, as: UTF8.self)
+        assertTerminalSafe(text, "report of line \(number)", allowNewlines: false)
         switch format {
         case .verifyText:
-            precondition(text.hasPrefix(TerminalSafe.escape("\(scratch):\(written): ")), "text report names the wrong line")
+            precondition(text.hasPrefix(TerminalSafe.escape("\(scratch):\(number): ")), "text report names the wrong line")
         case .verifyJSON, .json:
-            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
-                fatalError("JSON report of line \(written) does not parse")
+            guard let object = try? JSONSerialization.jsonObject(with: Data(report)) as? [String: Any] else {
+                fatalError("JSON report of line \(number) does not parse")
             }
-            precondition(object["line"] as? Int == written && object["source"] as? String == scratch,
+            precondition(object["line"] as? Int == number && object["source"] as? String == scratch,
                          "JSON report names the wrong line")
         case .verifyQuiet:
             precondition(text.hasPrefix("VALID") || text.hasPrefix("INVALID") || text.hasPrefix("ERROR"), "quiet line")
@@ -92,6 +104,14 @@ public func fuzzBatch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     precondition(written == expected.count, "\(written) reports for \(expected.count) lines")
     return 0
+}
+
+/// The output as written: by the writer, and by a worker in its turn.
+final class Stream: @unchecked Sendable {
+    private let lock = NSLock()
+    private var written: [UInt8] = []
+    func append(_ piece: UnsafeRawBufferPointer) { lock.withLock { written += piece } }
+    var bytes: [UInt8] { lock.withLock { written } }
 }
 
 @_cdecl("FuzzBatch_main")

@@ -70,7 +70,13 @@ struct ExploreCommand: ParsableCommand {
             // as `--root samples/pki/test-root.cer` would, so the demo shows a whole validation.
             analysisOptions.roots.append(EmbeddedSample.testRootCertificate)
         }
-        let documents = inputs.map { Document.open($0, DocumentCore.OpenOptions(analysis: analysisOptions)) }
+        // Each input's bytes as read are handed over and go as it is opened (a 50 MB receipt as
+        // base64 is 67 MB of text the explorer does not read; issue 32).
+        var pending: [ReadInput?] = (consume inputs).map { $0 }
+        var documents: [Document] = []
+        for i in pending.indices {
+            documents.append(Document.open(pending[i].take()!, DocumentCore.OpenOptions(analysis: analysisOptions)))
+        }
         for document in documents { try CommandSupport.refuseInapplicable(opening.given, for: document) }
         try Self.explore(documents, color: color, ascii: ascii, mouse: !noMouse, started: started,
                          phases: [("load", loaded - started), ("analyse", ContinuousClock.now - loaded)])

@@ -49,7 +49,7 @@ struct TourCommand: ParsableCommand {
         // The lessons do not depend on validation; the lab's status line does (the sample's TEST root is trusted).
         var options = AnalysisOptions(validate: !print, roots: file == nil ? [EmbeddedSample.testRootCertificate] : [])
         if let parsed = try CommandSupport.deviceID(deviceID) { options.deviceID = parsed }
-        let document = Document.open(input, DocumentCore.OpenOptions(analysis: options))
+        let document = Document.open(consume input, DocumentCore.OpenOptions(analysis: options))
         try CommandSupport.refuseInapplicable(deviceID == nil ? [] : [.deviceID], for: document)
         if print {
             let out = OutputWriter(.standardOutput)

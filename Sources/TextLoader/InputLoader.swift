@@ -249,6 +249,21 @@ public enum InputLoader {
     // MARK: - verifyReceipt JSON
 
     static func decodeJSON(_ raw: [UInt8], name: String) throws -> LoadedInput {
+        // The parsed body (its "receipt-data" as a `String`) goes before the base64 is decoded: a
+        // 67 MB body was held four times at once, the text, the string, its bytes and the decoding
+        // (251 MB; issue 32).
+        let textBytes = try receiptData(raw, name: name)
+        switch Base64Text.decode(textBytes) {
+        case .failure(let failure):
+            throw InputError("cannot decode \(InputError.quoted(name)): \"receipt-data\" is not base64: " + Base64Text.message(failure, text: textBytes))
+        case .success(let decoded):
+            return LoadedInput(bytes: decoded.bytes, name: name, encoding: .verifyReceiptJSON,
+                               note: "decoded from verifyReceipt JSON (\"receipt-data\"): \(NumberText.grouped(decoded.characters)) base64 characters → \(NumberText.grouped(decoded.bytes.count)) bytes")
+        }
+    }
+
+    /// The body's "receipt-data" string, as UTF-8.
+    private static func receiptData(_ raw: [UInt8], name: String) throws -> [UInt8] {
         let object: RequestBodyJSON.Value
         do {
             object = try RequestBodyJSON.parse(raw)
@@ -266,14 +281,7 @@ public enum InputLoader {
         guard case .string(let text) = value else {
             throw InputError("cannot decode \(InputError.quoted(name)): \"receipt-data\" is \(jsonKind(value)), not a base64 string")
         }
-        let textBytes = Array(text.utf8)
-        switch Base64Text.decode(textBytes) {
-        case .failure(let failure):
-            throw InputError("cannot decode \(InputError.quoted(name)): \"receipt-data\" is not base64: " + Base64Text.message(failure, text: textBytes))
-        case .success(let decoded):
-            return LoadedInput(bytes: decoded.bytes, name: name, encoding: .verifyReceiptJSON,
-                               note: "decoded from verifyReceipt JSON (\"receipt-data\"): \(NumberText.grouped(decoded.characters)) base64 characters → \(NumberText.grouped(decoded.bytes.count)) bytes")
-        }
+        return Array(text.utf8)
     }
 
     static func jsonKind(_ value: RequestBodyJSON.Value) -> String {

@@ -54,6 +54,28 @@ import TextLoader
         #expect(diff.entries[0].leftRange == 304..<664 && diff.entries[0].rightRange == 1449..<1843)
     }
 
+    /// The list made when read (`DiffList`) is the rows made up front, row for row, for every
+    /// sample pair: each entry's row, then its fields' rows under it, then the structural ones.
+    @Test func rowsMadeWhenReadAreTheRowsMadeUpFront() throws {
+        func open(_ name: String) throws -> Document {
+            Document.open(LoadedInput(bytes: try Paths.sample("diff/" + name), name: name, encoding: .binary, note: ""),
+                          options: AnalysisOptions(validate: false))
+        }
+        let names = ["base.receipt", "refund.receipt", "renewal.receipt", "resigned.receipt", "purchase-added.receipt", "history.json", "history-refund.json"]
+        for a in names {
+            for b in names where b != a {
+                let diff = DocumentDiff.compare(try open(a), try open(b))
+                var whole: [DiffListEntry] = []
+                for entry in diff.entries { DiffListEntry.add(entry, indent: "", into: &whole) }
+                let list = DiffListEntry.list(diff)
+                #expect(list.count == whole.count, "\(a) \(b)")
+                #expect(Array(list) == whole, "\(a) \(b)")
+                #expect(list.count > diff.entries.count || diff.entries.allSatisfy(\.fields.isEmpty))
+                if let last = whole.indices.last { #expect(list[last] == whole[last]) }
+            }
+        }
+    }
+
     /// The state option behind `diff A B --explore`: before any key the overlay is open with the
     /// list `d` shows, and with one document it refuses as `d` does.
     @Test func openDiffOverlayBeforeAnyKey() throws {

@@ -5,12 +5,26 @@ import TextOutput
 /// decoded `old → new` as `diff` prints it, then the selected entry's two sides side by side: each
 /// side's node and its decoded value (its first bytes in hex where there is no value).
 enum DiffOverlay {
+    /// Every line: the title, each entry's, then the selected entry's two sides and the keys.
     static func lines(_ state: AppState, width: Int) -> [StyledLine] {
         guard let diff = state.diffView else { return [] }
-        var out = [StyledLine("1 \(diff.names.left)  ⇄  2 \(diff.names.right)", .title)]
-        if diff.entries.isEmpty { out.append(StyledLine("no differences: the two documents are equivalent", .ok)) }
-        for (i, entry) in diff.entries.enumerated() {
-            out.append(StyledLine((i == diff.row ? "› " : "  ") + UIText.escape(entry.line), i == diff.row ? .selected : .plain))
+        return lines(state, width: width, list: 0..<(1 + max(diff.entries.count, 1)))
+    }
+
+    /// The lines with only `list` of the list's lines (the title is line 0, entry n line n + 1):
+    /// an entry's line is made when it is shown, never all of a long list's.
+    static func lines(_ state: AppState, width: Int, list: Range<Int>) -> [StyledLine] {
+        guard let diff = state.diffView else { return [] }
+        var out: [StyledLine] = []
+        for line in list {
+            if line == 0 {
+                out.append(StyledLine("1 \(diff.names.left)  ⇄  2 \(diff.names.right)", .title))
+            } else if diff.entries.isEmpty {
+                out.append(StyledLine("no differences: the two documents are equivalent", .ok))
+            } else if line - 1 < diff.entries.count {
+                let i = line - 1
+                out.append(StyledLine((i == diff.row ? "› " : "  ") + UIText.escape(diff.entries[i].line), i == diff.row ? .selected : .plain))
+            }
         }
         guard diff.row < diff.entries.count else { return out }
         let entry = diff.entries[diff.row]
@@ -38,19 +52,17 @@ enum DiffOverlay {
     static func draw(_ state: AppState, into grid: inout Grid, size: GridSize, glyphs g: Glyphs) {
         let r = Layout.helpFrame(for: size, lineCount: max(7, (state.diffView?.entries.count ?? 0) + 6))
         guard r.width > 4, r.height > 2 else { return }
-        let all = lines(state, width: r.width - 4)
         let color = state.preferences.color
         drawBox(r, into: &grid, glyphs: g, style: Theme.style(.chrome, color: color))
         grid.put(" Diff (d or Esc closes) ", x: r.x + 2, y: r.y, style: Theme.style(.tabActive, color: color), maxWidth: r.width - 4)
         let visible = r.height - 2
         // The selected entry stays in view; the two sides and the keys (the last 4 lines) always show.
         let row = (state.diffView?.row ?? 0) + 1
-        let sides = all.count > 4 && (state.diffView?.entries.isEmpty == false) ? 4 : 0
+        let sides = state.diffView?.entries.isEmpty == false ? 4 : 0
         let listRoom = max(1, visible - sides)
-        let listLines = Array(all.dropLast(sides))
-        let start = max(0, min(row - listRoom + 1, listLines.count - listRoom))
-        var shown = Array(listLines.dropFirst(start).prefix(listRoom))
-        shown += all.suffix(sides)
+        let listCount = 1 + max(state.diffView?.entries.count ?? 0, 1)
+        let start = max(0, min(row - listRoom + 1, listCount - listRoom))
+        let shown = lines(state, width: r.width - 4, list: start..<min(listCount, start + listRoom))
         for (i, line) in shown.prefix(visible).enumerated() {
             grid.put(g.fit(UIText.display(line.text, ascii: state.preferences.ascii), r.width - 4), x: r.x + 2, y: r.y + 1 + i,
                      style: Theme.style(line.style, color: color), maxWidth: r.width - 4)

@@ -1,4 +1,5 @@
 import DocumentCore
+import Platform
 
 /// The slow half of `d`, as an effect (`Effect.compareDocuments`): the diff engine run over the
 /// two documents. The adapter runs it off the key-press path and sends the result back as
@@ -11,7 +12,11 @@ public struct DiffJob: Sendable, Equatable {
     let provider: DiffProvider
 
     public func run() -> DiffResult {
-        DiffResult(id: id, entries: provider(left, right), left: left, right: right)
+        let entries = provider(left, right)
+        // The comparison's working memory (the pairing, each entry made once to count its rows) is
+        // handed back before the list is shown beside the two documents (issue 32).
+        FreedHeap.returnToSystem()
+        return DiffResult(id: id, entries: entries, left: left, right: right)
     }
 
     /// Jobs are told apart by `id` (documents and engines are not compared).
@@ -21,7 +26,7 @@ public struct DiffJob: Sendable, Equatable {
 /// What a `DiffJob` made: the list, with the two documents it compares.
 public struct DiffResult: Sendable, Equatable {
     public let id: Int
-    public let entries: [DiffListEntry]
+    public let entries: DiffList
     let left: Document
     let right: Document
 

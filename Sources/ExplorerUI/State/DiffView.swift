@@ -40,12 +40,13 @@ public struct DiffListEntry: Sendable, Equatable {
 
 /// Computes the diff list of two documents: `documentDiffProvider` (the engine) unless a test sets
 /// another.
-public typealias DiffProvider = @Sendable (Document, Document) -> [DiffListEntry]
+public typealias DiffProvider = @Sendable (Document, Document) -> DiffList
 
 /// The diff overlay: the entries of document 1 against document 2, the selected entry, and the
 /// two sides' bytes (layer bytes resolved once, when the overlay opens).
 public struct DiffViewState: Sendable {
-    public var entries: [DiffListEntry]
+    /// Rows made when drawn (`DiffList`).
+    public var entries: DiffList
     public var row = 0
     public var names: (left: String, right: String)
     var left: Document

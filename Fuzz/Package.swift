@@ -42,7 +42,8 @@ let package = Package(
             name: "FuzzDiff",
             dependencies: ["FuzzSupport", .product(name: "TextLoader", package: "receipt-explorer"), .product(name: "ASN1Lenient", package: "receipt-explorer"),
                            .product(name: "ReceiptKit", package: "receipt-explorer"),
-                           .product(name: "DocumentModel", package: "receipt-explorer")]
+                           .product(name: "DocumentModel", package: "receipt-explorer"),
+                           .product(name: "ExplorerUI", package: "receipt-explorer")]
         ),
         // (e) the tamper lab: an edit script applied to a sample through LabSession, re-opened each time.
         .executableTarget(

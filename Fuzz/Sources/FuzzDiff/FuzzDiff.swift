@@ -1,6 +1,7 @@
 import ASN1Lenient
 import DocumentCore
 import DocumentDiff
+import ExplorerUI
 import Foundation
 import FuzzSupport
 import ReceiptKit
@@ -12,7 +13,9 @@ import TextLoader
 /// samples/diff/base.receipt. Traps when:
 /// - an entry's node lies outside its layer, or a range outside the layer / file it refers to,
 /// - the structural count disagrees with the list (listed + omitted, content changes ≤ total),
-/// - the text or the JSON output lets a control character or bidi override through.
+/// - the text or the JSON output lets a control character or bidi override through;
+/// - the explorer's list (`DiffList`, made when read) has other rows than the entries and their
+///   fields, one row each in order, or a row lets a control character or bidi override through.
 let base = readFile(repositoryRoot + "/samples/diff/base.receipt")
 let options = AnalysisOptions(validate: false)
 let baseDocument = open(base)
@@ -55,6 +58,20 @@ func check(_ a: Document, _ b: Document) {
     precondition(diff.structuralContentChanges <= diff.structural.count + diff.structuralOmitted, "content changes")
     assertTerminalSafe(DiffText.render(diff, nameA: "a", nameB: "b", kindA: a.kind.summary, kindB: b.kind.summary, color: false), "DiffText")
     assertTerminalSafe(ReceiptJSON.serialize(DiffJSON.document(diff)), "DiffJSON")
+    // The explorer's list (the engine at its own structural limit): a row an entry, each followed
+    // by its fields' rows, in order.
+    var expected: [String] = []
+    func add(_ entry: DiffEntry, indent: String) {
+        expected.append(indent + entry.kind.rawValue + " ")
+        for field in entry.fields { add(field, indent: indent + "  ") }
+    }
+    for entry in DocumentDiff.compare(a, b).entries { add(entry, indent: "") }
+    let list = documentDiffProvider(a, b)
+    precondition(list.count == expected.count, "diff list: \(list.count) rows for \(expected.count)")
+    for (row, start) in zip(list, expected) {
+        precondition(row.title.hasPrefix(start), "diff list row \(row.title) where \(start) was expected")
+        assertTerminalSafe(row.title + (row.change ?? ""), "diff list row")
+    }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -18,31 +18,28 @@ enum PasteRewrite {
         var character: UInt8
     }
 
-    /// `text` with the data at `origin` rewritten to decode to `newBytes` (as many as `old`).
-    static func rewrite(_ text: [UInt8], origin: PasteOrigin, old: [UInt8], newBytes: [UInt8]) throws -> [UInt8] {
+    /// `text` with the data at `origin` rewritten to decode to `newBytes` (as many bytes as the
+    /// data read from it). The data as read is not needed: each step's characters say what they
+    /// decode to, and the copy is read back and checked against `newBytes` (`TextFormRewrap`).
+    static func rewrite(_ text: [UInt8], origin: PasteOrigin, newBytes: [UInt8]) throws -> [UInt8] {
         let steps = origin.steps
         guard !steps.isEmpty else { throw Failure(message: "the paste has no record of where the data sits") }
-        // Each level's bytes, outside in: level[steps.count] is the text, level[0] the data.
+        // Each level's bytes, outside in: level[steps.count] is the text, level[1] what the data
+        // is read from.
         var levels = [[UInt8]](repeating: [], count: steps.count + 1)
         levels[steps.count] = text
         for k in stride(from: steps.count - 1, through: 1, by: -1) {
             levels[k] = try decode(levels[k + 1], step: steps[k])
         }
-        levels[0] = old
-        guard try decode(levels[1], step: steps[0]) == old else {
-            throw Failure(message: "the pasted text no longer decodes to the data it was read as")
-        }
         var new = newBytes
         for k in 0..<steps.count {
-            let parent = levels[k + 1]
-            let edits = try edits(parent, step: steps[k], old: levels[k], new: new)
-            var out = parent
-            for edit in edits.reversed() { out.replaceSubrange(edit.range, with: edit.bytes) }
+            let out = try rewritten(levels[k + 1], step: steps[k], new: new)
             // Only the text itself may change length (`\/` becoming one character): an inner
             // level is base64 of the next, whose characters stay where they are.
-            if k + 1 < steps.count && out.count != parent.count {
+            if k + 1 < steps.count && out.count != levels[k + 1].count {
                 throw Failure(message: "an escape inside base64 inside base64 cannot hold its new character")
             }
+            levels[k + 1] = []
             new = out
         }
         return new
@@ -93,25 +90,44 @@ enum PasteRewrite {
         return value
     }
 
-    struct Edit {
-        var range: Range<Int>
-        var bytes: [UInt8]
-    }
-
-    /// The edits, in text order, that make `step`'s characters in `parent` decode to `new`.
-    static func edits(_ parent: [UInt8], step: PasteOrigin.Step, old: [UInt8], new: [UInt8]) throws -> [Edit] {
-        let units = step.parentOffsets.map { unit(parent, at: $0) }
-        let style = Style(parent, units: units)
-        var edits: [Edit] = []
+    /// `parent` with `step`'s characters rewritten to decode to `new`, built front to back, a
+    /// character looked at when it is reached: a list of the characters (32 bytes each) and of the
+    /// edits was 3.4 GB at once for 67 MB of pasted text (issue 32). Only the characters that carry
+    /// a changed byte (or sextet) are written; the rest of the text is copied as it is.
+    static func rewritten(_ parent: [UInt8], step: PasteOrigin.Step, new: [UInt8]) throws -> [UInt8] {
+        let offsets = step.parentOffsets
+        let style = Style(parent, offsets: offsets)
+        var out: [UInt8] = []
+        out.reserveCapacity(parent.count)
+        var copied = 0
+        func replace(_ unit: Unit, with character: UInt8) throws {
+            guard unit.range.lowerBound >= copied else {
+                throw Failure(message: "the data's characters are not in the order of the text, so they cannot be rewritten in place")
+            }
+            out.append(contentsOf: parent[copied..<unit.range.lowerBound])
+            style.write(character, in: parent[unit.range], to: &out)
+            copied = unit.range.upperBound
+        }
         switch step.kind {
         case .copied:
-            for i in old.indices where old[i] != new[i] {
-                edits.append(Edit(range: units[i].range, bytes: style.write(new[i], in: parent[units[i].range])))
+            guard offsets.count == new.count else {
+                throw Failure(message: "the pasted text no longer holds the data it was read as")
+            }
+            for (i, offset) in offsets.enumerated() {
+                let unit = unit(parent, at: offset)
+                if unit.character != new[i] { try replace(unit, with: new[i]) }
             }
         case .base64:
-            let data = units.filter { $0.character != UInt8(ascii: "=") }
-            let urlDefault = data.contains { $0.character == UInt8(ascii: "-") || $0.character == UInt8(ascii: "_") }
-            for (k, unit) in data.enumerated() {
+            let pad = UInt8(ascii: "=")
+            let urlDefault = offsets.contains { offset in
+                let c = unit(parent, at: offset).character
+                return c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
+            }
+            var k = 0  // the data character's index, padding not counted
+            for offset in offsets {
+                let unit = unit(parent, at: offset)
+                guard unit.character != pad else { continue }
+                defer { k += 1 }
                 guard let old = Base64Rewrite.sextet(unit.character, .either) else {
                     throw Failure(message: "a character of the base64 around the data is not base64")
                 }
@@ -121,11 +137,11 @@ enum PasteRewrite {
                 let c = unit.character
                 let url = c == UInt8(ascii: "-") || c == UInt8(ascii: "_") ? true
                     : c == UInt8(ascii: "+") || c == UInt8(ascii: "/") ? false : urlDefault
-                let character = Base64Rewrite.character(sextet, url: url)
-                edits.append(Edit(range: unit.range, bytes: style.write(character, in: parent[unit.range])))
+                try replace(unit, with: Base64Rewrite.character(sextet, url: url))
             }
         }
-        return edits.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        out.append(contentsOf: parent[copied...])
+        return out
     }
 
     /// How the text writes the characters that need it: `/` and `+` as the text already writes them
@@ -135,27 +151,31 @@ enum PasteRewrite {
         var slash: [UInt8] = [UInt8(ascii: "/")]
         var plus: [UInt8] = [UInt8(ascii: "+")]
 
-        init(_ text: [UInt8], units: [Unit]) {
-            if let u = units.first(where: { $0.character == UInt8(ascii: "/") }) { slash = Array(text[u.range]) }
-            if let u = units.first(where: { $0.character == UInt8(ascii: "+") }) { plus = Array(text[u.range]) }
+        /// The first `/` and `+` among the data's characters, found in one pass that stops once both are.
+        init(_ text: [UInt8], offsets: OffsetList) {
+            var slashFound = false, plusFound = false
+            for offset in offsets {
+                if slashFound && plusFound { break }
+                let u = unit(text, at: offset)
+                if !slashFound && u.character == UInt8(ascii: "/") { slash = Array(text[u.range]); slashFound = true }
+                if !plusFound && u.character == UInt8(ascii: "+") { plus = Array(text[u.range]); plusFound = true }
+            }
         }
 
-        func write(_ c: UInt8, in old: ArraySlice<UInt8>) -> [UInt8] {
-            if c == UInt8(ascii: "/") { return slash }
-            if c == UInt8(ascii: "+") { return plus }
+        func write(_ c: UInt8, in old: ArraySlice<UInt8>, to out: inout [UInt8]) {
+            if c == UInt8(ascii: "/") { return out.append(contentsOf: slash) }
+            if c == UInt8(ascii: "+") { return out.append(contentsOf: plus) }
             // An escaped letter or digit stays escaped the same way, in the same letter case.
             let upper = old.dropFirst().contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") }
             if old.count == 6, old.first == UInt8(ascii: "\\") {
-                var out = Array("\\u00".utf8)
-                Hex.append(c, to: &out, upper ? .upper : .lower)
-                return out
+                out.append(contentsOf: Array("\\u00".utf8))
+                return Hex.append(c, to: &out, upper ? .upper : .lower)
             }
             if old.count == 3, old.first == UInt8(ascii: "%") {
-                var out = [UInt8(ascii: "%")]
-                Hex.append(c, to: &out, upper ? .upper : .lower)
-                return out
+                out.append(UInt8(ascii: "%"))
+                return Hex.append(c, to: &out, upper ? .upper : .lower)
             }
-            return [c]
+            out.append(c)
         }
     }
 }

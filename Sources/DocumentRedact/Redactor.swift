@@ -316,7 +316,7 @@ public enum Redactor {
     static func textForm(_ file: consuming [UInt8], input: consuming RedactInput, wrapper: WrapperText, standIns: StandIns,
                          copy: inout RedactedCopy) throws -> TextFormRewrap.Rewrapped {
         var raw = input.raw
-        let loaded = input.loaded
+        let loaded = withoutPastedText(input.loaded)
         _ = consume input
         for target in wrapper.targets {
             guard let standIn = target.standIn else { continue }
@@ -324,6 +324,13 @@ public enum Redactor {
             if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
         }
         return try TextFormRewrap.rewrap(raw: consume raw, loaded: consume loaded, newBytes: consume file)
+    }
+
+    /// The paste's record of the text shares the text's storage: it goes, so that the values' writes
+    /// change the text in place instead of copying it (the rewrite reads the record's steps, never its text).
+    static func withoutPastedText(_ loaded: consuming LoadedInput) -> LoadedInput {
+        loaded.origin?.text = []
+        return loaded
     }
 
     /// Writes the stand-ins into the document's layers and carries them out to the file's bytes

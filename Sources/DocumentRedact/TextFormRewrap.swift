@@ -33,11 +33,10 @@ enum TextFormRewrap {
     /// copy's text itself (a file that is the data); otherwise what the copy is checked against is
     /// their length and SHA-256.
     static func rewrap(raw: consuming [UInt8], loaded: consuming LoadedInput, newBytes: consuming [UInt8]) throws -> Rewrapped {
-        let out = try text(raw: raw, loaded: loaded, newBytes: newBytes)
         let name = loaded.name, encoding = loaded.encoding, pasted = loaded.origin != nil
+        let out = try text(raw: raw, loaded: consume loaded, newBytes: newBytes)
         let expected = ExpectedBytes(copy newBytes, text: out)
         _ = consume raw
-        _ = consume loaded
         _ = consume newBytes
         // The copy must be read as the input was (a base64 run that also appears elsewhere in the
         // text, say, would be caught here).
@@ -73,19 +72,22 @@ enum TextFormRewrap {
     }
 
     /// The copy's text: `newBytes` where `loaded.bytes` were in `raw`.
-    static func text(raw: [UInt8], loaded: LoadedInput, newBytes: [UInt8]) throws -> [UInt8] {
-        let old = loaded.bytes
-        precondition(old.count == newBytes.count, "stand-ins keep every length")
-        let out: [UInt8]
-        if old == newBytes {
-            out = raw
-        } else if let origin = loaded.origin {
+    /// Data found in pasted text is written back from its characters alone: the data as read goes
+    /// first (it was beside the text, its copy and the new bytes: 50 MB of 290 MiB; issue 32).
+    static func text(raw: [UInt8], loaded: consuming LoadedInput, newBytes: [UInt8]) throws -> [UInt8] {
+        precondition(loaded.bytes.count == newBytes.count, "stand-ins keep every length")
+        if loaded.bytes == newBytes { return raw }
+        if let origin = loaded.origin {
+            _ = consume loaded
             do {
-                out = try PasteRewrite.rewrite(raw, origin: origin, old: old, newBytes: newBytes)
+                return try PasteRewrite.rewrite(raw, origin: origin, newBytes: newBytes)
             } catch let failure as PasteRewrite.Failure {
                 throw Failure(message: failure.message)
             }
-        } else if raw.count == old.count, raw == old {
+        }
+        let old = loaded.bytes
+        let out: [UInt8]
+        if raw.count == old.count, raw == old {
             out = newBytes  // the file is the data (DER): no second copy of it
         } else if let range = raw.firstRange(of: old) {
             var copy = raw

@@ -29,15 +29,16 @@ enum TextFormRewrap {
 
     /// `raw`: the input's text (with any values around the data already replaced, in place).
     /// The input and the new bytes go before the copy is read back (the read of 50 MB of pasted
-    /// text decodes it again beside them; issue 32). The new bytes are kept when they are the
-    /// copy's text itself (a file that is the data); otherwise what the copy is checked against is
-    /// their length and SHA-256.
-    static func rewrap(raw: consuming [UInt8], loaded: consuming LoadedInput, newBytes: consuming [UInt8]) throws -> Rewrapped {
+    /// text decodes it again beside them; issue 32): all three are empty on return. The new bytes
+    /// are kept when they are the copy's text itself (a file that is the data); otherwise what the
+    /// copy is checked against is their length and SHA-256.
+    static func rewrap(raw: inout [UInt8], loaded: inout LoadedInput, newBytes: inout [UInt8]) throws -> Rewrapped {
         let name = loaded.name, encoding = loaded.encoding, pasted = loaded.origin != nil
-        let out = try text(raw: raw, loaded: consume loaded, newBytes: newBytes)
-        let expected = ExpectedBytes(copy newBytes, text: out)
-        _ = consume raw
-        _ = consume newBytes
+        let out = try text(raw: &raw, loaded: &loaded, newBytes: newBytes)
+        let expected = ExpectedBytes(newBytes, text: out)
+        raw = []
+        loaded = LoadedInput(bytes: [], name: name, encoding: encoding, note: "")
+        newBytes = []
         // The copy must be read as the input was (a base64 run that also appears elsewhere in the
         // text, say, would be caught here).
         let reread: LoadedInput
@@ -74,11 +75,11 @@ enum TextFormRewrap {
     /// The copy's text: `newBytes` where `loaded.bytes` were in `raw`.
     /// Data found in pasted text is written back from its characters alone: the data as read goes
     /// first (it was beside the text, its copy and the new bytes: 50 MB of 290 MiB; issue 32).
-    static func text(raw: [UInt8], loaded: consuming LoadedInput, newBytes: [UInt8]) throws -> [UInt8] {
+    static func text(raw: inout [UInt8], loaded: inout LoadedInput, newBytes: [UInt8]) throws -> [UInt8] {
         precondition(loaded.bytes.count == newBytes.count, "stand-ins keep every length")
         if loaded.bytes == newBytes { return raw }
         if let origin = loaded.origin {
-            _ = consume loaded
+            loaded.bytes = []
             do {
                 return try PasteRewrite.rewrite(raw, origin: origin, newBytes: newBytes)
             } catch let failure as PasteRewrite.Failure {

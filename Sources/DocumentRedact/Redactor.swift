@@ -82,9 +82,16 @@ public enum Redactor {
     public static func run(_ inputs: consuming [RedactInput], options: RedactOptions) throws -> RedactRun {
         let fields = options.fields
         var pending: [RedactInput?] = consume inputs
+        // The text around each input's data is read first: when the data is base64 written the
+        // regular way, the text is kept as what is around it and its layout, and let go before the
+        // document is opened (the paste's record of it too: no document reads it).
+        var wrappers = pending.map { WrapperText($0!, fields: fields) }
+        for i in pending.indices where !wrappers[i].needsInputText {
+            pending[i]!.raw = []
+            pending[i]!.loaded.origin?.text = []
+        }
         var documents: [Document?] = pending.map { Document.open($0!.loaded, options: openOptions) }
         var collectors = documents.map { RedactCollector.collect($0!, fields: fields) }
-        var wrappers = pending.map { WrapperText($0!, fields: fields) }
         collectMentions(&collectors, &wrappers)
         // The text around the data is read: only its targets are kept.
         for i in wrappers.indices { wrappers[i].letTextGo() }
@@ -104,7 +111,7 @@ public enum Redactor {
         // reaches, its tokens, its shape) before the stand-ins are drawn: the table was drawn beside
         // a 50 MB receipt's whole tree, 7 MiB above the bound (issue 32).
         var prepared: [Prepared?] = pending.indices.map { i in
-            let made = prepare(pending[i]!, document: documents[i].take()!, plan: plans[i], fields: fields)
+            let made = prepare(pending[i]!, document: documents[i].take()!, plan: plans[i], wrapper: wrappers[i])
             // The values are read from the rewrite's copies of their layers: the document's own go with it.
             if let rewrite = made.rewrite { plans[i].readValues(from: rewrite) }
             return made
@@ -150,6 +157,9 @@ public enum Redactor {
         }
         return RedactRun(copies: copies, standIns: standIns, occurrences: occurrences)
     }
+
+    /// Whether `input`'s copy is made from its data's layout rather than written into its text.
+    package static func writesFromLayout(_ input: RedactInput) -> Bool { !WrapperText(input, fields: []).needsInputText }
 
     /// Every occurrence of a run value long enough to look for inside other values
     /// (`JSONPath.minimumMention`) in every file, with the field of the value it repeats.
@@ -262,7 +272,7 @@ public enum Redactor {
     }
 
     /// The document goes on return, once its layers' bytes, its tokens and what its signatures cover are taken.
-    static func prepare(_ input: RedactInput, document: consuming Document, plan: RedactPlan, fields: Set<RedactField>) -> Prepared {
+    static func prepare(_ input: RedactInput, document: consuming Document, plan: RedactPlan, wrapper: WrapperText) -> Prepared {
         let shape = DocumentShape(copy document)
         var copy = RedactedCopy(name: input.loaded.name, summary: document.summary, inputHasErrors: document.hasErrors)
         copy.notReplaced = plan.notReplaced
@@ -272,8 +282,7 @@ public enum Redactor {
             copy.notReplaced.append("\(count) other piece\(count == 1 ? "" : "s") of data in the text (\(origin.others.prefix(3).joined(separator: "; "))"
                                     + "\(count > 3 ? "; …" : "")): not opened, so not redacted; cut \(count == 1 ? "it" : "them") out and redact each on its own")
         }
-        if !fields.contains(.password), let body = input.loaded.encoding == .verifyReceiptJSON ? JSONParser.parse(input.raw) : nil,
-           let root = body.root, body.value("password", in: root) != nil {
+        if wrapper.keptPassword {
             copy.notReplaced.append("the verifyReceipt body's \"password\" (the app's shared secret), kept with --keep password: remove it before sharing")
         }
         copy.nodeCount = shape.nodeCount
@@ -306,9 +315,30 @@ public enum Redactor {
         var copy = rewritten.copy
         guard var file = rewritten.file.take() else { return copy }
         do {
-            let made = try textForm(&file, raw: &raw, loaded: &loaded, wrapper: wrapper, standIns: standIns, copy: &copy)
-            try check(made.loaded, shape: rewritten.shape, standIns: standIns, fields: fields, expected: expected)
-            copy.bytes = made.text
+            if wrapper.needsInputText {
+                let made = try textForm(&file, raw: &raw, loaded: &loaded, wrapper: wrapper, standIns: standIns, copy: &copy)
+                try check(made.loaded, shape: rewritten.shape, standIns: standIns, fields: fields, expected: expected)
+                copy.bytes = made.text
+            } else {
+                // The copy is checked as it will read, then its text is made and read back: the
+                // text is never held beside the opened copy (issue 32).
+                var reading = loaded
+                loaded = LoadedInput(bytes: [], name: reading.name, encoding: reading.encoding, note: "")
+                reading.bytes = file
+                file = []
+                try check(reading, shape: rewritten.shape, standIns: standIns, fields: fields, expected: expected)
+                let text = wrapper.copyText(reading.bytes, standIns: standIns, copy: &copy)
+                // Read back against the bytes' digest: the read of a body holds its text three times.
+                let written = TextFormRewrap.ExpectedBytes(reading.bytes, text: text)
+                reading.bytes = []
+                // Read as the check opened it: no finding of the loader's either.
+                let reread = try TextFormRewrap.readBack(text, name: reading.name, encoding: reading.encoding,
+                                                         pasted: reading.origin != nil, expected: written)
+                guard reread.diagnostics.isEmpty else {
+                    throw TextFormRewrap.Failure(message: "the copy does not load back as the input did: the loader finds a problem in it")
+                }
+                copy.bytes = text
+            }
         } catch let failure as TextFormRewrap.Failure {
             copy.failure = failure.message
         } catch let failure as CheckFailure {
@@ -328,11 +358,7 @@ public enum Redactor {
         // writes change the text in place instead of copying it (the rewrite reads the record's
         // steps, never its text).
         loaded.origin?.text = []
-        for target in wrapper.targets {
-            guard let standIn = target.standIn else { continue }
-            raw.replaceSubrange(target.range, with: standIns.standIn(at: standIn).bytes)
-            if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
-        }
+        wrapper.writeTargets(into: &raw, standIns: standIns, copy: &copy)
         return try TextFormRewrap.rewrap(raw: &raw, loaded: &loaded, newBytes: &file)
     }
 

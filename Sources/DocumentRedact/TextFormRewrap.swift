@@ -39,18 +39,23 @@ enum TextFormRewrap {
         raw = []
         loaded = LoadedInput(bytes: [], name: name, encoding: encoding, note: "")
         newBytes = []
-        // The copy must be read as the input was (a base64 run that also appears elsewhere in the
-        // text, say, would be caught here).
+        return Rewrapped(text: out, loaded: try readBack(out, name: name, encoding: encoding, pasted: pasted, expected: expected))
+    }
+
+    /// The copy's text read back the way every command reads it, which must read as the input was:
+    /// in the same encoding, to the redacted bytes, found in a paste or not as the input was (a
+    /// base64 run that also appears elsewhere in the text, say, would be caught here).
+    static func readBack(_ text: [UInt8], name: String, encoding: InputEncoding, pasted: Bool, expected: ExpectedBytes) throws -> LoadedInput {
         let reread: LoadedInput
         do {
-            reread = try PasteLoader.decode(out, name: name)
+            reread = try PasteLoader.decode(text, name: name)
         } catch let error as InputError {
             throw Failure(message: "the copy no longer loads: \(error.message)")
         }
         guard reread.encoding == encoding, expected.matches(reread.bytes), (reread.origin != nil) == pasted else {
             throw Failure(message: "the copy does not load back to the redacted bytes (it reads as \(reread.encoding.rawValue))")
         }
-        return Rewrapped(text: out, loaded: reread)
+        return reread
     }
 
     /// What the copy must read back as: the bytes themselves when the copy's text holds them

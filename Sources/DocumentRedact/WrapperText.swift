@@ -1,4 +1,5 @@
 import ByteText
+import JSONLenient
 import TextLoader
 import DocumentCore
 
@@ -19,16 +20,84 @@ struct WrapperText {
         var standIn: Int?
     }
 
+    /// The text around data written the way an encoder writes base64 (`Base64Layout`): what is
+    /// before and after it, and the layout, from which the copy's text is made (`copyText`).
+    struct AroundData {
+        var before: [UInt8]
+        var layout: Base64Layout
+        var after: [UInt8]
+        /// The line `after` starts on, and where in the text that line starts (for `place`).
+        var afterLine: Int
+        var afterLineStart: Int
+    }
+
     /// Where the data sits in the input's text; nothing outside it is data.
     let dataSpan: Range<Int>
-    /// The input's text, until `letTextGo`.
+    /// The input's text, until `letTextGo`; empty from the start when `around` is kept instead.
     private(set) var raw: [UInt8]
+    /// Set when the data is base64 written the regular way: the input's text is then not needed
+    /// (`needsInputText`), and is let go before the document is opened (issue 32).
+    private(set) var around: AroundData?
     var targets: [Target] = []
+    /// A verifyReceipt body's "password" member kept (--keep password): said in the summary.
+    private(set) var keptPassword = false
 
     init(_ input: RedactInput, fields: Set<RedactField>) {
         raw = input.raw
         dataSpan = Self.dataSpan(input)
         collectKeyed(fields: fields)
+        keptPassword = !fields.contains(.password) && Self.holdsPassword(input)
+        if let layout = Self.layout(input, dataSpan: dataSpan) {
+            let (line, column) = Base64Text.lineAndColumn(raw, offset: dataSpan.upperBound)
+            around = AroundData(before: Array(raw[..<dataSpan.lowerBound]), layout: layout, after: Array(raw[dataSpan.upperBound...]),
+                                afterLine: line, afterLineStart: dataSpan.upperBound - column + 1)
+            raw = []
+        }
+    }
+
+    /// Whether the copy is written into the input's own text (else made from `around`).
+    var needsInputText: Bool { around == nil }
+
+    static func holdsPassword(_ input: RedactInput) -> Bool {
+        guard input.loaded.encoding == .verifyReceiptJSON else { return false }
+        let body = JSONParser.parse(input.raw)
+        guard let root = body.root else { return false }
+        return body.value("password", in: root) != nil
+    }
+
+    /// The layout the data's text is written in, when the loader read the data from that text
+    /// alone (base64, PEM, a verifyReceipt body, or base64 found in a paste in one step) and found
+    /// nothing wrong with it; nil otherwise (the copy is then written into the text itself).
+    static func layout(_ input: RedactInput, dataSpan: Range<Int>) -> Base64Layout? {
+        let loaded = input.loaded
+        guard loaded.diagnostics.isEmpty else { return nil }
+        if let origin = loaded.origin {
+            guard origin.steps.count == 1, origin.steps[0].kind == .base64 else { return nil }
+        } else {
+            guard [InputEncoding.base64, .pem, .verifyReceiptJSON].contains(loaded.encoding) else { return nil }
+        }
+        return Base64Layout.of(input.raw[dataSpan], writing: loaded.bytes)
+    }
+
+    /// The copy's text made from the new bytes (`around` is set): the text around them as it was,
+    /// with the values in it replaced.
+    func copyText(_ newBytes: [UInt8], standIns: StandIns, copy: inout RedactedCopy) -> [UInt8] {
+        guard let around else { preconditionFailure("copyText without the text around the data") }
+        var text = around.before
+        around.layout.append(newBytes, to: &text)
+        text.append(contentsOf: around.after)
+        writeTargets(into: &text, standIns: standIns, copy: &copy)
+        return text
+    }
+
+    /// Writes the stand-ins of the values around the data into the input's text (or the copy's,
+    /// which has them at the same offsets), counting them in `copy`.
+    func writeTargets(into text: inout [UInt8], standIns: StandIns, copy: inout RedactedCopy) {
+        for target in targets {
+            guard let standIn = target.standIn else { continue }
+            text.replaceSubrange(target.range, with: standIns.standIn(at: standIn).bytes)
+            if target.isMention { copy.mentions += 1 } else { copy.replaced[target.field, default: 0] += 1 }
+        }
     }
 
     /// The range from the data's first character to its last (whitespace and escapes inside it
@@ -66,7 +135,16 @@ struct WrapperText {
 
     /// "the text around the data, line 2, column 7".
     func place(_ offset: Int, key: String?) -> String {
-        let (line, column) = Base64Text.lineAndColumn(raw, offset: offset)
+        var (line, column) = Base64Text.lineAndColumn(raw, offset: offset)
+        if let around {
+            if offset < dataSpan.lowerBound {
+                (line, column) = Base64Text.lineAndColumn(around.before, offset: offset)
+            } else {
+                let (more, inLine) = Base64Text.lineAndColumn(around.after, offset: offset - dataSpan.upperBound)
+                line = around.afterLine + more - 1
+                column = more == 1 ? offset - around.afterLineStart + 1 : inLine
+            }
+        }
         let at = "the text around the data, line \(NumberText.grouped(line)), column \(NumberText.grouped(column))"
         return key.map { "\(at): \(TerminalSafe.escape($0))" } ?? at
     }
@@ -132,14 +210,22 @@ struct WrapperText {
     /// Every occurrence, outside the data and the keyed values, of a run value long enough to
     /// look for (`JSONPath.minimumMention`).
     mutating func collectMentions(of originals: MentionTable) {
-        guard !originals.isEmpty, dataSpan != 0..<raw.count else { return }
+        guard !originals.isEmpty else { return }
+        // Around data kept as its layout, the text before and after it is searched piece by piece:
+        // a mention never overlaps the data, so the pieces find what the whole text would.
+        let pieces = around.map { [(text: $0.before, at: 0), (text: $0.after, at: dataSpan.upperBound)] }
+            ?? (dataSpan == 0..<raw.count ? [] : [(text: raw, at: 0)])
         let taken = targets.map(\.range)
-        let raw = raw
-        raw.withUnsafeBufferPointer { text in
-            originals.forEachMention(in: text, 0..<raw.count,
-                                     allowed: { range in outside(range) && !taken.contains { $0.overlaps(range) } }) { range, field in
-                targets.append(Target(field: field, range: range, original: String(decoding: raw[range], as: UTF8.self),
-                                      place: place(range.lowerBound, key: nil), isMention: true))
+        for (piece, at) in pieces {
+            piece.withUnsafeBufferPointer { text in
+                originals.forEachMention(in: text, 0..<piece.count, allowed: { local in
+                    let range = (local.lowerBound + at)..<(local.upperBound + at)
+                    return outside(range) && !taken.contains { $0.overlaps(range) }
+                }) { local, field in
+                    let range = (local.lowerBound + at)..<(local.upperBound + at)
+                    targets.append(Target(field: field, range: range, original: String(decoding: piece[local], as: UTF8.self),
+                                          place: place(range.lowerBound, key: nil), isMention: true))
+                }
             }
         }
     }

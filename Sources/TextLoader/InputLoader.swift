@@ -249,21 +249,36 @@ public enum InputLoader {
     // MARK: - verifyReceipt JSON
 
     static func decodeJSON(_ raw: [UInt8], name: String) throws -> LoadedInput {
-        // The parsed body (its "receipt-data" as a `String`) goes before the base64 is decoded: a
-        // 67 MB body was held four times at once, the text, the string, its bytes and the decoding
-        // (251 MB; issue 32).
-        let textBytes = try receiptData(raw, name: name)
-        switch Base64Text.decode(textBytes) {
+        // Written without escapes (as it nearly always is), the string is decoded where it is in
+        // the text; with escapes, its parse goes before it is decoded. A 67 MB body was held four
+        // times at once, the text, the string, its bytes and the decoding (251 MB; issue 32).
+        let decoded: Base64Text.Decoded
+        switch try receiptData(raw, name: name) {
+        case .verbatim(let range): decoded = try decodeReceiptData(raw, range: range, name: name)
+        case .decoded(let text): decoded = try decodeReceiptData(text, range: 0..<text.count, name: name)
+        }
+        return LoadedInput(bytes: decoded.bytes, name: name, encoding: .verifyReceiptJSON,
+                           note: "decoded from verifyReceipt JSON (\"receipt-data\"): \(NumberText.grouped(decoded.characters)) base64 characters → \(NumberText.grouped(decoded.bytes.count)) bytes")
+    }
+
+    /// `text[range]`, the "receipt-data" string, decoded; a failure is placed in the string.
+    private static func decodeReceiptData(_ text: [UInt8], range: Range<Int>, name: String) throws -> Base64Text.Decoded {
+        switch Base64Text.decode(text, range: range) {
         case .failure(let failure):
-            throw InputError("cannot decode \(InputError.quoted(name)): \"receipt-data\" is not base64: " + Base64Text.message(failure, text: textBytes))
+            let inString = Base64Text.Failure(offset: failure.offset - range.lowerBound, problem: failure.problem)
+            throw InputError("cannot decode \(InputError.quoted(name)): \"receipt-data\" is not base64: " + Base64Text.message(inString, text: Array(text[range])))
         case .success(let decoded):
-            return LoadedInput(bytes: decoded.bytes, name: name, encoding: .verifyReceiptJSON,
-                               note: "decoded from verifyReceipt JSON (\"receipt-data\"): \(NumberText.grouped(decoded.characters)) base64 characters → \(NumberText.grouped(decoded.bytes.count)) bytes")
+            return decoded
         }
     }
 
-    /// The body's "receipt-data" string, as UTF-8.
-    private static func receiptData(_ raw: [UInt8], name: String) throws -> [UInt8] {
+    /// The body's "receipt-data" string: where it is in `raw`, or (written with escapes) as UTF-8.
+    private enum ReceiptData {
+        case verbatim(Range<Int>)
+        case decoded([UInt8])
+    }
+
+    private static func receiptData(_ raw: [UInt8], name: String) throws -> ReceiptData {
         let object: RequestBodyJSON.Value
         do {
             object = try RequestBodyJSON.parse(raw)
@@ -278,10 +293,13 @@ public enum InputLoader {
             let found = keys.isEmpty ? "it has no keys" : "its keys are " + keys.joined(separator: ", ")
             throw InputError("cannot decode \(InputError.quoted(name)): the JSON has no \"receipt-data\" field (\(found)); expected a verifyReceipt request body {\"receipt-data\": \"<base64>\"}")
         }
-        guard case .string(let text) = value else {
+        guard case .string(let content) = value else {
             throw InputError("cannot decode \(InputError.quoted(name)): \"receipt-data\" is \(jsonKind(value)), not a base64 string")
         }
-        return Array(text.utf8)
+        switch content {
+        case .verbatim(let range): return .verbatim(range)
+        case .decoded(let text): return .decoded(Array(text.utf8))
+        }
     }
 
     static func jsonKind(_ value: RequestBodyJSON.Value) -> String {

@@ -8,13 +8,21 @@ import ByteText
 /// own, error-tolerant reader; it sits above this module, and it reports differently on purpose.
 enum RequestBodyJSON {
     indirect enum Value {
-        case string(String)
+        case string(Content)
         /// The number's text as written; `isZeroOrOne` is what a bridged NSNumber answers to `is Bool`.
         case number(String)
         case bool(Bool)
         case null
         case array([Value])
         case object([String: Value])
+    }
+
+    /// A string's content: where it is in the text when it is written as itself (no escapes), so
+    /// that it is not copied (a 67 MB "receipt-data" was a `String` and its bytes beside its text;
+    /// issue 32); else decoded.
+    enum Content {
+        case verbatim(Range<Int>)
+        case decoded(String)
     }
 
     struct Failure: Error, Equatable {
@@ -96,8 +104,8 @@ enum RequestBodyJSON {
         mutating func value(keep: Bool) throws(Failure) -> Value {
             switch try nextSignificant() {
             case 0x22:
-                let text = try string()
-                return .string(keep ? text : "")
+                let content = try stringContent()
+                return .string(keep ? content : .decoded(""))
             case 0x7B: return try object(keep: keep)
             case 0x5B: return try array()
             case 0x74: try literal("true"); return .bool(true)
@@ -206,30 +214,48 @@ enum RequestBodyJSON {
 
         /// The text of `bytes[range]`, which JSONSerialization decodes before it looks further.
         func text(_ range: Range<Int>) throws(Failure) -> String {
-            let bad = UTF8Text.firstInvalid(bytes, range)
-            guard bad == nil else {
-                throw Failure(message: "Invalid UTF-8 sequence \(range.count) bytes starting from character \(range.lowerBound).")
-            }
+            try checkUTF8(range)
             return String(decoding: bytes[range], as: UTF8.self)
         }
 
+        func checkUTF8(_ range: Range<Int>) throws(Failure) {
+            guard UTF8Text.firstInvalid(bytes, range) == nil else {
+                throw Failure(message: "Invalid UTF-8 sequence \(range.count) bytes starting from character \(range.lowerBound).")
+            }
+        }
+
         mutating func string() throws(Failure) -> String {
+            switch try stringContent() {
+            case .verbatim(let range): String(decoding: bytes[range], as: UTF8.self)
+            case .decoded(let text): text
+            }
+        }
+
+        /// A string from its opening quote: its content's place when it has no escapes (nothing is
+        /// copied), else the content decoded, made from the first escape on. Its UTF-8 is checked
+        /// run by run either way, as JSONSerialization reads it.
+        mutating func stringContent() throws(Failure) -> Content {
             i += 1  // the opening quote
-            var out = ""
+            let start = i
+            var out: String?
             var runStart = i
             while i < bytes.count {
                 let b = bytes[i]
                 switch b {
                 case 0x22:
-                    out += try text(runStart..<i)
-                    i += 1
-                    return out
+                    defer { i += 1 }
+                    guard let decoded = out else {
+                        try checkUTF8(start..<i)
+                        return .verbatim(start..<i)
+                    }
+                    return .decoded(decoded + (try text(runStart..<i)))
                 case 0x00...0x1F:
-                    out += try text(runStart..<(i + 1))
+                    try checkUTF8(runStart..<(i + 1))
                     throw Failure(message: "Unescaped control character around character \(i).")
                 case 0x5C:
-                    out += try text(runStart..<i)
-                    out += try escape()
+                    let run = try text(runStart..<i)
+                    let escaped = try escape()
+                    out = (out ?? "") + run + escaped
                     runStart = i
                 default:
                     i += 1

@@ -10,7 +10,8 @@ public struct DocumentSource: Sendable {
     public var encoding: InputEncoding
     /// The loader's one line ("raw DER/BER, 7,686 bytes", "decoded from base64: …").
     public var note: String
-    /// The pasted text the bytes were found in, and where (nil for a clean input).
+    /// Where in pasted text the bytes were found (nil for a clean input): its steps, its length and
+    /// its positions, without the text itself, which no document reads (`PasteOrigin.withoutText`).
     public var origin: PasteOrigin?
     /// Where the input came from (a file, standard input, the argument, a `--lines` line), which
     /// `origin`'s offsets are worded against (`foundWords`). Set by the one way in (`DocumentInput`);
@@ -21,7 +22,7 @@ public struct DocumentSource: Sendable {
         self.name = name
         self.encoding = encoding
         self.note = note
-        self.origin = origin
+        self.origin = origin?.withoutText
         self.place = place ?? .file(name)
     }
 

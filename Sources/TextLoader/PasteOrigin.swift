@@ -24,8 +24,13 @@ public struct PasteOrigin: Sendable, Equatable {
         }
     }
 
-    /// The whole pasted text, as read (the outermost layer).
+    /// The whole pasted text, as read (the outermost layer). A document lets it go once opened
+    /// (`withoutText`): what it names places with is `positions` (issue 32: the text of a 50 MB
+    /// receipt in a log line was held through every command).
     public var text: [UInt8]
+    /// The text's length, and where its offsets are in lines and characters.
+    public let textCount: Int
+    public let positions: TextPositions
     /// Where the data was found: "line 1, column 21", "JSON path log.entries[0].request.postData.text".
     public var location: String
     /// From the loaded bytes outwards: the last step's offsets are offsets into `text`.
@@ -34,11 +39,26 @@ public struct PasteOrigin: Sendable, Equatable {
     /// line 3, column 9"), so that the choice is never silent.
     public var others: [String]
 
-    public init(text: [UInt8], location: String, steps: [Step], others: [String] = []) {
+    /// `positions`: the text's, when the caller has made them already.
+    public init(text: [UInt8], location: String, steps: [Step], others: [String] = [], positions: TextPositions? = nil) {
         self.text = text
+        self.textCount = text.count
+        self.positions = positions ?? TextPositions(text)
         self.location = location
         self.steps = steps
         self.others = others
+    }
+
+    /// The same origin without its text.
+    public var withoutText: PasteOrigin {
+        var origin = self
+        origin.text = []
+        return origin
+    }
+
+    /// Equal when found the same way in the same text (the positions follow from the text).
+    public static func == (a: PasteOrigin, b: PasteOrigin) -> Bool {
+        a.text == b.text && a.textCount == b.textCount && a.location == b.location && a.steps == b.steps && a.others == b.others
     }
 
     /// The offset in `text` of the first character that encodes loaded byte `offset`.

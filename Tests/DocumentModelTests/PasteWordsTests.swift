@@ -1,7 +1,11 @@
 import ByteText
 import Testing
 import TextLoader
+import ASN1Lenient
 import DocumentCore
+import ReceiptKit
+import Foundation
+import TestSupport
 
 /// Where found data sits, in words (`PasteOrigin.words`): a one-line place (a `--lines` line) can
 /// still hold a newline, and a range across it is said line by line. The fuzz target `paste` found
@@ -32,6 +36,39 @@ import DocumentCore
         #expect(TextPositions([]).position(of: 0) == (1, 1))
         let whole = [UInt8](repeating: 0x41, count: 4096)
         #expect(TextPositions(whole).position(of: 4096) == (1, 4097), "the end on a checkpoint")
+    }
+
+    /// A long line keeps only its blocks that hold a line end or a character that is not ASCII:
+    /// every offset still reads as a scan from the start reads it, in plain blocks and kept ones.
+    @Test func positionsInPlainBlocksAreThoseOfAScanFromTheStart() {
+        let text = Array(("é" + String(repeating: "A", count: 20_000) + "\n" + String(repeating: "B", count: 9_000) + "✓x").utf8)
+        let positions = TextPositions(text)
+        var expected = (line: 1, character: 1)
+        for offset in 0...text.count {
+            let found = positions.position(of: offset)
+            #expect(found == expected, "offset \(offset)")
+            if found != expected { break }
+            if offset < text.count {
+                if text[offset] == 0x0A { expected = (expected.line + 1, 1) } else if text[offset] & 0xC0 != 0x80 { expected.character += 1 }
+            }
+        }
+        #expect(positions.count == text.count)
+    }
+
+    /// An opened document keeps where its data was found in a paste, not the pasted text: the
+    /// text's length and the places in it are still said.
+    @Test func anOpenedDocumentKeepsThePlaceNotTheText() throws {
+        let token = try String(decoding: Paths.bytes(Paths.samples.appendingPathComponent("jws/transaction.jws")), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = Array("é 2026-03-01 INFO\nverify signedTransaction=\(token) ok\n".utf8)
+        let read = ReadInput(raw: text, loaded: try PasteLoader.decode(text, name: "app.log"), place: .file("app.log"))
+        #expect(read.loaded.origin?.text == text)
+        let document = Document.open(read, OpenOptions(analysis: AnalysisOptions(validate: false)))
+        let origin = try #require(document.source.origin)
+        #expect(origin.text.isEmpty)
+        #expect(origin.textCount == text.count)
+        #expect(origin.location == "characters 26-\(25 + token.utf8.count) of line 2 of app.log")
+        #expect(document.pastedWords(0..<4, in: LayerID.file) == "characters 26-29 of line 2 of app.log")
     }
 
     /// Finding 19: a paste holding the same cut-off token many times. Every other candidate is

@@ -84,12 +84,14 @@ extension Document {
         open(try input.read(), opening)
     }
 
-    /// Opens an input already read (what `redact` does after keeping its raw bytes). Handed over:
-    /// the bytes as read go before the data is parsed, unless the caller keeps them (a 50 MB
-    /// receipt as base64 is 67 MB of text that no document reads; issue 32).
+    /// Opens an input already read. Handed over: the bytes as read (and the paste's copy of them)
+    /// go before the data is parsed, unless the caller keeps them (a 50 MB receipt as base64 is
+    /// 67 MB of text that no document reads; issue 32).
     public static func open(_ input: consuming ReadInput, _ opening: OpenOptions) -> Document {
-        let (loaded, place) = (input.loaded, input.place)
+        var (loaded, place) = (input.loaded, input.place)
         _ = consume input
+        // Nor the pasted text around the data: the document keeps where it was found, not the text.
+        loaded.origin = loaded.origin?.withoutText
         var document = open(loaded, opening)
         document.source.place = place
         return document

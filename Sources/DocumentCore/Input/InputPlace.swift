@@ -63,7 +63,7 @@ extension PasteOrigin {
     /// ("characters 30-4585 of line 1 of body.json (JSON path signedPayload)").
     /// `range` is a range of `text` (bytes); characters count UTF-8 scalars, from 1.
     public func words(_ range: Range<Int>, place: InputPlace, path: String? = nil) -> String {
-        words(range, place: place, path: path, positions: TextPositions(text))
+        words(range, place: place, path: path, positions: positions)
     }
 
     /// `words` with the positions of `text` made once by the caller, which names many places in it.

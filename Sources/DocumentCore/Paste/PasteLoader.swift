@@ -155,11 +155,11 @@ public enum PasteLoader {
         // text's positions are made once for all of them (finding 19).
         let positions = TextPositions(raw)
         func words(_ found: PasteCandidate) -> String {
-            let origin = PasteOrigin(text: raw, location: "", steps: found.steps)
+            let origin = PasteOrigin(text: raw, location: "", steps: found.steps, positions: positions)
             return origin.words(origin.textRange(0..<found.bytes.count), place: place, path: found.path, positions: positions)
         }
         let others = all.dropFirst().map { "\($0.candidate.what) at \(words($0.candidate))" }
-        let origin = PasteOrigin(text: raw, location: words(candidate), steps: candidate.steps, others: others)
+        let origin = PasteOrigin(text: raw, location: words(candidate), steps: candidate.steps, others: others, positions: positions)
         var note = (inline ? inlineNote : "") + "found at \(origin.location): \(candidate.what)"
         if candidate.extraDecodes > 0 {
             note += candidate.extraDecodes == 1 ? ", base64 inside base64 (decoded twice)" : ", base64 inside base64 inside base64 (decoded \(candidate.extraDecodes + 1) times)"

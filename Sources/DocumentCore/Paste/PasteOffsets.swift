@@ -34,7 +34,7 @@ extension PasteOrigin {
     /// `input.found` in the JSON outputs: where the data was found, the pasted text's size, how
     /// many base64 layers were decoded on the way, and the other candidates.
     public var jsonObject: [String: Any] {
-        ["location": location, "pasted_size": text.count,
+        ["location": location, "pasted_size": textCount,
          "base64_layers": steps.filter { $0.kind == .base64 }.count, "others": others]
     }
 }

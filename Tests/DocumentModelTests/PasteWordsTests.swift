@@ -17,10 +17,8 @@ import TestSupport
         #expect(origin.words(1..<3, place: .line(4, of: "app.log")) == "characters 2-3 of line 4 of app.log")
     }
 
-    /// The positions read from checkpoints are the plain scan's, at every offset of a text that
-    /// crosses several 4 KB checkpoints with two-byte characters and line ends, and past both ends.
-    @Test func positionsFromCheckpointsAreThoseOfAScanFromTheStart() {
-        let text = Array(String(repeating: "é-line ✓\n", count: 1_200).utf8) + Array("é".utf8)
+    /// `TextPositions(text)`, checked at every offset against a scan from the start.
+    static func expectPositionsOfAScan(_ text: [UInt8]) -> TextPositions {
         let positions = TextPositions(text)
         var expected = (line: 1, character: 1)
         for offset in 0...text.count {
@@ -31,6 +29,14 @@ import TestSupport
                 if text[offset] == 0x0A { expected = (expected.line + 1, 1) } else if text[offset] & 0xC0 != 0x80 { expected.character += 1 }
             }
         }
+        return positions
+    }
+
+    /// The positions read from checkpoints are the plain scan's, at every offset of a text that
+    /// crosses several 4 KB checkpoints with two-byte characters and line ends, and past both ends.
+    @Test func positionsFromCheckpointsAreThoseOfAScanFromTheStart() {
+        let text = Array(String(repeating: "é-line ✓\n", count: 1_200).utf8) + Array("é".utf8)
+        let positions = Self.expectPositionsOfAScan(text)
         #expect(positions.position(of: -5) == (1, 1))
         #expect(positions.position(of: text.count + 9) == positions.position(of: text.count))
         #expect(TextPositions([]).position(of: 0) == (1, 1))
@@ -42,16 +48,7 @@ import TestSupport
     /// every offset still reads as a scan from the start reads it, in plain blocks and kept ones.
     @Test func positionsInPlainBlocksAreThoseOfAScanFromTheStart() {
         let text = Array(("é" + String(repeating: "A", count: 20_000) + "\n" + String(repeating: "B", count: 9_000) + "✓x").utf8)
-        let positions = TextPositions(text)
-        var expected = (line: 1, character: 1)
-        for offset in 0...text.count {
-            let found = positions.position(of: offset)
-            #expect(found == expected, "offset \(offset)")
-            if found != expected { break }
-            if offset < text.count {
-                if text[offset] == 0x0A { expected = (expected.line + 1, 1) } else if text[offset] & 0xC0 != 0x80 { expected.character += 1 }
-            }
-        }
+        let positions = Self.expectPositionsOfAScan(text)
         #expect(positions.count == text.count)
     }
 

@@ -320,24 +320,8 @@ public enum Redactor {
                 try check(made.loaded, shape: rewritten.shape, standIns: standIns, fields: fields, expected: expected)
                 copy.bytes = made.text
             } else {
-                // The copy is checked as it will read, then its text is made and read back: the
-                // text is never held beside the opened copy (issue 32).
-                var reading = loaded
-                loaded = LoadedInput(bytes: [], name: reading.name, encoding: reading.encoding, note: "")
-                reading.bytes = file
-                file = []
-                try check(reading, shape: rewritten.shape, standIns: standIns, fields: fields, expected: expected)
-                let text = wrapper.copyText(reading.bytes, standIns: standIns, copy: &copy)
-                // Read back against the bytes' digest: the read of a body holds its text three times.
-                let written = TextFormRewrap.ExpectedBytes(reading.bytes, text: text)
-                reading.bytes = []
-                // Read as the check opened it: no finding of the loader's either.
-                let reread = try TextFormRewrap.readBack(text, name: reading.name, encoding: reading.encoding,
-                                                         pasted: reading.origin != nil, expected: written)
-                guard reread.diagnostics.isEmpty else {
-                    throw TextFormRewrap.Failure(message: "the copy does not load back as the input did: the loader finds a problem in it")
-                }
-                copy.bytes = text
+                copy.bytes = try layoutForm(&file, loaded: &loaded, shape: rewritten.shape, expected: expected, wrapper: wrapper,
+                                            standIns: standIns, fields: fields, copy: &copy)
             }
         } catch let failure as TextFormRewrap.Failure {
             copy.failure = failure.message
@@ -347,6 +331,30 @@ public enum Redactor {
             copy.failure = "\(error)"
         }
         return copy
+    }
+
+    /// The copy of data kept as its layout (`WrapperText.around`): checked as it will read (the
+    /// input's reading with the new bytes), then its text made from the new bytes and read back,
+    /// so that the text is never held beside the opened copy (issue 32). `loaded` and `file` are
+    /// empty on return.
+    static func layoutForm(_ file: inout [UInt8], loaded: inout LoadedInput, shape: DocumentShape, expected: [Int32],
+                           wrapper: WrapperText, standIns: StandIns, fields: Set<RedactField>, copy: inout RedactedCopy) throws -> [UInt8] {
+        var reading = loaded
+        loaded = LoadedInput(bytes: [], name: reading.name, encoding: reading.encoding, note: "")
+        reading.bytes = file
+        file = []
+        try check(reading, shape: shape, standIns: standIns, fields: fields, expected: expected)
+        let text = wrapper.copyText(reading.bytes, standIns: standIns, copy: &copy)
+        // Read back against the bytes' digest: the read of a body holds its text and its decoding.
+        let written = TextFormRewrap.ExpectedBytes(reading.bytes, text: text)
+        reading.bytes = []
+        // It must read as the check opened it: with no finding of the loader's either.
+        let reread = try TextFormRewrap.readBack(text, name: reading.name, encoding: reading.encoding,
+                                                 pasted: reading.origin != nil, expected: written)
+        guard reread.diagnostics.isEmpty else {
+            throw TextFormRewrap.Failure(message: "the copy does not load back as the input did: the loader finds a problem in it")
+        }
+        return text
     }
 
     /// The copy's text: the values around the data replaced first (same-length writes outside it,

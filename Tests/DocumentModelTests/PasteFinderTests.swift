@@ -91,6 +91,29 @@ struct PasteFinderTests {
         document.diagnostics.map { "\($0.layer.index) \($0.diagnostic.code.rawValue) \($0.diagnostic.offset)+\($0.diagnostic.length)" }
     }
 
+    /// A run of characters next to each other in the text is read where it is (its characters are
+    /// a slice of the text, at the text's own indices: no copy of a 67 MB line); a run that leaves
+    /// out a wrapped line break or reads `\/` as `/` holds its characters, the same either way.
+    @Test func aRunIsReadWhereItIsUnlessItsCharactersAreApart() {
+        let data = String(Self.base64.prefix(60)) + "/" + String(Self.base64.dropFirst(60).prefix(59))
+        let line = Array(("receipt=" + data + " status=ok").utf8)
+        let runs = PasteRuns.runs(in: PasteView(text: line)).filter { $0.count >= 100 }
+        #expect(runs.count == 1)
+        #expect(runs.first?.characters.startIndex == 8)
+        #expect(runs.first.map { Array($0.characters) } == Array(data.utf8))
+        #expect((try? runs.first?.decoded().get().bytes)?.count == 90)
+        let wrapped = Array(("x " + String(data.prefix(60)) + "\n" + String(data.dropFirst(60)) + "\n").utf8)
+        let escaped = Array(("x " + data.replacingOccurrences(of: "/", with: "\\/") + " y").utf8)
+        for text in [wrapped, escaped] {
+            let found = PasteRuns.runs(in: PasteView(text: text)).filter { $0.count >= 100 }
+            #expect(found.map { Array($0.characters) } == [Array(data.utf8)])
+            #expect(found.first?.characters.startIndex == 0)
+            let decoded = try? found.first?.decoded().get().bytes
+            #expect(decoded == (try? TextLoader.Base64Text.decode(Array(data.utf8)).get().bytes))
+            #expect(decoded?.count == 90)
+        }
+    }
+
     @Test(arguments: receiptForms)
     func receiptIsFoundAndOpensAsTheCleanOne(_ form: Form) throws {
         let loaded = try PasteLoader.decode(form.text, name: "pasted")

@@ -43,7 +43,7 @@ struct PasteCandidate {
         let text = run.characters
         let start = run.offsets.first ?? 0
         if text.starts(with: Array("eyJ".utf8)) || text.starts(with: Array("ewo".utf8)) {
-            if let token = PasteToken.read(text, offsets: run.offsets) {
+            if let token = PasteToken.read(Array(text), offsets: run.offsets) {
                 var candidate = token
                 candidate.start = start
                 candidate.path = view.path
@@ -52,14 +52,14 @@ struct PasteCandidate {
             }
         }
         if text.contains(UInt8(ascii: ".")) { return nil }
-        guard case .success(let decoded) = Base64Text.decode(text) else { return nil }
+        guard case .success(let decoded) = run.decoded() else { return nil }
         let bytes = decoded.bytes
         let step = PasteOrigin.Step(kind: .base64, parentOffsets: run.offsets)
         // At any depth: base64 of an external purchase token (its characters) is found as base64 of a token is.
         if !decoded.urlSafe || text.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") }),
            ExternalPurchaseTokenText.namesTokenFields(bytes), !text.contains(UInt8(ascii: "=")) {
             // Loaded as its characters (the JSON is its own layer), so the step copies them.
-            return PasteCandidate(shape: .externalPurchaseToken, bytes: text, steps: [PasteOrigin.Step(kind: .copied, parentOffsets: run.offsets)],
+            return PasteCandidate(shape: .externalPurchaseToken, bytes: Array(text), steps: [PasteOrigin.Step(kind: .copied, parentOffsets: run.offsets)],
                                   what: "an external purchase token (base64url JSON, \(NumberText.grouped(text.count)) characters)",
                                   start: start, path: view.path, key: view.key)
         }

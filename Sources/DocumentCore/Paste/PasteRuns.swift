@@ -1,14 +1,51 @@
 import ASN1Lenient
 import ByteText
+import TextLoader
 
 /// A run of data characters in a view: base64 / base64url, the dots of a compact JWS and trailing
 /// `=` padding, with whitespace and wrapped line breaks left out. Quotes, commas, semicolons,
 /// backticks and the words around stop a run, so data in a log line, in quotes or in a markdown
 /// fence comes out alone.
 struct PasteRun {
-    var characters: [UInt8]
+    /// The view's bytes the run is read from (shared, not copied).
+    private let source: [UInt8]
+    /// While the characters are the source's own, next to each other (no wrapped line break left
+    /// out, no `\/` read as `/`): where they are. A run of a 67 MB line was a copy of it beside the
+    /// text (issue 32: the paste finder keeps one copy of the text and indexes into it).
+    private var span: Range<Int>
+    /// Otherwise the characters, copied from the first one that is not next to the others.
+    private var copied: [UInt8]?
     /// The pasted-text offset of each character.
-    var offsets: OffsetList
+    private(set) var offsets: OffsetList = []
+
+    init(in source: [UInt8]) {
+        self.source = source
+        span = 0..<0
+    }
+
+    var characters: ArraySlice<UInt8> { copied.map { $0[...] } ?? source[span] }
+    var count: Int { copied?.count ?? span.count }
+
+    /// Adds `source[index]`, or (`character`) what the source's bytes at `index` stand for.
+    mutating func append(_ index: Int, offset: Int, character: UInt8? = nil) {
+        offsets.append(offset)
+        if copied == nil, character == nil, span.isEmpty || index == span.upperBound {
+            span = span.isEmpty ? index..<(index + 1) : span.lowerBound..<(index + 1)
+            return
+        }
+        if copied == nil { copied = Array(source[span]) }
+        copied!.append(character ?? source[index])
+    }
+
+    mutating func removeLast() {
+        _ = offsets.removeLast()
+        if copied != nil { copied!.removeLast() } else { span = span.lowerBound..<(span.upperBound - 1) }
+    }
+
+    /// The characters decoded as base64, read where they are.
+    func decoded() -> Result<TextLoader.Base64Text.Decoded, TextLoader.Base64Text.Failure> {
+        copied.map { TextLoader.Base64Text.decode($0) } ?? TextLoader.Base64Text.decode(source, range: span)
+    }
 }
 
 enum PasteRuns {
@@ -34,16 +71,13 @@ enum PasteRuns {
     static func runs(in view: PasteView) -> [PasteRun] {
         let b = view.bytes
         var runs: [PasteRun] = []
-        var current = PasteRun(characters: [], offsets: [])
+        var current = PasteRun(in: b)
         var lineLength = 0
         func finish() {
             // A sentence's full stop or a JSON path's dot after the data is not part of it.
-            while current.characters.last == UInt8(ascii: ".") {
-                current.characters.removeLast()
-                current.offsets.removeLast()
-            }
-            if current.characters.count >= minimumLength { runs.append(current) }
-            current = PasteRun(characters: [], offsets: [])
+            while current.characters.last == UInt8(ascii: ".") { current.removeLast() }
+            if current.count >= minimumLength { runs.append(current) }
+            current = PasteRun(in: b)
             lineLength = 0
         }
         var i = 0
@@ -54,30 +88,25 @@ enum PasteRuns {
                 var j = i
                 while j < b.count && b[j] == UInt8(ascii: "=") { j += 1 }
                 if j < b.count && isAlphabet(b[j]) {
-                    current = PasteRun(characters: [], offsets: [])
+                    current = PasteRun(in: b)
                     lineLength = 0
                     i = j
                     continue
                 }
-                for k in i..<j {
-                    current.characters.append(b[k])
-                    current.offsets.append(view.offsets[k])
-                }
+                for k in i..<j { current.append(k, offset: view.offsets[k]) }
                 i = j
                 finish()
                 continue
             }
             if isData(c) {
-                current.characters.append(c)
-                current.offsets.append(view.offsets[i])
+                current.append(i, offset: view.offsets[i])
                 lineLength += 1
                 i += 1
                 continue
             }
             // A JSON-escaped slash outside JSON (a log line quoting a JSON body): `\/` is `/`.
-            if c == UInt8(ascii: "\\"), i + 1 < b.count, b[i + 1] == UInt8(ascii: "/"), !current.characters.isEmpty {
-                current.characters.append(UInt8(ascii: "/"))
-                current.offsets.append(view.offsets[i + 1])
+            if c == UInt8(ascii: "\\"), i + 1 < b.count, b[i + 1] == UInt8(ascii: "/"), current.count > 0 {
+                current.append(i + 1, offset: view.offsets[i + 1], character: UInt8(ascii: "/"))
                 lineLength += 1
                 i += 2
                 continue

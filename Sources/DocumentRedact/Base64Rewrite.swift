@@ -59,8 +59,10 @@ enum Base64Rewrite {
 
     /// The text with `slots` rewritten to decode to `bytes`. A character whose sextet is unchanged
     /// is kept as it is; one that is not in the alphabet (decoded as zero bits) may only keep
-    /// zero bits, else the text cannot carry the new bytes.
-    static func rewrite<Slots: Sequence<Slot>>(_ text: [UInt8], slots: Slots, bytes: [UInt8], alphabet: Alphabet) throws -> [UInt8] {
+    /// zero bits, else the text cannot carry the new bytes. `escapedSlash`: a new `/` is written
+    /// `\/`, as the text writes its own (the input's text only: an inner layer keeps its length).
+    static func rewrite<Slots: Sequence<Slot>>(_ text: [UInt8], slots: Slots, bytes: [UInt8], alphabet: Alphabet,
+                                               escapedSlash: Bool = false) throws -> [UInt8] {
         let urlDefault = slots.contains { $0.length == 1 && (text[$0.offset] == UInt8(ascii: "-") || text[$0.offset] == UInt8(ascii: "_")) }
             || alphabet == .url
         var out: [UInt8] = []
@@ -86,7 +88,9 @@ enum Base64Rewrite {
             let c = text[slot.offset]
             let url = c == UInt8(ascii: "-") || c == UInt8(ascii: "_") ? true
                 : c == UInt8(ascii: "+") || c == UInt8(ascii: "/") || slot.length == 2 ? false : urlDefault
-            out.append(character(new, url: url))
+            let written = character(new, url: url)
+            if written == UInt8(ascii: "/") && escapedSlash { out.append(UInt8(ascii: "\\")) }
+            out.append(written)
         }
         out.append(contentsOf: text[copied...])
         return out
@@ -134,6 +138,11 @@ enum Base64Rewrite {
             if found == count { return start..<end }
         }
         return nil
+    }
+
+    /// Whether the text writes `/` as `\/` (JSON's escape), learnt from the run's first `/`.
+    static func escapesSlash(_ text: [UInt8], in run: Range<Int>) -> Bool {
+        slots(text, in: run).first { $0.length == 2 || text[$0.offset] == UInt8(ascii: "/") }?.length == 2
     }
 
     /// The characters of a run `locate` found, in order (what lies between them is skippable).

@@ -101,7 +101,8 @@ enum TextFormRewrap {
             out = copy
         } else if let run = Base64Rewrite.locate(old, in: raw) {
             do {
-                out = try Base64Rewrite.rewrite(raw, slots: Base64Rewrite.slots(raw, in: run), bytes: newBytes, alphabet: .either)
+                out = try Base64Rewrite.rewrite(raw, slots: Base64Rewrite.slots(raw, in: run), bytes: newBytes, alphabet: .either,
+                                                escapedSlash: Base64Rewrite.escapesSlash(raw, in: run))
             } catch let failure as Base64Rewrite.Failure {
                 throw Failure(message: failure.message)
             }

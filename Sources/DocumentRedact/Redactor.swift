@@ -88,7 +88,7 @@ public enum Redactor {
         var wrappers = pending.map { WrapperText($0!, fields: fields) }
         for i in pending.indices where !wrappers[i].needsInputText {
             pending[i]!.raw = []
-            pending[i]!.loaded.origin?.text = []
+            pending[i]!.loaded.origin = pending[i]!.loaded.origin?.withoutText
         }
         var documents: [Document?] = pending.map { Document.open($0!.loaded, options: openOptions) }
         var collectors = documents.map { RedactCollector.collect($0!, fields: fields) }
@@ -365,7 +365,7 @@ public enum Redactor {
         // The paste's record of the text shares the text's storage: it goes, so that the values'
         // writes change the text in place instead of copying it (the rewrite reads the record's
         // steps, never its text).
-        loaded.origin?.text = []
+        loaded.origin = loaded.origin?.withoutText
         wrapper.writeTargets(into: &raw, standIns: standIns, copy: &copy)
         return try TextFormRewrap.rewrap(raw: &raw, loaded: &loaded, newBytes: &file)
     }

@@ -49,6 +49,10 @@
     FUNCTION(int, EVP_Digest, (const void *a0, size_t a1, unsigned char *a2, unsigned int *a3, const EVP_MD *a4, ENGINE *a5), (a0, a1, a2, a3, a4, a5)) \
     FUNCTION(int, EVP_DigestSign, (EVP_MD_CTX *a0, unsigned char *a1, size_t *a2, const unsigned char *a3, size_t a4), (a0, a1, a2, a3, a4)) \
     FUNCTION(int, EVP_DigestSignInit, (EVP_MD_CTX *a0, EVP_PKEY_CTX **a1, const EVP_MD *a2, ENGINE *a3, EVP_PKEY *a4), (a0, a1, a2, a3, a4)) \
+    FUNCTION(int, EVP_DigestFinal_ex, (EVP_MD_CTX *a0, unsigned char *a1, unsigned int *a2), (a0, a1, a2)) \
+    FUNCTION(int, EVP_DigestInit_ex, (EVP_MD_CTX *a0, const EVP_MD *a1, ENGINE *a2), (a0, a1, a2)) \
+    FUNCTION(int, EVP_DigestUpdate, (EVP_MD_CTX *a0, const void *a1, size_t a2), (a0, a1, a2)) \
+    FUNCTION(int, EVP_MD_CTX_copy_ex, (EVP_MD_CTX *a0, const EVP_MD_CTX *a1), (a0, a1)) \
     PROCEDURE(EVP_MD_CTX_free, (EVP_MD_CTX *a0), (a0)) \
     FUNCTION(EVP_MD_CTX *, EVP_MD_CTX_new, (void), ()) \
     FUNCTION(EVP_MD *, EVP_MD_fetch, (OSSL_LIB_CTX *a0, const char *a1, const char *a2), (a0, a1, a2)) \

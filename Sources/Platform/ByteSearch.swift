@@ -30,10 +30,28 @@ public enum ByteSearch {
 extension ByteSearch {
     /// The first index at or after `from` where `byte` occurs in `bytes` (`memchr`).
     public static func firstIndex(of byte: UInt8, in bytes: [UInt8], from: Int = 0) -> Int? {
-        guard from < bytes.count else { return nil }
+        firstIndex(of: byte, in: bytes[...], from: from)
+    }
+
+    /// The first index of `bytes` (the slice's own indices) at or after `from` where `byte` occurs.
+    public static func firstIndex(of byte: UInt8, in bytes: ArraySlice<UInt8>, from: Int? = nil) -> Int? {
+        let start = from ?? bytes.startIndex
+        guard start >= bytes.startIndex, start < bytes.endIndex else { return nil }
         return bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, let hit = memchr(base + from, Int32(byte), buffer.count - from) else { return nil }
-            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            let offset = start - bytes.startIndex
+            guard let base = buffer.baseAddress, let hit = memchr(base + offset, Int32(byte), buffer.count - offset) else { return nil }
+            return bytes.startIndex + base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// Whether `a` and `b` hold the same bytes (`memcmp`: `==` on arrays compares one element at a time).
+    public static func same(_ a: [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBufferPointer { p in
+            b.withUnsafeBufferPointer { q in
+                guard let x = p.baseAddress, let y = q.baseAddress else { return true }  // both empty
+                return memcmp(x, y, p.count) == 0
+            }
         }
     }
 }

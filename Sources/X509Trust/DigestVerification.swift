@@ -24,6 +24,26 @@ public enum DigestVerification {
         return ok == 1 && length == 32 ? digest : nil
     }
 
+    /// SHA-256 of `message` whose first `sharedPrefix` bytes other messages share (a JWS's header):
+    /// the state after them is kept (`PrefixDigestStates`) and the next message that starts with
+    /// the same bytes hashes only the rest. The digest is the same as `sha256(message)`'s.
+    public static func sha256(_ message: ArraySlice<UInt8>, sharedPrefix: Int) -> [UInt8]? {
+        // A short first part costs less to hash than to look up.
+        guard let md = sha256MD, sharedPrefix >= minimumSharedPrefix, sharedPrefix <= message.count else { return sha256(message) }
+        let split = message.startIndex + sharedPrefix
+        guard let context = PrefixDigestStates.shared.context(after: message[..<split], md: md) else { return nil }
+        defer { EVP_MD_CTX_free(context) }
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        guard message[split...].withUnsafeBufferPointer({ EVP_DigestUpdate(context, $0.baseAddress, $0.count) }) == 1,
+              digest.withUnsafeMutableBufferPointer({ EVP_DigestFinal_ex(context, $0.baseAddress, &length) }) == 1,
+              length == 32 else { return nil }
+        return digest
+    }
+
+    /// Below this, a first part is hashed with the rest (a developer token's header is 50 bytes).
+    static let minimumSharedPrefix = 512
+
     /// A context ready to verify signatures with `key`; the caller frees it (`EVP_PKEY_CTX_free`).
     public static func makeContext(_ key: OpaquePointer) -> OpaquePointer? {
         guard let context = EVP_PKEY_CTX_new(key, nil) else { return nil }

@@ -312,13 +312,7 @@ final class HeaderMemo: @unchecked Sendable {
     private let lock = Lock()
 
     func entry(for text: ArraySlice<UInt8>) -> Entry? {
-        lock.withLock { entries.first { Self.same($0.text, text) }?.entry }
-    }
-
-    private static func same(_ a: [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        if a.isEmpty { return true }
-        return a.withUnsafeBufferPointer { p in b.withUnsafeBufferPointer { q in memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 } }
+        lock.withLock { entries.first { ByteSearch.same($0.text, text) }?.entry }
     }
 
     func store(text: ArraySlice<UInt8>, _ entry: Entry) {

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Platform
 import X509Trust
 
 /// ES256 (ECDSA P-256 with SHA-256) as JWS uses it: the signature is raw r‖s, 32 bytes each
@@ -93,7 +94,9 @@ public enum ES256Signature {
         guard signer.keyName.isEC, signer.keyName.name == "prime256v1" else {
             return .leafKeyNotP256(curve: signer.keyName.name)
         }
-        guard let digest = DigestVerification.sha256(message) else { return .signatureMismatch }
+        // The header (up to its '.') is shared by every token signed with the same chain.
+        let header = ByteSearch.firstIndex(of: UInt8(ascii: "."), in: message).map { $0 + 1 - message.startIndex } ?? 0
+        guard let digest = DigestVerification.sha256(message, sharedPrefix: header) else { return .signatureMismatch }
         return signer.verifies(digest: digest, derSignature: derSignature) ? nil : .signatureMismatch
     }
 

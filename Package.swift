@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(name: "ASN1LenientTests", dependencies: ["ASN1Lenient", "ByteText", "TextLoader", "TextOutput", "TestSupport"]),
         .testTarget(name: "TextLoaderTests", dependencies: ["Platform", "TextLoader", "TextOutput", "ASN1Lenient", "ByteText", "TestSupport"]),
         .testTarget(name: "TextOutputTests", dependencies: ["TextOutput", "TextLoader", "ASN1Lenient", "ByteText", "TestSupport"]),
-        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "COpenSSL", "ASN1Lenient", "ByteText", "TextLoader", "X509Trust", "JWSKit", "DocumentCore", "DocumentFormats", "TestSupport"]),
+        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "COpenSSL", "ASN1Lenient", "ByteText", "TextLoader", "X509Trust", "Platform", "JWSKit", "DocumentCore", "DocumentFormats", "TestSupport"]),
         .testTarget(name: "DocumentModelTests", dependencies: ["DocumentCore", "DocumentDiff", "DocumentTimeline", "DocumentTour", "DocumentRedact", "DocumentFormats", "DocumentBatch", "ReceiptKit", "ASN1Lenient", "ByteText", "TextLoader", "ReasonCodes", "X509Trust", "JSONLenient", "JWSKit", "TestSupport"]),
         // The snapshots are read from the source tree by path (`Snapshot.directory`), not bundled.
         .testTarget(name: "ExplorerUITests", dependencies: ["Platform", "ExplorerUI", "TerminalAdapter", "ReceiptKit", "ASN1Lenient", "ByteText", "JSONLenient", "TextLoader", "DocumentCore", "DocumentDiff", "DocumentFormats", "TestSupport"],

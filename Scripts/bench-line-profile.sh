@@ -70,10 +70,11 @@ PHASES = [
     ("layers", r"JWSLayerBuilderV8addToken_4path6parent6holder5extra.*tF$"),
     ("verification", r"JWSLayerBuilderV6verify7options3jws.*tF$"),
     ("  the ECDSA verify (the floor)", r"X509Trust18DecodedCertificateC8verifies6digest12derSignatureSbSays5UInt8VG_AItF$"),
-    ("  SHA-256 of the signed text", r"X509Trust18DigestVerificationO6sha256ySays5UInt8VGSgs10ArraySliceVyAFGFZ$"),
+    # With a shared header (since 329fd31) the signed text goes through `sha256(_:sharedPrefix:)`.
+    ("  SHA-256 of the signed text", r"X509Trust18DigestVerificationO6sha256(_12sharedPrefix.*_SitFZ|ySays5UInt8VGSgs10ArraySliceVyAFGFZ)$"),
     ("  the chain (cached after its first token)", r"JWSKit22JWSVerificationSessionC5chain_7anchors.*tF$"),
     ("the report", r"DocumentCore18VerificationReportV9verifying3now5words3jws8bundleID6detail.*tcfC$"),
-    ("the whole line (worker thread)", r"DocumentBatch0B5CheckV8evaluateyAA0B7OutcomeVAA0B4ItemVF$"),
+    ("the whole line (worker thread)", r"DocumentBatch0B5CheckV8evaluate(_4turn.*tF|yAA0B7OutcomeVAA0B4ItemVF)$"),
 ]
 
 def profile(tokens, lines, name):

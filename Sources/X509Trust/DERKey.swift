@@ -14,15 +14,7 @@ public struct DERKey: Hashable, Sendable {
 
     /// Every byte compared, with `memcmp`: `[UInt8]`'s own `==` compares element by element, which
     /// for a certificate cost as much as decoding the rest of a receipt.
-    public static func == (a: DERKey, b: DERKey) -> Bool {
-        guard a.bytes.count == b.bytes.count else { return false }
-        return a.bytes.withUnsafeBytes { x in
-            b.bytes.withUnsafeBytes { y in
-                guard let p = x.baseAddress, let q = y.baseAddress else { return true }  // both empty
-                return memcmp(p, q, x.count) == 0
-            }
-        }
-    }
+    public static func == (a: DERKey, b: DERKey) -> Bool { ByteSearch.same(a.bytes, b.bytes[...]) }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(bytes.count)

@@ -76,12 +76,6 @@ public final class DecodedCertificatePool: @unchecked Sendable {
         return decoded.info
     }
 
-    /// `CertificateInfo.parseCertificates(fileBytes:)`, read once per distinct file while the pool is on.
-    public func rootFileInfos(_ bytes: [UInt8]) throws -> [CertificateInfo] {
-        guard isEnabled else { return try CertificateInfo.parseCertificates(fileBytes: bytes) }
-        return try decodedRootFile(bytes).map(\.info)
-    }
-
     /// `CertificateFile.read(bytes)` (same certificates, same errors) with the facts of each: owned
     /// `X509`s, which the caller frees. Each distinct file is read once while the pool is on.
     public func rootFile(_ bytes: [UInt8]) throws -> [(x509: OpaquePointer, info: CertificateInfo)] {

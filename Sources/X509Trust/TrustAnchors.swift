@@ -98,6 +98,8 @@ public final class TrustAnchorSet: @unchecked Sendable {
         public let certificates: [DecodedCertificate]
         /// The first file that holds no readable certificate, by its index in `files`.
         public let firstUnreadable: Int?
+        /// Why that file holds none (`CertificateFile.read`'s reason), for the command line's complaint.
+        public let firstUnreadableReason: CertificateParseError?
         /// How many certificates preparing decoded (`CertificateCache.decodeCount`), for tests and benchmarks.
         public let decodeCount: Int
     }
@@ -120,15 +122,18 @@ public final class TrustAnchorSet: @unchecked Sendable {
             if let made { return made }
             let cache = CertificateCache()
             var certificates: [DecodedCertificate] = []
-            var unreadable: Int?
+            var unreadable: (index: Int, reason: CertificateParseError)?
             for (index, file) in files.enumerated() {
-                if let read = try? cache.certificates(fileBytes: file) {
-                    certificates += read
-                } else if unreadable == nil {
-                    unreadable = index
+                do {
+                    certificates += try cache.certificates(fileBytes: file)
+                } catch {
+                    if unreadable == nil {
+                        unreadable = (index, error as? CertificateParseError ?? CertificateParseError(description: "\(error)"))
+                    }
                 }
             }
-            let prepared = Prepared(certificates: certificates, firstUnreadable: unreadable, decodeCount: cache.decodeCount)
+            let prepared = Prepared(certificates: certificates, firstUnreadable: unreadable?.index,
+                                    firstUnreadableReason: unreadable?.reason, decodeCount: cache.decodeCount)
             made = prepared
             return prepared
         }

@@ -72,6 +72,22 @@ enum Binary {
         }
     }
 
+    @Test("an unreadable --root is refused before any input is read: the file named, with the reader's reason")
+    func unreadableRootIsNamed() throws {
+        let cases: [(args: [String], stderr: String)] = [
+            (["verify", "samples/typical.receipt", "--root", "samples/pki/test-root.cer", "--root", "samples/README.md"],
+             "receipt-explorer: --root samples/README.md: PEM file holds no readable certificate (no BEGIN CERTIFICATE block)\n"),
+            (["verify", "samples/typical.receipt", "--root", "/dev/null"], "receipt-explorer: --root /dev/null: the file is empty\n"),
+            (["json", "samples/typical.receipt", "--root", "/dev/null"], "receipt-explorer: --root /dev/null: the file is empty\n"),
+        ]
+        for (args, stderr) in cases {
+            let r = try Binary.run(args)
+            #expect(r.status == 2, "\(args)")
+            #expect(r.stdout.isEmpty, "\(args)")
+            #expect(r.stderr == stderr, "\(args)")
+        }
+    }
+
     @Test func samplesWithTheTestRoot() throws {
         let ok = try Binary.run(["verify", "samples/typical.receipt", "--root", "samples/pki/test-root.cer",
                                  "--device-id", "A1B2C3D4-E5F6-4789-9ABC-DEF012345678", "--bundle-id", "com.example.receiptexplorer",

@@ -37,9 +37,13 @@ struct TrustAnchorSetTests {
     func unreadableFiles() throws {
         let anchors = TrustAnchorSet(files: [try Paths.sample("pki/test-ec-root.cer"), [], Array("hello".utf8)])
         #expect(anchors.prepared().firstUnreadable == 1)
+        // The reason is the file reader's own: the one a fresh read of that file throws.
+        #expect(anchors.prepared().firstUnreadableReason == CertificateParseError(description: "the file is empty"))
+        #expect(throws: anchors.prepared().firstUnreadableReason!) { try CertificateInfo.parseCertificates(fileBytes: []) }
         #expect(anchors.prepared().certificates.count == 1)
         #expect(TrustAnchorSet().prepared().certificates.isEmpty)
         #expect(TrustAnchorSet().prepared().firstUnreadable == nil)
+        #expect(TrustAnchorSet().prepared().firstUnreadableReason == nil)
     }
 
     @Test("a session cache that adopts the prepared roots hands them out for their bytes, without decoding")

@@ -218,8 +218,7 @@ enum ValidationChecks {
         for id in [StepID.signature, .chain, .time] {
             if case .notChecked(let why)? = report.step(id)?.status { reasons.append(.stepNotChecked(id, why)) }
         }
-        let userRoots = Set(a.options.roots.flatMap { (try? DecodedCertificatePool.shared.rootFileInfos($0)) ?? [] }
-            .map(\.sha256Fingerprint))
+        let userRoots = Set(a.options.anchors.prepared().certificates.map(\.info.sha256Fingerprint))
         let anchorFingerprint = report.anchorCertificate?.sha256Fingerprint
         let userTrusted = anchorFingerprint.map { userRoots.contains($0) } ?? false
         let signer = report.step(.receiptSigner)?.status

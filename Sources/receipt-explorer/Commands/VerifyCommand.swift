@@ -41,24 +41,24 @@ struct ReceiptCheckOptions: ParsableArguments {
     /// The analysis options, or a one-line complaint and exit status 2.
     func analysisOptions(validate: Bool) throws -> AnalysisOptions {
         var options = AnalysisOptions(validate: validate, bundleID: bundleID, appVersion: appVersion)
-        options.roots = try Self.readRoots(roots)
+        options.anchors = try Self.readRoots(roots)
         if let parsed = try CommandSupport.deviceID(deviceID) { options.deviceID = parsed }
         if let at { options.at = try Self.parseAt(at) }
         return options
     }
 
-    /// `--root` files' bytes, each checked to hold certificates; or a one-line complaint and exit status 2.
-    static func readRoots(_ paths: [String]) throws -> [[UInt8]] {
-        try paths.map { path in
-            let bytes = try CommandSupport.optionFile(path, option: "--root")
-            do {
-                _ = try CertificateInfo.parseCertificates(fileBytes: bytes)
-            } catch {
-                CommandSupport.complain("--root \(path): \(error)")
-                throw ExitCode(ExitStatus.usageOrIO)
-            }
-            return bytes
+    /// `--root` files as the anchors every document of the run trusts, each file checked to hold
+    /// certificates; or a one-line complaint and exit status 2. The set is prepared here, so the
+    /// check is the reading that verification then uses: a root file is read and decoded once.
+    static func readRoots(_ paths: [String]) throws -> TrustAnchorSet {
+        let anchors = TrustAnchorSet(files: try paths.map { try CommandSupport.optionFile($0, option: "--root") })
+        let prepared = anchors.prepared()
+        if let index = prepared.firstUnreadable {
+            let reason = prepared.firstUnreadableReason.map { "\($0)" } ?? "no readable certificate"
+            CommandSupport.complain("--root \(paths[index]): \(reason)")
+            throw ExitCode(ExitStatus.usageOrIO)
         }
+        return anchors
     }
 
     /// `--at DATE`; or a one-line complaint and exit status 2.

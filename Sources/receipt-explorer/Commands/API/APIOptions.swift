@@ -126,7 +126,7 @@ struct APIOptions: ParsableArguments {
     /// What each fetched body is verified with: `verify`'s options, the environment asked and the bundle id expected.
     func verification() throws -> (AnalysisOptions, JWSOptions) {
         var options = AnalysisOptions(validate: true, bundleID: Self.value(bundleID, "BUNDLE_ID"), appVersion: nil)
-        options.roots = try ReceiptCheckOptions.readRoots(roots)
+        options.anchors = try ReceiptCheckOptions.readRoots(roots)
         if let at { options.at = try ReceiptCheckOptions.parseAt(at) }
         let jws = try TokenCheckOptions.options(environment: apiEnvironment.signedName, appAppleID: appAppleID)
         options.environment = jws.expectedEnvironment

@@ -11,26 +11,24 @@ import Foundation
 /// token of a day of notifications carries the same three x5c certificates, and decoding them
 /// (`d2i_X509`, whose public key goes through OpenSSL 3's provider decoders) was about 40% of
 /// verifying a notification. Every receipt of an export embeds the same chain too, and its facts
-/// (`CertificateInfo`: names, fingerprint, the self-signature check) and the `--root` files are the
-/// same for every input. Off unless a batch run switches it on (`isEnabled`), so a single
+/// (`CertificateInfo`: names, fingerprint, the self-signature check) are the same for every input
+/// (the `--root` files are read once a run by their `TrustAnchorSet`). Off unless a batch run switches it on (`isEnabled`), so a single
 /// document still decodes, and counts, its own certificates (`CertificateCache.decodeCount`).
 ///
 /// Thread-safe: every stored property is read and written with `lock` held; the certificates
 /// handed out are immutable and may be used by several threads at once (see `DecodedCertificate`).
-/// Bounded: at `capacity` distinct certificates (or root files) the pool starts again.
+/// Bounded: at `capacity` distinct certificates the pool starts again.
 public final class DecodedCertificatePool: @unchecked Sendable {
     public static let shared = DecodedCertificatePool()
 
     private let lock = Lock()
     private var entries: [DERKey: DecodedCertificate] = [:]
-    /// Root files by their bytes: what `CertificateFile.read` made of them.
-    private var rootFiles: [DERKey: Result<[DecodedCertificate], CertificateParseError>] = [:]
     private var enabled = false
     let capacity = 256
 
     public var isEnabled: Bool {
         get { lock.withLock { enabled } }
-        set { lock.withLock { enabled = newValue; if !newValue { entries.removeAll(); rootFiles.removeAll() } } }
+        set { lock.withLock { enabled = newValue; if !newValue { entries.removeAll() } } }
     }
 
     /// The pooled certificate for `der`, or nil when the pool is off or has not seen it.
@@ -74,36 +72,5 @@ public final class DecodedCertificatePool: @unchecked Sendable {
         let decoded = DecodedCertificate(adopting: x509)
         if !der.isEmpty { keep(decoded) }
         return decoded.info
-    }
-
-    /// `CertificateFile.read(bytes)` (same certificates, same errors) with the facts of each: owned
-    /// `X509`s, which the caller frees. Each distinct file is read once while the pool is on.
-    public func rootFile(_ bytes: [UInt8]) throws -> [(x509: OpaquePointer, info: CertificateInfo)] {
-        guard isEnabled else {
-            return try CertificateFile.read(bytes).map { ($0, CertificateInfo(x509: $0)) }
-        }
-        return try decodedRootFile(bytes).map { certificate in
-            certificate.withX509 { x in
-                X509_up_ref(x)
-                return (x, certificate.info)
-            }
-        }
-    }
-
-    private func decodedRootFile(_ bytes: [UInt8]) throws -> [DecodedCertificate] {
-        let key = DERKey(bytes)
-        var known = lock.withLock { rootFiles[key] }
-        if known == nil {
-            do {
-                known = .success(try CertificateFile.read(bytes).map { DecodedCertificate(adopting: $0) })
-            } catch let error as CertificateParseError {
-                known = .failure(error)
-            }
-            lock.withLock {
-                if rootFiles.count >= capacity { rootFiles.removeAll() }
-                rootFiles[key] = known
-            }
-        }
-        return try known!.get()
     }
 }

@@ -96,10 +96,11 @@ public final class TrustAnchorSet: @unchecked Sendable {
     public struct Prepared: Sendable {
         /// Every certificate of every readable file, in file order (one object per distinct certificate).
         public let certificates: [DecodedCertificate]
-        /// The first file that holds no readable certificate, by its index in `files`.
-        public let firstUnreadable: Int?
-        /// Why that file holds none (`CertificateFile.read`'s reason), for the command line's complaint.
-        public let firstUnreadableReason: CertificateParseError?
+        /// The files that hold no readable certificate, in file order: each by its index in `files`
+        /// with `CertificateFile.read`'s reason, for the command line's complaint and the chain step's details.
+        public let unreadable: [(index: Int, reason: CertificateParseError)]
+        /// The first of them, by its index.
+        public var firstUnreadable: Int? { unreadable.first?.index }
         /// How many certificates preparing decoded (`CertificateCache.decodeCount`), for tests and benchmarks.
         public let decodeCount: Int
     }
@@ -122,18 +123,15 @@ public final class TrustAnchorSet: @unchecked Sendable {
             if let made { return made }
             let cache = CertificateCache()
             var certificates: [DecodedCertificate] = []
-            var unreadable: (index: Int, reason: CertificateParseError)?
+            var unreadable: [(index: Int, reason: CertificateParseError)] = []
             for (index, file) in files.enumerated() {
                 do {
                     certificates += try cache.certificates(fileBytes: file)
                 } catch {
-                    if unreadable == nil {
-                        unreadable = (index, error as? CertificateParseError ?? CertificateParseError(description: "\(error)"))
-                    }
+                    unreadable.append((index, error as? CertificateParseError ?? CertificateParseError(description: "\(error)")))
                 }
             }
-            let prepared = Prepared(certificates: certificates, firstUnreadable: unreadable?.index,
-                                    firstUnreadableReason: unreadable?.reason, decodeCount: cache.decodeCount)
+            let prepared = Prepared(certificates: certificates, unreadable: unreadable, decodeCount: cache.decodeCount)
             made = prepared
             return prepared
         }

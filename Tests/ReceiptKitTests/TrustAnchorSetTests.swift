@@ -38,12 +38,18 @@ struct TrustAnchorSetTests {
         let anchors = TrustAnchorSet(files: [try Paths.sample("pki/test-ec-root.cer"), [], Array("hello".utf8)])
         #expect(anchors.prepared().firstUnreadable == 1)
         // The reason is the file reader's own: the one a fresh read of that file throws.
-        #expect(anchors.prepared().firstUnreadableReason == CertificateParseError(description: "the file is empty"))
-        #expect(throws: anchors.prepared().firstUnreadableReason!) { try CertificateInfo.parseCertificates(fileBytes: []) }
+        #expect(anchors.prepared().unreadable.map(\.index) == [1, 2])
+        #expect(anchors.prepared().unreadable.map(\.reason) == [CertificateParseError(description: "the file is empty"),
+                                                               try #require(Self.readError(Array("hello".utf8)))])
         #expect(anchors.prepared().certificates.count == 1)
         #expect(TrustAnchorSet().prepared().certificates.isEmpty)
         #expect(TrustAnchorSet().prepared().firstUnreadable == nil)
-        #expect(TrustAnchorSet().prepared().firstUnreadableReason == nil)
+        #expect(TrustAnchorSet().prepared().unreadable.isEmpty)
+    }
+
+    /// What reading `bytes` on their own throws.
+    static func readError(_ bytes: [UInt8]) -> CertificateParseError? {
+        do { _ = try CertificateInfo.parseCertificates(fileBytes: bytes); return nil } catch { return error as? CertificateParseError }
     }
 
     @Test("a session cache that adopts the prepared roots hands them out for their bytes, without decoding")

@@ -27,7 +27,7 @@ enum ValidationChecks {
         }
         if options.validate {
             var report = SignatureValidation.validate(pkcs7: bytes, payload: nil, creationDate: creation,
-                                                      now: options.now, extraRoots: options.roots)
+                                                      now: options.now, anchors: options.anchors)
             if let note = fallbackNote, let i = report.steps.firstIndex(where: { $0.id == .time }),
                report.steps[i].status.isPassed || report.steps[i].status.isFailed {
                 report.steps[i].details.insert(note, at: 0)

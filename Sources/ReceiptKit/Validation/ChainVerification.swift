@@ -45,7 +45,7 @@ public enum ChainVerification {
 
     /// `missing`: why there is nothing to check when `signer` is nil. `certs` are borrowed.
     static func check(signer: OpaquePointer?, missing: StepReason, certificates certs: [OpaquePointer],
-                      infos: [CertificateInfo], extraRoots: [[UInt8]],
+                      infos: [CertificateInfo], anchors: TrustAnchorSet,
                       creationDate: Date?, now: Date) -> ChainResult {
         func unchecked(_ why: StepReason) -> ChainResult {
             ChainResult(chainStep: ValidationStep(.chain, .notChecked(why)), timeStep: ValidationStep(.time, .notChecked(why)))
@@ -59,15 +59,13 @@ public enum ChainVerification {
         var rootObjects: [OpaquePointer] = []
         var userRoots: [CertificateInfo] = []
         defer { rootObjects.forEach { X509_free($0) } }
-        for (i, file) in extraRoots.enumerated() {
-            do {
-                for root in try DecodedCertificatePool.shared.rootFile(file) {
-                    rootObjects.append(root.x509)
-                    userRoots.append(root.info)
-                }
-            } catch {
-                chainDetails.append("supplied root #\(i + 1) ignored: \(error)")
-            }
+        let prepared = anchors.prepared()
+        for (i, reason) in prepared.unreadable {
+            chainDetails.append("supplied root #\(i + 1) ignored: \(reason)")
+        }
+        for root in prepared.certificates {
+            rootObjects.append(root.withX509 { x in X509_up_ref(x); return x })
+            userRoots.append(root.info)
         }
         OpenSSLError.clear()
 

@@ -65,8 +65,13 @@ public enum SignatureValidation {
     ///   - extraRoots: bytes of user-supplied root certificate files (DER or PEM).
     public static func validate(pkcs7 der: [UInt8], payload: [UInt8]? = nil, creationDate: Date?,
                                 now: Date = Date(), extraRoots: [[UInt8]] = []) -> SignatureReport {
-        validate(pkcs7: der, payload: payload, creationDate: creationDate, now: now, extraRoots: extraRoots,
-                 contentCutFrom: 64 << 10)
+        validate(pkcs7: der, payload: payload, creationDate: creationDate, now: now, anchors: TrustAnchorSet(files: extraRoots))
+    }
+
+    /// The same, trusting a prepared set of roots: a run's `--root` files, read once for every document.
+    public static func validate(pkcs7 der: [UInt8], payload: [UInt8]? = nil, creationDate: Date?,
+                                now: Date = Date(), anchors: TrustAnchorSet) -> SignatureReport {
+        validate(pkcs7: der, payload: payload, creationDate: creationDate, now: now, anchors: anchors, contentCutFrom: 64 << 10)
     }
 
     /// The same, with the size from which a container's eContent is handed to OpenSSL in place as
@@ -74,6 +79,12 @@ public enum SignatureValidation {
     /// compare 0 (every container that can be cut) with `Int.max` (none).
     public static func validate(pkcs7 der: [UInt8], payload: [UInt8]?, creationDate: Date?, now: Date, extraRoots: [[UInt8]],
                                 contentCutFrom: Int) -> SignatureReport {
+        validate(pkcs7: der, payload: payload, creationDate: creationDate, now: now, anchors: TrustAnchorSet(files: extraRoots),
+                 contentCutFrom: contentCutFrom)
+    }
+
+    static func validate(pkcs7 der: [UInt8], payload: [UInt8]?, creationDate: Date?, now: Date, anchors: TrustAnchorSet,
+                         contentCutFrom: Int) -> SignatureReport {
         OpenSSLError.clear()
         defer { OpenSSLError.clear() }
 
@@ -178,7 +189,7 @@ public enum SignatureValidation {
         report.signedContent = content
 
         let chainResult = ChainVerification.check(signer: signerX509, missing: signerCount == 0 ? .noSignerInfo : .signerCertificateMissing,
-                                                  certificates: certs, infos: report.certificates, extraRoots: extraRoots,
+                                                  certificates: certs, infos: report.certificates, anchors: anchors,
                                                   creationDate: creationDate, now: now)
         report.chain = chainResult.chain
         report.anchor = chainResult.anchor

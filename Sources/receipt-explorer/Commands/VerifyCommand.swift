@@ -52,9 +52,7 @@ struct ReceiptCheckOptions: ParsableArguments {
     /// check is the reading that verification then uses: a root file is read and decoded once.
     static func readRoots(_ paths: [String]) throws -> TrustAnchorSet {
         let anchors = TrustAnchorSet(files: try paths.map { try CommandSupport.optionFile($0, option: "--root") })
-        let prepared = anchors.prepared()
-        if let index = prepared.firstUnreadable {
-            let reason = prepared.firstUnreadableReason.map { "\($0)" } ?? "no readable certificate"
+        if let (index, reason) = anchors.prepared().unreadable.first {
             CommandSupport.complain("--root \(paths[index]): \(reason)")
             throw ExitCode(ExitStatus.usageOrIO)
         }

@@ -12,8 +12,9 @@ import Foundation
 /// (`d2i_X509`, whose public key goes through OpenSSL 3's provider decoders) was about 40% of
 /// verifying a notification. Every receipt of an export embeds the same chain too, and its facts
 /// (`CertificateInfo`: names, fingerprint, the self-signature check) are the same for every input
-/// (the `--root` files are read once a run by their `TrustAnchorSet`). Off unless a batch run switches it on (`isEnabled`), so a single
-/// document still decodes, and counts, its own certificates (`CertificateCache.decodeCount`).
+/// (the `--root` files are read once a run by their `TrustAnchorSet`). Off unless a batch run
+/// switches it on (`isEnabled`), so a single document still decodes, and counts, its own
+/// certificates (`CertificateCache.decodeCount`).
 ///
 /// Thread-safe: every stored property is read and written with `lock` held; the certificates
 /// handed out are immutable and may be used by several threads at once (see `DecodedCertificate`).

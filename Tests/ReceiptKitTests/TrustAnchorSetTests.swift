@@ -52,6 +52,29 @@ struct TrustAnchorSetTests {
         do { _ = try CertificateInfo.parseCertificates(fileBytes: bytes); return nil } catch { return error as? CertificateParseError }
     }
 
+    @Test("a receipt's chain and verdict read the run's set: prepared by the first receipt, the same report as the files' bytes give")
+    func receiptsReadThePreparedSet() throws {
+        let receipt = try Paths.sample("typical.receipt")
+        let root = try Paths.sample("pki/test-root.cer")
+        let moment = try #require(ReceiptDate.parseUserDate("2024-03-05")).date
+        let anchors = TrustAnchorSet(files: [root, []])
+        #expect(!anchors.isPrepared)
+        let viaSet = SignatureValidation.validate(pkcs7: receipt, creationDate: moment, now: moment, anchors: anchors)
+        #expect(anchors.isPrepared)
+        let viaBytes = SignatureValidation.validate(pkcs7: receipt, creationDate: moment, now: moment, extraRoots: [root, []])
+        #expect(viaSet.steps == viaBytes.steps)
+        #expect(viaSet.steps.first { $0.id == .chain }?.status == .passed)
+        #expect(viaSet.steps.first { $0.id == .chain }?.details.contains("supplied root #2 ignored: the file is empty") == true)
+        #expect(viaSet.anchorSuppliedByUser)
+
+        // The analysis (chain step and verdict) prepares the options' set, not a copy of its files.
+        var options = AnalysisOptions(validate: true, at: moment, now: moment)
+        options.anchors = TrustAnchorSet(files: [root])
+        let analysis = ReceiptAnalyzer.analyze(bytes: receipt, options: options)
+        #expect(options.anchors.isPrepared)
+        #expect(analysis.signature?.anchorSuppliedByUser == true)
+    }
+
     @Test("a session cache that adopts the prepared roots hands them out for their bytes, without decoding")
     func cacheAdoptsPreparedRoots() throws {
         let root = try Paths.sample("pki/test-ec-root.cer")

@@ -128,7 +128,7 @@ let package = Package(
                     exclude: ["Snapshots"]),
         .testTarget(name: "JSONLenientTests", dependencies: ["JSONLenient", "ASN1Lenient"]),
         .testTarget(name: "JWSKitTests", dependencies: ["JWSKit", "JSONLenient", "ASN1Lenient", "ByteText", "ReceiptKit", "X509Trust", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["Platform", "ASN1Lenient", "TextLoader", "ReceiptKit", "JWSKit", "DocumentCore", "ExplorerUI", "receipt-explorer", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["Platform", "ASN1Lenient", "TextLoader", "ReceiptKit", "JWSKit", "DocumentCore", "ExplorerUI", "receipt-explorer", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "ServerAPITests", dependencies: ["ServerAPI", "JWSKit", "JSONLenient", "ByteText", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

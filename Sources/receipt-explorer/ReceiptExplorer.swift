@@ -75,7 +75,7 @@ struct ReceiptExplorer: ParsableCommand {
             terminate(ExitStatus.usageOrIO)
         }
         do {
-            var command = try parseAsRoot(ArgumentSpelling.joiningFormatValues(Array(CommandLine.arguments.dropFirst()), commands: Set(names)))
+            var command = try parseCommand(ArgumentSpelling.joiningFormatValues(Array(CommandLine.arguments.dropFirst()), commands: Set(names)))
             try command.run()
         } catch {
             let code = exitCode(for: error)

@@ -1,0 +1,31 @@
+import ArgumentParser
+
+extension ReceiptExplorer {
+    /// A command line that starts with a subcommand's name is parsed by that subcommand alone
+    /// first. The root's parse, before it reaches the subcommand, builds that subcommand's and the
+    /// default subcommand's whole argument sets to ask whether either takes pass-through arguments,
+    /// and walks the whole tree twice more (completion scripts, built-in flags): 4–6 M of a
+    /// one-shot command's instructions (docs/performance.md, "Start-up"). Only a parse that succeeds
+    /// and yields one of our own commands is kept; anything else (a help request, `--version`, a
+    /// usage error, ArgumentParser's `help`, which it offers only to the command it parses as root)
+    /// is answered by the root's parse, so every message, usage line and exit status stays the root's.
+    static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
+        if let name = arguments.first,
+           let subcommand = configuration.subcommands.first(where: { $0.configuration.commandName == name }),
+           let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst())),
+           commandTypes.contains(ObjectIdentifier(type(of: command))) {
+            return command
+        }
+        return try parseAsRoot(arguments)
+    }
+
+    /// Every command type below the root, at any depth.
+    static var commandTypes: Set<ObjectIdentifier> {
+        var types = Set<ObjectIdentifier>()
+        var pending = configuration.subcommands
+        while let command = pending.popLast() {
+            if types.insert(ObjectIdentifier(command)).inserted { pending += command.configuration.subcommands }
+        }
+        return types
+    }
+}

@@ -13,8 +13,10 @@ import X509Trust
 /// The root command. Subcommands stay thin: parse options, call the library, print.
 @main
 struct ReceiptExplorer: ParsableCommand {
+    static let toolName = "receipt-explorer"
+
     static let configuration = CommandConfiguration(
-        commandName: "receipt-explorer",
+        commandName: toolName,
         abstract: "Explore, explain and verify App Store purchase data: app receipts, StoreKit 2 and developer-signed JWS, external purchase tokens, any DER/BER.",
         discussion: """
             Kinds of input: an app receipt (PKCS#7, DER or Xcode's BER); a StoreKit 2 JWS (a \

@@ -9,6 +9,10 @@ extension ReceiptExplorer {
     /// and yields one of our own commands is kept; anything else (a help request, `--version`, a
     /// usage error, ArgumentParser's `help`, which it offers only to the command it parses as root)
     /// is answered by the root's parse, so every message, usage line and exit status stays the root's.
+    /// Each subcommand names the root as its `_superCommandName`, which tells ArgumentParser that a
+    /// parse starting at it is not the tool's root: it then skips its completion-script check (a
+    /// request for a script is refused by the subcommand and so goes to the root's parse, which
+    /// answers it). The name is read nowhere else but when the subcommand is the root of a parse.
     static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
         if let name = arguments.first,
            let subcommand = configuration.subcommands.first(where: { $0.configuration.commandName == name }),

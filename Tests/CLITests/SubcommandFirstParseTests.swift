@@ -88,6 +88,20 @@ struct SubcommandFirstParseTests {
         #expect(Self.reading(arguments) == Self.rootReading(arguments))
     }
 
+    @Test("every subcommand names the root as its super-command, and the root names none")
+    func subcommandsNameTheRoot() {
+        // The name makes ArgumentParser skip its completion-script check when a parse starts at the
+        // subcommand; it shows in no help, usage or completion script, which the root's parse writes.
+        #expect(ReceiptExplorer.configuration._superCommandName == nil)
+        for subcommand in ReceiptExplorer.configuration.subcommands {
+            #expect(subcommand.configuration._superCommandName == "receipt-explorer", "\(subcommand)")
+        }
+        #expect(Self.reading(["verify", "--help"]).hasPrefix("parsed ArgumentParser.HelpCommand("))
+        #expect(ReceiptExplorer.helpMessage(for: VerifyCommand.self).contains("USAGE: receipt-explorer verify "))
+        #expect(ReceiptExplorer.helpMessage(for: APITransactionCommand.self).contains("USAGE: receipt-explorer api transaction "))
+        #expect(Self.reading(["verify", "--generate-completion-script", "bash"]).contains("_receipt-explorer() {"))
+    }
+
     @Test("the command types are every command below the root, nested api commands included")
     func commandTypesAreTheWholeTree() {
         let types = ReceiptExplorer.commandTypes

@@ -22,6 +22,7 @@ struct DiffCommand: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "diff",
+        _superCommandName: ReceiptExplorer.toolName,
         abstract: "Compare two receipts, two StoreKit 2 inputs, or a receipt with StoreKit 2 transactions.",
         discussion: """
             Semantic first. Two receipts: app-level attributes by type; in-app purchases matched by \

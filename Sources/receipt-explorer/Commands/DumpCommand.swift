@@ -19,6 +19,7 @@ struct DumpCommand: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "dump",
+        _superCommandName: ReceiptExplorer.toolName,
         abstract: "Print the ASN.1 tree (or a JWS token's layers) with offsets, lengths, decoded values and every diagnostic.",
         discussion: """
             Formats: 'tree' (default) is an indented tree with each diagnostic under the element it \

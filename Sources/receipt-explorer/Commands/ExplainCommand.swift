@@ -14,6 +14,7 @@ import TextOutput
 struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
+        _superCommandName: ReceiptExplorer.toolName,
         abstract: "Teach the encoding: every element's bytes, identifier bits, length octets and content.",
         discussion: """
             Without --offset every element is explained in file order. With --offset N (decimal, or \

@@ -18,6 +18,7 @@ import TextOutput
 struct ExploreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explore",
+        _superCommandName: ReceiptExplorer.toolName,
         abstract: "Browse FILE... (default: the embedded sample receipt) in a full-screen terminal UI.",
         discussion: """
             The tree of ASN.1 nodes is on the left, the selected node's bytes in the hex pane and its \

@@ -15,6 +15,7 @@ import TextOutput
 struct JSONCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "json",
+        _superCommandName: ReceiptExplorer.toolName,
         abstract: "Print the decoded receipt (verifyReceipt's shape) or StoreKit 2 token as JSON, with each field's source bytes.",
         discussion: """
             The top-level object holds "receipt" (verifyReceipt's field names and conventions: numbers \

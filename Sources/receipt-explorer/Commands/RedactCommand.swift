@@ -17,6 +17,7 @@ import TextOutput
 struct RedactCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "redact",
+        _superCommandName: ReceiptExplorer.toolName,
         abstract: "Write copies with transaction ids, device values, app ids and other identifiers replaced, to share.",
         discussion: """
             Reads every input the other commands read (a file, standard input, a token given as \

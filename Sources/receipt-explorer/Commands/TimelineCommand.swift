@@ -21,6 +21,7 @@ struct TimelineCommand: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "timeline",
+        _superCommandName: ReceiptExplorer.toolName,
         abstract: "Every purchase, renewal, offer, billing retry, expiry and refund of every input on one time line.",
         discussion: """
             Reads app receipts (each in-app purchase: its start, intro offer or trial, cancellation \

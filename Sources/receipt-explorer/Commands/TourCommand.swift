@@ -17,6 +17,7 @@ import TextOutput
 struct TourCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tour",
+        _superCommandName: ReceiptExplorer.toolName,
         abstract: "A guided tour of FILE's encoding, step by step (in the explorer, or as text with --print).",
         discussion: """
             The steps come from the document: a receipt is toured from its PKCS#7 ContentInfo through \

@@ -90,6 +90,7 @@ extension StepText {
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
+        _superCommandName: ReceiptExplorer.toolName,
         abstract: "Verify a receipt or StoreKit 2 JWS step by step: signature, chain, time, signer, app checks.",
         discussion: """
             Each step is printed as ✓ passed, ✗ failed or – not checked, with its reason and details; \

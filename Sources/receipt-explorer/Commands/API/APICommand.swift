@@ -6,6 +6,7 @@ import ServerAPI
 struct APICommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "api",
+        _superCommandName: ReceiptExplorer.toolName,
         abstract: "Fetch transactions, statuses, refunds and notifications from the App Store Server API, and verify them.",
         discussion: """
             Each command sends the request Apple documents (and Apple's own server libraries send), \

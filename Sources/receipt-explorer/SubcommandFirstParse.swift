@@ -12,15 +12,21 @@ extension ReceiptExplorer {
     /// Each subcommand names the root as its `_superCommandName`, which tells ArgumentParser that a
     /// parse starting at it is not the tool's root: it then skips its completion-script check (a
     /// request for a script is refused by the subcommand and so goes to the root's parse, which
-    /// answers it). The name is read nowhere else but when the subcommand is the root of a parse.
+    /// answers it). ArgumentParser reads that name only for the first command of a parse or a help
+    /// page, which a subcommand is only here. A line the subcommand refuses is validated again by the
+    /// root's parse, so `validate()` must stay free of side effects (every one is today).
     static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
-        if let name = arguments.first,
-           let subcommand = configuration.subcommands.first(where: { $0.configuration.commandName == name }),
-           let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst())),
-           commandTypes.contains(ObjectIdentifier(type(of: command))) {
-            return command
-        }
-        return try parseAsRoot(arguments)
+        try subcommandReading(arguments) ?? parseAsRoot(arguments)
+    }
+
+    /// The command the subcommand named first reads from the line alone, or nil when it names none,
+    /// refuses the line or yields anything but one of our commands.
+    static func subcommandReading(_ arguments: [String]) -> ParsableCommand? {
+        guard let name = arguments.first,
+              let subcommand = configuration.subcommands.first(where: { $0.configuration.commandName == name }),
+              let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst())),
+              commandTypes.contains(ObjectIdentifier(type(of: command))) else { return nil }
+        return command
     }
 
     /// Every command type below the root, at any depth.

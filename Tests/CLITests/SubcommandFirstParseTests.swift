@@ -62,9 +62,7 @@ struct SubcommandFirstParseTests {
     }
 
     static func subcommandAloneParses(_ arguments: [String]) -> Bool {
-        guard let subcommand = ReceiptExplorer.configuration.subcommands.first(where: { $0.configuration.commandName == arguments.first }),
-              let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst())) else { return false }
-        return ReceiptExplorer.commandTypes.contains(ObjectIdentifier(type(of: command)))
+        ReceiptExplorer.subcommandReading(arguments) != nil
     }
 
     @Test("an accepted command line is parsed by its subcommand alone, into the value the root's parse gives", arguments: accepted)

@@ -3,8 +3,12 @@
 # Linux (or a swift.org toolchain on macOS): Xcode's Swift has no -sanitize=fuzzer.
 #
 #   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
-#   TARGET: parse | load | paste | receipt | render | diff | edit | redact | batch | timeline   (or the product name: FuzzParse, FuzzLoad, ...)
+#   TARGET: parse | load | paste | receipt | render | diff | edit | redact | batch | timeline | apibody | keys
+#           (or the product name: FuzzParse, FuzzLoad, ...)
 #   SECONDS: -max_total_time (default 60)
+#   Scripts/fuzz.sh build: builds every target in one go and runs none (Scripts/fuzz-smoke.sh).
+#
+# FUZZ_BUILT=1: the targets were built (`fuzz.sh build`); run without building again.
 #
 # Scratch path: .build-fuzz (never the main .build). Everything the run writes goes to fuzz-out/TARGET/
 # (git-ignored): corpus/ (inputs libFuzzer found; the committed seeds in Fuzz/corpus/TARGET/ are read,
@@ -16,6 +20,20 @@
 # debug under ASan) or debug.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+config=${FUZZ_CONFIG:-release}
+scratch=.build-fuzz
+
+# Builds the product named, or every product of the Fuzz package when none is.
+build() {
+    echo "== building ${1:-every fuzz target} ($config, -sanitize=fuzzer,address)" >&2
+    # SwiftPM keeps the path dependency's source lists in its build plan and misses a source file
+    # added to the main package since the last fuzz build ("cannot find X in scope"): plan afresh.
+    rm -f "$scratch/$config.yaml" "$scratch"/*/"$config"/description.json
+    swift build --package-path Fuzz --scratch-path "$scratch" -c "$config" ${1:+--product "$1"} \
+      -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 \
+      | grep -v "Cannot export local symbol" >&2
+}
+if [[ ${1:-} == build ]]; then build; exit; fi
 
 target=${1:?usage: Scripts/fuzz.sh parse|load|paste|receipt|render|diff|edit|redact|batch|timeline|apibody|keys [SECONDS] [libFuzzer flags...]}
 seconds=${2:-60}
@@ -35,19 +53,11 @@ case "$target" in
   keys|FuzzKeys) name=keys; product=FuzzKeys ;;
   *) echo "fuzz.sh: unknown target '$target' (parse, load, paste, receipt, render, diff, edit, redact, batch, timeline, apibody, keys)" >&2; exit 2 ;;
 esac
-config=${FUZZ_CONFIG:-release}
 # A target's own dictionary when it has one (load: base64/PEM/JSON tokens), else the ASN.1 one.
 dict=Fuzz/dict/$name.dict
 [[ -f "$dict" ]] || dict=Fuzz/dict/asn1.dict
-scratch=.build-fuzz
 
-echo "== building $product ($config, -sanitize=fuzzer,address)" >&2
-# SwiftPM keeps the path dependency's source lists in its build plan and misses a source file added
-# to the main package since the last fuzz build ("cannot find X in scope"): plan afresh each time.
-rm -f "$scratch/$config.yaml" "$scratch"/*/"$config"/description.json
-swift build --package-path Fuzz --scratch-path "$scratch" -c "$config" --product "$product" \
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 \
-  | grep -v "Cannot export local symbol" >&2
+if [[ ${FUZZ_BUILT:-0} != 1 ]]; then build "$product"; fi
 binary="$scratch/$config/$product"
 [[ -x "$binary" ]] || { echo "fuzz.sh: $binary was not built" >&2; exit 2; }
 

@@ -41,9 +41,10 @@ lane() {
 
 # Two lanes, the targets dealt out in turn; each lane's output is printed whole when both are done.
 lanes=("" "")
-for i in $(seq 0 $(($# - 1))); do
-    target=${*:$((i + 1)):1}
-    lanes[$((i % 2))]+=" $target"
+dealt=0
+for target in "$@"; do
+    lanes[dealt % 2]+=" $target"
+    dealt=$((dealt + 1))
 done
 logs=("$(mktemp)" "$(mktemp)")
 # shellcheck disable=SC2086 # each lane's targets are words

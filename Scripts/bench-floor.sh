@@ -57,33 +57,23 @@ if [[ ! -x "$hello" ]]; then
 fi
 
 exec "$venv/bin/python" - "$binary" "$count" "$corpus" "$hello" "$repeat" <<'PY'
-import base64, glob, json, os, re, resource, statistics, subprocess, sys, tempfile, time
+import os, resource, statistics, subprocess, sys, tempfile, time
+sys.path.insert(0, "Scripts")
+from bench_tokens import NOTIFICATION, TRANSACTION, checks, corpus_tokens, payload, verify_ms_now
 
 binary, count, corpus, hello, repeat = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
 root = f"{corpus}/certs/AppleRootCA-G3.cer"
 load = lambda: " ".join(f"{x:.2f}" for x in os.getloadavg())
 print(f"binary: {binary}; load before: {load()}", file=sys.stderr)
 
-def payload(token):
-    part = token.split(".")[1]
-    return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
-
-def checks(token):
-    """Signature checks a token needs: its own, and each nested token's."""
-    data = payload(token).get("data", {})
-    return 1 + sum(1 for key in ("signedTransactionInfo", "signedRenewalInfo") if key in data)
-
 # --- the floor: OpenSSL's P-256 verify, on this machine, now ---
-def floor_now(seconds=3):
-    speed = subprocess.run(["openssl", "speed", "-seconds", str(seconds), "ecdsap256"], capture_output=True, text=True).stdout
-    row = [l for l in speed.splitlines() if "nistp256" in l and "ecdsa" in l][-1].split()
-    return 1000.0 / float(row[-1])   # the last column is verify/s
+floor_now = verify_ms_now
 verify_ms = floor_now()
 print(f"floor: one P-256 verify {verify_ms:.4f} ms (openssl speed ecdsap256)", file=sys.stderr)
 
-tokens = {os.path.basename(p): open(p).read().strip() for p in sorted(glob.glob(f"{corpus}/jws/*.jws")) if "-xcode-" not in p}
-transaction = tokens["transaction-sandbox-com.app.qysmat-2023-03-27.jws"]
-notification = tokens["notification-sandbox-com.loki-project.loki-messenger-2025-10-01-DID_RENEW.jws"]
+tokens = corpus_tokens(corpus)
+transaction = tokens[TRANSACTION]
+notification = tokens[NOTIFICATION]
 mixed = list(tokens.values())
 
 def lines_file(items, n):

@@ -59,21 +59,17 @@ cp "$binary" "$work/receipt-explorer"
 strip -g "$work/receipt-explorer"
 
 exec python3 - "$work" "$short" "$corpus" "$mode" <<'PY'
-import base64, collections, glob, json, os, re, statistics, subprocess, sys
+import collections, re, statistics, subprocess, sys
+sys.path.insert(0, "Scripts")
+from bench_tokens import NOTIFICATION, TRANSACTION, checks, corpus_tokens, verify_ms_now
 
 work, short, corpus, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 binary = f"{work}/receipt-explorer"
 root = f"{corpus}/certs/AppleRootCA-G3.cer"
 
-def checks(token):
-    """Signature checks a token needs: its own, and each nested token's."""
-    part = token.split(".")[1]
-    data = json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))).get("data", {})
-    return 1 + sum(1 for key in ("signedTransactionInfo", "signedRenewalInfo") if key in data)
-
-tokens = {os.path.basename(p): open(p).read().strip() for p in sorted(glob.glob(f"{corpus}/jws/*.jws")) if "-xcode-" not in p}
-rows = [("one real sandbox transaction", [tokens["transaction-sandbox-com.app.qysmat-2023-03-27.jws"]]),
-        ("one real DID_RENEW notification", [tokens["notification-sandbox-com.loki-project.loki-messenger-2025-10-01-DID_RENEW.jws"]]),
+tokens = corpus_tokens(corpus)
+rows = [("one real sandbox transaction", [tokens[TRANSACTION]]),
+        ("one real DID_RENEW notification", [tokens[NOTIFICATION]]),
         (f"{len(tokens)} real tokens, cycled", list(tokens.values()))]
 
 # (phase, symbol pattern): inclusive costs, so a phase is everything its function calls. Listed in
@@ -101,11 +97,9 @@ def lines_file(tokens, lines, name):
             f.write(tokens[i % len(tokens)] + "\n")
     return path
 
-def floor_now(seconds=2):
-    """One P-256 verify by OpenSSL on this machine now, in µs (`openssl speed`'s last column is verifies a second)."""
-    speed = subprocess.run(["openssl", "speed", "-seconds", str(seconds), "ecdsap256"], capture_output=True, text=True).stdout
-    row = [l for l in speed.splitlines() if "nistp256" in l and "ecdsa" in l][-1].split()
-    return 1e6 / float(row[-1])
+def floor_now():
+    """One P-256 verify by OpenSSL on this machine now, in µs."""
+    return 1000 * verify_ms_now(2)
 
 LIBRARIES = {"libcrypto.so.3": "libcrypto (the ECDSA verify, SHA-256, the rest of OpenSSL)",
              "libc.so.6": "libc (malloc and free, copies, memchr)",

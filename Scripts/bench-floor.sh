@@ -59,7 +59,7 @@ fi
 exec "$venv/bin/python" - "$binary" "$count" "$corpus" "$hello" "$repeat" <<'PY'
 import os, resource, statistics, subprocess, sys, tempfile, time
 sys.path.insert(0, "Scripts")
-from bench_tokens import NOTIFICATION, TRANSACTION, checks, corpus_tokens, payload, verify_ms_now
+from bench_tokens import NOTIFICATION, TRANSACTION, checks, corpus_tokens, payload, verify_ms_now, write_lines
 
 binary, count, corpus, hello, repeat = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
 root = f"{corpus}/certs/AppleRootCA-G3.cer"
@@ -67,8 +67,7 @@ load = lambda: " ".join(f"{x:.2f}" for x in os.getloadavg())
 print(f"binary: {binary}; load before: {load()}", file=sys.stderr)
 
 # --- the floor: OpenSSL's P-256 verify, on this machine, now ---
-floor_now = verify_ms_now
-verify_ms = floor_now()
+verify_ms = verify_ms_now()
 print(f"floor: one P-256 verify {verify_ms:.4f} ms (openssl speed ecdsap256)", file=sys.stderr)
 
 tokens = corpus_tokens(corpus)
@@ -77,11 +76,9 @@ notification = tokens[NOTIFICATION]
 mixed = list(tokens.values())
 
 def lines_file(items, n):
-    f = tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False)
-    for i in range(n):
-        f.write(items[i % len(items)] + "\n")
-    f.close()
-    return f.name
+    fd, path = tempfile.mkstemp(suffix=".txt")
+    os.close(fd)
+    return write_lines(path, items, n)
 
 def cpu_run(args, runs=3):
     """Median CPU seconds (user + system) of the child over `runs` runs, and its wall seconds."""
@@ -114,11 +111,11 @@ def batch_row(name, items, n, sigs):
     args = ["verify", "--lines", path, "--root", root, "--jobs", "1", "--quiet"]
     first_args = ["verify", "--lines", firsts, "--root", root, "--jobs", "1", "--quiet"]
     floors, pers, ratios, marginal_ratios = [], [], [], []
-    before = floor_now(2)
+    before = verify_ms_now(2)
     for _ in range(repeat):
         cpu, _ = cpu_run(args, runs=1)
         fixed, _ = cpu_run(first_args, runs=5)
-        after = floor_now(2)
+        after = verify_ms_now(2)
         floor = sigs * (before + after) / 2
         per = cpu / n * 1000
         floors.append(floor)
@@ -203,7 +200,7 @@ for path in halves:
     os.unlink(path)
 multi = subprocess.run(["openssl", "speed", "-seconds", "3", "-multi", "2", "ecdsap256"], capture_output=True, text=True).stdout
 multi_row = [l for l in multi.splitlines() if "nistp256" in l and "ecdsa" in l][-1].split()
-openssl_scaling = float(multi_row[-1]) * floor_now(3) / 1000   # two processes' verify/s over one's, one measured now
+openssl_scaling = float(multi_row[-1]) * verify_ms_now(3) / 1000   # two processes' verify/s over one's, one measured now
 rows.append(("`--jobs 2` against `--jobs 1`, the same mixed tokens (wall)", "", "",
              f"{statistics.median(walls1):.2f} s → {statistics.median(walls2):.2f} s (CPU ×{statistics.median(cpu_growth):.2f})",
              spread(speedups), "≥ 1.9×"))

@@ -61,7 +61,7 @@ strip -g "$work/receipt-explorer"
 exec python3 - "$work" "$short" "$corpus" "$mode" <<'PY'
 import collections, re, statistics, subprocess, sys
 sys.path.insert(0, "Scripts")
-from bench_tokens import NOTIFICATION, TRANSACTION, checks, corpus_tokens, verify_ms_now
+from bench_tokens import NOTIFICATION, TRANSACTION, checks, corpus_tokens, verify_ms_now, write_lines
 
 work, short, corpus, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 binary = f"{work}/receipt-explorer"
@@ -91,11 +91,7 @@ PHASES = [
 ]
 
 def lines_file(tokens, lines, name):
-    path = f"{work}/{name}.txt"
-    with open(path, "w") as f:
-        for i in range(lines):
-            f.write(tokens[i % len(tokens)] + "\n")
-    return path
+    return write_lines(f"{work}/{name}.txt", tokens, lines)
 
 def floor_now():
     """One P-256 verify by OpenSSL on this machine now, in µs."""

@@ -13,6 +13,14 @@ def corpus_tokens(corpus):
             for p in sorted(glob.glob(f"{corpus}/jws/*.jws")) if "-xcode-" not in p}
 
 
+def write_lines(path, tokens, count):
+    """`count` lines at `path`, cycling `tokens`: a `verify --lines` input. Returns `path`."""
+    with open(path, "w") as f:
+        for i in range(count):
+            f.write(tokens[i % len(tokens)] + "\n")
+    return path
+
+
 def payload(token):
     part = token.split(".")[1]
     return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))

@@ -59,7 +59,7 @@ fi
 exec "$venv/bin/python" - "$binary" "$count" "$corpus" "$hello" "$repeat" <<'PY'
 import os, resource, statistics, subprocess, sys, tempfile, time
 sys.path.insert(0, "Scripts")
-from bench_tokens import NOTIFICATION, TRANSACTION, checks, corpus_tokens, payload, verify_ms_now, write_lines
+from bench_tokens import NOTIFICATION, TRANSACTION, checks, corpus_tokens, payload, verifies_per_second, verify_ms_now, write_lines
 
 binary, count, corpus, hello, repeat = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
 root = f"{corpus}/certs/AppleRootCA-G3.cer"
@@ -198,9 +198,7 @@ for _ in range(repeat):
           f"two halves side by side {pair_wall:.2f} s ({pair_speedups[-1]:.2f}×, CPU ×{pair_cpu_growth[-1]:.2f})", file=sys.stderr)
 for path in halves:
     os.unlink(path)
-multi = subprocess.run(["openssl", "speed", "-seconds", "3", "-multi", "2", "ecdsap256"], capture_output=True, text=True).stdout
-multi_row = [l for l in multi.splitlines() if "nistp256" in l and "ecdsa" in l][-1].split()
-openssl_scaling = float(multi_row[-1]) * verify_ms_now(3) / 1000   # two processes' verify/s over one's, one measured now
+openssl_scaling = verifies_per_second(3, processes=2) / verifies_per_second(3)   # two processes' verify/s over one's
 rows.append(("`--jobs 2` against `--jobs 1`, the same mixed tokens (wall)", "", "",
              f"{statistics.median(walls1):.2f} s → {statistics.median(walls2):.2f} s (CPU ×{statistics.median(cpu_growth):.2f})",
              spread(speedups), "≥ 1.9×"))
